@@ -1,0 +1,43 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import tailwindcss from '@tailwindcss/vite';
+import { LOCALE_CODES, DEFAULT_LOCALE } from './src/i18n/locales.ts';
+import { siteUrl } from './src/config/site.ts';
+import { canonicalPath } from './src/i18n/paths.ts';
+
+/** Sitemap URLs in the same canonical form as the pages' canonical and hreflang links. */
+const canonical = (url) => new URL(canonicalPath(new URL(url).pathname), url).href;
+
+export default defineConfig({
+  site: siteUrl(),
+  output: 'static',
+  // '/store' -> store.html and '/de/' -> de/index.html: the spec's routes, served by clean URLs.
+  build: { format: 'preserve' },
+  trailingSlash: 'ignore',
+  i18n: {
+    locales: [...LOCALE_CODES],
+    defaultLocale: DEFAULT_LOCALE,
+    routing: { prefixDefaultLocale: false },
+  },
+  integrations: [
+    react(),
+    sitemap({
+      filter: (page) => !/\/404(\.html)?$/.test(new URL(page).pathname),
+      i18n: {
+        defaultLocale: DEFAULT_LOCALE,
+        locales: Object.fromEntries(LOCALE_CODES.map((code) => [code, code])),
+      },
+      serialize: (item) => {
+        const links = (item.links ?? []).map((link) => ({ ...link, url: canonical(link.url) }));
+        const english = links.find((link) => link.lang === DEFAULT_LOCALE);
+        if (english) links.push({ lang: 'x-default', url: english.url });
+        return { ...item, url: canonical(item.url), links };
+      },
+    }),
+  ],
+  vite: {
+    plugins: [tailwindcss()],
+  },
+});

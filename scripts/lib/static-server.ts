@@ -1,0 +1,43 @@
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sirv from 'sirv';
+import { splitLocale, localizePath } from '../../src/i18n/paths.ts';
+
+/**
+ * Serves a built site the way our hosting does: clean URLs ('/store' -> store.html),
+ * a year's cache for hashed assets, revalidation for everything else, and the
+ * not-found page of the path's language with status 404.
+ */
+export function createStaticServer(root: string): Server {
+  const assets = sirv(root, {
+    extensions: ['html'],
+    etag: true,
+    setHeaders(res, pathname) {
+      res.setHeader(
+        'Cache-Control',
+        pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+
+  return createServer((req, res) => {
+    assets(req, res, async () => {
+      const { locale } = splitLocale(new URL(req.url ?? '/', 'http://localhost').pathname);
+      const page = join(root, localizePath(locale, '/404') + '.html');
+      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+      res.end(await readFile(page));
+    });
+  });
+}
+
+/** Starts the server on 127.0.0.1 and resolves with its base URL. */
+export function listen(server: Server, port: number, host = '127.0.0.1'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(`http://${host}:${typeof address === 'object' && address ? address.port : port}`);
+    });
+  });
+}

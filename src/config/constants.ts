@@ -1,0 +1,48 @@
+/**
+ * Business constants of spec section 9, kept in one place.
+ * Anything that reads one of these numbers imports it from here.
+ */
+
+/** Delay before language auto-detection runs on an unprefixed page (spec 9). */
+export const LANGUAGE_DETECTION_DELAY_MS = 200;
+/** Delay between the browser's install event and our install prompt (spec 9). */
+export const INSTALL_PROMPT_DELAY_MS = 2_000;
+/** Automatic redirect from /payment-success to /my-esim (spec 9). */
+export const PAYMENT_SUCCESS_REDIRECT_MS = 5_000;
+
+/** Local-storage keys (spec 3). */
+export const STORAGE_KEYS = {
+  cookieConsent: 'cookie_consent_minimal',
+  language: 'preferred_language',
+  languageUserPicked: 'language_user_picked',
+  theme: 'theme',
+  pushNotifications: 'push_notifications',
+} as const;
+
+/** Settings defaults (spec 9). */
+export const PUSH_NOTIFICATIONS_DEFAULT = true;
+export const DARK_MODE_DEFAULT = false;
+
+/** Minimum password length (spec 5 and 9). */
+export const MIN_PASSWORD_LENGTH = 6;
+
+/** Marketing claim: number of countries covered (spec 1 and 9). */
+export const COVERAGE_CLAIM_COUNTRIES = 200;
+
+/** Static sample figures of the checkout and payment-success pages (spec 9), in minor units. */
+export const SAMPLE_CHECKOUT = {
+  dataAmount: '10GB',
+  validityDays: 30,
+  priceMinor: 2999,
+  taxesMinor: 201,
+  totalMinor: 3200,
+  currency: 'EUR',
+} as const;
+
+/** Legal pages' last-updated date (spec 2 and 9): October 2025. */
+export const LEGAL_LAST_UPDATED = '2025-10-01';
+
+/** FAQ figures (spec 9). */
+export const ACTIVATION_MINUTES = { usualMin: 5, usualMax: 15, worstCaseHours: 24 } as const;
+export const REFUND_WINDOW_DAYS = 30;
+export const REFUND_PROCESSING_BUSINESS_DAYS = { min: 5, max: 7 } as const;

@@ -1,0 +1,13 @@
+/**
+ * The provider's details, shown on the support, legal-notice and terms pages.
+ * PLACEHOLDERS: the real sole proprietor's name and address are withheld (spec 2);
+ * replace them here, and only here, before going live. No invented person's data.
+ */
+export const PROVIDER = {
+  name: '[Provider name]',
+  streetAddress: '[Street and number]',
+  postalCode: '[Postal code]',
+  city: 'Berlin',
+  country: 'DE',
+  supportEmail: 'support@esim.example.com',
+} as const;

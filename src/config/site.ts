@@ -1,0 +1,17 @@
+/**
+ * Where the site lives and what it is called. The public URL comes from the environment
+ * (PUBLIC_SITE_URL) so that canonical, hreflang and sitemap URLs are absolute and right
+ * for each deployment; the default is a reserved example domain for local builds.
+ */
+export const SITE_NAME = 'Travel eSIM';
+
+export const DEFAULT_SITE_URL = 'https://esim.example.com';
+
+export function siteUrl(env: Record<string, string | undefined> = process.env): string {
+  const raw = env.PUBLIC_SITE_URL?.trim() || DEFAULT_SITE_URL;
+  const url = new URL(raw);
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new Error(`PUBLIC_SITE_URL must be an origin without a path, got "${raw}"`);
+  }
+  return url.origin;
+}

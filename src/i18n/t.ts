@@ -1,0 +1,50 @@
+import i18next, { type TFunction } from 'i18next';
+import { DEFAULT_LOCALE, LOCALE_CODES, type Locale } from './locales.ts';
+
+/**
+ * The one translation function. Resources are the JSON files in locales/<lang>/<namespace>.json
+ * (English is the source of truth); a key missing in a language falls back to English.
+ */
+const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', {
+  eager: true,
+  import: 'default',
+});
+
+export const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+for (const [file, content] of Object.entries(files)) {
+  const [, lang, ns] = file.match(/locales\/([^/]+)\/([^/]+)\.json$/)!;
+  (resources[lang] ??= {})[ns] = content;
+}
+
+export const NAMESPACES = Object.keys(resources[DEFAULT_LOCALE] ?? {});
+
+const instance = i18next.createInstance();
+void instance.init({
+  resources,
+  supportedLngs: [...LOCALE_CODES],
+  fallbackLng: DEFAULT_LOCALE,
+  ns: NAMESPACES,
+  defaultNS: 'common',
+  // Astro and React escape what they render; escaping here would double it.
+  interpolation: { escapeValue: false },
+  initAsync: false,
+  returnNull: false,
+});
+
+export type T = TFunction<'common'>;
+
+/** A `t()` bound to one language, for .astro files and for building island props. */
+export function useTranslations(locale: Locale): T {
+  return instance.getFixedT(locale, 'common');
+}
+
+export type MessageKey = Parameters<T>[0] & string;
+
+/**
+ * The one way to hand translations to a React island: resolve the keys it needs on the server
+ * and pass the strings as a prop, so islands ship no i18next and no other language.
+ */
+export function islandMessages<K extends MessageKey>(locale: Locale, keys: readonly K[]): Record<K, string> {
+  const t = useTranslations(locale);
+  return Object.fromEntries(keys.map((key) => [key, String(t(key as never))])) as Record<K, string>;
+}
