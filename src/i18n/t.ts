@@ -1,4 +1,4 @@
-import i18next, { type TFunction } from 'i18next';
+import i18next, { type Resource, type TFunction } from 'i18next';
 import { DEFAULT_LOCALE, LOCALE_CODES, type Locale } from './locales.ts';
 
 /**
@@ -10,26 +10,30 @@ const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json'
   import: 'default',
 });
 
-export const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+export const resources: Resource = {};
 for (const [file, content] of Object.entries(files)) {
   const [, lang, ns] = file.match(/locales\/([^/]+)\/([^/]+)\.json$/)!;
-  (resources[lang] ??= {})[ns] = content;
+  (resources[lang!] ??= {})[ns!] = content as Resource[string][string];
 }
 
-export const NAMESPACES = Object.keys(resources[DEFAULT_LOCALE] ?? {});
+/** An i18next instance over the given resources; exported so tests can check fallback on small data. */
+export function createI18n(resources: Resource) {
+  const instance = i18next.createInstance();
+  void instance.init({
+    resources,
+    supportedLngs: [...LOCALE_CODES],
+    fallbackLng: DEFAULT_LOCALE,
+    ns: Object.keys(resources[DEFAULT_LOCALE] ?? {}),
+    defaultNS: 'common',
+    // Astro and React escape what they render; escaping here would double it.
+    interpolation: { escapeValue: false },
+    initAsync: false,
+    returnNull: false,
+  });
+  return instance;
+}
 
-const instance = i18next.createInstance();
-void instance.init({
-  resources,
-  supportedLngs: [...LOCALE_CODES],
-  fallbackLng: DEFAULT_LOCALE,
-  ns: NAMESPACES,
-  defaultNS: 'common',
-  // Astro and React escape what they render; escaping here would double it.
-  interpolation: { escapeValue: false },
-  initAsync: false,
-  returnNull: false,
-});
+const instance = createI18n(resources);
 
 export type T = TFunction<'common'>;
 

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      // Pure logic and the translation check: no build needed.
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'] } },
+      // Checks over the built site in dist/ (run `npm run build` first; `npm test` does).
+      { extends: true, test: { name: 'site', include: ['tests/site/**/*.test.ts'], testTimeout: 120_000 } },
+    ],
+  },
+});
