@@ -1,0 +1,65 @@
+// The whole test suite: build, unit and site checks (Vitest), browser tests (Playwright).
+// Ends with one line "N passed, N failed" that adds up every suite, and a non-zero exit on failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium } from './lib/chromium.ts';
+
+const REPORTS = 'reports';
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+
+interface Tally {
+  suite: string;
+  passed: number;
+  failed: number;
+}
+const tallies: Tally[] = [];
+
+function run(command: string, args: string[], extraEnv: Record<string, string> = {}): number {
+  console.log(`\n$ ${command} ${args.join(' ')}`);
+  const { status, error } = spawnSync(command, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+  if (error) console.error(error);
+  return status ?? 1;
+}
+
+function readJson<T>(file: string): T | undefined {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
+}
+
+function finish(): never {
+  const passed = tallies.reduce((n, t) => n + t.passed, 0);
+  const failed = tallies.reduce((n, t) => n + t.failed, 0);
+  console.log('\nSuites:');
+  for (const t of tallies) console.log(`  ${t.suite.padEnd(12)} ${t.passed} passed, ${t.failed} failed`);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 || passed === 0 ? 1 : 0);
+}
+
+// 1. The build itself is the first check: a broken build fails loudly and stops the run.
+const buildStatus = run('astro', ['build']);
+tallies.push({ suite: 'build', passed: buildStatus === 0 ? 1 : 0, failed: buildStatus === 0 ? 0 : 1 });
+if (buildStatus !== 0) finish();
+
+// 2. Vitest: unit tests, the translation check, and the checks over dist/ (HTML, head, sitemap, links).
+const vitestJson = `${REPORTS}/vitest.json`;
+const vitestStatus = run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitest = readJson<{ numPassedTests: number; numFailedTests: number }>(vitestJson);
+tallies.push({
+  suite: 'vitest',
+  passed: vitest?.numPassedTests ?? 0,
+  failed: vitest ? vitest.numFailedTests + (vitestStatus !== 0 && vitest.numFailedTests === 0 ? 1 : 0) : 1,
+});
+
+// 3. Playwright: end-to-end and accessibility tests in Debian's Chromium against the built site.
+ensureChromium();
+const playwrightJson = `${REPORTS}/playwright.json`;
+const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
+const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number } }>(playwrightJson);
+tallies.push({
+  suite: 'playwright',
+  passed: playwright ? playwright.stats.expected + playwright.stats.flaky : 0,
+  failed: playwright ? playwright.stats.unexpected + (playwrightStatus !== 0 && playwright.stats.unexpected === 0 ? 1 : 0) : 1,
+});
+
+finish();
