@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sirv from 'sirv';
@@ -23,12 +24,24 @@ export function createStaticServer(root: string): Server {
 
   return createServer((req, res) => {
     assets(req, res, async () => {
-      const { locale } = splitLocale(new URL(req.url ?? '/', 'http://localhost').pathname);
-      const page = join(root, localizePath(locale, '/404') + '.html');
       res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-      res.end(await readFile(page));
+      res.end(await readFile(notFoundPage(root, new URL(req.url ?? '/', 'http://localhost').pathname)));
     });
   });
+}
+
+/**
+ * The nearest not-found page in the path's language: /de/package/xx gets de/package/404.html
+ * ('Region or country not found'), any other unknown path de/404.html.
+ */
+export function notFoundPage(root: string, pathname: string): string {
+  const { locale, route } = splitLocale(pathname);
+  const segments = route.split('/').filter(Boolean).slice(0, -1);
+  for (let depth = segments.length; depth > 0; depth--) {
+    const candidate = join(root, localizePath(locale, `/${segments.slice(0, depth).join('/')}/404`) + '.html');
+    if (existsSync(candidate)) return candidate;
+  }
+  return join(root, localizePath(locale, '/404') + '.html');
 }
 
 /** Starts the server on 127.0.0.1 and resolves with its base URL. */

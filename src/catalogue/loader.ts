@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import { DEFAULT_LOCALE, LOCALE_CODES, type Locale } from '../i18n/locales.ts';
+import { createCatalogueApi, type CatalogueHandler } from './api.ts';
+import { CountryList, PackageList, RegionList, describeIssues, type Package } from './schema.ts';
+import { embeddedSnapshot } from './snapshot.ts';
+
+/**
+ * Build-time loading (DESIGN 1): the build reads the catalogue through the API, over HTTP
+ * when CATALOGUE_API_URL is set, else in-process on the committed snapshot. Every answer is
+ * validated with the shared schema; bad data or an unreachable API stops the build with a
+ * message naming the call, the record and the field. The build never sees a partial store.
+ */
+export interface CatalogueCountry {
+  code: string;
+  names: Record<Locale, string>;
+  flag: string;
+  aliases: string[];
+}
+export interface CatalogueRegion extends Omit<CatalogueCountry, 'aliases'> {
+  supportedCountries: string[];
+}
+export interface Catalogue {
+  countries: CatalogueCountry[];
+  regions: CatalogueRegion[];
+  /** Packages by destination code (country code or region code). */
+  packages: Map<string, Package[]>;
+}
+
+export class CatalogueError extends Error {
+  override name = 'CatalogueError';
+}
+
+export interface LoaderOptions {
+  /** Base URL of a deployed catalogue API; undefined for the in-process API on the snapshot. */
+  apiUrl?: string | undefined;
+  /** Attempts per call over HTTP before giving up (network errors and 5xx are retried). */
+  attempts?: number;
+  retryDelayMs?: number;
+  /** For tests: the in-process handler to use instead of the embedded snapshot's. */
+  handler?: CatalogueHandler;
+}
+
+type Get = (path: string) => Promise<unknown>;
+
+function httpGetter(apiUrl: string, attempts: number, retryDelayMs: number): Get {
+  const base = apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`;
+  return async (path) => {
+    const url = new URL(path.slice(1), base);
+    let lastProblem = '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+        if (response.ok) return await response.json();
+        lastProblem = `HTTP ${response.status}`;
+        if (response.status < 500) break; // A 4xx will not get better by asking again.
+      } catch (error) {
+        lastProblem = error instanceof Error ? `${error.message}${error.cause ? ` (${String(error.cause)})` : ''}` : String(error);
+      }
+      if (attempt < attempts) await new Promise((r) => setTimeout(r, retryDelayMs * 2 ** (attempt - 1)));
+    }
+    throw new CatalogueError(`Catalogue API GET ${url.href} failed after ${attempts} attempt(s): ${lastProblem}`);
+  };
+}
+
+function inProcessGetter(handler: CatalogueHandler): Get {
+  return async (path) => {
+    const response = await handler(new Request(`http://catalogue.internal${path}`));
+    if (!response.ok) throw new CatalogueError(`Catalogue API GET ${path} answered ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
+}
+
+async function getValid<S extends z.ZodType>(get: Get, path: string, schema: S): Promise<z.infer<S>> {
+  const data = await get(path);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new CatalogueError(
+      `Catalogue API GET ${path} returned invalid data:\n${describeIssues(parsed.error, Array.isArray(data) ? data : undefined)}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Runs `work` over `items` with at most `limit` calls in flight. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export async function loadCatalogue(options: LoaderOptions = {}): Promise<Catalogue> {
+  const get = options.apiUrl
+    ? httpGetter(options.apiUrl, options.attempts ?? 4, options.retryDelayMs ?? 500)
+    : inProcessGetter(options.handler ?? createCatalogueApi(embeddedSnapshot()));
+
+  const perLocale = await mapLimited(LOCALE_CODES, 4, async (lang) => ({
+    lang,
+    countries: await getValid(get, `/countries?lang=${lang}`, CountryList),
+    regions: await getValid(get, `/regions?lang=${lang}`, RegionList),
+  }));
+  const english = perLocale.find((l) => l.lang === DEFAULT_LOCALE)!;
+  if (english.countries.length === 0 || english.regions.length === 0) {
+    throw new CatalogueError(
+      `Catalogue API returned ${english.countries.length} countries and ${english.regions.length} regions: refusing to build an empty store.`,
+    );
+  }
+
+  const namesOf = (code: string, kind: 'countries' | 'regions') =>
+    Object.fromEntries(
+      perLocale.map(({ lang, ...lists }) => {
+        const found = lists[kind].find((item) => item.code === code);
+        if (!found) throw new CatalogueError(`Catalogue API GET /${kind}?lang=${lang} lacks ${code}, which lang=en lists.`);
+        return [lang, found.name];
+      }),
+    ) as Record<Locale, string>;
+
+  const countries = english.countries.map(({ name: _, ...c }) => ({ ...c, names: namesOf(c.code, 'countries') }));
+  const regions = english.regions.map(({ name: _, ...r }) => ({ ...r, names: namesOf(r.code, 'regions') }));
+  const destinations = [...countries.map((c) => c.code), ...regions.map((r) => r.code)];
+  const packageLists = await mapLimited(destinations, 8, (code) =>
+    getValid(get, `/packages?regionId=${encodeURIComponent(code)}`, PackageList),
+  );
+  const packages = new Map(destinations.map((code, i) => [code, packageLists[i]!]));
+
+  const known = new Set(countries.map((c) => c.code));
+  const problems: string[] = [];
+  for (const region of regions) {
+    const unknown = region.supportedCountries.filter((c) => !known.has(c));
+    if (unknown.length) problems.push(`region ${region.code} lists unknown countries ${unknown.join(', ')}`);
+  }
+  for (const [code, list] of packages) {
+    if (list.length === 0) problems.push(`${code} has no packages`);
+    for (const pkg of list) {
+      const unknown = pkg.supportedCountries.filter((c) => !known.has(c));
+      if (unknown.length) problems.push(`package ${pkg.id} of ${code} lists unknown countries ${unknown.join(', ')}`);
+    }
+  }
+  if (problems.length) throw new CatalogueError(`Catalogue is inconsistent:\n${problems.slice(0, 10).join('\n')}`);
+
+  return { countries, regions, packages };
+}
+
+let cached: Promise<Catalogue> | undefined;
+/** The build's catalogue, loaded once per build from CATALOGUE_API_URL or the snapshot. */
+export function buildCatalogue(): Promise<Catalogue> {
+  cached ??= loadCatalogue({ apiUrl: process.env.CATALOGUE_API_URL?.trim() || undefined });
+  return cached;
+}
