@@ -6,7 +6,11 @@ export default defineConfig({
       // Pure logic and the translation check: no build needed.
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'] } },
       // Checks over the built site in dist/ (run `npm run build` first; `npm test` does).
-      { extends: true, test: { name: 'site', include: ['tests/site/**/*.test.ts'], testTimeout: 120_000 } },
+      {
+        extends: true,
+        // One file at a time: the link crawl and the builds measure a site under no other load.
+        test: { name: 'site', include: ['tests/site/**/*.test.ts'], testTimeout: 300_000, fileParallelism: false },
+      },
     ],
   },
 });

@@ -5,6 +5,12 @@
  */
 export const SITE_NAME = 'Travel eSIM';
 
+/**
+ * Routes that exist to say something is missing: kept out of search engines (noindex,
+ * no canonical or hreflang) and out of the sitemap.
+ */
+export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404'];
+
 export const DEFAULT_SITE_URL = 'https://esim.example.com';
 
 export function siteUrl(env: Record<string, string | undefined> = process.env): string {

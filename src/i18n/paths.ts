@@ -21,9 +21,9 @@ export function splitLocale(pathname: string): { locale: Locale; route: string }
 }
 
 function normalizeRoute(path: string): string {
-  const trimmed = path.replace(/\/+$/, '').replace(/\.html$/, '');
+  const trimmed = path.replace(/\/+$/, '').replace(/\.html$/, '').replace(/(^|\/)index$/, '');
   const route = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-  return route === '/index' ? '/' : route || '/';
+  return route.replace(/\/+$/, '') || '/';
 }
 
 /** The `lang` route parameter for a locale: undefined for English, so its pages are unprefixed. */

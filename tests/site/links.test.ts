@@ -26,6 +26,8 @@ describe('link check', () => {
       recurse: true,
       checkFragments: true,
       concurrency: 8,
+      retryErrors: true,
+      retryErrorsCount: 3,
       urlRewriteExpressions: [{ pattern: new RegExp(`^${SITE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), replacement: base }],
       linksToSkip: async (link) => !link.startsWith(base),
     });

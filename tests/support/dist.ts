@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, type HTMLElement } from 'node-html-parser';
-import { DEFAULT_SITE_URL, siteUrl } from '../../src/config/site.ts';
-import { canonicalPath } from '../../src/i18n/paths.ts';
+import { NOINDEX_ROUTES, siteUrl } from '../../src/config/site.ts';
+import { canonicalPath, splitLocale } from '../../src/i18n/paths.ts';
 
 /** Helpers over the built site in dist/, shared by the checks in tests/site. */
 export const DIST = join(import.meta.dirname, '../../dist');
@@ -35,7 +35,7 @@ export function builtPages(): BuiltPage[] {
   });
 }
 
-export const isNotFoundPage = (page: BuiltPage) => /(^|\/)404\.html$/.test(page.file);
+export const isIndexable = (page: BuiltPage) => !NOINDEX_ROUTES.includes(splitLocale(page.path).route);
 
 /** The dist file an absolute site URL is served from, or undefined if none. */
 export function fileForUrl(url: string): string | undefined {
@@ -45,4 +45,3 @@ export function fileForUrl(url: string): string | undefined {
   return [base, `${base}.html`, join(base, 'index.html')].find((f) => existsSync(f) && !f.endsWith('/'));
 }
 
-export { DEFAULT_SITE_URL };

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCatalogueApi } from '../../src/catalogue/api.ts';
+import { CatalogueError, loadCatalogue } from '../../src/catalogue/loader.ts';
+import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+import { serveCatalogue } from '../support/catalogue-server.ts';
+
+const snapshot = embeddedSnapshot();
+const servers: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+async function serve(handler: (request: Request) => Promise<Response>) {
+  const served = await serveCatalogue(handler);
+  servers.push(served);
+  return served.url;
+}
+
+describe('build-time catalogue loading', () => {
+  it('reads the whole catalogue in-process from the snapshot by default', async () => {
+    const catalogue = await loadCatalogue();
+    expect(catalogue.countries.length).toBe(snapshot.countries.length);
+    expect(catalogue.countries.find((c) => c.code === 'FR')!.names.de).toBe('Frankreich');
+    expect(catalogue.packages.get('FR')!.length).toBeGreaterThan(0);
+    expect(catalogue.packages.get('global')!.length).toBeGreaterThan(0);
+  });
+
+  it('reads the same catalogue from a deployed API over HTTP, under a base path', async () => {
+    const url = await serve(createCatalogueApi(snapshot, { basePath: '/api' }));
+    const overHttp = await loadCatalogue({ apiUrl: `${url}/api` });
+    const inProcess = await loadCatalogue();
+    expect(overHttp.countries).toEqual(inProcess.countries);
+    expect(overHttp.regions).toEqual(inProcess.regions);
+    expect([...overHttp.packages.keys()]).toEqual([...inProcess.packages.keys()]);
+  });
+
+  it('retries a failing API and succeeds once it answers', async () => {
+    const api = createCatalogueApi(snapshot);
+    let failuresLeft = 2;
+    const url = await serve(async (request) => (failuresLeft-- > 0 ? new Response('busy', { status: 503 }) : api(request)));
+    const catalogue = await loadCatalogue({ apiUrl: url, retryDelayMs: 10 });
+    expect(catalogue.countries.length).toBe(snapshot.countries.length);
+  });
+
+  it('stops with a clear message when the API stays unreachable', async () => {
+    const url = await serve(async () => new Response('down', { status: 502 }));
+    await expect(loadCatalogue({ apiUrl: url, attempts: 3, retryDelayMs: 10 })).rejects.toThrow(
+      /GET .*\/countries\?lang=\w+ failed after 3 attempt\(s\): HTTP 502/,
+    );
+    await expect(loadCatalogue({ apiUrl: 'http://127.0.0.1:9', attempts: 2, retryDelayMs: 10 })).rejects.toThrow(CatalogueError);
+  });
+
+  it('names the call, the record and the field of invalid data', async () => {
+    const api = createCatalogueApi(snapshot);
+    const url = await serve(async (request) => {
+      const response = await api(request);
+      if (!new URL(request.url).pathname.endsWith('/countries')) return response;
+      const countries = (await response.json()) as Array<Record<string, unknown>>;
+      countries[5] = { ...countries[5], name: '' };
+      return Response.json(countries);
+    });
+    const error = await loadCatalogue({ apiUrl: url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CatalogueError);
+    expect((error as Error).message).toMatch(/GET \/countries\?lang=\w+ returned invalid data/);
+    expect((error as Error).message).toMatch(/\[5\]\.name \(code [A-Z]{2}\): must not be empty/);
+  });
+
+  it('refuses an empty store, and a destination without plans', async () => {
+    const empty = { ...snapshot, countries: [], regions: [] };
+    await expect(loadCatalogue({ handler: createCatalogueApi(empty as typeof snapshot) })).rejects.toThrow(/refusing to build an empty store/);
+    const planless = { ...snapshot, packages: snapshot.packages.filter((p) => p.destination !== 'FR') };
+    await expect(loadCatalogue({ handler: createCatalogueApi(planless) })).rejects.toThrow(/FR has no packages/);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { formatDataAmount, formatPrice, formatValidity, planView } from '../../src/features/package/plans.ts';
+import { useTranslations } from '../../src/i18n/t.ts';
+import pl from '../../locales/pl/common.json';
+import ar from '../../locales/ar/common.json';
+
+const pkg = {
+  id: 'europe-5gb-30d',
+  metadata: { dataAmount: { value: 5, unit: 'GB' as const } },
+  validity: 30,
+  validityUnit: 'day' as const,
+  supportedCountries: ['DE', 'FR'],
+};
+
+describe('plan card text', () => {
+  it('formats data with the language’s unit (Intl, not hand-typed strings)', () => {
+    expect(formatDataAmount({ value: 10, unit: 'GB' }, 'fr')).toBe(
+      new Intl.NumberFormat('fr', { style: 'unit', unit: 'gigabyte' }).format(10),
+    );
+    expect(formatDataAmount({ value: 500, unit: 'MB' }, 'en')).toMatch(/500\sMB/);
+  });
+
+  it('pluralises the validity per language: Polish and Arabic forms differ by number', () => {
+    const polish = [1, 2, 5].map((n) => formatValidity(n, 'day', 'pl'));
+    expect(new Set(polish).size).toBe(3);
+    expect(polish[0]).toMatch(/^1\s/);
+    const arabic = [1, 2, 3, 11].map((n) => formatValidity(n, 'day', 'ar'));
+    expect(new Set(arabic).size).toBe(4);
+  });
+
+  it('counts countries with the language’s plural forms', () => {
+    const t = useTranslations('pl');
+    expect(t('store.countriesCount', { count: 1 })).toBe(pl.store.countriesCount_one.replace('{{count}}', '1'));
+    expect(t('store.countriesCount', { count: 3 })).toBe(pl.store.countriesCount_few.replace('{{count}}', '3'));
+    expect(t('store.countriesCount', { count: 54 })).toBe(pl.store.countriesCount_few.replace('{{count}}', '54'));
+    expect(t('store.countriesCount', { count: 25 })).toBe(pl.store.countriesCount_many.replace('{{count}}', '25'));
+    const tAr = useTranslations('ar');
+    expect(tAr('store.countriesCount', { count: 2 })).toBe(ar.store.countriesCount_two);
+    expect(tAr('store.countriesCount', { count: 22 })).toBe(ar.store.countriesCount_many.replace('{{count}}', '22'));
+  });
+
+  it('has no price until the catalogue sends one, then formats minor units', () => {
+    expect(planView(pkg, 'en', useTranslations('en')).price).toBeUndefined();
+    const priced = planView({ ...pkg, price: { amountMinor: 2999, currency: 'EUR' } }, 'de', useTranslations('de'));
+    expect(priced.price).toBe(new Intl.NumberFormat('de', { style: 'currency', currency: 'EUR' }).format(29.99));
+    expect(formatPrice({ amountMinor: 1500, currency: 'JPY' }, 'ja')).toBe(
+      new Intl.NumberFormat('ja', { style: 'currency', currency: 'JPY' }).format(1500),
+    );
+  });
+});
