@@ -3,7 +3,17 @@ import { expect, test } from '@playwright/test';
 import { localizePath } from '../../src/i18n/paths.ts';
 
 /** One route per page type; the not-found page is reached through a path that does not exist. */
-const PAGE_TYPES = ['/', '/store', '/profile', '/support', '/this-page-does-not-exist'];
+const PAGE_TYPES = [
+  '/',
+  '/store',
+  '/package/jp',
+  '/package/europe',
+  '/package/',
+  '/package/atlantis',
+  '/profile',
+  '/support',
+  '/this-page-does-not-exist',
+];
 
 for (const locale of ['en', 'ar'] as const) {
   for (const theme of ['light', 'dark'] as const) {
