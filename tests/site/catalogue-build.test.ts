@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogueApi } from '../../src/catalogue/api.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
-import { serveCatalogue } from '../support/catalogue-server.ts';
+import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
 
 /**
  * A broken or unreachable catalogue fails the real build loudly, naming the problem, and

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_CONTROL, createCatalogueApi } from '../../src/catalogue/api.ts';
 import { CountryList, PackageList, RegionList } from '../../src/catalogue/schema.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
-import { serveCatalogue } from '../support/catalogue-server.ts';
+import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
 
 // Contract tests over HTTP against the real handler on the committed snapshot.
 let api: Awaited<ReturnType<typeof serveCatalogue>>;

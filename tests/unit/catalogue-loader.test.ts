@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogueApi } from '../../src/catalogue/api.ts';
 import { CatalogueError, loadCatalogue } from '../../src/catalogue/loader.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
-import { serveCatalogue } from '../support/catalogue-server.ts';
+import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
 
 const snapshot = embeddedSnapshot();
 const servers: Array<{ close: () => Promise<void> }> = [];
