@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { localizePath } from '../../src/i18n/paths.ts';
+import { speak } from './support.ts';
 
 /** One route per page type; the not-found page is reached through a path that does not exist. */
 const PAGE_TYPES = [
@@ -20,13 +21,8 @@ for (const locale of ['en', 'ar'] as const) {
     for (const route of PAGE_TYPES) {
       const path = localizePath(locale, route);
       test(`axe finds nothing on ${path} (${theme})`, async ({ page }) => {
-        await page.addInitScript(
-          ([lang, dark]) => {
-            Object.defineProperty(navigator, 'languages', { get: () => [lang] });
-            if (dark) localStorage.setItem('theme', 'dark');
-          },
-          [locale, theme === 'dark'] as const,
-        );
+        await speak(page, locale);
+        if (theme === 'dark') await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
         await page.goto(path);
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { LOCALE_CODES } from '../../src/i18n/locales.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
+import { speak } from './support.ts';
 
 const notFoundTitle = (locale: string) =>
   JSON.parse(readFileSync(new URL(`../../locales/${locale}/common.json`, import.meta.url), 'utf8')).notFound;
@@ -11,7 +12,7 @@ for (const locale of LOCALE_CODES) {
     const errors: string[] = [];
     page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
     // Keep auto-detection out of the way: this visitor's browser speaks the page's language.
-    await page.addInitScript((lang) => Object.defineProperty(navigator, 'languages', { get: () => [lang] }), locale);
+    await speak(page, locale);
 
     const path = localizePath(locale, '/no-such-page/here');
     const response = await page.goto(path);

@@ -2,13 +2,14 @@ import { expect, test, type Page } from '@playwright/test';
 import en from '../../locales/en/common.json' with { type: 'json' };
 import ar from '../../locales/ar/common.json' with { type: 'json' };
 import ja from '../../locales/ja/common.json' with { type: 'json' };
+import { speak } from './support.ts';
 
 const STRINGS = { en, ar, ja } as const;
 type Lang = keyof typeof STRINGS;
 const path = (lang: Lang, route: string) => (lang === 'en' ? route : `/${lang}${route}`);
 
 async function open(page: Page, lang: Lang, route: string) {
-  await page.addInitScript((l) => Object.defineProperty(navigator, 'languages', { get: () => [l] }), lang);
+  await speak(page, lang);
   return page.goto(path(lang, route));
 }
 

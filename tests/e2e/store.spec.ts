@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import en from '../../locales/en/common.json' with { type: 'json' };
 import ar from '../../locales/ar/common.json' with { type: 'json' };
 import ja from '../../locales/ja/common.json' with { type: 'json' };
+import { speak } from './support.ts';
 
 const STRINGS = { en, ar, ja } as const;
 type Lang = keyof typeof STRINGS;
@@ -9,7 +10,7 @@ const storePath = (lang: Lang) => (lang === 'en' ? '/store' : `/${lang}/store`);
 
 /** Keep auto-detection out of the way: the browser speaks the page's language. */
 async function openStore(page: Page, lang: Lang) {
-  await page.addInitScript((l) => Object.defineProperty(navigator, 'languages', { get: () => [l] }), lang);
+  await speak(page, lang);
   await page.goto(storePath(lang));
 }
 
