@@ -10,4 +10,8 @@ export const PROVIDER = {
   city: 'Berlin',
   country: 'DE',
   supportEmail: 'support@esim.example.com',
+  vatId: '[VAT identification number]',
 } as const;
+
+/** The postal address on one line, as the legal texts print it. */
+export const PROVIDER_ADDRESS = `${PROVIDER.streetAddress}, ${PROVIDER.postalCode} ${PROVIDER.city}, Germany`;

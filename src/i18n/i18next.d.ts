@@ -1,9 +1,14 @@
 import type common from '../../locales/en/common.json';
+import type home from '../../locales/en/home.json';
+import type faq from '../../locales/en/faq.json';
+import type legal from '../../locales/en/legal.json';
+import type install from '../../locales/en/install.json';
+import type help from '../../locales/en/help.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: { common: typeof common };
+    resources: { common: typeof common; home: typeof home; faq: typeof faq; legal: typeof legal; install: typeof install; help: typeof help };
     returnNull: false;
   }
 }

@@ -1,4 +1,4 @@
-import i18next, { type Resource, type TFunction } from 'i18next';
+import i18next, { type CustomTypeOptions, type Resource, type TFunction } from 'i18next';
 import { DEFAULT_LOCALE, LOCALE_CODES, type Locale } from './locales.ts';
 
 /**
@@ -35,11 +35,15 @@ export function createI18n(resources: Resource) {
 
 const instance = createI18n(resources);
 
-export type T = TFunction<'common'>;
+export type Namespace = keyof CustomTypeOptions['resources'];
+export type T<N extends Namespace = 'common'> = TFunction<N>;
 
-/** A `t()` bound to one language, for .astro files and for building island props. */
-export function useTranslations(locale: Locale): T {
-  return instance.getFixedT(locale, 'common');
+/**
+ * A `t()` bound to one language (and namespace: 'common' unless a page's long-form content
+ * lives in its own file), for .astro files and for building island props.
+ */
+export function useTranslations<N extends Namespace = 'common'>(locale: Locale, namespace?: N): T<N> {
+  return instance.getFixedT(locale, namespace ?? 'common') as T<N>;
 }
 
 export type MessageKey = Parameters<T>[0] & string;

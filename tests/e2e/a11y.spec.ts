@@ -13,6 +13,12 @@ const PAGE_TYPES = [
   '/package/atlantis',
   '/profile',
   '/support',
+  '/faq',
+  '/terms-conditions',
+  '/privacy-policy',
+  '/legal-notice',
+  '/install-esim',
+  '/chat',
   '/this-page-does-not-exist',
 ];
 
@@ -30,3 +36,12 @@ for (const locale of ['en', 'ar'] as const) {
     }
   }
 }
+
+test('axe finds nothing in the open device dialog (ar)', async ({ page }) => {
+  await speak(page, 'ar');
+  await page.goto('/ar/');
+  await page.locator('[data-device-open]').click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  const results = await new AxeBuilder({ page }).include('dialog').analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+});

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** DESIGN 3 budgets, in bytes. The quick checks in tests/site and the benchmark both read these. */
+export const BUDGETS = {
+  contentPageJsBrotli: 10 * 1024,
+  firstVisitJsBrotli: 70 * 1024,
+  loginPageJsBrotli: 120 * 1024,
+  packagePageHtmlBrotli: 25 * 1024,
+  precacheRaw: 2 * 1024 * 1024,
+} as const;
+
+export interface Sizes {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+export function sizes(content: Buffer | string): Sizes {
+  const buffer = Buffer.from(content);
+  return {
+    raw: buffer.length,
+    gzip: gzipSync(buffer, { level: 9 }).length,
+    brotli: brotliCompressSync(buffer, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+const sum = (all: Sizes[]): Sizes =>
+  all.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+
+/**
+ * Every script a page loads: its module scripts, the islands' components and renderers, and
+ * everything those import, statically or dynamically (counted as if all were fetched).
+ */
+export function pageScripts(dist: string, html: string): string[] {
+  const entries = [
+    ...html.matchAll(/<script[^>]*\ssrc="(\/[^"]+)"/g),
+    ...html.matchAll(/(?:component-url|renderer-url)="(\/[^"]+)"/g),
+  ].map((m) => m[1]!);
+  const seen = new Set<string>();
+  const queue = [...entries];
+  while (queue.length) {
+    const url = queue.pop()!;
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const code = readFileSync(join(dist, url), 'utf8');
+    for (const m of code.matchAll(/(?:from|import)\s*\(?\s*["']\.\/([^"']+)["']/g)) queue.push(`/_astro/${m[1]}`);
+  }
+  return [...seen];
+}
+
+export function pageWeight(dist: string, file: string) {
+  const html = readFileSync(file, 'utf8');
+  const scripts = pageScripts(dist, html);
+  const stylesheets = [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="(\/[^"]+)"/g)].map((m) => m[1]!);
+  return {
+    html: sizes(html),
+    js: sum(scripts.map((s) => sizes(readFileSync(join(dist, s))))),
+    css: sum(stylesheets.map((s) => sizes(readFileSync(join(dist, s))))),
+    scripts,
+  };
+}

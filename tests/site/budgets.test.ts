@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUDGETS, pageWeight } from '../../scripts/lib/page-weight.ts';
+import { DIST } from '../support/dist.ts';
+
+/** The quick byte-budget check per page type (DESIGN 3); `npm run bench` measures the rest. */
+const CONTENT_PAGES = ['faq', 'terms-conditions', 'privacy-policy', 'legal-notice', 'support', 'chat', 'install-esim'];
+
+describe('byte budgets', () => {
+  for (const lang of ['', 'ar/']) {
+    it.each(CONTENT_PAGES)(`${lang}%s ships at most 10 KB of JavaScript (brotli)`, (page) => {
+      const weight = pageWeight(DIST, join(DIST, `${lang}${page}.html`));
+      expect(weight.js.brotli).toBeGreaterThan(0);
+      expect(weight.js.brotli).toBeLessThanOrEqual(BUDGETS.contentPageJsBrotli);
+      // Content pages load no framework: no React on pages that do not need it.
+      expect(weight.scripts.some((s) => /react|client\./.test(s))).toBe(false);
+    });
+  }
+
+  it.each(['package/de', 'package/global', 'ar/package/global', 'ja/package/europe'])(
+    '%s HTML is at most 25 KB (brotli)',
+    (page) => {
+      expect(pageWeight(DIST, join(DIST, `${page}.html`)).html.brotli).toBeLessThanOrEqual(BUDGETS.packagePageHtmlBrotli);
+    },
+  );
+});
