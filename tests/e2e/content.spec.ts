@@ -87,7 +87,7 @@ test.describe('FAQ', () => {
     expect(data['@type']).toBe('FAQPage');
     expect(data.mainEntity).toHaveLength(enFaq.items.length);
     expect(data.mainEntity[0].name).toBe(await page.locator('[data-accordion] button').first().textContent().then((s) => s!.trim()));
-    await expect(page.locator('[data-accordion] [role="region"]').last()).toBeVisible();
+    await expect(page.locator('[data-accordion] section[aria-labelledby]').last()).toBeVisible();
     await context.close();
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import en from '../../locales/en/common.json' with { type: 'json' };
 import fr from '../../locales/fr/common.json' with { type: 'json' };
+import enHelp from '../../locales/en/help.json' with { type: 'json' };
 
 test.describe('language picker', () => {
   test('choosing Français on /store lands on /fr/store, and a later visit to / goes to /fr/', async ({ page }) => {
@@ -45,7 +45,7 @@ test.describe('language picker', () => {
     await expect(page).toHaveURL('/support');
     await page.waitForTimeout(600);
     await expect(page).toHaveURL('/support');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(en.support.title);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(enHelp.support.heading);
     await context.close();
   });
 });
