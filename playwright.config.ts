@@ -11,6 +11,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
+  // Two workers, the site server and the Auth emulator share two cores: allow for a slow machine.
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
@@ -22,10 +24,20 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Pixel 7'], browserName: 'chromium' } }],
-  webServer: {
-    command: `node scripts/serve.ts --port ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/`,
-    reuseExistingServer: !process.env.CI,
-    timeout: 30_000,
-  },
+  webServer: [
+    {
+      command: `node scripts/serve.ts --port ${PORT}`,
+      url: `http://127.0.0.1:${PORT}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+    },
+    {
+      // The real Firebase Auth emulator, started once per run (about 20 s) and stopped after it.
+      command: 'firebase emulators:start --only auth --project demo-esim',
+      url: 'http://127.0.0.1:9099/',
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      env: { CI: 'true' },
+    },
+  ],
 });

@@ -1,4 +1,5 @@
 // Runs the storefront locally on its embedded defaults:
+//   the Firebase Auth emulator on http://127.0.0.1:9099 (project demo-esim, offline),
 //   the catalogue API on http://127.0.0.1:8787 (serving the committed snapshot),
 //   a build of every language that reads the catalogue through that API over HTTP,
 //   and the built site on http://127.0.0.1:4321.
@@ -18,6 +19,18 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
   },
 });
+
+// Accounts: the Auth emulator, unless the build is configured for a real Firebase project.
+if (!process.env.PUBLIC_FIREBASE_API_KEY) {
+  const emulator = spawn('firebase', ['emulators:start', '--only', 'auth', '--project', 'demo-esim'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, CI: 'true' },
+  });
+  const stop = () => emulator.kill('SIGINT');
+  process.on('exit', stop);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
+  console.log('Starting the Firebase Auth emulator (about 20 s) on http://127.0.0.1:9099 ...');
+}
 
 const { url: apiUrl } = await serveCatalogue(createCatalogueApi(embeddedSnapshot()), Number(values['api-port']));
 console.log(`Catalogue API at ${apiUrl} (GET /regions, /countries, /packages?regionId=DE; ?lang=de for names)`);

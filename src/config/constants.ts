@@ -31,12 +31,13 @@ export const COVERAGE_CLAIM_COUNTRIES = 200;
 
 /** Static sample figures of the checkout and payment-success pages (spec 9), in minor units. */
 export const SAMPLE_CHECKOUT = {
-  dataAmount: '10GB',
+  dataGigabytes: 10,
   validityDays: 30,
   priceMinor: 2999,
   taxesMinor: 201,
   totalMinor: 3200,
   currency: 'EUR',
+  orderId: 'SAMPLE-2025-000123',
 } as const;
 
 /** Legal pages' last-updated date (spec 2 and 9): October 2025. */

@@ -9,7 +9,10 @@ export const SITE_NAME = 'Travel eSIM';
  * Routes that exist to say something is missing: kept out of search engines (noindex,
  * no canonical or hreflang) and out of the sitemap.
  */
-export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404'];
+/** Pages behind the login guard (spec 2, DESIGN 2): a crawler only ever sees their loading state. */
+export const GUARDED_ROUTES: readonly string[] = ['/profile', '/checkout', '/payment-success', '/my-esim', '/history'];
+
+export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404', ...GUARDED_ROUTES];
 
 export const DEFAULT_SITE_URL = 'https://esim.example.com';
 

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { speak } from './support.ts';
+import { createAccount, uniqueEmail } from './auth-support.ts';
 
 /** One route per page type; the not-found page is reached through a path that does not exist. */
 const PAGE_TYPES = [
@@ -11,7 +12,8 @@ const PAGE_TYPES = [
   '/package/europe',
   '/package/',
   '/package/atlantis',
-  '/profile',
+  '/login',
+  '/signup',
   '/support',
   '/faq',
   '/terms-conditions',
@@ -45,3 +47,19 @@ test('axe finds nothing in the open device dialog (ar)', async ({ page }) => {
   const results = await new AxeBuilder({ page }).include('dialog').analyze();
   expect(results.violations.map((v) => v.id)).toEqual([]);
 });
+
+for (const locale of ['en', 'ar'] as const) {
+  test(`axe finds nothing on the signed-in profile (${locale})`, async ({ page }) => {
+    const email = uniqueEmail('axe');
+    await createAccount(email, 'travel-safe-1');
+    await speak(page, locale);
+    await page.goto(localizePath(locale, '/login'));
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill('travel-safe-1');
+    await page.locator('form button[type="submit"]').click();
+    await expect(page).toHaveURL(localizePath(locale, '/profile'));
+    await expect(page.locator('[data-email]')).toHaveText(email);
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+}

@@ -13,9 +13,13 @@ describe('byte budgets', () => {
       expect(weight.js.brotli).toBeGreaterThan(0);
       expect(weight.js.brotli).toBeLessThanOrEqual(BUDGETS.contentPageJsBrotli);
       // Content pages load no framework: no React on pages that do not need it.
-      expect(weight.scripts.some((s) => /react|client\./.test(s))).toBe(false);
+      expect(weight.scripts.some((s) => /react|client\.|firebase|index\.esm/i.test(s))).toBe(false);
     });
   }
+
+  it.each(['login', 'signup', 'ar/login'])('%s ships at most 120 KB of JavaScript (brotli)', (page) => {
+    expect(pageWeight(DIST, join(DIST, `${page}.html`)).js.brotli).toBeLessThanOrEqual(BUDGETS.loginPageJsBrotli);
+  });
 
   it.each(['package/de', 'package/global', 'ar/package/global', 'ja/package/europe'])(
     '%s HTML is at most 25 KB (brotli)',

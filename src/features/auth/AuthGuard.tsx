@@ -1,0 +1,30 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, type ReactNode } from 'react';
+import { loginUrl } from './redirect.ts';
+import { $session } from './session.ts';
+
+interface Props {
+  loginPath: string;
+  loadingLabel: string;
+  children?: ReactNode;
+}
+
+/**
+ * The login guard (spec 2 and 4): the page's content stays hidden until the auth state is
+ * known; a signed-out visitor goes to the localized login and comes back here afterwards.
+ */
+export default function AuthGuard({ loginPath, loadingLabel, children }: Props) {
+  const session = useStore($session);
+  useEffect(() => {
+    if (session.status === 'signedOut') {
+      window.location.replace(loginUrl(loginPath, window.location.pathname + window.location.search));
+    }
+  }, [session.status]);
+
+  if (session.status === 'signedIn') return <>{children}</>;
+  return (
+    <p role="status" className="py-12 text-center text-ink-muted">
+      {loadingLabel}
+    </p>
+  );
+}

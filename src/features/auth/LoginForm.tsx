@@ -1,0 +1,94 @@
+import { useStore } from '@nanostores/react';
+import { sendPasswordResetEmail, signInWithEmailAndPassword } from 'firebase/auth';
+import { useEffect, useState, type FormEvent } from 'react';
+import { authErrorKey } from './errors.ts';
+import { firebaseAuth } from './firebase.ts';
+import { ErrorBox, Field, Notice, SubmitButton } from './FormParts.tsx';
+import type { AuthMessages } from './messages.ts';
+import { ProviderButtons } from './ProviderButtons.tsx';
+import { safeNext } from './redirect.ts';
+import { $session } from './session.ts';
+import { useAuthAction } from './useAuthAction.ts';
+import { validateEmail } from './validation.ts';
+
+interface Props {
+  messages: AuthMessages;
+  profilePath: string;
+  signupPath: string;
+}
+
+/** Login (spec 2): e-mail and password, Google and Apple, 'Forgot password?'. */
+export default function LoginForm({ messages: m, profilePath, signupPath }: Props) {
+  const session = useStore($session);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [resetting, setResetting] = useState(false);
+  const [resetSent, setResetSent] = useState(false);
+  const { busy, error, setError, run } = useAuthAction(m, m.errors.loginFailed);
+  const goOn = () => window.location.replace(safeNext(window.location.search, profilePath));
+
+  // Arriving already signed in, or signing in by any means, goes on to the profile or the guarded page.
+  useEffect(() => {
+    if (session.status === 'signedIn') goOn();
+  }, [session.status]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const invalid = validateEmail(email) ?? (password === '' ? 'passwordRequired' : undefined);
+    if (invalid) return setError(m.validation[invalid]);
+    void run(async () => {
+      await signInWithEmailAndPassword(firebaseAuth(), email.trim(), password);
+      goOn();
+    });
+  }
+
+  function submitReset(event: FormEvent) {
+    event.preventDefault();
+    const invalid = validateEmail(email);
+    if (invalid) return setError(m.validation[invalid]);
+    void run(async () => {
+      try {
+        await sendPasswordResetEmail(firebaseAuth(), email.trim());
+      } catch (caught) {
+        // Never reveal whether an address has an account.
+        if (authErrorKey(caught) !== 'invalidCredential') throw caught;
+      }
+      setResetSent(true);
+    });
+  }
+
+  if (resetting) {
+    return (
+      <form noValidate onSubmit={submitReset} className="space-y-4">
+        <h2 className="text-lg font-semibold">{m.reset.heading}</h2>
+        <p className="text-sm text-ink-muted">{m.reset.intro}</p>
+        <Field id="reset-email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
+        <ErrorBox message={error} />
+        {resetSent && <Notice>{m.reset.sent}</Notice>}
+        <SubmitButton busy={busy} label={m.reset.submit} busyLabel={m.reset.submitting} />
+        <button type="button" className="w-full text-sm font-semibold text-brand underline" onClick={() => { setResetting(false); setResetSent(false); setError(undefined); }}>
+          {m.reset.back}
+        </button>
+      </form>
+    );
+  }
+
+  return (
+    <div className="space-y-6">
+      <form noValidate onSubmit={submit} className="space-y-4">
+        <Field id="email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
+        <Field id="password" label={m.fields.password} type="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <button type="button" className="text-sm font-semibold text-brand underline" onClick={() => { setResetting(true); setError(undefined); }}>
+          {m.login.forgot}
+        </button>
+        <ErrorBox message={error} />
+        <SubmitButton busy={busy} label={m.login.submit} busyLabel={m.login.submitting} />
+      </form>
+      <ProviderButtons messages={m} busy={busy} run={run} onSignedIn={goOn} />
+      <p className="text-center text-sm">
+        {m.login.noAccount}{' '}
+        <a href={signupPath} className="font-semibold text-brand underline">{m.login.signupLink}</a>
+      </p>
+    </div>
+  );
+}

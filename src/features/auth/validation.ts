@@ -1,0 +1,17 @@
+import { MIN_PASSWORD_LENGTH } from '../../config/constants.ts';
+
+/** Form validation of spec 5, before any request is sent. Keys name messages in auth.json `validation`. */
+export type ValidationKey = 'emailRequired' | 'emailInvalid' | 'passwordRequired' | 'passwordTooShort' | 'passwordsMismatch';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function validateEmail(email: string): ValidationKey | undefined {
+  if (email.trim() === '') return 'emailRequired';
+  return EMAIL.test(email.trim()) ? undefined : 'emailInvalid';
+}
+
+export function validateNewPassword(password: string, confirm: string): ValidationKey | undefined {
+  if (password === '') return 'passwordRequired';
+  if (password.length < MIN_PASSWORD_LENGTH) return 'passwordTooShort';
+  return password === confirm ? undefined : 'passwordsMismatch';
+}

@@ -1,0 +1,36 @@
+import type { Page } from '@playwright/test';
+
+/** Talks to the Firebase Auth emulator (project demo-esim) that playwright.config.ts starts. */
+const EMULATOR = 'http://127.0.0.1:9099';
+const PROJECT = 'demo-esim';
+
+let counter = 0;
+/** A fresh address per test, so tests never share an account. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${process.pid}-${counter++}@example.com`;
+}
+
+export async function createAccount(email: string, password: string): Promise<void> {
+  const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  if (!response.ok) throw new Error(`emulator signUp failed: ${response.status} ${await response.text()}`);
+}
+
+/** The e-mails the emulator "sent" (verification, password reset) to an address. */
+export async function oobCodes(email: string): Promise<Array<{ email: string; requestType: string; oobLink: string }>> {
+  const response = await fetch(`${EMULATOR}/emulator/v1/projects/${PROJECT}/oobCodes`);
+  const { oobCodes } = (await response.json()) as { oobCodes: Array<{ email: string; requestType: string; oobLink: string }> };
+  return oobCodes.filter((code) => code.email === email);
+}
+
+/** Records the identity-service calls a page makes, to prove a form sent none. */
+export function recordAuthRequests(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('identitytoolkit.googleapis.com')) calls.push(request.url());
+  });
+  return calls;
+}
