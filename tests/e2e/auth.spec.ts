@@ -163,5 +163,20 @@ for (const lang of ['en', 'ar'] as const) {
       await page.goto(p('/profile'));
       await expect(page.getByRole('switch', { name: m.profile.darkMode })).toHaveAttribute('aria-checked', 'true');
     });
+
+    test('the display name can be edited and stays after a reload', async ({ page }) => {
+      const email = uniqueEmail('name');
+      await createAccount(email, PASSWORD);
+      await page.goto(p('/login'));
+      await logIn(page, email, PASSWORD);
+      await expect(page).toHaveURL(p('/profile'));
+      await page.getByRole('button', { name: m.profile.editName }).click();
+      await page.getByLabel(m.fields.displayName).fill('Ada Traveller');
+      await page.getByRole('button', { name: m.profile.save }).click();
+      await expect(page.getByRole('status').filter({ hasText: m.profile.updated })).toBeVisible();
+      await expect(page.locator('[data-display-name]')).toHaveText('Ada Traveller');
+      await page.reload();
+      await expect(page.locator('[data-display-name]')).toHaveText('Ada Traveller');
+    });
   });
 }
