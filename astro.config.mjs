@@ -8,7 +8,7 @@ import { NOINDEX_ROUTES, siteUrl } from './src/config/site.ts';
 import { canonicalPath, splitLocale } from './src/i18n/paths.ts';
 
 /** Sitemap URLs in the same canonical form as the pages' canonical and hreflang links. */
-const canonical = (url) => new URL(canonicalPath(new URL(url).pathname), url).href;
+const canonical = (/** @type {string} */ url) => new URL(canonicalPath(new URL(url).pathname), url).href;
 
 export default defineConfig({
   site: siteUrl(),

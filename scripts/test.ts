@@ -1,4 +1,4 @@
-// The whole test suite: build, unit and site checks (Vitest), browser tests (Playwright).
+// The whole test suite: build, type check, unit and site checks (Vitest), browser tests (Playwright).
 // Ends with one line "N passed, N failed" that adds up every suite, and a non-zero exit on failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -41,7 +41,11 @@ const buildStatus = run('astro', ['build']);
 tallies.push({ suite: 'build', passed: buildStatus === 0 ? 1 : 0, failed: buildStatus === 0 ? 0 : 1 });
 if (buildStatus !== 0) finish();
 
-// 2. Vitest: unit tests, the translation check, and the checks over dist/ (HTML, head, sitemap, links).
+// 2. Types: astro check over .astro, .ts and .tsx (strict tsconfig).
+const typeStatus = run('astro', ['check']);
+tallies.push({ suite: 'typecheck', passed: typeStatus === 0 ? 1 : 0, failed: typeStatus === 0 ? 0 : 1 });
+
+// 3. Vitest: unit tests, the translation check, and the checks over dist/ (HTML, head, sitemap, links).
 const vitestJson = `${REPORTS}/vitest.json`;
 const vitestStatus = run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 const vitest = readJson<{ numPassedTests: number; numFailedTests: number }>(vitestJson);
@@ -51,7 +55,7 @@ tallies.push({
   failed: vitest ? vitest.numFailedTests + (vitestStatus !== 0 && vitest.numFailedTests === 0 ? 1 : 0) : 1,
 });
 
-// 3. Playwright: end-to-end and accessibility tests in Debian's Chromium against the built site.
+// 4. Playwright: end-to-end and accessibility tests in Debian's Chromium against the built site.
 ensureChromium();
 const playwrightJson = `${REPORTS}/playwright.json`;
 const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });

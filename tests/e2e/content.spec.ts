@@ -141,7 +141,7 @@ test.describe('support, contact and install guide', () => {
     await speak(page, 'en');
     await page.goto('/support');
     await expect(page.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
-    for (const [name, url] of [['FAQ', '/faq'], ['Terms and Conditions', '/terms-conditions'], ['Privacy Policy', '/privacy-policy'], ['Legal Notice', '/legal-notice']]) {
+    for (const [name, url] of <const>[['FAQ', '/faq'], ['Terms and Conditions', '/terms-conditions'], ['Privacy Policy', '/privacy-policy'], ['Legal Notice', '/legal-notice']]) {
       await expect(page.getByRole('main').getByRole('link', { name, exact: true })).toHaveAttribute('href', url);
     }
   });

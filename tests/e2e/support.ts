@@ -4,6 +4,6 @@ import type { Page } from '@playwright/test';
  * Makes the browser speak `lang` only, so the language auto-detection of unprefixed pages
  * agrees with the page under test and never redirects it away.
  */
-export function speak(page: Page, lang: string): Promise<void> {
-  return page.addInitScript((l) => Object.defineProperty(navigator, 'languages', { get: () => [l] }), lang);
+export async function speak(page: Page, lang: string): Promise<void> {
+  await page.addInitScript((l) => Object.defineProperty(navigator, 'languages', { get: () => [l] }), lang);
 }
