@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUDGETS, pageWeight } from '../../scripts/lib/page-weight.ts';
@@ -6,6 +7,19 @@ import { DIST } from '../support/dist.ts';
 /** The quick byte-budget check per page type (DESIGN 3); `npm run bench` measures the rest. */
 const CONTENT_PAGES = ['faq', 'terms-conditions', 'privacy-policy', 'legal-notice', 'support', 'chat', 'install-esim'];
 
+/** Whether a page's scripts contain Firebase Auth (its API host is in every build of the SDK). */
+const loadsFirebase = (page: string) =>
+  pageWeight(DIST, join(DIST, `${page}.html`)).scripts.some((s) => readFileSync(join(DIST, s), 'utf8').includes('identitytoolkit.googleapis.com'));
+
+describe('Firebase only where accounts are', () => {
+  it.each(['index', 'store', 'package/de', 'faq', 'support', 'terms-conditions', 'ar/install-esim', '404'])('%s loads no Firebase code', (page) => {
+    expect(loadsFirebase(page)).toBe(false);
+  });
+  it.each(['login', 'signup', 'profile', 'ar/checkout'])('%s does', (page) => {
+    expect(loadsFirebase(page)).toBe(true);
+  });
+});
+
 describe('byte budgets', () => {
   for (const lang of ['', 'ar/']) {
     it.each(CONTENT_PAGES)(`${lang}%s ships at most 10 KB of JavaScript (brotli)`, (page) => {
@@ -13,7 +27,7 @@ describe('byte budgets', () => {
       expect(weight.js.brotli).toBeGreaterThan(0);
       expect(weight.js.brotli).toBeLessThanOrEqual(BUDGETS.contentPageJsBrotli);
       // Content pages load no framework: no React on pages that do not need it.
-      expect(weight.scripts.some((s) => /react|client\.|firebase|index\.esm/i.test(s))).toBe(false);
+      expect(weight.scripts.some((s) => /react|client\./.test(s))).toBe(false);
     });
   }
 
