@@ -36,14 +36,18 @@ function finish(): never {
   process.exit(failed > 0 || passed === 0 ? 1 : 0);
 }
 
+/** A step that is one check: it passes when its command exits 0. */
+function step(suite: string, command: string, args: string[]): boolean {
+  const ok = run(command, args) === 0;
+  tallies.push({ suite, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+  return ok;
+}
+
 // 1. The build itself is the first check: a broken build fails loudly and stops the run.
-const buildStatus = run('astro', ['build']);
-tallies.push({ suite: 'build', passed: buildStatus === 0 ? 1 : 0, failed: buildStatus === 0 ? 0 : 1 });
-if (buildStatus !== 0) finish();
+if (!step('build', 'astro', ['build'])) finish();
 
 // 2. Types: astro check over .astro, .ts and .tsx (strict tsconfig).
-const typeStatus = run('astro', ['check']);
-tallies.push({ suite: 'typecheck', passed: typeStatus === 0 ? 1 : 0, failed: typeStatus === 0 ? 0 : 1 });
+step('typecheck', 'astro', ['check']);
 
 // 3. Vitest: unit tests, the translation check, and the checks over dist/ (HTML, head, sitemap, links).
 const vitestJson = `${REPORTS}/vitest.json`;

@@ -8,7 +8,6 @@ export const PROVIDER = {
   streetAddress: '[Street and number]',
   postalCode: '[Postal code]',
   city: 'Berlin',
-  country: 'DE',
   supportEmail: 'support@esim.example.com',
   vatId: '[VAT identification number]',
 } as const;
