@@ -1,10 +1,12 @@
 import { defineConfig, devices } from '@playwright/test';
+import { STORAGE_KEYS } from './src/config/constants.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 4329);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 /**
  * End-to-end tests in Debian's Chromium (never a downloaded browser) against the built
- * site served on 127.0.0.1. `npm test` builds first; `npm run test:e2e` expects dist/.
+ * site served on 127.0.0.1 by the Firebase Hosting emulator. `npm test` builds first; `npm run test:e2e` expects dist/.
  */
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -15,8 +17,14 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: BASE_URL,
+    // A returning visitor who has answered the cookie banner; the tests about the banner and
+    // the accessibility scans start as a first visit (tests/e2e/support.ts: FIRST_VISIT).
+    storageState: { cookies: [], origins: [{ origin: BASE_URL, localStorage: [{ name: STORAGE_KEYS.cookieConsent, value: 'accepted' }] }] },
     trace: 'retain-on-failure',
+    // Each test's fresh context would install the worker and precache the site: only the tests
+    // about the worker allow it (tests/e2e/pwa.spec.ts, hosting.spec.ts).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       // Keep Chromium off the closed network: no background calls home.
@@ -26,18 +34,12 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Pixel 7'], browserName: 'chromium' } }],
   webServer: [
     {
-      command: `node scripts/serve.ts --port ${PORT}`,
+      // The real Firebase Hosting emulator (firebase.json's headers, CSP included, clean URLs and
+      // 404 page) serving dist/, and the real Auth emulator: started once per run, about 20 s.
+      command: `node scripts/emulators.ts --port ${PORT}`,
       url: `http://127.0.0.1:${PORT}/`,
       reuseExistingServer: !process.env.CI,
-      timeout: 30_000,
-    },
-    {
-      // The real Firebase Auth emulator, started once per run (about 20 s) and stopped after it.
-      command: 'firebase emulators:start --only auth --project demo-esim',
-      url: 'http://127.0.0.1:9099/',
-      reuseExistingServer: !process.env.CI,
       timeout: 120_000,
-      env: { CI: 'true' },
     },
   ],
 });

@@ -1,16 +1,16 @@
 // Runs the storefront locally on its embedded defaults:
-//   the Firebase Auth emulator on http://127.0.0.1:9099 (project demo-esim, offline),
 //   the catalogue API on http://127.0.0.1:8787 (serving the committed snapshot),
 //   a build of every language that reads the catalogue through that API over HTTP,
-//   and the built site on http://127.0.0.1:4321.
+//   the Firebase Auth emulator on http://127.0.0.1:9099 (project demo-esim, offline),
+//   and the built site on http://127.0.0.1:4321 from the Firebase Hosting emulator, with
+//   firebase.json's security headers, caching, clean URLs and 404 page.
 // Usage: npm start [-- --port 4321] [-- --api-port 8787] [-- --no-build]
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCatalogueApi } from '../src/catalogue/api.ts';
 import { embeddedSnapshot } from '../src/catalogue/snapshot.ts';
 import { serveCatalogue } from './lib/catalogue-server.ts';
-import { createStaticServer, listen } from './lib/static-server.ts';
+import { startEmulators } from './lib/emulators.ts';
 
 const { values } = parseArgs({
   options: {
@@ -19,18 +19,6 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
   },
 });
-
-// Accounts: the Auth emulator, unless the build is configured for a real Firebase project.
-if (!process.env.PUBLIC_FIREBASE_API_KEY) {
-  const emulator = spawn('firebase', ['emulators:start', '--only', 'auth', '--project', 'demo-esim'], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, CI: 'true' },
-  });
-  const stop = () => emulator.kill('SIGINT');
-  process.on('exit', stop);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
-  console.log('Starting the Firebase Auth emulator (about 20 s) on http://127.0.0.1:9099 ...');
-}
 
 const { url: apiUrl } = await serveCatalogue(createCatalogueApi(embeddedSnapshot()), Number(values['api-port']));
 console.log(`Catalogue API at ${apiUrl} (GET /regions, /countries, /packages?regionId=DE; ?lang=de for names)`);
@@ -45,5 +33,9 @@ if (!values['no-build']) {
   if (status !== 0) process.exit(status ?? 1);
 }
 
-const siteUrl = await listen(createStaticServer(resolve('dist')), Number(values.port));
-console.log(`\nThe storefront is running at ${siteUrl}/ (Ctrl+C to stop).`);
+console.log('Starting the Firebase Auth and Hosting emulators (about 20 s) ...');
+const emulators = startEmulators(Number(values.port));
+process.on('exit', () => emulators.kill('SIGINT'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
+emulators.on('close', (code) => process.exit(code ?? 1));
+console.log(`The storefront will be at http://127.0.0.1:${values.port}/ once the emulators say "All emulators ready" (Ctrl+C to stop).`);

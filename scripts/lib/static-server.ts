@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sirv from 'sirv';
-import { splitLocale, localizePath } from '../../src/i18n/paths.ts';
+import { notFoundPages } from '../../src/features/shell/not-found.ts';
 
 /**
- * Serves a built site the way our hosting does: clean URLs ('/store' -> store.html),
- * a year's cache for hashed assets, revalidation for everything else, and the
- * not-found page of the path's language with status 404.
+ * Serves a built site in-process, for checks that need no Firebase (link crawl, offline tests
+ * that stop the server): clean URLs ('/store' -> store.html), a year's cache for hashed assets,
+ * revalidation for everything else, and the not-found page of the path's language with status 404.
  */
 export function createStaticServer(root: string): Server {
   const assets = sirv(root, {
@@ -30,18 +30,10 @@ export function createStaticServer(root: string): Server {
   });
 }
 
-/**
- * The nearest not-found page in the path's language: /de/package/xx gets de/package/404.html
- * ('Region or country not found'), any other unknown path de/404.html.
- */
-export function notFoundPage(root: string, pathname: string): string {
-  const { locale, route } = splitLocale(pathname);
-  const segments = route.split('/').filter(Boolean).slice(0, -1);
-  for (let depth = segments.length; depth > 0; depth--) {
-    const candidate = join(root, localizePath(locale, `/${segments.slice(0, depth).join('/')}/404`) + '.html');
-    if (existsSync(candidate)) return candidate;
-  }
-  return join(root, localizePath(locale, '/404') + '.html');
+/** The nearest built not-found page in the path's language (see notFoundPages). */
+function notFoundPage(root: string, pathname: string): string {
+  const file = (page: string) => join(root, `${page}.html`);
+  return notFoundPages(pathname).map(file).find((candidate) => existsSync(candidate)) ?? join(root, '404.html');
 }
 
 /** Starts the server on 127.0.0.1 and resolves with its base URL. */

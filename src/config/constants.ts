@@ -19,6 +19,12 @@ export const STORAGE_KEYS = {
   pushNotifications: 'push_notifications',
 } as const;
 
+/** The two answers of the cookie banner, stored under STORAGE_KEYS.cookieConsent (spec 3). */
+export const COOKIE_CONSENT_VALUES = ['accepted', 'rejected'] as const;
+
+/** Session-storage key: 'Not now' on the install prompt holds until the browser session ends. */
+export const INSTALL_PROMPT_DISMISSED_KEY = 'install_prompt_dismissed';
+
 /** Settings defaults (spec 9). */
 export const PUSH_NOTIFICATIONS_DEFAULT = true;
 export const DARK_MODE_DEFAULT = false;

@@ -5,6 +5,9 @@
  */
 export const SITE_NAME = 'Travel eSIM';
 
+/** The brand colour: logo background, browser theme colour, app splash screen. */
+export const BRAND_COLOR = '#6d28d9';
+
 /**
  * Routes that exist to say something is missing: kept out of search engines (noindex,
  * no canonical or hreflang) and out of the sitemap.
@@ -12,7 +15,23 @@ export const SITE_NAME = 'Travel eSIM';
 /** Pages behind the login guard (spec 2, DESIGN 2): a crawler only ever sees their loading state. */
 export const GUARDED_ROUTES: readonly string[] = ['/profile', '/checkout', '/payment-success', '/my-esim', '/history'];
 
-export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404', ...GUARDED_ROUTES];
+/** Shown by the service worker in place of a page that was never saved on the device. */
+export const OFFLINE_ROUTE = '/offline';
+
+export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404', OFFLINE_ROUTE, ...GUARDED_ROUTES];
+
+/**
+ * Pages saved for reading offline in a language as soon as one page of that language has been
+ * visited (issue 6); every other page is saved once it has been visited.
+ */
+export const OFFLINE_READING_ROUTES: readonly string[] = [
+  '/',
+  '/store',
+  '/faq',
+  '/terms-conditions',
+  '/privacy-policy',
+  '/legal-notice',
+];
 
 export const DEFAULT_SITE_URL = 'https://esim.example.com';
 

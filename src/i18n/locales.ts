@@ -1,17 +1,17 @@
-/** The twelve interface languages of spec 1, in the picker's order. */
+/** The twelve interface languages of spec 1, in the picker's order (ogLocale: Open Graph's language_TERRITORY form). */
 export const LOCALES = [
-  { code: 'en', name: 'English', nativeName: 'English', dir: 'ltr' },
-  { code: 'es', name: 'Spanish', nativeName: 'Español', dir: 'ltr' },
-  { code: 'fr', name: 'French', nativeName: 'Français', dir: 'ltr' },
-  { code: 'de', name: 'German', nativeName: 'Deutsch', dir: 'ltr' },
-  { code: 'ar', name: 'Arabic', nativeName: 'العربية', dir: 'rtl' },
-  { code: 'it', name: 'Italian', nativeName: 'Italiano', dir: 'ltr' },
-  { code: 'nl', name: 'Dutch', nativeName: 'Nederlands', dir: 'ltr' },
-  { code: 'pl', name: 'Polish', nativeName: 'Polski', dir: 'ltr' },
-  { code: 'zh', name: 'Chinese', nativeName: '中文', dir: 'ltr' },
-  { code: 'ja', name: 'Japanese', nativeName: '日本語', dir: 'ltr' },
-  { code: 'pt', name: 'Portuguese', nativeName: 'Português', dir: 'ltr' },
-  { code: 'ru', name: 'Russian', nativeName: 'Русский', dir: 'ltr' },
+  { code: 'en', ogLocale: 'en_US', name: 'English', nativeName: 'English', dir: 'ltr' },
+  { code: 'es', ogLocale: 'es_ES', name: 'Spanish', nativeName: 'Español', dir: 'ltr' },
+  { code: 'fr', ogLocale: 'fr_FR', name: 'French', nativeName: 'Français', dir: 'ltr' },
+  { code: 'de', ogLocale: 'de_DE', name: 'German', nativeName: 'Deutsch', dir: 'ltr' },
+  { code: 'ar', ogLocale: 'ar_AR', name: 'Arabic', nativeName: 'العربية', dir: 'rtl' },
+  { code: 'it', ogLocale: 'it_IT', name: 'Italian', nativeName: 'Italiano', dir: 'ltr' },
+  { code: 'nl', ogLocale: 'nl_NL', name: 'Dutch', nativeName: 'Nederlands', dir: 'ltr' },
+  { code: 'pl', ogLocale: 'pl_PL', name: 'Polish', nativeName: 'Polski', dir: 'ltr' },
+  { code: 'zh', ogLocale: 'zh_CN', name: 'Chinese', nativeName: '中文', dir: 'ltr' },
+  { code: 'ja', ogLocale: 'ja_JP', name: 'Japanese', nativeName: '日本語', dir: 'ltr' },
+  { code: 'pt', ogLocale: 'pt_PT', name: 'Portuguese', nativeName: 'Português', dir: 'ltr' },
+  { code: 'ru', ogLocale: 'ru_RU', name: 'Russian', nativeName: 'Русский', dir: 'ltr' },
 ] as const;
 
 export type Locale = (typeof LOCALES)[number]['code'];

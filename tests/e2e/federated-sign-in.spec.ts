@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { speak } from './support.ts';
+import { recordCspViolations, speak } from './support.ts';
 import { uniqueEmail } from './auth-support.ts';
 
 type Auth = typeof import('../../locales/en/auth.json');
@@ -20,6 +20,7 @@ for (const [lang, provider] of [['en', 'google'], ['ar', 'google'], ['en', 'appl
   test(`${provider} sign-in through the emulator's popup (${lang})`, async ({ page }) => {
     const m = auth(lang);
     const email = uniqueEmail(provider);
+    const violations = recordCspViolations(page);
     await speak(page, lang);
     await page.goto(lang === 'en' ? '/login' : `/${lang}/login`);
     const popupPromise = page.waitForEvent('popup');
@@ -32,5 +33,7 @@ for (const [lang, provider] of [['en', 'google'], ['ar', 'google'], ['en', 'appl
     await expect(page).toHaveURL(lang === 'en' ? '/profile' : `/${lang}/profile`, { timeout: 20_000 });
     await expect(page.locator('[data-email]')).toHaveText(email);
     await expect(page.locator('[data-display-name]')).toHaveText('Ada Traveller');
+    // The popup, the emulator's iframe and Google's script loader all pass the site's policy.
+    expect(violations).toEqual([]);
   });
 }

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import en from '../../locales/en/common.json' with { type: 'json' };
 import ar from '../../locales/ar/common.json' with { type: 'json' };
 import ja from '../../locales/ja/common.json' with { type: 'json' };
-import { speak } from './support.ts';
+import { hydrated, speak } from './support.ts';
 
 const STRINGS = { en, ar, ja } as const;
 type Lang = keyof typeof STRINGS;
@@ -10,7 +10,9 @@ const path = (lang: Lang, route: string) => (lang === 'en' ? route : `/${lang}${
 
 async function open(page: Page, lang: Lang, route: string) {
   await speak(page, lang);
-  return page.goto(path(lang, route));
+  const response = await page.goto(path(lang, route));
+  await hydrated(page);
+  return response;
 }
 
 for (const lang of ['en', 'ar', 'ja'] as const) {

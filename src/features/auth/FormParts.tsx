@@ -1,4 +1,14 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+
+const noSubscription = () => () => {};
+/**
+ * False in the server HTML and until React has hydrated, then true. Buttons stay disabled until
+ * then, so a tap on a slow phone is never lost and a form is never submitted natively (which
+ * would put the password in the URL).
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
 
 /** A labelled input; the label is always visible, never only a placeholder. */
 export function Field(props: {
@@ -10,12 +20,19 @@ export function Field(props: {
   autoComplete: string;
   required?: boolean;
 }) {
+  const input = useRef<HTMLInputElement>(null);
+  // What a traveller typed before the script arrived is kept, not silently replaced by ''.
+  useEffect(() => {
+    const typed = input.current?.value;
+    if (typed && typed !== props.value) props.onChange(typed);
+  }, []); // once, at hydration
   return (
     <div>
       <label htmlFor={props.id} className="block text-sm font-medium">
         {props.label}
       </label>
       <input
+        ref={input}
         id={props.id}
         name={props.id}
         type={props.type}
@@ -47,8 +64,9 @@ export function Notice({ children }: { children: ReactNode }) {
 }
 
 export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+  const hydrated = useHydrated();
   return (
-    <button type="submit" disabled={busy} aria-busy={busy} className="w-full rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:opacity-70">
+    <button type="submit" disabled={busy || !hydrated} aria-busy={busy} className="w-full rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:opacity-70">
       {busy ? busyLabel : label}
     </button>
   );

@@ -3,7 +3,7 @@ import { sendPasswordResetEmail, signInWithEmailAndPassword } from 'firebase/aut
 import { useEffect, useState, type FormEvent } from 'react';
 import { authErrorKey } from './errors.ts';
 import { firebaseAuth } from './firebase.ts';
-import { ErrorBox, Field, Notice, SubmitButton } from './FormParts.tsx';
+import { ErrorBox, Field, Notice, SubmitButton, useHydrated } from './FormParts.tsx';
 import type { AuthMessages } from './messages.ts';
 import { ProviderButtons } from './ProviderButtons.tsx';
 import { safeNext } from './redirect.ts';
@@ -20,6 +20,7 @@ interface Props {
 /** Login (spec 2): e-mail and password, Google and Apple, 'Forgot password?'. */
 export default function LoginForm({ messages: m, profilePath, signupPath }: Props) {
   const session = useStore($session);
+  const hydrated = useHydrated();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [resetting, setResetting] = useState(false);
@@ -66,7 +67,7 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
         <ErrorBox message={error} />
         {resetSent && <Notice>{m.reset.sent}</Notice>}
         <SubmitButton busy={busy} label={m.reset.submit} busyLabel={m.reset.submitting} />
-        <button type="button" className="w-full text-sm font-semibold text-brand underline" onClick={() => { setResetting(false); setResetSent(false); setError(undefined); }}>
+        <button type="button" disabled={!hydrated} className="w-full text-sm font-semibold text-brand underline" onClick={() => { setResetting(false); setResetSent(false); setError(undefined); }}>
           {m.reset.back}
         </button>
       </form>
@@ -78,7 +79,7 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
       <form noValidate onSubmit={submit} className="space-y-4">
         <Field id="email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
         <Field id="password" label={m.fields.password} type="password" autoComplete="current-password" value={password} onChange={setPassword} />
-        <button type="button" className="text-sm font-semibold text-brand underline" onClick={() => { setResetting(true); setError(undefined); }}>
+        <button type="button" disabled={!hydrated} className="text-sm font-semibold text-brand underline" onClick={() => { setResetting(true); setError(undefined); }}>
           {m.login.forgot}
         </button>
         <ErrorBox message={error} />

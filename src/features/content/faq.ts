@@ -20,10 +20,9 @@ export function faqItems(locale: Locale): { question: string; answer: string }[]
   return useTranslations(locale, 'faq')('items', { returnObjects: true, ...CONTENT_FIGURES });
 }
 
-/** FAQPage structured data for search engines, safe to embed in a <script> element. */
-export function faqJsonLd(locale: Locale): string {
-  const data = {
-    '@context': 'https://schema.org',
+/** FAQPage structured data for search engines. */
+export function faqData(locale: Locale): Record<string, unknown> {
+  return {
     '@type': 'FAQPage',
     inLanguage: locale,
     mainEntity: faqItems(locale).map((item) => ({
@@ -32,5 +31,4 @@ export function faqJsonLd(locale: Locale): string {
       acceptedAnswer: { '@type': 'Answer', text: item.answer },
     })),
   };
-  return JSON.stringify(data).replace(/</g, '\\u003c');
 }

@@ -23,10 +23,14 @@ export function formatValidity(validity: number, unit: Package['validityUnit'], 
   return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(validity);
 }
 
+/** A price in the currency's major units: 1999 EUR cents -> 19.99, 1999 JPY -> 1999 (ISO 4217 minor units, from Intl). */
+export function majorUnits(price: NonNullable<Package['price']>): number {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: price.currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return price.amountMinor / 10 ** digits;
+}
+
 export function formatPrice(price: NonNullable<Package['price']>, locale: Locale): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(price.amountMinor / 10 ** digits);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency }).format(majorUnits(price));
 }
 
 export function planView(pkg: Package, locale: Locale, t: T): PlanView {

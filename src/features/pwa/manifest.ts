@@ -1,0 +1,38 @@
+import { COVERAGE_CLAIM_COUNTRIES } from '../../config/constants.ts';
+import { BRAND_COLOR, SITE_NAME } from '../../config/site.ts';
+import { localeInfo, type Locale } from '../../i18n/locales.ts';
+import { localizePath } from '../../i18n/paths.ts';
+import { useTranslations } from '../../i18n/t.ts';
+
+/**
+ * The web app manifest of one language: installing from a German page opens the German home.
+ * All languages share one `id`, so the installed app is the same app whatever language it came from.
+ */
+export function webAppManifest(locale: Locale) {
+  const t = useTranslations(locale);
+  const { dir } = localeInfo(locale);
+  return {
+    id: '/',
+    name: SITE_NAME,
+    short_name: 'eSIM',
+    description: t('home.description', { countries: COVERAGE_CLAIM_COUNTRIES }),
+    lang: locale,
+    dir,
+    start_url: localizePath(locale, '/'),
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    theme_color: BRAND_COLOR,
+    background_color: '#ffffff',
+    categories: ['travel', 'shopping'],
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+    shortcuts: [
+      { name: t('nav.store'), url: localizePath(locale, '/store') },
+      { name: t('nav.support'), url: localizePath(locale, '/support') },
+    ],
+  };
+}

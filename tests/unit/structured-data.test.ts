@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { jsonLd, productData } from '../../src/features/seo/structured-data.ts';
+import type { Package } from '../../src/catalogue/schema.ts';
+
+const plan = (id: string, price?: Package['price']): Package => ({
+  id,
+  metadata: { dataAmount: { value: 1, unit: 'GB' } },
+  validity: 7,
+  validityUnit: 'day',
+  supportedCountries: ['JP'],
+  ...(price && { price }),
+});
+const product = (packages: Package[]) =>
+  productData({ name: 'Japan', description: 'Plans', url: 'https://x.test/package/jp', image: 'https://x.test/flags/JP.svg', packages });
+
+describe('Product structured data', () => {
+  it('makes no offer while the catalogue has no prices', () => {
+    expect(product([plan('a'), plan('b')])).not.toHaveProperty('offers');
+  });
+
+  it('offers the price range once prices arrive, in the currency’s major units', () => {
+    const data = product([plan('a', { amountMinor: 499, currency: 'EUR' }), plan('b', { amountMinor: 1999, currency: 'EUR' }), plan('c')]);
+    expect(data.offers).toEqual({ '@type': 'AggregateOffer', priceCurrency: 'EUR', lowPrice: 4.99, highPrice: 19.99, offerCount: 2 });
+    // The yen has no minor unit: 1500 is 1500 yen, not 15.
+    expect(product([plan('a', { amountMinor: 1500, currency: 'JPY' })]).offers).toMatchObject({ lowPrice: 1500, highPrice: 1500 });
+  });
+
+  it('never mixes currencies in one price range', () => {
+    const data = product([plan('a', { amountMinor: 500, currency: 'EUR' }), plan('b', { amountMinor: 90000, currency: 'JPY' })]);
+    expect(data.offers).toMatchObject({ priceCurrency: 'EUR', lowPrice: 5, highPrice: 5, offerCount: 1 });
+  });
+});
+
+describe('jsonLd', () => {
+  it('cannot close its script element, whatever the text says', () => {
+    const text = jsonLd({ '@type': 'Thing', name: '</script><script>alert(1)</script>' });
+    expect(text).not.toContain('</script');
+    expect(JSON.parse(text)).toMatchObject({ '@context': 'https://schema.org', name: '</script><script>alert(1)</script>' });
+  });
+});
