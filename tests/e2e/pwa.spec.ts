@@ -140,3 +140,16 @@ test('the German page offers the German app', async ({ page }) => {
   const { data } = await cdp.send('Page.getAppManifest');
   expect(JSON.parse(data!)).toMatchObject({ lang: 'de', start_url: '/de/' });
 });
+
+test('a worker that cannot be registered is only logged; the page works on', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  // A worker served as plain text: the browser refuses to register it.
+  const site = await ownSite();
+  site.deploy('/sw.js', 'text/plain', 'not a worker');
+  await speak(page, 'en');
+  await page.goto(site.url + '/store');
+  await expect.poll(() => errors.join('\n')).toContain('Service worker registration failed');
+  await page.getByRole('searchbox').fill('japan');
+  await expect(page.getByRole('link', { name: /Japan/ }).first()).toBeVisible();
+});

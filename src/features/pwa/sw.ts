@@ -9,7 +9,6 @@ import { registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { OFFLINE_READING_ROUTES, OFFLINE_ROUTE } from '../../config/site.ts';
 import { canonicalPath, localizePath, splitLocale } from '../../i18n/paths.ts';
-import type { Locale } from '../../i18n/locales.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -41,7 +40,7 @@ const pages = new NetworkFirst({
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin,
   async (options) => {
-    options.event.waitUntil(saveForOfflineReading([options.url.href]));
+    options.event.waitUntil(saveMissing(readingPages(options.url.href)));
     return pages.handle(options);
   },
 );
@@ -53,19 +52,17 @@ setCatchHandler(async ({ request, url }) => {
   return offline ?? Response.error();
 });
 
-/**
- * Saves the given pages and, for each of their languages, the pages a traveller reads offline
- * (home, store, FAQ, legal texts). Pages already saved are left to the network-first refresh.
- */
-async function saveForOfflineReading(urls: readonly string[]): Promise<void> {
-  const locales = new Set<Locale>(urls.map((url) => splitLocale(new URL(url).pathname).locale));
-  const wanted = new Set(urls.map(pageKey));
-  for (const locale of locales) {
-    for (const route of OFFLINE_READING_ROUTES) wanted.add(pageKey(new URL(localizePath(locale, route), self.location.origin).href));
-  }
+/** The pages a traveller reads offline in the language of a URL: home, store, FAQ, legal texts. */
+const readingPages = (url: string) => {
+  const { locale } = splitLocale(new URL(url).pathname);
+  return OFFLINE_READING_ROUTES.map((route) => pageKey(new URL(localizePath(locale, route), self.location.origin).href));
+};
+
+/** Saves the pages not saved yet; saved ones are kept fresh by the network-first route. */
+async function saveMissing(keys: Iterable<string>): Promise<void> {
   const cache = await caches.open(PAGES_CACHE);
   await Promise.all(
-    [...wanted].map(async (key) => {
+    [...new Set(keys)].map(async (key) => {
       if (await cache.match(key)) return;
       const response = await fetch(key).catch(() => undefined);
       if (response?.ok) await cache.put(key, response);
@@ -91,7 +88,8 @@ self.addEventListener('activate', (event) => {
     (async () => {
       await refreshSavedPages();
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      await saveForOfflineReading(windows.map((client) => client.url).filter((url) => new URL(url).origin === self.location.origin));
+      const open = windows.map((client) => client.url).filter((url) => new URL(url).origin === self.location.origin);
+      await saveMissing(open.flatMap((url) => [pageKey(url), ...readingPages(url)]));
     })(),
   );
 });
