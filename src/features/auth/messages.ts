@@ -15,8 +15,3 @@ const AUTH_SECTIONS: Record<keyof AuthMessages, true> = {
   login: true, signup: true, fields: true, or: true, google: true, apple: true, reset: true, validation: true,
   errors: true, guard: true, profile: true, checkout: true, paymentSuccess: true, myEsim: true, history: true,
 };
-
-/** Fills {{name}} placeholders known only in the browser (an e-mail address). */
-export function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => values[name] ?? match);
-}
