@@ -5,7 +5,7 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import AstroPWA from '@vite-pwa/astro';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { LOCALE_CODES, DEFAULT_LOCALE } from './src/i18n/locales.ts';
 import { NOINDEX_ROUTES, siteUrl } from './src/config/site.ts';
 import { canonicalPath, splitLocale } from './src/i18n/paths.ts';
@@ -50,13 +50,22 @@ export default defineConfig({
       filename: 'sw.ts',
       injectRegister: false,
       manifest: false,
+      // Explicit, or a build to ASTRO_OUT_DIR outside the project writes an empty worker elsewhere.
+      outDir: resolve(outDir),
       mode: 'production',
       injectManifest: {
         // Code, styles, flags, icons and the offline page of every language: never the pages
         // themselves (they are saved as they are visited, DESIGN 3: precache <= 2 MB).
         minify: true,
         globPatterns: ['_astro/*.{js,css}', 'flags/*.svg', 'icons/icon-*.png', 'favicon.svg', '**/offline.html'],
-        manifestTransforms: [async (entries) => ({ manifest: entries.filter((entry) => !needsNetwork(entry.url)), warnings: [] })],
+        manifestTransforms: [
+          async (entries) => {
+            const manifest = entries.filter((entry) => !needsNetwork(entry.url));
+            // Workbox only warns when the globs find nothing: a worker without offline pages must not ship.
+            if (!manifest.some((entry) => entry.url.endsWith('offline.html'))) throw new Error('The service worker precaches no offline page');
+            return { manifest, warnings: [] };
+          },
+        ],
       },
     }),
     sitemap({

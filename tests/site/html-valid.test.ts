@@ -7,7 +7,7 @@ const validator = new HtmlValidate({
   rules: {
     // Tailwind's arbitrary-value classes ([&::-webkit-details-marker]:hidden) are valid class names.
     'no-inline-style': 'off',
-    // The theme script must run inline before first paint (ThemeScript.astro).
+    // The pre-paint script must run inline before first paint (PrePaintScript.astro).
     'require-sri': 'off',
     // React's server markup style, all valid HTML: boolean attributes as disabled="",
     // camelCase attribute names (noValidate, autoComplete) and self-closed void elements.
