@@ -109,3 +109,19 @@ test.describe('install prompt', () => {
     await expect(page.locator('[data-install-prompt]')).toBeHidden();
   });
 });
+
+test.describe('install prompt on a first visit', () => {
+  test.use(FIRST_VISIT);
+
+  test('waits while the cookie banner asks, and follows the answer: two notices never stack', async ({ page }) => {
+    await speak(page, 'en');
+    await page.goto('/faq');
+    const text = common('en');
+    await offerInstall(page);
+    await page.waitForTimeout(INSTALL_PROMPT_DELAY_MS + 1_000);
+    await expect(page.getByRole('region', { name: text.installApp.label })).toBeHidden();
+    await page.getByRole('button', { name: text.consent.accept }).click();
+    await expect(page.getByRole('region', { name: text.installApp.label })).toBeVisible();
+    await expect(page.getByRole('region', { name: text.consent.label })).toBeHidden();
+  });
+});
