@@ -26,6 +26,16 @@ test.describe('cookie banner', () => {
     });
   }
 
+  test('answers on a not-found page shown in its language in place of the hosting 404', async ({ page }) => {
+    await speak(page, 'de');
+    const text = common('de');
+    await page.goto('/de/no-such-page');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(text.notFound.title);
+    await page.getByRole('region', { name: text.consent.label }).getByRole('button', { name: text.consent.reject }).click();
+    await expect(page.locator('[data-cookie-banner]')).toBeHidden();
+    expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.cookieConsent)).toBe('rejected');
+  });
+
   test('is keyboard reachable right after the header, and focus moves on once answered', async ({ page }) => {
     await speak(page, 'en');
     await page.goto('/');
