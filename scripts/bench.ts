@@ -3,7 +3,7 @@
 // exits non-zero when a budget is missed. Not part of `npm test` (it takes minutes).
 // Usage: npm run bench -- [--no-build] [--dist DIR] [--out FILE] [--compare OLD.json] [--runs N] [--no-lighthouse]
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { localizePath } from '../src/i18n/paths.ts';
@@ -13,6 +13,7 @@ import { withCompression } from './lib/compression.ts';
 import { launchBrowser, loadedWeight, type LoadedWeight } from './lib/loaded-weight.ts';
 import { LIGHTHOUSE_CATEGORIES, launchLighthouseChrome, runLighthouse, type LighthouseResult } from './lib/lighthouse-run.ts';
 import { BUDGETS, type Sizes } from './lib/page-weight.ts';
+import { htmlFiles } from './lib/html-files.ts';
 import { precache, type Precache } from './lib/precache.ts';
 import { createStaticServer, listen } from './lib/static-server.ts';
 
@@ -113,7 +114,7 @@ async function build(): Promise<BuildFigures> {
 }
 
 function countPages(): number {
-  return readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.html')).length;
+  return [...htmlFiles(DIST)].length;
 }
 
 interface PageFigures extends LoadedWeight {

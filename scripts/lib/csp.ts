@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { htmlFiles } from './html-files.ts';
 
 /**
  * The Content-Security-Policy of firebase.json, the deployment's hosting configuration.
@@ -57,14 +57,6 @@ export function inlineHashes(html: string): { scripts: string[]; styles: string[
     .map(([, , body]) => sha256(body!));
   const styles = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map(([, body]) => sha256(body!));
   return { scripts, styles };
-}
-
-function* htmlFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) yield* htmlFiles(full);
-    else if (entry.name.endsWith('.html')) yield full;
-  }
 }
 
 /** Every distinct inline script and style hash of a built site. */

@@ -1,11 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
 import { createAccount, oobCodes, recordAuthRequests, uniqueEmail } from './auth-support.ts';
-import { speak } from './support.ts';
+import { messages, speak } from './support.ts';
 import { MIN_PASSWORD_LENGTH } from '../../src/config/constants.ts';
 
-type Auth = typeof import('../../locales/en/auth.json');
-const auth = (lang: string): Auth => JSON.parse(readFileSync(new URL(`../../locales/${lang}/auth.json`, import.meta.url), 'utf8'));
+const auth = (lang: string) => messages(lang, 'auth');
 const PASSWORD = 'travel-safe-1';
 
 for (const lang of ['en', 'ar'] as const) {

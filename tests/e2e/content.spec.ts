@@ -1,11 +1,9 @@
 import { expect, test } from '@playwright/test';
 import enHome from '../../locales/en/home.json' with { type: 'json' };
 import enFaq from '../../locales/en/faq.json' with { type: 'json' };
-import { readFileSync } from 'node:fs';
-import { speak } from './support.ts';
+import { messages, speak } from './support.ts';
 
-const legal = (lang: string) =>
-  JSON.parse(readFileSync(new URL(`../../locales/${lang}/legal.json`, import.meta.url), 'utf8')) as typeof import('../../locales/en/legal.json');
+const legal = (lang: string) => messages(lang, 'legal');
 
 test.describe('device compatibility dialog', () => {
   test('opens, filters, shows the empty state, keeps focus inside, closes on Esc and returns focus', async ({ page }) => {

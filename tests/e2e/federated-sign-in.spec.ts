@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { recordCspViolations, speak } from './support.ts';
+import { messages, recordCspViolations, speak } from './support.ts';
 import { uniqueEmail } from './auth-support.ts';
 
-type Auth = typeof import('../../locales/en/auth.json');
-const auth = (lang: string): Auth => JSON.parse(readFileSync(new URL(`../../locales/${lang}/auth.json`, import.meta.url), 'utf8'));
+const auth = (lang: string) => messages(lang, 'auth');
 const GAPI_STAND_IN = readFileSync(new URL('./gapi-stand-in.js', import.meta.url), 'utf8');
 
 test.beforeEach(async ({ context }) => {

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { LOCALE_CODES } from '../../src/i18n/locales.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { speak } from './support.ts';
+import { messages, speak } from './support.ts';
 
-const notFoundTitle = (locale: string) =>
-  JSON.parse(readFileSync(new URL(`../../locales/${locale}/common.json`, import.meta.url), 'utf8')).notFound;
+const notFoundTitle = (locale: string) => messages(locale, 'common').notFound;
 
 for (const locale of LOCALE_CODES) {
   test(`a nonsense path in ${locale} shows the localized 404`, async ({ page }) => {

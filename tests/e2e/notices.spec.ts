@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { INSTALL_PROMPT_DELAY_MS, STORAGE_KEYS } from '../../src/config/constants.ts';
-import { FIRST_VISIT, speak } from './support.ts';
+import { FIRST_VISIT, messages, speak } from './support.ts';
 
-const common = (locale: string) => JSON.parse(readFileSync(new URL(`../../locales/${locale}/common.json`, import.meta.url), 'utf8'));
+const common = (locale: string) => messages(locale, 'common');
 
 test.describe('cookie banner', () => {
   test.use(FIRST_VISIT);

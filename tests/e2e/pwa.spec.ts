@@ -5,7 +5,7 @@ import { parse } from 'node-html-parser';
 import { createStaticServer, listen } from '../../scripts/lib/static-server.ts';
 import { OFFLINE_READING_ROUTES } from '../../src/config/site.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { speak } from './support.ts';
+import { messages, speak } from './support.ts';
 
 // The worker is what these tests are about (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -15,7 +15,7 @@ const builtTitle = (path: string) => {
   const file = path.endsWith('/') ? `${path}index.html` : `${path}.html`;
   return parse(readFileSync(new URL(`.${file}`, DIST), 'utf8')).querySelector('title')!.text;
 };
-const offlineText = (locale: string) => JSON.parse(readFileSync(new URL(`../../locales/${locale}/common.json`, import.meta.url), 'utf8')).offline;
+const offlineText = (locale: string) => messages(locale, 'common').offline;
 
 /**
  * The built site on a port of its own, so a test can cut the network (stop the server) or

@@ -1,4 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
+
+interface Namespaces {
+  common: typeof import('../../locales/en/common.json');
+  auth: typeof import('../../locales/en/auth.json');
+  legal: typeof import('../../locales/en/legal.json');
+}
+
+/** A language's resources as its pages show them (every language has English's shape: the translation check). */
+export function messages<N extends keyof Namespaces>(locale: string, namespace: N): Namespaces[N] {
+  return JSON.parse(readFileSync(new URL(`../../locales/${locale}/${namespace}.json`, import.meta.url), 'utf8'));
+}
 
 /**
  * Makes the browser speak `lang` only, so the language auto-detection of unprefixed pages

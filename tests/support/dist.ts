@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, type HTMLElement } from 'node-html-parser';
+import { htmlFiles } from '../../scripts/lib/html-files.ts';
 import { NOINDEX_ROUTES, siteUrl } from '../../src/config/site.ts';
 import { canonicalPath, splitLocale } from '../../src/i18n/paths.ts';
 
@@ -18,14 +19,6 @@ export interface BuiltPage {
   path: string;
   html: string;
   doc: HTMLElement;
-}
-
-function* htmlFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) yield* htmlFiles(full);
-    else if (entry.name.endsWith('.html')) yield full;
-  }
 }
 
 export function builtPages(): BuiltPage[] {
