@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './lib/chromium.ts';
+import { passedOnlyOnRetry, type PlaywrightReport } from './lib/playwright-report.ts';
 
 const REPORTS = 'reports';
 rmSync(REPORTS, { recursive: true, force: true });
@@ -27,7 +28,14 @@ function readJson<T>(file: string): T | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
 }
 
+let passedOnRetry: string[] = [];
+
 function finish(): never {
+  if (passedOnRetry.length > 0) {
+    // A pass on retry hides a defect in the product or the test: name each one, every run.
+    console.log(`\nPassed only on retry: ${passedOnRetry.length}`);
+    for (const name of passedOnRetry) console.log(`  ${name}`);
+  }
   const passed = tallies.reduce((n, t) => n + t.passed, 0);
   const failed = tallies.reduce((n, t) => n + t.failed, 0);
   console.log('\nSuites:');
@@ -63,7 +71,8 @@ tallies.push({
 ensureChromium();
 const playwrightJson = `${REPORTS}/playwright.json`;
 const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
-const playwright = readJson<{ stats: { expected: number; unexpected: number; flaky: number } }>(playwrightJson);
+const playwright = readJson<PlaywrightReport>(playwrightJson);
+passedOnRetry = playwright ? passedOnlyOnRetry(playwright) : [];
 tallies.push({
   suite: 'playwright',
   passed: playwright ? playwright.stats.expected + playwright.stats.flaky : 0,

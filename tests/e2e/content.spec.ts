@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import enHome from '../../locales/en/home.json' with { type: 'json' };
 import enFaq from '../../locales/en/faq.json' with { type: 'json' };
+import { PROVIDER } from '../../src/config/provider.ts';
 import { messages, speak } from './support.ts';
 
 const legal = (lang: string) => messages(lang, 'legal');
@@ -118,6 +119,24 @@ test.describe('legal pages', () => {
     await expect(page).toHaveURL('/support');
   });
 
+  test('the back button goes one step back to a page of ours whose address was typed', async ({ page }) => {
+    await speak(page, 'en');
+    // page.goto sends no referrer, as when a traveller types the address.
+    await page.goto('/store');
+    await page.goto('/terms-conditions');
+    await page.getByRole('link', { name: legal('en').back }).click();
+    await expect(page).toHaveURL('/store');
+  });
+
+  test('the back button goes home when the previous page belongs to another site', async ({ page, baseURL }) => {
+    await speak(page, 'ar');
+    // localhost and 127.0.0.1 are two origins: the first stands for another site.
+    await page.goto(new URL('/store', baseURL!.replace('127.0.0.1', 'localhost')).href);
+    await page.goto('/ar/privacy-policy');
+    await page.getByRole('link', { name: legal('ar').back }).click();
+    await expect(page).toHaveURL('/ar/');
+  });
+
   test('the back button goes home when there is no history', async ({ page }) => {
     await speak(page, 'de');
     await page.goto('/de/legal-notice');
@@ -132,6 +151,16 @@ test.describe('legal pages', () => {
     await expect(page.locator('article')).toContainText('Berlin');
     await expect(page.locator('article')).not.toContainText('{{');
   });
+
+  for (const lang of ['en', 'de', 'ar'] as const) {
+    test(`the legal notice links the e-mail address and names a second fast way to reach us (${lang})`, async ({ page }) => {
+      await speak(page, lang);
+      await page.goto(lang === 'en' ? '/legal-notice' : `/${lang}/legal-notice`);
+      const contact = page.locator('article section').filter({ has: page.getByRole('heading', { name: legal(lang).imprint.sections[1]!.heading }) });
+      await expect(contact.getByRole('link', { name: PROVIDER.supportEmail })).toHaveAttribute('href', `mailto:${PROVIDER.supportEmail}`);
+      await expect(contact).toContainText(PROVIDER.phone);
+    });
+  }
 });
 
 test.describe('support, contact and install guide', () => {
