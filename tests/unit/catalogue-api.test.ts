@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_CONTROL, createCatalogueApi } from '../../src/catalogue/api.ts';
 import { CountryList, PackageList, RegionList } from '../../src/catalogue/schema.ts';
@@ -5,11 +6,14 @@ import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
 
 // Contract tests over HTTP against the real handler on the committed snapshot.
+// `underBase` serves the same handler the way a deployed function is mounted, under /api.
 let api: Awaited<ReturnType<typeof serveCatalogue>>;
+let underBase: Awaited<ReturnType<typeof serveCatalogue>>;
 beforeAll(async () => {
   api = await serveCatalogue(createCatalogueApi(embeddedSnapshot()));
+  underBase = await serveCatalogue(createCatalogueApi(embeddedSnapshot(), { basePath: '/api' }));
 });
-afterAll(() => api.close());
+afterAll(() => Promise.all([api.close(), underBase.close()]));
 
 const get = (path: string, init?: RequestInit) => fetch(`${api.url}${path}`, init);
 
@@ -101,5 +105,116 @@ describe('methods', () => {
     const head = await get('/countries', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  });
+});
+
+describe('a base path', () => {
+  it('serves the routes under it only, matched by whole segment', async () => {
+    expect((await fetch(`${underBase.url}/api/countries`)).status).toBe(200);
+    expect((await fetch(`${underBase.url}/api/packages/?regionId=de`)).status).toBe(200);
+    for (const path of ['/countries', '/apicountries', '/apiconstructor', '/api__proto__', '/api', '/api/', '/api/constructor', '/api/__proto__', '/x/api/countries']) {
+      const response = await fetch(`${underBase.url}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code, path).toBe('not_found');
+    }
+  });
+});
+
+/** Sends exactly `path` (fetch would normalise it and refuses TRACE) and reads the answer. */
+function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  const { hostname, port } = new URL(origin);
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
+    // Node sends a DELETE's or an OPTIONS' body without a length unless told: the server would read it as a request.
+    const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
+    const req = request({ hostname, port, method, path, headers: { ...headers, ...length } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Mulberry32: a small seeded generator, so every run sends the same requests. */
+function seeded(seed: number): <T>(items: readonly T[]) => T {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return (items) => items[Math.floor(next() * items.length)]!;
+}
+
+describe('generated odd requests', () => {
+  const ROUTES = ['/countries', '/regions', '/packages'];
+  const odd = [
+    'constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype', '', '.', '..', '%2e%2e', '%00', '%E0%A4%A', '%', '%%',
+    'countries%2F', 'Countries', 'packages.json', '*', '\\', encodeURIComponent('日本'), 'a'.repeat(3000),
+  ];
+  const keys = ['lang', 'lang', 'regionId', 'regionId', 'regionId', 'regionid', 'lang[]', '__proto__', 'constructor', ''];
+  const values = [
+    'en', 'de', 'ja', 'EN', 'ko', 'de-DE', '', 'constructor', '__proto__', 'toString', 'DE', 'de', 'europe', 'Europe', 'north-america',
+    'ZZ', 'atlantis', '%', '%E0%A4%A', '%00', '%FF%FE', 'a'.repeat(3000), `${'x'.repeat(39)}-y`, '..%2F..%2Fetc', '%3Cscript%3E',
+    'D', '-1', '1e309', 'NaN', '+', encodeURIComponent('日本'), '%20de%20',
+  ];
+  const methods = ['GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE'];
+  const bodies = ['', '{}', '[]', 'not json', 'x'.repeat(70_000)];
+
+  /** Most requests aim at a catalogue route under the right base; many miss. */
+  function generate(base: string, seed: number) {
+    const pick = seeded(seed);
+    const prefixes = [base, base, base, base, '', '/api', '/api/', '/apix', '/API', '/ap', '/api/api', `${base}/..${base}`];
+    const segments = ['countries', 'regions', 'packages', 'countries', 'regions', 'packages', 'packages', ...odd];
+    return Array.from({ length: 300 }, () => {
+      let path = `${pick(prefixes)}/${pick(segments)}`;
+      if (pick([true, false, false, false, false])) path += `/${pick(segments)}`;
+      if (pick([true, false, false, false])) path += '/';
+      const query = Array.from({ length: pick([0, 1, 1, 2, 3]) }, () => `${pick(keys)}=${pick(values)}`).join('&');
+      const method = pick(methods);
+      return { method, target: query ? `${path}?${query}` : path, headers: {}, body: method === 'GET' || method === 'HEAD' ? undefined : pick(bodies) };
+    });
+  }
+
+  it.each([
+    ['without a base path', ''],
+    ['under the base path /api', '/api'],
+  ])('%s, each answers JSON 200 or a JSON 4xx', async (_, base) => {
+    const server = base ? underBase : api;
+    const statuses = new Set<number>();
+    for (const { method, target, headers, body } of generate(base, 12)) {
+      const label = `${method} ${target.slice(0, 200)}`;
+      const response = await send(server.url, method, target, headers, body);
+      statuses.add(response.status);
+      expect(response.status, label).toBeLessThan(500);
+      const rawPath = target.split('?')[0]!;
+      // No URL: the server refuses it before the handler, in the API's JSON all the same.
+      if (rawPath.includes('\\')) {
+        expect([response.status, response.headers['content-type']], label).toEqual([400, 'application/json']);
+        continue;
+      }
+      // The oracle: the route a correct server picks, from the path as a URL parser reads it.
+      const pathname = new URL(`http://catalogue.test${rawPath}`).pathname.replace(/\/+$/, '');
+      const route = base && !pathname.startsWith(`${base}/`) ? undefined : pathname.slice(base.length);
+      expect(response.headers['content-type'], label).toMatch(/^application\/json/);
+      if (!route || !ROUTES.includes(route)) expect(response.status, label).toBe(404);
+      else if (method !== 'GET' && method !== 'HEAD') expect(response.status, label).toBe(405);
+      if (method === 'HEAD') continue;
+      const json: unknown = JSON.parse(response.text);
+      if (response.status === 200) {
+        expect(Array.isArray(json), label).toBe(true);
+      } else {
+        expect(response.status, label).toBeGreaterThanOrEqual(400);
+        const { error } = json as { error: { code: string; message: string } };
+        expect(error.code, label).toMatch(/^[a-z_]+$/);
+        // Bounded: never the whole of what was sent.
+        expect(error.message.length, label).toBeLessThan(200);
+      }
+    }
+    // The generated mix reaches every kind of answer, not only 404s.
+    expect([...statuses].sort()).toEqual([200, 400, 404, 405]);
   });
 });
