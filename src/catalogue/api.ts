@@ -11,6 +11,8 @@ import { CountryCode, RegionCode, type Country, type Package, type Region, type 
  * Errors answer JSON `{ "error": { "code", "message" } }`: 400 for bad input, 404 for an
  * unknown code or path, 405 for another method. User input never causes a 500, and error
  * messages never echo unbounded input.
+ *
+ * Also POST /csp-reports: the site's Content-Security-Policy violation reports (see below).
  */
 export type CatalogueHandler = (request: Request) => Promise<Response>;
 
@@ -46,6 +48,7 @@ export function createCatalogueApi(snapshot: Snapshot, options: { basePath?: str
       }
       return json((packagesByDestination.get(code) ?? []).map(({ destination: _, ...pkg }): Package => pkg));
     })],
+    ['/csp-reports', receiveCspReports],
   ]);
 
   return async (request) => {
@@ -104,3 +107,88 @@ function error(status: number, code: string, message: string, headers: Record<st
   });
 }
 
+/**
+ * POST /csp-reports receives the browser's Content-Security-Policy violation reports, in the
+ * Reporting API's form (`application/reports+json`: `[{ type: 'csp-violation', url, body }]`)
+ * or the legacy `report-uri` form (`application/csp-report`: `{ "csp-report": {...} }`), and
+ * logs one bounded line per violation. Browsers send them cross-origin, hence CORS.
+ */
+const MAX_REPORT_BYTES = 64 * 1024;
+const MAX_FIELD_LENGTH = 500;
+const CORS = { 'Access-Control-Allow-Origin': '*' };
+
+async function receiveCspReports(request: Request): Promise<Response> {
+  if (request.method === 'OPTIONS') {
+    return new Response(null, {
+      status: 204,
+      headers: { ...CORS, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' },
+    });
+  }
+  if (request.method !== 'POST') return error(405, 'method_not_allowed', 'Only POST is supported.', { Allow: 'POST, OPTIONS' });
+  const mediaType = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
+  if (mediaType !== 'application/reports+json' && mediaType !== 'application/csp-report') {
+    return error(415, 'unsupported_media_type', 'Content-Type must be application/reports+json or application/csp-report.');
+  }
+  const text = await readAtMost(request, MAX_REPORT_BYTES);
+  if (text === undefined) return error(413, 'report_too_large', `Reports are limited to ${MAX_REPORT_BYTES} bytes.`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return error(400, 'malformed_report', 'The body is not JSON.');
+  }
+  const violations = mediaType === 'application/reports+json' ? reportingApiViolations(body) : legacyViolation(body);
+  if (violations === undefined) return error(400, 'malformed_report', 'The body is not a CSP violation report.');
+  for (const violation of violations) console.warn('csp-violation', JSON.stringify(violation));
+  return new Response(null, { status: 204, headers: CORS });
+}
+
+/** The body as text, or undefined once it exceeds `limit` bytes (declared or streamed). */
+async function readAtMost(request: Request, limit: number): Promise<string | undefined> {
+  if (Number(request.headers.get('content-length')) > limit) return undefined;
+  if (!request.body) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+interface Violation {
+  documentURL?: string | undefined;
+  blockedURL?: string | undefined;
+  effectiveDirective?: string | undefined;
+  disposition?: string | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const field = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : undefined);
+
+/** Reports of other types (deprecation, intervention) may share the endpoint: they are skipped. */
+function reportingApiViolations(body: unknown): Violation[] | undefined {
+  if (!Array.isArray(body)) return undefined;
+  return body
+    .filter((report) => isRecord(report) && report.type === 'csp-violation' && isRecord(report.body))
+    .map(({ url, body: b }: { url?: unknown; body: Record<string, unknown> }) => ({
+      documentURL: field(b.documentURL ?? url),
+      blockedURL: field(b.blockedURL),
+      effectiveDirective: field(b.effectiveDirective),
+      disposition: field(b.disposition),
+    }));
+}
+
+function legacyViolation(body: unknown): Violation[] | undefined {
+  const report = isRecord(body) ? body['csp-report'] : undefined;
+  if (!isRecord(report)) return undefined;
+  return [{
+    documentURL: field(report['document-uri']),
+    blockedURL: field(report['blocked-uri']),
+    // Older browsers send only violated-directive.
+    effectiveDirective: field(report['effective-directive'] ?? report['violated-directive']),
+    disposition: field(report.disposition),
+  }];
+}
