@@ -53,7 +53,7 @@ export const Package = z.object({
   price: Price.optional(),
 });
 
-/** Flags an item whose `key` repeats an earlier item's, at the repeat: 'countries[12].code: DE repeats countries[3]'. */
+/** Flags an item whose `key` repeats an earlier item's, at the repeat: 'countries[12].code: DE repeats [3]: codes must be unique'. */
 function unique<K extends string>(key: K) {
   return (items: ReadonlyArray<Record<K, string>>, ctx: z.RefinementCtx) => {
     const first = new Map<string, number>();
