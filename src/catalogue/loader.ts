@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALE_CODES, type Locale } from '../i18n/locales.ts';
 import { createCatalogueApi, type CatalogueHandler } from './api.ts';
-import { CountryList, PackageList, RegionList, describeIssues, type Package } from './schema.ts';
+import { flagFilesExist } from './flag-files.ts';
+import { AssembledCatalogue, CountryList, PackageList, RegionList, describeIssues, type Package } from './schema.ts';
 import { embeddedSnapshot } from './snapshot.ts';
 
 /**
@@ -75,7 +76,7 @@ async function getValid<S extends z.ZodType>(get: Get, path: string, schema: S):
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     throw new CatalogueError(
-      `Catalogue API GET ${path} returned invalid data:\n${describeIssues(parsed.error, Array.isArray(data) ? data : undefined)}`,
+      `Catalogue API GET ${path} returned invalid data:\n${describeIssues(parsed.error, data)}`,
     );
   }
   return parsed.data;
@@ -129,20 +130,15 @@ export async function loadCatalogue(options: LoaderOptions = {}): Promise<Catalo
   );
   const packages = new Map(destinations.map((code, i) => [code, packageLists[i]!]));
 
-  const known = new Set(countries.map((c) => c.code));
-  const problems: string[] = [];
-  for (const region of regions) {
-    const unknown = region.supportedCountries.filter((c) => !known.has(c));
-    if (unknown.length) problems.push(`region ${region.code} lists unknown countries ${unknown.join(', ')}`);
+  const assembled = {
+    countries,
+    regions,
+    packages: [...packages].flatMap(([destination, list]) => list.map((pkg) => ({ ...pkg, destination }))),
+  };
+  const checked = AssembledCatalogue.superRefine(flagFilesExist()).safeParse(assembled);
+  if (!checked.success) {
+    throw new CatalogueError(`Catalogue is inconsistent:\n${describeIssues(checked.error, assembled)}`);
   }
-  for (const [code, list] of packages) {
-    if (list.length === 0) problems.push(`${code} has no packages`);
-    for (const pkg of list) {
-      const unknown = pkg.supportedCountries.filter((c) => !known.has(c));
-      if (unknown.length) problems.push(`package ${pkg.id} of ${code} lists unknown countries ${unknown.join(', ')}`);
-    }
-  }
-  if (problems.length) throw new CatalogueError(`Catalogue is inconsistent:\n${problems.slice(0, 10).join('\n')}`);
 
   return { countries, regions, packages };
 }

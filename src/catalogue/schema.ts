@@ -11,6 +11,7 @@ export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter 
 /** A region code: lower-case words joined by hyphens ('europe', 'north-america'). */
 export const RegionCode = z
   .string()
+  .max(40, 'must be at most 40 characters')
   .regex(/^[a-z]{3,}(-[a-z]+)*$/, 'must be a lower-case region slug of three letters or more');
 
 const Name = z.string().trim().min(1, 'must not be empty');
@@ -52,9 +53,21 @@ export const Package = z.object({
   price: Price.optional(),
 });
 
-export const CountryList = z.array(Country);
-export const RegionList = z.array(Region);
-export const PackageList = z.array(Package);
+/** Flags an item whose `key` repeats an earlier item's, at the repeat: 'countries[12].code: DE repeats [3]: codes must be unique'. */
+function unique<K extends string>(key: K) {
+  return (items: ReadonlyArray<Record<K, string>>, ctx: z.RefinementCtx) => {
+    const first = new Map<string, number>();
+    items.forEach((item, index) => {
+      const earlier = first.get(item[key]);
+      if (earlier === undefined) first.set(item[key], index);
+      else ctx.addIssue({ code: 'custom', path: [index, key], message: `${item[key]} repeats [${earlier}]: ${key}s must be unique` });
+    });
+  };
+}
+
+export const CountryList = z.array(Country).superRefine(unique('code'));
+export const RegionList = z.array(Region).superRefine(unique('code'));
+export const PackageList = z.array(Package).superRefine(unique('id'));
 
 export type Country = z.infer<typeof Country>;
 export type Region = z.infer<typeof Region>;
@@ -64,25 +77,90 @@ export type Price = z.infer<typeof Price>;
 
 const Names = z.object(Object.fromEntries(LOCALE_CODES.map((l) => [l, Name])) as Record<(typeof LOCALE_CODES)[number], typeof Name>);
 
+/** The records the cross-record invariants read: a snapshot, or the build's assembled API answers. */
+interface Records {
+  countries: ReadonlyArray<{ code: string }>;
+  regions: ReadonlyArray<{ code: string; supportedCountries: readonly string[] }>;
+  packages: ReadonlyArray<{ id: string; destination: string; supportedCountries: readonly string[] }>;
+}
+
+/**
+ * The invariants between records: regions and packages name existing countries, every package
+ * has an existing destination, a country's package covers that country, and every destination
+ * sells at least one package (the store never shows an empty destination).
+ */
+function crossRecordInvariants({ countries, regions, packages }: Records, ctx: z.RefinementCtx): void {
+  const countryCodes = new Set(countries.map((c) => c.code));
+  const regionCodes = new Set(regions.map((r) => r.code));
+  const unknownCountries = (codes: readonly string[]) => codes.filter((code) => !countryCodes.has(code)).join(', ');
+  regions.forEach((region, index) => {
+    const unknown = unknownCountries(region.supportedCountries);
+    if (unknown) ctx.addIssue({ code: 'custom', path: ['regions', index, 'supportedCountries'], message: `lists unknown countries ${unknown}` });
+  });
+  const sold = new Set<string>();
+  packages.forEach((pkg, index) => {
+    sold.add(pkg.destination);
+    const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: ['packages', index, field], message });
+    const unknown = unknownCountries(pkg.supportedCountries);
+    if (unknown) issue('supportedCountries', `lists unknown countries ${unknown}`);
+    if (!countryCodes.has(pkg.destination) && !regionCodes.has(pkg.destination)) {
+      issue('destination', `${pkg.destination} is neither a country nor a region`);
+    } else if (countryCodes.has(pkg.destination) && !pkg.supportedCountries.includes(pkg.destination)) {
+      issue('supportedCountries', `does not cover its destination ${pkg.destination}`);
+    }
+  });
+  for (const [kind, list] of [['countries', countries], ['regions', regions]] as const) {
+    list.forEach((record, index) => {
+      if (!sold.has(record.code)) ctx.addIssue({ code: 'custom', path: [kind, index], message: `${record.code} has no packages` });
+    });
+  }
+}
+
+const SnapshotPackage = Package.extend({ destination: z.union([CountryCode, RegionCode]) });
+
 /** The committed snapshot the API serves by default: names in all 12 languages. */
-export const Snapshot = z.object({
-  sources: z.record(z.string(), z.string()),
-  countries: z.array(Country.omit({ name: true }).extend({ names: Names })).min(1),
-  regions: z.array(Region.omit({ name: true }).extend({ names: Names })).min(1),
-  packages: z.array(Package.extend({ destination: z.union([CountryCode, RegionCode]) })).min(1),
-});
+export const Snapshot = z
+  .object({
+    sources: z.record(z.string(), z.string()),
+    countries: z.array(Country.omit({ name: true }).extend({ names: Names })).min(1).superRefine(unique('code')),
+    regions: z.array(Region.omit({ name: true }).extend({ names: Names })).min(1).superRefine(unique('code')),
+    packages: z.array(SnapshotPackage).min(1).superRefine(unique('id')),
+  })
+  .superRefine(crossRecordInvariants);
 export type Snapshot = z.infer<typeof Snapshot>;
 
-/** 'countries[3].names.de: must not be empty' — names the record and the field. */
-export function describeIssues(error: z.ZodError, records?: readonly unknown[]): string {
+/**
+ * The catalogue the build assembles from the API's answers (English lists, every destination's
+ * packages tagged with it), held to the snapshot's invariants: the data is the same whichever
+ * source served it.
+ */
+export const AssembledCatalogue = z
+  .object({
+    countries: z.array(Country.pick({ code: true, flag: true })).superRefine(unique('code')),
+    regions: z.array(Region.pick({ code: true, flag: true, supportedCountries: true })).superRefine(unique('code')),
+    packages: z.array(SnapshotPackage.pick({ id: true, destination: true, supportedCountries: true })).superRefine(unique('id')),
+  })
+  .superRefine(crossRecordInvariants);
+
+/**
+ * 'countries[3].names.de (code DE): must not be empty': names the record and the field.
+ * `data` is what was parsed: the record is the innermost object on the path with a code or an id.
+ */
+export function describeIssues(error: z.ZodError, data?: unknown): string {
   return error.issues
     .slice(0, 10)
     .map((issue) => {
-      const [index] = issue.path;
-      const record = typeof index === 'number' ? records?.[index] : undefined;
-      const code = record && typeof record === 'object' && 'code' in record ? ` (code ${String(record.code)})` : '';
-      const id = record && typeof record === 'object' && 'id' in record ? ` (id ${String(record.id)})` : '';
-      return `${formatPath(issue.path)}${code}${id}: ${issue.message}`;
+      let node = data;
+      let record = '';
+      for (const key of issue.path) {
+        node = node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+        if (node !== null && typeof node === 'object') {
+          const { code, id } = node as { code?: unknown; id?: unknown };
+          if (typeof code === 'string') record = ` (code ${code})`;
+          else if (typeof id === 'string') record = ` (id ${id})`;
+        }
+      }
+      return `${formatPath(issue.path)}${record}: ${issue.message}`;
     })
     .join('\n');
 }

@@ -46,6 +46,22 @@ describe('the build and a bad catalogue', () => {
     }
   });
 
+  it('fails on a broken invariant, a flag file that does not exist, naming the record', async () => {
+    const broken = embeddedSnapshot();
+    const japan = broken.countries.findIndex((c) => c.code === 'JP');
+    broken.countries[japan]!.flag = '/flags/JP-missing.svg';
+    const api = await serveCatalogue(createCatalogueApi(broken));
+    try {
+      const { status, output, outDir } = await build(api.url);
+      expect(status).not.toBe(0);
+      expect(output).toContain('Catalogue is inconsistent');
+      expect(output).toContain(`countries[${japan}].flag (code JP): public/flags/JP-missing.svg does not exist`);
+      expect(existsSync(join(outDir, 'store.html'))).toBe(false);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('fails when the API is unreachable after retries', async () => {
     const { status, output, outDir } = await build('http://127.0.0.1:9');
     expect(status).not.toBe(0);

@@ -1,15 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CACHE_CONTROL, createCatalogueApi } from '../../src/catalogue/api.ts';
 import { CountryList, PackageList, RegionList } from '../../src/catalogue/schema.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
 
 // Contract tests over HTTP against the real handler on the committed snapshot.
+// `underBase` serves the same handler the way a deployed function is mounted, under /api.
 let api: Awaited<ReturnType<typeof serveCatalogue>>;
+let underBase: Awaited<ReturnType<typeof serveCatalogue>>;
 beforeAll(async () => {
   api = await serveCatalogue(createCatalogueApi(embeddedSnapshot()));
+  underBase = await serveCatalogue(createCatalogueApi(embeddedSnapshot(), { basePath: '/api' }));
 });
-afterAll(() => api.close());
+afterAll(() => Promise.all([api.close(), underBase.close()]));
 
 const get = (path: string, init?: RequestInit) => fetch(`${api.url}${path}`, init);
 
@@ -101,5 +105,232 @@ describe('methods', () => {
     const head = await get('/countries', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  });
+});
+
+describe('a base path', () => {
+  it('serves the routes under it only, matched by whole segment', async () => {
+    expect((await fetch(`${underBase.url}/api/countries`)).status).toBe(200);
+    expect((await fetch(`${underBase.url}/api/packages/?regionId=de`)).status).toBe(200);
+    for (const path of ['/countries', '/apicountries', '/apiconstructor', '/api__proto__', '/api', '/api/', '/api/constructor', '/api/__proto__', '/x/api/countries']) {
+      const response = await fetch(`${underBase.url}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code, path).toBe('not_found');
+    }
+  });
+});
+
+/** Sends exactly `path` (fetch would normalise it and refuses TRACE) and reads the answer. */
+function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+  const { hostname, port } = new URL(origin);
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
+    // Node sends a DELETE's or an OPTIONS' body without a length unless told: the server would read it as a request.
+    const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
+    const req = request({ hostname, port, method, path, headers: { ...headers, ...length } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Mulberry32: a small seeded generator, so every run sends the same requests. */
+function seeded(seed: number): <T>(items: readonly T[]) => T {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return (items) => items[Math.floor(next() * items.length)]!;
+}
+
+describe('generated odd requests', () => {
+  const ROUTES = ['/countries', '/regions', '/packages'];
+  const odd = [
+    'constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype', '', '.', '..', '%2e%2e', '%00', '%E0%A4%A', '%', '%%',
+    'countries%2F', 'Countries', 'packages.json', '*', '\\', encodeURIComponent('日本'), 'a'.repeat(3000),
+  ];
+  const keys = ['lang', 'lang', 'regionId', 'regionId', 'regionId', 'regionid', 'lang[]', '__proto__', 'constructor', ''];
+  const values = [
+    'en', 'de', 'ja', 'EN', 'ko', 'de-DE', '', 'constructor', '__proto__', 'toString', 'DE', 'de', 'europe', 'Europe', 'north-america',
+    'ZZ', 'atlantis', '%', '%E0%A4%A', '%00', '%FF%FE', 'a'.repeat(3000), `${'x'.repeat(39)}-y`, '..%2F..%2Fetc', '%3Cscript%3E',
+    'D', '-1', '1e309', 'NaN', '+', encodeURIComponent('日本'), '%20de%20',
+  ];
+  const methods = ['GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE'];
+  const contentTypes = [undefined, 'application/json', 'text/plain', 'application/reports+json', 'application/reports+json', 'application/csp-report'];
+  const bodies = [
+    '', '{}', '[]', 'not json', 'x'.repeat(70_000), '{"csp-report":{}}', '{"csp-report":{"blocked-uri":"inline"}}',
+    JSON.stringify([{ type: 'csp-violation', url: 'https://esim.example/', body: { blockedURL: 'x'.repeat(5000), disposition: 1 } }]),
+  ];
+
+  /** Most requests aim at a catalogue route under the right base, a quarter at the report route; many miss. */
+  function generate(base: string, seed: number) {
+    const pick = seeded(seed);
+    const prefixes = [base, base, base, base, '', '/api', '/api/', '/apix', '/API', '/ap', '/api/api', `${base}/..${base}`];
+    const segments = ['countries', 'regions', 'packages', 'countries', 'regions', 'packages', 'packages', ...odd];
+    return Array.from({ length: 300 }, () => {
+      if (pick([true, false, false, false])) {
+        const method = pick(['POST', 'POST', 'POST', 'OPTIONS', 'GET', 'PUT']);
+        const contentType = pick(contentTypes);
+        return {
+          method,
+          target: pick([`${base}/csp-reports`, `${base}/csp-reports`, `${base}/csp-reports/`, '/csp-reports', `${base}/csp-report`]),
+          headers: contentType ? { 'Content-Type': contentType } : {},
+          body: pick(bodies),
+        };
+      }
+      let path = `${pick(prefixes)}/${pick(segments)}`;
+      if (pick([true, false, false, false, false])) path += `/${pick(segments)}`;
+      if (pick([true, false, false, false])) path += '/';
+      const query = Array.from({ length: pick([0, 1, 1, 2, 3]) }, () => `${pick(keys)}=${pick(values)}`).join('&');
+      const method = pick(methods);
+      return { method, target: query ? `${path}?${query}` : path, headers: {}, body: method === 'GET' || method === 'HEAD' ? undefined : pick(bodies) };
+    });
+  }
+
+  it.each([
+    ['without a base path', ''],
+    ['under the base path /api', '/api'],
+  ])('%s, each answers JSON 200, a JSON 4xx, or 204 from csp-reports', async (_, base) => {
+    const server = base ? underBase : api;
+    vi.spyOn(console, 'warn').mockImplementation(() => {}); // Generated CSP reports log a line each.
+    const statuses = new Set<number>();
+    try {
+      for (const { method, target, headers, body } of generate(base, 12)) {
+        const label = `${method} ${target.slice(0, 200)}`;
+        const response = await send(server.url, method, target, headers, body);
+        statuses.add(response.status);
+        expect(response.status, label).toBeLessThan(500);
+        const rawPath = target.split('?')[0]!;
+        // No URL: the server refuses it before the handler, in the API's JSON all the same.
+        if (rawPath.includes('\\')) {
+          expect([response.status, response.headers['content-type']], label).toEqual([400, 'application/json']);
+          continue;
+        }
+        // The oracle: the route a correct server picks, from the path as a URL parser reads it.
+        const pathname = new URL(`http://catalogue.test${rawPath}`).pathname.replace(/\/+$/, '');
+        const route = base && !pathname.startsWith(`${base}/`) ? undefined : pathname.slice(base.length);
+        if (route === '/csp-reports' && (method === 'POST' || method === 'OPTIONS') && response.status === 204) {
+          expect(response.text, label).toBe('');
+          continue;
+        }
+        expect(response.headers['content-type'], label).toMatch(/^application\/json/);
+        if (!route || (route !== '/csp-reports' && !ROUTES.includes(route))) expect(response.status, label).toBe(404);
+        else if (route !== '/csp-reports' && method !== 'GET' && method !== 'HEAD') expect(response.status, label).toBe(405);
+        if (method === 'HEAD') continue;
+        const json: unknown = JSON.parse(response.text);
+        if (response.status === 200) {
+          expect(Array.isArray(json), label).toBe(true);
+        } else {
+          expect(response.status, label).toBeGreaterThanOrEqual(400);
+          const { error } = json as { error: { code: string; message: string } };
+          expect(error.code, label).toMatch(/^[a-z_]+$/);
+          // Bounded: never the whole of what was sent.
+          expect(error.message.length, label).toBeLessThan(200);
+        }
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
+    // The generated mix reaches every kind of answer, not only 404s.
+    expect([...statuses].sort()).toEqual([200, 204, 400, 404, 405, 413, 415]);
+  });
+});
+
+describe('POST /csp-reports', () => {
+  const post = (body: string, contentType: string, server = api, path = '/csp-reports') =>
+    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
+  const logged = () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    return () => {
+      const lines = warn.mock.calls.map(([tag, line]) => [tag, JSON.parse(line as string)]);
+      warn.mockRestore();
+      return lines;
+    };
+  };
+
+  it('logs one bounded line per Reporting API violation and answers 204 to any origin', async () => {
+    const lines = logged();
+    const violation = (blockedURL: string) => ({
+      type: 'csp-violation',
+      url: 'https://esim.example/store',
+      body: {
+        documentURL: 'https://esim.example/store',
+        blockedURL,
+        effectiveDirective: 'script-src-elem',
+        disposition: 'enforce',
+        originalPolicy: "default-src 'self'",
+        sample: 'secret-ish inline code',
+      },
+    });
+    const response = await post(
+      JSON.stringify([violation('https://evil.example/x.js'), { type: 'deprecation', body: {} }, violation(`https://e.example/${'a'.repeat(2000)}`)]),
+      'application/reports+json',
+      underBase,
+      '/api/csp-reports',
+    );
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const [first, second, ...rest] = lines();
+    expect(rest).toEqual([]);
+    expect(first).toEqual([
+      'csp-violation',
+      { documentURL: 'https://esim.example/store', blockedURL: 'https://evil.example/x.js', effectiveDirective: 'script-src-elem', disposition: 'enforce' },
+    ]);
+    expect(second![1].blockedURL).toHaveLength(500);
+  });
+
+  it('reads the legacy report-uri form', async () => {
+    const lines = logged();
+    const report = { 'csp-report': { 'document-uri': 'https://esim.example/', 'blocked-uri': 'inline', 'violated-directive': 'script-src', disposition: 'report' } };
+    expect((await post(JSON.stringify(report), 'application/csp-report; charset=utf-8')).status).toBe(204);
+    expect(lines()).toEqual([
+      ['csp-violation', { documentURL: 'https://esim.example/', blockedURL: 'inline', effectiveDirective: 'script-src', disposition: 'report' }],
+    ]);
+  });
+
+  it('answers the CORS preflight', async () => {
+    const response = await fetch(`${api.url}/csp-reports`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://esim.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+  });
+
+  it('refuses large bodies, other content types, non-reports and other methods, logging nothing', async () => {
+    const lines = logged();
+    const big = JSON.stringify([{ type: 'csp-violation', body: { blockedURL: 'x'.repeat(70_000) } }]);
+    expect((await post(big, 'application/reports+json')).status).toBe(413);
+    // Streamed without a Content-Length: the size is counted as it arrives.
+    const streamed = await fetch(`${api.url}/csp-reports`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/reports+json' },
+      body: new Blob([big]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await post('[]', 'application/json')).status).toBe(415);
+    expect((await post('[]', 'text/plain')).status).toBe(415);
+    expect((await post('{', 'application/reports+json')).status).toBe(400);
+    expect((await post('{"csp-report":1}', 'application/csp-report')).status).toBe(400);
+    expect((await post('{}', 'application/reports+json')).status).toBe(400);
+    const get = await fetch(`${api.url}/csp-reports`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(lines()).toEqual([]);
+  });
+
+  it('is no catalogue route, and the catalogue routes stay GET-only', async () => {
+    expect((await fetch(`${api.url}/countries`, { method: 'OPTIONS' })).status).toBe(405);
+    expect((await post('[]', 'application/reports+json', underBase, '/csp-reports')).status).toBe(404);
+    expect((await post('[]', 'application/reports+json', underBase, '/api/csp-report')).status).toBe(404);
   });
 });

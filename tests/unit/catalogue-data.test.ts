@@ -1,6 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Snapshot, describeIssues } from '../../src/catalogue/schema.ts';
-import { embeddedSnapshot, parseSnapshot } from '../../src/catalogue/snapshot.ts';
+import { SNAPSHOT_FILE, embeddedSnapshot, parseSnapshot, readSnapshot } from '../../src/catalogue/snapshot.ts';
 import { LOCALE_CODES } from '../../src/i18n/locales.ts';
 
 const snapshot = embeddedSnapshot();
@@ -47,9 +50,53 @@ describe('the committed catalogue snapshot', () => {
     expect(() => parseSnapshot(broken, 'broken.json')).toThrow(/broken\.json is invalid/);
     const result = Snapshot.safeParse(broken);
     expect(result.success).toBe(false);
-    const message = describeIssues(result.error!, broken.countries);
+    const message = describeIssues(result.error!, broken);
     expect(message).toContain('countries[3].code');
     expect(message).toContain('two-letter country code');
     expect(message).toContain('countries[7].names.de');
+  });
+});
+
+describe('the catalogue invariants', () => {
+  const at = (code: string) => snapshot.countries.findIndex((c) => c.code === code);
+  const packageOf = (destination: string) => snapshot.packages.findIndex((p) => p.destination === destination);
+
+  it.each<[string, (s: Snapshot) => void, RegExp]>([
+    ['a repeated country code', (s) => s.countries.push(s.countries[at('DE')]!),
+      new RegExp(`countries\\[${snapshot.countries.length}\\]\\.code \\(code DE\\): DE repeats \\[${at('DE')}\\]`)],
+    ['a repeated region code', (s) => s.regions.push(s.regions[0]!),
+      new RegExp(`regions\\[${snapshot.regions.length}\\]\\.code \\(code ${snapshot.regions[0]!.code}\\): ${snapshot.regions[0]!.code} repeats \\[0\\]`)],
+    ['a repeated package id', (s) => (s.packages[packageOf('FR')]!.id = s.packages[packageOf('DE')]!.id),
+      new RegExp(`packages\\[${packageOf('FR')}\\]\\.id \\(id de-1gb-7d\\): de-1gb-7d repeats \\[${packageOf('DE')}\\]`)],
+    ['a package for no destination', (s) => (s.packages[packageOf('DE')]!.destination = 'atlantis'),
+      new RegExp(`packages\\[${packageOf('DE')}\\]\\.destination \\(id de-1gb-7d\\): atlantis is neither a country nor a region`)],
+    ["a country's package not covering it", (s) => (s.packages[packageOf('DE')]!.supportedCountries = ['FR']),
+      /packages\[\d+\]\.supportedCountries \(id de-1gb-7d\): does not cover its destination DE/],
+    ['a package listing an unknown country', (s) => s.packages[packageOf('europe')]!.supportedCountries.push('ZZ'),
+      /packages\[\d+\]\.supportedCountries \(id europe-1gb-7d\): lists unknown countries ZZ/],
+    ['a region listing an unknown country', (s) => s.regions.find((r) => r.code === 'europe')!.supportedCountries.push('ZZ', 'QQ'),
+      /regions\[\d+\]\.supportedCountries \(code europe\): lists unknown countries ZZ, QQ/],
+    ['a destination without packages', (s) => (s.packages = s.packages.filter((p) => p.destination !== 'FR')),
+      new RegExp(`countries\\[${at('FR')}\\] \\(code FR\\): FR has no packages`)],
+    ['a missing flag file', (s) => (s.countries[at('JP')]!.flag = '/flags/JP-missing.svg'),
+      new RegExp(`countries\\[${at('JP')}\\]\\.flag \\(code JP\\): public/flags/JP-missing\\.svg does not exist`)],
+    ['a missing region flag', (s) => (s.regions.find((r) => r.code === 'africa')!.flag = '/flags/region-africa.svg'),
+      /regions\[\d+\]\.flag \(code africa\): public\/flags\/region-africa\.svg does not exist/],
+  ])('refuses %s, naming the record', (_, corrupt, message) => {
+    const broken = structuredClone(snapshot);
+    corrupt(broken);
+    expect(() => parseSnapshot(broken, 'broken.json')).toThrow(message);
+  });
+
+  it('refuses a snapshot file that is not JSON, naming the file', () => {
+    const root = mkdtempSync(join(tmpdir(), 'esim-snapshot-'));
+    try {
+      mkdirSync(dirname(join(root, SNAPSHOT_FILE)), { recursive: true });
+      writeFileSync(join(root, SNAPSHOT_FILE), '{"countries": [{"code": "DE",');
+      expect(() => readSnapshot(SNAPSHOT_FILE, root)).toThrow(/Catalogue snapshot src\/catalogue\/snapshot\.json cannot be read: .*JSON/);
+      expect(() => readSnapshot('src/catalogue/absent.json', root)).toThrow(/src\/catalogue\/absent\.json cannot be read: ENOENT/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
