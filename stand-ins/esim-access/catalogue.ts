@@ -85,7 +85,7 @@ const REGIONAL_PREMIUM = 1.15;
 const BASE_USD = 0.85;
 
 /** Wholesale USD: sub-linear in data (50 GB is not 50 × 1 GB) and, more weakly, in days. */
-export function wholesaleUsd(gigabytes: number, days: number, costFactor: number): number {
+function wholesaleUsd(gigabytes: number, days: number, costFactor: number): number {
   return BASE_USD * costFactor * gigabytes ** 0.8 * (days / 7) ** 0.25;
 }
 
@@ -104,7 +104,8 @@ export function buildWholesaleCatalogue(source: CatalogueSource = snapshotJson):
     const costs = countries.map(countryCost);
     // A regional plan costs about what its dearer members cost, plus something for the convenience.
     const cost = region ? REGIONAL_PREMIUM * ((mean(costs) + Math.max(...costs)) / 2) : costs[0]!;
-    const locationCode = region ? `${REGION_PREFIX[region.code] ?? region.code.slice(0, 2).toUpperCase()}-${countries.length}` : pkg.destination;
+    const prefix = region && (REGION_PREFIX[region.code] ?? region.code.slice(0, 2).toUpperCase());
+    const locationCode = prefix ? `${prefix}-${countries.length}` : pkg.destination;
     const placeName = region ? region.names.en : (countryNames.get(pkg.destination) ?? pkg.destination);
 
     const { value, unit } = pkg.metadata.dataAmount;

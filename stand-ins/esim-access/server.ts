@@ -51,7 +51,7 @@ export interface EsimAccessStandIn {
 
 const PREFIX = '/api/v1/open/';
 /** The partner's documented error codes that the stand-in answers. */
-export const ERROR = {
+const ERROR = {
   serverError: ['000001', 'Server error'],
   missingHeader: ['000101', 'Missing mandatory header'],
   badHeader: ['000102', 'Wrong header format'],

@@ -11,8 +11,8 @@ import { PartnerError, type EsimPartner, type PackageQuery, type PartnerPackage 
  */
 
 const PARTNER = 'eSIM Access';
-export const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
-export const ESIM_ACCESS_RATE_LIMIT = { requests: 8, perMs: 1000 } as const;
+const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
+const ESIM_ACCESS_RATE_LIMIT = { requests: 8, perMs: 1000 } as const;
 
 /** The partner's codes for 'server error' and 'system busy' (its answer to too many requests). */
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['000001', '900001']);
@@ -35,7 +35,7 @@ export interface EsimAccessConfig {
 export function esimAccessConfigFromEnv(env: Record<string, string | undefined> = process.env): EsimAccessConfig {
   const required = (name: string): string => {
     const value = env[name]?.trim();
-    if (!value) throw new Error(`${name} is not set: the eSIM Access adapter needs it (see README, environment variables)`);
+    if (!value) throw new Error(`${name} is not set: the eSIM Access adapter needs it`);
     return value;
   };
   return {
@@ -134,7 +134,11 @@ function createCaller(config: EsimAccessConfig) {
   const timeoutMs = config.timeoutMs ?? 30_000;
   const waitForTurn = accountLimiter(`${base}\n${config.accessCode}`);
 
-  async function attempt<T>(name: string, body: string, read: (obj: unknown) => T): Promise<{ ok: true; value: T } | ({ ok: false } & Failure)> {
+  async function attempt<T>(
+    name: string,
+    body: string,
+    read: (obj: unknown) => T,
+  ): Promise<{ ok: true; value: T } | ({ ok: false } & Failure)> {
     await waitForTurn();
     const timestamp = String(Date.now());
     const requestId = randomUUID().replaceAll('-', '');
@@ -160,15 +164,16 @@ function createCaller(config: EsimAccessConfig) {
     const envelope = Envelope.safeParse(safeJson(text));
     const code = envelope.success && envelope.data.errorCode != null ? String(envelope.data.errorCode) : undefined;
     const message = envelope.success ? (envelope.data.errorMsg ?? envelope.data.errorMessage ?? '') : '';
+    const http = `HTTP ${response.status}`;
     if (response.status === 429 || response.status >= 500) {
-      return { ok: false, code: code ?? `HTTP ${response.status}`, reason: `HTTP ${response.status}${code ? ` ${code} ${message}` : ''}`.trim(), retryable: true };
+      return { ok: false, code: code ?? http, reason: code ? `${http} ${code} ${message}`.trim() : http, retryable: true };
     }
     if (!envelope.success) {
-      return { ok: false, code: `HTTP ${response.status}`, reason: `HTTP ${response.status}, not the partner's JSON envelope: ${text.slice(0, 120)}`, retryable: false };
+      return { ok: false, code: http, reason: `${http}, not the partner's envelope: ${text.slice(0, 120)}`, retryable: false };
     }
     if (envelope.data.success !== true && envelope.data.success !== 'true') {
-      const errorCode = code ?? `HTTP ${response.status}`;
-      return { ok: false, code: errorCode, reason: `${errorCode} ${message}`.trim(), retryable: code !== undefined && RETRYABLE_CODES.has(code) };
+      const retryable = code !== undefined && RETRYABLE_CODES.has(code);
+      return { ok: false, code: code ?? http, reason: `${code ?? http} ${message}`.trim(), retryable };
     }
     try {
       return { ok: true, value: read(envelope.data.obj) };

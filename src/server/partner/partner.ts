@@ -50,7 +50,14 @@ export class PartnerError extends Error {
   readonly attempts: number;
 
   constructor(
-    details: { partner: string; call: string; code?: string | undefined; retryable: boolean; attempts: number; reason: string },
+    details: {
+      partner: string;
+      call: string;
+      code?: string | undefined;
+      retryable: boolean;
+      attempts: number;
+      reason: string;
+    },
     options?: ErrorOptions,
   ) {
     super(
