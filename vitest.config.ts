@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     projects: [
       // Pure logic and the translation check: no build needed.
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts', 'stand-ins/**/*.test.ts'] } },
       // Checks over the built site in dist/ (run `npm run build` first; `npm test` does).
       {
         extends: true,

@@ -1,0 +1,138 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PRICING, type PricingConfig } from '../config/pricing.ts';
+import { enforceMonotonicPrices, netRevenueMinor, retailPrice, roundUpToEnding, wholesaleCostMinor, type PricedPlan } from './pricing.ts';
+
+const usd = (dollars: number) => Math.round(dollars * 10_000);
+
+describe('retailPrice', () => {
+  it('turns a wholesale dollar price into a VAT-inclusive euro price ending in .49 or .99', () => {
+    // $1.00 → €0.86 cost; ×2 + €0.25 fee = €1.97 net; ÷ (1/1.19 − 1.5 %) = €2.39 gross → €2.49.
+    expect(retailPrice(usd(1))).toEqual({ amountMinor: 249, currency: 'EUR' });
+    expect(retailPrice(usd(25.73))).toEqual({ amountMinor: 5399, currency: 'EUR' });
+  });
+
+  it('prices a typical 1 GB, 7-day plan (USD 0.70-2.50 wholesale) like a travel eSIM shop', () => {
+    expect(retailPrice(usd(0.7)).amountMinor).toBe(199);
+    expect(retailPrice(usd(2.5)).amountMinor).toBe(599);
+  });
+
+  it('charges the fixed payment fee even on a free package', () => {
+    expect(retailPrice(0).amountMinor).toBe(49);
+  });
+
+  it('refuses a wholesale price that is not a whole, non-negative number of USD/10,000', () => {
+    for (const bad of [-1, 1.5, Number.NaN]) expect(() => retailPrice(bad)).toThrow(RangeError);
+  });
+
+  it('refuses a configuration that would sell below cost', () => {
+    expect(() => retailPrice(10_000, { ...PRICING, markup: 0.9 })).toThrow(/markup must be at least 1/);
+    expect(() => retailPrice(10_000, { ...PRICING, priceEndings: [] })).toThrow(/priceEndings/);
+  });
+});
+
+const wholesale = fc.integer({ min: 0, max: 5_000_000 }); // up to USD 500
+const config: fc.Arbitrary<PricingConfig> = fc.record({
+  currency: fc.constantFrom('EUR', 'USD'),
+  usdToRetail: fc.double({ min: 0.5, max: 1.5, noNaN: true }),
+  markup: fc.double({ min: 1, max: 4, noNaN: true }),
+  paymentFee: fc.record({ rate: fc.double({ min: 0, max: 0.05, noNaN: true }), fixedMinor: fc.integer({ min: 0, max: 100 }) }),
+  vatRate: fc.double({ min: 0, max: 0.27, noNaN: true }),
+  priceEndings: fc.uniqueArray(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 4 }),
+});
+
+describe('retailPrice properties', () => {
+  it('never sells below cost plus the payment fee, net of VAT', () => {
+    fc.assert(
+      fc.property(wholesale, config, (w, c) => {
+        const { amountMinor } = retailPrice(w, c);
+        expect(netRevenueMinor(amountMinor, c)).toBeGreaterThanOrEqual(wholesaleCostMinor(w, c) - 1e-9);
+      }),
+    );
+  });
+
+  it('gives whole minor units with an allowed ending, in the configured currency', () => {
+    fc.assert(
+      fc.property(wholesale, config, (w, c) => {
+        const price = retailPrice(w, c);
+        expect(Number.isInteger(price.amountMinor)).toBe(true);
+        expect(c.priceEndings).toContain(price.amountMinor % 100);
+        expect(price.currency).toBe(c.currency);
+      }),
+    );
+  });
+
+  it('never charges less for a dearer wholesale price', () => {
+    fc.assert(
+      fc.property(wholesale, wholesale, config, (a, b, c) => {
+        const [low, high] = a <= b ? [a, b] : [b, a];
+        expect(retailPrice(low, c).amountMinor).toBeLessThanOrEqual(retailPrice(high, c).amountMinor);
+      }),
+    );
+  });
+});
+
+describe('roundUpToEnding', () => {
+  it('goes up to the next allowed ending, staying put on one', () => {
+    expect(roundUpToEnding(201, [49, 99])).toBe(249);
+    expect(roundUpToEnding(250, [49, 99])).toBe(299);
+    expect(roundUpToEnding(299, [49, 99])).toBe(299);
+    expect(roundUpToEnding(300, [49, 99])).toBe(349);
+    expect(roundUpToEnding(0, [0])).toBe(0);
+  });
+});
+
+const plan = (gb: number, days: number, amountMinor: number): PricedPlan => ({
+  metadata: { dataAmount: { value: gb, unit: 'GB' } },
+  validity: days,
+  validityUnit: 'day',
+  price: { amountMinor, currency: 'EUR' },
+});
+const amounts = (plans: PricedPlan[]) => plans.map((p) => p.price.amountMinor);
+
+describe('enforceMonotonicPrices', () => {
+  it('raises a larger plan that is cheaper than a smaller one of the same validity', () => {
+    const plans = [plan(5, 30, 999), plan(10, 30, 949), plan(20, 30, 1999)];
+    expect(amounts(enforceMonotonicPrices(plans))).toEqual([999, 999, 1999]);
+    expect(amounts(plans)).toEqual([999, 949, 1999]);
+  });
+
+  it('compares only plans of the same validity, and MB with GB', () => {
+    const week = plan(3, 7, 499);
+    const month = plan(5, 30, 449);
+    const small: PricedPlan = { ...plan(0, 30, 549), metadata: { dataAmount: { value: 500, unit: 'MB' } } };
+    expect(amounts(enforceMonotonicPrices([week, month, small]))).toEqual([499, 549, 549]);
+  });
+
+  it('leaves plans of the same size alone, and keeps their order', () => {
+    const plans = [plan(10, 30, 1499), plan(1, 30, 299), plan(10, 30, 1399)];
+    expect(enforceMonotonicPrices(plans)).toEqual(plans);
+  });
+
+  const gigabytes = fc.constantFrom(1, 3, 5, 10, 20, 50);
+  const validity = fc.constantFrom(7, 15, 30);
+  const price = fc.integer({ min: 0, max: 200 }).map((n) => n * 50 + 49);
+  const destination = fc.array(fc.tuple(gigabytes, validity, price).map(([g, d, p]) => plan(g, d, p)), { maxLength: 12 });
+
+  it('leaves no larger plan cheaper than a smaller one of the same validity, lowers nothing, and is stable', () => {
+    fc.assert(
+      fc.property(destination, (plans) => {
+        const result = enforceMonotonicPrices(plans);
+        result.forEach((after, i) => {
+          expect(after.price.amountMinor).toBeGreaterThanOrEqual(plans[i]!.price.amountMinor);
+          expect([49, 99]).toContain(after.price.amountMinor % 100);
+          for (const other of result) {
+            const larger = after.metadata.dataAmount.value > other.metadata.dataAmount.value && after.validity === other.validity;
+            if (larger) expect(after.price.amountMinor).toBeGreaterThanOrEqual(other.price.amountMinor);
+          }
+        });
+        expect(enforceMonotonicPrices(result)).toEqual(result);
+      }),
+    );
+  });
+
+  it('refuses plans priced in two currencies', () => {
+    const dollars: PricedPlan = { ...plan(3, 30, 999), price: { amountMinor: 999, currency: 'USD' } };
+    expect(() => enforceMonotonicPrices([plan(1, 30, 499), dollars])).toThrow('priced in EUR and USD');
+  });
+});

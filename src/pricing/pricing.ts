@@ -1,0 +1,102 @@
+import type { DataAmount, Package, Price } from '../catalogue/schema.ts';
+import { PRICING, type PricingConfig } from '../config/pricing.ts';
+
+/**
+ * The one pricing function (DESIGN 6): the partner's wholesale price, US dollars × 10,000, to our
+ * VAT-inclusive retail price in minor units. Browser-safe: no Node imports.
+ */
+export function retailPrice(wholesaleUsdE4: number, config: PricingConfig = PRICING): Price {
+  if (!Number.isInteger(wholesaleUsdE4) || wholesaleUsdE4 < 0) {
+    throw new RangeError(`Wholesale price must be a whole number of USD/10,000 and not negative, got ${wholesaleUsdE4}`);
+  }
+  checkConfig(config);
+  // The gross price whose net (after VAT and the payment fee) is the marked-up cost.
+  const gross = (wholesaleCostMinor(wholesaleUsdE4, config) * config.markup + config.paymentFee.fixedMinor) / keptShare(config);
+  return { amountMinor: roundUpToEnding(Math.ceil(gross), config.priceEndings), currency: config.currency };
+}
+
+/** The wholesale price in retail minor units (not rounded). */
+export function wholesaleCostMinor(wholesaleUsdE4: number, config: PricingConfig = PRICING): number {
+  return (wholesaleUsdE4 / 100) * config.usdToRetail;
+}
+
+/** What a retail price leaves us after VAT and the payment fee, in minor units. */
+export function netRevenueMinor(amountMinor: number, config: PricingConfig = PRICING): number {
+  return amountMinor * keptShare(config) - config.paymentFee.fixedMinor;
+}
+
+/** A destination's plan with its price, as in the catalogue. */
+export interface PricedPlan {
+  metadata: { dataAmount: DataAmount };
+  validity: number;
+  validityUnit: Package['validityUnit'];
+  price: Price;
+}
+
+/**
+ * A destination's plans with no larger plan cheaper than a smaller one of the same validity:
+ * such a price is raised to the first allowed ending at or above the dearest smaller plan's.
+ * Never lowers a price; returns the plans in their order, changed ones as copies.
+ */
+export function enforceMonotonicPrices<T extends PricedPlan>(plans: readonly T[], config: PricingConfig = PRICING): T[] {
+  const raised = new Map<T, Price>();
+  for (const group of groupBy(plans, (plan) => `${plan.validity} ${plan.validityUnit}`).values()) {
+    const currencies = new Set(group.map((plan) => plan.price.currency));
+    if (currencies.size > 1) throw new Error(`Plans of one destination priced in ${[...currencies].join(' and ')}`);
+    const bySize = [...groupBy(group, (plan) => megabytes(plan.metadata.dataAmount))].sort(([a], [b]) => a - b);
+    let smallerMax = 0;
+    for (const [, sameSize] of bySize) {
+      let sizeMax = smallerMax;
+      for (const plan of sameSize) {
+        const amountMinor =
+          plan.price.amountMinor < smallerMax ? roundUpToEnding(smallerMax, config.priceEndings) : plan.price.amountMinor;
+        if (amountMinor !== plan.price.amountMinor) raised.set(plan, { ...plan.price, amountMinor });
+        sizeMax = Math.max(sizeMax, amountMinor);
+      }
+      smallerMax = sizeMax;
+    }
+  }
+  return plans.map((plan) => {
+    const price = raised.get(plan);
+    return price ? { ...plan, price } : plan;
+  });
+}
+
+/** The smallest amount ≥ `amountMinor` whose last two digits are one of `endings`. */
+export function roundUpToEnding(amountMinor: number, endings: readonly number[]): number {
+  const hundreds = Math.floor(amountMinor / 100) * 100;
+  const candidates = [...endings.map((e) => hundreds + e), ...endings.map((e) => hundreds + 100 + e)];
+  return Math.min(...candidates.filter((c) => c >= amountMinor));
+}
+
+/** Map.groupBy, which Safari has only since 17.4. */
+function groupBy<K, V>(items: readonly V[], key: (item: V) => K): Map<K, V[]> {
+  const groups = new Map<K, V[]>();
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return groups;
+}
+
+function megabytes(amount: DataAmount): number {
+  return amount.unit === 'GB' ? amount.value * 1024 : amount.value;
+}
+
+/** The share of a gross price left after VAT and the payment fee's percentage. */
+function keptShare(config: PricingConfig): number {
+  return 1 / (1 + config.vatRate) - config.paymentFee.rate;
+}
+
+function checkConfig(config: PricingConfig): void {
+  const problems = [
+    config.usdToRetail > 0 ? '' : 'usdToRetail must be positive',
+    config.markup >= 1 ? '' : 'markup must be at least 1, or we sell below cost',
+    keptShare(config) > 0 ? '' : 'VAT and the payment fee leave nothing of a price',
+    config.paymentFee.fixedMinor >= 0 ? '' : 'the fixed payment fee must not be negative',
+    config.priceEndings.length > 0 && config.priceEndings.every((e) => Number.isInteger(e) && e >= 0 && e < 100)
+      ? ''
+      : 'priceEndings must be whole numbers from 0 to 99',
+  ].filter(Boolean);
+  if (problems.length > 0) throw new Error(`Pricing configuration: ${problems.join('; ')}`);
+}

@@ -1,0 +1,199 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
+import {
+  createEsimAccessPartner,
+  esimAccessConfigFromEnv,
+  mapEsimAccessPackage,
+  signEsimAccessRequest,
+  type EsimAccessConfig,
+  type EsimAccessPackage,
+} from './esim-access.ts';
+import { PartnerError } from './partner.ts';
+
+// The adapter against the eSIM Access stand-in over real HTTP.
+const ACCESS_CODE = 'test-access-code';
+const SECRET = 'test-secret-key';
+let standIn: EsimAccessStandIn;
+beforeEach(async () => {
+  standIn = await startEsimAccessStandIn({ accessCode: ACCESS_CODE, secretKey: SECRET });
+});
+afterEach(() => standIn.close());
+
+const partner = (config: Partial<EsimAccessConfig> = {}) =>
+  createEsimAccessPartner({ baseUrl: standIn.url, accessCode: ACCESS_CODE, secretKey: SECRET, backoffMs: 10, ...config });
+
+async function failure(promise: Promise<unknown>): Promise<PartnerError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(PartnerError);
+  return error as PartnerError;
+}
+
+describe('signature', () => {
+  it("matches the partner's documented worked example", () => {
+    const signature = signEsimAccessRequest(
+      { timestamp: '1628670421', requestId: '4ce9d9cdac9e4e17b3a2c66c358c1ce2', accessCode: '11111', body: '{"imsi":"326543826"}' },
+      '1111',
+    );
+    expect(signature).toBe('7eb765e27df5373dea2dbc8c41a7d9557743e46c8054750f3d851b3fd01d0835');
+  });
+
+  it('is accepted by the partner with the right secret and refused with a wrong one, without retrying', async () => {
+    await expect(partner().listPackages({ location: 'DE' })).resolves.not.toHaveLength(0);
+    const error = await failure(partner({ secretKey: 'not-the-secret' }).listPackages());
+    expect(error.message).toMatch(/^eSIM Access package\/list failed: 101003/);
+    expect(error).toMatchObject({ call: 'package/list', code: '101003', retryable: false, attempts: 1 });
+    expect(standIn.requests.map((r) => r.errorCode)).toEqual([null, '101003']);
+  });
+
+  it('refuses an unknown access code', async () => {
+    const error = await failure(partner({ accessCode: 'someone-else' }).listPackages());
+    expect(error.code).toBe('101003');
+  });
+});
+
+describe('listPackages', () => {
+  it("lists a country's packages in our terms", async () => {
+    const packages = await partner().listPackages({ location: 'DE' });
+    expect(standIn.requests[0]?.body).toEqual({ type: 'BASE', locationCode: 'DE' });
+    expect(packages.map((p) => `${p.dataAmount.value} ${p.dataAmount.unit} / ${p.validity} ${p.validityUnit}`)).toEqual(
+      expect.arrayContaining(['1 GB / 7 day', '3 GB / 15 day', '5 GB / 30 day']),
+    );
+    for (const pkg of packages) {
+      const raw = standIn.packages.find((p) => p.packageCode === pkg.partnerCode)!;
+      expect(pkg).toMatchObject({ countries: ['DE'], slug: raw.slug, wholesaleUsdE4: raw.price, dataBytes: raw.volume });
+    }
+  });
+
+  it('lists every location, regions with their countries, when asked for nothing in particular', async () => {
+    const packages = await partner().listPackages();
+    expect(packages).toHaveLength(standIn.packages.length);
+    expect(new Set(packages.flatMap((p) => p.countries)).size).toBeGreaterThan(200);
+    const europe = packages.find((p) => p.name === 'Europe 1GB 7Days')!;
+    expect(europe.countries).toEqual(expect.arrayContaining(['DE', 'FR', 'IT']));
+    expect(europe.countries).toEqual([...europe.countries].sort());
+  });
+
+  it('finds one package by its code', async () => {
+    const [wanted] = standIn.packages;
+    const packages = await partner().listPackages({ packageCode: wanted!.packageCode });
+    expect(packages.map((p) => p.partnerCode)).toEqual([wanted!.packageCode]);
+  });
+});
+
+describe('errors and retries', () => {
+  it('retries a 5xx answer and succeeds', async () => {
+    standIn.failNext({ status: 503 }, { count: 2 });
+    await expect(partner().listPackages({ location: 'FR' })).resolves.not.toHaveLength(0);
+    expect(standIn.requests.map((r) => r.status)).toEqual([503, 503, 200]);
+  });
+
+  it('retries a dropped connection', async () => {
+    standIn.failNext({ drop: true });
+    await expect(partner().listPackages({ location: 'FR' })).resolves.not.toHaveLength(0);
+    expect(standIn.requests.map((r) => r.status)).toEqual([0, 200]);
+  });
+
+  it("retries the partner's rate-limit and busy answers", async () => {
+    standIn.failNext({ status: 429, errorCode: '900001', errorMsg: 'System busy' });
+    standIn.failNext({ errorCode: '900001', errorMsg: 'System busy' });
+    await expect(partner().listPackages({ location: 'FR' })).resolves.not.toHaveLength(0);
+    expect(standIn.requests.map((r) => [r.status, r.errorCode])).toEqual([[429, '900001'], [200, '900001'], [200, null]]);
+  });
+
+  it('gives up after the configured retries with an error naming the call and the last answer', async () => {
+    standIn.failNext({ status: 500 }, { count: 5 });
+    const error = await failure(partner({ retries: 2 }).listPackages());
+    expect(error.message).toBe('eSIM Access package/list failed after 3 attempts: HTTP 500 000001 Server error');
+    expect(error).toMatchObject({ retryable: true, attempts: 3 });
+    expect(standIn.requests).toHaveLength(3);
+  });
+
+  it('does not retry a business error, and says which one', async () => {
+    standIn.failNext({ errorCode: '310241', errorMsg: 'packageCode does not exist' });
+    const error = await failure(partner().listPackages({ packageCode: 'NOPE' }));
+    expect(error.message).toBe('eSIM Access package/list failed: 310241 packageCode does not exist');
+    expect(standIn.requests).toHaveLength(1);
+  });
+
+  it('names the call when the partner cannot be reached at all', async () => {
+    await standIn.close();
+    const error = await failure(partner({ retries: 1 }).listPackages());
+    expect(error.message).toMatch(/^eSIM Access package\/list failed after 2 attempts: no answer/);
+  });
+});
+
+describe('rate limit', () => {
+  it('keeps to 8 requests a second: 20 calls span at least 2 s of the partner clock, none refused', async () => {
+    const client = partner();
+    await Promise.all(Array.from({ length: 20 }, () => client.listPackages({ location: 'IT' })));
+
+    const arrivals = standIn.requests.map((r) => r.receivedAt);
+    expect(standIn.requests.every((r) => r.status === 200)).toBe(true);
+    expect(arrivals).toHaveLength(20);
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(2000);
+    // No 9 requests within any second.
+    for (let i = 8; i < arrivals.length; i++) expect(arrivals[i]! - arrivals[i - 8]!).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('is shared by every adapter of the same account', async () => {
+    await Promise.all(Array.from({ length: 9 }, () => partner().listPackages({ location: 'IT' })));
+    expect(standIn.requests.every((r) => r.status === 200)).toBe(true);
+    expect(standIn.requests[8]!.receivedAt - standIn.requests[0]!.receivedAt).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+describe('mapEsimAccessPackage', () => {
+  const raw: EsimAccessPackage = {
+    packageCode: 'CKH491',
+    slug: 'NA-3_1_7',
+    name: 'North America 1GB 7Days',
+    price: 57000,
+    currencyCode: 'USD',
+    volume: 1073741824,
+    dataType: 1,
+    duration: 7,
+    durationUnit: 'DAY',
+    location: 'US,CA,MX',
+    locationNetworkList: [{ locationCode: 'US' }, { locationCode: 'MX' }, { locationCode: 'CA' }],
+  };
+
+  it('maps the volume from bytes, the duration and its unit, the countries and the price unit', () => {
+    expect(mapEsimAccessPackage(raw)).toEqual({
+      partnerCode: 'CKH491',
+      slug: 'NA-3_1_7',
+      name: 'North America 1GB 7Days',
+      countries: ['CA', 'MX', 'US'],
+      dataAmount: { value: 1, unit: 'GB' },
+      dataBytes: 1073741824,
+      validity: 7,
+      validityUnit: 'day',
+      wholesaleUsdE4: 57000,
+    });
+    expect(mapEsimAccessPackage({ ...raw, volume: 500 * 2 ** 20 }).dataAmount).toEqual({ value: 500, unit: 'MB' });
+    expect(mapEsimAccessPackage({ ...raw, volume: 1.5 * 2 ** 30 }).dataAmount).toEqual({ value: 1.5, unit: 'GB' });
+    expect(mapEsimAccessPackage({ ...raw, duration: 1, durationUnit: 'MONTH' })).toMatchObject({ validity: 1, validityUnit: 'month' });
+    expect(mapEsimAccessPackage({ ...raw, locationNetworkList: [] }).countries).toEqual(['CA', 'MX', 'US']);
+  });
+
+  it('refuses what it cannot represent', () => {
+    expect(() => mapEsimAccessPackage({ ...raw, durationUnit: 'YEAR' })).toThrow("package CKH491: unknown durationUnit 'YEAR'");
+    expect(() => mapEsimAccessPackage({ ...raw, currencyCode: 'EUR' })).toThrow('price in EUR, not USD');
+  });
+});
+
+describe('configuration', () => {
+  it('comes from the environment, with the production base URL by default', () => {
+    expect(esimAccessConfigFromEnv({ ESIM_ACCESS_CODE: 'code', ESIM_ACCESS_SECRET: 'secret' })).toEqual({
+      accessCode: 'code',
+      secretKey: 'secret',
+      baseUrl: 'https://api.esimaccess.com',
+    });
+    expect(
+      esimAccessConfigFromEnv({ ESIM_ACCESS_CODE: 'c', ESIM_ACCESS_SECRET: 's', ESIM_ACCESS_BASE_URL: 'http://127.0.0.1:9' }).baseUrl,
+    ).toBe('http://127.0.0.1:9');
+  });
+
+  it('names a missing variable', () => {
+    expect(() => esimAccessConfigFromEnv({ ESIM_ACCESS_CODE: 'code' })).toThrow(/^ESIM_ACCESS_SECRET is not set/);
+  });
+});

@@ -1,0 +1,206 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { buildWholesaleCatalogue, type StandInPackage } from './catalogue.ts';
+
+/**
+ * A local stand-in for the eSIM Access open API (dev and tests only; nothing under src/ imports
+ * it). It checks what the real API checks (access code, HMAC signature, timestamp, 8 requests a
+ * second per account) and answers in its envelope, with its error codes.
+ */
+
+export interface StandInOptions {
+  accessCode: string;
+  secretKey: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Requests per account per window; over it the partner answers HTTP 429 with 900001. */
+  rateLimit?: { requests: number; perMs: number };
+  /** How far RT-Timestamp may be from the stand-in's clock. */
+  maxClockSkewMs?: number;
+  packages?: StandInPackage[];
+}
+
+/** A failure the next matching requests get instead of their answer. */
+export type InjectedFailure =
+  | { status: number; errorCode?: string; errorMsg?: string }
+  | { errorCode: string; errorMsg: string }
+  | { drop: true };
+
+export interface RecordedRequest {
+  /** The call, e.g. 'package/list'. */
+  call: string;
+  /** When it arrived, by the stand-in's clock (ms since the epoch). */
+  receivedAt: number;
+  status: number;
+  /** The errorCode answered, null for a success or a dropped connection. */
+  errorCode: string | null;
+  body: unknown;
+}
+
+export interface EsimAccessStandIn {
+  /** The base URL to configure as ESIM_ACCESS_BASE_URL. */
+  url: string;
+  port: number;
+  packages: readonly StandInPackage[];
+  /** Every request so far, oldest first. */
+  requests: readonly RecordedRequest[];
+  /** The next `count` requests (to `call`, if given) fail this way. */
+  failNext(failure: InjectedFailure, options?: { count?: number; call?: string }): void;
+  close(): Promise<void>;
+}
+
+const PREFIX = '/api/v1/open/';
+/** The partner's documented error codes that the stand-in answers. */
+const ERROR = {
+  serverError: ['000001', 'Server error'],
+  missingHeader: ['000101', 'Missing mandatory header'],
+  badHeader: ['000102', 'Wrong header format'],
+  badMethod: ['000103', 'Unsupported HTTP method'],
+  badJson: ['000104', 'Invalid JSON'],
+  timestampExpired: ['101001', 'Timestamp expired'],
+  signatureMismatch: ['101003', 'Signature mismatch'],
+  busy: ['900001', 'System busy'],
+} as const;
+
+const HEADERS = ['rt-accesscode', 'rt-requestid', 'rt-timestamp', 'rt-signature'] as const;
+
+export async function startEsimAccessStandIn(options: StandInOptions): Promise<EsimAccessStandIn> {
+  const packages = options.packages ?? buildWholesaleCatalogue();
+  const rateLimit = options.rateLimit ?? { requests: 8, perMs: 1000 };
+  const maxClockSkewMs = options.maxClockSkewMs ?? 5 * 60_000;
+  const requests: RecordedRequest[] = [];
+  const failures: { failure: InjectedFailure; call: string | undefined }[] = [];
+  const accepted = new Map<string, number[]>();
+
+  const routes: Record<string, (body: Record<string, unknown>) => unknown> = {
+    'package/list': (body) => ({ packageList: listPackages(packages, body) }),
+  };
+
+  const server = createServer(async (req, res) => {
+    const receivedAt = Date.now();
+    const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    const call = path.startsWith(PREFIX) ? path.slice(PREFIX.length) : path;
+    const text = await readBody(req);
+    const record = (status: number, errorCode: string | null) =>
+      requests.push({ call, receivedAt, status, errorCode, body: parseJson(text) ?? text });
+    const fail = (status: number, [code, message]: readonly [string, string], detail = '') => {
+      record(status, code);
+      send(res, status, { success: false, errorCode: code, errorMsg: detail ? `${message}: ${detail}` : message, obj: null });
+    };
+
+    const injected = failures.findIndex((f) => f.call === undefined || f.call === call);
+    if (injected !== -1) {
+      const { failure } = failures.splice(injected, 1)[0]!;
+      if ('drop' in failure) {
+        record(0, null);
+        res.socket?.destroy();
+      } else if ('status' in failure) {
+        fail(failure.status, [failure.errorCode ?? ERROR.serverError[0], failure.errorMsg ?? ERROR.serverError[1]]);
+      } else {
+        fail(200, [failure.errorCode, failure.errorMsg]);
+      }
+      return;
+    }
+
+    const route = path.startsWith(PREFIX) ? routes[call] : undefined;
+    if (!route) {
+      record(404, '404');
+      send(res, 404, { success: false, errorCode: '404', errorMsg: `No such call: ${path}`, obj: null });
+      return;
+    }
+    if (req.method !== 'POST') return fail(200, ERROR.badMethod, req.method ?? '');
+
+    const missing = HEADERS.filter((name) => !req.headers[name]);
+    if (missing.length > 0) return fail(200, ERROR.missingHeader, missing.join(', '));
+    const header = (name: (typeof HEADERS)[number]) => String(req.headers[name]);
+    const accessCode = header('rt-accesscode');
+
+    // Counted per access code before anything else is checked, as a gateway would.
+    const recent = (accepted.get(accessCode) ?? []).filter((t) => receivedAt - t < rateLimit.perMs);
+    accepted.set(accessCode, recent);
+    if (recent.length >= rateLimit.requests) {
+      return fail(429, ERROR.busy, `more than ${rateLimit.requests} requests in ${rateLimit.perMs} ms`);
+    }
+    recent.push(receivedAt);
+
+    const timestamp = header('rt-timestamp');
+    if (!/^\d{13}$/.test(timestamp)) return fail(200, ERROR.badHeader, 'RT-Timestamp must be milliseconds');
+    if (Math.abs(receivedAt - Number(timestamp)) > maxClockSkewMs) return fail(200, ERROR.timestampExpired);
+    const expected = createHmac('sha256', options.secretKey)
+      .update(timestamp + header('rt-requestid') + options.accessCode + text)
+      .digest();
+    const given = Buffer.from(header('rt-signature'), 'hex');
+    if (accessCode !== options.accessCode || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return fail(200, ERROR.signatureMismatch);
+    }
+
+    const body = parseJson(text);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(200, ERROR.badJson);
+    record(200, null);
+    send(res, 200, { success: true, errorCode: null, errorMsg: null, obj: route(body as Record<string, unknown>) });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    packages,
+    requests,
+    failNext(failure, { count = 1, call } = {}) {
+      for (let i = 0; i < count; i++) failures.push({ failure, call });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * package/list's filters: locationCode (a country, '!RG' regional, '!GL' global, or a location
+ * code such as 'EU-54'), packageCode, slug; type BASE. Top-up packages (type TOPUP with an iccid)
+ * come with the delivery issue: none are listed yet.
+ */
+function listPackages(packages: readonly StandInPackage[], body: Record<string, unknown>): StandInPackage[] {
+  const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
+  if (text('type') === 'TOPUP') return [];
+  const location = text('locationCode');
+  const locationOf = (p: StandInPackage) => p.slug.slice(0, p.slug.indexOf('_'));
+  return packages.filter(
+    (p) =>
+      (location === '' ||
+        (location === '!GL' && locationOf(p).startsWith('GL-')) ||
+        (location === '!RG' && p.locationNetworkList.length > 1 && !locationOf(p).startsWith('GL-')) ||
+        locationOf(p) === location) &&
+      (text('packageCode') === '' || p.packageCode === text('packageCode')) &&
+      (text('slug') === '' || p.slug === text('slug')),
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function send(res: ServerResponse, status: number, payload: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(payload));
+}

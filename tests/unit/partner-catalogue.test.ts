@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import type { Package } from '../../src/catalogue/schema.ts';
+import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
+import { listPartnerCatalogue, planKey } from '../../scripts/lib/partner-catalogue.ts';
+import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
+
+// The partner's catalogue through the real adapter and the stand-in, joined to the snapshot.
+let standIn: EsimAccessStandIn;
+beforeAll(async () => {
+  standIn = await startEsimAccessStandIn({ accessCode: 'code', secretKey: 'secret' });
+});
+afterAll(() => standIn.close());
+
+describe('listPartnerCatalogue', () => {
+  it('lists every location in one call, in a stable order, and joins every snapshot plan by planKey', async () => {
+    const partner = createEsimAccessPartner({ baseUrl: standIn.url, accessCode: 'code', secretKey: 'secret' });
+    const catalogue = await listPartnerCatalogue(partner);
+    expect(standIn.requests).toHaveLength(1);
+    expect(catalogue.map((p) => p.slug)).toEqual(catalogue.map((p) => p.slug).sort((a, b) => a.localeCompare(b, 'en')));
+
+    const byKey = new Map(catalogue.map((p) => [planKey(p), p]));
+    expect(byKey.size).toBe(catalogue.length);
+    for (const pkg of snapshot.packages) {
+      const key = planKey({
+        countries: pkg.supportedCountries,
+        dataAmount: pkg.metadata.dataAmount as Package['metadata']['dataAmount'],
+        validity: pkg.validity,
+        validityUnit: pkg.validityUnit as Package['validityUnit'],
+      });
+      expect(byKey.get(key)?.wholesaleUsdE4, pkg.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('keys MB and GB alike and ignores the order of countries', () => {
+    const key = (countries: string[], value: number, unit: 'MB' | 'GB') =>
+      planKey({ countries, dataAmount: { value, unit }, validity: 7, validityUnit: 'day' });
+    expect(key(['FR', 'DE'], 1, 'GB')).toBe(key(['DE', 'FR'], 1024, 'MB'));
+    expect(key(['DE'], 1, 'GB')).not.toBe(key(['DE'], 3, 'GB'));
+  });
+});
