@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import enHome from '../../locales/en/home.json' with { type: 'json' };
 import enFaq from '../../locales/en/faq.json' with { type: 'json' };
@@ -128,10 +130,13 @@ test.describe('legal pages', () => {
     await expect(page).toHaveURL('/store');
   });
 
-  test('the back button goes home when the previous page belongs to another site', async ({ page, baseURL }) => {
+  test('the back button goes home when the previous page belongs to another site', async ({ page }) => {
     await speak(page, 'ar');
-    // localhost and 127.0.0.1 are two origins: the first stands for another site.
-    await page.goto(new URL('/store', baseURL!.replace('127.0.0.1', 'localhost')).href);
+    // Another port is another origin: it stands for another site.
+    const otherSite = createServer((_, response) => response.end('<!doctype html><title>Elsewhere</title>'));
+    await new Promise<void>((resolve) => otherSite.listen(0, '127.0.0.1', resolve));
+    await page.goto(`http://127.0.0.1:${(otherSite.address() as AddressInfo).port}/`);
+    otherSite.close();
     await page.goto('/ar/privacy-policy');
     await page.getByRole('link', { name: legal('ar').back }).click();
     await expect(page).toHaveURL('/ar/');
