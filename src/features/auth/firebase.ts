@@ -14,6 +14,8 @@ import {
   type Auth,
 } from 'firebase/auth';
 import { DEMO_FIREBASE_CONFIG } from '../../config/env.ts';
+import { SIGN_IN_ROUTES } from '../../config/site.ts';
+import { splitLocale } from '../../i18n/paths.ts';
 
 /**
  * Firebase Authentication, created on first use so that only pages with accounts load it.
@@ -33,12 +35,19 @@ const config: FirebaseOptions = USES_EMULATOR
       appId: PUBLIC_FIREBASE_APP_ID,
     } as FirebaseOptions);
 
+/**
+ * Google's popup helper (a script from apis.google.com and a frame from the auth domain, loaded
+ * up front on phones so the popup opens within the tap) only where the Content-Security-Policy
+ * allows it: the pages that sign in (scripts/lib/csp.ts). The other account pages only read the session.
+ */
+const signsIn = () => SIGN_IN_ROUTES.includes(splitLocale(window.location.pathname).route);
+
 let auth: Auth | undefined;
 export function firebaseAuth(): Auth {
   if (!auth) {
     auth = initializeAuth(initializeApp(config), {
       persistence: browserLocalPersistence,
-      popupRedirectResolver: browserPopupRedirectResolver,
+      ...(signsIn() && { popupRedirectResolver: browserPopupRedirectResolver }),
     });
     auth.languageCode = document.documentElement.lang;
     if (USES_EMULATOR) connectAuthEmulator(auth, PUBLIC_FIREBASE_AUTH_EMULATOR_URL, { disableWarnings: true });
