@@ -21,7 +21,7 @@ export const FIREBASE_CONFIG = 'firebase.json';
 /** Where browsers send violation reports: the API function behind Hosting's /api/** rewrite. */
 export const CSP_REPORT_PATH = '/api/csp-reports';
 /** The Reporting-Endpoints name the policies' report-to refers to. */
-export const REPORT_GROUP = 'csp';
+const REPORT_GROUP = 'csp';
 
 export interface Header {
   key: string;
@@ -97,9 +97,6 @@ export function policies(hashes: { scripts: string[]; styles: string[] }, authDo
   };
 }
 
-/** The Reporting-Endpoints header that names where report-to sends reports. */
-export const reportingEndpoints = (url: string): Header => ({ key: 'Reporting-Endpoints', value: `${REPORT_GROUP}="${url}"` });
-
 const isPolicy = (header: Header) => header.key === 'Content-Security-Policy';
 const isPolicyHeader = (header: Header) => isPolicy(header) || header.key === 'Reporting-Endpoints';
 
@@ -125,7 +122,11 @@ export function setPolicies(config: FirebaseConfig, byKind: Record<PageKind, str
   const rules = (Object.keys(POLICY_SOURCES) as PageKind[]).flatMap((kind) =>
     POLICY_SOURCES[kind].map((source) => ({
       source,
-      headers: [{ key: 'Content-Security-Policy', value: byKind[kind] }, reportingEndpoints(CSP_REPORT_PATH)],
+      headers: [
+        { key: 'Content-Security-Policy', value: byKind[kind] },
+        // Where report-to sends reports.
+        { key: 'Reporting-Endpoints', value: `${REPORT_GROUP}="${CSP_REPORT_PATH}"` },
+      ],
     })),
   );
   // After the rule for every path, before the caching rules: the order only matters to a reader.
