@@ -50,9 +50,12 @@ const ACCOUNT = names(GUARDED_ROUTES.filter((route) => !SIGN_IN_ROUTES.includes(
 
 /**
  * Which paths get which policy, by the last path segment so one glob covers all 12 languages
- * ('/login', '/de/login'). The globs never overlap: a path matching two rules would get two
- * policies, and a browser enforces both (Hosting documents no order between header rules).
- * '**' does not match '/', hence its own rule. A 404 under such a name ('/package/login') gets that page's policy.
+ * ('/login', '/de/login'). The globs do not overlap on any page's path: a path matching two
+ * rules would get two policies and a browser enforces both (the Hosting emulator lets the
+ * later rule win, production Hosting documents no order). The one overlap is a sign-in or
+ * account path with a trailing slash ('/login/'), which Hosting answers with the 404 page: both
+ * policies together still allow what that page needs. '**' does not match '/', hence its own
+ * rule. A 404 under such a name ('/package/login') gets that page's policy.
  */
 export const POLICY_SOURCES: Record<PageKind, string[]> = {
   signIn: [`**/@(${SIGN_IN})`],
