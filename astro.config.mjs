@@ -1,19 +1,25 @@
 // @ts-check
-import { defineConfig } from 'astro/config';
+import { defineConfig, envField } from 'astro/config';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import AstroPWA from '@vite-pwa/astro';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { loadEnv } from 'vite';
 import { LOCALE_CODES, DEFAULT_LOCALE } from './src/i18n/locales.ts';
-import { NOINDEX_ROUTES, siteUrl } from './src/config/site.ts';
+import { DEFAULT_SITE_URL, NOINDEX_ROUTES, siteUrl } from './src/config/site.ts';
+import { checkBuildEnv, DEFAULT_AUTH_EMULATOR_URL } from './src/config/env.ts';
 import { canonicalPath, splitLocale } from './src/i18n/paths.ts';
 
 /** Sitemap URLs in the same canonical form as the pages' canonical and hreflang links. */
 const canonical = (/** @type {string} */ url) => new URL(canonicalPath(new URL(url).pathname), url).href;
 
 const outDir = process.env.ASTRO_OUT_DIR || './dist';
+/** The environment as astro:env sees it: .env files, overridden by the process's variables. */
+const env = loadEnv(process.env.NODE_ENV ?? 'production', process.cwd(), '');
+/** A variable the browser reads; the Firebase ones are optional one by one, checkBuildEnv decides together. */
+const publicOptional = () => envField.string({ context: 'client', access: 'public', optional: true });
 /**
  * Firebase needs the network anyway: its code, and every chunk that imports it (the account
  * islands), is not precached, which saves hundreds of KB on a first visit over hotel Wi-Fi.
@@ -28,7 +34,19 @@ const needsNetwork = (url, seen = new Set()) => {
 };
 
 export default defineConfig({
-  site: siteUrl(),
+  site: siteUrl(env),
+  // Every variable the site reads, in one place (README: Configuration); the rules between them are checkBuildEnv's.
+  env: {
+    schema: {
+      PUBLIC_SITE_URL: envField.string({ context: 'client', access: 'public', url: true, default: DEFAULT_SITE_URL }),
+      PUBLIC_FIREBASE_API_KEY: publicOptional(),
+      PUBLIC_FIREBASE_AUTH_DOMAIN: publicOptional(),
+      PUBLIC_FIREBASE_PROJECT_ID: publicOptional(),
+      PUBLIC_FIREBASE_APP_ID: publicOptional(),
+      PUBLIC_FIREBASE_AUTH_EMULATOR_URL: envField.string({ context: 'client', access: 'public', url: true, default: DEFAULT_AUTH_EMULATOR_URL }),
+      CATALOGUE_API_URL: envField.string({ context: 'server', access: 'public', url: true, optional: true }),
+    },
+  },
   output: 'static',
   // Tests that expect a build to fail point it elsewhere, so dist/ is never touched.
   outDir,
@@ -41,6 +59,11 @@ export default defineConfig({
     routing: { prefixDefaultLocale: false },
   },
   integrations: [
+    {
+      // Only a build publishes: `astro dev` and `astro check` may run on any configuration.
+      name: 'build-env',
+      hooks: { 'astro:config:setup': ({ command }) => (command === 'build' ? checkBuildEnv(env) : undefined) },
+    },
     react(),
     // The service worker (src/features/pwa/sw.ts). The manifests are pages of their own
     // (one per language) and registration is ours (ServiceWorkerRegistration.astro).

@@ -15,6 +15,12 @@ export const BRAND_COLOR = '#6d28d9';
 /** Pages behind the login guard (spec 2, DESIGN 2): a crawler only ever sees their loading state. */
 export const GUARDED_ROUTES: readonly string[] = ['/profile', '/checkout', '/payment-success', '/my-esim', '/history'];
 
+/**
+ * Pages that sign in through Google's or Apple's popup: login, sign-up, and the profile, which
+ * re-authenticates that way before deleting an account. Only they load Google's popup helper.
+ */
+export const SIGN_IN_ROUTES: readonly string[] = ['/login', '/signup', '/profile'];
+
 /** Shown by the service worker in place of a page that was never saved on the device. */
 export const OFFLINE_ROUTE = '/offline';
 

@@ -1,6 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { contentSecurityPolicy, parsePolicy } from '../../scripts/lib/csp.ts';
+import { pageKind, parsePolicy, policyOf, readFirebaseConfig } from '../../scripts/lib/csp.ts';
+import { authEmulatorOrigin, LOCAL_API_LOG, localPolicy } from '../../scripts/lib/emulators.ts';
+import { DEMO_FIREBASE_CONFIG } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
 import { recordCspViolations, speak } from './support.ts';
@@ -9,18 +12,32 @@ import { recordCspViolations, speak } from './support.ts';
 const PAGE_TYPES = ['/', '/store', '/package/jp', '/package/europe', '/package/atlantis', '/faq', '/support', '/chat', '/install-esim', '/terms-conditions', '/login', '/signup', '/profile', '/offline', '/no-such-page'];
 const HASHED_ASSET = `/_astro/${readdirSync(new URL('../../dist/_astro/', import.meta.url)).find((f) => f.endsWith('.css'))}`;
 
-test('every response carries the security headers and the Content-Security-Policy', async ({ request }) => {
-  const production = parsePolicy(contentSecurityPolicy());
-  for (const path of ['/', '/de/store', HASHED_ASSET, '/sw.js', '/manifest.webmanifest', '/flags/DE.svg', '/ar/no-such-page']) {
+const config = readFirebaseConfig();
+/** The policy firebase.json gives a path, as the emulators serve it (the Auth emulator and the local API added). */
+const servedPolicy = (path: string) => localPolicy(policyOf(pageKind(path), config), authEmulatorOrigin(config));
+
+test('every response carries the security headers and the Content-Security-Policy of its kind of page', async ({ request }) => {
+  const paths = ['/', '/de/store', HASHED_ASSET, '/sw.js', '/manifest.webmanifest', '/flags/DE.svg', '/ar/no-such-page', '/login', '/ar/profile', '/checkout', '/de/history'];
+  for (const path of paths) {
     const headers = (await request.get(path)).headers();
     expect(headers['strict-transport-security'], path).toMatch(/^max-age=\d{8,}; includeSubDomains/);
     expect(headers['x-content-type-options'], path).toBe('nosniff');
     expect(headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
     expect(headers['permissions-policy'], path).toContain('camera=()');
-    // Served locally with the Auth emulator's origin added; otherwise firebase.json's policy as it is.
-    const served = parsePolicy(headers['content-security-policy']!);
-    for (const [directive, sources] of production) expect(served.get(directive), `${path} ${directive}`).toEqual(expect.arrayContaining(sources));
-    expect(served.get('frame-ancestors'), path).toEqual(["'none'"]);
+    expect(headers['content-security-policy'], path).toBe(servedPolicy(path));
+    expect(parsePolicy(headers['content-security-policy']!).get('frame-ancestors'), path).toEqual(["'none'"]);
+  }
+});
+
+test("Google's sign-in helper and frames are allowed on the pages that sign in, not on the store", async ({ request }) => {
+  for (const lang of ['en', 'de'] as const) {
+    const store = parsePolicy((await request.get(localizePath(lang, '/store'))).headers()['content-security-policy']!);
+    expect(store.get('script-src'), lang).not.toContain('https://apis.google.com');
+    expect(store.get('frame-src'), lang).toEqual(["'none'"]);
+    const login = parsePolicy((await request.get(localizePath(lang, '/login'))).headers()['content-security-policy']!);
+    expect(login.get('script-src'), lang).toContain('https://apis.google.com');
+    // The configured auth domain (the demo project's here), and locally the Auth emulator that stands in for it.
+    expect(login.get('frame-src'), lang).toEqual([`https://${DEMO_FIREBASE_CONFIG.authDomain}`, authEmulatorOrigin(config)]);
   }
 });
 
@@ -59,7 +76,7 @@ test.describe('no Content-Security-Policy violation', () => {
     });
   }
 
-  test('while signing in with e-mail and opening the profile', async ({ page }) => {
+  test('while signing in with e-mail and opening every account page', async ({ page }) => {
     const violations = recordCspViolations(page);
     const email = uniqueEmail('csp');
     await createAccount(email, 'travel-safe-1');
@@ -70,8 +87,25 @@ test.describe('no Content-Security-Policy violation', () => {
     await page.locator('form button[type="submit"]').click();
     await expect(page).toHaveURL('/profile');
     await expect(page.locator('[data-email]')).toHaveText(email);
-    await page.goto('/checkout');
-    await page.waitForLoadState('networkidle');
+    // Signed in, each loads Firebase Auth for the session (on a phone, without Google's sign-in helper).
+    for (const route of ['/checkout', '/my-esim', '/history', '/payment-success']) {
+      await page.goto(route);
+      await page.waitForLoadState('networkidle');
+    }
     expect(violations).toEqual([]);
   });
+});
+
+test('a violation is reported to our API, which logs it', async ({ page }) => {
+  const marker = randomUUID();
+  await page.goto(`/store?csp-probe=${marker}`);
+  // A script injected into the page, as cross-site scripting would: the policy blocks it and reports it.
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.body.append(script);
+  });
+  expect(await page.evaluate(() => 'injected' in window)).toBe(false);
+  // The report names the page it came from, marker included.
+  await expect.poll(() => readFileSync(LOCAL_API_LOG, 'utf8'), { timeout: 15_000 }).toContain(`csp-probe=${marker}`);
 });

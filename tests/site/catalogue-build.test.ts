@@ -1,33 +1,16 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogueApi } from '../../src/catalogue/api.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
+import { build, removeBuilds } from '../support/build.ts';
 
 /**
  * A broken or unreachable catalogue fails the real build loudly, naming the problem, and
  * publishes nothing. Each build writes to a temporary folder, never to dist/.
  */
-const ASTRO = join(import.meta.dirname, '../../node_modules/astro/bin/astro.mjs');
-const outDirs: string[] = [];
-afterAll(() => outDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-function build(apiUrl: string): Promise<{ status: number | null; output: string; outDir: string }> {
-  const outDir = mkdtempSync(join(tmpdir(), 'esim-build-'));
-  outDirs.push(outDir);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [ASTRO, 'build'], {
-      env: { ...process.env, CATALOGUE_API_URL: apiUrl, ASTRO_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: '1' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (status) => resolve({ status, output, outDir }));
-  });
-}
+afterAll(removeBuilds);
 
 describe('the build and a bad catalogue', () => {
   it('fails on invalid data with a message naming the call, the record and the field', async () => {
@@ -36,7 +19,7 @@ describe('the build and a bad catalogue', () => {
     broken.packages[0]!.validity = -7;
     const api = await serveCatalogue(createCatalogueApi(broken));
     try {
-      const { status, output, outDir } = await build(api.url);
+      const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
       expect(status).not.toBe(0);
       expect(output).toContain(`GET /packages?regionId=${snapshot.packages[0]!.destination} returned invalid data`);
       expect(output).toMatch(/\[0\]\.validity \(id [a-z0-9-]+\): .*(>0|positive|greater)/i);
@@ -63,7 +46,7 @@ describe('the build and a bad catalogue', () => {
   });
 
   it('fails when the API is unreachable after retries', async () => {
-    const { status, output, outDir } = await build('http://127.0.0.1:9');
+    const { status, output, outDir } = await build({ CATALOGUE_API_URL: 'http://127.0.0.1:9' });
     expect(status).not.toBe(0);
     expect(output).toMatch(/failed after 4 attempt\(s\)/);
     expect(existsSync(join(outDir, 'index.html'))).toBe(false);
