@@ -102,12 +102,13 @@ export const isSaved = (page: Page, path: string) => page.evaluate(async (p) => 
 /** What the browser does on its own now and then: ask the server whether the worker changed. */
 export const checkForUpdate = (page: Page) => page.evaluate(async () => void (await (await navigator.serviceWorker.ready).update()));
 
-/** The open page offers the new deployment in its language; Reload moves it onto it. */
+/** The open page offers the new deployment in its language; Reload (by keyboard) moves it onto it. */
 export async function reloadOntoUpdate(page: Page, locale: string): Promise<void> {
   const text = messages(locale, 'common').update;
   const notice = page.getByRole('status').filter({ hasText: text.ready });
   await expect(notice).toBeVisible();
   const reloaded = page.waitForEvent('load');
-  await notice.getByRole('button', { name: text.reload }).click();
+  await notice.getByRole('button', { name: text.reload }).focus();
+  await page.keyboard.press('Enter');
   await reloaded;
 }

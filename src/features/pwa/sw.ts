@@ -71,9 +71,9 @@ const readingPages = (url: string) => {
 };
 
 /**
- * Only a page's own full answer is kept: an error page, or a redirect (a browser refuses a
- * redirected response to a navigation, Workbox's default would even keep an opaque one), would be
- * what the reader gets offline instead of the page.
+ * Only a page's own full answer is kept: offline, a saved error page or redirect would stand in
+ * for the page (and a browser refuses a redirected response to a navigation). Workbox's default
+ * would even keep an opaque redirect.
  */
 const savable = (response: Response | undefined): response is Response =>
   response?.status === 200 && response.type === 'basic' && !response.redirected;
