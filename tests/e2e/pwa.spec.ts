@@ -1,56 +1,19 @@
-import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
 import { parse } from 'node-html-parser';
-import { createStaticServer, listen } from '../../scripts/lib/static-server.ts';
 import { OFFLINE_READING_ROUTES } from '../../src/config/site.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
+import { checkForUpdate, DIST, isSaved, ownSite, pathOf, reloadOntoUpdate, waitUntilSaved } from './own-site.ts';
 import { messages, speak } from './support.ts';
 
 // The worker is what these tests are about (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
 
-const DIST = new URL('../../dist/', import.meta.url);
 const builtTitle = (path: string) => {
   const file = path.endsWith('/') ? `${path}index.html` : `${path}.html`;
   return parse(readFileSync(new URL(`.${file}`, DIST), 'utf8')).querySelector('title')!.text;
 };
 const offlineText = (locale: string) => messages(locale, 'common').offline;
-
-/**
- * The built site on a port of its own, so a test can cut the network (stop the server) or
- * publish a new deployment (serve changed files) while the browser keeps its worker.
- */
-async function ownSite() {
-  const files = createStaticServer(new URL(DIST).pathname);
-  const deployed = new Map<string, { type: string; body: string }>();
-  const server = createServer((req, res) => {
-    const changed = deployed.get(new URL(req.url ?? '/', 'http://site').pathname);
-    if (!changed) return void files.emit('request', req, res);
-    res.writeHead(200, { 'Content-Type': changed.type, 'Cache-Control': 'no-cache' });
-    res.end(changed.body);
-  });
-  const url = await listen(server, 0);
-  return {
-    url,
-    deploy: (path: string, type: string, body: string) => deployed.set(path, { type, body }),
-    goOffline: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/** Waits until the worker controls the page and has saved these pages for reading offline. */
-async function waitUntilSaved(page: Page, paths: readonly string[]): Promise<void> {
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await expect
-    .poll(() => page.evaluate(async (all) => (await Promise.all(all.map((p) => caches.match(p)))).filter((r) => !r).length, paths), {
-      timeout: 30_000,
-    })
-    .toBe(0);
-}
 
 test('after a first visit, the language’s main pages and the visited page read offline; others show the offline page', async ({ page }) => {
   const site = await ownSite();
@@ -103,16 +66,44 @@ test('a new deployment replaces the worker and the saved pages, so nobody reads 
   const terms = readFileSync(new URL('terms-conditions.html', DIST), 'utf8');
   site.deploy('/terms-conditions', 'text/html; charset=utf-8', terms.replace(/<title>[^<]*<\/title>/, '<title>Terms, deployment 2</title>'));
 
-  // The browser finds the changed worker on the next navigation; it takes over the open page at
-  // once (no waiting for every tab to close) and refreshes the pages saved by the old one.
-  const newWorker = page.context().waitForEvent('serviceworker');
-  await page.reload();
-  await newWorker;
+  // The browser finds the changed worker; the reader's Reload lets it take over, and it refreshes
+  // the pages saved by the old one.
+  await checkForUpdate(page);
+  await reloadOntoUpdate(page, 'en');
   await expect.poll(() => page.evaluate(async () => (await (await caches.match('/terms-conditions'))?.text())?.includes('deployment 2'))).toBe(true);
 
   await site.goOffline();
   await page.goto(site.url + '/terms-conditions');
   await expect(page).toHaveTitle('Terms, deployment 2');
+});
+
+test('only a page’s own answer is saved for offline: never a redirect or an error page', async ({ page }) => {
+  const site = await ownSite();
+  // Two of the pages saved after a first visit, and two pages visited, answer otherwise.
+  const answers: Record<string, [number, Record<string, string>]> = {
+    '/privacy-policy': [302, { Location: '/faq' }],
+    '/legal-notice': [500, {}],
+    '/package/jp': [301, { Location: '/package/de' }],
+    '/package/fr': [500, {}],
+  };
+  site.use((req, res, next) => {
+    const answer = answers[pathOf(req)];
+    if (!answer) return next();
+    res.writeHead(answer[0], { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...answer[1] });
+    res.end('<!doctype html><title>Not the page</title>');
+  });
+  await speak(page, 'en');
+  await page.goto(site.url + '/faq');
+  await waitUntilSaved(page, ['/', '/store', '/faq', '/terms-conditions']);
+
+  // Through the worker's network-first route.
+  await page.goto(site.url + '/package/jp');
+  await expect(page).toHaveURL(/\/package\/de$/);
+  await page.goto(site.url + '/package/fr');
+  await expect(page).toHaveTitle('Not the page');
+  await waitUntilSaved(page, ['/package/de']);
+
+  for (const path of Object.keys(answers)) expect(await isSaved(page, path), path).toBe(false);
 });
 
 test('Chromium finds the site installable', async ({ baseURL }, testInfo) => {

@@ -9,6 +9,7 @@ import { registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { OFFLINE_READING_ROUTES, OFFLINE_ROUTE } from '../../config/site.ts';
 import { canonicalPath, localizePath, splitLocale } from '../../i18n/paths.ts';
+import { SKIP_WAITING } from './update.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -17,10 +18,19 @@ const PAGES_CACHE = 'pages';
 const MAX_SAVED_PAGES = 200;
 /** On slow hotel Wi-Fi a saved copy after 5 s beats a blank screen; the copy refreshes next time. */
 const NETWORK_TIMEOUT_SECONDS = 5;
+/** Saving in the background: a few pages at a time, so the reader's own requests never queue behind 200. */
+const SAVE_CONCURRENCY = 4;
+const SAVE_TIMEOUT_MS = 10_000;
+/** Saving started by the activation; navigations wait on it (waitUntil) so the worker lives until it ends. */
+let saving: Promise<void> = Promise.resolve();
 
-// A new deployment takes over at once (no waiting for every tab to close), so nobody stays on stale code.
-self.skipWaiting();
+// The first worker takes control of the open page at once, so it reads offline after a first visit.
+// A later one waits while pages run the previous deployment's code (its precache still serves their
+// chunks) until the reader chooses 'Reload' (UpdateNotice.astro) or every tab has closed.
 clientsClaim();
+self.addEventListener('message', (event) => {
+  if (event.data?.type === SKIP_WAITING) void self.skipWaiting();
+});
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
@@ -32,6 +42,7 @@ const pages = new NetworkFirst({
   networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
   plugins: [
     { cacheKeyWillBeUsed: async ({ request }) => pageKey(request.url) },
+    { cacheWillUpdate: async ({ response }) => (savable(response) ? response : null) },
     // Workbox's own plugin, typed without exactOptionalPropertyTypes in mind.
     new ExpirationPlugin({ maxEntries: MAX_SAVED_PAGES }) as WorkboxPlugin,
   ],
@@ -40,7 +51,8 @@ const pages = new NetworkFirst({
 registerRoute(
   ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin,
   async (options) => {
-    options.event.waitUntil(saveMissing(readingPages(options.url.href)));
+    // Also keeps the worker alive while it saves in the background after an activation.
+    options.event.waitUntil(Promise.all([saving, saveMissing(readingPages(options.url.href))]));
     return pages.handle(options);
   },
 );
@@ -58,38 +70,56 @@ const readingPages = (url: string) => {
   return OFFLINE_READING_ROUTES.map((route) => pageKey(new URL(localizePath(locale, route), self.location.origin).href));
 };
 
+/**
+ * Only a page's own full answer is kept: offline, a saved error page or redirect would stand in
+ * for the page (and a browser refuses a redirected response to a navigation). Workbox's default
+ * would even keep an opaque redirect.
+ */
+const savable = (response: Response | undefined): response is Response =>
+  response?.status === 200 && response.type === 'basic' && !response.redirected;
+
+/** Fetches a page and saves it if savable; a failure or a timeout keeps what was saved before. */
+async function save(cache: Cache, key: string, init: RequestInit = {}): Promise<void> {
+  try {
+    const response = await fetch(key, { ...init, signal: AbortSignal.timeout(SAVE_TIMEOUT_MS) });
+    if (savable(response)) await cache.put(key, response);
+  } catch {
+    // Offline, slow or aborted mid-body: the page is saved on a later visit.
+  }
+}
+
+/** Runs `task` on every key, SAVE_CONCURRENCY at a time. */
+async function eachFew(keys: readonly string[], task: (key: string) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < keys.length) await task(keys[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(SAVE_CONCURRENCY, keys.length) }, lane));
+}
+
 /** Saves the pages not saved yet; saved ones are kept fresh by the network-first route. */
 async function saveMissing(keys: Iterable<string>): Promise<void> {
   const cache = await caches.open(PAGES_CACHE);
-  await Promise.all(
-    [...new Set(keys)].map(async (key) => {
-      if (await cache.match(key)) return;
-      const response = await fetch(key).catch(() => undefined);
-      if (response?.ok) await cache.put(key, response);
-    }),
-  );
+  const missing = [];
+  for (const key of new Set(keys)) if (!(await cache.match(key))) missing.push(key);
+  await eachFew(missing, (key) => save(cache, key));
 }
 
 /** Saved copies of the previous deployment reference its code: refresh them all, keep a copy if offline. */
 async function refreshSavedPages(): Promise<void> {
   const cache = await caches.open(PAGES_CACHE);
-  const keys = await cache.keys();
-  await Promise.all(
-    keys.map(async (request) => {
-      const response = await fetch(request.url, { cache: 'no-cache' }).catch(() => undefined);
-      if (response?.ok) await cache.put(request.url, response);
-    }),
-  );
+  const keys = (await cache.keys()).map((request) => request.url);
+  await eachFew(keys, (key) => save(cache, key, { cache: 'no-cache' }));
 }
 
+// Beside the activation, not inside its waitUntil: requests wait for an activating worker, so
+// refreshing up to 200 pages there would hold every request of the open pages meanwhile.
 // The first visit happens before the worker exists: save the pages open right now, and their languages.
-self.addEventListener('activate', (event) => {
-  event.waitUntil(
-    (async () => {
-      await refreshSavedPages();
-      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const open = windows.map((client) => client.url).filter((url) => new URL(url).origin === self.location.origin);
-      await saveMissing(open.flatMap((url) => [pageKey(url), ...readingPages(url)]));
-    })(),
-  );
+self.addEventListener('activate', () => {
+  saving = (async () => {
+    await refreshSavedPages();
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const open = windows.map((client) => client.url).filter((url) => new URL(url).origin === self.location.origin);
+    await saveMissing(open.flatMap((url) => [pageKey(url), ...readingPages(url)]));
+  })();
 });
