@@ -21,7 +21,7 @@ import { fill } from '../../i18n/fill.ts';
 import { $session, endSession, refreshSession } from '../auth/session.ts';
 import { useAuthAction } from '../auth/useAuthAction.ts';
 import { validateNewPassword } from '../auth/validation.ts';
-import { readDarkMode, readPush, writeDarkMode, writePush } from './settings.ts';
+import { DEFAULT_SETTINGS, readSettings, writeDarkMode, writePush } from './settings.ts';
 
 interface Props {
   messages: AuthMessages;
@@ -160,19 +160,18 @@ function Switch({ id, label, checked, onChange }: { id: string; label: string; c
 
 function SettingsCard({ m }: { m: AuthMessages }) {
   // Local settings are read after hydration: the server cannot know them.
-  const [dark, setDark] = useState(false);
-  const [push, setPush] = useState(true);
-  useEffect(() => {
-    setDark(readDarkMode());
-    setPush(readPush());
-  }, []);
+  const [settings, setSettings] = useState(DEFAULT_SETTINGS);
+  useEffect(() => setSettings(readSettings()), []);
+  const { dark, push, storable } = settings;
   return (
     <section className={card} aria-labelledby="settings-heading">
       <h2 id="settings-heading" className="text-lg font-semibold">{m.profile.settings}</h2>
       <div className="mt-2 divide-y divide-line">
-        <Switch id="setting-push" label={m.profile.push} checked={push} onChange={(on) => { writePush(on); setPush(on); }} />
-        <Switch id="setting-dark" label={m.profile.darkMode} checked={dark} onChange={(on) => { writeDarkMode(on); setDark(on); }} />
+        <Switch id="setting-push" label={m.profile.push} checked={push} onChange={(on) => setSettings({ ...settings, push: on, storable: writePush(on) })} />
+        <Switch id="setting-dark" label={m.profile.darkMode} checked={dark} onChange={(on) => setSettings({ ...settings, dark: on, storable: writeDarkMode(on) })} />
       </div>
+      {/* Always in the page, so screen readers announce the text when blocked storage is found. */}
+      <div role="status">{!storable && <p className="mt-2 text-sm text-ink-muted">{m.profile.settingsNotSaved}</p>}</div>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { initializeApp } from 'firebase/app';
 import {
   browserLocalPersistence,
   browserPopupRedirectResolver,
+  indexedDBLocalPersistence,
   connectAuthEmulator,
   initializeAuth,
   type Auth,
@@ -29,7 +30,9 @@ let auth: Auth | undefined;
 export function firebaseAuth(): Auth {
   if (!auth) {
     auth = initializeAuth(initializeApp(config), {
-      persistence: browserLocalPersistence,
+      // IndexedDB first (Firebase's own default order): a browser that blocks local storage
+      // keeps the visitor signed in from page to page all the same.
+      persistence: [indexedDBLocalPersistence, browserLocalPersistence],
       popupRedirectResolver: browserPopupRedirectResolver,
     });
     auth.languageCode = document.documentElement.lang;
