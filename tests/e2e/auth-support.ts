@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 
 /** Talks to the Firebase Auth emulator (project demo-esim) that playwright.config.ts starts. */
 const EMULATOR = 'http://127.0.0.1:9099';
@@ -33,4 +33,26 @@ export function recordAuthRequests(page: Page): string[] {
     if (request.url().includes('identitytoolkit.googleapis.com')) calls.push(request.url());
   });
   return calls;
+}
+
+/**
+ * Every page the main frame sets out to load, in order: also one that a later navigation cut
+ * short, so two parts of a page racing to navigate show even when only one wins.
+ */
+export function recordNavigations(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) urls.push(request.url());
+  });
+  return urls;
+}
+
+/**
+ * On a phone Firebase loads Google's apis.google.com script before it reports the stored user;
+ * this closed network answers that name only after a DNS timeout (5 s and more, at random).
+ * Failing it at once, as a network without Google would, keeps page after page as quick as
+ * it is for a visitor (tests/e2e/federated-sign-in.spec.ts serves a stand-in instead).
+ */
+export async function failGoogleApis(context: BrowserContext): Promise<void> {
+  await context.route('https://apis.google.com/**', (route) => route.abort('internetdisconnected'));
 }

@@ -160,6 +160,8 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(page.locator('html')).toHaveClass(/\bdark\b/);
       await page.goto(p('/profile'));
       await expect(page.getByRole('switch', { name: m.profile.darkMode })).toHaveAttribute('aria-checked', 'true');
+      // Saved, so nothing to say about storage (tests/e2e/profile.spec.ts blocks it).
+      await expect(page.getByRole('region', { name: m.profile.settings }).getByRole('status')).toHaveText('');
     });
 
     test('the display name can be edited and stays after a reload', async ({ page }) => {

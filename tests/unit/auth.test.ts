@@ -49,14 +49,43 @@ describe('validation (spec 5)', () => {
 });
 
 describe('return after login', () => {
-  it('goes back to a page of this site only', () => {
-    expect(safeNext('?next=%2Far%2Fcheckout', '/profile')).toBe('/ar/checkout');
-    expect(safeNext('', '/profile')).toBe('/profile');
-    expect(safeNext('?next=https%3A%2F%2Fevil.example', '/profile')).toBe('/profile');
-    expect(safeNext('?next=%2F%2Fevil.example', '/profile')).toBe('/profile');
-    expect(safeNext('?next=%2F%5Cevil.example', '/profile')).toBe('/profile');
+  const origin = 'https://esim.example';
+  const next = (value: string) => safeNext({ search: `?next=${encodeURIComponent(value)}`, origin }, '/profile');
+
+  it('goes back to a page of this site only, as the absolute URL it checked', () => {
+    expect(next('/ar/checkout?plan=fr-10#pay')).toBe(`${origin}/ar/checkout?plan=fr-10#pay`);
+    // As the browser reads it: the page's own scheme without '//' is a path here.
+    expect(next('https:evil.example')).toBe(`${origin}/evil.example`);
+    expect(safeNext({ search: '', origin }, '/profile')).toBe('/profile');
     expect(loginUrl('/de/login', '/de/history?x=1')).toBe('/de/login?next=%2Fde%2Fhistory%3Fx%3D1');
   });
+
+  it.each(['//evil.example', '/\\evil.example', '\\/evil.example', 'https://evil.example', 'http://evil.example/profile',
+    'javascript:alert(1)', 'data:text/html,hi', '///evil.example', `${origin}.evil.example/`, 'http:evil.example'])(
+    'refuses %j',
+    (value) => expect(next(value)).toBe('/profile'),
+  );
+
+  // The URL parser drops tab, LF and CR anywhere and every C0 control or space at either end:
+  // whatever the browser builds from these, it stays on this site.
+  const controls = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code));
+  it.each(controls.map((c) => [c.charCodeAt(0), c]))('stays on this site with control character %i', (_, c) => {
+    for (const value of [`/${c}/evil.example`, `${c}//evil.example`, `/${c}\\evil.example`, `${c}/${c}/evil.example${c}`, `java${c}script:alert(1)`]) {
+      expect(new URL(next(value), origin).origin, JSON.stringify(value)).toBe(origin);
+    }
+  });
+
+  it.each(['\t', '\n', '\r'])('refuses //evil.example split by %j', (c) => {
+    expect(next(`/${c}/evil.example`)).toBe('/profile');
+    expect(next(`/${c}${c}/evil.example`)).toBe('/profile');
+    expect(next(`/${c}\\evil.example`)).toBe('/profile');
+  });
+
+  it.each(['/login', '/signup', '/de/login', '/ar/signup', '/login.html', '/de/login/', '/ar/signup.html', '/fr/login/index.html',
+    '/LOGIN', '/%6Cogin', '/de//login', '/store/../login', '/login?next=%2Fprofile', '/lo\tgin'])(
+    'never returns to login or sign-up: %j',
+    (value) => expect(next(value)).toBe('/profile'),
+  );
 
   it('fills placeholders known only in the browser', () => {
     expect(fill(en.profile.verificationSent, { email: 'ada@example.com' })).toContain('ada@example.com');

@@ -18,10 +18,10 @@ import { firebaseAuth } from '../auth/firebase.ts';
 import { ErrorBox, Field, Notice, SubmitButton } from '../auth/FormParts.tsx';
 import type { AuthMessages } from '../auth/messages.ts';
 import { fill } from '../../i18n/fill.ts';
-import { $session, refreshSession } from '../auth/session.ts';
+import { $session, endSession, refreshSession } from '../auth/session.ts';
 import { useAuthAction } from '../auth/useAuthAction.ts';
 import { validateNewPassword } from '../auth/validation.ts';
-import { readDarkMode, readPush, writeDarkMode, writePush } from './settings.ts';
+import { DEFAULT_SETTINGS, readSettings, writeDarkMode, writePush } from './settings.ts';
 
 interface Props {
   messages: AuthMessages;
@@ -160,19 +160,18 @@ function Switch({ id, label, checked, onChange }: { id: string; label: string; c
 
 function SettingsCard({ m }: { m: AuthMessages }) {
   // Local settings are read after hydration: the server cannot know them.
-  const [dark, setDark] = useState(false);
-  const [push, setPush] = useState(true);
-  useEffect(() => {
-    setDark(readDarkMode());
-    setPush(readPush());
-  }, []);
+  const [settings, setSettings] = useState(DEFAULT_SETTINGS);
+  useEffect(() => setSettings(readSettings()), []);
+  const { dark, push, storable } = settings;
   return (
     <section className={card} aria-labelledby="settings-heading">
       <h2 id="settings-heading" className="text-lg font-semibold">{m.profile.settings}</h2>
       <div className="mt-2 divide-y divide-line">
-        <Switch id="setting-push" label={m.profile.push} checked={push} onChange={(on) => { writePush(on); setPush(on); }} />
-        <Switch id="setting-dark" label={m.profile.darkMode} checked={dark} onChange={(on) => { writeDarkMode(on); setDark(on); }} />
+        <Switch id="setting-push" label={m.profile.push} checked={push} onChange={(on) => setSettings({ ...settings, push: on, storable: writePush(on) })} />
+        <Switch id="setting-dark" label={m.profile.darkMode} checked={dark} onChange={(on) => setSettings({ ...settings, dark: on, storable: writeDarkMode(on) })} />
       </div>
+      {/* Always in the page, so screen readers announce the text when blocked storage is found. */}
+      <div role="status">{!storable && <p className="mt-2 text-sm text-ink-muted">{m.profile.settingsNotSaved}</p>}</div>
     </section>
   );
 }
@@ -183,33 +182,36 @@ function DangerCard({ user, m, homePath }: { user: User; m: AuthMessages; homePa
   const [password, setPassword] = useState('');
   const { busy, error, setError, run } = useAuthAction(m, m.errors.generic);
 
+  // Ending the session hands the way home to the guard (endSession): nothing here navigates.
   const remove = () =>
-    run(async () => {
-      try {
-        if (needsPassword) await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', password));
-        await deleteUser(user);
-      } catch (caught) {
-        if (authErrorKey(caught) !== 'requiresRecentLogin') throw caught;
-        // Sign in again, then retry: with the password, or with the provider's popup.
-        if (usesPassword(user)) {
-          setNeedsPassword(true);
-          setError(m.profile.reauthText);
-          return;
+    run(() =>
+      endSession(async () => {
+        try {
+          if (needsPassword) await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', password));
+          await deleteUser(user);
+        } catch (caught) {
+          if (authErrorKey(caught) !== 'requiresRecentLogin') throw caught;
+          // Sign in again, then retry: with the password, or with the provider's popup.
+          if (usesPassword(user)) {
+            setNeedsPassword(true);
+            setError(m.profile.reauthText);
+            return;
+          }
+          const provider = user.providerData[0]?.providerId === 'apple.com' ? new OAuthProvider('apple.com') : new GoogleAuthProvider();
+          await reauthenticateWithPopup(user, provider);
+          await deleteUser(user);
         }
-        const provider = user.providerData[0]?.providerId === 'apple.com' ? new OAuthProvider('apple.com') : new GoogleAuthProvider();
-        await reauthenticateWithPopup(user, provider);
-        await deleteUser(user);
-      }
-      if (!firebaseAuth().currentUser) window.location.replace(homePath);
-    });
+      }, homePath),
+    );
 
   const logOut = async () => {
     try {
-      await signOut(firebaseAuth());
+      await endSession(() => signOut(firebaseAuth()), homePath);
     } catch (caught) {
       console.error('Sign-out failed', caught); // Spec 8: only logged.
+      // Still signed in, so the guard stays put: go home as asked all the same.
+      if (firebaseAuth().currentUser) window.location.assign(homePath);
     }
-    window.location.assign(homePath);
   };
 
   return (

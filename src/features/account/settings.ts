@@ -1,21 +1,48 @@
 import { DARK_MODE_DEFAULT, PUSH_NOTIFICATIONS_DEFAULT, STORAGE_KEYS } from '../../config/constants.ts';
 
-/** Device-local settings (spec 2): dark mode and push notifications, saved in local storage. */
-export function readDarkMode(): boolean {
-  const saved = localStorage.getItem(STORAGE_KEYS.theme);
-  return saved === null ? DARK_MODE_DEFAULT : saved === 'dark';
+/**
+ * Device-local settings (spec 2): dark mode and push notifications, saved in local storage.
+ * A browser may block that storage (reading `localStorage` throws): the settings then start
+ * from the defaults, still apply to the page, and `storable` says they cannot be kept.
+ */
+export interface Settings {
+  dark: boolean;
+  push: boolean;
+  storable: boolean;
 }
 
-export function writeDarkMode(dark: boolean): void {
-  localStorage.setItem(STORAGE_KEYS.theme, dark ? 'dark' : 'light');
+export const DEFAULT_SETTINGS: Settings = { dark: DARK_MODE_DEFAULT, push: PUSH_NOTIFICATIONS_DEFAULT, storable: true };
+
+export function readSettings(): Settings {
+  try {
+    const theme = localStorage.getItem(STORAGE_KEYS.theme);
+    const push = localStorage.getItem(STORAGE_KEYS.pushNotifications);
+    return {
+      dark: theme === null ? DARK_MODE_DEFAULT : theme === 'dark',
+      push: push === null ? PUSH_NOTIFICATIONS_DEFAULT : push === 'on',
+      storable: true,
+    };
+  } catch {
+    return { ...DEFAULT_SETTINGS, storable: false };
+  }
+}
+
+/** Applies dark mode to the page and saves it; false when it could not be saved. */
+export function writeDarkMode(dark: boolean): boolean {
   document.documentElement.classList.toggle('dark', dark);
+  return save(STORAGE_KEYS.theme, dark ? 'dark' : 'light');
 }
 
-export function readPush(): boolean {
-  const saved = localStorage.getItem(STORAGE_KEYS.pushNotifications);
-  return saved === null ? PUSH_NOTIFICATIONS_DEFAULT : saved === 'on';
+/** Saves the push-notification choice; false when it could not be saved. */
+export function writePush(on: boolean): boolean {
+  return save(STORAGE_KEYS.pushNotifications, on ? 'on' : 'off');
 }
 
-export function writePush(on: boolean): void {
-  localStorage.setItem(STORAGE_KEYS.pushNotifications, on ? 'on' : 'off');
+function save(key: string, value: string): boolean {
+  try {
+    localStorage.setItem(key, value);
+    return true;
+  } catch {
+    return false;
+  }
 }

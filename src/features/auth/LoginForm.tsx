@@ -26,11 +26,10 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
   const [resetting, setResetting] = useState(false);
   const [resetSent, setResetSent] = useState(false);
   const { busy, error, setError, run } = useAuthAction(m, m.errors.loginFailed);
-  const goOn = () => window.location.replace(safeNext(window.location.search, profilePath));
-
-  // Arriving already signed in, or signing in by any means, goes on to the profile or the guarded page.
+  // Arriving already signed in, or signing in by any means, goes on to the profile or the guarded
+  // page: the form's only navigation, so signing in never starts two.
   useEffect(() => {
-    if (session.status === 'signedIn') goOn();
+    if (session.status === 'signedIn') window.location.replace(safeNext(window.location, profilePath));
   }, [session.status]);
 
   function submit(event: FormEvent) {
@@ -39,7 +38,6 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
     if (invalid) return setError(m.validation[invalid]);
     void run(async () => {
       await signInWithEmailAndPassword(firebaseAuth(), email.trim(), password);
-      goOn();
     });
   }
 
@@ -85,7 +83,7 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
         <ErrorBox message={error} />
         <SubmitButton busy={busy} label={m.login.submit} busyLabel={m.login.submitting} />
       </form>
-      <ProviderButtons messages={m} busy={busy} run={run} onSignedIn={goOn} />
+      <ProviderButtons messages={m} busy={busy} run={run} />
       <p className="text-center text-sm">
         {m.login.noAccount}{' '}
         <a href={signupPath} className="font-semibold text-brand underline">{m.login.signupLink}</a>

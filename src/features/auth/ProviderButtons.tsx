@@ -2,12 +2,14 @@ import type { AuthMessages } from './messages.ts';
 import { signInWith } from './providers.ts';
 import { useHydrated } from './FormParts.tsx';
 
-/** Google and Apple sign-in; `run` is the form's action runner, so errors land in its red box. */
+/**
+ * Google and Apple sign-in; `run` is the form's action runner, so errors land in its red box.
+ * The form goes on once the session is signed in, as after any other way of signing in.
+ */
 export function ProviderButtons(props: {
   messages: AuthMessages;
   busy: boolean;
   run: (action: () => Promise<void>) => Promise<void>;
-  onSignedIn: () => void;
 }) {
   const hydrated = useHydrated();
   const disabled = props.busy || !hydrated;
@@ -15,7 +17,6 @@ export function ProviderButtons(props: {
   const signIn = (provider: 'google' | 'apple') =>
     props.run(async () => {
       await signInWith(provider);
-      props.onSignedIn();
     });
   return (
     <div className="space-y-3">

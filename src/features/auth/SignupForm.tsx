@@ -24,11 +24,10 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
   const [confirm, setConfirm] = useState('');
   const [creating, setCreating] = useState(false);
   const { busy, error, setError, run } = useAuthAction(m, m.errors.signupFailed);
-  const goOn = () => window.location.replace(safeNext(window.location.search, profilePath));
-
   useEffect(() => {
-    // A visitor who is already signed in has nothing to sign up for; a new account goes on once verified mail is sent.
-    if (session.status === 'signedIn' && !creating) goOn();
+    // A visitor who is already signed in has nothing to sign up for; a new account goes on once
+    // the confirmation e-mail is sent. The form's only navigation, so signing up never starts two.
+    if (session.status === 'signedIn' && !creating) window.location.replace(safeNext(window.location, profilePath));
   }, [session.status, creating]);
 
   function submit(event: FormEvent) {
@@ -40,7 +39,6 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
       try {
         const { user } = await createUserWithEmailAndPassword(firebaseAuth(), email.trim(), password);
         await sendEmailVerification(user, { url: new URL(profilePath, window.location.origin).href });
-        goOn();
       } finally {
         setCreating(false);
       }
@@ -56,7 +54,7 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
         <ErrorBox message={error} />
         <SubmitButton busy={busy} label={m.signup.submit} busyLabel={m.signup.submitting} />
       </form>
-      <ProviderButtons messages={m} busy={busy} run={run} onSignedIn={goOn} />
+      <ProviderButtons messages={m} busy={busy} run={run} />
       <p className="text-center text-sm">
         {m.signup.haveAccount}{' '}
         <a href={loginPath} className="font-semibold text-brand underline">{m.signup.loginLink}</a>

@@ -9,6 +9,7 @@ import { initializeApp, type FirebaseOptions } from 'firebase/app';
 import {
   browserLocalPersistence,
   browserPopupRedirectResolver,
+  indexedDBLocalPersistence,
   connectAuthEmulator,
   initializeAuth,
   type Auth,
@@ -46,7 +47,9 @@ let auth: Auth | undefined;
 export function firebaseAuth(): Auth {
   if (!auth) {
     auth = initializeAuth(initializeApp(config), {
-      persistence: browserLocalPersistence,
+      // IndexedDB first (Firebase's own default order): a browser that blocks local storage
+      // keeps the visitor signed in from page to page all the same.
+      persistence: [indexedDBLocalPersistence, browserLocalPersistence],
       ...(signsIn() && { popupRedirectResolver: browserPopupRedirectResolver }),
     });
     auth.languageCode = document.documentElement.lang;
