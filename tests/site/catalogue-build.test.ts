@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,5 +67,23 @@ describe('the build and a bad catalogue', () => {
     expect(status).not.toBe(0);
     expect(output).toMatch(/failed after 4 attempt\(s\)/);
     expect(existsSync(join(outDir, 'index.html'))).toBe(false);
+  });
+});
+
+describe('the build and prices', () => {
+  it('gives a package page whose destination has no priced plan no Product structured data', async () => {
+    // The contract keeps price optional: a catalogue API may answer plans without one.
+    const unpriced = embeddedSnapshot();
+    for (const pkg of unpriced.packages) if (pkg.destination === 'JP') delete (pkg as { price?: unknown }).price;
+    const api = await serveCatalogue(createCatalogueApi(unpriced));
+    try {
+      const { status, output, outDir } = await build(api.url);
+      expect(status, output).toBe(0);
+      const ldJson = (page: string) => readFileSync(join(outDir, page), 'utf8').match(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s)?.[1];
+      expect(ldJson('package/jp.html')).toBeUndefined();
+      expect(JSON.parse(ldJson('package/de.html')!)).toMatchObject({ '@type': 'Product', offers: { '@type': 'AggregateOffer' } });
+    } finally {
+      await api.close();
+    }
   });
 });
