@@ -8,7 +8,7 @@ interface Props {
   messages: { selectedPlan: string; noSelection: string; checkout: string; priceSoon: string };
 }
 
-/** The bar above the bottom navigation: the selected plan and Checkout, disabled while there is no price. */
+/** The bar above the bottom navigation: the selected plan, its price and Checkout, disabled without a price. */
 export default function CheckoutBar({ plans, checkoutHref, messages }: Props) {
   const selectedId = useStore($selectedPlanId);
   const plan = plans.find((p) => p.id === selectedId);
@@ -23,7 +23,9 @@ export default function CheckoutBar({ plans, checkoutHref, messages }: Props) {
               <p className="font-semibold" data-selected-plan>
                 {plan.data} · {plan.validity}
               </p>
-              <p className="text-sm text-brand">{plan.price ?? messages.priceSoon}</p>
+              <p className={plan.price ? 'font-bold text-brand' : 'text-sm text-brand'} data-selected-price>
+                {plan.price ?? messages.priceSoon}
+              </p>
             </>
           ) : (
             <p className="text-sm text-ink-muted">{messages.noSelection}</p>
