@@ -70,7 +70,9 @@ test.describe('no Content-Security-Policy violation', () => {
     await page.locator('form button[type="submit"]').click();
     await expect(page).toHaveURL('/profile');
     await expect(page.locator('[data-email]')).toHaveText(email);
-    await page.goto('/checkout');
+    // The chosen plan is fetched from /plans/{id}.json: connect-src allows it.
+    await page.goto('/checkout?plan=de-1gb-7d');
+    await expect(page.locator('[data-total]')).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(violations).toEqual([]);
   });

@@ -95,7 +95,7 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
   const t = messages(lang, 'common').package;
 
   test.describe(`prices on the package page in ${lang}`, () => {
-    test('every card shows its final price in the language’s format; the bar shows the selected one; Checkout is enabled', async ({ page }) => {
+    test('every card shows its final price in the language’s format; the bar shows the selected one; Checkout opens it', async ({ page }) => {
       await open(page, lang, '/package/de');
       const germany = plansOf('DE');
       const plans = page.getByRole('list', { name: t.plansLabel }).getByRole('button');
@@ -108,6 +108,11 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
       await plans.nth(2).click();
       await expect(page.locator('[data-selected-price]')).toHaveText(euros(lang, germany[2]!.price.amountMinor));
       await expect(checkout).toBeEnabled();
+      await checkout.click();
+      // Signed out: the guard sends the traveller to log in, and back to this plan afterwards.
+      await expect(page).toHaveURL(
+        `${path(lang, '/login')}?next=${encodeURIComponent(`${path(lang, '/checkout')}?plan=${germany[2]!.id}`)}`,
+      );
     });
 
     test('sorts the plans by price and back, keeping the selection', async ({ page }) => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogueApi } from '../../src/catalogue/api.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
+import en from '../../locales/en/common.json' with { type: 'json' };
 
 /**
  * A broken or unreachable catalogue fails the real build loudly, naming the problem, and
@@ -71,7 +72,7 @@ describe('the build and a bad catalogue', () => {
 });
 
 describe('the build and prices', () => {
-  it('gives a package page whose destination has no priced plan no Product structured data', async () => {
+  it('gives a destination with no priced plan no Product structured data, no price, no way to buy and no plan for checkout', async () => {
     // The contract keeps price optional: a catalogue API may answer plans without one.
     const unpriced = embeddedSnapshot();
     for (const pkg of unpriced.packages) if (pkg.destination === 'JP') delete (pkg as { price?: unknown }).price;
@@ -82,6 +83,18 @@ describe('the build and prices', () => {
       const ldJson = (page: string) => readFileSync(join(outDir, page), 'utf8').match(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s)?.[1];
       expect(ldJson('package/jp.html')).toBeUndefined();
       expect(JSON.parse(ldJson('package/de.html')!)).toMatchObject({ '@type': 'Product', offers: { '@type': 'AggregateOffer' } });
+      // Its cards say the price comes soon; no checkout file exists for its plans, so /checkout?plan= says it is not available.
+      const japan = readFileSync(join(outDir, 'package/jp.html'), 'utf8');
+      expect(japan).toContain(en.package.priceSoon);
+      expect(japan).not.toContain(en.package.vatIncluded);
+      expect(readFileSync(join(outDir, 'package/de.html'), 'utf8')).not.toContain(en.package.priceSoon);
+      expect(existsSync(join(outDir, 'plans/jp-1gb-7d.json'))).toBe(false);
+      expect(JSON.parse(readFileSync(join(outDir, 'plans/de-1gb-7d.json'), 'utf8'))).toMatchObject({ id: 'de-1gb-7d', price: { currency: 'EUR' } });
+      // The store row has no 'from' price.
+      const storeRow = (code: string) => readFileSync(join(outDir, 'store.html'), 'utf8').match(new RegExp(`href="/package/${code}".*?</a>`))![0];
+      const from = en.store.fromPrice.replace('{{price}}', '');
+      expect(storeRow('jp')).not.toContain(from);
+      expect(storeRow('de')).toContain(from);
     } finally {
       await api.close();
     }
