@@ -46,7 +46,14 @@ export function createCatalogueApi(snapshot: Snapshot, options: { basePath?: str
         // `code` passed the schema, so it is short: safe to echo.
         return error(404, 'unknown_region_id', `No country or region has the code ${code}.`);
       }
-      return json((packagesByDestination.get(code) ?? []).map(({ destination: _, ...pkg }): Package => pkg));
+      // Named fields only: the partner code and the wholesale price (our margin) stay internal.
+      return json(
+        (packagesByDestination.get(code) ?? []).map(
+          ({ id, metadata, validity, validityUnit, supportedCountries, price }): Package => ({
+            id, metadata, validity, validityUnit, supportedCountries, ...(price && { price }),
+          }),
+        ),
+      );
     })],
     ['/csp-reports', receiveCspReports],
   ]);

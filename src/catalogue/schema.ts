@@ -49,7 +49,7 @@ export const Package = z.object({
   validity: z.number().int().positive(),
   validityUnit: z.enum(['day', 'week', 'month']),
   supportedCountries: z.array(CountryCode).min(1, 'must list at least one country'),
-  /** Absent today: plan cards then say 'Price will be updated soon' (DESIGN 2). */
+  /** Optional in the contract: without one, plan cards say 'Price will be updated soon' and it cannot be bought (DESIGN 2). */
   price: Price.optional(),
 });
 
@@ -116,7 +116,15 @@ function crossRecordInvariants({ countries, regions, packages }: Records, ctx: z
   }
 }
 
-const SnapshotPackage = Package.extend({ destination: z.union([CountryCode, RegionCode]) });
+const SnapshotPackage = Package.extend({
+  destination: z.union([CountryCode, RegionCode]),
+  /** The partner's code for the package: what an order names. Internal: the API never answers it. */
+  partnerCode: z.string().min(1, 'must not be empty'),
+  /** The partner's price, US dollars × 10,000. Internal: the API never answers it. */
+  wholesaleUsdE4: z.number().int().nonnegative(),
+  /** Every package of the snapshot comes from the partner with a price, so it can be bought. */
+  price: Price,
+});
 
 /** The committed snapshot the API serves by default: names in all 12 languages. */
 export const Snapshot = z

@@ -70,3 +70,12 @@ export function islandSections<N extends Namespace, K extends string>(
   const t = useTranslations(locale, namespace) as unknown as (key: string, options: object) => unknown;
   return Object.fromEntries(sections.map((key) => [key, t(key, { returnObjects: true, ...values })])) as Record<K, unknown>;
 }
+
+/**
+ * Every plural form the language needs of a counted message ('store.countriesCount'), with
+ * {{count}} left in: for a script that picks one in the browser with Intl.PluralRules and fill().
+ */
+export function pluralForms(locale: Locale, key: string): Record<string, string> {
+  const t = useTranslations(locale) as unknown as (key: string) => string;
+  return Object.fromEntries(new Intl.PluralRules(locale).resolvedOptions().pluralCategories.map((category) => [category, t(`${key}_${category}`)]));
+}

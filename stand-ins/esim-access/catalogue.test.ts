@@ -1,22 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { COUNTRY_CODES, REGIONS } from '../../scripts/lib/geography.ts';
 import { buildWholesaleCatalogue } from './catalogue.ts';
 
 const catalogue = buildWholesaleCatalogue();
 const usd = (price: number) => price / 10_000;
 
 describe('the stand-in wholesale catalogue', () => {
-  it('sells every plan of the snapshot, in every country and region it lists', () => {
-    expect(catalogue).toHaveLength(snapshot.packages.length);
-    const sold = new Set(catalogue.map((p) => `${p.location}|${p.volume}|${p.duration}`));
-    for (const pkg of snapshot.packages) {
-      const { value, unit } = pkg.metadata.dataAmount;
-      const key = `${[...pkg.supportedCountries].sort().join(',')}|${value * (unit === 'GB' ? 2 ** 30 : 2 ** 20)}|${pkg.validity}`;
-      expect(sold.has(key), pkg.id).toBe(true);
+  it('sells a plan ladder in every one of our countries and in each region, covering exactly its countries', () => {
+    const single = catalogue.filter((p) => p.locationNetworkList.length === 1);
+    expect(new Set(single.map((p) => p.location))).toEqual(new Set(COUNTRY_CODES));
+    for (const code of COUNTRY_CODES) {
+      const durations = single.filter((p) => p.location === code).map((p) => `${p.volume / 2 ** 30}GB/${p.duration}`);
+      expect(durations, code).toEqual(expect.arrayContaining(['1GB/7', '3GB/15', '5GB/30']));
     }
-    const countries = new Set(catalogue.filter((p) => p.locationNetworkList.length === 1).map((p) => p.location));
-    expect(countries.size).toBe(snapshot.countries.length);
-    expect(catalogue.find((p) => p.slug.startsWith('EU-') && p.locationNetworkList.some((l) => l.locationCode === 'DE'))).toBeDefined();
+    // Large markets get more: Germany a 20 GB and a 50 GB plan, Tuvalu neither.
+    expect(single.filter((p) => p.location === 'DE').map((p) => p.slug)).toEqual(expect.arrayContaining(['DE_20_30', 'DE_50_30']));
+    expect(single.filter((p) => p.location === 'TV')).toHaveLength(3);
+    for (const countries of Object.values(REGIONS)) {
+      expect(catalogue.filter((p) => p.location === countries.join(',')).length).toBeGreaterThanOrEqual(4);
+    }
+    expect(catalogue.find((p) => p.slug.startsWith('EU-') && p.location.split(',').includes('DE'))).toBeDefined();
   });
 
   it('prices 1 GB for 7 days in a country between USD 0.70 and 2.50, in whole cents', () => {

@@ -1,23 +1,31 @@
-import snapshotJson from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+import { COUNTRY_CODES, REGIONS } from '../../scripts/lib/geography.ts';
 
 /**
- * A wholesale catalogue shaped like eSIM Access's package/list answer, for every plan of our
- * committed snapshot: the same countries, regions, data amounts and validities, with a made-up
- * but realistic and deterministic price (USD × 10,000) and the partner's field names and units.
+ * The partner's wholesale catalogue, shaped like eSIM Access's package/list answer: what the
+ * partner sells is its own decision, so the plans come from here, not from our snapshot (which
+ * the generator makes from this). It sells in our countries and regions (scripts/lib/geography.ts)
+ * a plan ladder sized by population, with a made-up but realistic and deterministic price
+ * (USD × 10,000) and the partner's field names and units.
  */
 
-/** The fields of the snapshot the stand-in reads; anything else in it may change freely. */
-export interface CatalogueSource {
-  countries: { code: string; names: { en: string } }[];
-  regions: { code: string; names: { en: string }; supportedCountries: string[] }[];
-  packages: {
-    id: string;
-    destination: string;
-    metadata: { dataAmount: { value: number; unit: string } };
-    validity: number;
-    validityUnit: string;
-    supportedCountries: string[];
-  }[];
+const require = createRequire(import.meta.url);
+const territoryInfo: Record<string, { _population?: string }> =
+  require('cldr-core/supplemental/territoryInfo.json').supplemental.territoryInfo;
+
+// Plans: every country gets the core ladder; large markets get more, tiny ones fewer.
+type Plan = [gigabytes: number, days: number];
+const CORE: Plan[] = [[1, 7], [3, 15], [5, 30], [10, 30], [20, 30]];
+const LARGE_EXTRA: Plan[] = [[50, 30]];
+const SMALL: Plan[] = [[1, 7], [3, 15], [5, 30]];
+const REGION_PLANS: Plan[] = [[1, 7], [3, 15], [5, 30], [10, 30], [20, 30]];
+const GLOBAL_PLANS: Plan[] = [[1, 7], [3, 30], [5, 30], [10, 30]];
+
+function plansFor(code: string): Plan[] {
+  const population = Number(territoryInfo[code]?._population ?? 0);
+  if (population >= 20_000_000) return [...CORE, ...LARGE_EXTRA];
+  if (population < 1_000_000) return SMALL;
+  return CORE;
 }
 
 /** One package as eSIM Access lists it (docs.esimaccess.com, package/list). */
@@ -55,17 +63,20 @@ export interface StandInPackage {
   }[];
 }
 
-/** The partner's location codes for multi-country packages: a prefix and the number of countries ('EU-42'). */
-const REGION_PREFIX: Record<string, string> = {
-  europe: 'EU',
-  asia: 'AS',
-  mena: 'ME',
-  africa: 'AF',
-  'north-america': 'NA',
-  'latin-america': 'SA',
-  caribbean: 'CB',
-  oceania: 'OC',
-  global: 'GL',
+/**
+ * The partner's location code prefix ('EU-42': a prefix and the number of countries) and English
+ * name of each multi-country location.
+ */
+const REGION_LOCATION: Record<string, [prefix: string, name: string]> = {
+  europe: ['EU', 'Europe'],
+  asia: ['AS', 'Asia'],
+  mena: ['ME', 'Middle East & North Africa'],
+  africa: ['AF', 'Africa'],
+  'north-america': ['NA', 'North America'],
+  'latin-america': ['SA', 'Latin America'],
+  caribbean: ['CB', 'Caribbean'],
+  oceania: ['OC', 'Oceania'],
+  global: ['GL', 'Global'],
 };
 
 /** How dear data is in a country, by the first region (in this order) that lists it. */
@@ -89,65 +100,68 @@ function wholesaleUsd(gigabytes: number, days: number, costFactor: number): numb
   return BASE_USD * costFactor * gigabytes ** 0.8 * (days / 7) ** 0.25;
 }
 
-export function buildWholesaleCatalogue(source: CatalogueSource = snapshotJson): StandInPackage[] {
-  const countryNames = new Map(source.countries.map((c) => [c.code, c.names.en]));
-  const regions = new Map(source.regions.map((r) => [r.code, r]));
+export function buildWholesaleCatalogue(): StandInPackage[] {
+  const englishName = new Intl.DisplayNames('en', { type: 'region' });
+  const countryName = (code: string) => englishName.of(code) ?? code;
   const countryCost = (code: string): number => {
-    const tier = REGION_COST.find(([region]) => regions.get(region)?.supportedCountries.includes(code));
+    const tier = REGION_COST.find(([region]) => REGIONS[region]?.includes(code));
     return (tier ? tier[1] : UNLISTED_COST) * (0.85 + 0.3 * unitHash(code));
   };
+  const locations = [
+    ...COUNTRY_CODES.map((code) => ({ region: undefined, countries: [code], plans: plansFor(code) })),
+    ...Object.entries(REGIONS).map(([region, countries]) => ({
+      region,
+      countries: [...countries],
+      plans: region === 'global' ? GLOBAL_PLANS : REGION_PLANS,
+    })),
+  ];
 
   const codes = new Set<string>();
-  return source.packages.map((pkg) => {
-    const region = regions.get(pkg.destination);
-    const countries = [...pkg.supportedCountries].sort();
+  return locations.flatMap(({ region, countries, plans }) => {
     const costs = countries.map(countryCost);
     // A regional plan costs about what its dearer members cost, plus something for the convenience.
     const cost = region ? REGIONAL_PREMIUM * ((mean(costs) + Math.max(...costs)) / 2) : costs[0]!;
-    const prefix = region && (REGION_PREFIX[region.code] ?? region.code.slice(0, 2).toUpperCase());
-    const locationCode = prefix ? `${prefix}-${countries.length}` : pkg.destination;
-    const placeName = region ? region.names.en : (countryNames.get(pkg.destination) ?? pkg.destination);
+    const [prefix, regionName] = region ? (REGION_LOCATION[region] ?? [region.slice(0, 2).toUpperCase(), region]) : [];
+    const locationCode = prefix ? `${prefix}-${countries.length}` : countries[0]!;
+    const placeName = regionName ?? countryName(countries[0]!);
 
-    const { value, unit } = pkg.metadata.dataAmount;
-    const gigabytes = unit === 'GB' ? value : value / 1024;
-    const days = pkg.validity * ({ day: 1, week: 7, month: 30 }[pkg.validityUnit] ?? 1);
-    const usd = wholesaleUsd(gigabytes, days, cost);
-    const dataLabel = `${value}${unit}`;
-    const durationLabel = pkg.validityUnit === 'month' ? `${pkg.validity}Months` : `${days}Days`;
-    const name = `${placeName} ${dataLabel} ${durationLabel}`;
+    return plans.map(([gigabytes, days]): StandInPackage => {
+      const usd = wholesaleUsd(gigabytes, days, cost);
+      const name = `${placeName} ${gigabytes}GB ${days}Days`;
+      const slug = `${locationCode}_${gigabytes}_${days}`;
+      const packageCode = `P${Math.floor(unitHash(slug) * 36 ** 7).toString(36).toUpperCase().padStart(7, '0')}`;
+      if (codes.has(packageCode)) throw new Error(`Stand-in package code ${packageCode} is not unique (${slug})`);
+      codes.add(packageCode);
 
-    const packageCode = `P${Math.floor(unitHash(pkg.id) * 36 ** 7).toString(36).toUpperCase().padStart(7, '0')}`;
-    if (codes.has(packageCode)) throw new Error(`Stand-in package code ${packageCode} is not unique (${pkg.id})`);
-    codes.add(packageCode);
-
-    return {
-      packageCode,
-      slug: `${locationCode}_${unit === 'GB' ? value : dataLabel}_${pkg.validityUnit === 'month' ? pkg.validity : days}`,
-      name,
-      price: Math.round(usd * 100) * 100,
-      currencyCode: 'USD',
-      volume: value * (unit === 'GB' ? 2 ** 30 : 2 ** 20),
-      smsStatus: 0,
-      dataType: 1,
-      unusedValidTime: 180,
-      duration: pkg.validityUnit === 'month' ? pkg.validity : days,
-      durationUnit: pkg.validityUnit === 'month' ? 'MONTH' : 'DAY',
-      location: countries.join(','),
-      description: name,
-      activeType: 2,
-      favorite: false,
-      retailPrice: Math.round(usd * 2 * 100) * 100,
-      speed: '3G/4G/5G',
-      ipExport: region ? 'HK' : pkg.destination,
-      supportTopUpType: 2,
-      fupPolicy: '',
-      locationNetworkList: countries.map((code) => ({
-        locationName: countryNames.get(code) ?? code,
-        locationLogo: `/img/flags/${code.toLowerCase()}.png`,
-        locationCode: code,
-        operatorList: [{ operatorName: 'Stand-in Mobile', networkType: countryCost(code) < 1.5 ? '5G' : '4G' }],
-      })),
-    };
+      return {
+        packageCode,
+        slug,
+        name,
+        price: Math.round(usd * 100) * 100,
+        currencyCode: 'USD',
+        volume: gigabytes * 2 ** 30,
+        smsStatus: 0,
+        dataType: 1,
+        unusedValidTime: 180,
+        duration: days,
+        durationUnit: 'DAY',
+        location: countries.join(','),
+        description: name,
+        activeType: 2,
+        favorite: false,
+        retailPrice: Math.round(usd * 2 * 100) * 100,
+        speed: '3G/4G/5G',
+        ipExport: region ? 'HK' : countries[0]!,
+        supportTopUpType: 2,
+        fupPolicy: '',
+        locationNetworkList: countries.map((code) => ({
+          locationName: countryName(code),
+          locationLogo: `/img/flags/${code.toLowerCase()}.png`,
+          locationCode: code,
+          operatorList: [{ operatorName: 'Stand-in Mobile', networkType: countryCost(code) < 1.5 ? '5G' : '4G' }],
+        })),
+      };
+    });
   });
 }
 

@@ -67,3 +67,24 @@ for (const locale of ['en', 'ar'] as const) {
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 }
+
+for (const locale of ['en', 'ar'] as const) {
+  test(`axe finds nothing on the signed-in checkout, with a plan and with an unknown one (${locale})`, async ({ page }) => {
+    const email = uniqueEmail('axe');
+    await createAccount(email, 'travel-safe-1');
+    await speak(page, locale);
+    await page.goto(`${localizePath(locale, '/checkout')}?plan=europe-5gb-30d`);
+    await page.locator('#email').fill(email);
+    await page.locator('#password').fill('travel-safe-1');
+    await page.locator('form button[type="submit"]').click();
+    await expect(page.locator('[data-total]')).toBeVisible();
+    const scan = async () =>
+      (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()).violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
+    expect(await scan()).toEqual([]);
+    await page.goto(`${localizePath(locale, '/checkout')}?plan=atlantis`);
+    await expect(page.locator('[data-plan-error]')).toBeVisible();
+    expect(await scan()).toEqual([]);
+  });
+}

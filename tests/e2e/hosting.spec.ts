@@ -87,8 +87,11 @@ test.describe('no Content-Security-Policy violation', () => {
     await page.locator('form button[type="submit"]').click();
     await expect(page).toHaveURL('/profile');
     await expect(page.locator('[data-email]')).toHaveText(email);
-    // Signed in, each loads Firebase Auth for the session (on a phone, without Google's sign-in helper).
-    for (const route of ['/checkout', '/my-esim', '/history', '/payment-success']) {
+    // Signed in, each loads Firebase Auth for the session (on a phone, without Google's sign-in helper);
+    // checkout fetches the chosen plan from /plans/{id}.json, which connect-src allows.
+    await page.goto('/checkout?plan=de-1gb-7d');
+    await expect(page.locator('[data-total]')).toBeVisible();
+    for (const route of ['/my-esim', '/history', '/payment-success']) {
       await page.goto(route);
       await page.waitForLoadState('networkidle');
     }

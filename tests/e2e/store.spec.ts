@@ -2,14 +2,14 @@ import { expect, test, type Page } from '@playwright/test';
 import en from '../../locales/en/common.json' with { type: 'json' };
 import ar from '../../locales/ar/common.json' with { type: 'json' };
 import ja from '../../locales/ja/common.json' with { type: 'json' };
-import { speak } from './support.ts';
+import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { messages, speak } from './support.ts';
 
 const STRINGS = { en, ar, ja } as const;
-type Lang = keyof typeof STRINGS;
-const storePath = (lang: Lang) => (lang === 'en' ? '/store' : `/${lang}/store`);
+const storePath = (lang: string) => (lang === 'en' ? '/store' : `/${lang}/store`);
 
 /** Keep auto-detection out of the way: the browser speaks the page's language. */
-async function openStore(page: Page, lang: Lang) {
+async function openStore(page: Page, lang: string) {
   await speak(page, lang);
   await page.goto(storePath(lang));
 }
@@ -26,9 +26,9 @@ for (const lang of ['en', 'ar', 'ja'] as const) {
       expect(await items.count()).toBeGreaterThan(200);
       const first = items.first().getByRole('link');
       await expect(first.locator('img')).toHaveAttribute('src', /^\/flags\/[A-Z]{2}\.svg$/);
-      await expect(first).toHaveText(/[A-Z]{2}$/);
+      await expect(first.locator('span').nth(1)).toHaveText(/^[A-Z]{2}$/);
       await page.getByRole('searchbox', { name: t.searchLabel }).fill('DE');
-      const germany = visibleItems(page).filter({ hasText: /DE$/ }).getByRole('link');
+      const germany = visibleItems(page).filter({ has: page.locator('span', { hasText: /^DE$/ }) }).getByRole('link');
       await germany.click();
       await expect(page).toHaveURL(lang === 'en' ? '/package/de' : `/${lang}/package/de`);
     });
@@ -43,7 +43,7 @@ for (const lang of ['en', 'ar', 'ja'] as const) {
       await expect(visibleItems(page)).toHaveCount(1);
       await expect(visibleItems(page)).toContainText('RE');
       await search.fill('USA');
-      await expect(visibleItems(page).filter({ hasText: /US$/ })).toHaveCount(1);
+      await expect(visibleItems(page).filter({ has: page.locator('span', { hasText: /^US$/ }) })).toHaveCount(1);
       await search.fill('Czech Republic');
       await expect(visibleItems(page)).toHaveCount(1);
       await expect(visibleItems(page)).toContainText('CZ');
@@ -112,3 +112,23 @@ test('without JavaScript every destination link is in the page', async ({ browse
   expect(await page.locator('a[href^="/package/"]').count()).toBeGreaterThan(250);
   await context.close();
 });
+
+/** Intl's own output in the test, never a hand-typed price (DESIGN 4); EUR has two minor digits. */
+const lowestPrice = (lang: string, destination: string) =>
+  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(
+    Math.min(...snapshot.packages.filter((p) => p.destination === destination).map((p) => p.price.amountMinor)) / 100,
+  );
+
+for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
+  const t = messages(lang, 'common').store;
+  test(`every destination shows its lowest price, in the language’s format (${lang})`, async ({ page }) => {
+    await openStore(page, lang);
+    const price = (code: string) => visibleItems(page).filter({ has: page.locator('span', { hasText: new RegExp(`^${code}$`) }) }).locator('a > span').last();
+    const rows = visibleItems(page);
+    await expect(rows.locator('a > span:nth-of-type(3)')).toHaveCount(await rows.count());
+    for (const code of ['DE', 'JP', 'US']) await expect(price(code)).toHaveText(t.fromPrice.replace('{{price}}', lowestPrice(lang, code)));
+    await page.getByRole('tab', { name: t.regions }).click();
+    const europe = visibleItems(page).filter({ has: page.locator(`a[href$="/package/europe"]`) }).locator('a > span').last();
+    await expect(europe).toHaveText(t.fromPrice.replace('{{price}}', lowestPrice(lang, 'europe')));
+  });
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, pageWeight } from '../../scripts/lib/page-weight.ts';
+import { BEFORE_PRICES, BUDGETS, pageWeight } from '../../scripts/lib/page-weight.ts';
 import { DIST } from '../support/dist.ts';
 
 /** The quick byte-budget check per page type (DESIGN 3); `npm run bench` measures the rest. */
@@ -42,6 +42,14 @@ describe('byte budgets', () => {
   // Account pages carry Firebase: the login page's budget holds for all of them.
   it.each(['login', 'signup', 'ar/login', 'profile', 'ar/profile', 'checkout'])('%s ships at most 120 KB of JavaScript (brotli)', (page) => {
     expect(pageWeight(DIST, join(DIST, `${page}.html`)).js.brotli).toBeLessThanOrEqual(BUDGETS.loginPageJsBrotli);
+  });
+
+  it.each(Object.entries(BEFORE_PRICES.packagePageJs))('%s ships at most 2 KB more JavaScript than before prices (%i B brotli)', (page, before) => {
+    expect(pageWeight(DIST, join(DIST, `${page}.html`)).js.brotli).toBeLessThanOrEqual(before + BUDGETS.pricesGrowthBrotli);
+  });
+
+  it.each(Object.entries(BEFORE_PRICES.storePageHtml))('%s HTML is at most 2 KB larger than before prices (%i B brotli)', (page, before) => {
+    expect(pageWeight(DIST, join(DIST, `${page}.html`)).html.brotli).toBeLessThanOrEqual(before + BUDGETS.pricesGrowthBrotli);
   });
 
   it.each(['package/de', 'package/global', 'ar/package/global', 'ja/package/europe'])(

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogueApi } from '../../src/catalogue/api.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
+import en from '../../locales/en/common.json' with { type: 'json' };
 import { build, removeBuilds } from '../support/build.ts';
 
 /**
@@ -35,7 +36,7 @@ describe('the build and a bad catalogue', () => {
     broken.countries[japan]!.flag = '/flags/JP-missing.svg';
     const api = await serveCatalogue(createCatalogueApi(broken));
     try {
-      const { status, output, outDir } = await build(api.url);
+      const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
       expect(status).not.toBe(0);
       expect(output).toContain('Catalogue is inconsistent');
       expect(output).toContain(`countries[${japan}].flag (code JP): public/flags/JP-missing.svg does not exist`);
@@ -50,5 +51,36 @@ describe('the build and a bad catalogue', () => {
     expect(status).not.toBe(0);
     expect(output).toMatch(/failed after 4 attempt\(s\)/);
     expect(existsSync(join(outDir, 'index.html'))).toBe(false);
+  });
+});
+
+describe('the build and prices', () => {
+  it('gives a destination with no priced plan no Product structured data, no price, no way to buy and no plan for checkout', async () => {
+    // The contract keeps price optional: a catalogue API may answer plans without one.
+    const unpriced = embeddedSnapshot();
+    for (const pkg of unpriced.packages) if (pkg.destination === 'JP') delete (pkg as { price?: unknown }).price;
+    const api = await serveCatalogue(createCatalogueApi(unpriced));
+    try {
+      const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
+      expect(status, output).toBe(0);
+      const ldJson = (page: string) => readFileSync(join(outDir, page), 'utf8').match(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s)?.[1];
+      expect(ldJson('package/jp.html')).toBeUndefined();
+      expect(JSON.parse(ldJson('package/de.html')!)).toMatchObject({ '@type': 'Product', offers: { '@type': 'AggregateOffer' } });
+      // Its cards say the price comes soon; no checkout file exists for its plans, so /checkout?plan= says it is not available.
+      const cardPrices = (page: string) =>
+        [...readFileSync(join(outDir, page), 'utf8').matchAll(/data-plan-price="true">([^<]*)</g)].map((m) => m[1]);
+      expect(new Set(cardPrices('package/jp.html'))).toEqual(new Set([en.package.priceSoon]));
+      expect(cardPrices('package/de.html')).not.toContain(en.package.priceSoon);
+      expect(readFileSync(join(outDir, 'package/jp.html'), 'utf8')).not.toContain(en.package.vatIncluded);
+      expect(existsSync(join(outDir, 'plans/jp-1gb-7d.json'))).toBe(false);
+      expect(JSON.parse(readFileSync(join(outDir, 'plans/de-1gb-7d.json'), 'utf8'))).toMatchObject({ id: 'de-1gb-7d', price: { currency: 'EUR' } });
+      // The store row has no 'from' price.
+      const storeRow = (code: string) => readFileSync(join(outDir, 'store.html'), 'utf8').match(new RegExp(`href="/package/${code}".*?</a>`))![0];
+      const from = en.store.fromPrice.replace('{{price}}', '');
+      expect(storeRow('jp')).not.toContain(from);
+      expect(storeRow('de')).toContain(from);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { LOCALE_CODES, localeInfo } from '../../src/i18n/locales.ts';
 import { splitLocale } from '../../src/i18n/paths.ts';
 import { type BuiltPage, DIST, SITE, builtPages, isIndexable } from '../support/dist.ts';
 
 /** What a search engine or a link preview reads from a page (hreflang and canonical: head.test.ts). */
 const pages = builtPages();
+/** The build reads the committed snapshot when CATALOGUE_API_URL is not set, as in these tests. */
+const catalogue = embeddedSnapshot();
 const indexable = pages.filter(isIndexable);
 const byPath = new Map(pages.map((p) => [p.path, p]));
 
@@ -61,11 +64,33 @@ describe('structured data (JSON-LD)', () => {
   });
 
   const packages = pages.filter((p) => /^\/package\/[^/]+$/.test(splitLocale(p.path).route) && isIndexable(p));
-  it.each(packages.map((p) => [p.path, p] as const))('%s: a Product without offers while there are no prices', (_, page) => {
-    const [product] = structuredData(page);
+  it.each(packages.map((p) => [p.path, p] as const))('%s: a Product with offers if a plan is priced, none otherwise', (_, page) => {
+    const code = splitLocale(page.path).route.split('/').pop()!;
+    const plans = catalogue.packages.filter((p) => p.destination.toLowerCase() === code);
+    const prices = plans.flatMap((p) => (p.price ? [p.price.amountMinor / 100] : []));
+    const data = structuredData(page);
+    if (prices.length === 0) {
+      expect(data).toEqual([]);
+      return;
+    }
+    const [product] = data;
     expect(product).toMatchObject({ '@type': 'Product', name: page.doc.querySelector('title')!.text.split(' · ')[0], url: `${SITE}${page.path}` });
-    expect(product).not.toHaveProperty('offers');
+    // What Google's product snippets need: a price range in a currency, in stock, at this page.
+    expect(product!.offers).toEqual({
+      '@type': 'AggregateOffer',
+      priceCurrency: 'EUR',
+      lowPrice: Math.min(...prices),
+      highPrice: Math.max(...prices),
+      offerCount: prices.length,
+      availability: 'https://schema.org/InStock',
+      url: `${SITE}${page.path}`,
+    });
     expect(existsSync(join(DIST, new URL(product!.image as string).pathname))).toBe(true);
+  });
+
+  it('finds a priced plan on every package page of the committed snapshot', () => {
+    expect(packages.length).toBeGreaterThan(0);
+    expect(packages.every((page) => structuredData(page).length === 1)).toBe(true);
   });
 
   it('puts no structured data on other pages', () => {

@@ -60,7 +60,22 @@ describe('GET /packages', () => {
     expect(upper.length).toBeGreaterThanOrEqual(3);
     for (const pkg of upper) {
       expect(pkg.supportedCountries).toEqual(['DE']);
-      expect(pkg.price).toBeUndefined();
+      expect(pkg.price).toMatchObject({ amountMinor: expect.any(Number), currency: 'EUR' });
+    }
+  });
+
+  it('answers the contract fields only: never the partner code, the wholesale price or the margin', async () => {
+    const snapshot = embeddedSnapshot();
+    for (const regionId of ['DE', 'europe', 'global']) {
+      const text = await (await get(`/packages?regionId=${regionId}`)).text();
+      const plans = JSON.parse(text) as Record<string, unknown>[];
+      expect(plans.length).toBeGreaterThan(0);
+      for (const plan of plans) {
+        expect(Object.keys(plan).sort()).toEqual(['id', 'metadata', 'price', 'supportedCountries', 'validity', 'validityUnit']);
+        expect(Object.keys(plan.metadata as object)).toEqual(['dataAmount']);
+      }
+      for (const pkg of snapshot.packages.filter((p) => p.destination === regionId)) expect(text).not.toContain(pkg.partnerCode);
+      expect(text).not.toMatch(/wholesale|partner|margin|destination/i);
     }
   });
 

@@ -3,7 +3,8 @@ import { LOCALES, LOCALE_CODES, matchLocale } from '../../src/i18n/locales.ts';
 import { canonicalPath, localeStaticPaths, localizePath, splitLocale } from '../../src/i18n/paths.ts';
 import { alternatesFor } from '../../src/i18n/hreflang.ts';
 import { detectLocale } from '../../src/i18n/detect.ts';
-import { createI18n, islandMessages, useTranslations } from '../../src/i18n/t.ts';
+import { createI18n, islandMessages, pluralForms, useTranslations } from '../../src/i18n/t.ts';
+import { fill } from '../../src/i18n/fill.ts';
 import en from '../../locales/en/common.json';
 import ar from '../../locales/ar/common.json';
 
@@ -118,6 +119,18 @@ describe('t()', () => {
     const t = i18n.getFixedT('de', 'common') as unknown as (key: string) => string;
     expect(t('a')).toBe('Apfel');
     expect(t('b')).toBe('Banana');
+  });
+
+  it('hands a script every plural form the language needs, {{count}} left to fill', () => {
+    for (const locale of ['en', 'ar', 'pl', 'ja'] as const) {
+      const forms = pluralForms(locale, 'store.countriesCount');
+      const rules = new Intl.PluralRules(locale);
+      expect(Object.keys(forms).sort()).toEqual([...rules.resolvedOptions().pluralCategories].sort());
+      const t = useTranslations(locale);
+      for (const count of [0, 1, 2, 3, 5, 11, 22, 100]) {
+        expect(fill(forms[rules.select(count)]!, { count: String(count) })).toBe(t('store.countriesCount', { count }));
+      }
+    }
   });
 
   it('hands an island exactly the strings it asks for, in its language', () => {

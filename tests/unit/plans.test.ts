@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDataAmount, formatPrice, formatValidity, planView } from '../../src/features/package/plans.ts';
+import { formatDataAmount, formatPrice, formatValidity, lowestPrice, planView, sortPlans } from '../../src/features/package/plans.ts';
 import { useTranslations } from '../../src/i18n/t.ts';
 import pl from '../../locales/pl/common.json';
 import ar from '../../locales/ar/common.json';
@@ -45,6 +45,42 @@ describe('plan card text', () => {
     expect(priced.price).toBe(new Intl.NumberFormat('de', { style: 'currency', currency: 'EUR' }).format(29.99));
     expect(formatPrice({ amountMinor: 1500, currency: 'JPY' }, 'ja')).toBe(
       new Intl.NumberFormat('ja', { style: 'currency', currency: 'JPY' }).format(1500),
+    );
+  });
+});
+
+describe('plans by price', () => {
+  const euro = (amountMinor: number) => ({ amountMinor, currency: 'EUR' });
+  const plans = [
+    { ...pkg, id: 'b', price: euro(899) },
+    { ...pkg, id: 'unpriced' },
+    { ...pkg, id: 'a', price: euro(199) },
+    { ...pkg, id: 'c', price: euro(2649) },
+  ];
+  const views = plans.map((p) => planView(p, 'en', useTranslations('en')));
+  const ids = (order: Parameters<typeof sortPlans>[1]) => sortPlans(views, order).map((p) => p.id);
+
+  it('keeps the catalogue order by default, sorts by price either way, plans without a price last', () => {
+    expect(ids('default')).toEqual(['b', 'unpriced', 'a', 'c']);
+    expect(ids('price-asc')).toEqual(['a', 'b', 'c', 'unpriced']);
+    expect(ids('price-desc')).toEqual(['c', 'b', 'a', 'unpriced']);
+    // Sorting copies: the catalogue order stays for going back to it.
+    expect(views.map((p) => p.id)).toEqual(['b', 'unpriced', 'a', 'c']);
+  });
+
+  it('finds a destination’s lowest price, none when nothing is priced', () => {
+    expect(lowestPrice(plans)).toEqual(euro(199));
+    expect(lowestPrice([pkg, { ...pkg, id: 'x' }])).toBeUndefined();
+    expect(lowestPrice([])).toBeUndefined();
+  });
+
+  it('writes money as each language does (Intl), minor units per currency', () => {
+    for (const locale of ['en', 'de', 'ar', 'ja', 'fr', 'ru'] as const) {
+      expect(formatPrice(euro(499), locale)).toBe(new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(4.99));
+    }
+    // Kuwaiti dinar: three minor digits.
+    expect(formatPrice({ amountMinor: 1250, currency: 'KWD' }, 'ar')).toBe(
+      new Intl.NumberFormat('ar', { style: 'currency', currency: 'KWD' }).format(1.25),
     );
   });
 });

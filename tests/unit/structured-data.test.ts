@@ -14,20 +14,30 @@ const product = (packages: Package[]) =>
   productData({ name: 'Japan', description: 'Plans', url: 'https://x.test/package/jp', image: 'https://x.test/flags/JP.svg', packages });
 
 describe('Product structured data', () => {
-  it('makes no offer while the catalogue has no prices', () => {
-    expect(product([plan('a'), plan('b')])).not.toHaveProperty('offers');
+  it('is left out while no plan has a price: no Product without an offer', () => {
+    expect(product([plan('a'), plan('b')])).toBeUndefined();
+    expect(product([])).toBeUndefined();
   });
 
-  it('offers the price range once prices arrive, in the currency’s major units', () => {
+  it('offers the price range of the priced plans, in stock, at the page, in the currency’s major units', () => {
     const data = product([plan('a', { amountMinor: 499, currency: 'EUR' }), plan('b', { amountMinor: 1999, currency: 'EUR' }), plan('c')]);
-    expect(data.offers).toEqual({ '@type': 'AggregateOffer', priceCurrency: 'EUR', lowPrice: 4.99, highPrice: 19.99, offerCount: 2 });
+    expect(data).toMatchObject({ '@type': 'Product', name: 'Japan', url: 'https://x.test/package/jp' });
+    expect(data!.offers).toEqual({
+      '@type': 'AggregateOffer',
+      priceCurrency: 'EUR',
+      lowPrice: 4.99,
+      highPrice: 19.99,
+      offerCount: 2,
+      availability: 'https://schema.org/InStock',
+      url: 'https://x.test/package/jp',
+    });
     // The yen has no minor unit: 1500 is 1500 yen, not 15.
-    expect(product([plan('a', { amountMinor: 1500, currency: 'JPY' })]).offers).toMatchObject({ lowPrice: 1500, highPrice: 1500 });
+    expect(product([plan('a', { amountMinor: 1500, currency: 'JPY' })])!.offers).toMatchObject({ lowPrice: 1500, highPrice: 1500 });
   });
 
   it('never mixes currencies in one price range', () => {
     const data = product([plan('a', { amountMinor: 500, currency: 'EUR' }), plan('b', { amountMinor: 90000, currency: 'JPY' })]);
-    expect(data.offers).toMatchObject({ priceCurrency: 'EUR', lowPrice: 5, highPrice: 5, offerCount: 1 });
+    expect(data!.offers).toMatchObject({ priceCurrency: 'EUR', lowPrice: 5, highPrice: 5, offerCount: 1 });
   });
 });
 

@@ -2,7 +2,7 @@ import { SAMPLE_CHECKOUT } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatPrice, formatValidity, formatDataAmount } from '../package/plans.ts';
 
-/** The static sample figures of checkout and payment success (spec 2 and 9), formatted. */
+/** The static sample figures of payment success (spec 2 and 9), formatted; checkout shows the chosen plan. */
 export function sampleOrder(locale: Locale) {
   const money = (amountMinor: number) => formatPrice({ amountMinor, currency: SAMPLE_CHECKOUT.currency }, locale);
   return {

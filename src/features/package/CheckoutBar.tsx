@@ -1,15 +1,17 @@
 import { useStore } from '@nanostores/react';
+import { checkoutUrl } from '../checkout/plan-data.ts';
 import type { PlanView } from './plans.ts';
 import { $selectedPlanId } from './selection.ts';
 
 interface Props {
   plans: PlanView[];
-  checkoutHref: string;
+  /** The localized /checkout; the chosen plan goes along as ?plan={id}. */
+  checkoutPath: string;
   messages: { selectedPlan: string; noSelection: string; checkout: string; priceSoon: string };
 }
 
-/** The bar above the bottom navigation: the selected plan and Checkout, disabled while there is no price. */
-export default function CheckoutBar({ plans, checkoutHref, messages }: Props) {
+/** The bar above the bottom navigation: the selected plan, its price and Checkout, disabled without a price. */
+export default function CheckoutBar({ plans, checkoutPath, messages }: Props) {
   const selectedId = useStore($selectedPlanId);
   const plan = plans.find((p) => p.id === selectedId);
   const canCheckout = plan?.price !== undefined;
@@ -23,7 +25,9 @@ export default function CheckoutBar({ plans, checkoutHref, messages }: Props) {
               <p className="font-semibold" data-selected-plan>
                 {plan.data} · {plan.validity}
               </p>
-              <p className="text-sm text-brand">{plan.price ?? messages.priceSoon}</p>
+              <p className={plan.price ? 'font-bold text-brand' : 'text-sm text-brand'} data-selected-price>
+                {plan.price ?? messages.priceSoon}
+              </p>
             </>
           ) : (
             <p className="text-sm text-ink-muted">{messages.noSelection}</p>
@@ -32,7 +36,7 @@ export default function CheckoutBar({ plans, checkoutHref, messages }: Props) {
         <button
           type="button"
           disabled={!canCheckout}
-          onClick={() => window.location.assign(checkoutHref)}
+          onClick={() => plan && window.location.assign(checkoutUrl(checkoutPath, plan.id))}
           className="shrink-0 rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:cursor-not-allowed disabled:opacity-50"
         >
           {messages.checkout}

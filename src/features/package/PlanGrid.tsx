@@ -1,43 +1,69 @@
 import { useStore } from '@nanostores/react';
-import type { PlanView } from './plans.ts';
+import { useState } from 'react';
+import { PLAN_ORDERS, sortPlans, type PlanOrder, type PlanView } from './plans.ts';
 import { $selectedPlanId, togglePlan } from './selection.ts';
 
 interface Props {
   plans: PlanView[];
-  label: string;
-  priceSoon: string;
+  messages: { label: string; priceSoon: string; sortLabel: string; sort: Record<PlanOrder, string> };
 }
 
-/** Plan cards as toggle buttons: at most one pressed; pressing it again releases it. */
-export default function PlanGrid({ plans, label, priceSoon }: Props) {
+/**
+ * Plan cards as toggle buttons: at most one pressed; pressing it again releases it. A sort
+ * control reorders them by price; the selection is by id, so it survives the reordering.
+ */
+export default function PlanGrid({ plans, messages }: Props) {
   const selectedId = useStore($selectedPlanId);
+  const [order, setOrder] = useState<PlanOrder>('default');
+  const canSort = plans.filter((plan) => plan.amountMinor !== undefined).length > 1;
   return (
-    <ul aria-label={label} className="grid gap-3 sm:grid-cols-2">
-      {plans.map((plan) => {
-        const selected = plan.id === selectedId;
-        return (
-          <li key={plan.id}>
-            <button
-              type="button"
-              aria-pressed={selected}
-              data-plan-id={plan.id}
-              onClick={() => togglePlan(plan.id)}
-              className="flex w-full flex-col items-start gap-1 rounded-2xl border-2 border-line bg-surface p-4 text-start aria-pressed:border-brand aria-pressed:bg-surface-muted"
-            >
-              <span className="flex w-full items-center justify-between gap-2">
-                <span className="text-2xl font-bold">{plan.data}</span>
-                <span
-                  aria-hidden="true"
-                  className={`size-5 rounded-full border-2 ${selected ? 'border-brand bg-brand' : 'border-line'}`}
-                />
-              </span>
-              <span className="font-medium">{plan.validity}</span>
-              <span className="text-sm text-ink-muted">{plan.countries}</span>
-              <span className="mt-1 text-sm font-semibold text-brand">{plan.price ?? priceSoon}</span>
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      {canSort && (
+        <div className="mb-3 flex items-center justify-end gap-2 text-sm">
+          <label htmlFor="plan-order">{messages.sortLabel}</label>
+          <select
+            id="plan-order"
+            value={order}
+            onChange={(event) => setOrder(event.target.value as PlanOrder)}
+            className="rounded-lg border border-line bg-surface px-2 py-1"
+          >
+            {PLAN_ORDERS.map((value) => (
+              <option key={value} value={value}>
+                {messages.sort[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <ul aria-label={messages.label} className="grid gap-3 sm:grid-cols-2">
+        {sortPlans(plans, order).map((plan) => {
+          const selected = plan.id === selectedId;
+          return (
+            <li key={plan.id}>
+              <button
+                type="button"
+                aria-pressed={selected}
+                data-plan-id={plan.id}
+                onClick={() => togglePlan(plan.id)}
+                className="flex w-full flex-col items-start gap-1 rounded-2xl border-2 border-line bg-surface p-4 text-start aria-pressed:border-brand aria-pressed:bg-surface-muted"
+              >
+                <span className="flex w-full items-center justify-between gap-2">
+                  <span className="text-2xl font-bold">{plan.data}</span>
+                  <span
+                    aria-hidden="true"
+                    className={`size-5 rounded-full border-2 ${selected ? 'border-brand bg-brand' : 'border-line'}`}
+                  />
+                </span>
+                <span className="font-medium">{plan.validity}</span>
+                <span className="text-sm text-ink-muted">{plan.countries}</span>
+                <span className={`mt-1 text-brand ${plan.price ? 'text-lg font-bold' : 'text-sm font-semibold'}`} data-plan-price>
+                  {plan.price ?? messages.priceSoon}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

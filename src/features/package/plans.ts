@@ -1,4 +1,4 @@
-import type { Package } from '../../catalogue/schema.ts';
+import type { Package, Price } from '../../catalogue/schema.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { T } from '../../i18n/t.ts';
 
@@ -8,9 +8,15 @@ export interface PlanView {
   data: string;
   validity: string;
   countries: string;
-  /** Formatted price, or undefined while the catalogue has none (DESIGN 2). */
+  /** Formatted price, or undefined while the catalogue has none (DESIGN 2): then it cannot be bought. */
   price: string | undefined;
+  /** The price in minor units, for sorting (one currency per catalogue). */
+  amountMinor: number | undefined;
 }
+
+/** The orders a traveller can list plans in: the catalogue's own, or by price. */
+export const PLAN_ORDERS = ['default', 'price-asc', 'price-desc'] as const;
+export type PlanOrder = (typeof PLAN_ORDERS)[number];
 
 const UNIT = { MB: 'megabyte', GB: 'gigabyte' } as const;
 
@@ -24,12 +30,13 @@ export function formatValidity(validity: number, unit: Package['validityUnit'], 
 }
 
 /** A price in the currency's major units: 1999 EUR cents -> 19.99, 1999 JPY -> 1999 (ISO 4217 minor units, from Intl). */
-export function majorUnits(price: NonNullable<Package['price']>): number {
+export function majorUnits(price: Price): number {
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency: price.currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return price.amountMinor / 10 ** digits;
 }
 
-export function formatPrice(price: NonNullable<Package['price']>, locale: Locale): string {
+/** A final price, VAT included, as the language writes money: '4,99 €' in German, '€4.99' in English. */
+export function formatPrice(price: Price, locale: Locale): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency }).format(majorUnits(price));
 }
 
@@ -40,5 +47,22 @@ export function planView(pkg: Package, locale: Locale, t: T): PlanView {
     validity: formatValidity(pkg.validity, pkg.validityUnit, locale),
     countries: t('store.countriesCount', { count: pkg.supportedCountries.length }),
     price: pkg.price && formatPrice(pkg.price, locale),
+    amountMinor: pkg.price?.amountMinor,
   };
+}
+
+/** Plans in the chosen order; plans without a price come last either way. */
+export function sortPlans(plans: readonly PlanView[], order: PlanOrder): PlanView[] {
+  if (order === 'default') return [...plans];
+  const sign = order === 'price-asc' ? 1 : -1;
+  return [...plans].sort((a, b) =>
+    a.amountMinor === undefined || b.amountMinor === undefined
+      ? Number(a.amountMinor === undefined) - Number(b.amountMinor === undefined)
+      : sign * (a.amountMinor - b.amountMinor),
+  );
+}
+
+/** The cheapest priced package of a destination, for the store's 'from' price; undefined if none is priced. */
+export function lowestPrice(packages: readonly Package[]): Price | undefined {
+  return packages.reduce<Price | undefined>((low, pkg) => (pkg.price && (!low || pkg.price.amountMinor < low.amountMinor) ? pkg.price : low), undefined);
 }

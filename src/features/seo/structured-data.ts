@@ -35,13 +35,17 @@ interface ProductInput {
 }
 
 /**
- * A destination's data plans as one Product. Offers appear only when the catalogue sends
- * prices: until then there is nothing true to say about them (DESIGN 2).
+ * A destination's data plans as one Product with an AggregateOffer over its priced plans (the
+ * form Google's product snippets accept: price range, currency, count, availability, URL), or
+ * undefined when no plan has a price: a Product without an offer says nothing true and is not
+ * eligible for rich results (DESIGN 2).
  */
-export function productData({ name, description, url, image, packages }: ProductInput): Record<string, unknown> {
+export function productData({ name, description, url, image, packages }: ProductInput): Record<string, unknown> | undefined {
   const priced = packages.flatMap((pkg) => (pkg.price ? [pkg.price] : []));
   const currency = priced[0]?.currency;
-  const sameCurrency = priced.filter((price) => price.currency === currency).map(majorUnits);
+  if (!currency) return undefined;
+  // One range, one currency: plans priced in another are left out of it.
+  const amounts = priced.filter((price) => price.currency === currency).map(majorUnits);
   return {
     '@type': 'Product',
     name,
@@ -49,14 +53,14 @@ export function productData({ name, description, url, image, packages }: Product
     url,
     image,
     brand: { '@type': 'Brand', name: SITE_NAME },
-    ...(sameCurrency.length > 0 && {
-      offers: {
-        '@type': 'AggregateOffer',
-        priceCurrency: currency,
-        lowPrice: Math.min(...sameCurrency),
-        highPrice: Math.max(...sameCurrency),
-        offerCount: sameCurrency.length,
-      },
-    }),
+    offers: {
+      '@type': 'AggregateOffer',
+      priceCurrency: currency,
+      lowPrice: Math.min(...amounts),
+      highPrice: Math.max(...amounts),
+      offerCount: amounts.length,
+      availability: 'https://schema.org/InStock',
+      url,
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type { Catalogue } from '../../catalogue/loader.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import { formatPrice, lowestPrice } from '../package/plans.ts';
 import { searchText } from './search.ts';
 
 /** A store item as the page renders it: one country or region in one language. */
@@ -11,6 +12,8 @@ export interface Destination {
   flag: string;
   /** Regions: how many countries they cover. */
   countryCount?: number;
+  /** The lowest price of its plans, formatted; undefined while none has a price. */
+  fromPrice: string | undefined;
   search: string;
 }
 
@@ -18,12 +21,17 @@ export interface Destination {
 export function destinationsFor(catalogue: Catalogue, locale: Locale) {
   const collator = new Intl.Collator(locale);
   const byName = (a: Destination, b: Destination) => collator.compare(a.name, b.name);
+  const fromPrice = (code: string) => {
+    const price = lowestPrice(catalogue.packages.get(code) ?? []);
+    return price && formatPrice(price, locale);
+  };
   const countries = catalogue.countries
     .map((c): Destination => ({
       code: c.code,
       slug: c.code.toLowerCase(),
       name: c.names[locale],
       flag: c.flag,
+      fromPrice: fromPrice(c.code),
       search: searchText([c.names[locale], c.names.en, c.code, ...c.aliases]),
     }))
     .sort(byName);
@@ -34,6 +42,7 @@ export function destinationsFor(catalogue: Catalogue, locale: Locale) {
       name: r.names[locale],
       flag: r.flag,
       countryCount: r.supportedCountries.length,
+      fromPrice: fromPrice(r.code),
       search: searchText([r.names[locale], r.names.en, r.code]),
     }))
     .sort(byName);

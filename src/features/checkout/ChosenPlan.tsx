@@ -1,0 +1,112 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { AuthMessages } from '../auth/messages.ts';
+import { fill } from '../../i18n/fill.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
+import { PLAN_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
+
+interface Props {
+  locale: Locale;
+  storePath: string;
+  messages: AuthMessages['checkout'] & { backToStore: string; countries: Record<string, string> };
+  /** The rest of checkout, shown once the plan is known. */
+  children?: ReactNode;
+}
+
+type State = { status: 'loading' | 'noPlan' | 'unknown' | 'failed' } | { status: 'ready'; plan: PlanData };
+
+/**
+ * The plan chosen on the package page (?plan={id}), read from the build's /plans/{id}.json and
+ * shown in the page's language. An id the build did not publish (unknown, or without a price)
+ * answers 404; anything else that fails can be retried.
+ */
+export default function ChosenPlan({ locale, storePath, messages: m, children }: Props) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const id = new URLSearchParams(window.location.search).get(PLAN_PARAM);
+    if (!id) {
+      setState({ status: 'noPlan' });
+      return;
+    }
+    setState({ status: 'loading' });
+    const request = new AbortController();
+    fetch(planDataUrl(id), { signal: request.signal })
+      .then(async (response) => {
+        if (response.status === 404) return setState({ status: 'unknown' });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        setState({ status: 'ready', plan: (await response.json()) as PlanData });
+      })
+      .catch(() => {
+        if (!request.signal.aborted) setState({ status: 'failed' });
+      });
+    return () => request.abort();
+  }, [attempt]);
+
+  if (state.status === 'loading') {
+    return (
+      <p role="status" className="py-6 text-ink-muted">
+        {m.loading}
+      </p>
+    );
+  }
+  if (state.status === 'failed') {
+    return (
+      <div role="alert" className="rounded-xl bg-surface-muted p-4" data-plan-error>
+        <p>{m.loadFailed}</p>
+        <button
+          type="button"
+          onClick={() => setAttempt(attempt + 1)}
+          className="mt-3 rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink"
+        >
+          {m.retry}
+        </button>
+      </div>
+    );
+  }
+  if (state.status !== 'ready') {
+    return (
+      <div className="rounded-xl bg-surface-muted p-4" data-plan-error>
+        <p>{state.status === 'noPlan' ? m.noPlan : m.unknownPlan}</p>
+        <a href={storePath} className="mt-3 inline-block font-semibold text-brand underline">
+          {m.backToStore}
+        </a>
+      </div>
+    );
+  }
+
+  const { plan } = state;
+  const countries = plan.supportedCountries.length;
+  const countriesForm = m.countries[new Intl.PluralRules(locale).select(countries)] ?? m.countries.other ?? '';
+  return (
+    <>
+      <section className="rounded-2xl border border-line p-5" aria-labelledby="checkout-summary" data-chosen-plan={plan.id}>
+        <h2 id="checkout-summary" className="text-lg font-semibold">
+          {m.summary}
+        </h2>
+        <p className="mt-3 flex items-center gap-3 font-semibold" data-destination>
+          <img src={plan.destination.flag} alt="" width="36" height="24" className="rounded-sm border border-line" />
+          {plan.destination.names[locale]}
+        </p>
+        <p className="mt-2" data-plan>
+          {fill(m.plan, {
+            data: formatDataAmount(plan.metadata.dataAmount, locale),
+            validity: formatValidity(plan.validity, plan.validityUnit, locale),
+          })}
+        </p>
+        <p className="text-sm text-ink-muted" data-countries>
+          {fill(countriesForm, { count: String(countries) })}
+        </p>
+        <dl className="mt-4 border-t border-line pt-2">
+          <div className="flex justify-between font-bold">
+            <dt>{m.total}</dt>
+            <dd data-total>{formatPrice(plan.price, locale)}</dd>
+          </div>
+        </dl>
+        <p className="text-sm text-ink-muted">{m.vatIncluded}</p>
+      </section>
+      {children}
+    </>
+  );
+}

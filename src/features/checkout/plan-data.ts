@@ -1,0 +1,30 @@
+import type { Catalogue } from '../../catalogue/loader.ts';
+import type { Package, Price } from '../../catalogue/schema.ts';
+import type { Locale } from '../../i18n/locales.ts';
+
+/**
+ * How a chosen plan reaches checkout: the package page opens /checkout?plan={id} (static, one
+ * page per language), and the page fetches /plans/{id}.json, published by the build for every
+ * plan that can be bought.
+ */
+export const PLAN_PARAM = 'plan';
+
+/** What /plans/{id}.json holds: a priced plan and its destination, named in every language. */
+export interface PlanData extends Omit<Package, 'price'> {
+  price: Price;
+  destination: { code: string; flag: string; names: Record<Locale, string> };
+}
+
+export const checkoutUrl = (checkoutPath: string, planId: string) => `${checkoutPath}?${PLAN_PARAM}=${encodeURIComponent(planId)}`;
+
+/** Encoded, so whatever the address bar holds stays one path segment: an unknown id is a 404. */
+export const planDataUrl = (planId: string) => `/plans/${encodeURIComponent(planId)}.json`;
+
+/** Every plan that can be bought, i.e. has a price (DESIGN 2). */
+export function planData(catalogue: Catalogue): PlanData[] {
+  return [...catalogue.countries, ...catalogue.regions].flatMap(({ code, flag, names }) =>
+    catalogue.packages
+      .get(code)!
+      .flatMap((pkg) => (pkg.price ? [{ ...pkg, price: pkg.price, destination: { code, flag, names } }] : [])),
+  );
+}

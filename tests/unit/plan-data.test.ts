@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../src/catalogue/loader.ts';
+import { checkoutUrl, planData, planDataUrl } from '../../src/features/checkout/plan-data.ts';
+
+const catalogue = await loadCatalogue();
+
+describe('the plans checkout can show (/plans/{id}.json)', () => {
+  it('holds every priced plan once, with its destination named in every language', () => {
+    const plans = planData(catalogue);
+    const all = [...catalogue.packages.values()].flat();
+    expect(plans).toHaveLength(all.length);
+    expect(new Set(plans.map((p) => p.id)).size).toBe(plans.length);
+    const germany = plans.find((p) => p.id === 'de-1gb-7d')!;
+    expect(germany.price).toEqual(catalogue.packages.get('DE')!.find((p) => p.id === 'de-1gb-7d')!.price);
+    expect(germany.destination).toMatchObject({ code: 'DE', flag: '/flags/DE.svg' });
+    expect(germany.destination.names.de).toBe('Deutschland');
+    expect(plans.find((p) => p.id.startsWith('europe-'))!.destination.code).toBe('europe');
+  });
+
+  it('leaves out a plan without a price: it cannot be bought', () => {
+    const packages = new Map(catalogue.packages);
+    packages.set('JP', packages.get('JP')!.map(({ price: _, ...pkg }) => pkg));
+    const ids = planData({ ...catalogue, packages }).map((p) => p.id);
+    expect(ids.some((id) => id.startsWith('jp-'))).toBe(false);
+    expect(ids).toContain('de-1gb-7d');
+  });
+
+  it('carries the plan in the checkout URL, and keeps any id one path segment when fetching it', () => {
+    expect(checkoutUrl('/de/checkout', 'de-1gb-7d')).toBe('/de/checkout?plan=de-1gb-7d');
+    expect(new URL(checkoutUrl('/checkout', 'a&b=c'), 'http://x').searchParams.get('plan')).toBe('a&b=c');
+    expect(planDataUrl('de-1gb-7d')).toBe('/plans/de-1gb-7d.json');
+    expect(planDataUrl('../index')).toBe('/plans/..%2Findex.json');
+  });
+});
