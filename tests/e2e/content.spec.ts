@@ -117,6 +117,8 @@ test.describe('legal pages', () => {
     await page.goto('/support');
     await page.getByRole('link', { name: 'Privacy Policy' }).click();
     await expect(page).toHaveURL('/privacy-policy');
+    // Until its script has run, the button is a plain link home (it works without JavaScript).
+    await page.waitForLoadState('load');
     await page.getByRole('link', { name: legal('en').back }).click();
     await expect(page).toHaveURL('/support');
   });
