@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALE_CODES, type Locale } from '../i18n/locales.ts';
 import { createCatalogueApi, type CatalogueHandler } from './api.ts';
+import { mapLimited } from '../lib/map-limited.ts';
 import { flagFilesExist } from './flag-files.ts';
 import { AssembledCatalogue, CountryList, PackageList, RegionList, describeIssues, type Package } from './schema.ts';
 import { embeddedSnapshot } from './snapshot.ts';
@@ -80,20 +81,6 @@ async function getValid<S extends z.ZodType>(get: Get, path: string, schema: S):
     );
   }
   return parsed.data;
-}
-
-/** Runs `work` over `items` with at most `limit` calls in flight. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 export async function loadCatalogue(options: LoaderOptions = {}): Promise<Catalogue> {

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AuthMessages } from '../auth/messages.ts';
-import { fill } from '../../i18n/fill.ts';
+import { fill, fillPlural } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
 import { PLAN_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
@@ -77,8 +77,6 @@ export default function ChosenPlan({ locale, storePath, messages: m, children }:
   }
 
   const { plan } = state;
-  const countries = plan.supportedCountries.length;
-  const countriesForm = m.countries[new Intl.PluralRules(locale).select(countries)] ?? m.countries.other ?? '';
   return (
     <>
       <section className="rounded-2xl border border-line p-5" aria-labelledby="checkout-summary" data-chosen-plan={plan.id}>
@@ -96,7 +94,7 @@ export default function ChosenPlan({ locale, storePath, messages: m, children }:
           })}
         </p>
         <p className="text-sm text-ink-muted" data-countries>
-          {fill(countriesForm, { count: String(countries) })}
+          {fillPlural(m.countries, locale, plan.supportedCountries.length)}
         </p>
         <dl className="mt-4 border-t border-line pt-2">
           <div className="flex justify-between font-bold">

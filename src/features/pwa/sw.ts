@@ -9,6 +9,7 @@ import { registerRoute, setCatchHandler } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { OFFLINE_READING_ROUTES, OFFLINE_ROUTE } from '../../config/site.ts';
 import { canonicalPath, localizePath, splitLocale } from '../../i18n/paths.ts';
+import { mapLimited } from '../../lib/map-limited.ts';
 import { SKIP_WAITING } from './update.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
@@ -88,28 +89,19 @@ async function save(cache: Cache, key: string, init: RequestInit = {}): Promise<
   }
 }
 
-/** Runs `task` on every key, SAVE_CONCURRENCY at a time. */
-async function eachFew(keys: readonly string[], task: (key: string) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < keys.length) await task(keys[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(SAVE_CONCURRENCY, keys.length) }, lane));
-}
-
 /** Saves the pages not saved yet; saved ones are kept fresh by the network-first route. */
 async function saveMissing(keys: Iterable<string>): Promise<void> {
   const cache = await caches.open(PAGES_CACHE);
   const missing = [];
   for (const key of new Set(keys)) if (!(await cache.match(key))) missing.push(key);
-  await eachFew(missing, (key) => save(cache, key));
+  await mapLimited(missing, SAVE_CONCURRENCY, (key) => save(cache, key));
 }
 
 /** Saved copies of the previous deployment reference its code: refresh them all, keep a copy if offline. */
 async function refreshSavedPages(): Promise<void> {
   const cache = await caches.open(PAGES_CACHE);
   const keys = (await cache.keys()).map((request) => request.url);
-  await eachFew(keys, (key) => save(cache, key, { cache: 'no-cache' }));
+  await mapLimited(keys, SAVE_CONCURRENCY, (key) => save(cache, key, { cache: 'no-cache' }));
 }
 
 // Beside the activation, not inside its waitUntil: requests wait for an activating worker, so
