@@ -1,0 +1,14 @@
+/**
+ * One query layer for both drivers (DESIGN 6): plain SQL with $1 parameters, run by `pg` against
+ * a PostgreSQL server (DATABASE_URL) or by PGlite in-process (data under .data/ by default).
+ */
+export interface Queryable {
+  /** Rows of a parameterised statement ($1, $2, ...). */
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Db extends Queryable {
+  /** Runs `work` in one transaction (BEGIN … COMMIT, ROLLBACK on a throw) and answers its result. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
