@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { loadEnv } from 'vite';
 import { LOCALE_CODES, DEFAULT_LOCALE } from './src/i18n/locales.ts';
 import { DEFAULT_SITE_URL, NOINDEX_ROUTES, siteUrl } from './src/config/site.ts';
-import { checkBuildEnv, DEFAULT_AUTH_EMULATOR_URL } from './src/config/env.ts';
+import { apiBaseUrl, checkBuildEnv, DEFAULT_AUTH_EMULATOR_URL } from './src/config/env.ts';
 import { canonicalPath, splitLocale } from './src/i18n/paths.ts';
 
 /** Sitemap URLs in the same canonical form as the pages' canonical and hreflang links. */
@@ -44,6 +44,8 @@ export default defineConfig({
       PUBLIC_FIREBASE_PROJECT_ID: publicOptional(),
       PUBLIC_FIREBASE_APP_ID: publicOptional(),
       PUBLIC_FIREBASE_AUTH_EMULATOR_URL: envField.string({ context: 'client', access: 'public', url: true, default: DEFAULT_AUTH_EMULATOR_URL }),
+      // Where the pages reach the shop API: /api behind Hosting's rewrite, the local API otherwise.
+      PUBLIC_API_BASE_URL: envField.string({ context: 'client', access: 'public', default: apiBaseUrl(env) }),
       CATALOGUE_API_URL: envField.string({ context: 'server', access: 'public', url: true, optional: true }),
     },
   },

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { CSP_REPORT_PATH, editPolicy, readFirebaseConfig, type FirebaseConfig } from './csp.ts';
 
 /**
@@ -15,7 +16,7 @@ import { CSP_REPORT_PATH, editPolicy, readFirebaseConfig, type FirebaseConfig } 
  * violations to that local API, so the emulators run from a copy that adds exactly that.
  */
 const LOCAL_CONFIG = 'firebase.local.json';
-export const LOCAL_API_PORT = 8788;
+export const LOCAL_API_PORT = Number(new URL(LOCAL_API_BASE_URL).port);
 /** Everything the local API prints (the CSP reports it logs among it), rewritten at each start. */
 export const LOCAL_API_LOG = fileURLToPath(new URL('../../reports/local-api.log', import.meta.url));
 export const LOCAL_REPORT_URL = `http://127.0.0.1:${LOCAL_API_PORT}${CSP_REPORT_PATH}`;
@@ -24,7 +25,9 @@ export const LOCAL_REPORT_URL = `http://127.0.0.1:${LOCAL_API_PORT}${CSP_REPORT_
 export function localPolicy(policy: string, authEmulator: string): string {
   return editPolicy(policy, {
     // Only where production talks to Firebase Auth (connect) or shows its frames.
-    'connect-src': (sources) => (sources.some((s) => s.includes('identitytoolkit')) ? [...sources, authEmulator] : sources),
+    // Pages that sign in also call the shop API: /api ('self') in production, its own port locally.
+    'connect-src': (sources) =>
+      sources.some((s) => s.includes('identitytoolkit')) ? [...sources, authEmulator, new URL(LOCAL_API_BASE_URL).origin] : sources,
     'frame-src': (sources) => (sources.includes("'none'") ? sources : [...sources, authEmulator]),
     // Chromium's Reporting API (report-to) delivers nothing from an http:// page and then
     // ignores report-uri too: locally every report goes through report-uri.
