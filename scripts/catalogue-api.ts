@@ -3,11 +3,11 @@
 import { parseArgs } from 'node:util';
 import { createCatalogueApi } from '../src/catalogue/api.ts';
 import { embeddedSnapshot, readSnapshot } from '../src/catalogue/snapshot.ts';
-import { serveCatalogue } from './lib/catalogue-server.ts';
+import { serveApi } from './lib/api-server.ts';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '8787' }, snapshot: { type: 'string' }, 'base-path': { type: 'string', default: '' } },
 });
 const snapshot = values.snapshot ? readSnapshot(values.snapshot) : embeddedSnapshot();
-const { url } = await serveCatalogue(createCatalogueApi(snapshot, { basePath: values['base-path'] }), Number(values.port));
+const { url } = await serveApi(createCatalogueApi(snapshot, { basePath: values['base-path'] }), Number(values.port));
 console.log(`Catalogue API at ${url}${values['base-path']}`);

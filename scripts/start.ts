@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { createCatalogueApi } from '../src/catalogue/api.ts';
 import { embeddedSnapshot } from '../src/catalogue/snapshot.ts';
-import { serveCatalogue } from './lib/catalogue-server.ts';
+import { serveApi } from './lib/api-server.ts';
 import { startEmulators } from './lib/emulators.ts';
 
 const { values } = parseArgs({
@@ -20,7 +20,7 @@ const { values } = parseArgs({
   },
 });
 
-const { url: apiUrl } = await serveCatalogue(createCatalogueApi(embeddedSnapshot()), Number(values['api-port']));
+const { url: apiUrl } = await serveApi(createCatalogueApi(embeddedSnapshot()), Number(values['api-port']));
 console.log(`Catalogue API at ${apiUrl} (GET /regions, /countries, /packages?regionId=DE; ?lang=de for names)`);
 
 if (!values['no-build']) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCatalogueApi } from '../../src/catalogue/api.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
-import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
+import { serveApi } from '../../scripts/lib/api-server.ts';
 import en from '../../locales/en/common.json' with { type: 'json' };
 import { build, removeBuilds } from '../support/build.ts';
 
@@ -18,7 +18,7 @@ describe('the build and a bad catalogue', () => {
     const snapshot = embeddedSnapshot();
     const broken = structuredClone(snapshot);
     broken.packages[0]!.validity = -7;
-    const api = await serveCatalogue(createCatalogueApi(broken));
+    const api = await serveApi(createCatalogueApi(broken));
     try {
       const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
       expect(status).not.toBe(0);
@@ -34,7 +34,7 @@ describe('the build and a bad catalogue', () => {
     const broken = embeddedSnapshot();
     const japan = broken.countries.findIndex((c) => c.code === 'JP');
     broken.countries[japan]!.flag = '/flags/JP-missing.svg';
-    const api = await serveCatalogue(createCatalogueApi(broken));
+    const api = await serveApi(createCatalogueApi(broken));
     try {
       const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
       expect(status).not.toBe(0);
@@ -59,7 +59,7 @@ describe('the build and prices', () => {
     // The contract keeps price optional: a catalogue API may answer plans without one.
     const unpriced = embeddedSnapshot();
     for (const pkg of unpriced.packages) if (pkg.destination === 'JP') delete (pkg as { price?: unknown }).price;
-    const api = await serveCatalogue(createCatalogueApi(unpriced));
+    const api = await serveApi(createCatalogueApi(unpriced));
     try {
       const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
       expect(status, output).toBe(0);

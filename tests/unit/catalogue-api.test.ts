@@ -3,15 +3,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CACHE_CONTROL, createCatalogueApi } from '../../src/catalogue/api.ts';
 import { CountryList, PackageList, RegionList } from '../../src/catalogue/schema.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
-import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
+import { serveApi } from '../../scripts/lib/api-server.ts';
 
 // Contract tests over HTTP against the real handler on the committed snapshot.
 // `underBase` serves the same handler the way a deployed function is mounted, under /api.
-let api: Awaited<ReturnType<typeof serveCatalogue>>;
-let underBase: Awaited<ReturnType<typeof serveCatalogue>>;
+let api: Awaited<ReturnType<typeof serveApi>>;
+let underBase: Awaited<ReturnType<typeof serveApi>>;
 beforeAll(async () => {
-  api = await serveCatalogue(createCatalogueApi(embeddedSnapshot()));
-  underBase = await serveCatalogue(createCatalogueApi(embeddedSnapshot(), { basePath: '/api' }));
+  api = await serveApi(createCatalogueApi(embeddedSnapshot()));
+  underBase = await serveApi(createCatalogueApi(embeddedSnapshot(), { basePath: '/api' }));
 });
 afterAll(() => Promise.all([api.close(), underBase.close()]));
 

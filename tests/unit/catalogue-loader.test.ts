@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogueApi } from '../../src/catalogue/api.ts';
 import { CatalogueError, loadCatalogue } from '../../src/catalogue/loader.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
-import { serveCatalogue } from '../../scripts/lib/catalogue-server.ts';
+import { serveApi } from '../../scripts/lib/api-server.ts';
 
 const snapshot = embeddedSnapshot();
 const servers: Array<{ close: () => Promise<void> }> = [];
@@ -10,7 +10,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 async function serve(handler: (request: Request) => Promise<Response>) {
-  const served = await serveCatalogue(handler);
+  const served = await serveApi(handler);
   servers.push(served);
   return served.url;
 }

@@ -1,0 +1,40 @@
+import { DEFAULT_SITE_URL } from '../config/site.ts';
+
+/**
+ * The shop API's configuration, from the environment (README: Going live). Production needs the
+ * Stripe keys, the webhook secret and a database; `npm start` and the tests pass the stand-ins'.
+ */
+export interface ShopConfig {
+  /** A PostgreSQL server; unset: PGlite in-process with its data in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  stripeSecretKey: string;
+  stripeWebhookSecret: string;
+  /** Only for the local stand-in: where the Stripe SDK sends its calls. */
+  stripeApiUrl: string | undefined;
+  siteUrl: string;
+  firebaseProjectId: string;
+  allowedOrigins: string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+export function shopConfigFromEnv(env: Env): ShopConfig {
+  const get = (name: string) => env[name]?.trim() || undefined;
+  const missing = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'].filter((name) => !get(name));
+  const firebaseProjectId = get('FIREBASE_PROJECT_ID') ?? get('GOOGLE_CLOUD_PROJECT') ?? (get('FIREBASE_AUTH_EMULATOR_HOST') ? 'demo-esim' : undefined);
+  if (!firebaseProjectId) missing.push('FIREBASE_PROJECT_ID');
+  if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (README: Going live).`);
+  // Where buyers return from the payment page: the site's URL (locally the served site, not the build's canonical one).
+  const siteUrl = get('SITE_URL') ?? get('PUBLIC_SITE_URL') ?? DEFAULT_SITE_URL;
+  return {
+    databaseUrl: get('DATABASE_URL'),
+    dataDir: get('SHOP_DATA_DIR') ?? '.data/pglite',
+    stripeSecretKey: get('STRIPE_SECRET_KEY')!,
+    stripeWebhookSecret: get('STRIPE_WEBHOOK_SECRET')!,
+    stripeApiUrl: get('STRIPE_API_URL'),
+    siteUrl,
+    firebaseProjectId: firebaseProjectId!,
+    allowedOrigins: (get('SHOP_ALLOWED_ORIGINS') ?? new URL(siteUrl).origin).split(',').map((origin) => origin.trim()),
+  };
+}

@@ -1,0 +1,37 @@
+import type { Price, Snapshot } from '../../catalogue/schema.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { enforceMonotonicPrices, retailPrice } from '../../pricing/pricing.ts';
+
+type SnapshotPackage = Snapshot['packages'][number];
+
+/** A plan as the shop sells it now: the catalogue's package and the price the pricing function gives it today. */
+export interface SellablePlan {
+  pkg: SnapshotPackage;
+  price: Price;
+  destination: { code: string; flag: string; names: Record<Locale, string> };
+}
+
+/**
+ * Prices every plan of the catalogue again with the one pricing function (DESIGN 6), as the
+ * snapshot generator does, so an order is charged what the pricing rules say today and never
+ * what a page or a client claims.
+ */
+export function sellablePlans(catalogue: Snapshot): Map<string, SellablePlan> {
+  const destinations = new Map([...catalogue.countries, ...catalogue.regions].map((d) => [d.code, d]));
+  const plans = new Map<string, SellablePlan>();
+  for (const [code, packages] of Map.groupBy(catalogue.packages, (p) => p.destination)) {
+    const { flag, names } = destinations.get(code)!;
+    const priced = enforceMonotonicPrices(packages.map((pkg) => ({ ...pkg, price: retailPrice(pkg.wholesaleUsdE4) })));
+    for (const { price, ...pkg } of priced) plans.set(pkg.id, { pkg: { ...pkg, price }, price, destination: { code, flag, names } });
+  }
+  return plans;
+}
+
+/** A destination's name and flag in a language, for answers about orders. */
+export function destinationNames(catalogue: Snapshot) {
+  const destinations = new Map([...catalogue.countries, ...catalogue.regions].map((d) => [d.code, d]));
+  return (code: string, lang: Locale) => {
+    const destination = destinations.get(code);
+    return { code, name: destination?.names[lang] ?? code, flag: destination?.flag ?? '' };
+  };
+}

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { Price } from '../../catalogue/schema.ts';
+import type { OrderState, PaymentMethod } from '../../shop/contract.ts';
+import type { Db, Queryable } from '../db/db.ts';
+
+/** An order as stored (src/server/db/migrations/0001_orders.sql). */
+export interface OrderRow {
+  id: string;
+  number: number;
+  uid: string | null;
+  email: string | null;
+  state: OrderState;
+  plan_id: string;
+  destination: string;
+  plan: SoldPlan;
+  partner_code: string;
+  wholesale_usd_e4: number;
+  amount_minor: number;
+  currency: string;
+  lang: string;
+  terms_version: string;
+  terms_accepted_at: Date;
+  immediate_start_requested_at: Date;
+  checkout_session_id: string | null;
+  checkout_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+  detached_at: Date | null;
+}
+
+/** The plan as sold, kept on the order whatever the catalogue says later. */
+export interface SoldPlan {
+  id: string;
+  metadata: { dataAmount: { value: number; unit: 'MB' | 'GB' } };
+  validity: number;
+  validityUnit: 'day' | 'week' | 'month';
+  supportedCountries: string[];
+}
+
+export interface NewOrder {
+  uid: string;
+  email: string | null;
+  plan: SoldPlan;
+  destination: string;
+  partnerCode: string;
+  wholesaleUsdE4: number;
+  price: Price;
+  lang: string;
+  termsVersion: string;
+  /** When the buyer gave both consents (the moment they pressed Buy now). */
+  consentedAt: Date;
+}
+
+export interface PaymentRecord {
+  provider: 'stripe';
+  checkoutSessionId: string;
+  paymentIntentId: string | null;
+  status: 'paid' | 'failed';
+  amountMinor: number;
+  currency: string;
+  method: PaymentMethod | null;
+  receiptUrl: string | null;
+}
+
+/** An order with its latest successful payment, as the buyer sees it. */
+export interface OrderWithPayment extends OrderRow {
+  paid_at: Date | null;
+  method_type: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  receipt_url: string | null;
+}
+
+/**
+ * Which state may follow which (DESIGN 6). Money received always wins: a payment confirmed after
+ * the order expired, failed or was cancelled still makes it paid, so nothing paid is lost.
+ */
+const NEXT: Record<OrderState, readonly OrderState[]> = {
+  pending_payment: ['paid', 'expired', 'payment_failed', 'cancelled'],
+  expired: ['paid'],
+  payment_failed: ['paid'],
+  cancelled: ['paid'],
+  paid: ['provisioning', 'fulfilment_failed', 'refund_requested'],
+  provisioning: ['delivered', 'fulfilment_failed'],
+  delivered: ['refund_requested'],
+  fulfilment_failed: ['provisioning', 'refunded'],
+  refund_requested: ['refunded'],
+  refunded: [],
+};
+
+export const canMove = (from: OrderState, to: OrderState) => NEXT[from].includes(to);
+
+/** A Checkout Session lives 30 minutes at least (Stripe's minimum): an open order older than that starts again. */
+export const OPEN_ORDER_LIFETIME_MS = 30 * 60_000;
+
+const WITH_PAYMENT = `
+  SELECT o.*, p.created_at AS paid_at, p.method_type, p.card_brand, p.card_last4, p.receipt_url
+  FROM orders o
+  LEFT JOIN LATERAL (
+    SELECT * FROM payments WHERE order_id = o.id AND status = 'paid' ORDER BY id DESC LIMIT 1
+  ) p ON true`;
+
+export function createOrderStore(db: Db) {
+  /** Moves an order and records why, in the caller's transaction; false when the move is not allowed from its state now. */
+  async function move(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {
+    const [row] = await tx.query<{ state: OrderState }>('SELECT state FROM orders WHERE id = $1 FOR UPDATE', [id]);
+    if (!row || !canMove(row.state, to)) return false;
+    await tx.query('UPDATE orders SET state = $2, updated_at = now() WHERE id = $1', [id, to]);
+    await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $3, $4)', [id, row.state, to, cause]);
+    return true;
+  }
+
+  return {
+    move,
+
+    /**
+     * The buyer's open order for this plan, or a new one: a double click, a second tab or a
+     * retry after a failure finds the same order (one open order per buyer and plan). An open
+     * order at another price, or older than a Checkout Session lives, is closed first.
+     */
+    async openOrder(order: NewOrder, now = new Date()): Promise<{ order: OrderRow; created: boolean }> {
+      return db.transaction(async (tx) => {
+        const [open] = await tx.query<OrderRow>(
+          `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' FOR UPDATE`,
+          [order.uid, order.plan.id],
+        );
+        if (open) {
+          const stale = now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
+          const repriced = open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency;
+          if (!stale && !repriced) return { order: open, created: false };
+          await move(tx, open.id, stale ? 'expired' : 'cancelled', stale ? 'checkout_timed_out' : 'price_changed');
+        }
+        const id = randomUUID();
+        const [row] = await tx.query<OrderRow>(
+          `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
+             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at)
+           VALUES ($1, $2, $3, 'pending_payment', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
+           RETURNING *`,
+          [id, order.uid, order.email, order.plan.id, order.destination, JSON.stringify(order.plan), order.partnerCode,
+            order.wholesaleUsdE4, order.price.amountMinor, order.price.currency, order.lang, order.termsVersion, order.consentedAt],
+        );
+        if (!row) {
+          // Another request of the same buyer opened it between our read and our insert.
+          const [other] = await tx.query<OrderRow>(
+            `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'`,
+            [order.uid, order.plan.id],
+          );
+          return { order: other!, created: false };
+        }
+        await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`, [id]);
+        return { order: row, created: true };
+      });
+    },
+
+    /** Records the payment page of an open order; the first one wins. */
+    async attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow> {
+      await db.query(
+        `UPDATE orders SET checkout_session_id = $2, checkout_url = $3, updated_at = now()
+         WHERE id = $1 AND checkout_session_id IS NULL`,
+        [id, sessionId, url],
+      );
+      const [row] = await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]);
+      return row!;
+    },
+
+    async ownedBy(uid: string, id: string): Promise<OrderWithPayment | undefined> {
+      const [row] = await db.query<OrderWithPayment>(`${WITH_PAYMENT} WHERE o.id = $1 AND o.uid = $2`, [id, uid]);
+      return row;
+    },
+
+    async listOwnedBy(uid: string): Promise<OrderWithPayment[]> {
+      return db.query<OrderWithPayment>(`${WITH_PAYMENT} WHERE o.uid = $1 ORDER BY o.created_at DESC, o.number DESC`, [uid]);
+    },
+
+    async byId(tx: Queryable, id: string): Promise<OrderRow | undefined> {
+      const [row] = await tx.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]);
+      return row;
+    },
+
+    async recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void> {
+      await tx.query(
+        `INSERT INTO payments (order_id, provider, checkout_session_id, payment_intent_id, status, amount_minor, currency,
+           method_type, card_brand, card_last4, receipt_url)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (provider, checkout_session_id, status) DO NOTHING`,
+        [orderId, payment.provider, payment.checkoutSessionId, payment.paymentIntentId, payment.status, payment.amountMinor,
+          payment.currency, payment.method?.type ?? null, payment.method?.brand ?? null, payment.method?.last4 ?? null, payment.receiptUrl],
+      );
+    },
+
+    /**
+     * Runs `work` for a provider's event exactly once: the event id is stored in the same
+     * transaction, so a replay (or a concurrent duplicate) finds it and changes nothing.
+     */
+    async onceForEvent(provider: string, eventId: string, type: string, work: (tx: Queryable) => Promise<void>): Promise<'handled' | 'replay'> {
+      return db.transaction(async (tx) => {
+        const inserted = await tx.query(
+          'INSERT INTO webhook_events (provider, event_id, type) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',
+          [provider, eventId, type],
+        );
+        if (inserted.length === 0) return 'replay';
+        await work(tx);
+        return 'handled';
+      });
+    },
+
+    /**
+     * Account deletion (DESIGN 6): open orders are cancelled, and every order is detached from
+     * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years.
+     */
+    async forgetBuyer(uid: string): Promise<{ cancelledCheckouts: string[]; detached: number }> {
+      return db.transaction(async (tx) => {
+        const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
+          `SELECT id, checkout_session_id FROM orders WHERE uid = $1 AND state = 'pending_payment'`,
+          [uid],
+        );
+        for (const { id } of open) await move(tx, id, 'cancelled', 'account_deleted');
+        const detached = await tx.query(
+          'UPDATE orders SET uid = NULL, email = NULL, detached_at = now(), updated_at = now() WHERE uid = $1 RETURNING id',
+          [uid],
+        );
+        return { cancelledCheckouts: open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])), detached: detached.length };
+      });
+    },
+
+    async events(orderId: string) {
+      return db.query<{ from_state: OrderState | null; to_state: OrderState; cause: string; at: Date }>(
+        'SELECT from_state, to_state, cause, at FROM order_events WHERE order_id = $1 ORDER BY id',
+        [orderId],
+      );
+    },
+  };
+}
+
+export type OrderStore = ReturnType<typeof createOrderStore>;
+
+/** ES-2026-000123: the year of the order and its number. */
+export const orderNumber = (row: Pick<OrderRow, 'number' | 'created_at'>) =>
+  `ES-${row.created_at.getUTCFullYear()}-${String(row.number).padStart(6, '0')}`;

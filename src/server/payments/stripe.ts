@@ -1,0 +1,85 @@
+import Stripe from 'stripe';
+import type { Locale } from '../../i18n/locales.ts';
+import type { PaymentMethod } from '../../shop/contract.ts';
+
+/**
+ * Stripe Checkout, the hosted page (DESIGN 6): no card data touches our pages. Locally and in
+ * tests `apiUrl` points the real SDK at the stand-in (stand-ins/stripe/).
+ */
+export function createStripe({ secretKey, apiUrl }: { secretKey: string; apiUrl?: string | undefined }): Stripe {
+  if (!apiUrl) return new Stripe(secretKey, { maxNetworkRetries: 2 });
+  const url = new URL(apiUrl);
+  return new Stripe(secretKey, {
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    protocol: url.protocol === 'https:' ? 'https' : 'http',
+    maxNetworkRetries: 2,
+  });
+}
+
+/** Stripe Checkout speaks 11 of our 12 languages; Arabic buyers get the browser's language ('auto'). */
+const CHECKOUT_LOCALES: Record<Locale, Stripe.Checkout.SessionCreateParams.Locale> = {
+  en: 'en', es: 'es', fr: 'fr', de: 'de', ar: 'auto', it: 'it', nl: 'nl', pl: 'pl', zh: 'zh', ja: 'ja', pt: 'pt', ru: 'ru',
+};
+
+export interface CheckoutRequest {
+  orderId: string;
+  email: string | null;
+  lang: Locale;
+  productName: string;
+  amountMinor: number;
+  currency: string;
+  successUrl: string;
+  cancelUrl: string;
+  expiresAt: Date;
+}
+
+/** The hosted payment page for an order; the order id makes the call idempotent (a retry gets the same session). */
+export async function createCheckoutSession(stripe: Stripe, request: CheckoutRequest): Promise<{ id: string; url: string }> {
+  const session = await stripe.checkout.sessions.create(
+    {
+      mode: 'payment',
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: request.currency.toLowerCase(),
+            unit_amount: request.amountMinor,
+            // Our prices are final, VAT included (Stripe Tax splits the buyer's country's VAT).
+            tax_behavior: 'inclusive',
+            product_data: { name: request.productName },
+          },
+        },
+      ],
+      locale: CHECKOUT_LOCALES[request.lang],
+      client_reference_id: request.orderId,
+      metadata: { orderId: request.orderId },
+      payment_intent_data: { metadata: { orderId: request.orderId } },
+      ...(request.email && { customer_email: request.email }),
+      success_url: request.successUrl,
+      cancel_url: request.cancelUrl,
+      expires_at: Math.floor(request.expiresAt.getTime() / 1000),
+    },
+    { idempotencyKey: `checkout-session-${request.orderId}` },
+  );
+  if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
+  return { id: session.id, url: session.url };
+}
+
+/** How a paid session was paid: the method and the receipt, from its payment intent's charge. */
+export async function paymentDetails(
+  stripe: Stripe,
+  sessionId: string,
+): Promise<{ paymentIntentId: string | null; method: PaymentMethod | null; receiptUrl: string | null }> {
+  const session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge'] });
+  const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
+  const charge = intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  const details = charge?.payment_method_details;
+  return {
+    paymentIntentId: intent?.id ?? (typeof session.payment_intent === 'string' ? session.payment_intent : null),
+    method: details
+      ? { type: details.type, ...(details.card && { brand: details.card.brand ?? undefined, last4: details.card.last4 ?? undefined }) }
+      : null,
+    receiptUrl: charge?.receipt_url ?? null,
+  };
+}
