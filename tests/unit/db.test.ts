@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,16 +6,16 @@ import type { Db } from '../../src/server/db/db.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { openDatabase } from '../../src/server/db/open.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
+import { openPostgres } from '../../src/server/db/postgres.ts';
+import { databaseDrivers, serverUrlOf } from '../support/databases.ts';
 
 const GOOD = join(import.meta.dirname, '../fixtures/migrations/good');
 const BROKEN = join(import.meta.dirname, '../fixtures/migrations/broken');
 
-const drivers: { name: string; open: () => Promise<Db> }[] = [{ name: 'PGlite', open: () => openPglite() }];
-
-describe.each(drivers)('$name', ({ open }) => {
+describe.each(databaseDrivers())('$name', ({ open }) => {
   let db: Db;
   beforeEach(async () => {
-    db = await open();
+    db = await open({ migrations: false });
   });
   afterEach(async () => {
     await db.close();
@@ -71,6 +71,40 @@ describe.each(drivers)('$name', ({ open }) => {
     await expect(migrate(db, BROKEN)).rejects.toThrow(/0002_broken\.sql.*no_such_table/);
     expect(await db.query('SELECT name FROM schema_migrations')).toEqual([{ name: '0001_notes.sql' }]);
     expect(await db.query("SELECT to_regclass('half_done') AS t")).toEqual([{ t: null }]);
+  });
+});
+
+describe('PostgreSQL, two processes', () => {
+  const [, server] = databaseDrivers();
+  let db: Db;
+  let other: Db;
+  beforeEach(async () => {
+    db = await server!.open({ migrations: false });
+    other = await openPostgres(await serverUrlOf(db), { max: 2 });
+  });
+  afterEach(async () => {
+    await other.close();
+    await db.close();
+  });
+
+  it('applies each migration once when two processes migrate at the same time', async () => {
+    const [a, b] = await Promise.all([migrate(db, GOOD), migrate(other, GOOD)]);
+    expect([...a, ...b].sort()).toEqual(['0001_notes.sql', '0002_tags.sql']);
+    expect(await db.query('SELECT body FROM notes')).toEqual([{ body: 'first' }]);
+  });
+
+  it('is what openDatabase opens and migrates when given a URL, leaving dataDir alone', async () => {
+    const dataDir = join(tmpdir(), `shop-db-unused-${process.pid}`);
+    const opened = await openDatabase({ databaseUrl: await serverUrlOf(db), dataDir });
+    try {
+      await opened.query('CREATE TABLE made_through_url (x integer)');
+    } finally {
+      await opened.close();
+    }
+    expect(await db.query("SELECT to_regclass('made_through_url')::text AS t, to_regclass('schema_migrations')::text AS m")).toEqual([
+      { t: 'made_through_url', m: 'schema_migrations' },
+    ]);
+    expect(existsSync(dataDir)).toBe(false);
   });
 });
 
