@@ -3,8 +3,16 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      // Pure logic and the translation check: no build needed.
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts', 'stand-ins/**/*.test.ts'] } },
+      // Pure logic and the translation check: no build needed. The shop's database tests run on a
+      // real PostgreSQL server the global setup starts once per run (and on PGlite).
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts', 'stand-ins/**/*.test.ts'],
+          globalSetup: ['tests/support/postgres-setup.ts'],
+        },
+      },
       // Checks over the built site in dist/ (run `npm run build` first; `npm test` does).
       {
         extends: true,

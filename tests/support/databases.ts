@@ -1,0 +1,69 @@
+// Both drivers for tests that run over each (`describe.each(databaseDrivers())`): a fresh PGlite,
+// and a fresh database on the run's real PostgreSQL server (tests/support/postgres-setup.ts).
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { Db } from '../../src/server/db/db.ts';
+import { migrate, MIGRATIONS_DIR } from '../../src/server/db/migrate.ts';
+import { openPglite } from '../../src/server/db/pglite.ts';
+import { openPostgres } from '../../src/server/db/postgres.ts';
+
+export interface DatabaseDriver {
+  name: 'PGlite' | 'PostgreSQL';
+  /** A new, empty database, migrated unless told otherwise; its close() also deletes it. */
+  open(options?: { migrations?: string | false }): Promise<Db>;
+}
+
+function urlOf(database: string): string {
+  const url = new URL(inject('postgresUrl'));
+  url.pathname = `/${database}`;
+  return url.href;
+}
+
+async function onServer<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: urlOf(database) });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database of its own on the real server, so test files running in parallel never meet. */
+async function openServerDatabase(): Promise<Db> {
+  const name = `test_${randomUUID().replaceAll('-', '')}`;
+  await onServer('postgres', (admin) => admin.query(`CREATE DATABASE ${name}`));
+  const db = await openPostgres(urlOf(name), { max: 4 });
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await onServer('postgres', (admin) => admin.query(`DROP DATABASE ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function prepared(db: Db, migrations: string | false): Promise<Db> {
+  if (migrations === false) return db;
+  try {
+    await migrate(db, migrations);
+    return db;
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+export function databaseDrivers(): DatabaseDriver[] {
+  return [
+    { name: 'PGlite', open: async ({ migrations = MIGRATIONS_DIR } = {}) => prepared(await openPglite(), migrations) },
+    { name: 'PostgreSQL', open: async ({ migrations = MIGRATIONS_DIR } = {}) => prepared(await openServerDatabase(), migrations) },
+  ];
+}
+
+/** The URL of a database the PostgreSQL driver opened, for a second pool (a second process) or openDatabase. */
+export async function serverUrlOf(db: Db): Promise<string> {
+  const [row] = await db.query<{ name: string }>('SELECT current_database() AS name');
+  return urlOf(row!.name);
+}
