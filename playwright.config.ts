@@ -36,7 +36,7 @@ export default defineConfig({
     {
       // The real Firebase Hosting emulator (firebase.json's headers, CSP included, clean URLs and
       // 404 page) serving dist/, and the real Auth emulator: started once per run, about 20 s.
-      command: `node scripts/emulators.ts --port ${PORT}`,
+      command: `node scripts/emulators.ts --port ${PORT} --postgres`,
       url: `http://127.0.0.1:${PORT}/`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,

@@ -48,24 +48,30 @@ function writeLocalConfig(hostingPort: number): string {
   return LOCAL_CONFIG;
 }
 
-/** The API under /api on LOCAL_API_PORT, as Hosting's rewrite serves it in production; its output goes to LOCAL_API_LOG. */
-function startLocalApi(): ChildProcess {
+/**
+ * The shop API under /api on LOCAL_API_PORT with its stand-ins (scripts/local-shop.ts), as Hosting's
+ * rewrite serves it in production; its output goes to LOCAL_API_LOG. Resolves once it answers.
+ */
+export async function startLocalShop(siteUrl: string, options: { postgres?: boolean } = {}): Promise<ChildProcess> {
   mkdirSync(dirname(LOCAL_API_LOG), { recursive: true });
   const log = openSync(LOCAL_API_LOG, 'w');
-  const args = ['scripts/catalogue-api.ts', '--port', String(LOCAL_API_PORT), '--base-path', '/api'];
-  return spawn(process.execPath, args, { stdio: ['ignore', log, log] });
+  const args = ['scripts/local-shop.ts', '--port', String(LOCAL_API_PORT), '--site-url', siteUrl, ...(options.postgres ? ['--postgres'] : [])];
+  const shop = spawn(process.execPath, args, { stdio: ['ignore', log, log] });
+  process.on('exit', () => shop.kill());
+  const deadline = Date.now() + 60_000;
+  while (!(await fetch(`${LOCAL_API_BASE_URL}/regions`).then((r) => r.ok, () => false))) {
+    if (shop.exitCode !== null || Date.now() > deadline) throw new Error(`The local shop API did not start: see ${LOCAL_API_LOG}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  return shop;
 }
 
-/** Starts the Auth and Hosting emulators (about 20 s until ready) for project demo-esim, offline, and the local API. */
+/** Starts the Auth and Hosting emulators (about 20 s until ready) for project demo-esim, offline. */
 export function startEmulators(hostingPort: number): ChildProcess {
   const config = writeLocalConfig(hostingPort);
-  const api = startLocalApi();
-  process.on('exit', () => api.kill());
-  const emulators = spawn('firebase', ['emulators:start', '--only', 'auth,hosting', '--project', 'demo-esim', '--config', config], {
+  return spawn('firebase', ['emulators:start', '--only', 'auth,hosting', '--project', 'demo-esim', '--config', config], {
     stdio: ['ignore', 'inherit', 'inherit'],
     // CI=true skips firebase-tools' update check and news, which would wait on the closed network.
     env: { ...process.env, CI: 'true' },
   });
-  emulators.on('close', () => api.kill());
-  return emulators;
 }

@@ -7,7 +7,7 @@ import { openPostgres } from './postgres.ts';
  * The shop's database, migrated: the PostgreSQL server at `databaseUrl` (DATABASE_URL) when set,
  * else PGlite keeping its data in `dataDir`.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Db> {
+export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Db> {
   const db = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(options.dataDir);
   try {
     await migrate(db);

@@ -1,0 +1,308 @@
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import { embeddedSnapshot } from '../catalogue/snapshot.ts';
+import { ApiError, CreateOrderResponse, OrderList, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
+import { signUp } from '../../tests/support/auth-emulator.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { createShopApi } from './app.ts';
+import { firebaseTokenVerifier } from './auth.ts';
+import type { Db } from './db/db.ts';
+import { sellablePlans } from './orders/plans.ts';
+import { createStripe } from './payments/stripe.ts';
+
+/**
+ * The shop API over real HTTP, with real parts: PostgreSQL (a real server and PGlite), Firebase
+ * ID tokens from the real Auth emulator, the real Stripe SDK talking to the Stripe stand-in,
+ * whose hosted page is paid over HTTP and whose signed webhooks reach the API.
+ */
+const catalogue = embeddedSnapshot();
+const plans = sellablePlans(catalogue);
+const PLAN = plans.get('de-1gb-7d') ?? [...plans.values()][0]!;
+const OTHER_PLAN = [...plans.values()].find((p) => p.pkg.id !== PLAN.pkg.id)!;
+const SITE = 'http://127.0.0.1:4329';
+
+const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
+  planId: plan.pkg.id,
+  lang: 'de',
+  expectedPrice: plan.price,
+  consents: { terms: true, immediateStart: true },
+  ...overrides,
+});
+
+describe.each(databaseDrivers())('shop API on $name', (driver) => {
+  let db: Db;
+  let api: Awaited<ReturnType<typeof serveApi>>;
+  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let stripe: Stripe;
+  let port: number;
+
+  const handler = () =>
+    createShopApi({
+      catalogue,
+      db,
+      stripe,
+      stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET,
+      verifyIdToken: firebaseTokenVerifier('demo-esim'),
+      siteUrl: SITE,
+      basePath: '/api',
+    });
+
+  beforeAll(async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+    db = await driver.open();
+    api = await serveApi(handler());
+    port = Number(new URL(api.url).port);
+    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800, 1600, 3200] });
+    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
+    // The API was built before the stand-in existed: serve again with the real client.
+    await api.close();
+    api = await serveApi(handler(), port);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await stripeStandIn?.close();
+    await db?.close();
+  });
+
+  const call = (path: string, init: RequestInit & { token?: string } = {}) =>
+    fetch(`${api.url}/api${path}`, {
+      ...init,
+      headers: {
+        ...(init.token && { Authorization: `Bearer ${init.token}` }),
+        ...(init.body && { 'Content-Type': 'application/json' }),
+        ...init.headers,
+      },
+    });
+  const order = (token: string, body: unknown) => call('/orders', { method: 'POST', token, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  /** Pays on the stand-in's hosted page, as a buyer's browser would post its form. */
+  const pay = (checkoutUrl: string, card: string) =>
+    fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card }), redirect: 'manual' });
+
+  const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const value = await read();
+      if (done(value) || Date.now() > deadline) return value;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
+
+  it('answers 401 in the error format without a valid ID token', async () => {
+    for (const token of [undefined, 'not-a-token', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.']) {
+      const response = await order(token as string, orderFor());
+      expect(response.status).toBe(401);
+      expect(ApiError.parse(await response.json()).error.code).toBe('unauthorized');
+    }
+    expect((await call('/orders')).status).toBe(401);
+  });
+
+  it('creates an order at the server price, opens a payment page, and a double click makes one order', async () => {
+    const buyer = await signUp();
+    const [first, second] = await Promise.all([order(buyer.idToken, orderFor()), order(buyer.idToken, orderFor())]);
+    expect([first.status, second.status].sort()).toEqual([200, 201]);
+    const a = CreateOrderResponse.parse(await first.json());
+    const b = CreateOrderResponse.parse(await second.json());
+    expect(b.order.id).toBe(a.order.id);
+    expect(b.checkoutUrl).toBe(a.checkoutUrl);
+    expect(a.checkoutUrl.startsWith(stripeStandIn.url)).toBe(true);
+    expect(a.order).toMatchObject({ state: 'pending_payment', total: PLAN.price, plan: { id: PLAN.pkg.id }, destination: { code: PLAN.destination.code } });
+    expect(a.order.number).toMatch(/^ES-\d{4}-\d{6}$/);
+    const list = OrderList.parse(await (await call('/orders?lang=de', { token: buyer.idToken })).json());
+    expect(list.orders.map((o) => o.id)).toEqual([a.order.id]);
+    // One Checkout Session, in the buyer's language, VAT-inclusive, naming our order.
+    const session = await stripe.checkout.sessions.retrieve(new URL(a.checkoutUrl).pathname.split('/').pop()!);
+    expect(session).toMatchObject({ client_reference_id: a.order.id, amount_total: PLAN.price.amountMinor, locale: 'de', currency: 'eur' });
+    expect(session.success_url).toBe(`${SITE}/de/payment-success?order=${a.order.id}`);
+    expect(session.cancel_url).toBe(`${SITE}/de/checkout?plan=${PLAN.pkg.id}&cancelled=1`);
+  });
+
+  it('never trusts the client price: a different one answers 409 with the current price and makes no order', async () => {
+    const buyer = await signUp();
+    const response = await order(buyer.idToken, orderFor(PLAN, { expectedPrice: { amountMinor: 1, currency: 'EUR' } }));
+    expect(response.status).toBe(409);
+    const body = (await response.json()) as { error: { code: string; price: unknown } };
+    expect(body.error).toMatchObject({ code: 'price_changed', price: PLAN.price });
+    expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
+  });
+
+  it('answers malformed orders with 400 (never 500) and stores nothing', async () => {
+    const buyer = await signUp();
+    const bodies: unknown[] = [
+      'not json', '', '[]', 'null', '"x"', '{"planId":', { ...orderFor(), consents: { terms: true } },
+      { ...orderFor(), consents: { terms: false, immediateStart: true } }, { ...orderFor(), consents: undefined },
+      { ...orderFor(), lang: 'xx' }, { ...orderFor(), planId: 'x'.repeat(5000) }, { ...orderFor(), planId: 42 },
+      { ...orderFor(), expectedPrice: { amountMinor: -1, currency: 'EUR' } }, { ...orderFor(), expectedPrice: '4.99' },
+      { ...orderFor(), __proto__: { planId: 'x' } }, { planId: PLAN.pkg.id },
+    ];
+    for (const body of bodies) {
+      const response = await order(buyer.idToken, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(ApiError.parse(await response.json()).error.code).toBe('bad_request');
+    }
+    expect((await order(buyer.idToken, orderFor(PLAN, { planId: 'xx-unknown' }))).status).toBe(404);
+    expect((await order(buyer.idToken, 'x'.repeat(70_000))).status).toBe(413);
+    expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
+  });
+
+  it("answers 404 for someone else's order and never lists it", async () => {
+    const owner = await signUp();
+    const other = await signUp();
+    const { order: mine } = CreateOrderResponse.parse(await (await order(owner.idToken, orderFor())).json());
+    for (const path of [`/orders/${mine.id}`, '/orders/not-a-uuid', `/orders/${crypto.randomUUID()}`]) {
+      const response = await call(path, { token: other.idToken });
+      expect(response.status).toBe(404);
+      expect(ApiError.parse(await response.json()).error.code).toBe('not_found');
+    }
+    expect(OrderList.parse(await (await call('/orders', { token: other.idToken })).json()).orders).toEqual([]);
+    expect((await call(`/orders/${mine.id}`, { token: owner.idToken })).status).toBe(200);
+  });
+
+  it('marks the order paid on the webhook after the test card pays, with method and receipt; a declined card changes nothing', async () => {
+    const buyer = await signUp();
+    const { order: created, checkoutUrl } = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
+    const declined = await pay(checkoutUrl, '4000 0000 0000 0002');
+    expect(declined.status).toBe(402);
+    expect((await readOrder(buyer.idToken, created.id)).state).toBe('pending_payment');
+
+    const paid = await pay(checkoutUrl, '4242 4242 4242 4242');
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(`${SITE}/de/payment-success?order=${created.id}`);
+    const after = await waitFor(() => readOrder(buyer.idToken, created.id), (o) => o.state === 'paid');
+    expect(after).toMatchObject({ state: 'paid', paymentMethod: { type: 'card', brand: 'visa', last4: '4242' }, checkoutUrl: null });
+    expect(after.receiptUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/receipts\//);
+    expect(after.paidAt).not.toBeNull();
+    // Every change recorded, with its cause.
+    const events = await db.query<{ from_state: string | null; to_state: string; cause: string }>(
+      'SELECT from_state, to_state, cause FROM order_events WHERE order_id = $1 ORDER BY id', [created.id]);
+    expect(events.map((e) => [e.from_state, e.to_state])).toEqual([[null, 'pending_payment'], ['pending_payment', 'paid']]);
+    expect(events[1]!.cause).toMatch(/^stripe:checkout\.session\.completed evt_/);
+    // A new order of the same plan is a new purchase, not the paid one.
+    const again = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
+    expect(again.order.id).not.toBe(created.id);
+  });
+
+  describe('the webhook', () => {
+    const signed = (payload: string, secret = STAND_IN_WEBHOOK_SECRET) =>
+      stripe.webhooks.generateTestHeaderString({ payload, secret });
+    const event = (type: string, session: Record<string, unknown>, id = `evt_test_${crypto.randomUUID()}`) =>
+      JSON.stringify({ id, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: { object: 'checkout.session', ...session } } });
+    const deliver = (payload: string, signature: string | undefined) =>
+      call('/webhooks/stripe', { method: 'POST', body: payload, headers: signature ? { 'Stripe-Signature': signature } : {} });
+
+    async function openOrder() {
+      const buyer = await signUp();
+      const { order: created, checkoutUrl } = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
+      const sessionId = new URL(checkoutUrl).pathname.split('/').pop()!;
+      const session = { id: sessionId, client_reference_id: created.id, amount_total: created.total.amountMinor, currency: 'eur', payment_status: 'paid', payment_intent: null };
+      return { buyer, created, session };
+    }
+
+    it('refuses forged events with 400 and changes nothing', async () => {
+      const { buyer, created, session } = await openOrder();
+      const payload = event('checkout.session.completed', session);
+      for (const signature of [undefined, 'garbage', signed(payload, 'whsec_someone_else'), signed(event('checkout.session.completed', { ...session, amount_total: 1 }))]) {
+        const response = await deliver(payload, signature);
+        expect(response.status).toBe(400);
+        expect(ApiError.parse(await response.json()).error.code).toBe('bad_signature');
+      }
+      expect((await readOrder(buyer.idToken, created.id)).state).toBe('pending_payment');
+    });
+
+    it('handles a replayed event once', async () => {
+      const { buyer, created, session } = await openOrder();
+      const payload = event('checkout.session.completed', session);
+      const outcomes = [];
+      for (let i = 0; i < 3; i++) outcomes.push(((await (await deliver(payload, signed(payload))).json()) as { outcome: string }).outcome);
+      expect(outcomes).toEqual(['moved', 'replay', 'replay']);
+      expect((await readOrder(buyer.idToken, created.id)).state).toBe('paid');
+      const payments = await db.query('SELECT * FROM payments WHERE order_id = $1', [created.id]);
+      expect(payments).toHaveLength(1);
+      const events = await db.query('SELECT * FROM order_events WHERE order_id = $1', [created.id]);
+      expect(events).toHaveLength(2);
+    });
+
+    it('keeps a paid order paid when an expiry arrives late, and counts a payment that arrives after an expiry', async () => {
+      const first = await openOrder();
+      for (const type of ['checkout.session.completed', 'checkout.session.expired', 'checkout.session.async_payment_failed']) {
+        const payload = event(type, first.session);
+        expect((await deliver(payload, signed(payload))).status).toBe(200);
+      }
+      expect((await readOrder(first.buyer.idToken, first.created.id)).state).toBe('paid');
+
+      const second = await openOrder();
+      for (const type of ['checkout.session.expired', 'checkout.session.completed']) {
+        const payload = event(type, second.session);
+        expect((await deliver(payload, signed(payload))).status).toBe(200);
+      }
+      expect((await readOrder(second.buyer.idToken, second.created.id)).state).toBe('paid');
+      const events = await db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [second.created.id]);
+      expect(events.map((e) => e.to_state)).toEqual(['pending_payment', 'expired', 'paid']);
+    });
+
+    it('follows a delayed payment method: unpaid on completion, then failed or succeeded', async () => {
+      const failing = await openOrder();
+      for (const [type, status] of [['checkout.session.completed', 'unpaid'], ['checkout.session.async_payment_failed', 'unpaid']] as const) {
+        const payload = event(type, { ...failing.session, payment_status: status });
+        await deliver(payload, signed(payload));
+      }
+      expect((await readOrder(failing.buyer.idToken, failing.created.id)).state).toBe('payment_failed');
+
+      const succeeding = await openOrder();
+      const unpaid = event('checkout.session.completed', { ...succeeding.session, payment_status: 'unpaid' });
+      await deliver(unpaid, signed(unpaid));
+      expect((await readOrder(succeeding.buyer.idToken, succeeding.created.id)).state).toBe('pending_payment');
+      const paid = event('checkout.session.async_payment_succeeded', succeeding.session);
+      await deliver(paid, signed(paid));
+      expect((await readOrder(succeeding.buyer.idToken, succeeding.created.id)).state).toBe('paid');
+    });
+
+    it('ignores a paid event whose amount is not the order amount', async () => {
+      const { buyer, created, session } = await openOrder();
+      const payload = event('checkout.session.completed', { ...session, amount_total: 1 });
+      expect((await deliver(payload, signed(payload))).status).toBe(200);
+      expect((await readOrder(buyer.idToken, created.id)).state).toBe('pending_payment');
+    });
+  });
+
+  it('loses nothing when the API is down between payment and webhook: the retried event marks it paid', async () => {
+    const buyer = await signUp();
+    const { order: created, checkoutUrl } = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor(OTHER_PLAN))).json());
+    await api.close();
+    expect((await pay(checkoutUrl, '4242424242424242')).status).toBe(303);
+    await new Promise((r) => setTimeout(r, 500));
+    // A new server process on the same port and database.
+    api = await serveApi(handler(), port);
+    const after = await waitFor(() => readOrder(buyer.idToken, created.id), (o) => o.state === 'paid', 15_000);
+    expect(after.state).toBe('paid');
+  });
+
+  it('on account deletion cancels open orders, keeps paid ones without the person, and closes their payment pages', async () => {
+    const buyer = await signUp();
+    const paid = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
+    await pay(paid.checkoutUrl, '4242424242424242');
+    await waitFor(() => readOrder(buyer.idToken, paid.order.id), (o) => o.state === 'paid');
+    const open = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor(OTHER_PLAN))).json());
+
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
+    const rows = await db.query<{ id: string; uid: string | null; email: string | null; state: string; amount_minor: number }>(
+      'SELECT id, uid, email, state, amount_minor FROM orders WHERE id = ANY($1::uuid[]) ORDER BY created_at', [[paid.order.id, open.order.id]]);
+    expect(rows).toEqual([
+      { id: paid.order.id, uid: null, email: null, state: 'paid', amount_minor: paid.order.total.amountMinor },
+      { id: open.order.id, uid: null, email: null, state: 'cancelled', amount_minor: open.order.total.amountMinor },
+    ]);
+    const session = await stripe.checkout.sessions.retrieve(new URL(open.checkoutUrl).pathname.split('/').pop()!);
+    expect(session.status).toBe('expired');
+  });
+
+  it('still serves the catalogue, with prices', async () => {
+    const response = await call(`/packages?regionId=${PLAN.destination.code}`);
+    expect(response.status).toBe(200);
+    const packages = (await response.json()) as { id: string; price?: unknown }[];
+    expect(packages.find((p) => p.id === PLAN.pkg.id)?.price).toEqual(PLAN.price);
+  });
+});
