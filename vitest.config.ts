@@ -10,7 +10,18 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts', 'stand-ins/**/*.test.ts'],
+          exclude: ['src/server/*.test.ts'],
           globalSetup: ['tests/support/postgres-setup.ts'],
+        },
+      },
+      // The shop API over HTTP: also Firebase ID tokens from the real Auth emulator, started once per run.
+      {
+        extends: true,
+        test: {
+          name: 'shop',
+          include: ['src/server/*.test.ts'],
+          globalSetup: ['tests/support/postgres-setup.ts', 'tests/support/auth-emulator.ts'],
+          testTimeout: 30_000,
         },
       },
       // Checks over the built site in dist/ (run `npm run build` first; `npm test` does).
