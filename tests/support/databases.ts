@@ -20,11 +20,12 @@ function urlOf(database: string): string {
   return url.href;
 }
 
-async function onServer<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: urlOf(database) });
+/** One statement on the server's maintenance database (CREATE or DROP DATABASE cannot run inside the one concerned). */
+async function onServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: urlOf('postgres') });
   await client.connect();
   try {
-    return await work(client);
+    await client.query(sql);
   } finally {
     await client.end();
   }
@@ -33,13 +34,13 @@ async function onServer<T>(database: string, work: (client: pg.Client) => Promis
 /** A database of its own on the real server, so test files running in parallel never meet. */
 async function openServerDatabase(): Promise<Db> {
   const name = `test_${randomUUID().replaceAll('-', '')}`;
-  await onServer('postgres', (admin) => admin.query(`CREATE DATABASE ${name}`));
+  await onServer(`CREATE DATABASE ${name}`);
   const db = await openPostgres(urlOf(name), { max: 4 });
   return {
     ...db,
     async close() {
       await db.close();
-      await onServer('postgres', (admin) => admin.query(`DROP DATABASE ${name} WITH (FORCE)`));
+      await onServer(`DROP DATABASE ${name} WITH (FORCE)`);
     },
   };
 }

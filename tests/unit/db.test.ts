@@ -74,7 +74,7 @@ describe.each(databaseDrivers())('$name', ({ open }) => {
   });
 });
 
-describe('PostgreSQL, two processes', () => {
+describe('PostgreSQL server', () => {
   const [, server] = databaseDrivers();
   let db: Db;
   let other: Db;
@@ -87,10 +87,17 @@ describe('PostgreSQL, two processes', () => {
     await db.close();
   });
 
-  it('applies each migration once when two processes migrate at the same time', async () => {
+  it('applies each migration once when two processes migrate it at the same time', async () => {
     const [a, b] = await Promise.all([migrate(db, GOOD), migrate(other, GOOD)]);
     expect([...a, ...b].sort()).toEqual(['0001_notes.sql', '0002_tags.sql']);
     expect(await db.query('SELECT body FROM notes')).toEqual([{ body: 'first' }]);
+  });
+
+  it('deletes a test’s database on the server when it is closed', async () => {
+    const extra = await server!.open({ migrations: false });
+    const [row] = await extra.query<{ name: string }>('SELECT current_database() AS name');
+    await extra.close();
+    expect(await db.query('SELECT 1 FROM pg_database WHERE datname = $1', [row!.name])).toEqual([]);
   });
 
   it('is what openDatabase opens and migrates when given a URL, leaving dataDir alone', async () => {
