@@ -13,6 +13,7 @@ import { withCompression } from './lib/compression.ts';
 import { launchBrowser, loadedWeight, type LoadedWeight } from './lib/loaded-weight.ts';
 import { LIGHTHOUSE_CATEGORIES, launchLighthouseChrome, runLighthouse, type LighthouseResult } from './lib/lighthouse-run.ts';
 import { BUDGETS, type Sizes } from './lib/page-weight.ts';
+import { benchShopApi, type ShopFigures } from './lib/shop-bench.ts';
 import { htmlFiles } from './lib/html-files.ts';
 import { precache, type Precache } from './lib/precache.ts';
 import { createStaticServer, listen } from './lib/static-server.ts';
@@ -24,6 +25,8 @@ Builds the site (astro build, every language) and measures DESIGN 3's budgets:
   per page type, the HTML, JavaScript and CSS Chromium loads (raw, gzip, brotli), on a first
     visit and with the cookie consent stored;
   the service worker's precache (raw bytes of the files in dist/sw.js's manifest);
+  the shop API on a real PostgreSQL server: POST /orders at 50 buyers at once (p50/p99, our own
+    time without the payment provider's, and with it) and catalogue reads per second (50 connections);
   Lighthouse 13 (mobile defaults) on home, store, package, FAQ and login in en, ar and ja,
     one page at a time, the build served on 127.0.0.1 compressed as hosting serves it.
 Prints one table, writes the figures as JSON, exits 1 when a budget is missed.
@@ -35,6 +38,7 @@ Options:
   --compare FILE     an earlier JSON report: print what changed
   --runs N           Lighthouse runs per page, the median run by performance counts (default: 1)
   --no-lighthouse    skip Lighthouse (bytes, precache and build only)
+  --no-shop          skip the shop API (POST /orders latency, catalogue reads per second)
   -h, --help         this text`;
 
 const { values: options } = parseArgs({
@@ -45,6 +49,7 @@ const { values: options } = parseArgs({
     compare: { type: 'string' },
     runs: { type: 'string', default: '1' },
     'no-lighthouse': { type: 'boolean', default: false },
+    'no-shop': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -58,7 +63,7 @@ const OUT = resolve(options.out);
 const RUNS = Math.max(1, Number(options.runs) || 1);
 
 /** The page types of DESIGN 3 and which JavaScript budget each answers to. */
-type JsBudget = 'content' | 'account' | 'page';
+type JsBudget = 'content' | 'account' | 'checkout' | 'page';
 const PAGE_TYPES: { name: string; path: string; js: JsBudget }[] = [
   { name: 'home', path: '/', js: 'page' },
   { name: 'store', path: '/store', js: 'page' },
@@ -68,6 +73,7 @@ const PAGE_TYPES: { name: string; path: string; js: JsBudget }[] = [
   { name: 'support', path: '/support', js: 'content' },
   { name: 'login', path: '/login', js: 'account' },
   { name: 'profile', path: '/profile', js: 'account' },
+  { name: 'checkout', path: '/checkout?plan=de-1gb-7d', js: 'checkout' },
 ];
 const LIGHTHOUSE_PAGES = ['home', 'store', 'package', 'faq', 'login'];
 const LIGHTHOUSE_LOCALES: Locale[] = ['en', 'ar', 'ja'];
@@ -210,6 +216,7 @@ const overMark = (value: number, budget: number): Mark => (value <= budget ? 'ok
 function jsBudget(page: PageFigures): { bytes: number; label: string } {
   const kind = PAGE_TYPES.find((type) => type.name === page.name)!.js;
   if (kind === 'account') return { bytes: BUDGETS.loginPageJsBrotli, label: 'account page' };
+  if (kind === 'checkout') return { bytes: BUDGETS.checkoutPageJsBrotli, label: 'checkout page' };
   if (kind === 'content' && page.consent) return { bytes: BUDGETS.contentPageJsBrotli, label: 'content page' };
   return { bytes: BUDGETS.firstVisitJsBrotli, label: 'first visit' };
 }
@@ -300,6 +307,20 @@ function lighthouseRows(results: LighthouseFigures[]): Row[] {
   return rows;
 }
 
+function shopRows(figures: ShopFigures): Row[] {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const perSecond = (value: number) => `${value.toLocaleString('en')} /s`;
+  const atLeast = (value: number, goal: number): Mark => (value >= goal ? 'ok' : 'LOW');
+  return [
+    section(`Shop API on PostgreSQL, loopback: ${figures.orders} orders by ${figures.buyers} buyers at once; reads at 50 connections`),
+    { figure: 'POST /orders p50, without the payment provider', value: ms(figures.ordersP50Ms), budget: '', mark: '' },
+    { figure: 'POST /orders p99, without the payment provider', value: ms(figures.ordersP99Ms), budget: `<= ${BUDGETS.ordersP99Ms} ms`, mark: overMark(figures.ordersP99Ms, BUDGETS.ordersP99Ms) },
+    { figure: 'POST /orders p50 / p99, with the Stripe stand-in', value: `${ms(figures.ordersWithProviderP50Ms)} / ${ms(figures.ordersWithProviderP99Ms)}`, budget: '', mark: '' },
+    { figure: 'GET /countries?lang=ja', value: perSecond(figures.countriesPerSecond), budget: `>= ${BUDGETS.catalogueReadsPerSecond} /s`, mark: atLeast(figures.countriesPerSecond, BUDGETS.catalogueReadsPerSecond) },
+    { figure: 'GET /packages?regionId=DE', value: perSecond(figures.packagesPerSecond), budget: `>= ${BUDGETS.catalogueReadsPerSecond} /s`, mark: atLeast(figures.packagesPerSecond, BUDGETS.catalogueReadsPerSecond) },
+  ];
+}
+
 function printTable(rows: Row[]): void {
   const headers: Row = { figure: 'figure', value: 'value', budget: 'budget', mark: 'mark' };
   const widths = {
@@ -327,6 +348,7 @@ function flatFigures(report: Omit<BenchReport, 'figures'>): Record<string, numbe
     }
   }
   if (report.precache.present) figures['precache.raw'] = report.precache.raw;
+  for (const [name, value] of Object.entries(report.shop ?? {})) figures[`shop.${name}`] = Number(value.toFixed(1));
   for (const result of report.lighthouse) {
     const key = `lighthouse.${result.locale}.${result.page}`;
     for (const category of LIGHTHOUSE_CATEGORIES) {
@@ -413,6 +435,7 @@ interface BenchReport {
   pages: PageFigures[];
   precache: Precache;
   lighthouse: LighthouseFigures[];
+  shop: ShopFigures | null;
   table: Row[];
   ok: boolean;
   figures: Record<string, number>;
@@ -445,8 +468,9 @@ try {
   server.close();
 }
 const precacheFigures = precache(DIST);
+const shopFigures = options['no-shop'] ? null : await benchShopApi();
 
-const table = [...buildRows(buildFigures), ...weightRows(pages), ...precacheRows(precacheFigures), ...(options['no-lighthouse'] ? [] : lighthouseRows(lighthouseResults))];
+const table = [...buildRows(buildFigures), ...weightRows(pages), ...precacheRows(precacheFigures), ...(options['no-lighthouse'] ? [] : lighthouseRows(lighthouseResults)), ...(shopFigures ? shopRows(shopFigures) : [])];
 const missed = table.filter((row) => row.mark && row.mark !== 'ok' && row.mark !== 'missing');
 const partial: Omit<BenchReport, 'figures'> = {
   timestamp: new Date().toISOString(),
@@ -463,6 +487,7 @@ const partial: Omit<BenchReport, 'figures'> = {
   pages,
   precache: precacheFigures,
   lighthouse: lighthouseResults,
+  shop: shopFigures,
   table,
   ok: missed.length === 0,
 };
