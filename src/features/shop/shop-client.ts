@@ -88,11 +88,13 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     });
     let response: Response;
     try {
-      response = await fetchImpl(`${baseUrl}${path}`, {
-        method: init.method ?? 'GET',
-        headers: { Authorization: `Bearer ${token}`, ...(init.body !== undefined && { 'Content-Type': 'application/json' }) },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+      const request: RequestInit = { method: init.method ?? 'GET', headers };
+      if (init.body !== undefined) {
+        headers['Content-Type'] = 'application/json';
+        request.body = JSON.stringify(init.body);
+      }
+      response = await fetchImpl(`${baseUrl}${path}`, request);
     } catch {
       throw new ShopError('network');
     }
