@@ -123,8 +123,10 @@ describe('listOrders and getOrder', () => {
   it('someone else’s order is notFound; an order in an unknown state is a server error', async () => {
     answer = apiError(404, 'not_found');
     expect((await failure(client().getOrder('x', 'en'))).kind).toBe('notFound');
-    answer = json(200, { ...orderView(), state: 'teleported' });
-    expect((await failure(client().getOrder('x', 'en'))).kind).toBe('server');
+    for (const state of ['teleported', 'constructor']) {
+      answer = json(200, { ...orderView(), state });
+      expect((await failure(client().getOrder('x', 'en'))).kind).toBe('server');
+    }
     answer = json(200, { orders: [orderView(), { ...orderView(), total: { amountMinor: 12.5, currency: 'EUR' } }] });
     expect((await failure(client().listOrders('en'))).kind).toBe('server');
   });

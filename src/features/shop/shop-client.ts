@@ -55,7 +55,7 @@ function isOrderView(value: unknown): value is OrderView {
     isString(value.id) &&
     isString(value.number) &&
     isString(value.state) &&
-    value.state in STATES &&
+    Object.hasOwn(STATES, value.state) &&
     isObject(plan.metadata) &&
     isObject(plan.metadata.dataAmount) &&
     typeof plan.metadata.dataAmount.value === 'number' &&
