@@ -145,8 +145,11 @@ export default function CheckoutForm({ locale, planId, price, termsPath, message
         data-buy
       >
         <span>{m.buyNow}</span>
-        <span aria-hidden="true">·</span>
-        <span data-buy-price>{formatPrice(price, locale)}</span>
+        {/* The amount wraps to the next line as a whole on a narrow phone. */}
+        <span className="whitespace-nowrap">
+          <span aria-hidden="true">· </span>
+          <span data-buy-price>{formatPrice(price, locale)}</span>
+        </span>
       </button>
     </form>
   );

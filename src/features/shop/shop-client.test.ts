@@ -80,7 +80,8 @@ describe('createOrder', () => {
     ['an HTML error page', { status: 503, body: '<h1>Service Unavailable</h1>', contentType: 'text/html' }, 'server'],
     ['409 without a usable price', json(409, { error: { code: 'price_changed', message: 'x', price: { amountMinor: 'a lot' } } }), 'server'],
     ['200 that is not an order', json(200, { checkoutUrl: 'https://pay.test/1' }), 'server'],
-    ['200 with a checkout URL that is no URL', json(201, { ...createOrderResponse(), checkoutUrl: 'not a url' }), 'server'],
+    ['201 with a checkout URL that is no URL', json(201, { ...createOrderResponse(), checkoutUrl: 'not a url' }), 'server'],
+    ['201 with a script for a checkout URL', json(201, { ...createOrderResponse(), checkoutUrl: 'javascript:alert(1)' }), 'server'],
   ];
   for (const [name, given, kind] of cases) {
     it(`${name} is ${kind}`, async () => {

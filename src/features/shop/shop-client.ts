@@ -114,7 +114,8 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     createOrder: (request) =>
       call(
         '/orders',
-        (body): body is CreateOrderResponse => isObject(body) && isString(body.checkoutUrl) && URL.canParse(body.checkoutUrl) && isOrderView(body.order),
+        // The page goes wherever checkoutUrl says: a web address only, never javascript: or data:.
+        (body): body is CreateOrderResponse => isObject(body) && isString(body.checkoutUrl) && /^https?:\/\//.test(body.checkoutUrl) && URL.canParse(body.checkoutUrl) && isOrderView(body.order),
         { method: 'POST', body: request },
       ),
     listOrders: (lang) =>
