@@ -9,6 +9,10 @@ export const LANGUAGE_DETECTION_DELAY_MS = 200;
 export const INSTALL_PROMPT_DELAY_MS = 2_000;
 /** Automatic redirect from /payment-success to /my-esim (spec 9). */
 export const PAYMENT_SUCCESS_REDIRECT_MS = 5_000;
+/** The confirmation asks for the order this often until the payment provider's webhook has marked it paid… */
+export const ORDER_POLL_INTERVAL_MS = 2_000;
+/** …and gives up after this long, offering to check again. */
+export const ORDER_POLL_LIMIT_MS = 120_000;
 
 /** Local-storage keys (spec 3). */
 export const STORAGE_KEYS = {
@@ -34,17 +38,6 @@ export const MIN_PASSWORD_LENGTH = 6;
 
 /** Marketing claim: number of countries covered (spec 1 and 9). */
 export const COVERAGE_CLAIM_COUNTRIES = 200;
-
-/** Static sample figures of the checkout and payment-success pages (spec 9), in minor units. */
-export const SAMPLE_CHECKOUT = {
-  dataGigabytes: 10,
-  validityDays: 30,
-  priceMinor: 2999,
-  taxesMinor: 201,
-  totalMinor: 3200,
-  currency: 'EUR',
-  orderId: 'SAMPLE-2025-000123',
-} as const;
 
 /** Legal pages' last-updated date (spec 2 and 9): October 2025. */
 export const LEGAL_LAST_UPDATED = '2025-10-01';

@@ -85,13 +85,8 @@ for (const lang of ['en', 'ar'] as const) {
       await logIn(page, email, PASSWORD);
       await expect(page).toHaveURL(`${p('/checkout')}?plan=de-10gb-30d`);
       await expect(page.locator('[data-total]')).toHaveText(/\d/);
-      await page.getByRole('link', { name: m.checkout.complete }).click();
-      await expect(page).toHaveURL(p('/payment-success'));
-      await expect(page.getByRole('link', { name: m.paymentSuccess.viewEsims })).toBeVisible();
-      // The confirmation moves on to My eSIMs by itself after 5 seconds.
-      await expect(page).toHaveURL(p('/my-esim'), { timeout: 9_000 });
-      await expect(page.getByText(m.myEsim.empty)).toBeVisible();
-      for (const route of ['/history', '/profile']) {
+      await expect(page.locator('[data-buy]')).toBeVisible();
+      for (const route of ['/payment-success', '/my-esim', '/history', '/profile']) {
         await page.goto(p(route));
         await expect(page.locator('h1')).toBeVisible();
         await expect(page).toHaveURL(p(route));

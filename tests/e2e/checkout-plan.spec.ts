@@ -63,7 +63,7 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
       await expect(page).toHaveURL(`${path(lang, '/checkout')}?plan=${plan.id}`);
       await expectPlan(page, lang, plan.id);
       // The rest of checkout follows the plan.
-      await expect(page.getByRole('link', { name: m.complete })).toBeVisible();
+      await expect(page.getByRole('button', { name: m.buyNow })).toBeVisible();
     });
 
     test('signed in: a country plan; an unknown plan or none says so with a way back; a failed load can be retried', async ({ page }) => {
@@ -80,7 +80,7 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
         await page.goto(`${path(lang, '/checkout')}${query}`);
         await expect(page.getByText(message)).toBeVisible();
         await expect(page.locator('[data-total]')).toHaveCount(0);
-        await expect(page.getByRole('link', { name: m.complete })).toHaveCount(0);
+        await expect(page.getByRole('button', { name: m.buyNow })).toHaveCount(0);
         await expect(page.getByRole('link', { name: common.package.backToStore })).toHaveAttribute('href', path(lang, '/store'));
       }
       await page.getByRole('link', { name: common.package.backToStore }).click();

@@ -1,31 +1,34 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import type { AuthMessages } from '../auth/messages.ts';
+import { useEffect, useState } from 'react';
 import { fill, fillPlural } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
-import { PLAN_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
+import CheckoutForm, { type CheckoutMessages } from './CheckoutForm.tsx';
+import { CANCELLED_PARAM, PLAN_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
 
 interface Props {
   locale: Locale;
   storePath: string;
-  messages: AuthMessages['checkout'] & { backToStore: string; countries: Record<string, string> };
-  /** The rest of checkout, shown once the plan is known. */
-  children?: ReactNode;
+  termsPath: string;
+  messages: CheckoutMessages & { backToStore: string; countries: Record<string, string> };
 }
 
 type State = { status: 'loading' | 'noPlan' | 'unknown' | 'failed' } | { status: 'ready'; plan: PlanData };
 
 /**
  * The plan chosen on the package page (?plan={id}), read from the build's /plans/{id}.json and
- * shown in the page's language. An id the build did not publish (unknown, or without a price)
- * answers 404; anything else that fails can be retried.
+ * shown in the page's language, then the form that buys it. An id the build did not publish
+ * (unknown, or without a price) answers 404; anything else that fails can be retried. The
+ * payment page's Cancel comes back here with the plan and &cancelled=1.
  */
-export default function ChosenPlan({ locale, storePath, messages: m, children }: Props) {
+export default function ChosenPlan({ locale, storePath, termsPath, messages: m }: Props) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const [cancelled, setCancelled] = useState(false);
 
   useEffect(() => {
-    const id = new URLSearchParams(window.location.search).get(PLAN_PARAM);
+    const query = new URLSearchParams(window.location.search);
+    setCancelled(query.get(CANCELLED_PARAM) === '1');
+    const id = query.get(PLAN_PARAM);
     if (!id) {
       setState({ status: 'noPlan' });
       return;
@@ -79,6 +82,11 @@ export default function ChosenPlan({ locale, storePath, messages: m, children }:
   const { plan } = state;
   return (
     <>
+      {cancelled && (
+        <p role="status" className="rounded-xl bg-surface-muted p-4" data-cancelled>
+          {m.cancelled}
+        </p>
+      )}
       <section className="rounded-2xl border border-line p-5" aria-labelledby="checkout-summary" data-chosen-plan={plan.id}>
         <h2 id="checkout-summary" className="text-lg font-semibold">
           {m.summary}
@@ -104,7 +112,14 @@ export default function ChosenPlan({ locale, storePath, messages: m, children }:
         </dl>
         <p className="text-sm text-ink-muted">{m.vatIncluded}</p>
       </section>
-      {children}
+      <CheckoutForm
+        locale={locale}
+        planId={plan.id}
+        price={plan.price}
+        termsPath={termsPath}
+        messages={m}
+        onPriceChange={(price) => setState({ status: 'ready', plan: { ...plan, price } })}
+      />
     </>
   );
 }

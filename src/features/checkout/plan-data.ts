@@ -8,6 +8,8 @@ import type { Locale } from '../../i18n/locales.ts';
  * plan that can be bought.
  */
 export const PLAN_PARAM = 'plan';
+/** Set by the shop API's cancel URL: the buyer left the payment page with Cancel. */
+export const CANCELLED_PARAM = 'cancelled';
 
 /** What /plans/{id}.json holds: a priced plan and its destination, named in every language. */
 export interface PlanData extends Omit<Package, 'price'> {

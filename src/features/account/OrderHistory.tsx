@@ -1,0 +1,114 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import type { OrderView } from '../../shop/contract.ts';
+import type { AuthMessages } from '../auth/messages.ts';
+import { formatPrice } from '../package/plans.ts';
+import { formatOrderDate, paymentMethodText, planText } from '../shop/order-format.ts';
+import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
+import { listOrders } from '../shop/shop.ts';
+
+export type HistoryMessages = AuthMessages['history'] & {
+  /** checkout.plan: '{{data}} data plan, {{validity}}'. */
+  plan: string;
+  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+};
+
+interface Props {
+  locale: Locale;
+  messages: HistoryMessages;
+  /** The empty state (no orders yet, with the way to the store). */
+  children?: ReactNode;
+}
+
+type View = { status: 'loading' } | { status: 'failed'; kind: keyof HistoryMessages['errors'] } | { status: 'ready'; orders: OrderView[] };
+
+/** The signed-in traveller's orders, newest first, with each one's state and the provider's receipt. */
+export default function OrderHistory({ locale, messages: m, children }: Props) {
+  const [view, setView] = useState<View>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let stopped = false;
+    setView({ status: 'loading' });
+    listOrders(locale).then(
+      ({ orders }) => {
+        if (stopped) return;
+        setView({ status: 'ready', orders: [...orders].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt)) });
+      },
+      (error: unknown) => {
+        if (stopped) return;
+        const kind: ShopErrorKind = error instanceof ShopError ? error.kind : 'server';
+        setView({ status: 'failed', kind: kind === 'unauthorized' || kind === 'network' || kind === 'badInput' ? kind : 'server' });
+      },
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [attempt]);
+
+  if (view.status === 'loading') {
+    return (
+      <p role="status" className="py-6 text-ink-muted">
+        {m.loading}
+      </p>
+    );
+  }
+  if (view.status === 'failed') {
+    return (
+      <div role="alert" className="mt-6 rounded-xl bg-surface-muted p-4" data-history-error>
+        <p>{m.errors[view.kind]}</p>
+        <button type="button" onClick={() => setAttempt(attempt + 1)} className="mt-3 rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink">
+          {m.retry}
+        </button>
+      </div>
+    );
+  }
+  if (view.orders.length === 0) return <>{children}</>;
+
+  return (
+    <ul className="mt-6 max-w-2xl space-y-4" data-orders>
+      {view.orders.map((order) => (
+        <li key={order.id} className="rounded-2xl border border-line p-4" data-order={order.id}>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 className="font-semibold">
+              <span className="text-sm font-normal text-ink-muted">{m.orderNumber} </span>
+              <span dir="ltr" data-order-number>
+                {order.number}
+              </span>
+            </h2>
+            <span className="rounded-full bg-surface-muted px-3 py-1 text-sm font-medium" data-state={order.state}>
+              {m.states[order.state]}
+            </span>
+          </div>
+          <p className="mt-3 flex items-center gap-2 font-semibold" data-destination>
+            <img src={order.destination.flag} alt="" width="30" height="20" className="rounded-sm border border-line" />
+            {order.destination.name}
+          </p>
+          <p className="mt-1" data-plan>
+            {planText(order, m.plan, locale)}
+          </p>
+          <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-ink-muted">{m.total}</dt>
+            <dd className="font-semibold" data-total>
+              {formatPrice(order.total, locale)}
+            </dd>
+            {order.paymentMethod && (
+              <>
+                <dt className="text-ink-muted">{m.paymentMethod}</dt>
+                <dd data-payment-method>{paymentMethodText(order.paymentMethod, m.methods)}</dd>
+              </>
+            )}
+            <dt className="text-ink-muted">{m.date}</dt>
+            <dd data-date>{formatOrderDate(order.createdAt, locale)}</dd>
+          </dl>
+          {order.receiptUrl && (
+            <a href={order.receiptUrl} target="_blank" rel="noopener" className="mt-3 inline-block font-semibold text-brand underline" data-receipt>
+              {m.receipt}
+              <span className="sr-only"> ({m.newTab})</span>
+            </a>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { Price } from '../../catalogue/schema.ts';
+import { fill } from '../../i18n/fill.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { ErrorBox, useHydrated } from '../auth/FormParts.tsx';
+import type { AuthMessages } from '../auth/messages.ts';
+import { formatPrice } from '../package/plans.ts';
+import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
+import { createOrder } from '../shop/shop.ts';
+import ConsentCheckbox from './ConsentCheckbox.tsx';
+
+export type CheckoutMessages = AuthMessages['checkout'] & { network: string };
+
+interface Props {
+  locale: Locale;
+  planId: string;
+  /** The price shown to the buyer: what the order expects. */
+  price: Price;
+  termsPath: string;
+  messages: CheckoutMessages;
+  /** The API answered a different current price: show it everywhere. */
+  onPriceChange: (price: Price) => void;
+}
+
+type Consent = 'terms' | 'immediateStart';
+const CONSENTS: readonly Consent[] = ['terms', 'immediateStart'];
+
+/**
+ * The consents and the pay button (DESIGN 6, German law for digital content): both boxes start
+ * unticked and are required; the button commits to pay (BGB § 312j(3)). Buying creates the order
+ * and goes to the payment provider's hosted page. One request at a time; a failure keeps the
+ * ticks, and a changed price is shown before anything else is sent.
+ */
+export default function CheckoutForm({ locale, planId, price, termsPath, messages: m, onPriceChange }: Props) {
+  const hydrated = useHydrated();
+  const [ticked, setTicked] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
+  const [missing, setMissing] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const [changedTo, setChangedTo] = useState<Price>();
+  const inFlight = useRef(false);
+  const boxes = { terms: useRef<HTMLInputElement>(null), immediateStart: useRef<HTMLInputElement>(null) };
+
+  // Back from the payment page through the browser's back/forward cache: the page is as it was
+  // left, mid-request; make the button usable again.
+  useEffect(() => {
+    const restored = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      inFlight.current = false;
+      setBusy(false);
+    };
+    window.addEventListener('pageshow', restored);
+    return () => window.removeEventListener('pageshow', restored);
+  }, []);
+
+  const failureText: Record<Exclude<ShopErrorKind, 'priceChanged'>, string> = {
+    network: m.network,
+    server: m.errors.server,
+    unauthorized: m.errors.unauthorized,
+    badInput: m.errors.badInput,
+    notFound: m.unknownPlan,
+  };
+
+  function tick(consent: Consent, checked: boolean) {
+    setTicked((t) => ({ ...t, [consent]: checked }));
+    if (checked) setMissing((s) => ({ ...s, [consent]: false }));
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const unticked = CONSENTS.filter((consent) => !ticked[consent]);
+    setMissing({ terms: !ticked.terms, immediateStart: !ticked.immediateStart });
+    if (unticked.length > 0) {
+      boxes[unticked[0]!].current?.focus();
+      return;
+    }
+    inFlight.current = true;
+    setBusy(true);
+    setFailure(undefined);
+    setChangedTo(undefined);
+    try {
+      const { checkoutUrl } = await createOrder({
+        planId,
+        lang: locale,
+        expectedPrice: price,
+        consents: { terms: true, immediateStart: true },
+      });
+      // Stays busy: the page is leaving for the payment provider.
+      window.location.assign(checkoutUrl);
+      return;
+    } catch (error) {
+      const kind = error instanceof ShopError ? error.kind : 'server';
+      if (kind === 'priceChanged' && error instanceof ShopError && error.price) {
+        setChangedTo(error.price);
+        onPriceChange(error.price);
+      } else {
+        setFailure(failureText[kind === 'priceChanged' ? 'server' : kind]);
+      }
+    }
+    inFlight.current = false;
+    setBusy(false);
+  }
+
+  const [beforeTerms, afterTerms] = m.acceptTerms.split('{{terms}}');
+  return (
+    <form noValidate onSubmit={submit} className="space-y-5" data-checkout-form>
+      {changedTo && (
+        <p role="alert" className="rounded-xl border-2 border-brand bg-surface-muted px-4 py-3 font-semibold" data-price-changed>
+          {fill(m.priceChanged, { price: formatPrice(changedTo, locale) })}
+        </p>
+      )}
+      <ErrorBox message={failure} />
+      <fieldset className="space-y-4 rounded-2xl border border-line p-5">
+        <legend className="px-1 text-lg font-semibold">{m.consents}</legend>
+        <ConsentCheckbox
+          id="consent-terms"
+          checked={ticked.terms}
+          onChange={(checked) => tick('terms', checked)}
+          error={missing.terms ? m.termsRequired : undefined}
+          inputRef={boxes.terms}
+        >
+          {beforeTerms}
+          <a href={termsPath} className="font-semibold text-brand underline">
+            {m.termsLink}
+          </a>
+          {afterTerms}
+        </ConsentCheckbox>
+        <ConsentCheckbox
+          id="consent-immediate-start"
+          checked={ticked.immediateStart}
+          onChange={(checked) => tick('immediateStart', checked)}
+          error={missing.immediateStart ? m.immediateStartRequired : undefined}
+          inputRef={boxes.immediateStart}
+        >
+          {m.immediateStart}
+        </ConsentCheckbox>
+      </fieldset>
+      <p className="text-sm text-ink-muted">{m.payOnProvider}</p>
+      <button
+        type="submit"
+        disabled={busy || !hydrated}
+        aria-busy={busy}
+        className="flex w-full flex-wrap items-center justify-center gap-x-2 rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:opacity-70"
+        data-buy
+      >
+        <span>{m.buyNow}</span>
+        {/* The amount wraps to the next line as a whole on a narrow phone. */}
+        <span className="whitespace-nowrap">
+          <span aria-hidden="true">· </span>
+          <span data-buy-price>{formatPrice(price, locale)}</span>
+        </span>
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,170 @@
+import { useEffect, useState } from 'react';
+import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import type { OrderState, OrderView } from '../../shop/contract.ts';
+import type { AuthMessages } from '../auth/messages.ts';
+import { formatPrice } from '../package/plans.ts';
+import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES, type MethodNames } from '../shop/order-format.ts';
+import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
+import { getOrder } from '../shop/shop.ts';
+
+export type ConfirmationMessages = AuthMessages['paymentSuccess'] & {
+  states: Record<OrderState, string>;
+  methods: MethodNames;
+  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+};
+
+interface Props {
+  locale: Locale;
+  paths: { myEsim: string; store: string; history: string };
+  messages: ConfirmationMessages;
+}
+
+type View =
+  | { status: 'loading' }
+  | { status: 'notFound' }
+  | { status: 'failed'; kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged'> }
+  | { status: 'ready'; order: OrderView; gaveUp: boolean };
+
+/** The query parameter of the shop API's success URL. */
+const ORDER_PARAM = 'order';
+
+const linkClass = 'inline-block rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink';
+
+/**
+ * The payment provider's page returns here with ?order={id}. The order is read, never changed
+ * (the webhook decides, DESIGN 6): while the payment is not confirmed yet the page asks again
+ * every 2 s for up to 2 minutes; once paid it moves on to My eSIMs after 5 s (spec 9).
+ */
+export default function OrderConfirmation({ locale, paths, messages: m }: Props) {
+  const [view, setView] = useState<View>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const id = new URLSearchParams(window.location.search).get(ORDER_PARAM);
+    if (!id) return setView({ status: 'notFound' });
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const started = Date.now();
+    async function load(id: string) {
+      try {
+        const order = await getOrder(id, locale);
+        if (stopped) return;
+        const waiting = order.state === 'pending_payment';
+        const gaveUp = waiting && Date.now() - started >= ORDER_POLL_LIMIT_MS;
+        setView({ status: 'ready', order, gaveUp });
+        if (waiting && !gaveUp) timer = setTimeout(() => void load(id), ORDER_POLL_INTERVAL_MS);
+      } catch (error) {
+        if (stopped) return;
+        const kind = error instanceof ShopError ? error.kind : 'server';
+        setView(kind === 'notFound' ? { status: 'notFound' } : { status: 'failed', kind: kind === 'priceChanged' ? 'server' : kind });
+      }
+    }
+    void load(id);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [attempt]);
+
+  const paid = view.status === 'ready' && PAID_STATES.includes(view.order.state);
+  useEffect(() => {
+    if (!paid) return;
+    const timer = setTimeout(() => window.location.assign(paths.myEsim), PAYMENT_SUCCESS_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [paid]);
+
+  const retry = (
+    <button type="button" onClick={() => setAttempt(attempt + 1)} className="mt-3 rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink">
+      {m.retry}
+    </button>
+  );
+
+  if (view.status === 'loading') {
+    return (
+      <p role="status" className="py-6 text-ink-muted">
+        {m.loading}
+      </p>
+    );
+  }
+  if (view.status === 'notFound') {
+    return (
+      <div className="rounded-xl bg-surface-muted p-4" data-order-not-found>
+        <p>{m.notFound}</p>
+        <a href={paths.history} className="mt-3 inline-block font-semibold text-brand underline">
+          {m.toHistory}
+        </a>
+      </div>
+    );
+  }
+  if (view.status === 'failed') {
+    return (
+      <div role="alert" className="rounded-xl bg-surface-muted p-4" data-order-error>
+        <p>{m.errors[view.kind]}</p>
+        {retry}
+      </div>
+    );
+  }
+
+  const { order, gaveUp } = view;
+  const unpaidEnd = (UNPAID_END_STATES as readonly OrderState[]).includes(order.state);
+  return (
+    <div className="space-y-6" data-order={order.id} data-state={order.state}>
+      <div role="status" className="rounded-xl bg-surface-muted p-4 font-semibold">
+        {order.state === 'pending_payment'
+          ? m.waiting
+          : paid
+            ? m.received
+            : unpaidEnd
+              ? m.unpaid[order.state as (typeof UNPAID_END_STATES)[number]]
+              : m.states[order.state]}
+      </div>
+      {gaveUp && (
+        <div className="rounded-xl border border-line p-4" data-gave-up>
+          <p>{m.slow}</p>
+          {retry}
+        </div>
+      )}
+      <dl className="space-y-2 rounded-2xl border border-line p-5">
+        <div className="flex flex-wrap justify-between gap-x-4">
+          <dt>{m.orderId}</dt>
+          <dd dir="ltr" data-order-number>
+            {order.number}
+          </dd>
+        </div>
+        <div className="flex flex-wrap justify-between gap-x-4">
+          <dt>{m.amount}</dt>
+          <dd data-order-total>{formatPrice(order.total, locale)}</dd>
+        </div>
+        <div className="flex flex-wrap justify-between gap-x-4">
+          <dt>{m.date}</dt>
+          <dd data-order-date>{formatOrderDate(order.paidAt ?? order.createdAt, locale, 'long')}</dd>
+        </div>
+        {order.paymentMethod && (
+          <div className="flex flex-wrap justify-between gap-x-4">
+            <dt>{m.paymentMethod}</dt>
+            <dd data-payment-method>{paymentMethodText(order.paymentMethod, m.methods)}</dd>
+          </div>
+        )}
+      </dl>
+      {paid && (
+        <>
+          <p className="text-sm text-ink-muted">{m.redirect}</p>
+          <a href={paths.myEsim} className={linkClass}>
+            {m.viewEsims}
+          </a>
+        </>
+      )}
+      {unpaidEnd && (
+        <a href={paths.store} className={linkClass}>
+          {m.toStore}
+        </a>
+      )}
+      {!paid && !unpaidEnd && order.state !== 'pending_payment' && (
+        <a href={paths.history} className={linkClass}>
+          {m.toHistory}
+        </a>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import type { Price } from '../../catalogue/schema.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import type { CreateOrderRequest, CreateOrderResponse, OrderList, OrderState, OrderView } from '../../shop/contract.ts';
+
+/**
+ * The pages' client of the shop API (src/shop/contract.ts). Every failure becomes one ShopError
+ * whose kind the pages turn into the spec's section 8 texts. Answers are checked by hand, not
+ * with the contract's zod schemas: zod is not in the checkout page's JavaScript, and the server
+ * validates with them anyway.
+ */
+
+export type ShopErrorKind = 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged';
+
+export class ShopError extends Error {
+  constructor(
+    readonly kind: ShopErrorKind,
+    /** With priceChanged: the plan's current price. */
+    readonly price?: Price,
+  ) {
+    super(`shop API: ${kind}`);
+    this.name = 'ShopError';
+  }
+}
+
+export interface ShopClientOptions {
+  /** API_BASE_URL, without a trailing slash. */
+  baseUrl: string;
+  /** The signed-in user's Firebase ID token; throws ShopError('unauthorized') when nobody is. */
+  idToken: () => Promise<string>;
+  fetch?: typeof fetch;
+}
+
+export interface ShopClient {
+  createOrder(request: CreateOrderRequest): Promise<CreateOrderResponse>;
+  listOrders(lang: Locale): Promise<OrderList>;
+  getOrder(id: string, lang: Locale): Promise<OrderView>;
+}
+
+/** Every state, checked at compile time against the contract's. */
+const STATES: Record<OrderState, true> = {
+  pending_payment: true, paid: true, provisioning: true, delivered: true, expired: true,
+  payment_failed: true, cancelled: true, fulfilment_failed: true, refund_requested: true, refunded: true,
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isPrice = (value: unknown): value is Price =>
+  isObject(value) && Number.isInteger(value.amountMinor) && (value.amountMinor as number) >= 0 && isString(value.currency) && /^[A-Z]{3}$/.test(value.currency);
+
+/** What the pages read of an order; anything else the server sends is its business. */
+function isOrderView(value: unknown): value is OrderView {
+  if (!isObject(value) || !isObject(value.plan) || !isObject(value.destination)) return false;
+  const { plan, destination, paymentMethod } = value;
+  return (
+    isString(value.id) &&
+    isString(value.number) &&
+    isString(value.state) &&
+    Object.hasOwn(STATES, value.state) &&
+    isObject(plan.metadata) &&
+    isObject(plan.metadata.dataAmount) &&
+    typeof plan.metadata.dataAmount.value === 'number' &&
+    ['MB', 'GB'].includes(plan.metadata.dataAmount.unit as string) &&
+    Number.isInteger(plan.validity) &&
+    ['day', 'week', 'month'].includes(plan.validityUnit as string) &&
+    Array.isArray(plan.supportedCountries) &&
+    isString(destination.name) &&
+    isString(destination.flag) &&
+    isPrice(value.total) &&
+    isString(value.createdAt) &&
+    !Number.isNaN(Date.parse(value.createdAt)) &&
+    (paymentMethod === null || (isObject(paymentMethod) && isString(paymentMethod.type))) &&
+    (value.receiptUrl === null || isString(value.receiptUrl))
+  );
+}
+
+function kindOf(status: number): ShopErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404) return 'notFound';
+  if (status === 400 || status === 413 || status === 422) return 'badInput';
+  return 'server';
+}
+
+export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }: ShopClientOptions): ShopClient {
+  async function call<R>(path: string, check: (body: unknown) => body is R, init: { method?: string; body?: unknown } = {}): Promise<R> {
+    // Firebase refreshes an expired token over the network; failing that is a network error.
+    const token = await idToken().catch((error: unknown) => {
+      throw error instanceof ShopError ? error : new ShopError('network');
+    });
+    let response: Response;
+    try {
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+      const request: RequestInit = { method: init.method ?? 'GET', headers };
+      if (init.body !== undefined) {
+        headers['Content-Type'] = 'application/json';
+        request.body = JSON.stringify(init.body);
+      }
+      response = await fetchImpl(`${baseUrl}${path}`, request);
+    } catch {
+      throw new ShopError('network');
+    }
+    // A body that does not arrive or is not JSON: the server (or something before it) failed.
+    const body: unknown = await response.json().catch(() => undefined);
+    if (response.ok) {
+      if (check(body)) return body;
+      throw new ShopError('server');
+    }
+    if (response.status === 409 && isObject(body) && isObject(body.error) && body.error.code === 'price_changed') {
+      if (isPrice(body.error.price)) throw new ShopError('priceChanged', body.error.price);
+    }
+    throw new ShopError(kindOf(response.status));
+  }
+
+  return {
+    createOrder: (request) =>
+      call(
+        '/orders',
+        // The page goes wherever checkoutUrl says: a web address only, never javascript: or data:.
+        (body): body is CreateOrderResponse => isObject(body) && isString(body.checkoutUrl) && /^https?:\/\//.test(body.checkoutUrl) && URL.canParse(body.checkoutUrl) && isOrderView(body.order),
+        { method: 'POST', body: request },
+      ),
+    listOrders: (lang) =>
+      call(`/orders?lang=${lang}`, (body): body is OrderList => isObject(body) && Array.isArray(body.orders) && body.orders.every(isOrderView)),
+    getOrder: (id, lang) => call(`/orders/${encodeURIComponent(id)}?lang=${lang}`, isOrderView),
+  };
+}

@@ -1,0 +1,15 @@
+import { firebaseAuth } from '../auth/firebase.ts';
+import { API_BASE_URL } from './api-base.ts';
+import { createShopClient, ShopError } from './shop-client.ts';
+
+/** The shop API as the signed-in visitor: the islands' createOrder, listOrders and getOrder. */
+export const { createOrder, listOrders, getOrder } = createShopClient({
+  baseUrl: API_BASE_URL,
+  async idToken() {
+    const auth = firebaseAuth();
+    await auth.authStateReady();
+    if (!auth.currentUser) throw new ShopError('unauthorized');
+    // A token Firebase refreshes when it is about to expire.
+    return auth.currentUser.getIdToken();
+  },
+});

@@ -1,0 +1,218 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type Request, type Route } from '@playwright/test';
+import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
+import { localizePath } from '../../src/i18n/paths.ts';
+import type { CreateOrderRequest, PriceChangedError } from '../../src/shop/contract.ts';
+import { createOrderResponse } from '../support/shop-orders.ts';
+import { createAccount, uniqueEmail } from './auth-support.ts';
+import { messages, speak } from './support.ts';
+
+/**
+ * Checkout, payment success and history against the shop API's contract (issue 14, item 7).
+ * The API answers through page.route here only on the failure and edge paths; the purchase
+ * itself is tested against the real API, PostgreSQL and the Stripe stand-in.
+ */
+const PASSWORD = 'travel-safe-1';
+// The build's API base URL (no PUBLIC_API_BASE_URL, a local site: src/config/env.ts apiBaseUrl).
+const API = LOCAL_API_BASE_URL;
+const PLAN = snapshot.packages.find((p) => p.id === 'jp-5gb-30d')!;
+
+const money = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+const escape = (text: string) => text.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&');
+
+async function signedIn(page: Page, lang: string, url: string) {
+  const email = uniqueEmail('buy');
+  await createAccount(email, PASSWORD);
+  await speak(page, lang);
+  await page.goto(url);
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('form button[type="submit"]').click();
+  await expect(page).toHaveURL(url);
+}
+
+interface Call {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+/**
+ * Answers the shop API's order routes with `answer` (one per call, in order) and records each
+ * call; the browser's CORS preflights are answered and not counted.
+ */
+async function shopApi(page: Page, answer: (call: Call, route: Route) => Promise<void>): Promise<Call[]> {
+  const calls: Call[] = [];
+  const cors = (request: Request) => ({
+    'Access-Control-Allow-Origin': request.headers().origin ?? '*',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+    'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+  });
+  await page.route(
+    (url) => url.href.startsWith(`${API}/orders`),
+    async (route) => {
+      const request = route.request();
+      if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors(request) });
+      const call = { method: request.method(), url: request.url(), authorization: request.headers().authorization, body: request.postDataJSON() as unknown };
+      calls.push(call);
+      await answer(call, route);
+    },
+  );
+  return calls;
+}
+const json = (route: Route, status: number, body: unknown) =>
+  route.fulfill({
+    status,
+    contentType: 'application/json',
+    headers: { 'Access-Control-Allow-Origin': route.request().headers().origin ?? '*' },
+    body: JSON.stringify(body),
+  });
+
+async function axe(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const lang of ['en', 'de', 'ar'] as const) {
+  const auth = messages(lang, 'auth');
+  const m = auth.checkout;
+  const checkoutUrl = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
+  const scanned = lang !== 'de'; // axe in a left-to-right and the right-to-left language
+
+  test.describe(`checkout in ${lang}`, () => {
+    test('without both consents nothing is sent: each missing one says so, the first gets focus; the button commits to pay', async ({ page }) => {
+      const calls = await shopApi(page, (_, route) => json(route, 500, { error: { code: 'internal_error', message: 'unexpected' } }));
+      await signedIn(page, lang, checkoutUrl);
+      const buy = page.getByRole('button', { name: m.buyNow });
+      // The button names the commitment and the amount (German law: exactly 'Zahlungspflichtig bestellen').
+      await expect(buy).toHaveText(new RegExp(`^${escape(m.buyNow)}.*${escape(money(lang, PLAN.price.amountMinor))}$`));
+      if (lang === 'de') await expect(buy.locator('span').first()).toHaveText('Zahlungspflichtig bestellen');
+      const terms = page.locator('#consent-terms');
+      const immediate = page.locator('#consent-immediate-start');
+      await expect(terms).not.toBeChecked();
+      await expect(immediate).not.toBeChecked();
+      await expect(page.getByRole('link', { name: m.termsLink })).toHaveAttribute('href', localizePath(lang, '/terms-conditions'));
+
+      await buy.click();
+      await expect(terms).toBeFocused();
+      await expect(terms).toHaveAttribute('aria-invalid', 'true');
+      await expect(terms).toHaveAccessibleDescription(m.termsRequired);
+      await expect(immediate).toHaveAttribute('aria-invalid', 'true');
+      await expect(immediate).toHaveAccessibleDescription(m.immediateStartRequired);
+      if (scanned) expect(await axe(page)).toEqual([]);
+
+      await terms.check();
+      await expect(terms).not.toHaveAttribute('aria-invalid');
+      await buy.click();
+      await expect(immediate).toBeFocused();
+      await expect(immediate).toHaveAccessibleDescription(m.immediateStartRequired);
+      await expect(page.locator('[data-consent-error]')).toHaveCount(1);
+      expect(calls).toEqual([]);
+    });
+
+    test('network error, 500, 401 and 400 say so and keep the ticks; pressing again retries and goes to the payment page', async ({ page }) => {
+      const payment = createOrderResponse({ checkoutUrl: 'https://checkout.stripe.test/c/pay/cs_test_ui' });
+      const answers = [
+        (route: Route) => route.abort('internetdisconnected'),
+        (route: Route) => json(route, 500, { error: { code: 'internal_error', message: 'Something went wrong.' } }),
+        (route: Route) => json(route, 401, { error: { code: 'unauthorized', message: 'The ID token is not valid.' } }),
+        (route: Route) => json(route, 400, { error: { code: 'bad_request', message: 'Check these fields: lang.' } }),
+        (route: Route) => json(route, 201, payment),
+      ];
+      const calls = await shopApi(page, (_, route) => answers[calls.length - 1]!(route));
+      // The payment provider's page, which the real flow reaches through the Stripe stand-in.
+      await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Pay</title><h1>Pay</h1>' }));
+      await signedIn(page, lang, checkoutUrl);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+      const buy = page.getByRole('button', { name: m.buyNow });
+      const alert = page.getByRole('alert');
+      for (const text of [auth.errors.network, m.errors.server, m.errors.unauthorized, m.errors.badInput]) {
+        await buy.click();
+        await expect(alert).toHaveText(text);
+        await expect(page.locator('#consent-terms')).toBeChecked();
+        await expect(page.locator('#consent-immediate-start')).toBeChecked();
+        await expect(buy).toBeEnabled();
+        if (scanned && text === m.errors.server) expect(await axe(page)).toEqual([]);
+      }
+      await buy.click();
+      await expect(page).toHaveURL(payment.checkoutUrl);
+      expect(calls).toHaveLength(5);
+      const sent: CreateOrderRequest = {
+        planId: PLAN.id,
+        lang,
+        expectedPrice: PLAN.price,
+        consents: { terms: true, immediateStart: true },
+      };
+      for (const call of calls) {
+        expect(call).toMatchObject({ method: 'POST', url: `${API}/orders`, body: sent });
+        expect(call.authorization).toMatch(/^Bearer \S+$/);
+      }
+    });
+
+    test('a changed price is shown before paying and is what the next press expects', async ({ page }) => {
+      const newPrice = { amountMinor: PLAN.price.amountMinor + 150, currency: 'EUR' };
+      const changed: PriceChangedError = { error: { code: 'price_changed', message: 'The price of this plan has changed.', price: newPrice } };
+      const calls = await shopApi(page, (_, route) =>
+        calls.length === 1 ? json(route, 409, changed) : json(route, 500, { error: { code: 'internal_error', message: 'x' } }),
+      );
+      await signedIn(page, lang, checkoutUrl);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+      await page.getByRole('button', { name: m.buyNow }).click();
+      const shown = money(lang, newPrice.amountMinor);
+      await expect(page.locator('[data-price-changed]')).toHaveText(m.priceChanged.replace('{{price}}', shown));
+      await expect(page.locator('[data-total]')).toHaveText(shown);
+      await expect(page.locator('[data-buy-price]')).toHaveText(shown);
+      await expect(page.locator('#consent-terms')).toBeChecked();
+      await expect(page.locator('#consent-immediate-start')).toBeChecked();
+      if (scanned) expect(await axe(page)).toEqual([]);
+      expect(calls).toHaveLength(1);
+
+      await page.getByRole('button', { name: m.buyNow }).click();
+      await expect(page.getByRole('alert').filter({ hasText: m.errors.server })).toBeVisible();
+      expect(calls).toHaveLength(2);
+      expect((calls[1]!.body as CreateOrderRequest).expectedPrice).toEqual(newPrice);
+    });
+
+    test('back from the payment page with Cancel: a polite note, the plan still selected', async ({ page }) => {
+      await signedIn(page, lang, `${checkoutUrl}&cancelled=1`);
+      await expect(page.getByRole('status').filter({ hasText: m.cancelled })).toBeVisible();
+      await expect(page.locator(`[data-chosen-plan="${PLAN.id}"] [data-total]`)).toHaveText(money(lang, PLAN.price.amountMinor));
+      await expect(page.locator('#consent-terms')).not.toBeChecked();
+      if (scanned) expect(await axe(page)).toEqual([]);
+    });
+  });
+
+  test.describe(`orders in ${lang}`, () => {
+    test('payment success: an order the API does not know, or none, is not found, with the way to the history', async ({ page }) => {
+      const calls = await shopApi(page, (_, route) => json(route, 404, { error: { code: 'not_found', message: 'No such order.' } }));
+      const success = localizePath(lang, '/payment-success');
+      await signedIn(page, lang, `${success}?order=0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11`);
+      await expect(page.getByText(auth.paymentSuccess.notFound)).toBeVisible();
+      await expect(page.getByRole('link', { name: auth.paymentSuccess.toHistory })).toHaveAttribute('href', localizePath(lang, '/history'));
+      expect(calls.map((c) => c.url)).toEqual([`${API}/orders/0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11?lang=${lang}`]);
+      if (scanned) expect(await axe(page)).toEqual([]);
+
+      await page.goto(success);
+      await expect(page.getByText(auth.paymentSuccess.notFound)).toBeVisible();
+      await expect(page.getByRole('link', { name: auth.paymentSuccess.toHistory })).toBeVisible();
+      expect(calls).toHaveLength(1);
+    });
+
+    test('history: a failed load can be retried; no orders yet is the empty state with the way to the store', async ({ page }) => {
+      const calls = await shopApi(page, (_, route) =>
+        calls.length === 1 ? json(route, 500, { error: { code: 'internal_error', message: 'x' } }) : json(route, 200, { orders: [] }),
+      );
+      await signedIn(page, lang, localizePath(lang, '/history'));
+      await expect(page.getByRole('alert')).toHaveText(new RegExp(escape(m.errors.server)));
+      await page.getByRole('button', { name: auth.history.retry }).click();
+      await expect(page.locator('[data-empty-state]')).toContainText(auth.history.empty);
+      await expect(page.getByRole('link', { name: auth.history.toStore })).toHaveAttribute('href', localizePath(lang, '/store'));
+      expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${API}/orders?lang=${lang}`, `GET ${API}/orders?lang=${lang}`]);
+      expect(calls[0]!.authorization).toMatch(/^Bearer \S+$/);
+    });
+  });
+}
