@@ -1,0 +1,298 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/**
+ * A local stand-in for Stripe (dev and tests only; nothing under src/ imports it). The real
+ * `stripe` SDK talks to it through its host/port/protocol options. It implements just the calls
+ * the shop makes (Checkout Sessions: create, retrieve with expand, expire; payment intents and
+ * charges by id), Idempotency-Key replays, a hosted test-payment page that takes Stripe's
+ * documented test cards, and webhooks signed as Stripe signs them, retried until answered 2xx.
+ */
+
+export const STAND_IN_SECRET_KEY = 'sk_test_stand_in';
+export const STAND_IN_WEBHOOK_SECRET = 'whsec_stand_in';
+const API_VERSION = '2026-10-28.endive';
+
+/** Stripe's test cards (docs.stripe.com/testing) and what they do on the hosted page. */
+const TEST_CARDS: Record<string, { brand: string } | { decline: string; code: string }> = {
+  '4242424242424242': { brand: 'visa' },
+  '4000000000000002': { decline: 'Your card was declined.', code: 'card_declined' },
+  '4000000000009995': { decline: 'Your card has insufficient funds.', code: 'insufficient_funds' },
+};
+
+export interface StripeStandInOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Where events are POSTed; without one, events are only recorded. */
+  webhookUrl?: string;
+  webhookSecret: string;
+  /** Waits between delivery attempts of one event (Stripe retries for days; locally seconds). */
+  retryDelaysMs?: number[];
+}
+
+type Session = Record<string, unknown> & { id: string; status: 'open' | 'complete' | 'expired'; payment_status: string; success_url: string; cancel_url?: string; amount_total: number; currency: string; payment_intent: string | null };
+
+export interface DeliveredEvent {
+  event: { id: string; type: string; data: { object: Session } };
+  attempts: { at: number; status: number | null; error?: string }[];
+  delivered: boolean;
+}
+
+export interface StripeStandIn {
+  url: string;
+  /** Every event sent, in order, with its delivery attempts. */
+  events: DeliveredEvent[];
+  /** Resolves once every event queued so far has been delivered or given up. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
+const now = () => Math.floor(Date.now() / 1000);
+
+/** `a[b][0][c]=x` form fields (how the SDK encodes) as nested objects and arrays. */
+export function decodeForm(body: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const path = key.split(/\[|\]\[|\]/).filter((part, i) => i === 0 || part !== '');
+    let node: Record<string, unknown> = root;
+    path.forEach((part, i) => {
+      if (i === path.length - 1) node[part] = value;
+      else node = (node[part] ??= {}) as Record<string, unknown>;
+    });
+  }
+  const arrays = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    const entries = Object.entries(value).map(([k, v]) => [k, arrays(v)] as const);
+    return entries.length > 0 && entries.every(([k]) => /^\d+$/.test(k)) ? entries.map(([, v]) => v) : Object.fromEntries(entries);
+  };
+  return arrays(root) as Record<string, unknown>;
+}
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
+  const sessions = new Map<string, Session>();
+  const intents = new Map<string, Record<string, unknown>>();
+  const charges = new Map<string, Record<string, unknown>>();
+  const idempotent = new Map<string, { request: string; status: number; body: unknown }>();
+  const events: DeliveredEvent[] = [];
+  const delays = options.retryDelaysMs ?? [500, 1000, 2000, 4000, 8000, 16000, 30000];
+  let queue = Promise.resolve();
+  let closed = false;
+  let url = '';
+
+  /** Signed as Stripe signs: v1 = HMAC-SHA256 of "<t>.<payload>" with the endpoint's secret. */
+  const signature = (payload: string) => {
+    const t = now();
+    return `t=${t},v1=${createHmac('sha256', options.webhookSecret).update(`${t}.${payload}`).digest('hex')}`;
+  };
+
+  function send(type: string, session: Session) {
+    const record: DeliveredEvent = {
+      event: { id: id('evt'), type, data: { object: structuredClone(session) } },
+      attempts: [],
+      delivered: false,
+    };
+    events.push(record);
+    const { webhookUrl } = options;
+    if (!webhookUrl) return;
+    const payload = JSON.stringify({ ...record.event, object: 'event', api_version: API_VERSION, created: now(), livemode: false, pending_webhooks: 1 });
+    // One event at a time, in order, each retried until answered 2xx or the delays run out.
+    queue = queue.then(async () => {
+      for (let attempt = 0; attempt <= delays.length && !closed; attempt++) {
+        if (attempt > 0) await new Promise((done) => setTimeout(done, delays[attempt - 1]));
+        try {
+          const response = await fetch(webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature(payload) }, body: payload });
+          await response.arrayBuffer();
+          record.attempts.push({ at: Date.now(), status: response.status });
+          if (response.ok) return void (record.delivered = true);
+        } catch (error) {
+          record.attempts.push({ at: Date.now(), status: null, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    });
+  }
+
+  const stripeError = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
+    json(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
+
+  function createSession(params: Record<string, unknown>): [number, unknown] {
+    const items = params.line_items as { quantity?: string; price_data?: { currency?: string; unit_amount?: string; tax_behavior?: string; product_data?: { name?: string } } }[] | undefined;
+    const price = items?.[0]?.price_data;
+    if (params.mode !== 'payment') return [400, { error: { type: 'invalid_request_error', message: 'mode must be payment.', param: 'mode' } }];
+    if (typeof params.success_url !== 'string') return [400, { error: { type: 'invalid_request_error', message: 'Missing required param: success_url.', param: 'success_url' } }];
+    if (items?.length !== 1 || !price || !/^[a-z]{3}$/.test(price.currency ?? '') || !/^\d+$/.test(price.unit_amount ?? '') || !price.product_data?.name) {
+      return [400, { error: { type: 'invalid_request_error', message: 'One line item with price_data (currency, unit_amount, product_data.name) is required.', param: 'line_items' } }];
+    }
+    const session: Session = {
+      id: id('cs'),
+      object: 'checkout.session',
+      mode: 'payment',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_subtotal: Number(price.unit_amount) * Number(items[0]!.quantity ?? 1),
+      amount_total: Number(price.unit_amount) * Number(items[0]!.quantity ?? 1),
+      currency: price.currency!,
+      client_reference_id: (params.client_reference_id as string | undefined) ?? null,
+      customer_email: (params.customer_email as string | undefined) ?? null,
+      metadata: params.metadata ?? {},
+      locale: (params.locale as string | undefined) ?? null,
+      success_url: params.success_url,
+      ...(typeof params.cancel_url === 'string' && { cancel_url: params.cancel_url }),
+      expires_at: Number(params.expires_at ?? now() + 24 * 3600),
+      created: now(),
+      livemode: false,
+      payment_intent: null,
+      line_items_description: price.product_data.name,
+      tax_behavior: price.tax_behavior ?? null,
+      url: '',
+    };
+    session.url = `${url}/pay/${session.id}`;
+    sessions.set(session.id, session);
+    return [200, session];
+  }
+
+  function expanded(session: Session, expand: string[]): unknown {
+    if (!expand.some((path) => path.startsWith('payment_intent')) || !session.payment_intent) return session;
+    const intent = { ...intents.get(session.payment_intent)! };
+    if (expand.includes('payment_intent.latest_charge')) intent.latest_charge = charges.get(intent.latest_charge as string);
+    return { ...session, payment_intent: intent };
+  }
+
+  function api(method: string, path: string, params: Record<string, unknown>): [number, unknown] {
+    if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params);
+    let match = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
+    if (method === 'GET' && match) {
+      const session = sessions.get(match[1]!);
+      return session ? [200, expanded(session, (params.expand as string[] | undefined) ?? [])] : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } }];
+    }
+    match = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(path);
+    if (method === 'POST' && match) {
+      const session = sessions.get(match[1]!);
+      if (!session) return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } }];
+      if (session.status !== 'open') return [400, { error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` } }];
+      session.status = 'expired';
+      send('checkout.session.expired', session);
+      return [200, session];
+    }
+    for (const [prefix, store] of [['payment_intents', intents], ['charges', charges]] as const) {
+      match = new RegExp(`^/v1/${prefix}/([\\w]+)$`).exec(path);
+      if (method === 'GET' && match) {
+        const found = store.get(match[1]!);
+        return found ? [200, found] : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${prefix}: '${match[1]}'` } }];
+      }
+    }
+    return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). The Stripe stand-in implements only the calls the shop makes.` } }];
+  }
+
+  /** The hosted test-payment page: Pay with a test card, or Cancel back to the shop. */
+  function payPage(res: ServerResponse, session: Session, status = 200, message = '', card = '') {
+    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency.toUpperCase() }).format(session.amount_total / 100);
+    const body =
+      session.status === 'open'
+        ? `<p>${escape(String(session.line_items_description))}</p><p class="amount">${escape(amount)}</p>
+  <form method="post">
+    <label for="card">Card number</label>
+    <input id="card" name="card" inputmode="numeric" autocomplete="cc-number" required value="${escape(card)}"${message ? ' aria-invalid="true" aria-describedby="error"' : ''}>
+    ${message ? `<p id="error" role="alert">${escape(message)}</p>` : ''}
+    <button name="action" value="pay">Pay ${escape(amount)}</button>
+    <button name="action" value="cancel" formnovalidate>Cancel</button>
+  </form>`
+        : session.status === 'complete'
+          ? `<p role="status">This payment is complete.</p><p><a href="${escape(session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id))}">Back to the shop</a></p>`
+          : `<p role="status">This payment page has expired.</p>${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the shop</a></p>` : ''}`;
+    res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Test payment (Stripe stand-in)</title>
+<style>body{font:16px system-ui;max-width:28rem;margin:2rem auto;padding:0 1rem}input,button{font:inherit;padding:.5rem;margin:.25rem 0;display:block;width:100%}.amount{font-size:1.5rem;font-weight:bold}[role=alert]{color:#b00020}</style></head>
+<body><main><h1>Test payment</h1><p><small>A local stand-in for Stripe's hosted payment page. Nothing is charged. Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds.</small></p>${body}</main></body></html>`);
+  }
+
+  function pay(res: ServerResponse, session: Session, form: URLSearchParams) {
+    if (session.status !== 'open') return payPage(res, session, 409);
+    if (form.get('action') === 'cancel') {
+      res.writeHead(303, { Location: session.cancel_url ?? session.success_url }).end();
+      return;
+    }
+    const typed = form.get('card') ?? '';
+    const card = TEST_CARDS[typed.replace(/[\s-]/g, '')];
+    if (!card) return payPage(res, session, 402, 'Your card number is incorrect.', typed);
+    if ('decline' in card) return payPage(res, session, 402, card.decline, typed);
+    const charge = {
+      id: id('ch'), object: 'charge', paid: true, status: 'succeeded', amount: session.amount_total, currency: session.currency,
+      payment_method_details: { type: 'card', card: { brand: card.brand, last4: typed.replace(/\D/g, '').slice(-4) } },
+      receipt_url: '', created: now(),
+    };
+    charge.receipt_url = `${url}/receipts/${charge.id}`;
+    const intent = { id: id('pi'), object: 'payment_intent', status: 'succeeded', amount: session.amount_total, currency: session.currency, latest_charge: charge.id, metadata: session.metadata, created: now() };
+    charges.set(charge.id, { ...charge, payment_intent: intent.id });
+    intents.set(intent.id, intent);
+    Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intent.id });
+    send('checkout.session.completed', session);
+    res.writeHead(303, { Location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) }).end();
+  }
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const target = new URL(req.url ?? '/', 'http://stand-in');
+    const path = target.pathname;
+    try {
+      let match = /^\/pay\/(\w+)$/.exec(path);
+      if (match) {
+        const session = sessions.get(match[1]!);
+        if (!session) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('No such payment page.');
+        return req.method === 'POST' ? pay(res, session, new URLSearchParams(body)) : payPage(res, session);
+      }
+      match = /^\/receipts\/(\w+)$/.exec(path);
+      if (match && charges.has(match[1]!)) {
+        const charge = charges.get(match[1]!)!;
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head><body><main><h1>Receipt (Stripe stand-in)</h1><p>${escape(String(charge.id))}: ${Number(charge.amount) / 100} ${escape(String(charge.currency).toUpperCase())}</p></main></body></html>`);
+      }
+      if (path === '/_stand-in/events') return json(res, 200, events);
+      if (!path.startsWith('/v1/')) return void res.writeHead(404).end();
+
+      if (!/^Bearer sk_test_\w+$/.test(req.headers.authorization ?? '')) {
+        return stripeError(res, 401, 'Invalid API Key provided. The stand-in takes any sk_test_ key.');
+      }
+      const params = req.method === 'GET' ? decodeForm(target.search.slice(1)) : decodeForm(body);
+      const key = req.headers['idempotency-key'];
+      if (req.method === 'POST' && typeof key === 'string') {
+        const request = `${path} ${body}`;
+        const earlier = idempotent.get(key);
+        if (earlier && earlier.request !== request) {
+          return stripeError(res, 400, `Keys for idempotent requests can only be used with the same parameters they were first used with.`, { type: 'idempotency_error' });
+        }
+        if (earlier) return json(res, earlier.status, earlier.body, { 'Idempotent-Replayed': 'true' });
+        const [status, answer] = api(req.method, path, params);
+        idempotent.set(key, { request, status, body: answer });
+        return json(res, status, answer);
+      }
+      const [status, answer] = api(req.method ?? 'GET', path, params);
+      json(res, status, answer);
+    } catch (error) {
+      json(res, 500, { error: { type: 'api_error', message: error instanceof Error ? error.message : String(error) } });
+    }
+  });
+
+  await new Promise<void>((done) => server.listen(options.port ?? 0, '127.0.0.1', done));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    url,
+    events,
+    settled: () => queue,
+    close: () =>
+      new Promise((done) => {
+        closed = true;
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': id('req'), ...headers });
+  res.end(JSON.stringify(body));
+}
