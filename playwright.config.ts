@@ -35,11 +35,14 @@ export default defineConfig({
   webServer: [
     {
       // The real Firebase Hosting emulator (firebase.json's headers, CSP included, clean URLs and
-      // 404 page) serving dist/, and the real Auth emulator: started once per run, about 20 s.
+      // 404 page) serving dist/, the real Auth emulator, and the shop API on a real PostgreSQL
+      // server with the Stripe stand-in: started once per run, about 20 s.
       command: `node scripts/emulators.ts --port ${PORT} --postgres`,
       url: `http://127.0.0.1:${PORT}/`,
       reuseExistingServer: !process.env.CI,
       timeout: 120_000,
+      // A signal, not Playwright's default SIGKILL: the shop's throwaway PostgreSQL server is stopped and removed.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     },
   ],
 });
