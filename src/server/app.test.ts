@@ -148,6 +148,27 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
   });
 
+  it('answers every odd request with JSON and a 4xx, never a 500', async () => {
+    const buyer = await signUp();
+    let seed = 14;
+    const pick = <T>(items: readonly T[]) => items[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % items.length]!;
+    const paths = ['/orders', '/orders/', `/orders/${crypto.randomUUID()}`, '/orders/%E0%A4%A', '/orders/..%2F..%2Fme', '/me', '/me/x',
+      '/webhooks/stripe', '/orders?lang=%00', '/orders?lang=' + 'x'.repeat(3000), '/orders/constructor', '/__proto__'];
+    const bodies = ['', '{}', '[]', 'null', '{"planId":{"$ne":1}}', '\u0000', 'x'.repeat(20_000), JSON.stringify(orderFor(PLAN, { lang: 'xx' as 'de' }))];
+    for (let i = 0; i < 120; i++) {
+      const method = pick(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']);
+      const response = await call(pick(paths), {
+        method,
+        ...(pick([true, false]) && { token: pick([buyer.idToken, 'x.y.z']) }),
+        ...(method !== 'GET' && { body: pick(bodies) }),
+        headers: { 'Content-Type': pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded']) },
+      });
+      const text = await response.text();
+      expect(response.status, `${method} ${response.url}`).toBeLessThan(500);
+      if (response.status >= 400) expect(ApiError.safeParse(JSON.parse(text)).success, text).toBe(true);
+    }
+  });
+
   it("answers 404 for someone else's order and never lists it", async () => {
     const owner = await signUp();
     const other = await signUp();
