@@ -117,51 +117,62 @@ export function createOrderStore(db: Db) {
      * The buyer's open order for this plan, or a new one: a double click, a second tab or a
      * retry after a failure finds the same order (one open order per buyer and plan). An open
      * order at another price, or older than a Checkout Session lives, is closed first.
+     * The usual case is one statement (one round trip, atomic by itself); closing one is a transaction.
      */
     async openOrder(order: NewOrder, now = new Date()): Promise<{ order: OrderRow; created: boolean }> {
+      const id = randomUUID();
+      const values = [order.uid, order.plan.id, id, order.email, order.destination, JSON.stringify(order.plan), order.partnerCode,
+        order.wholesaleUsdE4, order.price.amountMinor, order.price.currency, order.lang, order.termsVersion, order.consentedAt];
+      const [found] = await db.query<OrderRow & { created: boolean }>(
+        `WITH open AS (
+           SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
+         ), created AS (
+           INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
+             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at)
+           SELECT $3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13
+           WHERE NOT EXISTS (SELECT 1 FROM open)
+           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
+           RETURNING *
+         ), event AS (
+           INSERT INTO order_events (order_id, from_state, to_state, cause)
+           SELECT id, NULL, 'pending_payment', 'order_created' FROM created
+         )
+         SELECT *, true AS created FROM created UNION ALL SELECT *, false AS created FROM open`,
+        values,
+      );
+      if (found?.created) return { order: found, created: true };
+      const stale = (open: OrderRow) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
+      const repriced = (open: OrderRow) => open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency;
+      if (found && !stale(found) && !repriced(found)) return { order: found, created: false };
+
       return db.transaction(async (tx) => {
+        // Another request of the same buyer opened it meanwhile, or the open one must close first.
         const [open] = await tx.query<OrderRow>(
           `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' FOR UPDATE`,
           [order.uid, order.plan.id],
         );
-        if (open) {
-          const stale = now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
-          const repriced = open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency;
-          if (!stale && !repriced) return { order: open, created: false };
-          await move(tx, open.id, stale ? 'expired' : 'cancelled', stale ? 'checkout_timed_out' : 'price_changed');
-        }
-        const id = randomUUID();
+        if (open && !stale(open) && !repriced(open)) return { order: open, created: false };
+        if (open) await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', stale(open) ? 'checkout_timed_out' : 'price_changed');
         const [row] = await tx.query<OrderRow>(
           `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
              amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at)
-           VALUES ($1, $2, $3, 'pending_payment', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
-           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
+           VALUES ($3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13)
            RETURNING *`,
-          [id, order.uid, order.email, order.plan.id, order.destination, JSON.stringify(order.plan), order.partnerCode,
-            order.wholesaleUsdE4, order.price.amountMinor, order.price.currency, order.lang, order.termsVersion, order.consentedAt],
+          values,
         );
-        if (!row) {
-          // Another request of the same buyer opened it between our read and our insert.
-          const [other] = await tx.query<OrderRow>(
-            `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'`,
-            [order.uid, order.plan.id],
-          );
-          return { order: other!, created: false };
-        }
         await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`, [id]);
-        return { order: row, created: true };
+        return { order: row!, created: true };
       });
     },
 
     /** Records the payment page of an open order; the first one wins. */
     async attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow> {
-      await db.query(
+      const [updated] = await db.query<OrderRow>(
         `UPDATE orders SET checkout_session_id = $2, checkout_url = $3, updated_at = now()
-         WHERE id = $1 AND checkout_session_id IS NULL`,
+         WHERE id = $1 AND checkout_session_id IS NULL RETURNING *`,
         [id, sessionId, url],
       );
-      const [row] = await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]);
-      return row!;
+      return updated ?? (await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0]!;
     },
 
     async ownedBy(uid: string, id: string): Promise<OrderWithPayment | undefined> {
