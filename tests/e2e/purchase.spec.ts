@@ -90,54 +90,50 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(order).toHaveCount(1);
       await expect(order).toContainText(auth.history.states.pending_payment);
     });
+
+    test('without both consents nothing is ordered', async ({ page }) => {
+      await signedInAt(page, lang, checkout);
+      await page.locator('#consent-terms').check();
+      await page.getByRole('button', { name: auth.checkout.buyNow }).click();
+      await expect(page.locator('#consent-immediate-start')).toBeFocused();
+      await page.goto(localizePath(lang, '/history'));
+      await expect(page.getByText(auth.history.empty)).toBeVisible();
+    });
+
+    test('a signed-out visitor is sent to login and comes back to the same plan', async ({ page }) => {
+      const email = uniqueEmail('purchase');
+      await createAccount(email, PASSWORD);
+      await speak(page, lang);
+      await page.goto(checkout);
+      await expect(page).toHaveURL(new RegExp(`${localizePath(lang, '/login')}\\?next=`));
+      await logIn(page, email);
+      await expect(page).toHaveURL(checkout);
+      await expect(page.getByRole('button', { name: auth.checkout.buyNow })).toBeVisible();
+      await expect(page.locator('main')).toContainText(money(lang, PLAN.price!.amountMinor));
+    });
+
+    test('two tabs buying the same plan at once make one order, paid once', async ({ page, context }) => {
+      await signedInAt(page, lang, checkout);
+      const second = await context.newPage();
+      await second.goto(checkout);
+      for (const tab of [page, second]) {
+        await tab.locator('#consent-terms').check();
+        await tab.locator('#consent-immediate-start').check();
+      }
+      await Promise.all([page, second].map((tab) => tab.getByRole('button', { name: auth.checkout.buyNow }).click()));
+      await Promise.all([page, second].map((tab) => expect(tab).toHaveURL(new RegExp(`^${STRIPE_STAND_IN}/pay/`))));
+      expect(second.url()).toBe(page.url());
+
+      await payWith(page, '4242 4242 4242 4242');
+      await expect(page.getByText(auth.paymentSuccess.received)).toBeVisible();
+      await second.reload();
+      await expect(second.getByRole('status')).toHaveText('This payment is complete.');
+      await expect(second.getByRole('button', { name: /^Pay / })).toHaveCount(0);
+
+      await page.goto(localizePath(lang, '/history'));
+      const orders = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
+      await expect(orders).toHaveCount(1);
+      await expect(orders).toContainText(auth.history.states.paid);
+    });
   });
 }
-
-test('without both consents nothing is ordered', async ({ page }) => {
-  const m = messages('en', 'auth');
-  await signedInAt(page, 'en', `/checkout?plan=${PLAN.id}`);
-  await page.locator('#consent-terms').check();
-  await page.getByRole('button', { name: m.checkout.buyNow }).click();
-  await expect(page.locator('#consent-immediate-start')).toBeFocused();
-  await page.goto('/history');
-  await expect(page.getByText(m.history.empty)).toBeVisible();
-});
-
-test('a signed-out visitor is sent to login and comes back to the same plan', async ({ page }) => {
-  const email = uniqueEmail('purchase');
-  await createAccount(email, PASSWORD);
-  await speak(page, 'de');
-  const checkout = `/de/checkout?plan=${PLAN.id}`;
-  await page.goto(checkout);
-  await expect(page).toHaveURL(/\/de\/login\?next=/);
-  await logIn(page, email);
-  await expect(page).toHaveURL(checkout);
-  await expect(page.getByRole('button', { name: messages('de', 'auth').checkout.buyNow })).toBeVisible();
-  await expect(page.locator('main')).toContainText(money('de', PLAN.price!.amountMinor));
-});
-
-test('two tabs buying the same plan at once make one order, paid once', async ({ page, context }) => {
-  const m = messages('en', 'auth');
-  const checkout = `/checkout?plan=${PLAN.id}`;
-  await signedInAt(page, 'en', checkout);
-  const second = await context.newPage();
-  await second.goto(checkout);
-  for (const tab of [page, second]) {
-    await tab.locator('#consent-terms').check();
-    await tab.locator('#consent-immediate-start').check();
-  }
-  await Promise.all([page, second].map((tab) => tab.getByRole('button', { name: m.checkout.buyNow }).click()));
-  await Promise.all([page, second].map((tab) => expect(tab).toHaveURL(new RegExp(`^${STRIPE_STAND_IN}/pay/`))));
-  expect(second.url()).toBe(page.url());
-
-  await payWith(page, '4242 4242 4242 4242');
-  await expect(page.getByText(m.paymentSuccess.received)).toBeVisible();
-  await second.reload();
-  await expect(second.getByRole('status')).toHaveText('This payment is complete.');
-  await expect(second.getByRole('button', { name: /^Pay / })).toHaveCount(0);
-
-  await page.goto('/history');
-  const orders = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
-  await expect(orders).toHaveCount(1);
-  await expect(orders).toContainText(m.history.states.paid);
-});
