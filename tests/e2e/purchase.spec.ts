@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { PAYMENT_SUCCESS_REDIRECT_MS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
+import { buy, payWith, PLAN, STRIPE_STAND_IN } from './shop-support.ts';
 import { messages, speak } from './support.ts';
 
 /**
@@ -11,8 +11,6 @@ import { messages, speak } from './support.ts';
  * stand-in's hosted test-payment page and signed webhooks.
  */
 const PASSWORD = 'travel-safe-1';
-const STRIPE_STAND_IN = 'http://127.0.0.1:12111';
-const PLAN = snapshot.packages.find((p) => p.id === 'de-1gb-7d')!;
 const money = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 
 async function logIn(page: Page, email: string) {
@@ -30,19 +28,6 @@ async function signedInAt(page: Page, lang: string, url: string): Promise<string
   await logIn(page, email);
   await expect(page).toHaveURL(url);
   return email;
-}
-
-async function buy(page: Page, lang: string) {
-  const m = messages(lang, 'auth').checkout;
-  await page.locator('#consent-terms').check();
-  await page.locator('#consent-immediate-start').check();
-  await page.getByRole('button', { name: m.buyNow }).click();
-  await expect(page).toHaveURL(new RegExp(`^${STRIPE_STAND_IN}/pay/cs_test_`));
-}
-
-async function payWith(page: Page, card: string) {
-  await page.getByLabel('Card number').fill(card);
-  await page.getByRole('button', { name: /^Pay / }).click();
 }
 
 for (const lang of ['en', 'de', 'ar'] as const) {

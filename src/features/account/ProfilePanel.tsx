@@ -20,6 +20,8 @@ import type { AuthMessages } from '../auth/messages.ts';
 import { fill } from '../../i18n/fill.ts';
 import { $session, endSession, refreshSession } from '../auth/session.ts';
 import { useAuthAction } from '../auth/useAuthAction.ts';
+import { deleteMe } from '../shop/shop.ts';
+import { shopErrorText } from '../shop/shop-error-text.ts';
 import { validateNewPassword } from '../auth/validation.ts';
 import { DEFAULT_SETTINGS, readSettings, writeDarkMode, writePush } from './settings.ts';
 
@@ -30,6 +32,13 @@ interface Props {
 
 const card = 'rounded-2xl border border-line p-5';
 const usesPassword = (user: User) => user.providerData.some((p) => p.providerId === 'password');
+
+/** Firebase deletes an account only within five minutes of a sign-in; a minute's margin for the way there. */
+const RECENT_SIGN_IN_MS = 4 * 60_000;
+async function signedInRecently(user: User): Promise<boolean> {
+  const { authTime } = await user.getIdTokenResult();
+  return Date.now() - Date.parse(authTime) < RECENT_SIGN_IN_MS;
+}
 
 /** The profile's account part: name, e-mail and its confirmation, password, settings, delete, log out. */
 export default function ProfilePanel({ messages: m, homePath }: Props) {
@@ -182,24 +191,41 @@ function DangerCard({ user, m, homePath }: { user: User; m: AuthMessages; homePa
   const [password, setPassword] = useState('');
   const { busy, error, setError, run } = useAuthAction(m, m.errors.generic);
 
+  async function reauthenticate(): Promise<boolean> {
+    if (usesPassword(user)) {
+      // Asks for the password first; the next press signs in again with it.
+      if (!needsPassword) {
+        setNeedsPassword(true);
+        setError(m.profile.reauthText);
+        return false;
+      }
+      await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', password));
+      return true;
+    }
+    const provider = user.providerData[0]?.providerId === 'apple.com' ? new OAuthProvider('apple.com') : new GoogleAuthProvider();
+    await reauthenticateWithPopup(user, provider);
+    return true;
+  }
+
   // Ending the session hands the way home to the guard (endSession): nothing here navigates.
   const remove = () =>
     run(() =>
       endSession(async () => {
+        // The shop settles the orders first, and only once Firebase will delete the account
+        // (it refuses after a while without a fresh sign-in); if the shop fails, the account stays.
+        if ((needsPassword || !(await signedInRecently(user))) && !(await reauthenticate())) return;
         try {
-          if (needsPassword) await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email ?? '', password));
+          await deleteMe();
+        } catch (caught) {
+          setError(shopErrorText(caught, m));
+          return;
+        }
+        try {
           await deleteUser(user);
         } catch (caught) {
+          // Firebase's clock said otherwise: sign in again, then retry.
           if (authErrorKey(caught) !== 'requiresRecentLogin') throw caught;
-          // Sign in again, then retry: with the password, or with the provider's popup.
-          if (usesPassword(user)) {
-            setNeedsPassword(true);
-            setError(m.profile.reauthText);
-            return;
-          }
-          const provider = user.providerData[0]?.providerId === 'apple.com' ? new OAuthProvider('apple.com') : new GoogleAuthProvider();
-          await reauthenticateWithPopup(user, provider);
-          await deleteUser(user);
+          if (await reauthenticate()) await deleteUser(user);
         }
       }, homePath),
     );
@@ -227,6 +253,7 @@ function DangerCard({ user, m, homePath }: { user: User; m: AuthMessages; homePa
       <dialog ref={dialog} aria-labelledby="delete-title" className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-3xl bg-surface p-6 text-ink backdrop:bg-black/50">
         <h2 id="delete-title" className="text-lg font-bold">{m.profile.deleteTitle}</h2>
         <p className="mt-2 text-ink-muted">{m.profile.deleteText}</p>
+        <p className="mt-2 text-ink-muted" data-delete-orders>{m.profile.deleteOrders}</p>
         {needsPassword && (
           <div className="mt-4">
             <Field id="delete-password" label={m.fields.password} type="password" autoComplete="current-password" value={password} onChange={setPassword} />

@@ -132,3 +132,27 @@ describe('listOrders and getOrder', () => {
     expect((await failure(client().listOrders('en'))).kind).toBe('server');
   });
 });
+
+describe('deleteMe', () => {
+  it('sends DELETE /me with the ID token; 204 is done', async () => {
+    answer = { status: 204, body: '' };
+    await expect(client().deleteMe()).resolves.toBeUndefined();
+    expect(received).toEqual([{ method: 'DELETE', url: '/api/me', authorization: 'Bearer token-1', body: '' }]);
+  });
+
+  it('fails with the same kinds as every call, so the account stays until the orders are settled', async () => {
+    const failures: [typeof answer, ShopErrorKind][] = [
+      [apiError(401, 'unauthorized'), 'unauthorized'],
+      [apiError(403, 'recent_login_required'), 'unauthorized'],
+      [apiError(500, 'internal_error'), 'server'],
+      [{ status: 503, body: '<h1>Service Unavailable</h1>', contentType: 'text/html' }, 'server'],
+      [json(200, { deleted: true }), 'server'],
+    ];
+    for (const [given, kind] of failures) {
+      answer = given;
+      expect((await failure(client().deleteMe())).kind).toBe(kind);
+    }
+    const offline = createShopClient({ baseUrl, idToken: () => Promise.reject(new Error('auth/network-request-failed')) });
+    expect((await failure(offline.deleteMe())).kind).toBe('network');
+  });
+});

@@ -34,6 +34,8 @@ export interface ShopClient {
   createOrder(request: CreateOrderRequest): Promise<CreateOrderResponse>;
   listOrders(lang: Locale): Promise<OrderList>;
   getOrder(id: string, lang: Locale): Promise<OrderView>;
+  /** Before the account goes: cancels the caller's open orders and detaches the paid ones. */
+  deleteMe(): Promise<void>;
 }
 
 /** Every state, checked at compile time against the contract's. */
@@ -121,5 +123,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     listOrders: (lang) =>
       call(`/orders?lang=${lang}`, (body): body is OrderList => isObject(body) && Array.isArray(body.orders) && body.orders.every(isOrderView)),
     getOrder: (id, lang) => call(`/orders/${encodeURIComponent(id)}?lang=${lang}`, isOrderView),
+    // 204 has no body; anything with one is not what the contract answers.
+    deleteMe: () => call('/me', (body): body is void => body === undefined, { method: 'DELETE' }),
   };
 }
