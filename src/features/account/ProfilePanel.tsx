@@ -253,7 +253,7 @@ function DangerCard({ user, m, homePath }: { user: User; m: AuthMessages; homePa
       <dialog ref={dialog} aria-labelledby="delete-title" className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-3xl bg-surface p-6 text-ink backdrop:bg-black/50">
         <h2 id="delete-title" className="text-lg font-bold">{m.profile.deleteTitle}</h2>
         <p className="mt-2 text-ink-muted">{m.profile.deleteText}</p>
-        <p className="mt-2 text-ink-muted" data-delete-orders>{m.profile.deleteOrders}</p>
+        <p className="mt-2 text-ink-muted">{m.profile.deleteOrders}</p>
         {needsPassword && (
           <div className="mt-4">
             <Field id="delete-password" label={m.fields.password} type="password" autoComplete="current-password" value={password} onChange={setPassword} />
