@@ -39,8 +39,11 @@ export const MIN_PASSWORD_LENGTH = 6;
 /** Marketing claim: number of countries covered (spec 1 and 9). */
 export const COVERAGE_CLAIM_COUNTRIES = 200;
 
-/** Legal pages' last-updated date (spec 2 and 9): October 2025. */
-export const LEGAL_LAST_UPDATED = '2025-10-01';
+/**
+ * Legal pages' last-updated date (spec 2 and 9 say October 2025; the terms and privacy policy
+ * changed when payment went live). Also the version of the terms a buyer accepts (TERMS_VERSION).
+ */
+export const LEGAL_LAST_UPDATED = '2026-11-22';
 
 /** FAQ figures (spec 9). */
 export const ACTIVATION_MINUTES = { usualMin: 5, usualMax: 15, worstCaseHours: 24 } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DataAmount, Price } from '../catalogue/schema.ts';
+import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
 import { LOCALE_CODES } from '../i18n/locales.ts';
 
 /**
@@ -31,8 +32,8 @@ export const OrderState = z.enum([
 ]);
 export type OrderState = z.infer<typeof OrderState>;
 
-/** The version of the terms a buyer accepts (stored on the order with the consents). */
-export const TERMS_VERSION = '2025-10-01';
+/** The version of the terms a buyer accepts (stored on the order with the consents): their date. */
+export const TERMS_VERSION = LEGAL_LAST_UPDATED;
 
 export const CreateOrderRequest = z.object({
   planId: z.string().min(1).max(100),

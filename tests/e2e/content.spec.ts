@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import enHome from '../../locales/en/home.json' with { type: 'json' };
 import enFaq from '../../locales/en/faq.json' with { type: 'json' };
 import { PROVIDER } from '../../src/config/provider.ts';
+import { LEGAL_LAST_UPDATED } from '../../src/config/constants.ts';
 import { messages, speak } from './support.ts';
 
 const legal = (lang: string) => messages(lang, 'legal');
@@ -97,14 +98,14 @@ test.describe('legal pages', () => {
   for (const lang of ['en', 'de', 'ar'] as const) {
     const prefix = lang === 'en' ? '' : `/${lang}`;
     for (const [route, doc] of [['/terms-conditions', 'terms'], ['/privacy-policy', 'privacy'], ['/legal-notice', 'imprint']] as const) {
-      test(`${prefix}${route} in ${lang}: header card, last updated October 2025, every section`, async ({ page }) => {
+      test(`${prefix}${route} in ${lang}: header card, its last-updated month, every section`, async ({ page }) => {
         const text = legal(lang);
         await speak(page, lang);
         await page.goto(`${prefix}${route}`);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(text[doc].title);
         await expect(page.getByText(text[doc].subtitle)).toBeVisible();
-        const october2025 = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date('2025-10-15'));
-        await expect(page.locator('[data-last-updated]')).toContainText(october2025);
+        const lastUpdated = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(LEGAL_LAST_UPDATED));
+        await expect(page.locator('[data-last-updated]')).toContainText(lastUpdated);
         await expect(page.locator('article h2')).toHaveText(text[doc].sections.map((s) => s.heading));
         await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
         await expect(page.getByRole('navigation').last()).toBeVisible();
