@@ -63,3 +63,13 @@ export function checkBuildEnv(env: Env): void {
 
 /** The domain that serves Firebase's sign-in frames: the configured project's, or the demo project's. */
 export const firebaseAuthDomain = (env: Env) => value(env, 'PUBLIC_FIREBASE_AUTH_DOMAIN') ?? DEMO_FIREBASE_CONFIG.authDomain;
+
+/** The shop API as the local tools run it (scripts/lib/emulators.ts): its production path on its own port. */
+export const LOCAL_API_BASE_URL = 'http://127.0.0.1:8788/api';
+
+/**
+ * Where the pages reach the shop API: PUBLIC_API_BASE_URL, else `/api` on a real origin (the
+ * function behind Hosting's rewrite, same origin) and the local API everywhere else.
+ */
+export const apiBaseUrl = (env: Env) =>
+  value(env, 'PUBLIC_API_BASE_URL') ?? (isRealOrigin(siteUrl(env)) ? '/api' : LOCAL_API_BASE_URL);
