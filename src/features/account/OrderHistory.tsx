@@ -6,6 +6,8 @@ import { formatPrice } from '../package/plans.ts';
 import { formatOrderDate, paymentMethodText, planText } from '../shop/order-format.ts';
 import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
 import { listOrders } from '../shop/shop.ts';
+import LoadingStatus from '../shop/LoadingStatus.tsx';
+import RetryButton from '../shop/RetryButton.tsx';
 
 export type HistoryMessages = AuthMessages['history'] & {
   /** checkout.plan: '{{data}} data plan, {{validity}}'. */
@@ -48,18 +50,14 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
 
   if (view.status === 'loading') {
     return (
-      <p role="status" className="py-6 text-ink-muted">
-        {m.loading}
-      </p>
+      <LoadingStatus>{m.loading}</LoadingStatus>
     );
   }
   if (view.status === 'failed') {
     return (
       <div role="alert" className="mt-6 rounded-xl bg-surface-muted p-4" data-history-error>
         <p>{m.errors[view.kind]}</p>
-        <button type="button" onClick={() => setAttempt(attempt + 1)} className="mt-3 rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink">
-          {m.retry}
-        </button>
+        <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />
       </div>
     );
   }

@@ -4,6 +4,8 @@ import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
 import CheckoutForm, { type CheckoutMessages } from './CheckoutForm.tsx';
 import { CANCELLED_PARAM, PLAN_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
+import LoadingStatus from '../shop/LoadingStatus.tsx';
+import RetryButton from '../shop/RetryButton.tsx';
 
 interface Props {
   locale: Locale;
@@ -49,22 +51,14 @@ export default function ChosenPlan({ locale, storePath, termsPath, messages: m }
 
   if (state.status === 'loading') {
     return (
-      <p role="status" className="py-6 text-ink-muted">
-        {m.loading}
-      </p>
+      <LoadingStatus>{m.loading}</LoadingStatus>
     );
   }
   if (state.status === 'failed') {
     return (
       <div role="alert" className="rounded-xl bg-surface-muted p-4" data-plan-error>
         <p>{m.loadFailed}</p>
-        <button
-          type="button"
-          onClick={() => setAttempt(attempt + 1)}
-          className="mt-3 rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink"
-        >
-          {m.retry}
-        </button>
+        <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />
       </div>
     );
   }

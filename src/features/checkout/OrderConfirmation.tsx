@@ -7,6 +7,8 @@ import { formatPrice } from '../package/plans.ts';
 import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES, type MethodNames } from '../shop/order-format.ts';
 import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
 import { getOrder } from '../shop/shop.ts';
+import LoadingStatus from '../shop/LoadingStatus.tsx';
+import RetryButton from '../shop/RetryButton.tsx';
 
 export type ConfirmationMessages = AuthMessages['paymentSuccess'] & {
   states: Record<OrderState, string>;
@@ -74,17 +76,11 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
     return () => clearTimeout(timer);
   }, [paid]);
 
-  const retry = (
-    <button type="button" onClick={() => setAttempt(attempt + 1)} className="mt-3 rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink">
-      {m.retry}
-    </button>
-  );
+  const retry = <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
 
   if (view.status === 'loading') {
     return (
-      <p role="status" className="py-6 text-ink-muted">
-        {m.loading}
-      </p>
+      <LoadingStatus>{m.loading}</LoadingStatus>
     );
   }
   if (view.status === 'notFound') {
