@@ -47,7 +47,16 @@ export interface SmtpStandIn {
   close(): Promise<void>;
 }
 
-export async function startSmtpStandIn(options: { port?: number; dir?: string } = {}): Promise<SmtpStandIn> {
+export interface SmtpStandInOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Where the .eml files go: reports/mail/ by default. */
+  dir?: string;
+  /** Called with each message once captured. */
+  onMessage?: (message: CapturedMessage) => void;
+}
+
+export async function startSmtpStandIn(options: SmtpStandInOptions = {}): Promise<SmtpStandIn> {
   const dir = options.dir ?? DEFAULT_MAIL_DIR;
   await mkdir(dir, { recursive: true });
   const messages: CapturedMessage[] = [];
@@ -87,6 +96,7 @@ export async function startSmtpStandIn(options: { port?: number; dir?: string } 
       file,
     };
     messages.push(message);
+    options.onMessage?.(message);
     for (const waiter of waiters) waiter(message);
   }
 
