@@ -67,6 +67,7 @@ function formatDate(date: Date, lang: Locale): string {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A label and its value; `code` ones (order number, SM-DP+ address, activation code) read left to right and in a fixed-width font. */
 type Row = { label: string; value: string; code?: boolean };
 
 /** The parts both the HTML and the text are made of, already translated. */
@@ -75,6 +76,8 @@ type Block =
   | { kind: 'subheading'; text: string }
   | { kind: 'paragraph'; text: string; small?: boolean }
   | { kind: 'rows'; rows: Row[] }
+  /** Codes to copy: each label above its code, which gets the whole width. */
+  | { kind: 'codes'; rows: Row[] }
   | { kind: 'image'; cid: string; alt: string }
   | { kind: 'button'; href: string; text: string }
   | { kind: 'link'; href: string; text: string };
@@ -102,10 +105,18 @@ function renderHtml(lang: Locale, title: string, blocks: Block[]): string {
           return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse;">${block.rows
             .map(
               (row) =>
-                `<tr><th scope="row" style="padding:6px 0;padding-${dir === 'rtl' ? 'left' : 'right'}:16px;border-bottom:1px solid ${COLORS.line};text-align:${start};vertical-align:top;font-weight:normal;color:${COLORS.muted};white-space:nowrap;">${escapeHtml(row.label)}</th>` +
+                `<tr><th scope="row" style="padding:6px 0;padding-${dir === 'rtl' ? 'left' : 'right'}:16px;border-bottom:1px solid ${COLORS.line};text-align:${start};vertical-align:top;font-weight:normal;color:${COLORS.muted};width:40%;">${escapeHtml(row.label)}</th>` +
                 `<td style="padding:6px 0;border-bottom:1px solid ${COLORS.line};text-align:${start};vertical-align:top;">${row.code ? ltr(row.value, true) : escapeHtml(row.value)}</td></tr>`,
             )
             .join('')}</table>`;
+        case 'codes':
+          return block.rows
+            .map(
+              (row) =>
+                `<p style="margin:0 0 4px;text-align:${start};color:${COLORS.muted};">${escapeHtml(row.label)}</p>` +
+                `<p style="margin:0 0 12px;padding:8px 10px;border-radius:4px;background:${COLORS.page};text-align:left;" dir="ltr">${ltr(row.value, true)}</p>`,
+            )
+            .join('');
         case 'image':
           return `<p style="margin:0 0 16px;text-align:center;"><img src="cid:${escapeHtml(block.cid)}" alt="${escapeHtml(block.alt)}" width="240" height="240" style="display:inline-block;width:240px;height:240px;border:0;"></p>`;
         case 'button':
@@ -141,6 +152,7 @@ function renderText(blocks: Block[], field: (label: string, value: string) => st
           case 'paragraph':
             return block.text;
           case 'rows':
+          case 'codes':
             return block.rows.map((row) => field(row.label, row.value)).join('\n');
           case 'image':
             return undefined; // The QR code is the attached image; the text part has the codes below it.
@@ -197,7 +209,7 @@ export async function orderEmail(input: {
     { kind: 'paragraph', text: t('order.iphoneNote'), small: true },
     { kind: 'subheading', text: t('order.manualHeading') },
     {
-      kind: 'rows',
+      kind: 'codes',
       rows: [
         { label: t('order.smdpAddress'), value: esim.smdpAddress, code: true },
         { label: t('order.activationCode'), value: esim.matchingId, code: true },
@@ -207,7 +219,8 @@ export async function orderEmail(input: {
     { kind: 'paragraph', text: t('order.keepPrivate'), small: true },
     { kind: 'link', href: installGuideUrl, text: t('order.guideLink') },
     { kind: 'subheading', text: t('order.legalHeading') },
-    { kind: 'paragraph', text: t('order.terms', { version: order.termsVersion }) },
+    // A version like 2025-10-01 inside Arabic text keeps its order only inside a left-to-right isolate.
+    { kind: 'paragraph', text: t('order.terms', { version: localeInfo(lang).dir === 'rtl' ? `\u2066${order.termsVersion}\u2069` : order.termsVersion }) },
     { kind: 'paragraph', text: t('order.waiver', { date: formatDate(order.consentedAt, lang) }) },
     { kind: 'paragraph', text: t('order.keep'), small: true },
     { kind: 'paragraph', text: siteName, small: true },
