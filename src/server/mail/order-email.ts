@@ -56,7 +56,7 @@ export function iphoneInstallUrl(lpa: string): string {
 }
 
 /** The QR code of the LPA string as a PNG: e-mail clients show PNG, few show SVG. */
-export function qrPng(lpa: string): Promise<Buffer> {
+function qrPng(lpa: string): Promise<Buffer> {
   return QRCode.toBuffer(lpa, { type: 'png', errorCorrectionLevel: 'M', margin: 4, width: 480 });
 }
 
@@ -102,7 +102,8 @@ function renderHtml(lang: Locale, title: string, blocks: Block[]): string {
         case 'paragraph':
           return `<p style="${p}${block.small ? `font-size:14px;color:${COLORS.muted};` : ''}">${escapeHtml(block.text)}</p>`;
         case 'rows':
-          return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse;">${block.rows
+          // A data table (no role="presentation"): screen readers pair each value with its label.
+          return `<table width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse;">${block.rows
             .map(
               (row) =>
                 `<tr><th scope="row" style="padding:6px 0;padding-${dir === 'rtl' ? 'left' : 'right'}:16px;border-bottom:1px solid ${COLORS.line};text-align:${start};vertical-align:top;font-weight:normal;color:${COLORS.muted};width:40%;">${escapeHtml(row.label)}</th>` +
