@@ -5,11 +5,12 @@ import type legal from '../../locales/en/legal.json';
 import type install from '../../locales/en/install.json';
 import type help from '../../locales/en/help.json';
 import type auth from '../../locales/en/auth.json';
+import type mail from '../../locales/en/mail.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: { common: typeof common; home: typeof home; faq: typeof faq; legal: typeof legal; install: typeof install; help: typeof help; auth: typeof auth };
+    resources: { common: typeof common; home: typeof home; faq: typeof faq; legal: typeof legal; install: typeof install; help: typeof help; auth: typeof auth; mail: typeof mail };
     returnNull: false;
   }
 }

@@ -1,0 +1,189 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import jsQR from 'jsqr';
+import { parse } from 'node-html-parser';
+import { PNG } from 'pngjs';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpStandIn, type SmtpStandIn } from '../../../stand-ins/smtp/server.ts';
+import { formatPrice } from '../../features/package/plans.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { TERMS_VERSION } from '../../shop/contract.ts';
+import { createMailer, MailError } from './mailer.ts';
+import { orderEmail, refundEmail, type MailEsim, type MailOrder } from './order-email.ts';
+
+// The order e-mail sent through the real mailer over loopback SMTP to the stand-in, read back as the buyer's mail program would.
+
+const SMDP = 'rsp.example-smdp.com';
+const MATCHING_ID = 'K2-1A2B3C-4D5E6F';
+const LPA = `LPA:1$${SMDP}$${MATCHING_ID}`;
+const esim: MailEsim = { activationCode: LPA, smdpAddress: SMDP, matchingId: MATCHING_ID };
+const total = { amountMinor: 1999, currency: 'EUR' };
+
+const order = (destinationName: string, number: string): MailOrder => ({
+  number,
+  createdAt: new Date('2026-11-20T09:30:00Z'),
+  total,
+  plan: { metadata: { dataAmount: { value: 3, unit: 'GB' } }, validity: 7, validityUnit: 'day', supportedCountries: ['DE'] },
+  destinationName,
+  termsVersion: TERMS_VERSION,
+  consentedAt: new Date('2026-11-20T09:29:00Z'),
+});
+
+/** What the buyer must read in each language (written here, not taken from the locale files). */
+const EXPECTED = {
+  en: { destination: 'Germany', subject: 'Your eSIM for Germany: order {n}', qrAlt: 'QR code to install your eSIM', waiver: 'you lose your right of withdrawal once delivery has begun (§ 356(5) BGB)', price: '€19.99', date: 'November 20, 2026' },
+  de: { destination: 'Deutschland', subject: 'Deine eSIM für Deutschland: Bestellung {n}', qrAlt: 'QR-Code zur Installation deiner eSIM', waiver: 'dass du mit Beginn der Bereitstellung dein Widerrufsrecht verlierst (§ 356 Abs. 5 BGB)', price: '19,99\u00a0€', date: '20. November 2026' },
+  ar: { destination: 'ألمانيا', subject: 'شريحة eSIM الخاصة بك لـ ألمانيا: الطلب {n}', qrAlt: 'رمز QR لتثبيت شريحة eSIM الخاصة بك', waiver: 'وأقررت بأنك تفقد حقك في الانسحاب بمجرد بدء التسليم', price: formatPrice(total, 'ar'), date: 'نوفمبر 2026' },
+} satisfies Partial<Record<Locale, Record<string, string>>>;
+
+let smtp: SmtpStandIn;
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mail-test-'));
+  smtp = await startSmtpStandIn({ dir });
+});
+afterAll(async () => {
+  await smtp.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const mailerFor = (url: string) => createMailer({ smtpUrl: url, from: 'Travel eSIM <orders@shop.example>' });
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the order e-mail, sent over SMTP', () => {
+  for (const lang of ['en', 'de', 'ar'] as const) {
+    it(`arrives once in ${lang}, with the order, the price, the waiver and the eSIM's codes, QR code and iPhone link`, async () => {
+      const expected = EXPECTED[lang];
+      const number = `ES-2026-00012${['en', 'de', 'ar'].indexOf(lang)}`;
+      const to = `buyer-${lang}@example.com`;
+      const email = await orderEmail({ lang, order: order(expected.destination, number), esim, installGuideUrl: `https://shop.example/${lang}/install/`, siteName: 'Travel eSIM' });
+      // Credentials in the URL, as in production: the stand-in takes any login.
+      const mailer = mailerFor(smtp.url.replace('smtp://', 'smtp://shop:secret@'));
+      await mailer.send({ ...email, to });
+      mailer.close();
+
+      const received = smtp.messages.filter((m) => m.to.includes(to));
+      expect(received).toHaveLength(1);
+      const [message] = received as [(typeof received)[0]];
+      expect(message.from).toBe('orders@shop.example');
+      expect(message.subject).toBe(expected.subject.replace('{n}', number));
+
+      for (const part of [message.text, message.html]) {
+        expect(part).toContain(number);
+        expect(part).toContain(expected.price);
+        expect(part).toContain(expected.date);
+        expect(part).toContain(expected.waiver);
+        expect(part).toContain(TERMS_VERSION);
+        expect(part).toContain(LPA);
+        expect(part).toContain(SMDP);
+        expect(part).toContain(MATCHING_ID);
+        expect(part).toContain(`https://shop.example/${lang}/install/`);
+      }
+
+      // The iPhone one-tap link carries the LPA string URL-encoded, in both parts.
+      const iphoneLink = `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA%3A1%24${SMDP}%24${MATCHING_ID}`;
+      expect(message.text).toContain(iphoneLink);
+      const html = parse(message.html);
+      const link = html.querySelectorAll('a').find((a) => a.getAttribute('href')?.startsWith('https://esimsetup.apple.com/'));
+      expect(link?.getAttribute('href')).toBe(iphoneLink);
+      expect(new URL(link!.getAttribute('href')!).searchParams.get('carddata')).toBe(LPA);
+      expect(message.text + message.html).toContain('iOS 17.5');
+
+      // The QR code is an inline image part whose PNG reads back as the LPA string.
+      const img = html.querySelector('img')!;
+      expect(img.getAttribute('alt')).toBe(expected.qrAlt);
+      const cid = img.getAttribute('src')!.replace(/^cid:/, '');
+      expect(img.getAttribute('src')).toMatch(/^cid:/);
+      const qr = message.attachments.find((a) => a.cid === cid);
+      expect(qr?.contentType).toBe('image/png');
+      const png = PNG.sync.read(qr!.content);
+      expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(LPA);
+      // Nothing is loaded from outside: the only image is the cid part.
+      expect(html.querySelectorAll('[src]').map((e) => e.getAttribute('src'))).toEqual([`cid:${cid}`]);
+
+      // Right to left in Arabic, with the codes left to right inside it.
+      expect(html.querySelector('html')?.getAttribute('dir')).toBe(lang === 'ar' ? 'rtl' : 'ltr');
+      expect(html.querySelector('html')?.getAttribute('lang')).toBe(lang);
+      const codes = html.querySelectorAll('[dir="ltr"]').map((e) => e.textContent);
+      expect(codes).toEqual(expect.arrayContaining([SMDP, MATCHING_ID, LPA, number]));
+
+      // A developer can read what was sent.
+      expect(existsSync(message.file)).toBe(true);
+      expect(message.file.startsWith(dir)).toBe(true);
+      expect(readFileSync(message.file, 'utf8')).toBe(message.raw);
+    });
+  }
+
+  it('tells why when the mail server refuses the connection, without the activation code or the message', async () => {
+    const email = await orderEmail({ lang: 'en', order: order('Germany', 'ES-2026-000130'), esim, installGuideUrl: 'https://shop.example/install/', siteName: 'Travel eSIM' });
+    const port = await closedPort();
+    const error = await mailerFor(`smtp://shop:secret@127.0.0.1:${port}`).send({ ...email, to: 'buyer@example.com' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailError);
+    const { message } = error as MailError;
+    expect(message).toContain('mailer.send');
+    expect(message).toContain(`127.0.0.1:${port}`);
+    expect(message).toContain('ECONNREFUSED');
+    for (const secret of [LPA, MATCHING_ID, 'secret', email.subject]) expect(message).not.toContain(secret);
+  });
+
+  it('keeps the activation code out of the error when the server rejects the message and quotes it', async () => {
+    // A real SMTP server that refuses every message, quoting its content back in the reply.
+    const rejecting = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _session, callback) {
+        let body = '';
+        stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        stream.on('end', () => callback(Object.assign(new Error(`Rejected: ${body.match(/LPA:1\$\S+/)?.[0]}`), { responseCode: 554 })));
+      },
+    });
+    await new Promise<void>((resolve) => rejecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const email = await orderEmail({ lang: 'en', order: order('Germany', 'ES-2026-000131'), esim, installGuideUrl: 'https://shop.example/install/', siteName: 'Travel eSIM' });
+      const error = (await mailerFor(`smtp://127.0.0.1:${(rejecting.server.address() as { port: number }).port}`).send({ ...email, to: 'buyer@example.com' }).catch((e: unknown) => e)) as MailError;
+      expect(error).toBeInstanceOf(MailError);
+      expect(error.responseCode).toBe(554);
+      expect(error.message).toContain('Rejected');
+      expect(error.message).not.toContain(MATCHING_ID);
+    } finally {
+      await new Promise<void>((resolve) => rejecting.close(() => resolve()));
+    }
+  });
+});
+
+describe('the refund e-mail', () => {
+  it('says in German how much is refunded and within how many business days', async () => {
+    const to = 'refund-de@example.com';
+    const mailer = mailerFor(smtp.url);
+    await mailer.send({ ...refundEmail({ lang: 'de', order: { number: 'ES-2026-000140', total }, reason: 'requested', siteName: 'Travel eSIM' }), to });
+    mailer.close();
+    const message = await smtp.waitFor((m) => m.to.includes(to));
+    expect(message.subject).toBe('Erstattung für Bestellung ES-2026-000140');
+    for (const part of [message.text, message.html]) {
+      expect(part).toContain('Erstatteter Betrag');
+      expect(part).toContain('19,99\u00a0€');
+      expect(part).toContain('5 bis 7 Werktagen');
+      expect(part).toContain('ungenutzte eSIM storniert');
+    }
+  });
+
+  it('apologises in Arabic, right to left, when the eSIM could not be delivered', () => {
+    const { html, text, subject } = refundEmail({ lang: 'ar', order: { number: 'ES-2026-000141', total }, reason: 'not_delivered', siteName: 'Travel eSIM' });
+    expect(subject).toBe('استرداد المبلغ للطلب ES-2026-000141');
+    expect(text).toContain('لم نتمكن من تسليم شريحة eSIM');
+    expect(parse(html).querySelector('html')?.getAttribute('dir')).toBe('rtl');
+  });
+});
