@@ -9,11 +9,10 @@ import type { StandInPackage } from './catalogue.ts';
 
 /** A business refusal: answered as HTTP 200 with `success: false` and the partner's code. */
 export class PartnerRefusal extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  readonly code: string;
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
   }
 }
 
