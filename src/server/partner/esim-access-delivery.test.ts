@@ -340,3 +340,43 @@ describe('parsePartnerNotification', () => {
     for (const body of junk) expect(parsePartnerNotification(body), JSON.stringify(body)).toBeUndefined();
   });
 });
+
+describe('mapEsimAccessProfile', () => {
+  const raw = {
+    esimTranNo: '25030303480009',
+    iccid: '8985224528000094221',
+    ac: 'LPA:1$rsp.example.com$451F9802E6',
+    esimStatus: 'GOT_RESOURCE',
+    smdpStatus: 'RELEASED',
+    totalVolume: 5_368_709_120,
+    orderUsage: 0,
+    totalDuration: 30,
+    durationUnit: 'DAY',
+    expiredTime: '2025-03-19T18:00:00+0000',
+  };
+
+  it("maps the partner's states to ours, installed once the SM-DP+ released it to a device", () => {
+    const state = (esimStatus: string, smdpStatus: string) => {
+      const { status, installed } = mapEsimAccessProfile({ ...raw, esimStatus, smdpStatus });
+      return `${status}/${installed}`;
+    };
+    expect([
+      state('GOT_RESOURCE', 'RELEASED'),
+      state('GOT_RESOURCE', 'ENABLED'),
+      state('IN_USE', 'ENABLED'),
+      state('USED_UP', 'DISABLED'),
+      state('UNUSED_EXPIRED', 'RELEASED'),
+      state('USED_EXPIRED', 'DELETED'),
+      state('CANCEL', 'RELEASED'),
+      state('SUSPENDED', 'ENABLED'),
+    ]).toEqual(['ready/false', 'installed/true', 'active/true', 'used_up/true', 'expired/false', 'expired/true', 'cancelled/false', 'suspended/true']);
+  });
+
+  it("reads the partner's times and counts validity in days", () => {
+    const profile = mapEsimAccessProfile(raw);
+    expect(profile).toMatchObject({ smdpAddress: 'rsp.example.com', matchingId: '451F9802E6', validityDays: 30, totalBytes: 5_368_709_120 });
+    expect(profile.expiresAt).toEqual(new Date('2025-03-19T18:00:00Z'));
+    expect(mapEsimAccessProfile({ ...raw, totalDuration: 1, durationUnit: 'MONTH' }).validityDays).toBe(30);
+    expect(mapEsimAccessProfile({ ...raw, expiredTime: null }).expiresAt).toBeNull();
+  });
+});

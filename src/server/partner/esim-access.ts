@@ -300,9 +300,13 @@ export function mapEsimAccessProfile(input: EsimAccessProfile): EsimProfile {
     expiresAt: partnerTime(raw.expiredTime),
     totalBytes: raw.totalVolume ?? firstPackage?.volume ?? 0,
     usedBytes: raw.orderUsage ?? 0,
-    // Only day-based durations are sold (listPackages keeps DAY/WEEK/MONTH; profiles come in days).
-    validityDays: raw.totalDuration ?? firstPackage?.duration ?? 0,
+    validityDays: raw.totalDuration != null ? raw.totalDuration * daysPer(raw.durationUnit) : (firstPackage?.duration ?? 0),
   };
+}
+
+/** Days in a partner durationUnit (profiles come in DAY; a month is counted as 30 days). */
+function daysPer(unit: string | null | undefined): number {
+  return { WEEK: 7, MONTH: 30 }[unit?.toUpperCase() ?? ''] ?? 1;
 }
 
 /** The partner's times: ISO 8601 with 'Z' or '+0000' (no colon, which Date does not read everywhere). */
@@ -400,7 +404,7 @@ const Envelope = z.object({
 
 type Failure = { code?: string; kind?: PartnerErrorKind; reason: string; retryable: boolean; cause?: unknown };
 
-export interface CallOptions {
+interface CallOptions {
   /** Fewer retries than configured for a call that is not safe to repeat (0: once). */
   retries?: number;
 }
