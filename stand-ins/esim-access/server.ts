@@ -117,15 +117,14 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(5_000),
-    }).then(
-      async (response) => {
+    })
+      .then(async (response) => {
         sent.status = response.status;
         await response.body?.cancel();
-      },
-      () => {
-        sent.status = 0;
-      },
-    );
+      })
+      .catch(() => {
+        sent.status ??= 0;
+      });
   }
   const store = createEsimStore({
     packages,
