@@ -5,7 +5,7 @@ import { LOCALE_CODES, type Locale } from '../../src/i18n/locales.ts';
 import type { Snapshot } from '../../src/catalogue/schema.ts';
 import { parseSnapshot } from '../../src/catalogue/snapshot.ts';
 import { enforceMonotonicPrices, retailPrice } from '../../src/pricing/pricing.ts';
-import type { EsimPartner, PartnerPackage } from '../../src/server/partner/partner.ts';
+import type { PartnerCatalogue, PartnerPackage } from '../../src/server/partner/partner.ts';
 import { COUNTRY_CODES, REGIONS } from './geography.ts';
 import { listPartnerCatalogue, planKey } from './partner-catalogue.ts';
 
@@ -65,7 +65,7 @@ export interface GeneratedSnapshot {
   unmatched: string[];
 }
 
-export async function generateSnapshot(partner: EsimPartner): Promise<GeneratedSnapshot> {
+export async function generateSnapshot(partner: PartnerCatalogue): Promise<GeneratedSnapshot> {
   const countries = new Set(COUNTRY_CODES);
   const regionByCountries = new Map(Object.entries(REGIONS).map(([code, members]) => [members.join(','), code]));
   const byDestination = new Map<string, Map<string, PartnerPackage>>(

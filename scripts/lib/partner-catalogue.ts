@@ -1,11 +1,11 @@
 import type { DataAmount, Package } from '../../src/catalogue/schema.ts';
-import type { EsimPartner, PartnerPackage } from '../../src/server/partner/partner.ts';
+import type { PartnerCatalogue, PartnerPackage } from '../../src/server/partner/partner.ts';
 
 /**
  * The partner's whole catalogue in our terms, for the snapshot generator: every location in one
  * listing, in a stable order (so the generated snapshot only changes when the catalogue does).
  */
-export async function listPartnerCatalogue(partner: EsimPartner): Promise<PartnerPackage[]> {
+export async function listPartnerCatalogue(partner: PartnerCatalogue): Promise<PartnerPackage[]> {
   const packages = await partner.listPackages();
   return packages.sort((a, b) => a.slug.localeCompare(b.slug, 'en') || a.partnerCode.localeCompare(b.partnerCode, 'en'));
 }

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { buildWholesaleCatalogue, type StandInPackage } from './catalogue.ts';
+import { createEsimStore, PartnerRefusal, type PartnerNotificationBody } from './esims.ts';
 
 /**
  * A local stand-in for the eSIM Access open API (dev and tests only; nothing under src/ imports
@@ -18,13 +19,35 @@ export interface StandInOptions {
   /** How far RT-Timestamp may be from the stand-in's clock. */
   maxClockSkewMs?: number;
   packages?: StandInPackage[];
+  /** How long an order's profiles take to be allocated (esim/query answers 200010 meanwhile). */
+  allocationDelayMs?: number;
+  /** The fake SM-DP+ address in activation codes. */
+  smdpAddress?: string;
+  /** Where to POST webhook notifications (the partner's console setting); none: only recorded. */
+  webhookUrl?: string;
 }
 
 /** A failure the next matching requests get instead of their answer. */
 export type InjectedFailure =
   | { status: number; errorCode?: string; errorMsg?: string }
   | { errorCode: string; errorMsg: string }
-  | { drop: true };
+  | { drop: true }
+  /** No answer at all, until the client gives up (or the stand-in closes). */
+  | { hang: true };
+
+/** The failures tests switch on most, for `failNext`. */
+export const FAILURES = {
+  /** The partner's 'insufficient available profiles'. */
+  outOfStock: { errorCode: '200011', errorMsg: 'Insufficient available profiles' },
+  timeout: { hang: true },
+  serverError: { status: 500 },
+} as const satisfies Record<string, InjectedFailure>;
+
+export interface SentNotification {
+  body: PartnerNotificationBody;
+  /** The webhook's HTTP status; 0 if it could not be reached; null while sending or with no webhook. */
+  status: number | null;
+}
 
 export interface RecordedRequest {
   /** The call, e.g. 'package/list'. */
@@ -46,6 +69,15 @@ export interface EsimAccessStandIn {
   requests: readonly RecordedRequest[];
   /** The next `count` requests (to `call`, if given) fail this way. */
   failNext(failure: InjectedFailure, options?: { count?: number; call?: string }): void;
+  /** Every webhook notification so far, oldest first, sent or not. */
+  notifications: readonly SentNotification[];
+  setWebhookUrl(url: string | undefined): void;
+  /** The traveller installs the eSIM (ESIM_STATUS IN_USE): it can no longer be cancelled. */
+  markInstalled(esimTranNo: string): void;
+  /** The partner measures this much data used (DATA_USAGE). */
+  setUsage(esimTranNo: string, usedBytes: number): void;
+  /** eSIMs handed out so far. */
+  readonly esimCount: number;
   close(): Promise<void>;
 }
 
@@ -71,9 +103,39 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
   const requests: RecordedRequest[] = [];
   const failures: { failure: InjectedFailure; call: string | undefined }[] = [];
   const accepted = new Map<string, number[]>();
+  const notifications: SentNotification[] = [];
+  let webhookUrl = options.webhookUrl;
+
+  // One attempt per notification, like a partner that does not promise redelivery: the shop
+  // must not depend on them (it queries as a fallback).
+  function notify(body: PartnerNotificationBody) {
+    const sent: SentNotification = { body, status: null };
+    notifications.push(sent);
+    if (!webhookUrl) return;
+    fetch(webhookUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5_000),
+    })
+      .then(async (response) => {
+        sent.status = response.status;
+        await response.body?.cancel();
+      })
+      .catch(() => {
+        sent.status ??= 0;
+      });
+  }
+  const store = createEsimStore({
+    packages,
+    allocationDelayMs: options.allocationDelayMs ?? 1_000,
+    smdpAddress: options.smdpAddress ?? 'smdp.esim-access.stand-in.invalid',
+    notify,
+  });
 
   const routes: Record<string, (body: Record<string, unknown>) => unknown> = {
     'package/list': (body) => ({ packageList: listPackages(packages, body) }),
+    ...store.routes,
   };
 
   const server = createServer(async (req, res) => {
@@ -94,6 +156,8 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       if ('drop' in failure) {
         record(0, null);
         res.socket?.destroy();
+      } else if ('hang' in failure) {
+        record(0, null);
       } else if ('status' in failure) {
         fail(failure.status, [failure.errorCode ?? ERROR.serverError[0], failure.errorMsg ?? ERROR.serverError[1]]);
       } else {
@@ -136,8 +200,15 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
 
     const body = parseJson(text);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(200, ERROR.badJson);
+    let obj: unknown;
+    try {
+      obj = route(body as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof PartnerRefusal) return fail(200, [error.code, error.message]);
+      return fail(500, ERROR.serverError, error instanceof Error ? error.message : String(error));
+    }
     record(200, null);
-    send(res, 200, { success: true, errorCode: null, errorMsg: null, obj: route(body as Record<string, unknown>) });
+    send(res, 200, { success: true, errorCode: null, errorMsg: null, obj });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -154,8 +225,18 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     failNext(failure, { count = 1, call } = {}) {
       for (let i = 0; i < count; i++) failures.push({ failure, call });
     },
+    notifications,
+    setWebhookUrl(url) {
+      webhookUrl = url;
+    },
+    markInstalled: store.markInstalled,
+    setUsage: store.setUsage,
+    get esimCount() {
+      return store.esimCount;
+    },
     close: () =>
       new Promise((resolve) => {
+        store.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

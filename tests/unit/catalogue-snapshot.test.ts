@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { retailPrice } from '../../src/pricing/pricing.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
-import type { EsimPartner, PartnerPackage } from '../../src/server/partner/partner.ts';
+import type { EsimPartner, PartnerCatalogue, PartnerPackage } from '../../src/server/partner/partner.ts';
 import { generateSnapshot } from '../../scripts/lib/catalogue-snapshot.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => standIn.close());
 
 /** A partner that sells what `edit` makes of the stand-in's catalogue. */
-const edited = (edit: (packages: PartnerPackage[]) => PartnerPackage[]): EsimPartner => ({
+const edited = (edit: (packages: PartnerPackage[]) => PartnerPackage[]): PartnerCatalogue => ({
   name: 'edited',
   listPackages: async () => edit(await partner.listPackages()),
 });

@@ -1,6 +1,18 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { PartnerError, type EsimPartner, type PackageQuery, type PartnerPackage } from './partner.ts';
+import {
+  PartnerError,
+  type EsimPartner,
+  type EsimProfile,
+  type EsimStatus,
+  type EsimUsage,
+  type PackageQuery,
+  type PartnerErrorKind,
+  type PartnerNotification,
+  type PartnerPackage,
+  type ProfileAnswer,
+  type TopUpResult,
+} from './partner.ts';
 
 /**
  * The eSIM Access open API (docs.esimaccess.com) behind the partner interface. Every call is a
@@ -16,6 +28,20 @@ const ESIM_ACCESS_RATE_LIMIT = { requests: 8, perMs: 1000 } as const;
 
 /** The partner's codes for 'server error' and 'system busy' (its answer to too many requests). */
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['000001', '900001']);
+/** 'Profile not yet allocated': esim/query's answer while an order is being prepared (up to ~30 s). */
+const NOT_ALLOCATED = '200010';
+/** The partner's documented codes (docs.esimaccess.com, error codes) that the shop acts on. */
+const KIND_BY_CODE: Readonly<Record<string, PartnerErrorKind>> = {
+  '200002': 'not_allowed', // operation not allowed due to order status
+  '200007': 'insufficient_balance',
+  '200009': 'not_allowed', // abnormal order status
+  [NOT_ALLOCATED]: 'not_allocated',
+  '200011': 'out_of_stock', // insufficient available profiles
+  '310241': 'not_found', // packageCode does not exist
+  '310243': 'not_found', // package does not exist
+  '310272': 'not_found', // orderNo does not exist
+  '310403': 'not_found', // ICCID not in the order
+};
 /** Extra spacing so that network jitter cannot squeeze 9 requests into the partner's second. */
 const RATE_MARGIN_MS = 25;
 
@@ -68,8 +94,78 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
         PackageListObj.parse(obj).packageList.filter((raw) => raw.dataType === FIXED_DATA).map(mapEsimAccessPackage),
       );
     },
+
+    // Retried like every call: the partner keeps one order per transactionId, so a repeat after a
+    // lost answer returns the same orderNo instead of buying a second eSIM (DESIGN 6).
+    async orderEsim({ transactionId, partnerCode, priceUsdE4, count }) {
+      const item: Record<string, string | number> = { packageCode: partnerCode, count };
+      const body: Record<string, unknown> = { transactionId, packageInfoList: [item] };
+      if (priceUsdE4 !== undefined) {
+        // With a price the partner refuses the order (200005/200006) rather than charge another.
+        item['price'] = priceUsdE4;
+        body['amount'] = priceUsdE4 * count;
+      }
+      return call('esim/order', body, (obj) => ({ partnerOrderNo: OrderObj.parse(obj).orderNo }));
+    },
+
+    async queryProfiles(which): Promise<ProfileAnswer> {
+      const byOrder = 'partnerOrderNo' in which;
+      const body = {
+        ...(byOrder ? { orderNo: which.partnerOrderNo } : { esimTranNo: which.esimTranNo }),
+        iccid: '',
+        pager: { pageNum: 1, pageSize: 50 },
+      };
+      try {
+        return await call('esim/query', body, (obj): ProfileAnswer => {
+          const list = QueryObj.parse(obj).esimList;
+          // An order whose profiles are not listed yet is still being allocated; an eSIM asked for by
+          // its own id that is not listed does not exist (the docs are silent on both cases).
+          if (list.length === 0 && !byOrder) throw new NotFound(`no eSIM ${which.esimTranNo}`);
+          if (list.length === 0 || list.some((raw) => PRE_ALLOCATION.has(raw.esimStatus) || !raw.ac)) {
+            return { status: 'allocating' };
+          }
+          return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
+        });
+      } catch (error) {
+        if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
+        throw error;
+      }
+    },
+
+    async cancelProfile(esimTranNo) {
+      await call('esim/cancel', { esimTranNo }, () => undefined);
+    },
+
+    // The docs do not say that a top-up's transactionId makes a repeat harmless, so a top-up is
+    // sent once: after a failure the caller checks the eSIM's totals before trying again.
+    async topUp({ esimTranNo, partnerCode, transactionId }): Promise<TopUpResult> {
+      return call('esim/topup', { esimTranNo, packageCode: partnerCode, transactionId }, (obj) => {
+        const raw = TopUpObj.parse(obj);
+        return {
+          totalBytes: raw.totalVolume,
+          usedBytes: raw.orderUsage,
+          validityDays: raw.totalDuration,
+          expiresAt: partnerTime(raw.expiredTime),
+        };
+      }, { retries: 0 });
+    },
+
+    async usage(esimTranNos): Promise<EsimUsage[]> {
+      if (esimTranNos.length === 0) return [];
+      return call('esim/usage/query', { esimTranNoList: esimTranNos }, (obj) =>
+        UsageObj.parse(obj).map((raw) => ({
+          esimTranNo: raw.esimTranNo,
+          usedBytes: raw.dataUsage,
+          totalBytes: raw.totalData,
+          measuredAt: partnerTime(raw.lastUpdateTime),
+        })),
+      );
+    },
   };
 }
+
+/** A failure inside an answer's reader that means 'no such thing', not 'unexpected answer'. */
+class NotFound extends Error {}
 
 const FIXED_DATA = 1;
 
@@ -117,6 +213,187 @@ export function mapEsimAccessPackage(input: EsimAccessPackage): PartnerPackage {
   };
 }
 
+const OrderObj = z.looseObject({ orderNo: z.string().min(1) });
+
+/** esimStatus values before a profile is allocated (an order being paid for or prepared). */
+const PRE_ALLOCATION: ReadonlySet<string> = new Set(['CREATE', 'PAYING', 'PAID', 'GETTING_RESOURCE']);
+
+const RawProfile = z.looseObject({
+  esimTranNo: z.string().min(1),
+  orderNo: z.string().nullish(),
+  transactionId: z.string().nullish(),
+  iccid: z.string().min(1),
+  /** The LPA string. */
+  ac: z.string().nullish(),
+  esimStatus: z.string(),
+  smdpStatus: z.string().nullish(),
+  expiredTime: z.string().nullish(),
+  totalVolume: z.number().int().nonnegative().nullish(),
+  orderUsage: z.number().int().nonnegative().nullish(),
+  totalDuration: z.number().int().nonnegative().nullish(),
+  durationUnit: z.string().nullish(),
+  packageList: z.array(z.looseObject({ volume: z.number().nullish(), duration: z.number().nullish() })).nullish(),
+});
+export type EsimAccessProfile = z.input<typeof RawProfile>;
+const QueryObj = z.looseObject({ esimList: z.array(RawProfile).nullish().transform((list) => list ?? []) });
+
+const TopUpObj = z.looseObject({
+  totalVolume: z.number().int().nonnegative(),
+  orderUsage: z.number().int().nonnegative().default(0),
+  totalDuration: z.number().int().nonnegative(),
+  expiredTime: z.string().nullish(),
+});
+
+const RawUsage = z.looseObject({
+  esimTranNo: z.string().min(1),
+  dataUsage: z.number().int().nonnegative(),
+  totalData: z.number().int().nonnegative(),
+  lastUpdateTime: z.string().nullish(),
+});
+// The docs show the list both bare as obj and as obj.esimUsageList; both are read.
+const UsageObj = z.union([z.array(RawUsage), z.looseObject({ esimUsageList: z.array(RawUsage) }).transform((o) => o.esimUsageList)]);
+
+/** esimStatus values whose meaning does not depend on the SM-DP+ status. */
+const STATUS_BY_ESIM_STATUS: Readonly<Record<string, EsimStatus>> = {
+  IN_USE: 'active',
+  SUSPENDED: 'suspended',
+  USED_UP: 'used_up',
+  USED_EXPIRED: 'expired',
+  UNUSED_EXPIRED: 'expired',
+  CANCEL: 'cancelled',
+  REVOKE: 'cancelled',
+  REVOKED: 'cancelled',
+};
+/** esimStatus values that only a device that downloaded the profile can reach. */
+const USED_STATUSES: ReadonlySet<string> = new Set(['IN_USE', 'USED_UP', 'USED_EXPIRED']);
+
+/** The eSIM's state in our terms from the partner's esimStatus and SM-DP+ status (RELEASED: never downloaded). */
+function esimState(esimStatus: string, smdpStatus: string | null | undefined): { status: EsimStatus; installed: boolean } {
+  const installed = USED_STATUSES.has(esimStatus) || (!!smdpStatus && smdpStatus !== 'RELEASED');
+  return { status: STATUS_BY_ESIM_STATUS[esimStatus] ?? (installed ? 'installed' : 'ready'), installed };
+}
+
+/**
+ * Splits an LPA activation code `LPA:1$<SM-DP+ address>$<matching id>` (GSMA SGP.22; optional
+ * further fields after another '$'). Undefined when it is not one. Never echo the input: it is a credential.
+ */
+export function parseLpaString(activationCode: string): { smdpAddress: string; matchingId: string } | undefined {
+  const [format, smdpAddress, matchingId] = activationCode.split('$');
+  if (format !== 'LPA:1' || !smdpAddress || !matchingId || !/^[A-Za-z0-9.-]+(:\d+)?$/.test(smdpAddress)) return undefined;
+  return { smdpAddress, matchingId };
+}
+
+/** A profile from esim/query in our terms; throws (without the activation code) if it is not usable. */
+export function mapEsimAccessProfile(input: EsimAccessProfile): EsimProfile {
+  const raw = RawProfile.parse(input);
+  const lpa = raw.ac ? parseLpaString(raw.ac) : undefined;
+  if (!raw.ac || !lpa) throw new Error(`${PARTNER} eSIM ${raw.esimTranNo}: the activation code is not an LPA string`);
+  const firstPackage = raw.packageList?.[0];
+  const { status, installed } = esimState(raw.esimStatus, raw.smdpStatus);
+  return {
+    esimTranNo: raw.esimTranNo,
+    iccid: raw.iccid,
+    activationCode: raw.ac,
+    ...lpa,
+    status,
+    installed,
+    expiresAt: partnerTime(raw.expiredTime),
+    totalBytes: raw.totalVolume ?? firstPackage?.volume ?? 0,
+    usedBytes: raw.orderUsage ?? 0,
+    validityDays: raw.totalDuration != null ? raw.totalDuration * daysPer(raw.durationUnit) : (firstPackage?.duration ?? 0),
+  };
+}
+
+/** Days in a partner durationUnit (profiles come in DAY; a month is counted as 30 days). */
+function daysPer(unit: string | null | undefined): number {
+  return { WEEK: 7, MONTH: 30 }[unit?.toUpperCase() ?? ''] ?? 1;
+}
+
+/** The partner's times: ISO 8601 with 'Z' or '+0000' (no colon, which Date does not read everywhere). */
+function partnerTime(text: string | null | undefined): Date | null {
+  if (!text) return null;
+  const date = new Date(text.trim().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const Notification = z.looseObject({
+  notifyType: z.string(),
+  notifyId: z.string().nullish(),
+  content: z.looseObject({}).default({}),
+});
+const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().min(1)).optional().catch(undefined);
+const count = z.coerce.number().int().nonnegative().catch(0);
+const NotificationContent = z.looseObject({
+  orderNo: text,
+  transactionId: text,
+  esimTranNo: text,
+  iccid: text,
+  orderStatus: text,
+  esimStatus: text,
+  smdpStatus: text,
+  totalVolume: count,
+  orderUsage: count,
+  lastUpdateTime: text,
+  expiredTime: text,
+  remain: z.coerce.number().optional().catch(undefined),
+});
+
+/**
+ * The partner's webhook body (`{ notifyType, notifyId?, eventGenerateTime?, content }`,
+ * docs.esimaccess.com, webhooks) in our terms; undefined for anything else, never a throw.
+ * Not signed by the partner: a hint to query it, never a fact to deliver or refund on.
+ */
+export function parsePartnerNotification(body: unknown): PartnerNotification | undefined {
+  let value = body;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  const parsed = Notification.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { notifyType } = parsed.data;
+  const notifyId = parsed.data.notifyId || undefined;
+  const content = NotificationContent.safeParse(parsed.data.content);
+  if (!content.success) return undefined;
+  const c = content.data;
+  const about = { partnerOrderNo: c.orderNo, transactionId: c.transactionId, esimTranNo: c.esimTranNo, iccid: c.iccid };
+  switch (notifyType) {
+    case 'CHECK_HEALTH':
+      return { kind: 'health_check', notifyId };
+    case 'ORDER_STATUS':
+      // GOT_RESOURCE is the only order status the partner documents sending.
+      if (c.orderStatus !== 'GOT_RESOURCE' || !c.orderNo) return undefined;
+      return { kind: 'order_ready', notifyId, partnerOrderNo: c.orderNo, transactionId: c.transactionId };
+    case 'ESIM_STATUS':
+    case 'SMDP_EVENT': {
+      const state = c.esimStatus ? esimState(c.esimStatus, c.smdpStatus) : undefined;
+      return {
+        kind: 'esim_status',
+        notifyId,
+        ...about,
+        status: state?.status,
+        installed: state?.installed ?? (!!c.smdpStatus && c.smdpStatus !== 'RELEASED'),
+      };
+    }
+    case 'DATA_USAGE':
+      return {
+        kind: 'data_usage',
+        notifyId,
+        ...about,
+        usedBytes: c.orderUsage,
+        totalBytes: c.totalVolume,
+        measuredAt: partnerTime(c.lastUpdateTime),
+      };
+    case 'VALIDITY_USAGE':
+      return { kind: 'validity', notifyId, ...about, expiresAt: partnerTime(c.expiredTime), daysLeft: c.remain };
+    default:
+      return undefined;
+  }
+}
+
 const Envelope = z.object({
   success: z.union([z.boolean(), z.literal('true'), z.literal('false')]),
   errorCode: z.union([z.string(), z.number()]).nullish(),
@@ -125,7 +402,12 @@ const Envelope = z.object({
   obj: z.unknown(),
 });
 
-type Failure = { code?: string; reason: string; retryable: boolean; cause?: unknown };
+type Failure = { code?: string; kind?: PartnerErrorKind; reason: string; retryable: boolean; cause?: unknown };
+
+interface CallOptions {
+  /** Fewer retries than configured for a call that is not safe to repeat (0: once). */
+  retries?: number;
+}
 
 function createCaller(config: EsimAccessConfig) {
   const base = config.baseUrl.replace(/\/+$/, '');
@@ -139,7 +421,7 @@ function createCaller(config: EsimAccessConfig) {
     body: string,
     read: (obj: unknown) => T,
   ): Promise<{ ok: true; value: T } | ({ ok: false } & Failure)> {
-    await waitForTurn();
+    const done = await waitForTurn();
     const timestamp = String(Date.now());
     const requestId = randomUUID().replaceAll('-', '');
     let response: Response;
@@ -160,6 +442,8 @@ function createCaller(config: EsimAccessConfig) {
       text = await response.text();
     } catch (error) {
       return { ok: false, reason: `no answer (${describe(error)})`, retryable: true, cause: error };
+    } finally {
+      done();
     }
     const envelope = Envelope.safeParse(safeJson(text));
     const code = envelope.success && envelope.data.errorCode != null ? String(envelope.data.errorCode) : undefined;
@@ -178,22 +462,23 @@ function createCaller(config: EsimAccessConfig) {
     try {
       return { ok: true, value: read(envelope.data.obj) };
     } catch (error) {
+      if (error instanceof NotFound) return { ok: false, kind: 'not_found', reason: error.message, retryable: false };
       const reason = error instanceof z.ZodError ? z.prettifyError(error) : describe(error);
       return { ok: false, reason: `unexpected answer: ${reason}`, retryable: false, cause: error };
     }
   }
 
   /** Calls `name`, retrying what may pass on a second try; `read` turns the answer's obj into ours or throws. */
-  return async function call<T>(name: string, payload: object, read: (obj: unknown) => T): Promise<T> {
+  return async function call<T>(name: string, payload: object, read: (obj: unknown) => T, options: CallOptions = {}): Promise<T> {
     const body = JSON.stringify(payload);
+    const maxRetries = Math.min(retries, options.retries ?? retries);
     for (let attempts = 1; ; attempts++) {
       const result = await attempt(name, body, read);
       if (result.ok) return result.value;
-      if (!result.retryable || attempts > retries) {
-        throw new PartnerError(
-          { partner: PARTNER, call: name, code: result.code, retryable: result.retryable, attempts, reason: result.reason },
-          { cause: result.cause },
-        );
+      if (!result.retryable || attempts > maxRetries) {
+        const kind = result.kind ?? (result.code === undefined ? undefined : KIND_BY_CODE[result.code]);
+        const details = { partner: PARTNER, call: name, code: result.code, kind, retryable: result.retryable, attempts, reason: result.reason };
+        throw new PartnerError(details, { cause: result.cause });
       }
       await sleep(Math.min(5_000, backoffMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2));
     }
@@ -201,9 +486,9 @@ function createCaller(config: EsimAccessConfig) {
 }
 
 /** One sliding-window limiter per account in this process, shared by every adapter made for it. */
-const limiters = new Map<string, () => Promise<void>>();
+const limiters = new Map<string, () => Promise<() => void>>();
 
-function accountLimiter(account: string): () => Promise<void> {
+function accountLimiter(account: string): () => Promise<() => void> {
   let limiter = limiters.get(account);
   if (!limiter) {
     limiter = slidingWindow(ESIM_ACCESS_RATE_LIMIT.requests, ESIM_ACCESS_RATE_LIMIT.perMs + RATE_MARGIN_MS);
@@ -212,23 +497,38 @@ function accountLimiter(account: string): () => Promise<void> {
   return limiter;
 }
 
-/** Resolves when a request may start: at most `limit` starts in any `windowMs`, in call order. */
-function slidingWindow(limit: number, windowMs: number): () => Promise<void> {
-  const starts: number[] = [];
+/**
+ * Resolves, in call order, when a request may start; the request calls the answer when it ended.
+ * At most `limit` requests in any `windowMs`, counted from each request's END: the partner counts
+ * arrivals, and a request arrives somewhere between its start and its end (a first request that
+ * opens a connection arrives late), so only spacing from the end holds whatever the network does.
+ */
+function slidingWindow(limit: number, windowMs: number): () => Promise<() => void> {
+  /** The last requests' end times; Infinity while in flight. */
+  const slots = new Set<{ end: number }>();
+  let wake: (() => void) | undefined;
   let queue = Promise.resolve();
   return () => {
+    const slot = { end: Infinity };
     const turn = queue.then(async () => {
       for (;;) {
-        const oldest = starts.length >= limit ? starts[starts.length - limit]! : -Infinity;
-        const wait = oldest + windowMs - performance.now();
-        if (wait <= 0) break;
-        await sleep(wait);
+        const now = performance.now();
+        for (const s of slots) if (s.end + windowMs <= now) slots.delete(s);
+        if (slots.size < limit) break;
+        const soonest = Math.min(...[...slots].map((s) => s.end));
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (soonest !== Infinity) setTimeout(resolve, soonest + windowMs - now);
+        });
+        wake = undefined;
       }
-      starts.push(performance.now());
-      if (starts.length > limit) starts.shift();
+      slots.add(slot);
     });
     queue = turn;
-    return turn;
+    return turn.then(() => () => {
+      slot.end = performance.now();
+      wake?.();
+    });
   };
 }
 

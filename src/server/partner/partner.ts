@@ -1,16 +1,160 @@
 import type { DataAmount, Package } from '../../catalogue/schema.ts';
 
 /**
- * What the shop needs from a wholesale eSIM partner (DESIGN 6), whoever the partner is.
- * Listing packages is all the catalogue needs; ordering, querying profiles, top-up, cancel and
- * usage join this interface with the delivery issue.
+ * What the shop needs from a wholesale eSIM partner (DESIGN 6), whoever the partner is: its
+ * packages for the catalogue, and for delivery ordering an eSIM, learning its profile, cancelling,
+ * topping up and reading its data use. Every failure is a `PartnerError`.
+ *
+ * An eSIM's key is the partner's `esimTranNo`, never its ICCID: partners reuse ICCIDs.
+ * The activation code is a credential (whoever has it can install the eSIM): it must never go
+ * into an error message or a log line.
  */
-export interface EsimPartner {
+export interface EsimPartner extends PartnerCatalogue {
+  /**
+   * Orders eSIMs of one package. Idempotent by `transactionId`: ordering again with the same id
+   * (a retry, a restarted server) answers the same partner order and never buys a second eSIM.
+   * The profile is allocated later: learn it from the partner's notification or `queryProfiles`.
+   */
+  orderEsim(order: EsimOrder): Promise<{ partnerOrderNo: string }>;
+  /** An order's profiles, or one eSIM's; 'allocating' while the partner is still preparing them. */
+  queryProfiles(which: ProfileQuery): Promise<ProfileAnswer>;
+  /**
+   * Cancels (and has the partner refund) an eSIM that was never installed. Fails with a
+   * non-retryable PartnerError of kind 'not_allowed' once it was installed or already cancelled.
+   */
+  cancelProfile(esimTranNo: string): Promise<void>;
+  /** Adds a top-up package's data and days to an eSIM; answers the eSIM's new totals. */
+  topUp(topUp: EsimTopUp): Promise<TopUpResult>;
+  /** Data use of these eSIMs as the partner last measured it (it lags by minutes to hours). */
+  usage(esimTranNos: readonly string[]): Promise<EsimUsage[]>;
+}
+
+/** What the catalogue generator needs: the partner's packages. */
+export interface PartnerCatalogue {
   /** Short name for messages and logs ('eSIM Access'). */
   readonly name: string;
   /** The partner's fixed-data packages (every location when `query` is empty). */
   listPackages(query?: PackageQuery): Promise<PartnerPackage[]>;
 }
+
+export interface EsimOrder {
+  /** Our order id: the partner keeps it, and a repeat of it is the same order. */
+  transactionId: string;
+  /** The package to order (`PartnerPackage.partnerCode`). */
+  partnerCode: string;
+  /**
+   * The wholesale price we expect, USD × 10,000: the partner refuses the order if its price
+   * differs, so we never pay more than we charged for. Omitted: whatever the partner charges now.
+   */
+  priceUsdE4?: number;
+  /** One eSIM per order: the shop sells them one at a time. */
+  count: 1;
+}
+
+export type ProfileQuery = { partnerOrderNo: string } | { esimTranNo: string };
+
+export type ProfileAnswer = { status: 'allocating' } | { status: 'ready'; profiles: EsimProfile[] };
+
+/** An eSIM's state in our terms. */
+export type EsimStatus =
+  /** Allocated, never installed: it can be installed, or cancelled and refunded. */
+  | 'ready'
+  /** Downloaded to a device, not used yet. */
+  | 'installed'
+  /** In use on a device. */
+  | 'active'
+  /** Paused by the partner. */
+  | 'suspended'
+  | 'used_up'
+  | 'expired'
+  /** Cancelled (refunded) or revoked. */
+  | 'cancelled';
+
+/** One allocated eSIM profile. */
+export interface EsimProfile {
+  /** The partner's id for this eSIM: the key (ICCIDs are reused). */
+  esimTranNo: string;
+  iccid: string;
+  /** The LPA string `LPA:1$<SM-DP+ address>$<matching id>`: a credential, never logged. */
+  activationCode: string;
+  smdpAddress: string;
+  matchingId: string;
+  status: EsimStatus;
+  /** Whether it was ever downloaded to a device: an installed eSIM is no longer refundable. */
+  installed: boolean;
+  /** Before installation the last day to install it; after, the end of its validity. */
+  expiresAt: Date | null;
+  totalBytes: number;
+  usedBytes: number;
+  validityDays: number;
+}
+
+export interface EsimTopUp {
+  esimTranNo: string;
+  /** A top-up package's code. */
+  partnerCode: string;
+  /** Our id for this top-up (our order id). */
+  transactionId: string;
+}
+
+export interface TopUpResult {
+  totalBytes: number;
+  usedBytes: number;
+  validityDays: number;
+  expiresAt: Date | null;
+}
+
+export interface EsimUsage {
+  esimTranNo: string;
+  usedBytes: number;
+  totalBytes: number;
+  /** When the partner last measured it; null if it never did. */
+  measuredAt: Date | null;
+}
+
+/**
+ * A partner's webhook notification in our terms. Partners do not sign them (eSIM Access does
+ * not): each one is only a hint to query the partner before delivering or refunding anything.
+ * `notifyId` (when the partner sends one) is for the caller to drop repeats.
+ */
+export type PartnerNotification =
+  | { kind: 'health_check'; notifyId: string | undefined }
+  /** The order's profiles are allocated: query them. */
+  | { kind: 'order_ready'; notifyId: string | undefined; partnerOrderNo: string; transactionId: string | undefined }
+  /** An eSIM's state changed (installed, in use, used up, expired, cancelled). */
+  | {
+      kind: 'esim_status';
+      notifyId: string | undefined;
+      partnerOrderNo: string | undefined;
+      transactionId: string | undefined;
+      esimTranNo: string | undefined;
+      iccid: string | undefined;
+      status: EsimStatus | undefined;
+      installed: boolean;
+    }
+  /** Data use crossed one of the partner's thresholds. */
+  | {
+      kind: 'data_usage';
+      notifyId: string | undefined;
+      partnerOrderNo: string | undefined;
+      transactionId: string | undefined;
+      esimTranNo: string | undefined;
+      iccid: string | undefined;
+      usedBytes: number;
+      totalBytes: number;
+      measuredAt: Date | null;
+    }
+  /** The eSIM's validity is about to end. */
+  | {
+      kind: 'validity';
+      notifyId: string | undefined;
+      partnerOrderNo: string | undefined;
+      transactionId: string | undefined;
+      esimTranNo: string | undefined;
+      iccid: string | undefined;
+      expiresAt: Date | null;
+      daysLeft: number | undefined;
+    };
 
 export interface PackageQuery {
   /** A country ('DE') or one of the partner's own location codes ('EU-42'). */
@@ -38,6 +182,14 @@ export interface PartnerPackage {
   wholesaleUsdE4: number;
 }
 
+/**
+ * What a partner's refusal means for the shop, whoever the partner is:
+ * out_of_stock: no profile of that package to allocate now; insufficient_balance: our prepaid
+ * account is empty; not_allowed: the eSIM's state forbids it (cancelling an installed eSIM);
+ * not_found: no such order, eSIM or package; not_allocated: the profile is still being allocated.
+ */
+export type PartnerErrorKind = 'out_of_stock' | 'insufficient_balance' | 'not_allowed' | 'not_found' | 'not_allocated';
+
 /** A failed partner call: names the partner and the call, and says whether trying again may help. */
 export class PartnerError extends Error {
   readonly partner: string;
@@ -45,6 +197,12 @@ export class PartnerError extends Error {
   readonly call: string;
   /** The partner's error code ('101003'), or 'HTTP 503', or undefined for a network failure. */
   readonly code: string | undefined;
+  /** What the refusal means in our terms, when it is one the shop acts on. */
+  readonly kind: PartnerErrorKind | undefined;
+  /**
+   * Whether the same call may succeed soon (network, time-out, 5xx, busy). A refusal such as
+   * out_of_stock is not retryable here; a later job may still try again much later.
+   */
   readonly retryable: boolean;
   /** How many requests were made before giving up. */
   readonly attempts: number;
@@ -54,6 +212,7 @@ export class PartnerError extends Error {
       partner: string;
       call: string;
       code?: string | undefined;
+      kind?: PartnerErrorKind | undefined;
       retryable: boolean;
       attempts: number;
       reason: string;
@@ -68,6 +227,7 @@ export class PartnerError extends Error {
     this.partner = details.partner;
     this.call = details.call;
     this.code = details.code;
+    this.kind = details.kind;
     this.retryable = details.retryable;
     this.attempts = details.attempts;
   }

@@ -1,0 +1,322 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { StandInPackage } from './catalogue.ts';
+
+/**
+ * The stand-in's eSIMs: orders, allocation after a delay, cancel, top-up, usage, and the
+ * webhook notifications these send, in eSIM Access's field names (docs.esimaccess.com). In memory
+ * only. Where the docs are silent (an unknown esimTranNo, top-up answers) the choice is marked.
+ */
+
+/** A business refusal: answered as HTTP 200 with `success: false` and the partner's code. */
+export class PartnerRefusal extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const REFUSE = {
+  missingParam: () => new PartnerRefusal('000105', 'Mandatory params missing'),
+  notAllowed: () => new PartnerRefusal('200002', 'Operation not allowed due to order status'),
+  priceError: () => new PartnerRefusal('200005', 'Package price error'),
+  wrongAmount: () => new PartnerRefusal('200006', 'Wrong total amount'),
+  orderParam: () => new PartnerRefusal('200008', 'Order parameter error'),
+  notAllocated: () => new PartnerRefusal('200010', 'Profile not yet allocated'),
+  noPackage: () => new PartnerRefusal('310241', 'packageCode does not exist'),
+  noOrder: () => new PartnerRefusal('310272', 'orderNo does not exist'),
+  // The docs name no code for an unknown esimTranNo; the stand-in answers the order's.
+  noEsim: () => new PartnerRefusal('310272', 'esimTranNo does not exist'),
+};
+
+/** A webhook notification as the partner sends it. */
+export interface PartnerNotificationBody {
+  notifyType: 'ORDER_STATUS' | 'ESIM_STATUS' | 'DATA_USAGE' | 'VALIDITY_USAGE' | 'SMDP_EVENT';
+  notifyId: string;
+  eventGenerateTime: string;
+  content: Record<string, unknown>;
+}
+
+interface StandInEsim {
+  esimTranNo: string;
+  orderNo: string;
+  transactionId: string;
+  iccid: string;
+  matchingId: string;
+  pkg: StandInPackage;
+  esimStatus: 'GOT_RESOURCE' | 'IN_USE' | 'USED_UP' | 'CANCEL';
+  smdpStatus: 'RELEASED' | 'ENABLED';
+  totalVolume: number;
+  totalDuration: number;
+  orderUsage: number;
+  usageMeasuredAt: Date | null;
+  installedAt: Date | null;
+  /** Unused: the last day to install it; installed: the end of its validity. */
+  expiresAt: Date;
+}
+
+interface StandInOrder {
+  orderNo: string;
+  transactionId: string;
+  allocated: boolean;
+  esims: StandInEsim[];
+}
+
+export interface EsimStoreOptions {
+  packages: readonly StandInPackage[];
+  allocationDelayMs: number;
+  smdpAddress: string;
+  notify: (notification: PartnerNotificationBody) => void;
+}
+
+const DAY_MS = 86_400_000;
+
+export function createEsimStore(options: EsimStoreOptions) {
+  const orders = new Map<string, StandInOrder>();
+  const orderByTransaction = new Map<string, StandInOrder>();
+  const esims = new Map<string, StandInEsim>();
+  const topUps = new Map<string, unknown>();
+  const timers = new Set<NodeJS.Timeout>();
+  let serial = 0;
+
+  const packageByCode = (code: unknown) =>
+    typeof code === 'string' ? options.packages.find((p) => p.packageCode === code.replace(/^TOPUP_/, '')) : undefined;
+  const days = (pkg: StandInPackage) => (pkg.durationUnit === 'MONTH' ? pkg.duration * 30 : pkg.duration);
+
+  function notify(notifyType: PartnerNotificationBody['notifyType'], content: Record<string, unknown>) {
+    options.notify({ notifyType, notifyId: randomUUID().replaceAll('-', ''), eventGenerateTime: partnerTime(new Date()), content });
+  }
+  const aboutEsim = (esim: StandInEsim) => ({
+    orderNo: esim.orderNo,
+    transactionId: esim.transactionId,
+    esimTranNo: esim.esimTranNo,
+    iccid: esim.iccid,
+  });
+
+  function findEsim(body: Record<string, unknown>): StandInEsim {
+    const esim =
+      typeof body['esimTranNo'] === 'string' && body['esimTranNo']
+        ? esims.get(body['esimTranNo'])
+        : [...esims.values()].find((e) => e.iccid === body['iccid'] && e.esimStatus !== 'CANCEL');
+    if (!esim) throw REFUSE.noEsim();
+    if (!orders.get(esim.orderNo)!.allocated) throw REFUSE.notAllocated();
+    return esim;
+  }
+
+  function order(body: Record<string, unknown>) {
+    const { transactionId, packageInfoList, amount } = body;
+    if (typeof transactionId !== 'string' || !transactionId || !Array.isArray(packageInfoList) || packageInfoList.length === 0) {
+      throw REFUSE.missingParam();
+    }
+    // The same transactionId is the same order: never a second eSIM.
+    const known = orderByTransaction.get(transactionId);
+    if (known) return { orderNo: known.orderNo, transactionId };
+
+    const items = packageInfoList.map((raw: Record<string, unknown>) => {
+      const pkg = packageByCode(raw['packageCode']) ?? options.packages.find((p) => p.slug === raw['slug']);
+      if (!pkg) throw REFUSE.noPackage();
+      const count = raw['count'];
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw REFUSE.orderParam();
+      if (raw['price'] !== undefined && raw['price'] !== pkg.price) throw REFUSE.priceError();
+      return { pkg, count };
+    });
+    if (amount !== undefined && amount !== items.reduce((sum, { pkg, count }) => sum + pkg.price * count, 0)) throw REFUSE.wrongAmount();
+
+    const now = Date.now();
+    const stamp = new Date(now).toISOString().slice(2, 10).replaceAll('-', '');
+    const next = () => `${stamp}${String(++serial).padStart(8, '0')}`;
+    const placed: StandInOrder = { orderNo: `B${next()}`, transactionId, allocated: false, esims: [] };
+    for (const { pkg, count } of items) {
+      for (let i = 0; i < count; i++) {
+        const esim: StandInEsim = {
+          esimTranNo: next(),
+          orderNo: placed.orderNo,
+          transactionId,
+          iccid: `8985${Array.from(randomBytes(15), (b) => b % 10).join('')}`,
+          matchingId: randomBytes(16).toString('hex').toUpperCase(),
+          pkg,
+          esimStatus: 'GOT_RESOURCE',
+          smdpStatus: 'RELEASED',
+          totalVolume: pkg.volume,
+          totalDuration: days(pkg),
+          orderUsage: 0,
+          usageMeasuredAt: null,
+          installedAt: null,
+          expiresAt: new Date(now + (pkg.unusedValidTime || 180) * DAY_MS),
+        };
+        placed.esims.push(esim);
+        esims.set(esim.esimTranNo, esim);
+      }
+    }
+    orders.set(placed.orderNo, placed);
+    orderByTransaction.set(transactionId, placed);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      placed.allocated = true;
+      notify('ORDER_STATUS', { orderNo: placed.orderNo, transactionId, orderStatus: 'GOT_RESOURCE' });
+    }, options.allocationDelayMs);
+    timers.add(timer);
+    return { orderNo: placed.orderNo, transactionId };
+  }
+
+  function profile(esim: StandInEsim) {
+    return {
+      esimTranNo: esim.esimTranNo,
+      orderNo: esim.orderNo,
+      transactionId: esim.transactionId,
+      imsi: '',
+      iccid: esim.iccid,
+      ac: `LPA:1$${options.smdpAddress}$${esim.matchingId}`,
+      qrCodeUrl: '',
+      smdpStatus: esim.smdpStatus,
+      esimStatus: esim.esimStatus,
+      activeType: 1,
+      dataType: 1,
+      installationTime: esim.installedAt ? partnerTime(esim.installedAt) : null,
+      activateTime: esim.installedAt ? partnerTime(esim.installedAt) : null,
+      expiredTime: partnerTime(esim.expiresAt),
+      totalVolume: esim.totalVolume,
+      totalDuration: esim.totalDuration,
+      durationUnit: 'DAY',
+      orderUsage: esim.orderUsage,
+      packageList: [
+        {
+          packageName: esim.pkg.name,
+          packageCode: esim.pkg.packageCode,
+          slug: esim.pkg.slug,
+          duration: days(esim.pkg),
+          volume: esim.pkg.volume,
+          locationCode: esim.pkg.slug.slice(0, esim.pkg.slug.indexOf('_')),
+        },
+      ],
+    };
+  }
+
+  function query(body: Record<string, unknown>) {
+    const { orderNo, esimTranNo, iccid, pager } = body;
+    if (typeof pager !== 'object' || pager === null) throw REFUSE.missingParam();
+    let list: StandInEsim[];
+    if (typeof orderNo === 'string' && orderNo) {
+      const found = orders.get(orderNo);
+      if (!found) throw REFUSE.noOrder();
+      if (!found.allocated) throw REFUSE.notAllocated();
+      list = found.esims;
+    } else if ((typeof esimTranNo === 'string' && esimTranNo) || (typeof iccid === 'string' && iccid)) {
+      list = [...esims.values()].filter((e) => (esimTranNo ? e.esimTranNo === esimTranNo : e.iccid === iccid));
+      if (list.some((e) => !orders.get(e.orderNo)!.allocated)) throw REFUSE.notAllocated();
+    } else {
+      throw REFUSE.missingParam();
+    }
+    return { esimList: list.map(profile), pager: { pageNum: 1, pageSize: list.length, total: list.length } };
+  }
+
+  function cancel(body: Record<string, unknown>) {
+    const esim = findEsim(body);
+    // Only a never-installed eSIM is refunded (GOT_RESOURCE + RELEASED, per the docs).
+    if (esim.esimStatus !== 'GOT_RESOURCE' || esim.smdpStatus !== 'RELEASED') throw REFUSE.notAllowed();
+    esim.esimStatus = 'CANCEL';
+    notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: 'CANCEL', smdpStatus: esim.smdpStatus });
+    return null;
+  }
+
+  // Answer fields: the docs show none for top-up; these are esim/query's names for the new totals.
+  function topUp(body: Record<string, unknown>) {
+    const { transactionId } = body;
+    if (typeof transactionId !== 'string' || !transactionId) throw REFUSE.missingParam();
+    if (topUps.has(transactionId)) return topUps.get(transactionId);
+    const pkg = packageByCode(body['packageCode']);
+    if (!pkg) throw REFUSE.noPackage();
+    const esim = findEsim(body);
+    if (esim.esimStatus === 'CANCEL' || esim.expiresAt.getTime() < Date.now()) throw REFUSE.notAllowed();
+    esim.totalVolume += pkg.volume;
+    esim.totalDuration += days(pkg);
+    if (esim.installedAt) esim.expiresAt = new Date(esim.expiresAt.getTime() + days(pkg) * DAY_MS);
+    if (esim.esimStatus === 'USED_UP') esim.esimStatus = 'IN_USE';
+    const answer = {
+      transactionId,
+      iccid: esim.iccid,
+      expiredTime: partnerTime(esim.expiresAt),
+      totalVolume: esim.totalVolume,
+      totalDuration: esim.totalDuration,
+      orderUsage: esim.orderUsage,
+    };
+    topUps.set(transactionId, answer);
+    return answer;
+  }
+
+  function usage(body: Record<string, unknown>) {
+    const list = body['esimTranNoList'];
+    if (!Array.isArray(list) || list.length === 0) throw REFUSE.missingParam();
+    return {
+      esimUsageList: list.flatMap((id) => {
+        const esim = esims.get(String(id));
+        if (!esim) return [];
+        const lastUpdateTime = esim.usageMeasuredAt ? partnerTime(esim.usageMeasuredAt) : null;
+        return [{ esimTranNo: esim.esimTranNo, dataUsage: esim.orderUsage, totalData: esim.totalVolume, lastUpdateTime }];
+      }),
+    };
+  }
+
+  /** The allocated eSIM, or an Error for the test that asked about one that is not. */
+  function allocated(esimTranNo: string): StandInEsim {
+    const esim = esims.get(esimTranNo);
+    if (!esim || !orders.get(esim.orderNo)!.allocated) throw new Error(`stand-in: no allocated eSIM ${esimTranNo}`);
+    return esim;
+  }
+
+  return {
+    routes: {
+      'esim/order': order,
+      'esim/query': query,
+      'esim/cancel': cancel,
+      'esim/topup': topUp,
+      'esim/usage/query': usage,
+    } as Record<string, (body: Record<string, unknown>) => unknown>,
+
+    /** The traveller installs the eSIM and it goes online: not refundable from now on. */
+    markInstalled(esimTranNo: string): void {
+      const esim = allocated(esimTranNo);
+      const now = new Date();
+      esim.installedAt = now;
+      esim.smdpStatus = 'ENABLED';
+      esim.esimStatus = 'IN_USE';
+      esim.expiresAt = new Date(now.getTime() + esim.totalDuration * DAY_MS);
+      notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus });
+    },
+
+    /** The partner measures this much data used (a DATA_USAGE notification; used up at the total). */
+    setUsage(esimTranNo: string, usedBytes: number): void {
+      const esim = allocated(esimTranNo);
+      esim.orderUsage = usedBytes;
+      esim.usageMeasuredAt = new Date();
+      const remain = Math.max(0, esim.totalVolume - usedBytes);
+      notify('DATA_USAGE', {
+        ...aboutEsim(esim),
+        totalVolume: esim.totalVolume,
+        orderUsage: usedBytes,
+        remain,
+        lastUpdateTime: partnerTime(esim.usageMeasuredAt),
+        remainThreshold: esim.totalVolume ? Math.round((remain / esim.totalVolume) * 100) / 100 : 0,
+      });
+      if (remain === 0 && esim.esimStatus === 'IN_USE') {
+        esim.esimStatus = 'USED_UP';
+        notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus });
+      }
+    },
+
+    /** How many eSIMs the stand-in has handed out in all (a repeated order makes none). */
+    get esimCount(): number {
+      return esims.size;
+    },
+
+    close(): void {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+/** The partner's time format: ISO 8601 to the second with '+0000'. */
+function partnerTime(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}+0000`;
+}
