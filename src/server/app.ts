@@ -89,6 +89,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     id: row.id,
     number: orderNumber(row),
     state: row.state,
+    kind: row.kind,
+    esimId: row.top_up_of ?? row.id,
     plan: row.plan,
     destination: destination(row.destination, lang),
     total: { amountMinor: row.amount_minor, currency: row.currency },

@@ -16,6 +16,13 @@ import { LOCALE_CODES } from '../i18n/locales.ts';
  *   GET    /orders/{id}?lang=xx                 → OrderView (someone else's or unknown: 404)
  *   DELETE /me                                  → 204 (open orders cancelled, paid ones detached)
  *   POST   /webhooks/stripe                     → 200 (signature checked; 400 otherwise)
+ *   POST   /webhooks/partner/{token}            → 200 (the partner's notification: a hint, the partner is asked before acting)
+ *   GET    /esims?lang=xx                       → EsimList (newest first; with install codes, usage at most 5 minutes old)
+ *   GET    /esims/{id}/top-ups?lang=xx          → TopUpPlans (the plans that can top this eSIM up; 409 cannot_top_up)
+ *   POST   /esims/{id}/refund?lang=xx           → EsimView (refund of a never-installed eSIM within 30 days; 409 not_refundable)
+ *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
+ *
+ * An eSIM's id is the id of the order that bought it; a top-up is an order of kind 'top_up' for that id.
  */
 
 export const OrderState = z.enum([
@@ -43,6 +50,8 @@ export const CreateOrderRequest = z.object({
   expectedPrice: Price,
   /** Both must be given (true): the terms, and immediate start with loss of the right of withdrawal (BGB § 356(5)). */
   consents: z.object({ terms: z.literal(true), immediateStart: z.literal(true) }),
+  /** A top-up: the eSIM (its id) the plan's data and days are added to. Absent: a new eSIM. */
+  topUpOf: z.uuid().optional(),
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
 
@@ -55,20 +64,89 @@ export const PaymentMethod = z.object({
 });
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
+/**
+ * An eSIM as its owner sees it. 'preparing': paid, the partner is allocating it; 'ready': to
+ * install; 'active': installed on a device; 'refunding': a refund is on its way.
+ */
+export const EsimStatus = z.enum(['preparing', 'ready', 'active', 'used_up', 'expired', 'refunding', 'refunded']);
+export type EsimStatus = z.infer<typeof EsimStatus>;
+
+/** How to install an eSIM. The activation code is a credential: only its owner ever receives it. */
+export const InstallCodes = z.object({
+  /** The LPA string LPA:1$<SM-DP+ address>$<matching id>, what the QR code holds. */
+  lpa: z.string(),
+  smdpAddress: z.string(),
+  /** The activation code (matching id) to type by hand. */
+  activationCode: z.string(),
+  /** The QR code of the LPA string, an <svg> element's markup (no script, no external reference). */
+  qrSvg: z.string(),
+  /** Apple's one-tap install link (iOS 17.5 and later). */
+  iphoneUrl: z.url(),
+});
+export type InstallCodes = z.infer<typeof InstallCodes>;
+
+const SoldPlan = z.object({
+  id: z.string(),
+  metadata: z.object({ dataAmount: DataAmount }),
+  validity: z.number().int().positive(),
+  validityUnit: z.enum(['day', 'week', 'month']),
+  supportedCountries: z.array(z.string()),
+});
+
+const Destination = z.object({ code: z.string(), name: z.string(), flag: z.string() });
+
+export const EsimView = z.object({
+  /** The id of the order that bought it. */
+  id: z.string(),
+  /** That order's number (ES-2026-000123). */
+  orderNumber: z.string(),
+  status: EsimStatus,
+  plan: SoldPlan,
+  destination: Destination,
+  purchasedAt: z.iso.datetime({ offset: true }),
+  /** Null while preparing. */
+  iccid: z.string().nullable(),
+  /** Data used and in total (top-ups included), bytes; null while preparing. */
+  usage: z.object({ usedBytes: z.number().int().nonnegative(), totalBytes: z.number().int().nonnegative() }).nullable(),
+  /** Before installation the last day to install it; after, the end of its validity. */
+  expiresAt: z.iso.datetime({ offset: true }).nullable(),
+  /** Null while preparing and once refunded. */
+  install: InstallCodes.nullable(),
+  /** Never installed and bought less than 30 days ago: the refund button. */
+  refundable: z.boolean(),
+  /** Installed and still valid: the top-up plans. */
+  canTopUp: z.boolean(),
+});
+export type EsimView = z.infer<typeof EsimView>;
+
+export const EsimList = z.object({ esims: z.array(EsimView) });
+export type EsimList = z.infer<typeof EsimList>;
+
+export const TopUpPlan = z.object({
+  id: z.string(),
+  dataAmount: DataAmount,
+  validity: z.number().int().positive(),
+  validityUnit: z.enum(['day', 'week', 'month']),
+  /** VAT included. */
+  price: Price,
+});
+export type TopUpPlan = z.infer<typeof TopUpPlan>;
+
+export const TopUpPlans = z.object({ plans: z.array(TopUpPlan) });
+export type TopUpPlans = z.infer<typeof TopUpPlans>;
+
 export const OrderView = z.object({
   id: z.string(),
   /** What the buyer quotes to support: ES-2026-000123. */
   number: z.string(),
   state: OrderState,
-  plan: z.object({
-    id: z.string(),
-    metadata: z.object({ dataAmount: DataAmount }),
-    validity: z.number().int().positive(),
-    validityUnit: z.enum(['day', 'week', 'month']),
-    supportedCountries: z.array(z.string()),
-  }),
+  /** A new eSIM, or data and days added to one the buyer has. */
+  kind: z.enum(['esim', 'top_up']),
+  /** The eSIM it bought or topped up. */
+  esimId: z.string(),
+  plan: SoldPlan,
   /** The destination (country or region) in the requested language. */
-  destination: z.object({ code: z.string(), name: z.string(), flag: z.string() }),
+  destination: Destination,
   /** VAT included. */
   total: Price,
   createdAt: z.iso.datetime({ offset: true }),
@@ -78,6 +156,8 @@ export const OrderView = z.object({
   receiptUrl: z.string().url().nullable(),
   /** The hosted payment page, while the order waits for payment. */
   checkoutUrl: z.string().url().nullable(),
+  /** GET /orders/{id} only: the eSIM once paid (its install codes once delivered). */
+  esim: EsimView.nullable().optional(),
 });
 export type OrderView = z.infer<typeof OrderView>;
 
@@ -104,4 +184,6 @@ export const ERROR_CODES = {
   priceChanged: 'price_changed',
   paymentUnavailable: 'payment_unavailable',
   recentLoginRequired: 'recent_login_required',
+  notRefundable: 'not_refundable',
+  cannotTopUp: 'cannot_top_up',
 } as const;

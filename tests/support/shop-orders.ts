@@ -10,6 +10,8 @@ export function orderView(overrides: Partial<OrderView> = {}): OrderView {
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     number: 'ES-2026-000123',
     state: 'pending_payment',
+    kind: 'esim',
+    esimId: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     plan: { id: 'jp-5gb-30d', metadata: { dataAmount: { value: 5, unit: 'GB' } }, validity: 30, validityUnit: 'day', supportedCountries: ['JP'] },
     destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
     total: { amountMinor: 1299, currency: 'EUR' },

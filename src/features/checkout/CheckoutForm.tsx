@@ -59,6 +59,9 @@ export default function CheckoutForm({ locale, planId, price, termsPath, message
     unauthorized: m.errors.unauthorized,
     badInput: m.errors.badInput,
     notFound: m.unknownPlan,
+    // Not answered to POST /orders for a new eSIM.
+    notRefundable: m.errors.server,
+    cannotTopUp: m.errors.server,
   };
 
   function tick(consent: Consent, checked: boolean) {

@@ -25,7 +25,7 @@ interface Props {
 type View =
   | { status: 'loading' }
   | { status: 'notFound' }
-  | { status: 'failed'; kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged'> }
+  | { status: 'failed'; kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp'> }
   | { status: 'ready'; order: OrderView; gaveUp: boolean };
 
 /** The query parameter of the shop API's success URL. */
@@ -59,7 +59,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
       } catch (error) {
         if (stopped) return;
         const kind = error instanceof ShopError ? error.kind : 'server';
-        setView(kind === 'notFound' ? { status: 'notFound' } : { status: 'failed', kind: kind === 'priceChanged' ? 'server' : kind });
+        setView(kind === 'notFound' ? { status: 'notFound' } : { status: 'failed', kind: kind === 'priceChanged' || kind === 'notRefundable' || kind === 'cannotTopUp' ? 'server' : kind });
       }
     }
     void load(id);

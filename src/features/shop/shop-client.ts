@@ -1,6 +1,6 @@
 import type { Price } from '../../catalogue/schema.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { CreateOrderRequest, CreateOrderResponse, OrderList, OrderState, OrderView } from '../../shop/contract.ts';
+import type { CreateOrderRequest, CreateOrderResponse, EsimList, EsimStatus, EsimView, OrderList, OrderState, OrderView, TopUpPlans } from '../../shop/contract.ts';
 
 /**
  * The pages' client of the shop API (src/shop/contract.ts). Every failure becomes one ShopError
@@ -9,7 +9,7 @@ import type { CreateOrderRequest, CreateOrderResponse, OrderList, OrderState, Or
  * validates with them anyway.
  */
 
-export type ShopErrorKind = 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged';
+export type ShopErrorKind = 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp';
 
 export class ShopError extends Error {
   constructor(
@@ -36,6 +36,12 @@ export interface ShopClient {
   getOrder(id: string, lang: Locale): Promise<OrderView>;
   /** Before the account goes: cancels the caller's open orders and detaches the paid ones. */
   deleteMe(): Promise<void>;
+  /** The caller's eSIMs with their install codes and data use. */
+  listEsims(lang: Locale): Promise<EsimList>;
+  /** The plans that can top this eSIM up. */
+  listTopUps(esimId: string, lang: Locale): Promise<TopUpPlans>;
+  /** Cancels a never-installed eSIM and refunds it; answers the eSIM as it is now. */
+  refundEsim(esimId: string, lang: Locale): Promise<EsimView>;
 }
 
 /** Every state, checked at compile time against the contract's. */
@@ -44,34 +50,75 @@ const STATES: Record<OrderState, true> = {
   payment_failed: true, cancelled: true, fulfilment_failed: true, refund_requested: true, refunded: true,
 };
 
+const ESIM_STATUSES: Record<EsimStatus, true> = {
+  preparing: true, ready: true, active: true, used_up: true, expired: true, refunding: true, refunded: true,
+};
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isPrice = (value: unknown): value is Price =>
   isObject(value) && Number.isInteger(value.amountMinor) && (value.amountMinor as number) >= 0 && isString(value.currency) && /^[A-Z]{3}$/.test(value.currency);
 
-/** What the pages read of an order; anything else the server sends is its business. */
-function isOrderView(value: unknown): value is OrderView {
-  if (!isObject(value) || !isObject(value.plan) || !isObject(value.destination)) return false;
-  const { plan, destination, paymentMethod } = value;
-  return (
-    isString(value.id) &&
-    isString(value.number) &&
-    isString(value.state) &&
-    Object.hasOwn(STATES, value.state) &&
-    isObject(plan.metadata) &&
+const isPlan = (plan: unknown) =>
+  isObject(plan) &&
+  isObject(plan.metadata) &&
     isObject(plan.metadata.dataAmount) &&
     typeof plan.metadata.dataAmount.value === 'number' &&
     ['MB', 'GB'].includes(plan.metadata.dataAmount.unit as string) &&
     Number.isInteger(plan.validity) &&
     ['day', 'week', 'month'].includes(plan.validityUnit as string) &&
-    Array.isArray(plan.supportedCountries) &&
-    isString(destination.name) &&
-    isString(destination.flag) &&
+  Array.isArray(plan.supportedCountries);
+
+const isDestination = (destination: unknown) => isObject(destination) && isString(destination.name) && isString(destination.flag);
+
+/** The install codes, with an SVG that is only an SVG. */
+const isInstall = (install: unknown) =>
+  isObject(install) &&
+  isString(install.lpa) &&
+  isString(install.smdpAddress) &&
+  isString(install.activationCode) &&
+  isString(install.qrSvg) &&
+  install.qrSvg.startsWith('<svg') &&
+  isString(install.iphoneUrl) &&
+  install.iphoneUrl.startsWith('https://');
+
+function isEsimView(value: unknown): value is EsimView {
+  if (!isObject(value)) return false;
+  const { usage } = value;
+  return (
+    isString(value.id) &&
+    isString(value.orderNumber) &&
+    isString(value.status) &&
+    Object.hasOwn(ESIM_STATUSES, value.status) &&
+    isPlan(value.plan) &&
+    isDestination(value.destination) &&
+    (usage === null || (isObject(usage) && typeof usage.usedBytes === 'number' && typeof usage.totalBytes === 'number')) &&
+    (value.expiresAt === null || (isString(value.expiresAt) && !Number.isNaN(Date.parse(value.expiresAt)))) &&
+    (value.install === null || isInstall(value.install)) &&
+    typeof value.refundable === 'boolean' &&
+    typeof value.canTopUp === 'boolean'
+  );
+}
+
+/** What the pages read of an order; anything else the server sends is its business. */
+function isOrderView(value: unknown): value is OrderView {
+  if (!isObject(value)) return false;
+  const { paymentMethod } = value;
+  return (
+    isString(value.id) &&
+    isString(value.number) &&
+    isString(value.state) &&
+    Object.hasOwn(STATES, value.state) &&
+    (value.kind === 'esim' || value.kind === 'top_up') &&
+    isString(value.esimId) &&
+    isPlan(value.plan) &&
+    isDestination(value.destination) &&
     isPrice(value.total) &&
     isString(value.createdAt) &&
     !Number.isNaN(Date.parse(value.createdAt)) &&
     (paymentMethod === null || (isObject(paymentMethod) && isString(paymentMethod.type))) &&
-    (value.receiptUrl === null || isString(value.receiptUrl))
+    (value.receiptUrl === null || isString(value.receiptUrl)) &&
+    (value.esim === undefined || value.esim === null || isEsimView(value.esim))
   );
 }
 
@@ -106,8 +153,10 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       if (check(body)) return body;
       throw new ShopError('server');
     }
-    if (response.status === 409 && isObject(body) && isObject(body.error) && body.error.code === 'price_changed') {
-      if (isPrice(body.error.price)) throw new ShopError('priceChanged', body.error.price);
+    if (response.status === 409 && isObject(body) && isObject(body.error)) {
+      if (body.error.code === 'price_changed' && isPrice(body.error.price)) throw new ShopError('priceChanged', body.error.price);
+      if (body.error.code === 'not_refundable') throw new ShopError('notRefundable');
+      if (body.error.code === 'cannot_top_up') throw new ShopError('cannotTopUp');
     }
     throw new ShopError(kindOf(response.status));
   }
@@ -125,5 +174,14 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     getOrder: (id, lang) => call(`/orders/${encodeURIComponent(id)}?lang=${lang}`, isOrderView),
     // 204 has no body; anything with one is not what the contract answers.
     deleteMe: () => call('/me', (body): body is void => body === undefined, { method: 'DELETE' }),
+    listEsims: (lang) =>
+      call(`/esims?lang=${lang}`, (body): body is EsimList => isObject(body) && Array.isArray(body.esims) && body.esims.every(isEsimView)),
+    listTopUps: (esimId, lang) =>
+      call(
+        `/esims/${encodeURIComponent(esimId)}/top-ups?lang=${lang}`,
+        (body): body is TopUpPlans =>
+          isObject(body) && Array.isArray(body.plans) && body.plans.every((plan) => isObject(plan) && isString(plan.id) && isObject(plan.dataAmount) && isPrice(plan.price)),
+      ),
+    refundEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/refund?lang=${lang}`, isEsimView, { method: 'POST' }),
   };
 }

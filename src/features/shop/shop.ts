@@ -2,8 +2,8 @@ import { firebaseAuth } from '../auth/firebase.ts';
 import { API_BASE_URL } from './api-base.ts';
 import { createShopClient, ShopError } from './shop-client.ts';
 
-/** The shop API as the signed-in visitor: the islands' createOrder, listOrders, getOrder and deleteMe. */
-export const { createOrder, listOrders, getOrder, deleteMe } = createShopClient({
+/** The shop API as the signed-in visitor: every call the islands make. */
+export const { createOrder, listOrders, getOrder, deleteMe, listEsims, listTopUps, refundEsim } = createShopClient({
   baseUrl: API_BASE_URL,
   async idToken() {
     const auth = firebaseAuth();

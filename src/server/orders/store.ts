@@ -26,6 +26,17 @@ export interface OrderRow {
   created_at: Date;
   updated_at: Date;
   detached_at: Date | null;
+  kind: 'esim' | 'top_up';
+  /** A top-up's eSIM: the order that bought it. */
+  top_up_of: string | null;
+  partner_order_no: string | null;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  locked_until: Date | null;
+  email_sent_at: Date | null;
+  refund_id: string | null;
+  refund_reason: 'not_delivered' | 'requested' | null;
 }
 
 /** The plan as sold, kept on the order whatever the catalogue says later. */
