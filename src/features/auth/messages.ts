@@ -13,5 +13,5 @@ export function authMessages(locale: Locale): AuthMessages {
 }
 const AUTH_SECTIONS: Record<keyof AuthMessages, true> = {
   login: true, signup: true, fields: true, or: true, google: true, apple: true, reset: true, validation: true,
-  errors: true, guard: true, profile: true, checkout: true, paymentSuccess: true, myEsim: true, history: true,
+  errors: true, guard: true, profile: true, checkout: true, paymentSuccess: true, myEsim: true, history: true, installCodes: true,
 };
