@@ -1,12 +1,17 @@
 // The shop API as it runs locally and in the browser tests, with its stand-ins: the Stripe
-// stand-in (its hosted test-payment page and signed webhooks to this API), the database (PGlite
-// under .data/ by default, DATABASE_URL, or --postgres: a throwaway real PostgreSQL server), and
-// Firebase ID tokens from the Auth emulator. Served under /api, the path Hosting's rewrite gives it.
-// Usage: node scripts/local-shop.ts [--port 8788] [--site-url http://127.0.0.1:4321] [--stripe-port 12111] [--postgres]
+// stand-in (its hosted test-payment page and signed webhooks to this API), the eSIM Access
+// stand-in (allocation after a short delay, its webhook to this API), the SMTP stand-in (every
+// e-mail as an .eml file under reports/mail/), the database (PGlite under .data/ by default,
+// DATABASE_URL, or --postgres: a throwaway real PostgreSQL server), and Firebase ID tokens from
+// the Auth emulator. Served under /api, the path Hosting's rewrite gives it.
+// Usage: node scripts/local-shop.ts [--port 8788] [--site-url http://127.0.0.1:4321] [--stripe-port 12111]
+//   [--partner-port 8790] [--smtp-port 2525] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
 import { parseArgs } from 'node:util';
 import { LOCAL_API_BASE_URL } from '../src/config/env.ts';
 import { shopConfigFromEnv } from '../src/server/config.ts';
 import { startShopApi } from '../src/server/start.ts';
+import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
+import { DEFAULT_MAIL_DIR, startSmtpStandIn } from '../stand-ins/smtp/server.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../stand-ins/stripe/server.ts';
 import { serveApi } from './lib/api-server.ts';
 import { startPostgres } from './lib/postgres-server.ts';
@@ -17,6 +22,10 @@ const { values } = parseArgs({
     port: { type: 'string', default: local.port },
     'site-url': { type: 'string', default: 'http://127.0.0.1:4321' },
     'stripe-port': { type: 'string', default: '12111' },
+    'partner-port': { type: 'string', default: '8790' },
+    'smtp-port': { type: 'string', default: '2525' },
+    'mail-dir': { type: 'string', default: DEFAULT_MAIL_DIR },
+    'allocation-delay-ms': { type: 'string', default: '1000' },
     postgres: { type: 'boolean', default: false },
     snapshot: { type: 'string' },
   },
@@ -30,6 +39,16 @@ const stripe = await startStripeStandIn({
   webhookUrl: `${apiUrl}/webhooks/stripe`,
   webhookSecret: STAND_IN_WEBHOOK_SECRET,
 });
+// The stand-ins' own credentials: nothing secret, and never a production value.
+const partnerAccount = { accessCode: 'stand-in-access-code', secretKey: 'stand-in-secret-key' };
+const partnerWebhookToken = 'stand-in-partner-webhook-token';
+const partner = await startEsimAccessStandIn({
+  port: Number(values['partner-port']),
+  ...partnerAccount,
+  allocationDelayMs: Number(values['allocation-delay-ms']),
+  webhookUrl: `${apiUrl}/webhooks/partner/${partnerWebhookToken}`,
+});
+const smtp = await startSmtpStandIn({ port: Number(values['smtp-port']), dir: values['mail-dir'] });
 const config = shopConfigFromEnv({
   FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
   ...process.env,
@@ -37,20 +56,35 @@ const config = shopConfigFromEnv({
   STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
   STRIPE_API_URL: stripe.url,
   SITE_URL: values['site-url'],
+  ESIM_ACCESS_CODE: partnerAccount.accessCode,
+  ESIM_ACCESS_SECRET: partnerAccount.secretKey,
+  ESIM_ACCESS_BASE_URL: partner.url,
+  PARTNER_WEBHOOK_TOKEN: partnerWebhookToken,
+  SMTP_URL: smtp.url,
+  MAIL_FROM: 'Travel eSIM <orders@localhost>',
   ...(postgres && { DATABASE_URL: postgres.url }),
 });
 // firebase-admin reads the emulator's address from the environment.
 process.env.FIREBASE_AUTH_EMULATOR_HOST ??= '127.0.0.1:9099';
-const { handler, db } = await startShopApi(config, { basePath, snapshotFile: values.snapshot });
+// Short waits between tries, so a stand-in failure a developer switches on plays out in seconds.
+const { handler, stop: stopShop } = await startShopApi(config, {
+  basePath,
+  snapshotFile: values.snapshot,
+  delivery: { retryDelaysMs: [1_000, 2_000, 4_000], allocationPollMs: 1_000 },
+  reconcileEveryMs: 500,
+});
 const api = await serveApi(handler, Number(values.port));
 
 console.log(`Shop API at ${apiUrl} (database: ${postgres ? 'a throwaway PostgreSQL server' : config.databaseUrl ? 'DATABASE_URL' : `PGlite in ${config.dataDir}`})`);
 console.log(`Stripe stand-in at ${stripe.url} (test card 4242 4242 4242 4242; events at ${stripe.url}/_stand-in/events)`);
+console.log(`eSIM Access stand-in at ${partner.url}; SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`);
 
 async function stop() {
   await api.close();
+  await stopShop();
   await stripe.close();
-  await db.close();
+  await partner.close();
+  await smtp.close();
   await postgres?.stop();
   process.exit(0);
 }

@@ -49,3 +49,6 @@ export const LEGAL_LAST_UPDATED = '2026-11-22';
 export const ACTIVATION_MINUTES = { usualMin: 5, usualMax: 15, worstCaseHours: 24 } as const;
 export const REFUND_WINDOW_DAYS = 30;
 export const REFUND_PROCESSING_BUSINESS_DAYS = { min: 5, max: 7 } as const;
+
+/** My eSIMs shows the partner's data use at most this old; older, the API asks the partner again (issue 15). */
+export const ESIM_USAGE_MAX_AGE_MS = 5 * 60_000;

@@ -8,13 +8,24 @@ import type { Snapshot } from '../catalogue/schema.ts';
 import { formatDataAmount, formatValidity } from '../features/package/plans.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../i18n/locales.ts';
 import { localizePath } from '../i18n/paths.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { SITE_NAME } from '../config/site.ts';
 import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION, type OrderView } from '../shop/contract.ts';
 import type { Caller, VerifyIdToken } from './auth.ts';
 import type { Db } from './db/db.ts';
+import { createEsimRoutes } from './esims/routes.ts';
+import { createEsimStore } from './esims/store.ts';
+import { canTopUp, esimStatus, esimView } from './esims/view.ts';
+import { createFulfilment, type Fulfilment, type FulfilmentOptions } from './fulfilment/fulfilment.ts';
+import { handlePartnerNotification } from './fulfilment/partner-webhook.ts';
+import type { Mailer } from './mail/mailer.ts';
 import { destinationNames, sellablePlans } from './orders/plans.ts';
 import { createOrderStore, OPEN_ORDER_LIFETIME_MS, orderNumber, type OrderWithPayment } from './orders/store.ts';
+import type { EsimPartner } from './partner/partner.ts';
+import { parsePartnerNotification } from './partner/esim-access.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
 import { handleStripeEvent } from './payments/stripe-webhook.ts';
+import { isUuid } from './uuid.ts';
 
 export interface ShopApiOptions {
   catalogue: Snapshot;
@@ -28,15 +39,29 @@ export interface ShopApiOptions {
   basePath?: string;
   /** Origins whose pages may call the order routes from another origin (locally the site and the API have different ports). */
   allowedOrigins?: readonly string[];
+  /** The eSIM partner (eSIM Access; its stand-in locally). */
+  partner: EsimPartner;
+  mailer: Mailer;
+  /** The secret path segment of the partner's webhook URL (its notifications are not signed). */
+  partnerWebhookToken: string;
+  /** The scheduler's bearer token for POST /jobs/reconcile; unset: the route answers 404. */
+  reconcileToken?: string | undefined;
+  /** Retry timing of deliveries (tests make it short). */
+  delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs'>;
 }
 
-export type ShopApi = (request: Request) => Promise<Response>;
+/** The fetch handler, and the delivery it drives (for the reconcile timer and a clean stop). */
+export type ShopApi = ((request: Request) => Promise<Response>) & { fulfilment: Fulfilment };
 
 const MAX_ORDER_BODY_BYTES = 16 * 1024;
 const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MAX_PARTNER_BODY_BYTES = 64 * 1024;
 
-const fail = (c: Context, status: ContentfulStatusCode, code: string, message: string, extra: Record<string, unknown> = {}) =>
+/** Compares secrets in constant time. */
+const sameSecret = (given: string, expected: string) =>
+  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+
+export const fail = (c: Context, status: ContentfulStatusCode, code: string, message: string, extra: Record<string, unknown> = {}) =>
   c.json({ error: { code, message, ...extra } }, status, { 'Cache-Control': 'no-store' });
 
 /**
@@ -47,15 +72,26 @@ const fail = (c: Context, status: ContentfulStatusCode, code: string, message: s
 export function createShopApi(options: ShopApiOptions): ShopApi {
   const { db, stripe, catalogue } = options;
   const store = createOrderStore(db);
+  const esims = createEsimStore(db);
   const plans = sellablePlans(catalogue);
   const destination = destinationNames(catalogue);
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const fulfilment = createFulfilment({
+    db,
+    partner: options.partner,
+    stripe,
+    mailer: options.mailer,
+    siteUrl,
+    siteName: SITE_NAME,
+    destinationName: (code, lang) => destination(code, lang).name,
+    ...options.delivery,
+  });
   const allowedOrigins = new Set(options.allowedOrigins ?? [new URL(siteUrl).origin]);
   const catalogueApi = createCatalogueApi(catalogue, { basePath: options.basePath ?? '' });
 
   const app = new Hono<{ Variables: { caller: Caller } }>().basePath(options.basePath || '/');
 
-  const buyerRoutes = ['/orders', '/orders/*', '/me'];
+  const buyerRoutes = ['/orders', '/orders/*', '/me', '/esims', '/esims/*'];
   for (const path of buyerRoutes) {
     app.use(
       path,
@@ -85,7 +121,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     return isLocale(lang) ? lang : undefined;
   };
 
-  const view = (row: OrderWithPayment, lang: Locale): OrderView => ({
+  const view = (row: OrderWithPayment, lang: Locale): Omit<OrderView, 'esim'> => ({
     id: row.id,
     number: orderNumber(row),
     state: row.state,
@@ -120,6 +156,14 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     const request = parsed.data;
     const plan = plans.get(request.planId);
     if (!plan) return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
+    if (request.topUpOf) {
+      // A top-up: the caller's own eSIM, on a device and still valid, and a plan of its destination.
+      const owned = await esims.ownedOne(caller.uid, request.topUpOf);
+      if (!owned) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+      if (!canTopUp(esimStatus(owned.order, owned.esim, new Date())) || plan.destination.code !== owned.order.destination) {
+        return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot top up this eSIM.');
+      }
+    }
     if (plan.price.amountMinor !== request.expectedPrice.amountMinor || plan.price.currency !== request.expectedPrice.currency) {
       return fail(c, 409, ERROR_CODES.priceChanged, 'The price of this plan has changed.', { price: plan.price });
     }
@@ -136,6 +180,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
       lang: request.lang,
       termsVersion: TERMS_VERSION,
       consentedAt: new Date(),
+      topUpOf: request.topUpOf ?? null,
     });
 
     let withCheckout = order;
@@ -152,7 +197,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
           amountMinor: order.amount_minor,
           currency: order.currency,
           successUrl: `${siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
-          cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(pkg.id)}&cancelled=1`,
+          cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(pkg.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,
           expiresAt: new Date(order.created_at.getTime() + OPEN_ORDER_LIFETIME_MS + 60_000),
         });
         paymentProviderMs = performance.now() - asked;
@@ -182,9 +227,13 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
     const id = c.req.param('id');
     // Someone else's order and an unknown one answer alike.
-    const row = UUID.test(id) ? await store.ownedBy(c.get('caller').uid, id) : undefined;
+    const uid = c.get('caller').uid;
+    const row = isUuid(id) ? await store.ownedBy(uid, id) : undefined;
     if (!row) return fail(c, 404, ERROR_CODES.notFound, 'No such order.');
-    return c.json(view(row, lang));
+    // Once paid, the eSIM it bought or topped up: the success page shows its install codes.
+    const owned = row.state === 'pending_payment' ? undefined : await esims.ownedOne(uid, row.top_up_of ?? row.id);
+    const esim = owned ? await esimView(owned.order, owned.esim, destination(owned.order.destination, lang)) : null;
+    return c.json({ ...view(row, lang), esim });
   });
 
   app.delete('/me', async (c) => {
@@ -204,8 +253,30 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     } catch {
       return fail(c, 400, 'bad_signature', 'The Stripe-Signature header does not verify.');
     }
-    return c.json({ received: true, outcome: await handleStripeEvent(stripe, store, event) });
+    const outcome = await handleStripeEvent(stripe, store, event);
+    // A paid order is delivered now, not when the job next looks (the job catches it if this process stops).
+    const orderId = (event.data.object as { client_reference_id?: unknown }).client_reference_id;
+    if (outcome === 'moved' && typeof orderId === 'string' && isUuid(orderId)) void fulfilment.run(orderId);
+    return c.json({ received: true, outcome });
   });
+
+  // The partner's notifications are not signed: a secret in the URL keeps strangers out, and each
+  // one only makes us ask the partner (DESIGN 6). Answered at once; the work follows.
+  app.post('/webhooks/partner/:token', bodyLimit({ maxSize: MAX_PARTNER_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The notification is too large.') }), async (c) => {
+    if (!sameSecret(c.req.param('token'), options.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
+    const notification = parsePartnerNotification(await c.req.json().catch(() => undefined));
+    if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
+    const outcome = await handlePartnerNotification({ db, store, esims, partner: options.partner, fulfilment }, notification);
+    return c.json({ received: true, outcome });
+  });
+
+  app.post('/jobs/reconcile', async (c) => {
+    const token = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!options.reconcileToken || !token || !sameSecret(token, options.reconcileToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
+    return c.json({ handled: await fulfilment.reconcile() });
+  });
+
+  createEsimRoutes(app, { db, esims, plans, destination, partner: options.partner, fulfilment, langOf });
 
   // Everything else is the catalogue's (GET /regions, /countries, /packages, POST /csp-reports) or its JSON 404.
   app.all('*', (c) => catalogueApi(c.req.raw));
@@ -215,5 +286,5 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     return fail(c, 500, 'internal_error', 'Something went wrong. Please try again.');
   });
 
-  return (request) => Promise.resolve(app.fetch(request));
+  return Object.assign((request: Request) => Promise.resolve(app.fetch(request)), { fulfilment });
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_SITE_URL } from '../config/site.ts';
+import { ESIM_ACCESS_BASE_URL, type EsimAccessConfig } from './partner/esim-access.ts';
 
 /**
  * The shop API's configuration, from the environment (README: Going live). Production needs the
@@ -15,13 +16,30 @@ export interface ShopConfig {
   siteUrl: string;
   firebaseProjectId: string;
   allowedOrigins: string[];
+  /** The eSIM partner's account (eSIM Access). */
+  partner: EsimAccessConfig;
+  /** The secret path segment of the partner webhook URL registered in its console: /api/webhooks/partner/<token>. */
+  partnerWebhookToken: string;
+  /** The order e-mail's SMTP server and sender. */
+  smtpUrl: string;
+  mailFrom: string;
+  /** The scheduler's bearer token for POST /api/jobs/reconcile; unset: only the in-process timer runs the job. */
+  reconcileToken: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
 
 export function shopConfigFromEnv(env: Env): ShopConfig {
   const get = (name: string) => env[name]?.trim() || undefined;
-  const missing = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'].filter((name) => !get(name));
+  const missing = [
+    'STRIPE_SECRET_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+    'ESIM_ACCESS_CODE',
+    'ESIM_ACCESS_SECRET',
+    'PARTNER_WEBHOOK_TOKEN',
+    'SMTP_URL',
+    'MAIL_FROM',
+  ].filter((name) => !get(name));
   const firebaseProjectId = get('FIREBASE_PROJECT_ID') ?? get('GOOGLE_CLOUD_PROJECT') ?? (get('FIREBASE_AUTH_EMULATOR_HOST') ? 'demo-esim' : undefined);
   if (!firebaseProjectId) missing.push('FIREBASE_PROJECT_ID');
   if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (README: Going live).`);
@@ -36,5 +54,10 @@ export function shopConfigFromEnv(env: Env): ShopConfig {
     siteUrl,
     firebaseProjectId: firebaseProjectId!,
     allowedOrigins: (get('SHOP_ALLOWED_ORIGINS') ?? new URL(siteUrl).origin).split(',').map((origin) => origin.trim()),
+    partner: { accessCode: get('ESIM_ACCESS_CODE')!, secretKey: get('ESIM_ACCESS_SECRET')!, baseUrl: get('ESIM_ACCESS_BASE_URL') ?? ESIM_ACCESS_BASE_URL },
+    partnerWebhookToken: get('PARTNER_WEBHOOK_TOKEN')!,
+    smtpUrl: get('SMTP_URL')!,
+    mailFrom: get('MAIL_FROM')!,
+    reconcileToken: get('RECONCILE_TOKEN'),
   };
 }

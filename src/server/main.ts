@@ -6,9 +6,9 @@ import { shopConfigFromEnv } from './config.ts';
 import { startShopApi } from './start.ts';
 
 const config = shopConfigFromEnv(process.env);
-const { handler, db } = await startShopApi(config, { basePath: '/api' });
+const { handler, stop } = await startShopApi(config, { basePath: '/api' });
 const port = Number(process.env.PORT ?? 8080);
 const server = serve({ fetch: handler, port }, () => console.log(`shop API listening on :${port}/api`));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => server.close(() => void db.close().then(() => process.exit(0))));
+  process.on(signal, () => server.close(() => void stop().then(() => process.exit(0))));
 }

@@ -1,17 +1,27 @@
 import { embeddedSnapshot, readSnapshot } from '../catalogue/snapshot.ts';
-import { createShopApi, type ShopApi } from './app.ts';
+import { createShopApi, type ShopApi, type ShopApiOptions } from './app.ts';
 import { firebaseTokenVerifier } from './auth.ts';
 import type { ShopConfig } from './config.ts';
-import { openDatabase } from './db/open.ts';
-import { createStripe } from './payments/stripe.ts';
 import type { Db } from './db/db.ts';
+import { openDatabase } from './db/open.ts';
+import { startReconciler } from './fulfilment/fulfilment.ts';
+import { createMailer } from './mail/mailer.ts';
+import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createStripe } from './payments/stripe.ts';
 
-/** The shop API with its real parts, from configuration: the database (migrated), Stripe, Firebase token checks. */
+/** How often the in-process reconcile job looks for stuck orders. */
+const RECONCILE_EVERY_MS = 5_000;
+
+/**
+ * The shop API with its real parts, from configuration: the database (migrated), Stripe, the
+ * eSIM partner, SMTP, Firebase token checks, and the reconcile job on a timer.
+ */
 export async function startShopApi(
   config: ShopConfig,
-  options: { basePath?: string; snapshotFile?: string | undefined } = {},
-): Promise<{ handler: ShopApi; db: Db }> {
+  options: { basePath?: string; snapshotFile?: string | undefined; delivery?: ShopApiOptions['delivery']; reconcileEveryMs?: number } = {},
+): Promise<{ handler: ShopApi; db: Db; stop: () => Promise<void> }> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   const handler = createShopApi({
     catalogue: options.snapshotFile ? readSnapshot(options.snapshotFile) : embeddedSnapshot(),
     db,
@@ -20,7 +30,19 @@ export async function startShopApi(
     verifyIdToken: firebaseTokenVerifier(config.firebaseProjectId),
     siteUrl: config.siteUrl,
     allowedOrigins: config.allowedOrigins,
+    partner: createEsimAccessPartner(config.partner),
+    mailer,
+    partnerWebhookToken: config.partnerWebhookToken,
+    reconcileToken: config.reconcileToken,
     ...(options.basePath && { basePath: options.basePath }),
+    ...(options.delivery && { delivery: options.delivery }),
   });
-  return { handler, db };
+  // Orders left stuck by a stopped process are picked up from the first tick.
+  const reconciler = startReconciler(handler.fulfilment, options.reconcileEveryMs ?? RECONCILE_EVERY_MS);
+  async function stop() {
+    await reconciler.stop();
+    mailer.close();
+    await db.close();
+  }
+  return { handler, db, stop };
 }

@@ -304,6 +304,11 @@ export function createEsimStore(options: EsimStoreOptions) {
       }
     },
 
+    /** The allocated eSIM with this ICCID (what a buyer's page shows), for tests in another process. */
+    tranNoOfIccid(iccid: string): string | undefined {
+      return [...esims.values()].find((e) => e.iccid === iccid && e.esimStatus !== 'CANCEL')?.esimTranNo;
+    },
+
     /** How many eSIMs the stand-in has handed out in all (a repeated order makes none). */
     get esimCount(): number {
       return esims.size;

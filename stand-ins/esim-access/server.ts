@@ -76,6 +76,8 @@ export interface EsimAccessStandIn {
   markInstalled(esimTranNo: string): void;
   /** The partner measures this much data used (DATA_USAGE). */
   setUsage(esimTranNo: string, usedBytes: number): void;
+  /** The allocated eSIM with this ICCID (what the buyer's page shows). */
+  esimTranNoOf(iccid: string): string | undefined;
   /** eSIMs handed out so far. */
   readonly esimCount: number;
   close(): Promise<void>;
@@ -150,6 +152,9 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       send(res, status, { success: false, errorCode: code, errorMsg: detail ? `${message}: ${detail}` : message, obj: null });
     };
 
+    // The test's controls, for tests in another process than the stand-in (browser tests).
+    if (path.startsWith('/_stand-in/') && req.method === 'POST') return control(path.slice('/_stand-in/'.length), parseJson(text), res);
+
     const injected = failures.findIndex((f) => f.call === undefined || f.call === call);
     if (injected !== -1) {
       const { failure } = failures.splice(injected, 1)[0]!;
@@ -211,6 +216,27 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     send(res, 200, { success: true, errorCode: null, errorMsg: null, obj });
   });
 
+  /**
+   * POST /_stand-in/install {iccid}, /_stand-in/usage {iccid, usedBytes}, /_stand-in/fail-next
+   * {failure: 'outOfStock' | 'timeout' | 'serverError', count?, call?}: what a traveller's phone or
+   * a partner outage would do, for browser tests.
+   */
+  function control(name: string, body: unknown, res: ServerResponse) {
+    const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const esimTranNo = typeof input['iccid'] === 'string' ? store.tranNoOfIccid(input['iccid']) : undefined;
+    try {
+      if (name === 'install' && esimTranNo) store.markInstalled(esimTranNo);
+      else if (name === 'usage' && esimTranNo && typeof input['usedBytes'] === 'number') store.setUsage(esimTranNo, input['usedBytes']);
+      else if (name === 'fail-next' && typeof input['failure'] === 'string' && Object.hasOwn(FAILURES, input['failure'])) {
+        const count = typeof input['count'] === 'number' ? input['count'] : 1;
+        for (let i = 0; i < count; i++) failures.push({ failure: FAILURES[input['failure'] as keyof typeof FAILURES], call: typeof input['call'] === 'string' ? input['call'] : undefined });
+      } else return send(res, 400, { error: 'unknown control or eSIM' });
+    } catch (error) {
+      return send(res, 409, { error: error instanceof Error ? error.message : String(error) });
+    }
+    return send(res, 200, { ok: true });
+  }
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', resolve);
@@ -231,6 +257,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     },
     markInstalled: store.markInstalled,
     setUsage: store.setUsage,
+    esimTranNoOf: store.tranNoOfIccid,
     get esimCount() {
       return store.esimCount;
     },

@@ -2,16 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { shopConfigFromEnv } from '../../src/server/config.ts';
 
 describe('the shop API configuration', () => {
-  const live = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', FIREBASE_PROJECT_ID: 'esim-shop', PUBLIC_SITE_URL: 'https://shop.example-travel.com' };
+  const live = {
+    STRIPE_SECRET_KEY: 'sk_live_x',
+    STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    FIREBASE_PROJECT_ID: 'esim-shop',
+    PUBLIC_SITE_URL: 'https://shop.example-travel.com',
+    ESIM_ACCESS_CODE: 'code',
+    ESIM_ACCESS_SECRET: 'secret',
+    PARTNER_WEBHOOK_TOKEN: 'a-long-random-token',
+    SMTP_URL: 'smtps://user:pass@smtp.example.com',
+    MAIL_FROM: 'Travel eSIM <orders@example.com>',
+  };
 
-  it('refuses to start without the Stripe keys and a Firebase project, naming each', () => {
-    expect(() => shopConfigFromEnv({})).toThrow('The shop API needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, FIREBASE_PROJECT_ID');
+  it('refuses to start without the Stripe keys, the partner account, mail and a Firebase project, naming each', () => {
+    expect(() => shopConfigFromEnv({})).toThrow(
+      'The shop API needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, ESIM_ACCESS_CODE, ESIM_ACCESS_SECRET, PARTNER_WEBHOOK_TOKEN, SMTP_URL, MAIL_FROM, FIREBASE_PROJECT_ID',
+    );
+    expect(() => shopConfigFromEnv({ ...live, SMTP_URL: '' })).toThrow('needs SMTP_URL (');
     expect(() => shopConfigFromEnv({ ...live, STRIPE_WEBHOOK_SECRET: ' ' })).toThrow('needs STRIPE_WEBHOOK_SECRET (');
   });
 
   it('uses PGlite under .data/ unless DATABASE_URL is set, and the real Stripe unless STRIPE_API_URL is', () => {
     expect(shopConfigFromEnv(live)).toMatchObject({ databaseUrl: undefined, dataDir: '.data/pglite', stripeApiUrl: undefined, firebaseProjectId: 'esim-shop' });
     expect(shopConfigFromEnv({ ...live, DATABASE_URL: 'postgres://db/shop' }).databaseUrl).toBe('postgres://db/shop');
+  });
+
+  it('talks to the real eSIM Access unless ESIM_ACCESS_BASE_URL says otherwise, and runs the reconcile route only with a token', () => {
+    expect(shopConfigFromEnv(live)).toMatchObject({ partner: { accessCode: 'code', baseUrl: 'https://api.esimaccess.com' }, reconcileToken: undefined });
+    expect(shopConfigFromEnv({ ...live, ESIM_ACCESS_BASE_URL: 'http://127.0.0.1:8790', RECONCILE_TOKEN: 't' })).toMatchObject({
+      partner: { baseUrl: 'http://127.0.0.1:8790' },
+      reconcileToken: 't',
+    });
   });
 
   it('sends buyers back to the site and lets only its origin call the order routes from a browser', () => {

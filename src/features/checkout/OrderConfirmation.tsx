@@ -9,18 +9,26 @@ import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
 import { getOrder } from '../shop/shop.ts';
 import LoadingStatus from '../shop/LoadingStatus.tsx';
 import RetryButton from '../shop/RetryButton.tsx';
+import InstallCodes from '../esims/InstallCodes.tsx';
 
 export type ConfirmationMessages = AuthMessages['paymentSuccess'] & {
   states: Record<OrderState, string>;
   methods: MethodNames;
   errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+  installCodes: AuthMessages['installCodes'];
 };
 
 interface Props {
   locale: Locale;
-  paths: { myEsim: string; store: string; history: string };
+  paths: { myEsim: string; store: string; history: string; installGuide: string };
   messages: ConfirmationMessages;
 }
+
+/** The order is not finished yet: the page keeps asking. */
+const inProgress = (order: OrderView) =>
+  order.state === 'pending_payment' || order.state === 'paid' || order.state === 'provisioning' || (order.state === 'delivered' && !order.esim);
+/** Delivery failed: the money is being or has been returned. */
+const REFUND_STATES: readonly OrderState[] = ['fulfilment_failed', 'refund_requested', 'refunded'];
 
 type View =
   | { status: 'loading' }
@@ -35,8 +43,10 @@ const linkClass = 'inline-block rounded-full bg-brand px-5 py-3 font-semibold te
 
 /**
  * The payment provider's page returns here with ?order={id}. The order is read, never changed
- * (the webhook decides, DESIGN 6): while the payment is not confirmed yet the page asks again
- * every 2 s for up to 2 minutes; once paid it moves on to My eSIMs after 5 s (spec 9).
+ * (the webhooks decide, DESIGN 6): while the payment is not confirmed or the eSIM is being
+ * prepared the page asks again every 2 s for up to 2 minutes, and shows the eSIM's install
+ * codes the moment it is delivered; then it moves on to My eSIMs after 5 s (spec 9), unless
+ * the buyer chooses to stay.
  */
 export default function OrderConfirmation({ locale, paths, messages: m }: Props) {
   const [view, setView] = useState<View>({ status: 'loading' });
@@ -52,7 +62,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
       try {
         const order = await getOrder(id, locale);
         if (stopped) return;
-        const waiting = order.state === 'pending_payment';
+        const waiting = inProgress(order);
         const gaveUp = waiting && Date.now() - started >= ORDER_POLL_LIMIT_MS;
         setView({ status: 'ready', order, gaveUp });
         if (waiting && !gaveUp) timer = setTimeout(() => void load(id), ORDER_POLL_INTERVAL_MS);
@@ -70,11 +80,14 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
   }, [attempt]);
 
   const paid = view.status === 'ready' && PAID_STATES.includes(view.order.state);
+  const delivered = view.status === 'ready' && view.order.state === 'delivered' && !!view.order.esim;
+  // WCAG 2.2.1: a buyer copying the codes can stop the move to My eSIMs.
+  const [staying, setStaying] = useState(false);
   useEffect(() => {
-    if (!paid) return;
+    if (!delivered || staying) return;
     const timer = setTimeout(() => window.location.assign(paths.myEsim), PAYMENT_SUCCESS_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [paid]);
+  }, [delivered, staying]);
 
   const retry = <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
 
@@ -104,17 +117,28 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
 
   const { order, gaveUp } = view;
   const unpaidEnd = (UNPAID_END_STATES as readonly OrderState[]).includes(order.state);
+  const refunding = REFUND_STATES.includes(order.state);
+  const topUp = order.kind === 'top_up';
   return (
     <div className="space-y-6" data-order={order.id} data-state={order.state}>
       <div role="status" className="rounded-xl bg-surface-muted p-4 font-semibold">
         {order.state === 'pending_payment'
           ? m.waiting
-          : paid
-            ? m.received
-            : unpaidEnd
-              ? m.unpaid[order.state as (typeof UNPAID_END_STATES)[number]]
-              : m.states[order.state]}
+          : delivered
+            ? topUp
+              ? m.toppedUp
+              : m.ready
+            : paid
+              ? `${m.received}. ${topUp ? m.addingData : m.preparing}`
+              : unpaidEnd
+                ? m.unpaid[order.state as (typeof UNPAID_END_STATES)[number]]
+                : refunding
+                  ? m.refund[order.state === 'refunded' ? 'done' : 'pending']
+                  : m.states[order.state]}
       </div>
+      {delivered && !topUp && order.esim?.install && (
+        <InstallCodes install={order.esim.install} messages={m.installCodes} guidePath={paths.installGuide} />
+      )}
       {gaveUp && (
         <div className="rounded-xl border border-line p-4" data-gave-up>
           <p>{m.slow}</p>
@@ -143,20 +167,27 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
           </div>
         )}
       </dl>
-      {paid && (
-        <>
-          <p className="text-sm text-ink-muted">{m.redirect}</p>
+      {delivered && (
+        <div className="space-y-3" data-next>
+          {!staying && (
+            <p className="text-sm text-ink-muted">
+              {m.redirect}{' '}
+              <button type="button" onClick={() => setStaying(true)} className="font-semibold text-brand underline">
+                {m.stay}
+              </button>
+            </p>
+          )}
           <a href={paths.myEsim} className={linkClass}>
             {m.viewEsims}
           </a>
-        </>
+        </div>
       )}
       {unpaidEnd && (
         <a href={paths.store} className={linkClass}>
           {m.toStore}
         </a>
       )}
-      {!paid && !unpaidEnd && order.state !== 'pending_payment' && (
+      {!delivered && !unpaidEnd && order.state !== 'pending_payment' && (
         <a href={paths.history} className={linkClass}>
           {m.toHistory}
         </a>

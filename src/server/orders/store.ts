@@ -60,6 +60,8 @@ export interface NewOrder {
   termsVersion: string;
   /** When the buyer gave both consents (the moment they pressed Buy now). */
   consentedAt: Date;
+  /** A top-up of this eSIM (the order that bought it); null: a new eSIM. */
+  topUpOf: string | null;
 }
 
 export interface PaymentRecord {
@@ -133,14 +135,15 @@ export function createOrderStore(db: Db) {
     async openOrder(order: NewOrder, now = new Date()): Promise<{ order: OrderRow; created: boolean }> {
       const id = randomUUID();
       const values = [order.uid, order.plan.id, id, order.email, order.destination, JSON.stringify(order.plan), order.partnerCode,
-        order.wholesaleUsdE4, order.price.amountMinor, order.price.currency, order.lang, order.termsVersion, order.consentedAt];
+        order.wholesaleUsdE4, order.price.amountMinor, order.price.currency, order.lang, order.termsVersion, order.consentedAt,
+        order.topUpOf ? 'top_up' : 'esim', order.topUpOf];
       const [found] = await db.query<OrderRow & { created: boolean }>(
         `WITH open AS (
            SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
          ), created AS (
            INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at)
-           SELECT $3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13
+             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of)
+           SELECT $3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid
            WHERE NOT EXISTS (SELECT 1 FROM open)
            ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
            RETURNING *
@@ -153,7 +156,9 @@ export function createOrderStore(db: Db) {
       );
       if (found?.created) return { order: found, created: true };
       const stale = (open: OrderRow) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
-      const repriced = (open: OrderRow) => open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency;
+      // Another price, or the same plan bought for another purpose (a new eSIM, a top-up of another one).
+      const repriced = (open: OrderRow) =>
+        open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
       if (found && !stale(found) && !repriced(found)) return { order: found, created: false };
 
       return db.transaction(async (tx) => {
@@ -163,11 +168,14 @@ export function createOrderStore(db: Db) {
           [order.uid, order.plan.id],
         );
         if (open && !stale(open) && !repriced(open)) return { order: open, created: false };
-        if (open) await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', stale(open) ? 'checkout_timed_out' : 'price_changed');
+        if (open) {
+          const cause = stale(open) ? 'checkout_timed_out' : open.top_up_of === order.topUpOf ? 'price_changed' : 'replaced';
+          await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
+        }
         const [row] = await tx.query<OrderRow>(
           `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at)
-           VALUES ($3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13)
+             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of)
+           VALUES ($3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid)
            RETURNING *`,
           values,
         );

@@ -23,7 +23,7 @@ import {
  */
 
 const PARTNER = 'eSIM Access';
-const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
+export const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
 const ESIM_ACCESS_RATE_LIMIT = { requests: 8, perMs: 1000 } as const;
 
 /** The partner's codes for 'server error' and 'system busy' (its answer to too many requests). */

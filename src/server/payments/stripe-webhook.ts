@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { OrderState } from '../../shop/contract.ts';
 import type { OrderStore } from '../orders/store.ts';
+import { isUuid } from '../uuid.ts';
 import { paymentDetails } from './stripe.ts';
 
 /** What each Checkout event means for its order (DESIGN 6: fulfil on the webhook, never on the redirect). */
@@ -20,8 +21,6 @@ function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): Ord
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export type WebhookOutcome = 'moved' | 'unchanged' | 'ignored' | 'replay';
 
 /**
@@ -39,7 +38,7 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
 
   let outcome: WebhookOutcome = 'ignored';
   const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
-    if (!session || !target || !UUID.test(orderId)) return;
+    if (!session || !target || !isUuid(orderId)) return;
     const order = await store.byId(tx, orderId);
     if (!order) return;
     if (order.checkout_session_id && order.checkout_session_id !== session.id) {

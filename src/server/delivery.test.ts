@@ -1,0 +1,272 @@
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import { FAILURES } from '../../stand-ins/esim-access/server.ts';
+import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { signUp } from '../../tests/support/auth-accounts.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
+import { embeddedSnapshot } from '../catalogue/snapshot.ts';
+import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
+import { createShopApi, type ShopApi } from './app.ts';
+import { firebaseTokenVerifier } from './auth.ts';
+import type { Db } from './db/db.ts';
+import { sellablePlans } from './orders/plans.ts';
+import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createStripe } from './payments/stripe.ts';
+
+/**
+ * Delivery over real HTTP with real parts (issue 15): the shop API on PostgreSQL (a server and
+ * PGlite), Auth emulator tokens, the real Stripe SDK, eSIM Access adapter and nodemailer talking
+ * to their stand-ins. Paid orders end delivered (codes to the owner only, one e-mail) or refunded.
+ */
+const catalogue = embeddedSnapshot();
+const plans = sellablePlans(catalogue);
+const PLAN = plans.get('de-1gb-7d')!;
+const BIGGER = [...plans.values()].find((p) => p.destination.code === 'DE' && p.pkg.id !== PLAN.pkg.id)!;
+const SITE = 'http://127.0.0.1:4329';
+
+const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
+  planId: plan.pkg.id,
+  lang: 'de',
+  expectedPrice: plan.price,
+  consents: { terms: true, immediateStart: true },
+  ...overrides,
+});
+
+const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+describe.each(databaseDrivers())('delivery on $name', (driver) => {
+  let db: Db;
+  let stand: DeliveryStandIns;
+  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let stripe: Stripe;
+  let handler: ShopApi;
+  let api: Awaited<ReturnType<typeof serveApi>>;
+  let port: number;
+
+  const build = (overrides: Partial<Parameters<typeof createShopApi>[0]> = {}) =>
+    createShopApi({
+      catalogue,
+      db,
+      stripe,
+      stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET,
+      verifyIdToken: firebaseTokenVerifier('demo-esim'),
+      siteUrl: SITE,
+      basePath: '/api',
+      ...stand.options,
+      ...overrides,
+    });
+
+  beforeAll(async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+    db = await driver.open();
+    stand = await startDeliveryStandIns({ allocationDelayMs: 300 });
+    api = await serveApi(() => Promise.resolve(new Response(null, { status: 503 })));
+    port = Number(new URL(api.url).port);
+    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800, 1600] });
+    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
+    await api.close();
+    handler = build();
+    api = await serveApi(handler, port);
+    stand.connect(`${api.url}/api`);
+  });
+  afterAll(async () => {
+    await handler?.fulfilment.settled();
+    await api?.close();
+    await stripeStandIn?.close();
+    await stand?.close();
+    await db?.close();
+  });
+
+  const call = (path: string, init: RequestInit & { token?: string } = {}) =>
+    fetch(`${api.url}/api${path}`, {
+      ...init,
+      headers: { ...(init.token && { Authorization: `Bearer ${init.token}` }), ...(init.body && { 'Content-Type': 'application/json' }), ...init.headers },
+    });
+  const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
+  const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
+  const events = async (id: string) =>
+    (await db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
+
+  /** Orders and pays with the test card, as the buyer's browser would. */
+  async function buy(token: string, request = orderFor()) {
+    const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token, body: JSON.stringify(request) })).json());
+    const paid = await fetch(created.checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }), redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    return created.order;
+  }
+  const delivered = (token: string, id: string) => waitFor(() => readOrder(token, id), (o) => o.state === 'delivered' && !!o.esim?.install);
+
+  it('delivers a paid order within seconds: install codes to the owner only, and one e-mail with the same codes', async () => {
+    const buyer = await signUp();
+    const order = await buy(buyer.idToken);
+    const after = await delivered(buyer.idToken, order.id);
+    expect(after.state).toBe('delivered');
+    const install = after.esim!.install!;
+    expect(install.lpa).toBe(`LPA:1$${install.smdpAddress}$${install.activationCode}`);
+    expect(install.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    expect(install.qrSvg).not.toMatch(/<script|href=/i);
+    expect(install.iphoneUrl).toBe(`https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(install.lpa)}`);
+    expect(after.esim).toMatchObject({ id: order.id, status: 'ready', refundable: true, canTopUp: false, orderNumber: order.number });
+    expect(after.esim!.usage!.totalBytes).toBeGreaterThan(0);
+    expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
+
+    // The e-mail: once, in German, with the codes and the QR code as an inline image.
+    const mail = await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+    expect(mail.subject).toContain(order.number);
+    expect(mail.text).toContain(install.smdpAddress);
+    expect(mail.text).toContain(install.activationCode);
+    expect(mail.text).toContain('Bestellnummer');
+    expect(mail.attachments.some((a) => a.contentType === 'image/png' && a.cid)).toBe(true);
+    await handler.fulfilment.run(order.id);
+    await handler.fulfilment.reconcile();
+    expect(stand.smtp.messages.filter((m) => m.to.includes(buyer.email))).toHaveLength(1);
+
+    // Only the owner: another account gets 404 and an empty list.
+    const stranger = await signUp();
+    expect((await call(`/orders/${order.id}?lang=de`, { token: stranger.idToken })).status).toBe(404);
+    expect(await listEsims(stranger.idToken)).toEqual([]);
+    expect((await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: stranger.idToken })).status).toBe(404);
+    expect((await call('/esims?lang=de')).status).toBe(401);
+    const mine = await listEsims(buyer.idToken);
+    expect(mine.map((e) => [e.id, e.status])).toEqual([[order.id, 'ready']]);
+  });
+
+  it('orders from the partner once however often it is asked, and takes partner notifications as hints only', async () => {
+    const buyer = await signUp();
+    const before = stand.partner.esimCount;
+    const order = await buy(buyer.idToken);
+    await Promise.all([handler.fulfilment.run(order.id), handler.fulfilment.run(order.id), handler.fulfilment.reconcile()]);
+    await delivered(buyer.idToken, order.id);
+    await handler.fulfilment.run(order.id);
+    expect(stand.partner.esimCount - before).toBe(1);
+
+    const notify = (token: string, body: unknown) =>
+      call(`/webhooks/partner/${token}`, { method: 'POST', body: JSON.stringify(body) });
+    const ready = { notifyType: 'ORDER_STATUS', notifyId: `n-${order.id}`, content: { orderNo: 'nope', transactionId: order.id, orderStatus: 'GOT_RESOURCE' } };
+    expect((await notify('wrong-token', ready)).status).toBe(404);
+    expect((await notify(PARTNER_WEBHOOK_TOKEN, 'garbage')).status).toBe(400);
+    expect(await (await notify(PARTNER_WEBHOOK_TOKEN, ready)).json()).toMatchObject({ outcome: 'handled' });
+    expect(await (await notify(PARTNER_WEBHOOK_TOKEN, ready)).json()).toMatchObject({ outcome: 'replay' });
+    // A forged 'the eSIM was cancelled' is checked with the partner, which says otherwise.
+    const esim = (await listEsims(buyer.idToken))[0]!;
+    const [row] = await db.query<{ esim_tran_no: string }>('SELECT esim_tran_no FROM esims WHERE order_id = $1', [order.id]);
+    await notify(PARTNER_WEBHOOK_TOKEN, { notifyType: 'ESIM_STATUS', notifyId: `c-${order.id}`, content: { esimTranNo: row!.esim_tran_no, iccid: esim.iccid, esimStatus: 'CANCEL', smdpStatus: 'DELETED' } });
+    expect((await listEsims(buyer.idToken))[0]!.status).toBe('ready');
+    expect(stand.partner.esimCount - before).toBe(1);
+  });
+
+  it('delivers after a restart: paid while the partner could not be reached, delivered by the reconcile job of the next server', async () => {
+    const buyer = await signUp();
+    // The first server cannot reach the partner: the order is paid, and no partner order exists.
+    await api.close();
+    const cut = build({ partner: createEsimAccessPartner({ accessCode: 'x', secretKey: 'y', baseUrl: 'http://127.0.0.1:9', retries: 0 }) });
+    api = await serveApi(cut, port);
+    const before = stand.partner.requests.filter((r) => r.call === 'esim/order').length;
+    const order = await buy(buyer.idToken);
+    const stuck = await waitFor(() => readOrder(buyer.idToken, order.id), (o) => o.state === 'provisioning');
+    expect(stuck.state).toBe('provisioning');
+    await cut.fulfilment.settled();
+    await api.close();
+    expect(stand.partner.requests.filter((r) => r.call === 'esim/order').length).toBe(before);
+
+    // The next server: its job finds the order and delivers it, with the e-mail.
+    handler = build();
+    api = await serveApi(handler, port);
+    await waitFor(() => handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)), (o) => o.state === 'delivered', 10_000);
+    expect((await delivered(buyer.idToken, order.id)).esim!.install).not.toBeNull();
+    await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+  });
+
+  it('refunds through Stripe, with an e-mail, when the partner fails for good', async () => {
+    const buyer = await signUp();
+    stand.partner.failNext(FAILURES.outOfStock, { count: 20, call: 'esim/order' });
+    const order = await buy(buyer.idToken);
+    const refunded = await waitFor(
+      () => handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)),
+      (o) => o.state === 'refunded',
+      15_000,
+    );
+    expect(refunded.state).toBe('refunded');
+    expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
+    const refunds = await stripe.refunds.list({ payment_intent: (await paymentIntent(order.id))! });
+    expect(refunds.data.map((r) => [r.amount, r.status])).toEqual([[order.total.amountMinor, 'succeeded']]);
+    const mail = await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+    expect(mail.subject).toContain(order.number);
+    expect(mail.attachments).toEqual([]);
+    // Shown as refunded, without codes.
+    expect((await listEsims(buyer.idToken)).find((e) => e.id === order.id)).toMatchObject({ status: 'refunded', install: null, refundable: false });
+    stand.partner.failNext(FAILURES.outOfStock, { count: 0 });
+  });
+
+  const paymentIntent = async (orderId: string) =>
+    (await db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]))[0]?.payment_intent_id;
+
+  it('refunds an unused eSIM on request (partner cancels, Stripe refunds, e-mail), and never an installed one', async () => {
+    const buyer = await signUp();
+    const order = await buy(buyer.idToken);
+    const { esim } = await delivered(buyer.idToken, order.id);
+    await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+
+    const response = await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect(response.status).toBe(200);
+    expect(EsimView.parse(await response.json())).toMatchObject({ id: order.id, status: 'refunded', install: null, refundable: false });
+    expect((await readOrder(buyer.idToken, order.id)).state).toBe('refunded');
+    expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded']);
+    expect(stand.partner.requests.some((r) => r.call === 'esim/cancel' && r.status === 200)).toBe(true);
+    await waitFor(async () => stand.smtp.messages.filter((m) => m.to.includes(buyer.email)).length, (n) => n === 2);
+    expect(stand.smtp.messages.filter((m) => m.to.includes(buyer.email)).map((m) => m.attachments.length)).toEqual([1, 0]);
+    const again = await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect(again.status).toBe(409);
+    expect(ApiError.parse(await again.json()).error.code).toBe('not_refundable');
+
+    // Installed on a phone: no refund, even if the page still offered it.
+    const second = await buy(buyer.idToken, orderFor(BIGGER));
+    const installed = await delivered(buyer.idToken, second.id);
+    stand.partner.markInstalled(tranNo(installed.esim!.iccid!));
+    const refused = await call(`/esims/${second.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect(refused.status).toBe(409);
+    expect((await readOrder(buyer.idToken, second.id)).state).toBe('delivered');
+    expect(esim!.refundable).toBe(true);
+  });
+
+  const tranNo = (iccid: string) => stand.partner.esimTranNoOf(iccid)!;
+
+  it('tops up an installed eSIM with a plan of its destination, through the same checkout, and shows data use', async () => {
+    const buyer = await signUp();
+    const order = await buy(buyer.idToken);
+    const { esim } = await delivered(buyer.idToken, order.id);
+    // Not installed yet: no top-up.
+    expect((await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).status).toBe(409);
+    const refused = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor(PLAN, { topUpOf: order.id })) });
+    expect(refused.status).toBe(409);
+
+    stand.partner.markInstalled(tranNo(esim!.iccid!));
+    stand.partner.setUsage(tranNo(esim!.iccid!), 400 * 1024 ** 2);
+    const active = await waitFor(() => listEsims(buyer.idToken), (list) => list[0]?.status === 'active' && list[0].usage?.usedBytes === 400 * 1024 ** 2);
+    expect(active[0]).toMatchObject({ status: 'active', canTopUp: true, refundable: false });
+    const totalBefore = active[0]!.usage!.totalBytes;
+
+    const offered = TopUpPlans.parse(await (await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).json()).plans;
+    expect(offered.length).toBeGreaterThan(1);
+    expect(offered.every((p) => plans.get(p.id)?.destination.code === 'DE')).toBe(true);
+    const topUp = await buy(buyer.idToken, orderFor(PLAN, { topUpOf: order.id }));
+    expect(topUp).toMatchObject({ kind: 'top_up', esimId: order.id });
+    const done = await waitFor(() => readOrder(buyer.idToken, topUp.id), (o) => o.state === 'delivered');
+    expect(done.esim).toMatchObject({ id: order.id, status: 'active' });
+    const added = stand.partner.packages.find((p) => p.packageCode === PLAN.pkg.partnerCode)!.volume;
+    expect(done.esim!.usage!.totalBytes).toBe(totalBefore + added);
+    // The history lists the top-up beside the purchase; My eSIMs still one eSIM.
+    const history = OrderList.parse(await (await call('/orders?lang=de', { token: buyer.idToken })).json()).orders;
+    expect(history.map((o) => [o.kind, o.esimId])).toEqual([['top_up', order.id], ['esim', order.id]]);
+    expect((await listEsims(buyer.idToken)).map((e) => e.id)).toEqual([order.id]);
+  });
+});

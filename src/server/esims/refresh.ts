@@ -1,0 +1,15 @@
+import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimStore } from './store.ts';
+
+/**
+ * Reads these eSIMs' state and data use back from the partner and stores them. One query per
+ * eSIM and one usage call for all (the adapter keeps to the partner's 8 requests a second).
+ */
+export async function refreshEsims(partner: EsimPartner, esims: EsimStore, esimTranNos: readonly string[]): Promise<void> {
+  if (esimTranNos.length === 0) return;
+  for (const esimTranNo of esimTranNos) {
+    const answer = await partner.queryProfiles({ esimTranNo });
+    if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
+  }
+  for (const usage of await partner.usage(esimTranNos)) await esims.recordUsage(usage);
+}

@@ -1,0 +1,100 @@
+import type { Context, Hono } from 'hono';
+import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { ERROR_CODES, type EsimList, type TopUpPlans } from '../../shop/contract.ts';
+import type { Caller } from '../auth.ts';
+import type { Db } from '../db/db.ts';
+import type { Fulfilment } from '../fulfilment/fulfilment.ts';
+import type { SellablePlan } from '../orders/plans.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+import { isUuid } from '../uuid.ts';
+import { refreshEsims } from './refresh.ts';
+import type { EsimStore, OwnedEsim } from './store.ts';
+import { canTopUp, esimStatus, esimView, isRefundable, type DestinationOf } from './view.ts';
+
+const fail = (c: Context, status: 400 | 404 | 409, code: string, message: string) => c.json({ error: { code, message } }, status);
+
+/**
+ * My eSIMs (DESIGN 6): the caller's eSIMs with install codes and data use, the plans that can
+ * top one up, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
+ */
+export function createEsimRoutes(
+  app: Hono<{ Variables: { caller: Caller } }>,
+  deps: {
+    db: Db;
+    esims: EsimStore;
+    plans: Map<string, SellablePlan>;
+    destination: DestinationOf;
+    partner: EsimPartner;
+    fulfilment: Fulfilment;
+    langOf: (c: Context) => Locale | undefined;
+  },
+) {
+  const { esims, plans, destination, partner, fulfilment, langOf } = deps;
+
+  /** Data use older than 5 minutes is read again from the partner; if it cannot answer, the last known is shown. */
+  async function withFreshUsage(owned: OwnedEsim[], uid: string, force = false): Promise<OwnedEsim[]> {
+    const now = Date.now();
+    const stale = owned.flatMap(({ order, esim }) =>
+      esim && order.state === 'delivered' && !['cancelled', 'expired'].includes(esim.status) &&
+      (force || !esim.usage_checked_at || now - esim.usage_checked_at.getTime() > ESIM_USAGE_MAX_AGE_MS)
+        ? [esim.esim_tran_no]
+        : [],
+    );
+    if (stale.length === 0) return owned;
+    try {
+      await refreshEsims(partner, esims, stale);
+    } catch (error) {
+      console.error('esims: the partner could not refresh', stale.length, 'eSIMs:', error instanceof Error ? error.message : error);
+      return owned;
+    }
+    const refreshed = await esims.ownedBy(uid);
+    return owned.length === 1 ? refreshed.filter((e) => e.order.id === owned[0]!.order.id) : refreshed;
+  }
+
+  const owned = async (c: Context<{ Variables: { caller: Caller } }>) => {
+    const id = c.req.param('id') ?? '';
+    return isUuid(id) ? esims.ownedOne(c.get('caller').uid, id) : undefined;
+  };
+
+  app.get('/esims', async (c) => {
+    const lang = langOf(c);
+    if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+    const uid = c.get('caller').uid;
+    const list = await withFreshUsage(await esims.ownedBy(uid), uid);
+    const body: EsimList = { esims: await Promise.all(list.map(({ order, esim }) => esimView(order, esim, destination(order.destination, lang)))) };
+    return c.json(body);
+  });
+
+  app.get('/esims/:id/top-ups', async (c) => {
+    const lang = langOf(c);
+    if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+    const found = await owned(c);
+    if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+    if (!canTopUp(esimStatus(found.order, found.esim, new Date()))) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up.');
+    // The plans of the eSIM's destination, cheapest first.
+    const body: TopUpPlans = {
+      plans: [...plans.values()]
+        .filter((plan) => plan.destination.code === found.order.destination)
+        .sort((a, b) => a.price.amountMinor - b.price.amountMinor)
+        .map(({ pkg, price }) => ({ id: pkg.id, dataAmount: pkg.metadata.dataAmount, validity: pkg.validity, validityUnit: pkg.validityUnit, price })),
+    };
+    return c.json(body);
+  });
+
+  app.post('/esims/:id/refund', async (c) => {
+    const lang = langOf(c);
+    if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+    const found = await owned(c);
+    if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+    // Asked of the partner first: an eSIM installed a minute ago is no longer refundable (terms).
+    const [current] = await withFreshUsage([found], c.get('caller').uid, true);
+    const { order, esim } = current ?? found;
+    if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) {
+      return fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
+    }
+    await fulfilment.requestRefund(order.id);
+    const after = (await esims.ownedOne(c.get('caller').uid, order.id))!;
+    return c.json(await esimView(after.order, after.esim, destination(after.order.destination, lang)));
+  });
+}

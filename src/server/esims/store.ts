@@ -1,0 +1,128 @@
+import type { Queryable } from '../db/db.ts';
+import type { OrderRow } from '../orders/store.ts';
+import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
+
+/** An eSIM as stored (src/server/db/migrations/0002_delivery.sql). */
+export interface EsimRow {
+  esim_tran_no: string;
+  order_id: string;
+  iccid: string;
+  /** The LPA string: a credential, only ever shown to the order's owner. */
+  activation_code: string;
+  smdp_address: string;
+  matching_id: string;
+  status: EsimStatus;
+  installed: boolean;
+  expires_at: Date | null;
+  total_bytes: number;
+  used_bytes: number;
+  validity_days: number;
+  usage_checked_at: Date | null;
+  created_at: Date;
+}
+
+/** An eSIM order of its owner with its eSIM once allocated. */
+export type OwnedEsim = { order: OrderRow; esim: EsimRow | undefined };
+
+/** Orders that stand for an eSIM the buyer has, had or is waiting for (never the unpaid ones). */
+const ESIM_ORDER_STATES = `('paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded')`;
+
+export function createEsimStore(db: Queryable) {
+  const split = (rows: (OrderRow & { esim: EsimRow | null })[]): OwnedEsim[] =>
+    rows.map(({ esim, ...order }) => ({ order, esim: esim ? revive(esim) : undefined }));
+
+  return {
+    /** The profiles the partner allocated for an order, as they are now (a second delivery changes nothing). */
+    async saveProfiles(tx: Queryable, orderId: string, profiles: readonly EsimProfile[]): Promise<void> {
+      for (const p of profiles) {
+        await tx.query(
+          `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
+             expires_at, total_bytes, used_bytes, validity_days, usage_checked_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+           ON CONFLICT (esim_tran_no) DO NOTHING`,
+          [p.esimTranNo, orderId, p.iccid, p.activationCode, p.smdpAddress, p.matchingId, p.status, p.installed,
+            p.expiresAt, p.totalBytes, p.usedBytes, p.validityDays],
+        );
+      }
+    },
+
+    /** What the partner says of an eSIM now (its status, installation, validity and data). */
+    async refresh(profile: EsimProfile): Promise<void> {
+      await db.query(
+        `UPDATE esims SET status = $2, installed = installed OR $3, expires_at = $4, total_bytes = $5, used_bytes = $6,
+           validity_days = $7, usage_checked_at = now(), updated_at = now()
+         WHERE esim_tran_no = $1`,
+        [profile.esimTranNo, profile.status, profile.installed, profile.expiresAt, profile.totalBytes, profile.usedBytes, profile.validityDays],
+      );
+    },
+
+    async recordUsage(usage: EsimUsage): Promise<void> {
+      await db.query(
+        `UPDATE esims SET used_bytes = $2, total_bytes = $3, usage_checked_at = now(), updated_at = now(),
+           status = CASE WHEN status IN ('installed', 'active') AND $2 >= $3 AND $3 > 0 THEN 'used_up' ELSE status END
+         WHERE esim_tran_no = $1`,
+        [usage.esimTranNo, usage.usedBytes, usage.totalBytes],
+      );
+    },
+
+    async recordTopUp(tx: Queryable, esimTranNo: string, result: TopUpResult): Promise<void> {
+      await tx.query(
+        `UPDATE esims SET total_bytes = $2, used_bytes = $3, validity_days = $4, expires_at = COALESCE($5, expires_at),
+           status = CASE WHEN status = 'used_up' THEN 'active' ELSE status END, usage_checked_at = now(), updated_at = now()
+         WHERE esim_tran_no = $1`,
+        [esimTranNo, result.totalBytes, result.usedBytes, result.validityDays, result.expiresAt],
+      );
+    },
+
+    async setStatus(tx: Queryable, esimTranNo: string, status: EsimStatus): Promise<void> {
+      await tx.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1', [esimTranNo, status]);
+    },
+
+    async ofOrder(tx: Queryable, orderId: string): Promise<EsimRow | undefined> {
+      const [row] = await tx.query<EsimRow>('SELECT * FROM esims WHERE order_id = $1', [orderId]);
+      return row && revive(row);
+    },
+
+    async byTranNo(esimTranNo: string): Promise<EsimRow | undefined> {
+      const [row] = await db.query<EsimRow>('SELECT * FROM esims WHERE esim_tran_no = $1', [esimTranNo]);
+      return row && revive(row);
+    },
+
+    /** The owner's eSIMs, newest first. */
+    async ownedBy(uid: string): Promise<OwnedEsim[]> {
+      return split(
+        await db.query<OrderRow & { esim: EsimRow | null }>(
+          `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
+           WHERE o.uid = $1 AND o.kind = 'esim' AND o.state IN ${ESIM_ORDER_STATES}
+           ORDER BY o.created_at DESC, o.number DESC`,
+          [uid],
+        ),
+      );
+    },
+
+    /** One of the owner's eSIMs by the id of the order that bought it; someone else's is undefined. */
+    async ownedOne(uid: string, id: string): Promise<OwnedEsim | undefined> {
+      const rows = await db.query<OrderRow & { esim: EsimRow | null }>(
+        `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
+         WHERE o.uid = $1 AND o.id = $2 AND o.kind = 'esim' AND o.state IN ${ESIM_ORDER_STATES}`,
+        [uid, id],
+      );
+      return split(rows)[0];
+    },
+  };
+}
+
+export type EsimStore = ReturnType<typeof createEsimStore>;
+
+/** An eSIM read through to_jsonb has its times as text and its bigints as numbers: the same shape as a row. */
+function revive(row: EsimRow): EsimRow {
+  const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    ...row,
+    expires_at: date(row.expires_at),
+    usage_checked_at: date(row.usage_checked_at),
+    created_at: date(row.created_at)!,
+    total_bytes: Number(row.total_bytes),
+    used_bytes: Number(row.used_bytes),
+  };
+}

@@ -1,0 +1,75 @@
+import QRCode from 'qrcode';
+import { REFUND_WINDOW_DAYS } from '../../config/constants.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import type { EsimStatus, EsimView, InstallCodes } from '../../shop/contract.ts';
+import { iphoneInstallUrl } from '../mail/order-email.ts';
+import { orderNumber, type OrderRow } from '../orders/store.ts';
+import type { EsimRow } from './store.ts';
+
+const DAY_MS = 86_400_000;
+
+/** What the owner sees of an eSIM: the order's state while it is prepared or refunded, then the partner's. */
+export function esimStatus(order: OrderRow, esim: EsimRow | undefined, now: Date): EsimStatus {
+  switch (order.state) {
+    case 'fulfilment_failed':
+    case 'refund_requested':
+      return 'refunding';
+    case 'refunded':
+      return 'refunded';
+    case 'delivered':
+      break;
+    default:
+      return 'preparing';
+  }
+  if (!esim) return 'preparing';
+  if (esim.status === 'cancelled') return 'refunded';
+  if (esim.status === 'expired' || (esim.expires_at && esim.expires_at < now)) return 'expired';
+  if (esim.status === 'used_up') return 'used_up';
+  return esim.status === 'ready' && !esim.installed ? 'ready' : 'active';
+}
+
+/** The QR code as SVG markup (the qrcode package): the LPA string, error correction M as most eSIM QR codes use. */
+const qrSvg = (lpa: string) => QRCode.toString(lpa, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+
+export async function installCodes(esim: EsimRow): Promise<InstallCodes> {
+  return {
+    lpa: esim.activation_code,
+    smdpAddress: esim.smdp_address,
+    activationCode: esim.matching_id,
+    qrSvg: await qrSvg(esim.activation_code),
+    iphoneUrl: iphoneInstallUrl(esim.activation_code),
+  };
+}
+
+/** Never installed and bought within the refund window (FAQ: 30 days); installed eSIMs are not refundable (terms). */
+export const isRefundable = (status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) =>
+  status === 'ready' && !!esim && !esim.installed && now.getTime() - order.created_at.getTime() < REFUND_WINDOW_DAYS * DAY_MS;
+
+/** A top-up needs an eSIM on a device that is still valid. */
+export const canTopUp = (status: EsimStatus) => status === 'active' || status === 'used_up';
+
+export async function esimView(
+  order: OrderRow,
+  esim: EsimRow | undefined,
+  destination: EsimView['destination'],
+  now = new Date(),
+): Promise<EsimView> {
+  const status = esimStatus(order, esim, now);
+  const showCodes = esim && (status === 'ready' || status === 'active' || status === 'used_up');
+  return {
+    id: order.id,
+    orderNumber: orderNumber(order),
+    status,
+    plan: order.plan,
+    destination,
+    purchasedAt: order.created_at.toISOString(),
+    iccid: esim?.iccid ?? null,
+    usage: esim ? { usedBytes: esim.used_bytes, totalBytes: esim.total_bytes } : null,
+    expiresAt: esim?.expires_at?.toISOString() ?? null,
+    install: showCodes ? await installCodes(esim) : null,
+    refundable: isRefundable(status, order, esim, now),
+    canTopUp: canTopUp(status),
+  };
+}
+
+export type DestinationOf = (code: string, lang: Locale) => EsimView['destination'];

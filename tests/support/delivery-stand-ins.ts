@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
+import { startSmtpStandIn, type SmtpStandIn } from '../../stand-ins/smtp/server.ts';
+import type { ShopApiOptions } from '../../src/server/app.ts';
+import { createMailer } from '../../src/server/mail/mailer.ts';
+import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
+
+export const PARTNER_WEBHOOK_TOKEN = 'test-partner-webhook-token';
+
+export interface DeliveryStandIns {
+  partner: EsimAccessStandIn;
+  smtp: SmtpStandIn;
+  /** What createShopApi needs to deliver through them. */
+  options: Pick<ShopApiOptions, 'partner' | 'mailer' | 'partnerWebhookToken' | 'delivery'>;
+  /** Where the partner sends its notifications: the API under test, once its URL is known. */
+  connect(apiUrl: string): void;
+  close(): Promise<void>;
+}
+
+/** The eSIM partner and SMTP stand-ins on free ports, with the real adapter and mailer talking to them. */
+export async function startDeliveryStandIns(settings: { allocationDelayMs?: number; retryDelaysMs?: number[] } = {}): Promise<DeliveryStandIns> {
+  const account = { accessCode: 'test-access-code', secretKey: 'test-secret-key' };
+  const partner = await startEsimAccessStandIn({ ...account, allocationDelayMs: settings.allocationDelayMs ?? 200 });
+  const dir = mkdtempSync(join(tmpdir(), 'mail-'));
+  const smtp = await startSmtpStandIn({ dir });
+  const mailer = createMailer({ smtpUrl: smtp.url, from: 'Travel eSIM <orders@localhost>' });
+  return {
+    partner,
+    smtp,
+    options: {
+      partner: createEsimAccessPartner({ ...account, baseUrl: partner.url, retries: 0 }),
+      mailer,
+      partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
+      delivery: { retryDelaysMs: settings.retryDelaysMs ?? [100, 200, 400], allocationPollMs: 300 },
+    },
+    connect(apiUrl) {
+      partner.setWebhookUrl(`${apiUrl}/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`);
+    },
+    async close() {
+      mailer.close();
+      await partner.close();
+      await smtp.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
