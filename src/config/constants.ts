@@ -11,6 +11,8 @@ export const INSTALL_PROMPT_DELAY_MS = 2_000;
 export const PAYMENT_SUCCESS_REDIRECT_MS = 5_000;
 /** The confirmation asks for the order this often until the payment provider's webhook has marked it paid… */
 export const ORDER_POLL_INTERVAL_MS = 2_000;
+/** While the eSIM is prepared it asks more often: the partner allocates within seconds, and the QR code should follow at once… */
+export const ESIM_POLL_INTERVAL_MS = 1_000;
 /** …and gives up after this long, offering to check again. */
 export const ORDER_POLL_LIMIT_MS = 120_000;
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
+import { ESIM_POLL_INTERVAL_MS, ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { OrderState, OrderView } from '../../shop/contract.ts';
 import type { AuthMessages } from '../auth/messages.ts';
@@ -44,7 +44,7 @@ const linkClass = 'inline-block rounded-full bg-brand px-5 py-3 font-semibold te
 /**
  * The payment provider's page returns here with ?order={id}. The order is read, never changed
  * (the webhooks decide, DESIGN 6): while the payment is not confirmed or the eSIM is being
- * prepared the page asks again every 2 s for up to 2 minutes, and shows the eSIM's install
+ * prepared the page asks again (every 2 s, then every second) for up to 2 minutes, and shows the eSIM's install
  * codes the moment it is delivered; then it moves on to My eSIMs after 5 s (spec 9), unless
  * the buyer chooses to stay.
  */
@@ -65,7 +65,8 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
         const waiting = inProgress(order);
         const gaveUp = waiting && Date.now() - started >= ORDER_POLL_LIMIT_MS;
         setView({ status: 'ready', order, gaveUp });
-        if (waiting && !gaveUp) timer = setTimeout(() => void load(id), ORDER_POLL_INTERVAL_MS);
+        const every = order.state === 'pending_payment' ? ORDER_POLL_INTERVAL_MS : ESIM_POLL_INTERVAL_MS;
+        if (waiting && !gaveUp) timer = setTimeout(() => void load(id), every);
       } catch (error) {
         if (stopped) return;
         const kind = error instanceof ShopError ? error.kind : 'server';

@@ -83,3 +83,20 @@ export async function paymentDetails(
     receiptUrl: charge?.receipt_url ?? null,
   };
 }
+
+/** Refunds an order's payment in full, once: the order id is the idempotency key, so a retry gets the same refund. */
+export async function refundPayment(
+  stripe: Stripe,
+  request: { orderId: string; paymentIntentId: string; amountMinor: number; reason: 'not_delivered' | 'requested' },
+): Promise<{ id: string; status: string }> {
+  const refund = await stripe.refunds.create(
+    {
+      payment_intent: request.paymentIntentId,
+      amount: request.amountMinor,
+      reason: 'requested_by_customer',
+      metadata: { orderId: request.orderId, reason: request.reason },
+    },
+    { idempotencyKey: `refund-${request.orderId}` },
+  );
+  return { id: refund.id, status: refund.status ?? 'pending' };
+}
