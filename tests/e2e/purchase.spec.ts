@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PAYMENT_SUCCESS_REDIRECT_MS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
-import { buy, payWith, PLAN, STRIPE_STAND_IN } from './shop-support.ts';
+import { buy, countLoads, installCodesOn, IPHONE_SAFARI, mailTo, payWith, PLAN, STRIPE_STAND_IN } from './shop-support.ts';
 import { messages, speak } from './support.ts';
 
 /**
@@ -35,27 +35,55 @@ for (const lang of ['en', 'de', 'ar'] as const) {
   const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
 
   test.describe(`buying in ${lang}`, () => {
-    test('the test card pays: payment success shows the paid order, moves on to My eSIMs, and history lists it with its receipt', async ({ page }) => {
-      await signedInAt(page, lang, checkout);
+    test('the test card pays: the eSIM appears on payment success without a reload, the same codes arrive by e-mail, then My eSIMs and history', async ({ page }) => {
+      const email = await signedInAt(page, lang, checkout);
       await buy(page, lang);
       await payWith(page, '4242 4242 4242 4242');
 
       await expect(page).toHaveURL(new RegExp(`${localizePath(lang, '/payment-success')}\\?order=[0-9a-f-]{36}$`));
-      await expect(page.getByText(auth.paymentSuccess.received)).toBeVisible();
+      const loads = countLoads(page);
       const confirmation = page.locator('main');
       await expect(confirmation).toContainText(/ES-\d{4}-\d{6}/);
       await expect(confirmation).toContainText(money(lang, PLAN.price!.amountMinor));
       await expect(confirmation).toContainText('Visa •••• 4242');
+      // The page goes from 'preparing' to the eSIM by itself.
+      await expect(page.getByRole('status').filter({ hasText: auth.paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
+      const codes = await installCodesOn(page, lang);
+      const number = (await page.locator('[data-order-number]').textContent())!.trim();
+      expect(loads()).toBe(0);
       await expect(page.getByRole('link', { name: auth.paymentSuccess.viewEsims })).toBeVisible();
-      await page.waitForURL(`**${localizePath(lang, '/my-esim')}`, { timeout: PAYMENT_SUCCESS_REDIRECT_MS + 5_000 });
 
+      // The order e-mail: in the page's language, with the same codes and the QR code inline.
+      const mail = await mailTo(email);
+      expect(mail.text).toContain(codes.smdpAddress);
+      expect(mail.text).toContain(codes.activationCode);
+      expect(mail.subject).toContain(number);
+      expect(mail.html).toContain(`lang="${lang}"`);
+      expect(mail.attachments.filter((a) => a.contentType === 'image/png')).toHaveLength(1);
+
+      await page.waitForURL(`**${localizePath(lang, '/my-esim')}`, { timeout: PAYMENT_SUCCESS_REDIRECT_MS + 5_000 });
       await page.goto(localizePath(lang, '/history'));
       const order = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
       await expect(order).toHaveCount(1);
-      await expect(order).toContainText(auth.history.states.paid);
+      await expect(order).toContainText(auth.history.states.delivered);
       await expect(order).toContainText(money(lang, PLAN.price!.amountMinor));
       await expect(order).toContainText('Visa •••• 4242');
       await expect(order.getByRole('link', { name: new RegExp(auth.history.receipt) })).toHaveAttribute('href', new RegExp(`^${STRIPE_STAND_IN}/receipts/ch_test_`));
+    });
+
+    test.describe('on an iPhone', () => {
+      test.use({ userAgent: IPHONE_SAFARI });
+      test('payment success offers the one-tap install link with the LPA string, and the buyer can stay on the page', async ({ page }) => {
+        await signedInAt(page, lang, checkout);
+        await buy(page, lang);
+        await payWith(page, '4242 4242 4242 4242');
+        const codes = await installCodesOn(page, lang);
+        const link = page.getByRole('link', { name: auth.installCodes.iphoneLink });
+        await expect(link).toHaveAttribute('href', `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(codes.lpa)}`);
+        await page.getByRole('button', { name: auth.paymentSuccess.stay }).click();
+        await page.waitForTimeout(PAYMENT_SUCCESS_REDIRECT_MS + 1_000);
+        await expect(page).toHaveURL(new RegExp(localizePath(lang, '/payment-success')));
+      });
     });
 
     test('a declined card is refused on the payment page; Cancel returns to checkout with the plan still chosen, nothing paid', async ({ page }) => {
@@ -110,7 +138,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       expect(second.url()).toBe(page.url());
 
       await payWith(page, '4242 4242 4242 4242');
-      await expect(page.getByText(auth.paymentSuccess.received)).toBeVisible();
+      await expect(page.getByText(auth.paymentSuccess.ready)).toBeVisible({ timeout: 15_000 });
       await second.reload();
       await expect(second.getByRole('status')).toHaveText('This payment is complete.');
       await expect(second.getByRole('button', { name: /^Pay / })).toHaveCount(0);
@@ -118,7 +146,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await page.goto(localizePath(lang, '/history'));
       const orders = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
       await expect(orders).toHaveCount(1);
-      await expect(orders).toContainText(auth.history.states.paid);
+      await expect(orders).toContainText(auth.history.states.delivered);
     });
   });
 }

@@ -1,4 +1,8 @@
-import { expect, type Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { DEFAULT_MAIL_DIR as MAIL_DIR } from '../../stand-ins/smtp/server.ts';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { messages } from './support.ts';
 
@@ -20,4 +24,54 @@ export async function buy(page: Page, lang: string): Promise<void> {
 export async function payWith(page: Page, card: string): Promise<void> {
   await page.getByLabel('Card number').fill(card);
   await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+/** Safari on an iPhone with iOS 18: the one-tap install link is offered there. */
+export const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+/** The eSIM Access stand-in that playwright.config.ts starts with the shop (scripts/local-shop.ts). */
+export const PARTNER_STAND_IN = 'http://127.0.0.1:8790';
+
+/** What a traveller's phone or the partner does to an eSIM (stand-ins/esim-access: /_stand-in/ controls). */
+export async function partnerControl(name: 'install' | 'usage' | 'fail-next', body: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${PARTNER_STAND_IN}/_stand-in/${name}`, { method: 'POST', body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`partner stand-in ${name}: ${response.status} ${await response.text()}`);
+}
+
+/** Counts full page loads of the main frame from now on (an island that updates by itself makes none). */
+export function countLoads(page: Page): () => number {
+  let loads = 0;
+  page.on('load', () => loads++);
+  return () => loads;
+}
+
+/** The install codes section as a traveller reads it: the QR code by its name, the manual codes, the LPA string they make. */
+export async function installCodesOn(page: Page, lang: string, scope: Locator = page.locator('main')) {
+  const m = messages(lang, 'auth').installCodes;
+  await expect(scope.getByRole('img', { name: m.qrLabel })).toBeVisible({ timeout: 15_000 });
+  await expect(scope.locator('[data-qr-code] svg')).toBeVisible();
+  const smdpAddress = (await scope.locator('[data-code="smdp"]').textContent())!.trim();
+  const activationCode = (await scope.locator('[data-code="activation"]').textContent())!.trim();
+  await expect(scope.getByRole('button', { name: m.copy.replace('{{what}}', m.smdpAddress) })).toBeVisible();
+  await expect(scope.getByRole('button', { name: m.copy.replace('{{what}}', m.activationCode) })).toBeVisible();
+  expect(smdpAddress).toMatch(/^[a-z0-9.-]+$/);
+  return { smdpAddress, activationCode, lpa: `LPA:1$${smdpAddress}$${activationCode}` };
+}
+
+/** The e-mail the SMTP stand-in captured for this address (scripts/local-shop.ts writes each as .eml under reports/mail/). */
+export async function mailTo(address: string, count = 1): Promise<ParsedMail> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const found: ParsedMail[] = [];
+    for (const file of readdirSync(MAIL_DIR).filter((name) => name.endsWith('.eml'))) {
+      const raw = readFileSync(join(MAIL_DIR, file));
+      if (!raw.includes(address)) continue;
+      const mail = await simpleParser(raw);
+      if ([mail.to].flat().some((to) => to?.text.includes(address))) found.push(mail);
+    }
+    if (found.length >= count) return found.sort((a, b) => (a.date?.getTime() ?? 0) - (b.date?.getTime() ?? 0))[count - 1]!;
+    if (Date.now() > deadline) throw new Error(`No e-mail #${count} to ${address} in ${MAIL_DIR}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
 }
