@@ -14,6 +14,7 @@ import { launchBrowser, loadedWeight, type LoadedWeight } from './lib/loaded-wei
 import { LIGHTHOUSE_CATEGORIES, launchLighthouseChrome, runLighthouse, type LighthouseResult } from './lib/lighthouse-run.ts';
 import { BUDGETS, type Sizes } from './lib/page-weight.ts';
 import { benchShopApi, type ShopFigures } from './lib/shop-bench.ts';
+import { benchDelivery, type DeliveryFigures } from './lib/delivery-bench.ts';
 import { htmlFiles } from './lib/html-files.ts';
 import { precache, type Precache } from './lib/precache.ts';
 import { createStaticServer, listen } from './lib/static-server.ts';
@@ -74,6 +75,8 @@ const PAGE_TYPES: { name: string; path: string; js: JsBudget }[] = [
   { name: 'login', path: '/login', js: 'account' },
   { name: 'profile', path: '/profile', js: 'account' },
   { name: 'checkout', path: '/checkout?plan=de-1gb-7d', js: 'checkout' },
+  { name: 'payment-success', path: '/payment-success?order=00000000-0000-4000-8000-000000000000', js: 'checkout' },
+  { name: 'my-esim', path: '/my-esim', js: 'account' },
 ];
 const LIGHTHOUSE_PAGES = ['home', 'store', 'package', 'faq', 'login'];
 const LIGHTHOUSE_LOCALES: Locale[] = ['en', 'ar', 'ja'];
@@ -322,6 +325,16 @@ function shopRows(figures: ShopFigures): Row[] {
   ];
 }
 
+function deliveryRows(figures: DeliveryFigures): Row[] {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  return [
+    section(`Delivery: ${figures.purchases} purchases, payment to QR code on the success page (partner allocates in ${figures.allocationDelayMs / 1000} s)`),
+    { figure: 'payment to QR code p50', value: seconds(figures.qrP50Ms), budget: '', mark: '' },
+    { figure: 'payment to QR code p95', value: seconds(figures.qrP95Ms), budget: `<= ${BUDGETS.paymentToQrP95Ms / 1000} s`, mark: overMark(figures.qrP95Ms, BUDGETS.paymentToQrP95Ms) },
+    { figure: 'payment to QR code, slowest', value: seconds(figures.qrMaxMs), budget: '', mark: '' },
+  ];
+}
+
 function printTable(rows: Row[]): void {
   const headers: Row = { figure: 'figure', value: 'value', budget: 'budget', mark: 'mark' };
   const widths = {
@@ -437,6 +450,7 @@ interface BenchReport {
   precache: Precache;
   lighthouse: LighthouseFigures[];
   shop: ShopFigures | null;
+  delivery: DeliveryFigures | null;
   table: Row[];
   ok: boolean;
   figures: Record<string, number>;
@@ -470,8 +484,9 @@ try {
 }
 const precacheFigures = precache(DIST);
 const shopFigures = options['no-shop'] ? null : await benchShopApi();
+const deliveryFigures = options['no-shop'] ? null : await benchDelivery();
 
-const table = [...buildRows(buildFigures), ...weightRows(pages), ...precacheRows(precacheFigures), ...(options['no-lighthouse'] ? [] : lighthouseRows(lighthouseResults)), ...(shopFigures ? shopRows(shopFigures) : [])];
+const table = [...buildRows(buildFigures), ...weightRows(pages), ...precacheRows(precacheFigures), ...(options['no-lighthouse'] ? [] : lighthouseRows(lighthouseResults)), ...(shopFigures ? shopRows(shopFigures) : []), ...(deliveryFigures ? deliveryRows(deliveryFigures) : [])];
 const missed = table.filter((row) => row.mark && row.mark !== 'ok' && row.mark !== 'missing');
 const partial: Omit<BenchReport, 'figures'> = {
   timestamp: new Date().toISOString(),
@@ -489,6 +504,7 @@ const partial: Omit<BenchReport, 'figures'> = {
   precache: precacheFigures,
   lighthouse: lighthouseResults,
   shop: shopFigures,
+  delivery: deliveryFigures,
   table,
   ok: missed.length === 0,
 };

@@ -32,7 +32,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 export async function benchShopApi(port = 8798): Promise<ShopFigures> {
   const auth = await startAuthEmulator();
-  const shop = spawn(process.execPath, ['scripts/local-shop.ts', '--port', String(port), '--stripe-port', '0', '--postgres'], {
+  const shop = spawn(process.execPath, ['scripts/local-shop.ts', '--port', String(port), '--stripe-port', '0', '--partner-port', '0', '--smtp-port', '0', '--postgres'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: auth.host },
   });
