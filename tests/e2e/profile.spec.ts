@@ -74,7 +74,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(page).toHaveURL(checkout);
       await buy(page, lang);
       await payWith(page, '4242 4242 4242 4242');
-      await expect(page.getByText(m.paymentSuccess.received)).toBeVisible();
+      await expect(page.getByText(m.paymentSuccess.ready)).toBeVisible({ timeout: 15_000 });
       await page.goto(checkout);
       await buy(page, lang); // Left open on the payment page.
       const openPaymentPage = page.url();
