@@ -1,7 +1,9 @@
 // Runs the storefront locally on its embedded defaults, so a newcomer can buy a plan:
 //   the shop API on http://127.0.0.1:8788/api (catalogue, orders, webhooks; the committed catalogue
 //   snapshot, PGlite with its data under .data/, Firebase ID tokens from the Auth emulator) and the
-//   Stripe stand-in on http://127.0.0.1:12111 (hosted test-payment page, signed webhooks),
+//   Stripe stand-in on http://127.0.0.1:12111 (hosted test-payment page, signed webhooks), the
+//   eSIM Access stand-in on http://127.0.0.1:8790 (allocates each eSIM after 1 s, its webhook) and
+//   the SMTP stand-in on 127.0.0.1:2525 (every e-mail as an .eml file under reports/mail/),
 //   a build of every language that reads the catalogue through that API over HTTP,
 //   the Firebase Auth emulator on http://127.0.0.1:9099 (project demo-esim, offline),
 //   and the built site on http://127.0.0.1:4321 from the Firebase Hosting emulator, with
@@ -10,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { LOCAL_API_BASE_URL } from '../src/config/env.ts';
+import { DEFAULT_MAIL_DIR } from '../stand-ins/smtp/server.ts';
 import { LOCAL_API_LOG, startEmulators, startLocalShop } from './lib/emulators.ts';
 
 const { values } = parseArgs({
@@ -21,7 +24,8 @@ const { values } = parseArgs({
 
 const shop = await startLocalShop(`http://127.0.0.1:${values.port}`);
 process.on('exit', () => shop.kill());
-console.log(`Shop API at ${LOCAL_API_BASE_URL}, Stripe stand-in at http://127.0.0.1:12111 (log: ${LOCAL_API_LOG})`);
+console.log(`Shop API at ${LOCAL_API_BASE_URL} with the Stripe, eSIM Access and SMTP stand-ins (log: ${LOCAL_API_LOG})`);
+console.log(`E-mails the shop sends are written to ${DEFAULT_MAIL_DIR} (open an .eml file in any mail program).`);
 
 if (!values['no-build']) {
   const status = await new Promise<number | null>((done) =>
