@@ -257,6 +257,12 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const active = await waitFor(() => listEsims(buyer.idToken), (list) => list[0]?.status === 'active' && list[0].usage?.usedBytes === 400 * 1024 ** 2);
     expect(active[0]).toMatchObject({ status: 'active', canTopUp: true, refundable: false });
     const totalBefore = active[0]!.usage!.totalBytes;
+    // Data use is kept up to 5 minutes: reading My eSIMs again does not ask the partner again.
+    const usageCalls = () => stand.partner.requests.filter((r) => r.call === 'esim/usage/query').length;
+    const asked = usageCalls();
+    await listEsims(buyer.idToken);
+    await listEsims(buyer.idToken);
+    expect(usageCalls()).toBe(asked);
 
     const offered = TopUpPlans.parse(await (await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).json()).plans;
     expect(offered.length).toBeGreaterThan(1);

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderRow } from '../orders/store.ts';
+import type { EsimRow } from './store.ts';
+import { canTopUp, esimStatus, isRefundable } from './view.ts';
+
+const NOW = new Date('2026-11-23T12:00:00Z');
+const DAY = 86_400_000;
+const order = (state: OrderRow['state'], daysAgo = 1) => ({ state, created_at: new Date(NOW.getTime() - daysAgo * DAY) }) as OrderRow;
+const esim = (overrides: Partial<EsimRow> = {}) =>
+  ({ status: 'ready', installed: false, expires_at: new Date(NOW.getTime() + 30 * DAY), ...overrides }) as EsimRow;
+
+describe('what the owner sees of an eSIM', () => {
+  it('follows the order until delivery and once refunding', () => {
+    expect(esimStatus(order('paid'), undefined, NOW)).toBe('preparing');
+    expect(esimStatus(order('provisioning'), undefined, NOW)).toBe('preparing');
+    expect(esimStatus(order('fulfilment_failed'), undefined, NOW)).toBe('refunding');
+    expect(esimStatus(order('refund_requested'), esim(), NOW)).toBe('refunding');
+    expect(esimStatus(order('refunded'), esim({ status: 'cancelled' }), NOW)).toBe('refunded');
+  });
+
+  it('then the partner’s state: ready, active once installed, used up, expired', () => {
+    expect(esimStatus(order('delivered'), esim(), NOW)).toBe('ready');
+    expect(esimStatus(order('delivered'), esim({ status: 'installed', installed: true }), NOW)).toBe('active');
+    expect(esimStatus(order('delivered'), esim({ status: 'active', installed: true }), NOW)).toBe('active');
+    expect(esimStatus(order('delivered'), esim({ status: 'used_up', installed: true }), NOW)).toBe('used_up');
+    expect(esimStatus(order('delivered'), esim({ status: 'expired' }), NOW)).toBe('expired');
+    expect(esimStatus(order('delivered'), esim({ status: 'active', expires_at: new Date(NOW.getTime() - 1) }), NOW)).toBe('expired');
+  });
+
+  it('is refundable only never installed and within 30 days, and topped up only on a device', () => {
+    expect(isRefundable('ready', order('delivered', 29), esim(), NOW)).toBe(true);
+    expect(isRefundable('ready', order('delivered', 30), esim(), NOW)).toBe(false);
+    expect(isRefundable('active', order('delivered', 1), esim({ installed: true }), NOW)).toBe(false);
+    expect(isRefundable('ready', order('delivered', 1), esim({ installed: true }), NOW)).toBe(false);
+    expect([canTopUp('active'), canTopUp('used_up'), canTopUp('ready'), canTopUp('expired'), canTopUp('refunded')]).toEqual([true, true, false, false, false]);
+  });
+});
