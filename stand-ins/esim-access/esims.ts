@@ -309,6 +309,11 @@ export function createEsimStore(options: EsimStoreOptions) {
       return [...esims.values()].find((e) => e.iccid === iccid && e.esimStatus !== 'CANCEL')?.esimTranNo;
     },
 
+    /** The eSIM of the order placed with this transactionId (the shop's order id). */
+    tranNoOfTransaction(transactionId: string): string | undefined {
+      return orderByTransaction.get(transactionId)?.esims[0]?.esimTranNo;
+    },
+
     /** How many eSIMs the stand-in has handed out in all (a repeated order makes none). */
     get esimCount(): number {
       return esims.size;

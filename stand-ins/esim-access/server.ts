@@ -217,13 +217,18 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
   });
 
   /**
-   * POST /_stand-in/install {iccid}, /_stand-in/usage {iccid, usedBytes}, /_stand-in/fail-next
+   * POST /_stand-in/install {iccid | transactionId}, /_stand-in/usage {iccid | transactionId, usedBytes}, /_stand-in/fail-next
    * {failure: 'outOfStock' | 'timeout' | 'serverError', count?, call?}: what a traveller's phone or
    * a partner outage would do, for browser tests.
    */
   function control(name: string, body: unknown, res: ServerResponse) {
     const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const esimTranNo = typeof input['iccid'] === 'string' ? store.tranNoOfIccid(input['iccid']) : undefined;
+    const esimTranNo =
+      typeof input['iccid'] === 'string'
+        ? store.tranNoOfIccid(input['iccid'])
+        : typeof input['transactionId'] === 'string'
+          ? store.tranNoOfTransaction(input['transactionId'])
+          : undefined;
     try {
       if (name === 'install' && esimTranNo) store.markInstalled(esimTranNo);
       else if (name === 'usage' && esimTranNo && typeof input['usedBytes'] === 'number') store.setUsage(esimTranNo, input['usedBytes']);
