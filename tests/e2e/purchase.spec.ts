@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PAYMENT_SUCCESS_REDIRECT_MS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
-import { buy, countLoads, installCodesOn, IPHONE_SAFARI, mailTo, payWith, PLAN, STRIPE_STAND_IN } from './shop-support.ts';
+import { buy, countLoads, installCodesOn, IPHONE_SAFARI, logIn, mailTo, PASSWORD, payWith, PLAN, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
 import { messages, speak } from './support.ts';
 
 /**
@@ -10,25 +10,7 @@ import { messages, speak } from './support.ts';
  * (playwright.config.ts starts both), Firebase ID tokens from the Auth emulator, and the Stripe
  * stand-in's hosted test-payment page and signed webhooks.
  */
-const PASSWORD = 'travel-safe-1';
 const money = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
-
-async function logIn(page: Page, email: string) {
-  await page.locator('#email').fill(email);
-  await page.locator('#password').fill(PASSWORD);
-  await page.locator('form button[type="submit"]').click();
-}
-
-/** A new account, signed in through the login page's return to `url`. */
-async function signedInAt(page: Page, lang: string, url: string): Promise<string> {
-  const email = uniqueEmail('purchase');
-  await createAccount(email, PASSWORD);
-  await speak(page, lang);
-  await page.goto(url);
-  await logIn(page, email);
-  await expect(page).toHaveURL(url);
-  return email;
-}
 
 for (const lang of ['en', 'de', 'ar'] as const) {
   const auth = messages(lang, 'auth');

@@ -4,7 +4,8 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { DEFAULT_MAIL_DIR as MAIL_DIR } from '../../stand-ins/smtp/server.ts';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
-import { messages } from './support.ts';
+import { createAccount, uniqueEmail } from './auth-support.ts';
+import { messages, speak } from './support.ts';
 
 /** The Stripe stand-in's hosted test-payment page that playwright.config.ts starts. */
 export const STRIPE_STAND_IN = 'http://127.0.0.1:12111';
@@ -74,4 +75,31 @@ export async function mailTo(address: string, count = 1): Promise<ParsedMail> {
     if (Date.now() > deadline) throw new Error(`No e-mail #${count} to ${address} in ${MAIL_DIR}`);
     await new Promise((done) => setTimeout(done, 250));
   }
+}
+
+export const PASSWORD = 'travel-safe-1';
+
+export async function logIn(page: Page, email: string): Promise<void> {
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('form button[type="submit"]').click();
+}
+
+/** A new account, signed in through the login page's return to `url`; answers its address. */
+export async function signedInAt(page: Page, lang: string, url: string): Promise<string> {
+  const email = uniqueEmail('purchase');
+  await createAccount(email, PASSWORD);
+  await speak(page, lang);
+  await page.goto(url);
+  await logIn(page, email);
+  await expect(page).toHaveURL(url);
+  return email;
+}
+
+/** From checkout to the delivered eSIM on payment success with the test card; answers the order id. */
+export async function buyAndReceive(page: Page, lang: string): Promise<string> {
+  await buy(page, lang);
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('status').filter({ hasText: messages(lang, 'auth').paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
+  return new URL(page.url()).searchParams.get('order')!;
 }
