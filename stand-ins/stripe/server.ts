@@ -75,6 +75,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const sessions = new Map<string, Session>();
   const intents = new Map<string, Record<string, unknown>>();
   const charges = new Map<string, Record<string, unknown>>();
+  const refunds = new Map<string, Record<string, unknown>>();
   const idempotent = new Map<string, { request: string; status: number; body: unknown }>();
   const events: DeliveredEvent[] = [];
   const delays = options.retryDelaysMs ?? [500, 1000, 2000, 4000, 8000, 16000, 30000];
@@ -176,7 +177,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       send('checkout.session.expired', session);
       return [200, session];
     }
-    for (const [prefix, store] of [['payment_intents', intents], ['charges', charges]] as const) {
+    if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
+    if (method === 'GET' && path === '/v1/refunds') {
+      const data = [...refunds.values()].filter((r) => !params.payment_intent || r.payment_intent === params.payment_intent).reverse();
+      return [200, { object: 'list', data, has_more: false, url: '/v1/refunds' }];
+    }
+    for (const [prefix, store] of [['payment_intents', intents], ['charges', charges], ['refunds', refunds]] as const) {
       match = new RegExp(`^/v1/${prefix}/([\\w]+)$`).exec(path);
       if (method === 'GET' && match) {
         const found = store.get(match[1]!);
@@ -184,6 +190,29 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       }
     }
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). The Stripe stand-in implements only the calls the shop makes.` } }];
+  }
+
+  /** A refund of a paid intent's charge, at most what is left of it (Stripe's rules; the same Idempotency-Key replays it). */
+  function createRefund(params: Record<string, unknown>): [number, unknown] {
+    const intent = typeof params.payment_intent === 'string' ? intents.get(params.payment_intent) : undefined;
+    if (!intent) {
+      return [400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${String(params.payment_intent ?? '')}'`, param: 'payment_intent' } }];
+    }
+    const charge = charges.get(intent.latest_charge as string)!;
+    const left = Number(charge.amount) - Number(charge.amount_refunded ?? 0);
+    if (left <= 0) return [400, { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${String(charge.id)} has already been refunded.` } }];
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+      return [400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount (${String(params.amount)}) is greater than unrefunded amount on charge (${left}).`, param: 'amount' } }];
+    }
+    const refund = {
+      id: id('re'), object: 'refund', amount, currency: charge.currency, payment_intent: intent.id, charge: charge.id, status: 'succeeded',
+      reason: (params.reason as string | undefined) ?? null, metadata: params.metadata ?? {}, created: now(),
+    };
+    refunds.set(refund.id, refund);
+    charge.amount_refunded = Number(charge.amount_refunded ?? 0) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    return [200, refund];
   }
 
   /** The hosted test-payment page: Pay with a test card, or Cancel back to the shop. */
@@ -252,6 +281,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head><body><main><h1>Receipt (Stripe stand-in)</h1><p>${escape(String(charge.id))}: ${Number(charge.amount) / 100} ${escape(String(charge.currency).toUpperCase())}</p></main></body></html>`);
       }
       if (path === '/_stand-in/events') return json(res, 200, events);
+      if (path === '/_stand-in/refunds') return json(res, 200, [...refunds.values()]);
       if (!path.startsWith('/v1/')) return void res.writeHead(404).end();
 
       if (!/^Bearer sk_test_\w+$/.test(req.headers.authorization ?? '')) {
