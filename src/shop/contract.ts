@@ -19,7 +19,8 @@ import { LOCALE_CODES } from '../i18n/locales.ts';
  *   POST   /webhooks/partner/{token}            → 200 (the partner's notification: a hint, the partner is asked before acting)
  *   GET    /esims?lang=xx                       → EsimList (newest first; with install codes, usage at most 5 minutes old)
  *   GET    /esims/{id}/top-ups?lang=xx          → TopUpPlans (the plans that can top this eSIM up; 409 cannot_top_up)
- *   POST   /esims/{id}/refund?lang=xx           → EsimView (refund of a never-installed eSIM within 30 days; 409 not_refundable)
+ *   POST   /esims/{id}/refund?lang=xx           → EsimView (refund of a never-installed eSIM within 30 days; 409 not_refundable;
+ *                                                503 partner_unavailable when the eSIM's state cannot be checked now)
  *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
  *
  * An eSIM's id is the id of the order that bought it; a top-up is an order of kind 'top_up' for that id.
@@ -185,5 +186,6 @@ export const ERROR_CODES = {
   paymentUnavailable: 'payment_unavailable',
   recentLoginRequired: 'recent_login_required',
   notRefundable: 'not_refundable',
+  partnerUnavailable: 'partner_unavailable',
   cannotTopUp: 'cannot_top_up',
 } as const;

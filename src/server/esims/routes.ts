@@ -12,7 +12,7 @@ import { refreshEsims } from './refresh.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
 import { canTopUp, esimStatus, esimView, isRefundable, type DestinationOf } from './view.ts';
 
-const fail = (c: Context, status: 400 | 404 | 409, code: string, message: string) => c.json({ error: { code, message } }, status);
+const fail = (c: Context, status: 400 | 404 | 409 | 503, code: string, message: string) => c.json({ error: { code, message } }, status);
 
 /**
  * My eSIMs (DESIGN 6): the caller's eSIMs with install codes and data use, the plans that can
@@ -33,11 +33,11 @@ export function createEsimRoutes(
   const { esims, plans, destination, partner, fulfilment, langOf } = deps;
 
   /** Data use older than 5 minutes is read again from the partner; if it cannot answer, the last known is shown. */
-  async function withFreshUsage(owned: OwnedEsim[], uid: string, force = false): Promise<OwnedEsim[]> {
+  async function withFreshUsage(owned: OwnedEsim[], uid: string): Promise<OwnedEsim[]> {
     const now = Date.now();
     const stale = owned.flatMap(({ order, esim }) =>
       esim && order.state === 'delivered' && !['cancelled', 'expired'].includes(esim.status) &&
-      (force || !esim.usage_checked_at || now - esim.usage_checked_at.getTime() > ESIM_USAGE_MAX_AGE_MS)
+      (!esim.usage_checked_at || now - esim.usage_checked_at.getTime() > ESIM_USAGE_MAX_AGE_MS)
         ? [esim.esim_tran_no]
         : [],
     );
@@ -48,8 +48,7 @@ export function createEsimRoutes(
       console.error('esims: the partner could not refresh', stale.length, 'eSIMs:', error instanceof Error ? error.message : error);
       return owned;
     }
-    const refreshed = await esims.ownedBy(uid);
-    return owned.length === 1 ? refreshed.filter((e) => e.order.id === owned[0]!.order.id) : refreshed;
+    return esims.ownedBy(uid);
   }
 
   const owned = async (c: Context<{ Variables: { caller: Caller } }>) => {
@@ -88,8 +87,16 @@ export function createEsimRoutes(
     const found = await owned(c);
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
     // Asked of the partner first: an eSIM installed a minute ago is no longer refundable (terms).
-    const [current] = await withFreshUsage([found], c.get('caller').uid, true);
-    const { order, esim } = current ?? found;
+    // Without the partner's answer nothing is refunded: the buyer can try again.
+    if (found.esim) {
+      try {
+        await refreshEsims(partner, esims, [found.esim.esim_tran_no]);
+      } catch (error) {
+        console.error('esims: refund check failed', error instanceof Error ? error.message : error);
+        return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
+      }
+    }
+    const { order, esim } = (await esims.ownedOne(c.get('caller').uid, found.order.id)) ?? found;
     if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) {
       return fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
     }

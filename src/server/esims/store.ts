@@ -58,8 +58,8 @@ export function createEsimStore(db: Queryable) {
 
     async recordUsage(usage: EsimUsage): Promise<void> {
       await db.query(
-        `UPDATE esims SET used_bytes = $2, total_bytes = $3, usage_checked_at = now(), updated_at = now(),
-           status = CASE WHEN status IN ('installed', 'active') AND $2 >= $3 AND $3 > 0 THEN 'used_up' ELSE status END
+        `UPDATE esims SET used_bytes = $2::bigint, total_bytes = $3::bigint, usage_checked_at = now(), updated_at = now(),
+           status = CASE WHEN status IN ('installed', 'active') AND $2::bigint >= $3::bigint AND $3::bigint > 0 THEN 'used_up' ELSE status END
          WHERE esim_tran_no = $1`,
         [usage.esimTranNo, usage.usedBytes, usage.totalBytes],
       );

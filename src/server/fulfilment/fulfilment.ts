@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Db, Queryable } from '../db/db.ts';
+import { refreshEsims } from '../esims/refresh.ts';
 import { createEsimStore } from '../esims/store.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { orderEmail, refundEmail, type RefundReason } from '../mail/order-email.ts';
@@ -79,7 +80,16 @@ export function createFulfilment(options: FulfilmentOptions) {
         case 'refund_requested': {
           const esim = await esims.ofOrder(db, id);
           if (esim && esim.status !== 'cancelled') {
-            await partner.cancelProfile(esim.esim_tran_no);
+            try {
+              await partner.cancelProfile(esim.esim_tran_no);
+            } catch (error) {
+              // Installed in the meantime: not refundable (terms), so the eSIM stays the buyer's.
+              if (!(error instanceof PartnerError && error.kind === 'not_allowed')) throw error;
+              await db.query('UPDATE orders SET refund_reason = NULL WHERE id = $1', [id]);
+              await moveNow(id, 'delivered', 'refund_refused: installed');
+              await refreshEsims(partner, esims, [esim.esim_tran_no]).catch(() => undefined);
+              return 'done';
+            }
             await esims.setStatus(db, esim.esim_tran_no, 'cancelled');
           }
           await refund(order, 'requested');

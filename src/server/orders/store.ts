@@ -97,7 +97,8 @@ const NEXT: Record<OrderState, readonly OrderState[]> = {
   provisioning: ['delivered', 'fulfilment_failed'],
   delivered: ['refund_requested'],
   fulfilment_failed: ['provisioning', 'refunded'],
-  refund_requested: ['refunded'],
+  // Back to delivered when the partner refuses to cancel: the eSIM was installed meanwhile.
+  refund_requested: ['refunded', 'delivered'],
   refunded: [],
 };
 
