@@ -250,8 +250,8 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       expect((await readOrder(buyer.idToken, created.id)).state).toSatisfy((state: string) => PAID.includes(state));
       const payments = await db.query('SELECT * FROM payments WHERE order_id = $1', [created.id]);
       expect(payments).toHaveLength(1);
-      const events = await db.query('SELECT * FROM order_events WHERE order_id = $1', [created.id]);
-      expect(events).toHaveLength(2);
+      const events = await db.query<{ to_state: string }>('SELECT * FROM order_events WHERE order_id = $1', [created.id]);
+      expect(events.filter((e) => e.to_state === 'paid')).toHaveLength(1);
     });
 
     it('keeps a paid order paid when an expiry arrives late, and counts a payment that arrives after an expiry', async () => {
