@@ -36,7 +36,7 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     orderNumber: 'ES-2026-000123',
     status: 'active',
-    plan: { id: 'jp-3gb-30d', metadata: { dataAmount: { value: 3, unit: 'GB' } }, validity: 30, validityUnit: 'day', supportedCountries: ['JP'] },
+    plan: { id: 'jp-3gb-15d', metadata: { dataAmount: { value: 3, unit: 'GB' } }, validity: 15, validityUnit: 'day', supportedCountries: ['JP'] },
     destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
     purchasedAt: '2026-03-14T09:26:53.000Z',
     iccid: '8985200012345678901',
