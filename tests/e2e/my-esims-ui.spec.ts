@@ -79,7 +79,7 @@ for (const lang of ['en', 'ar'] as const) {
       let refunded = false;
       await shopApi(page, '/esims', async (request, route) => {
         const path = new URL(request.url()).pathname;
-        if (request.method() === 'GET' && path === '/esims') return json(route, 200, { esims: [ACTIVE, UNUSED] });
+        if (request.method() === 'GET' && path.endsWith('/esims')) return json(route, 200, { esims: [ACTIVE, UNUSED] });
         if (path.endsWith('/top-ups')) {
           return json(route, 200, { plans: [{ id: 'jp-3gb-15d', dataAmount: { value: 3, unit: 'GB' }, validity: 15, validityUnit: 'day', price: { amountMinor: 899, currency: 'EUR' } }] });
         }
