@@ -23,6 +23,8 @@ export const STORAGE_KEYS = {
   languageUserPicked: 'language_user_picked',
   theme: 'theme',
   pushNotifications: 'push_notifications',
+  /** The signed-in user's eSIMs as last loaded, for reading offline (issue 15 item 8); removed on log-out. */
+  savedEsims: 'my_esims',
 } as const;
 
 /** The two answers of the cookie banner, stored under STORAGE_KEYS.cookieConsent (spec 3). */

@@ -28,12 +28,14 @@ export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/
 
 /**
  * Pages saved for reading offline in a language as soon as one page of that language has been
- * visited (issue 6); every other page is saved once it has been visited.
+ * visited (issue 6); every other page is saved once it has been visited (My eSIMs too, whose
+ * install codes link to the install guide: issue 15 item 8).
  */
 export const OFFLINE_READING_ROUTES: readonly string[] = [
   '/',
   '/store',
   '/faq',
+  '/install-esim',
   '/terms-conditions',
   '/privacy-policy',
   '/legal-notice',

@@ -1,4 +1,4 @@
-import type { CreateOrderResponse, OrderView } from '../../src/shop/contract.ts';
+import type { CreateOrderResponse, EsimView, OrderView } from '../../src/shop/contract.ts';
 
 /**
  * Orders as the shop API answers them (src/shop/contract.ts), for the tests that answer in its
@@ -28,3 +28,29 @@ export const createOrderResponse = (overrides: Partial<OrderView> = {}): CreateO
   const order = orderView(overrides);
   return { order, checkoutUrl: order.checkoutUrl! };
 };
+
+/** An eSIM as GET /esims answers it: installed, 1.2 GB of 3 GB used, with its install codes. */
+export function esimView(overrides: Partial<EsimView> = {}): EsimView {
+  const lpa = 'LPA:1$rsp.example.test$K2-1A2B3C-4D5E6F';
+  return {
+    id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
+    orderNumber: 'ES-2026-000123',
+    status: 'active',
+    plan: { id: 'jp-3gb-15d', metadata: { dataAmount: { value: 3, unit: 'GB' } }, validity: 15, validityUnit: 'day', supportedCountries: ['JP'] },
+    destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
+    purchasedAt: '2026-03-14T09:26:53.000Z',
+    iccid: '8985200012345678901',
+    usage: { usedBytes: Math.round(1.2 * 2 ** 30), totalBytes: 3 * 2 ** 30 },
+    expiresAt: '2026-04-13T09:30:00.000Z',
+    install: {
+      lpa,
+      smdpAddress: 'rsp.example.test',
+      activationCode: 'K2-1A2B3C-4D5E6F',
+      qrSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><path d="M0 0h2v2H0z"/></svg>',
+      iphoneUrl: `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(lpa)}`,
+    },
+    refundable: false,
+    canTopUp: true,
+    ...overrides,
+  };
+}

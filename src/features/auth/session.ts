@@ -1,5 +1,6 @@
 import { onAuthStateChanged, type User } from 'firebase/auth';
 import { atom, onMount } from 'nanostores';
+import { forgetSavedEsims } from '../esims/saved-esims.ts';
 import { firebaseAuth } from './firebase.ts';
 
 /** Auth state (spec 4): loading until Firebase answers, then signed in or signed out. */
@@ -30,7 +31,8 @@ export function refreshSession(user: User): void {
 /**
  * Ends the session on purpose (log out, delete the account) and says where the visitor goes
  * then. The guard, which sends any signed-out visitor away, makes that one navigation, so the
- * caller and the guard never race to different pages.
+ * caller and the guard never race to different pages. What the device kept for the user
+ * (My eSIMs with their install codes, for reading offline) goes with the session.
  */
 export async function endSession(end: () => Promise<void>, to: string): Promise<void> {
   leaveTo = to;
@@ -39,5 +41,6 @@ export async function endSession(end: () => Promise<void>, to: string): Promise<
   } finally {
     // Still signed in (the call failed or wants a fresh login): a later sign-out goes to login as usual.
     if (firebaseAuth().currentUser) leaveTo = undefined;
+    else forgetSavedEsims();
   }
 }

@@ -14,6 +14,8 @@ export type CheckoutMessages = AuthMessages['checkout'] & { network: string };
 interface Props {
   locale: Locale;
   planId: string;
+  /** A top-up (?topUp=): the eSIM the plan's data is added to; absent for a new eSIM. */
+  topUpOf?: string | undefined;
   /** The price shown to the buyer: what the order expects. */
   price: Price;
   termsPath: string;
@@ -31,7 +33,7 @@ const CONSENTS: readonly Consent[] = ['terms', 'immediateStart'];
  * and goes to the payment provider's hosted page. One request at a time; a failure keeps the
  * ticks, and a changed price is shown before anything else is sent.
  */
-export default function CheckoutForm({ locale, planId, price, termsPath, messages: m, onPriceChange }: Props) {
+export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath, messages: m, onPriceChange }: Props) {
   const hydrated = useHydrated();
   const [ticked, setTicked] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
   const [missing, setMissing] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
@@ -59,9 +61,10 @@ export default function CheckoutForm({ locale, planId, price, termsPath, message
     unauthorized: m.errors.unauthorized,
     badInput: m.errors.badInput,
     notFound: m.unknownPlan,
-    // Not answered to POST /orders for a new eSIM.
+    // Not answered to POST /orders.
     notRefundable: m.errors.server,
-    cannotTopUp: m.errors.server,
+    // A top-up of an eSIM that expired or was used up meanwhile, or of another destination.
+    cannotTopUp: m.errors.cannotTopUp,
   };
 
   function tick(consent: Consent, checked: boolean) {
@@ -88,6 +91,7 @@ export default function CheckoutForm({ locale, planId, price, termsPath, message
         lang: locale,
         expectedPrice: price,
         consents: { terms: true, immediateStart: true },
+        ...(topUpOf ? { topUpOf } : {}),
       });
       // Stays busy: the page is leaving for the payment provider.
       window.location.assign(checkoutUrl);

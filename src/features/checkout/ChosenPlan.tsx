@@ -3,7 +3,7 @@ import { fill, fillPlural } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
 import CheckoutForm, { type CheckoutMessages } from './CheckoutForm.tsx';
-import { CANCELLED_PARAM, PLAN_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
+import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
 import LoadingStatus from '../shop/LoadingStatus.tsx';
 import RetryButton from '../shop/RetryButton.tsx';
 
@@ -20,16 +20,19 @@ type State = { status: 'loading' | 'noPlan' | 'unknown' | 'failed' } | { status:
  * The plan chosen on the package page (?plan={id}), read from the build's /plans/{id}.json and
  * shown in the page's language, then the form that buys it. An id the build did not publish
  * (unknown, or without a price) answers 404; anything else that fails can be retried. The
- * payment page's Cancel comes back here with the plan and &cancelled=1.
+ * payment page's Cancel comes back here with the plan and &cancelled=1. With &topUp={eSIM id}
+ * (My eSIMs) the plan tops that eSIM up instead of buying a new one.
  */
 export default function ChosenPlan({ locale, storePath, termsPath, messages: m }: Props) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [cancelled, setCancelled] = useState(false);
+  const [topUpOf, setTopUpOf] = useState<string>();
 
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
     setCancelled(query.get(CANCELLED_PARAM) === '1');
+    setTopUpOf(query.get(TOP_UP_PARAM) || undefined);
     const id = query.get(PLAN_PARAM);
     if (!id) {
       setState({ status: 'noPlan' });
@@ -81,10 +84,15 @@ export default function ChosenPlan({ locale, storePath, termsPath, messages: m }
           {m.cancelled}
         </p>
       )}
-      <section className="rounded-2xl border border-line p-5" aria-labelledby="checkout-summary" data-chosen-plan={plan.id}>
+      <section className="rounded-2xl border border-line p-5" aria-labelledby="checkout-summary" data-chosen-plan={plan.id} data-top-up-of={topUpOf}>
         <h2 id="checkout-summary" className="text-lg font-semibold">
-          {m.summary}
+          {topUpOf ? m.topUpTitle : m.summary}
         </h2>
+        {topUpOf && (
+          <p className="mt-2 text-sm" data-top-up-summary>
+            {fill(m.topUpSummary, { destination: plan.destination.names[locale] })}
+          </p>
+        )}
         <p className="mt-3 flex items-center gap-3 font-semibold" data-destination>
           <img src={plan.destination.flag} alt="" width="36" height="24" className="rounded-sm border border-line" />
           {plan.destination.names[locale]}
@@ -109,6 +117,7 @@ export default function ChosenPlan({ locale, storePath, termsPath, messages: m }
       <CheckoutForm
         locale={locale}
         planId={plan.id}
+        topUpOf={topUpOf}
         price={plan.price}
         termsPath={termsPath}
         messages={m}

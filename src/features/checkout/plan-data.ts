@@ -10,6 +10,8 @@ import type { Locale } from '../../i18n/locales.ts';
 export const PLAN_PARAM = 'plan';
 /** Set by the shop API's cancel URL: the buyer left the payment page with Cancel. */
 export const CANCELLED_PARAM = 'cancelled';
+/** A top-up (My eSIMs): the id of the eSIM the plan's data is added to; the cancel URL keeps it. */
+export const TOP_UP_PARAM = 'topUp';
 
 /** What /plans/{id}.json holds: a priced plan and its destination, named in every language. */
 export interface PlanData extends Omit<Package, 'price'> {
@@ -17,7 +19,8 @@ export interface PlanData extends Omit<Package, 'price'> {
   destination: { code: string; flag: string; names: Record<Locale, string> };
 }
 
-export const checkoutUrl = (checkoutPath: string, planId: string) => `${checkoutPath}?${PLAN_PARAM}=${encodeURIComponent(planId)}`;
+export const checkoutUrl = (checkoutPath: string, planId: string, topUpOf?: string) =>
+  `${checkoutPath}?${PLAN_PARAM}=${encodeURIComponent(planId)}${topUpOf ? `&${TOP_UP_PARAM}=${encodeURIComponent(topUpOf)}` : ''}`;
 
 /** Encoded, so whatever the address bar holds stays one path segment: an unknown id is a 404. */
 export const planDataUrl = (planId: string) => `/plans/${encodeURIComponent(planId)}.json`;

@@ -1,0 +1,115 @@
+import { useId, useRef, useState } from 'react';
+import { fill } from '../../i18n/fill.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import type { EsimView } from '../../shop/contract.ts';
+import { formatDataAmount, formatValidity } from '../package/plans.ts';
+import { formatOrderDate } from '../shop/order-format.ts';
+import InstallCodes from './InstallCodes.tsx';
+import type { MyEsimsMessages, MyEsimsPaths } from './messages.ts';
+import RefundDialog from './RefundDialog.tsx';
+import TopUpOffer from './TopUpOffer.tsx';
+import UsageBar from './UsageBar.tsx';
+
+interface Props {
+  esim: EsimView;
+  locale: Locale;
+  paths: MyEsimsPaths;
+  messages: MyEsimsMessages;
+  /** Read from the device while offline: the install codes open, nothing that needs the API is offered. */
+  offline: boolean;
+  onRefunded: (esim: EsimView) => void;
+}
+
+/** Status badges: the states a traveller acts on stand out; the ended ones are quiet. */
+const BADGE: Record<EsimView['status'], string> = {
+  preparing: 'bg-surface-muted',
+  ready: 'bg-brand text-brand-ink',
+  active: 'bg-green-100 text-green-900 dark:bg-green-900 dark:text-green-100',
+  used_up: 'bg-surface-muted',
+  expired: 'bg-surface-muted',
+  refunding: 'bg-surface-muted',
+  refunded: 'bg-surface-muted',
+};
+
+/** One eSIM in My eSIMs: destination, plan, status, data use, validity, order number, and what can be done with it. */
+export default function EsimCard({ esim, locale, paths, messages: m, offline, onRefunded }: Props) {
+  const headingId = useId();
+  const codesId = useId();
+  const [codesOpen, setCodesOpen] = useState(false);
+  const [refundNotice, setRefundNotice] = useState(false);
+  const notice = useRef<HTMLParagraphElement>(null);
+
+  function refunded(updated: EsimView) {
+    onRefunded(updated);
+    setCodesOpen(false);
+    setRefundNotice(true);
+    // The refund button is gone: the confirmation takes the focus, so it is read out and the place is kept.
+    requestAnimationFrame(() => notice.current?.focus());
+  }
+
+  return (
+    <li className="rounded-2xl border border-line p-4" aria-labelledby={headingId} data-esim={esim.id} data-status={esim.status}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={headingId} className="flex items-center gap-2 text-lg font-semibold" data-destination>
+          <img src={esim.destination.flag} alt="" width="30" height="20" className="rounded-sm border border-line" />
+          {esim.destination.name}
+        </h2>
+        <span className={`rounded-full px-3 py-1 text-sm font-medium ${BADGE[esim.status]}`} data-esim-status>
+          {m.statuses[esim.status]}
+        </span>
+      </div>
+      <p className="mt-1" data-plan>
+        {fill(m.plan, {
+          data: formatDataAmount(esim.plan.metadata.dataAmount, locale),
+          validity: formatValidity(esim.plan.validity, esim.plan.validityUnit, locale),
+        })}
+      </p>
+      {esim.usage ? (
+        <UsageBar usedBytes={esim.usage.usedBytes} totalBytes={esim.usage.totalBytes} locale={locale} label={m.usageLabel} template={m.usage} />
+      ) : (
+        esim.status === 'preparing' && <p className="mt-3 text-sm text-ink-muted">{m.usagePending}</p>
+      )}
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        {esim.expiresAt && (
+          <>
+            {/* Before installation the date is the last day to install it; after, the end of its validity. */}
+            <dt className="text-ink-muted">{esim.status === 'ready' ? m.installBy : m.validUntil}</dt>
+            <dd data-valid-until>{formatOrderDate(esim.expiresAt, locale, 'long')}</dd>
+          </>
+        )}
+        <dt className="text-ink-muted">{m.orderNumber}</dt>
+        <dd>
+          <span dir="ltr" data-order-number>
+            {esim.orderNumber}
+          </span>
+        </dd>
+      </dl>
+      {refundNotice && (
+        <p ref={notice} tabIndex={-1} role="status" className="mt-3 rounded-xl bg-surface-muted px-4 py-3 text-sm" data-refund-notice>
+          {m.refundRequested}
+        </p>
+      )}
+      <div className="mt-4 flex flex-wrap items-start gap-3">
+        {esim.install && (
+          <button
+            type="button"
+            aria-expanded={codesOpen}
+            aria-controls={codesId}
+            onClick={() => setCodesOpen(!codesOpen)}
+            className="rounded-full border border-line px-4 py-2 text-sm font-semibold"
+            data-show-codes
+          >
+            {m.showCodes}
+          </button>
+        )}
+        {!offline && esim.canTopUp && <TopUpOffer esimId={esim.id} locale={locale} checkoutPath={paths.checkout} messages={m} />}
+        {!offline && esim.refundable && <RefundDialog esimId={esim.id} locale={locale} messages={m} onRefunded={refunded} />}
+      </div>
+      {esim.install && (
+        <div id={codesId} hidden={!codesOpen} className="mt-4">
+          {codesOpen && <InstallCodes install={esim.install} messages={m.installCodes} guidePath={paths.guide} />}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,209 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type Request, type Route } from '@playwright/test';
+import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
+import { STORAGE_KEYS } from '../../src/config/constants.ts';
+import { fill } from '../../src/i18n/fill.ts';
+import { localizePath } from '../../src/i18n/paths.ts';
+import type { CreateOrderRequest, EsimView } from '../../src/shop/contract.ts';
+import { createOrderResponse, esimView } from '../support/shop-orders.ts';
+import { createAccount, uniqueEmail } from './auth-support.ts';
+import { messages, speak } from './support.ts';
+
+/**
+ * My eSIMs and the top-up checkout against the shop API's contract, the API answered here with
+ * page.route (issue 15 items 5 to 9); the lead's tests run the same page against the real API.
+ */
+const PASSWORD = 'travel-safe-1';
+const API = LOCAL_API_BASE_URL;
+
+const ACTIVE = esimView();
+const UNUSED = esimView({
+  id: '5f0e8c1e-6a0f-4f5e-9d2a-3c1b2a4d5e6f',
+  orderNumber: 'ES-2026-000124',
+  status: 'ready',
+  usage: { usedBytes: 0, totalBytes: 2 ** 30 },
+  plan: { ...ACTIVE.plan, id: 'jp-1gb-7d', metadata: { dataAmount: { value: 1, unit: 'GB' } }, validity: 7 },
+  purchasedAt: '2026-03-20T09:00:00.000Z',
+  refundable: true,
+  canTopUp: false,
+});
+
+async function signedIn(page: Page, lang: string, url: string) {
+  const email = uniqueEmail('esims');
+  await createAccount(email, PASSWORD);
+  await speak(page, lang);
+  await page.goto(url);
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('form button[type="submit"]').click();
+  await expect(page).toHaveURL(url);
+}
+
+const cors = (request: Request) => ({
+  'Access-Control-Allow-Origin': request.headers().origin ?? '*',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+  'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+});
+const json = (route: Route, status: number, body: unknown) =>
+  route.fulfill({ status, contentType: 'application/json', headers: { 'Access-Control-Allow-Origin': route.request().headers().origin ?? '*' }, body: JSON.stringify(body) });
+
+/** Answers the shop API under `prefix` (preflights answered, not passed on); records each call. */
+async function shopApi(page: Page, prefix: string, answer: (request: Request, route: Route) => Promise<void>): Promise<Request[]> {
+  const calls: Request[] = [];
+  await page.route(
+    (url) => url.href.startsWith(`${API}${prefix}`),
+    async (route) => {
+      const request = route.request();
+      if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors(request) });
+      calls.push(request);
+      await answer(request, route);
+    },
+  );
+  return calls;
+}
+
+async function axe(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const gigabytes = (lang: string, value: number) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'gigabyte', maximumFractionDigits: 1 }).format(value);
+
+for (const lang of ['en', 'ar'] as const) {
+  const auth = messages(lang, 'auth');
+  const m = auth.myEsim;
+  const myEsimPath = localizePath(lang, '/my-esim');
+
+  test.describe(`My eSIMs (${lang})`, () => {
+    test('lists each eSIM with status and data bar, opens its codes, offers top-up plans, and refunds by keyboard', async ({ page }) => {
+      let refunded = false;
+      await shopApi(page, '/esims', async (request, route) => {
+        const path = new URL(request.url()).pathname;
+        if (request.method() === 'GET' && path.endsWith('/esims')) return json(route, 200, { esims: [ACTIVE, UNUSED] });
+        if (path.endsWith('/top-ups')) {
+          return json(route, 200, { plans: [{ id: 'jp-3gb-15d', dataAmount: { value: 3, unit: 'GB' }, validity: 15, validityUnit: 'day', price: { amountMinor: 899, currency: 'EUR' } }] });
+        }
+        // The first refund fails on the server, the second goes through.
+        if (path.endsWith('/refund')) {
+          if (!refunded) {
+            refunded = true;
+            return json(route, 500, { error: { code: 'internal_error', message: 'x' } });
+          }
+          return json(route, 200, { ...UNUSED, status: 'refunding', install: null, refundable: false } satisfies EsimView);
+        }
+        return json(route, 404, { error: { code: 'not_found', message: 'x' } });
+      });
+      await signedIn(page, lang, myEsimPath);
+
+      const list = page.getByRole('list', { name: m.listLabel });
+      await expect(list.getByRole('listitem')).toHaveCount(2);
+      // Newest first: the unused eSIM was bought later.
+      const [unused, active] = [list.getByRole('listitem').nth(0), list.getByRole('listitem').nth(1)];
+      await expect(unused.locator('[data-esim-status]')).toHaveText(m.statuses.ready);
+      await expect(active.locator('[data-esim-status]')).toHaveText(m.statuses.active);
+      const usage = fill(m.usage, { used: gigabytes(lang, 1.2), left: gigabytes(lang, 1.8), total: gigabytes(lang, 3) });
+      const bar = active.getByRole('progressbar', { name: m.usageLabel });
+      await expect(bar).toHaveAttribute('aria-valuenow', '40');
+      await expect(bar).toHaveAttribute('aria-valuetext', usage);
+      await expect(active.locator('[data-usage-text]')).toHaveText(usage);
+      await expect(active.locator('[data-order-number]')).toHaveText(ACTIVE.orderNumber);
+      await expect(active.locator('[data-valid-until]')).toHaveText(new Intl.DateTimeFormat(lang, { dateStyle: 'long' }).format(new Date(ACTIVE.expiresAt!)));
+      // The bar grows from the start edge: the right in Arabic.
+      const [track, used] = await Promise.all([bar.boundingBox(), active.locator('[data-usage-fill]').boundingBox()]);
+      if (lang === 'ar') expect(Math.abs(track!.x + track!.width - (used!.x + used!.width))).toBeLessThan(1);
+      else expect(Math.abs(track!.x - used!.x)).toBeLessThan(1);
+      // Installed eSIMs have no refund; unused ones no top-up.
+      await expect(active.getByRole('button', { name: m.refund })).toHaveCount(0);
+      await expect(unused.getByRole('button', { name: m.topUp })).toHaveCount(0);
+
+      // Install codes: a disclosure.
+      const codes = active.getByRole('button', { name: m.showCodes });
+      await expect(codes).toHaveAttribute('aria-expanded', 'false');
+      await codes.click();
+      await expect(codes).toHaveAttribute('aria-expanded', 'true');
+      await expect(active.getByRole('img', { name: auth.installCodes.qrLabel })).toBeVisible();
+      await expect(active.getByText(ACTIVE.install!.activationCode)).toBeVisible();
+
+      // Top-up: the plans, each a way to checkout with the plan and the eSIM.
+      await active.getByRole('button', { name: m.topUp }).click();
+      const plan = active.locator('[data-top-up-plan="jp-3gb-15d"]');
+      await expect(plan).toHaveAttribute('href', `${localizePath(lang, '/checkout')}?plan=jp-3gb-15d&topUp=${ACTIVE.id}`);
+      await expect(plan).toContainText(new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(8.99));
+
+      expect(await axe(page)).toEqual([]);
+
+      // Refund by keyboard: the dialog takes the focus, Escape gives it back.
+      const refund = unused.getByRole('button', { name: m.refund });
+      await refund.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: m.refundTitle });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toContainText('5');
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(refund).toBeFocused();
+
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeVisible();
+      const confirm = dialog.getByRole('button', { name: m.refundConfirm });
+      for (let tabs = 0; tabs < 5 && !(await confirm.evaluate((b) => b === document.activeElement)); tabs++) await page.keyboard.press('Tab');
+      await expect(confirm).toBeFocused();
+      await page.keyboard.press('Enter');
+      // A failure stays in the dialog, which can try again.
+      await expect(dialog.getByRole('alert')).toHaveText(auth.checkout.errors.server);
+      await expect(dialog).toBeVisible();
+      expect(await axe(page)).toEqual([]);
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeHidden();
+      await expect(unused.locator('[data-esim-status]')).toHaveText(m.statuses.refunding);
+      await expect(unused.locator('[data-refund-notice]')).toHaveText(m.refundRequested);
+      await expect(unused.locator('[data-refund-notice]')).toBeFocused();
+      await expect(unused.getByRole('button', { name: m.refund })).toHaveCount(0);
+    });
+
+    test('without a network, the eSIMs as last loaded on this device, codes included; gone after log-out', async ({ page }) => {
+      const calls = await shopApi(page, '/esims', async (_, route) => json(route, 200, { esims: [ACTIVE] }));
+      await signedIn(page, lang, myEsimPath);
+      await expect(page.locator('[data-esim]')).toHaveCount(1);
+      expect(calls).toHaveLength(1);
+
+      await page.unroute((url) => url.href.startsWith(`${API}/esims`));
+      await page.route((url) => url.href.startsWith(`${API}/esims`), (route) => route.abort('internetdisconnected'));
+      await page.reload();
+      const note = page.locator('[data-esims-offline]');
+      const [before, after] = m.offline.split('{{time}}') as [string, string];
+      await expect(note).toContainText(before);
+      await expect(note).toContainText(after);
+      const card = page.locator(`[data-esim="${ACTIVE.id}"]`);
+      await card.getByRole('button', { name: m.showCodes }).click();
+      await expect(card.getByText(ACTIVE.install!.activationCode)).toBeVisible();
+      // Offline, nothing that needs the API is offered.
+      await expect(card.getByRole('button', { name: m.topUp })).toHaveCount(0);
+      expect(await axe(page)).toEqual([]);
+
+      // Log out: the device forgets them.
+      await page.goto(localizePath(lang, '/profile'));
+      await page.getByRole('button', { name: auth.profile.logout }).click();
+      await expect(page).not.toHaveURL(/profile/);
+      expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
+    });
+
+    test('a top-up checkout says so, sends the eSIM with the order, and explains a refused top-up', async ({ page }) => {
+      const checkout = `${localizePath(lang, '/checkout')}?plan=jp-3gb-15d&topUp=${ACTIVE.id}`;
+      const calls = await shopApi(page, '/orders', async (_, route) =>
+        calls.length === 1 ? json(route, 409, { error: { code: 'cannot_top_up', message: 'x' } }) : json(route, 201, createOrderResponse({ kind: 'top_up' })),
+      );
+      await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Pay</title>' }));
+      await signedIn(page, lang, checkout);
+      await expect(page.locator('#checkout-summary')).toHaveText(auth.checkout.topUpTitle);
+      await expect(page.locator('[data-top-up-summary]')).toBeVisible();
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+      await page.locator('[data-buy]').click();
+      await expect(page.getByRole('alert').filter({ hasText: auth.checkout.errors.cannotTopUp })).toBeVisible();
+      expect((calls[0]!.postDataJSON() as CreateOrderRequest).topUpOf).toBe(ACTIVE.id);
+      expect(await axe(page)).toEqual([]);
+    });
+  });
+}
