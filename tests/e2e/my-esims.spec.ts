@@ -1,0 +1,111 @@
+import { expect, test, type Page } from '@playwright/test';
+import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { STORAGE_KEYS } from '../../src/config/constants.ts';
+import { localizePath } from '../../src/i18n/paths.ts';
+import { waitUntilSaved } from './own-site.ts';
+import { buy, buyAndReceive, installCodesOn, mailTo, partnerControl, payWith, PLAN, signedInAt } from './shop-support.ts';
+import { messages } from './support.ts';
+
+/**
+ * My eSIMs end to end, against the real parts: the shop API on a real PostgreSQL server, the Auth
+ * emulator, and the Stripe, eSIM Access and SMTP stand-ins (playwright.config.ts starts them all).
+ */
+const destination = (lang: string) => snapshot.countries.find((c) => c.code === PLAN.destination)!.names[lang as 'en'];
+
+for (const lang of ['en', 'de', 'ar'] as const) {
+  const auth = messages(lang, 'auth');
+  const m = auth.myEsim;
+  const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
+  const myEsims = localizePath(lang, '/my-esim');
+  const card = (page: Page, orderNumber: string) => page.getByRole('list', { name: m.listLabel }).getByRole('listitem').filter({ hasText: orderNumber });
+  const numberOn = async (page: Page) => (await page.locator('[data-order-number]').textContent())!.trim();
+
+  test.describe(`My eSIMs in ${lang}`, () => {
+    test('lists the eSIM with its status, data bar and codes; refunds it unused; tops up an installed one through checkout', async ({ page }) => {
+      const email = await signedInAt(page, lang, checkout);
+      await buyAndReceive(page, lang);
+      const number = await numberOn(page);
+      const codes = await installCodesOn(page, lang);
+
+      await page.goto(myEsims);
+      const first = card(page, number);
+      await expect(first).toContainText(destination(lang));
+      await expect(first).toContainText(m.statuses.ready);
+      await expect(first.locator('meter, [role="progressbar"]')).toBeVisible();
+      await first.getByRole('button', { name: m.showCodes }).click();
+      expect(await installCodesOn(page, lang, first)).toEqual(codes);
+
+      // Never installed: refundable. The partner cancels it, Stripe refunds, an e-mail confirms.
+      await first.getByRole('button', { name: m.refund }).click();
+      const dialog = page.getByRole('dialog', { name: m.refundTitle });
+      await dialog.getByRole('button', { name: m.refundConfirm }).click();
+      await expect(first).toContainText(m.statuses.refunded);
+      await expect(first.getByRole('button', { name: m.refund })).toHaveCount(0);
+      await expect(first.getByRole('img', { name: auth.installCodes.qrLabel })).toHaveCount(0);
+      const refundMail = await mailTo(email, 2);
+      expect(refundMail.subject).toContain(number);
+      expect(refundMail.attachments).toHaveLength(0);
+
+      // A second eSIM, installed on the phone and partly used: no refund, a top-up instead.
+      await page.goto(checkout);
+      const second = await buyAndReceive(page, lang);
+      const secondNumber = await numberOn(page);
+      await partnerControl('install', { transactionId: second });
+      await partnerControl('usage', { transactionId: second, usedBytes: 300 * 1024 ** 2 });
+      await page.goto(myEsims);
+      const installed = card(page, secondNumber);
+      await expect(installed).toContainText(m.statuses.active);
+      await expect(installed.getByRole('button', { name: m.refund })).toHaveCount(0);
+      await expect(installed).toContainText(new Intl.NumberFormat(lang).format(300));
+      await installed.getByRole('button', { name: m.topUp }).click();
+      const offer = installed.getByRole('link').filter({ hasText: /€|EUR/ }).first();
+      await offer.click();
+      await expect(page).toHaveURL(new RegExp(`topUp=${second}`));
+      await expect(page.locator('main')).toContainText(auth.checkout.topUpTitle);
+      await buy(page, lang);
+      await payWith(page, '4242 4242 4242 4242');
+      await expect(page.getByRole('status').filter({ hasText: auth.paymentSuccess.toppedUp })).toBeVisible({ timeout: 15_000 });
+
+      await page.goto(localizePath(lang, '/history'));
+      await expect(page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ })).toHaveCount(3);
+      await expect(page.getByRole('listitem').filter({ hasText: number })).toContainText(auth.history.states.refunded);
+    });
+
+    test('reads offline after a visit, codes included, and forgets the eSIMs on logout', async ({ page, context }) => {
+      await signedInAt(page, lang, checkout);
+      await buyAndReceive(page, lang);
+      const number = await numberOn(page);
+      const codes = await installCodesOn(page, lang);
+      await page.goto(myEsims);
+      await expect(card(page, number)).toContainText(m.statuses.ready);
+      await waitUntilSaved(page, [myEsims]);
+
+      await context.setOffline(true);
+      await page.reload();
+      await expect(page.getByText(m.offline.split('{{')[0]!.trim())).toBeVisible();
+      const offline = card(page, number);
+      await offline.getByRole('button', { name: m.showCodes }).click();
+      expect(await installCodesOn(page, lang, offline)).toEqual(codes);
+      await context.setOffline(false);
+
+      expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).not.toBeNull();
+      await page.goto(localizePath(lang, '/profile'));
+      await page.getByRole('button', { name: auth.profile.logout }).click();
+      await expect(page).not.toHaveURL(/profile/);
+      expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
+    });
+
+    test('another account sees neither the eSIM nor its codes', async ({ page, browser }) => {
+      await signedInAt(page, lang, checkout);
+      const order = await buyAndReceive(page, lang);
+
+      const stranger = await (await browser.newContext()).newPage();
+      await signedInAt(stranger, lang, myEsims);
+      await expect(stranger.getByText(m.empty)).toBeVisible();
+      await stranger.goto(`${localizePath(lang, '/payment-success')}?order=${order}`);
+      await expect(stranger.getByText(auth.paymentSuccess.notFound)).toBeVisible();
+      await expect(stranger.getByRole('img', { name: auth.installCodes.qrLabel })).toHaveCount(0);
+      await stranger.context().close();
+    });
+  });
+}
