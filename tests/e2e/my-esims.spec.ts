@@ -71,28 +71,33 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(page.getByRole('listitem').filter({ hasText: number })).toContainText(auth.history.states.refunded);
     });
 
-    test('reads offline after a visit, codes included, and forgets the eSIMs on logout', async ({ page, context }) => {
-      await signedInAt(page, lang, checkout);
-      await buyAndReceive(page, lang);
-      const number = await numberOn(page);
-      const codes = await installCodesOn(page, lang);
-      await page.goto(myEsims);
-      await expect(card(page, number)).toContainText(m.statuses.ready);
-      await waitUntilSaved(page, [myEsims]);
+    test.describe('with the offline worker', () => {
+      // playwright.config.ts blocks the worker elsewhere.
+      test.use({ serviceWorkers: 'allow' });
 
-      await context.setOffline(true);
-      await page.reload();
-      await expect(page.getByText(m.offline.split('{{')[0]!.trim())).toBeVisible();
-      const offline = card(page, number);
-      await offline.getByRole('button', { name: m.showCodes }).click();
-      expect(await installCodesOn(page, lang, offline)).toEqual(codes);
-      await context.setOffline(false);
+      test('reads offline after a visit, codes included, and forgets the eSIMs on logout', async ({ page, context }) => {
+        await signedInAt(page, lang, checkout);
+        await buyAndReceive(page, lang);
+        const number = await numberOn(page);
+        const codes = await installCodesOn(page, lang);
+        await page.goto(myEsims);
+        await expect(card(page, number)).toContainText(m.statuses.ready);
+        await waitUntilSaved(page, [myEsims]);
 
-      expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).not.toBeNull();
-      await page.goto(localizePath(lang, '/profile'));
-      await page.getByRole('button', { name: auth.profile.logout }).click();
-      await expect(page).not.toHaveURL(/profile/);
-      expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
+        await context.setOffline(true);
+        await page.reload();
+        await expect(page.getByText(m.offline.split('{{')[0]!.trim())).toBeVisible();
+        const offline = card(page, number);
+        await offline.getByRole('button', { name: m.showCodes }).click();
+        expect(await installCodesOn(page, lang, offline)).toEqual(codes);
+        await context.setOffline(false);
+
+        expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).not.toBeNull();
+        await page.goto(localizePath(lang, '/profile'));
+        await page.getByRole('button', { name: auth.profile.logout }).click();
+        await expect(page).not.toHaveURL(/profile/);
+        expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
+      });
     });
 
     test('another account sees neither the eSIM nor its codes', async ({ page, browser }) => {
