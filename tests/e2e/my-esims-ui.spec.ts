@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request, type Route } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
@@ -7,6 +8,7 @@ import { localizePath } from '../../src/i18n/paths.ts';
 import type { CreateOrderRequest, EsimView } from '../../src/shop/contract.ts';
 import { createOrderResponse, esimView } from '../support/shop-orders.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
+import { waitUntilSaved } from './own-site.ts';
 import { messages, speak } from './support.ts';
 
 /**
@@ -66,6 +68,9 @@ async function axe(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+const installGuideTitle = (lang: string) =>
+  (JSON.parse(readFileSync(new URL(`../../locales/${lang}/install.json`, import.meta.url), 'utf8')) as { title: string }).title;
 
 const gigabytes = (lang: string, value: number) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'gigabyte', maximumFractionDigits: 1 }).format(value);
 
@@ -207,3 +212,35 @@ for (const lang of ['en', 'ar'] as const) {
     });
   });
 }
+
+test.describe('My eSIMs on a device without a network', () => {
+  // The service worker keeps the page and the install guide (playwright.config.ts blocks it elsewhere).
+  test.use({ serviceWorkers: 'allow' });
+
+  for (const lang of ['en', 'ar'] as const) {
+    test(`after a visit, the page, the eSIMs and their codes open offline (${lang})`, async ({ page, context }) => {
+      const m = messages(lang, 'auth').myEsim;
+      const myEsimPath = localizePath(lang, '/my-esim');
+      await shopApi(page, '/esims', async (_, route) => json(route, 200, { esims: [ACTIVE] }));
+      await signedIn(page, lang, myEsimPath);
+      await expect(page.locator('[data-esim]')).toHaveCount(1);
+      await waitUntilSaved(page, [myEsimPath, localizePath(lang, '/install-esim')]);
+      // The first visit ran before the worker existed: a visit through it keeps the page's code.
+      await page.reload();
+      await expect(page.locator('[data-esim]')).toHaveCount(1);
+
+      await context.setOffline(true);
+      await page.reload();
+      const [before, after] = m.offline.split('{{time}}') as [string, string];
+      await expect(page.locator('[data-esims-offline]')).toContainText(before);
+      await expect(page.locator('[data-esims-offline]')).toContainText(after);
+      const card = page.locator(`[data-esim="${ACTIVE.id}"]`);
+      await card.getByRole('button', { name: m.showCodes }).click();
+      await expect(card.getByText(ACTIVE.install!.smdpAddress)).toBeVisible();
+      // The guide the codes link to reads offline too.
+      await card.getByRole('link', { name: messages(lang, 'auth').installCodes.guideLink }).click();
+      await expect(page).toHaveURL(localizePath(lang, '/install-esim'));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(installGuideTitle(lang));
+    });
+  }
+});

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../shop/contract.ts';
@@ -43,9 +43,11 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
     onRefunded(updated);
     setCodesOpen(false);
     setRefundNotice(true);
-    // The refund button is gone: the confirmation takes the focus, so it is read out and the place is kept.
-    requestAnimationFrame(() => notice.current?.focus());
   }
+  // The refund button is gone: the confirmation takes the focus, so it is read out and the place is kept.
+  useEffect(() => {
+    if (refundNotice) notice.current?.focus();
+  }, [refundNotice]);
 
   return (
     <li className="rounded-2xl border border-line p-4" aria-labelledby={headingId} data-esim={esim.id} data-status={esim.status}>

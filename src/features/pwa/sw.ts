@@ -6,7 +6,7 @@ import type { WorkboxPlugin } from 'workbox-core/types.js';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { registerRoute, setCatchHandler } from 'workbox-routing';
-import { NetworkFirst } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { OFFLINE_READING_ROUTES, OFFLINE_ROUTE } from '../../config/site.ts';
 import { canonicalPath, localizePath, splitLocale } from '../../i18n/paths.ts';
 import { mapLimited } from '../../lib/map-limited.ts';
@@ -15,6 +15,11 @@ import { SKIP_WAITING } from './update.ts';
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
 const PAGES_CACHE = 'pages';
+/** The account pages' code (Firebase), which the precache leaves out (astro.config.mjs needsNetwork). */
+const ACCOUNT_CODE_CACHE = 'account-code';
+/** A few deployments' worth of the account islands' chunks. */
+const MAX_ACCOUNT_CHUNKS = 80;
+const ACCOUNT_CODE_MAX_AGE_SECONDS = 60 * 60 * 24 * 60;
 /** Enough for a trip's worth of destinations, bounded so the device's storage is not filled. */
 const MAX_SAVED_PAGES = 200;
 /** On slow hotel Wi-Fi a saved copy after 5 s beats a blank screen; the copy refreshes next time. */
@@ -34,6 +39,19 @@ self.addEventListener('message', (event) => {
 });
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
+
+// The account pages' code is kept once a guarded page has loaded it, so My eSIMs and its install
+// codes open offline after a visit (issue 15 item 8). Hashed names never change: cache first.
+registerRoute(
+  ({ request, url }) => url.origin === self.location.origin && url.pathname.startsWith('/_astro/') && request.destination === 'script',
+  new CacheFirst({
+    cacheName: ACCOUNT_CODE_CACHE,
+    plugins: [
+      { cacheWillUpdate: async ({ response }) => (response.status === 200 ? response : null) },
+      new ExpirationPlugin({ maxEntries: MAX_ACCOUNT_CHUNKS, maxAgeSeconds: ACCOUNT_CODE_MAX_AGE_SECONDS }) as WorkboxPlugin,
+    ],
+  }),
+);
 
 /** One cache entry per page, whatever the URL form ('/de' and '/de/', '/store.html', '?next=...'). */
 const pageKey = (url: string) => new URL(canonicalPath(new URL(url).pathname), self.location.origin).href;
