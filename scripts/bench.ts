@@ -12,7 +12,7 @@ import { CHROMIUM_PATH, ensureChromium } from './lib/chromium.ts';
 import { withCompression } from './lib/compression.ts';
 import { launchBrowser, loadedWeight, type LoadedWeight } from './lib/loaded-weight.ts';
 import { LIGHTHOUSE_CATEGORIES, launchLighthouseChrome, runLighthouse, type LighthouseResult } from './lib/lighthouse-run.ts';
-import { BUDGETS, type Sizes } from './lib/page-weight.ts';
+import { BUDGETS, pageWeight, type Sizes } from './lib/page-weight.ts';
 import { benchShopApi, type ShopFigures } from './lib/shop-bench.ts';
 import { benchDelivery, type DeliveryFigures } from './lib/delivery-bench.ts';
 import { htmlFiles } from './lib/html-files.ts';
@@ -325,6 +325,26 @@ function shopRows(figures: ShopFigures): Row[] {
   ];
 }
 
+/**
+ * The pages a signed-out visitor only passes through on the way to login: every script the built
+ * page references, and everything those import (also lazily), as a signed-in traveller's phone
+ * fetches it at most.
+ */
+function signedInRows(): Row[] {
+  const pages = [
+    { name: 'checkout', file: 'checkout.html', budget: BUDGETS.checkoutPageJsBrotli },
+    { name: 'payment-success', file: 'payment-success.html', budget: BUDGETS.checkoutPageJsBrotli },
+    { name: 'my-esim', file: 'my-esim.html', budget: BUDGETS.loginPageJsBrotli },
+  ];
+  return [
+    section('Signed in: every script the page and its islands load (static count, lazy chunks included)'),
+    ...pages.map(({ name, file, budget }) => {
+      const js = pageWeight(DIST, join(DIST, file)).js;
+      return { figure: `${name} JS`, value: sizeValue(js), budget: `br <= ${kb(budget)}`, mark: overMark(js.brotli, budget) };
+    }),
+  ];
+}
+
 function deliveryRows(figures: DeliveryFigures): Row[] {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   return [
@@ -486,7 +506,7 @@ const precacheFigures = precache(DIST);
 const shopFigures = options['no-shop'] ? null : await benchShopApi();
 const deliveryFigures = options['no-shop'] ? null : await benchDelivery();
 
-const table = [...buildRows(buildFigures), ...weightRows(pages), ...precacheRows(precacheFigures), ...(options['no-lighthouse'] ? [] : lighthouseRows(lighthouseResults)), ...(shopFigures ? shopRows(shopFigures) : []), ...(deliveryFigures ? deliveryRows(deliveryFigures) : [])];
+const table = [...buildRows(buildFigures), ...weightRows(pages), ...signedInRows(), ...precacheRows(precacheFigures), ...(options['no-lighthouse'] ? [] : lighthouseRows(lighthouseResults)), ...(shopFigures ? shopRows(shopFigures) : []), ...(deliveryFigures ? deliveryRows(deliveryFigures) : [])];
 const missed = table.filter((row) => row.mark && row.mark !== 'ok' && row.mark !== 'missing');
 const partial: Omit<BenchReport, 'figures'> = {
   timestamp: new Date().toISOString(),

@@ -7,6 +7,7 @@ import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
+import { apiCaller, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
 import { createShopApi } from './app.ts';
 import { firebaseTokenVerifier } from './auth.ts';
 import type { Db } from './db/db.ts';
@@ -74,29 +75,10 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     await db?.close();
   });
 
-  const call = (path: string, init: RequestInit & { token?: string } = {}) =>
-    fetch(`${api.url}/api${path}`, {
-      ...init,
-      headers: {
-        ...(init.token && { Authorization: `Bearer ${init.token}` }),
-        ...(init.body && { 'Content-Type': 'application/json' }),
-        ...init.headers,
-      },
-    });
+  const call = apiCaller(() => api.url);
   const order = (token: string, body: unknown) => call('/orders', { method: 'POST', token, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
-  /** Pays on the stand-in's hosted page, as a buyer's browser would post its form. */
-  const pay = (checkoutUrl: string, card: string) =>
-    fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card }), redirect: 'manual' });
-
-  const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await read();
-      if (done(value) || Date.now() > deadline) return value;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const pay = payOnStandIn;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
 
   it('answers 401 in the error format without a valid ID token', async () => {

@@ -276,7 +276,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     return c.json({ handled: await fulfilment.reconcile() });
   });
 
-  createEsimRoutes(app, { db, esims, plans, destination, partner: options.partner, fulfilment, langOf });
+  createEsimRoutes(app, { esims, plans, destination, partner: options.partner, fulfilment, langOf });
 
   // Everything else is the catalogue's (GET /regions, /countries, /packages, POST /csp-reports) or its JSON 404.
   app.all('*', (c) => catalogueApi(c.req.raw));

@@ -6,6 +6,7 @@ import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
+import { apiCaller, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
 import { createShopApi, type ShopApi } from './app.ts';
@@ -33,15 +34,6 @@ const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}): Cre
   consents: { terms: true, immediateStart: true },
   ...overrides,
 });
-
-const waitFor = async <T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe.each(databaseDrivers())('delivery on $name', (driver) => {
   let db: Db;
@@ -86,11 +78,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     await db?.close();
   });
 
-  const call = (path: string, init: RequestInit & { token?: string } = {}) =>
-    fetch(`${api.url}/api${path}`, {
-      ...init,
-      headers: { ...(init.token && { Authorization: `Bearer ${init.token}` }), ...(init.body && { 'Content-Type': 'application/json' }), ...init.headers },
-    });
+  const call = apiCaller(() => api.url);
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
   const events = async (id: string) =>
@@ -99,8 +87,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
   /** Orders and pays with the test card, as the buyer's browser would. */
   async function buy(token: string, request = orderFor()) {
     const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token, body: JSON.stringify(request) })).json());
-    const paid = await fetch(created.checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }), redirect: 'manual' });
-    expect(paid.status).toBe(303);
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     return created.order;
   }
   const delivered = (token: string, id: string) => waitFor(() => readOrder(token, id), (o) => o.state === 'delivered' && !!o.esim?.install);

@@ -1,19 +1,17 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request, type Route } from '@playwright/test';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import type { CreateOrderRequest, PriceChangedError } from '../../src/shop/contract.ts';
 import { createOrderResponse } from '../support/shop-orders.ts';
-import { createAccount, uniqueEmail } from './auth-support.ts';
-import { messages, speak } from './support.ts';
+import { signedInAt as signedIn } from './shop-support.ts';
+import { axeViolations, messages } from './support.ts';
 
 /**
  * Checkout, payment success and history against the shop API's contract (issue 14, item 7).
  * The API answers through page.route here only on the failure and edge paths; the purchase
  * itself is tested against the real API, PostgreSQL and the Stripe stand-in.
  */
-const PASSWORD = 'travel-safe-1';
 // The build's API base URL (no PUBLIC_API_BASE_URL, a local site: src/config/env.ts apiBaseUrl).
 const API = LOCAL_API_BASE_URL;
 const PLAN = snapshot.packages.find((p) => p.id === 'jp-5gb-30d')!;
@@ -21,16 +19,6 @@ const PLAN = snapshot.packages.find((p) => p.id === 'jp-5gb-30d')!;
 const money = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 const escape = (text: string) => text.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&');
 
-async function signedIn(page: Page, lang: string, url: string) {
-  const email = uniqueEmail('buy');
-  await createAccount(email, PASSWORD);
-  await speak(page, lang);
-  await page.goto(url);
-  await page.locator('#email').fill(email);
-  await page.locator('#password').fill(PASSWORD);
-  await page.locator('form button[type="submit"]').click();
-  await expect(page).toHaveURL(url);
-}
 
 interface Call {
   method: string;
@@ -70,10 +58,7 @@ const json = (route: Route, status: number, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-async function axe(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const axe = axeViolations;
 
 for (const lang of ['en', 'de', 'ar'] as const) {
   const auth = messages(lang, 'auth');

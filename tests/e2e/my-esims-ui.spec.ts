@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request, type Route } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { STORAGE_KEYS } from '../../src/config/constants.ts';
@@ -7,15 +6,14 @@ import { fill } from '../../src/i18n/fill.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import type { CreateOrderRequest, EsimView } from '../../src/shop/contract.ts';
 import { createOrderResponse, esimView } from '../support/shop-orders.ts';
-import { createAccount, uniqueEmail } from './auth-support.ts';
+import { signedInAt as signedIn } from './shop-support.ts';
 import { waitUntilSaved } from './own-site.ts';
-import { messages, speak } from './support.ts';
+import { axeViolations, messages } from './support.ts';
 
 /**
  * My eSIMs and the top-up checkout against the shop API's contract, the API answered here with
  * page.route (issue 15 items 5 to 9); the lead's tests run the same page against the real API.
  */
-const PASSWORD = 'travel-safe-1';
 const API = LOCAL_API_BASE_URL;
 
 const ACTIVE = esimView();
@@ -30,16 +28,6 @@ const UNUSED = esimView({
   canTopUp: false,
 });
 
-async function signedIn(page: Page, lang: string, url: string) {
-  const email = uniqueEmail('esims');
-  await createAccount(email, PASSWORD);
-  await speak(page, lang);
-  await page.goto(url);
-  await page.locator('#email').fill(email);
-  await page.locator('#password').fill(PASSWORD);
-  await page.locator('form button[type="submit"]').click();
-  await expect(page).toHaveURL(url);
-}
 
 const cors = (request: Request) => ({
   'Access-Control-Allow-Origin': request.headers().origin ?? '*',
@@ -64,10 +52,7 @@ async function shopApi(page: Page, prefix: string, answer: (request: Request, ro
   return calls;
 }
 
-async function axe(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const axe = axeViolations;
 
 const installGuideTitle = (lang: string) =>
   (JSON.parse(readFileSync(new URL(`../../locales/${lang}/install.json`, import.meta.url), 'utf8')) as { title: string }).title;

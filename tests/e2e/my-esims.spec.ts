@@ -4,7 +4,7 @@ import { STORAGE_KEYS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { waitUntilSaved } from './own-site.ts';
 import { buy, buyAndReceive, installCodesOn, mailTo, partnerControl, payWith, PLAN, signedInAt } from './shop-support.ts';
-import { messages } from './support.ts';
+import { axeViolations, messages } from './support.ts';
 
 /**
  * My eSIMs end to end, against the real parts: the shop API on a real PostgreSQL server, the Auth
@@ -26,6 +26,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await buyAndReceive(page, lang);
       const number = await numberOn(page);
       const codes = await installCodesOn(page, lang);
+      if (lang !== 'de') expect(await axeViolations(page)).toEqual([]);
 
       await page.goto(myEsims);
       const first = card(page, number);
@@ -34,6 +35,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(first.locator('meter, [role="progressbar"]')).toBeVisible();
       await first.getByRole('button', { name: m.showCodes }).click();
       expect(await installCodesOn(page, lang, first)).toEqual(codes);
+      if (lang !== 'de') expect(await axeViolations(page)).toEqual([]);
 
       // Never installed: refundable. The partner cancels it, Stripe refunds, an e-mail confirms.
       await first.getByRole('button', { name: m.refund }).click();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 interface Namespaces {
@@ -38,4 +39,10 @@ export const FIRST_VISIT = { storageState: { cookies: [], origins: [] } };
 /** Waits until every React island on the page has hydrated (Astro drops `ssr` from an island then). */
 export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+/** What axe finds on the page as it is now (WCAG 2.1 A and AA, and axe's best practices), one line per rule. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

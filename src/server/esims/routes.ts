@@ -3,7 +3,6 @@ import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { ERROR_CODES, type EsimList, type TopUpPlans } from '../../shop/contract.ts';
 import type { Caller } from '../auth.ts';
-import type { Db } from '../db/db.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import type { SellablePlan } from '../orders/plans.ts';
 import type { EsimPartner } from '../partner/partner.ts';
@@ -21,7 +20,6 @@ const fail = (c: Context, status: 400 | 404 | 409 | 503, code: string, message: 
 export function createEsimRoutes(
   app: Hono<{ Variables: { caller: Caller } }>,
   deps: {
-    db: Db;
     esims: EsimStore;
     plans: Map<string, SellablePlan>;
     destination: DestinationOf;

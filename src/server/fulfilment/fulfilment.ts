@@ -38,6 +38,8 @@ export interface FulfilmentOptions {
 
 /** About two hours of tries before a buyer gets their money back. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000];
+/** The partner allocates within 30 s (DESIGN 6); an order still allocating after this counts its polls as failed tries. */
+const ALLOCATION_LIMIT_MS = 10 * 60_000;
 /** Whoever works on an order holds it this long at most (a crashed process's hold runs out). */
 const LOCK_MS = 60_000;
 /** eSIM Access names an eSIM's top-up package after its base package. */
@@ -115,7 +117,12 @@ export function createFulfilment(options: FulfilmentOptions) {
       await db.query('UPDATE orders SET partner_order_no = $2, updated_at = now() WHERE id = $1', [order.id, partnerOrderNo]);
     }
     const answer = await partner.queryProfiles({ partnerOrderNo });
-    if (answer.status === 'allocating' || answer.profiles.length === 0) return false;
+    if (answer.status === 'allocating' || answer.profiles.length === 0) {
+      // Allocation takes up to 30 s; much longer counts as a failed try, so the order ends refunded if it never comes.
+      // (updated_at is when the partner order was recorded: nothing else changes the order meanwhile.)
+      if (order.partner_order_no && Date.now() - order.updated_at.getTime() > ALLOCATION_LIMIT_MS) throw new Error(`${partnerOrderNo}: not allocated within ${ALLOCATION_LIMIT_MS / 60_000} minutes`);
+      return false;
+    }
     await db.transaction(async (tx) => {
       await esims.saveProfiles(tx, order.id, answer.profiles.slice(0, 1));
       await orders.move(tx, order.id, 'delivered', `partner:${partnerOrderNo}`);
@@ -253,6 +260,9 @@ export function createFulfilment(options: FulfilmentOptions) {
           again.delete(id);
           await runOnce(id);
         } while (again.has(id));
+      } catch (error) {
+        // The database itself failed: the order stays due, and the job tries it again.
+        console.error('fulfilment: run failed', id, error instanceof Error ? error.message : error);
       } finally {
         running.delete(id);
       }

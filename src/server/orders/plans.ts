@@ -11,13 +11,16 @@ export interface SellablePlan {
   destination: { code: string; flag: string; names: Record<Locale, string> };
 }
 
+/** The catalogue's countries and regions by code. */
+const destinationsOf = (catalogue: Snapshot) => new Map([...catalogue.countries, ...catalogue.regions].map((d) => [d.code, d]));
+
 /**
  * Prices every plan of the catalogue again with the one pricing function (DESIGN 6), as the
  * snapshot generator does, so an order is charged what the pricing rules say today and never
  * what a page or a client claims.
  */
 export function sellablePlans(catalogue: Snapshot): Map<string, SellablePlan> {
-  const destinations = new Map([...catalogue.countries, ...catalogue.regions].map((d) => [d.code, d]));
+  const destinations = destinationsOf(catalogue);
   const plans = new Map<string, SellablePlan>();
   for (const [code, packages] of Map.groupBy(catalogue.packages, (p) => p.destination)) {
     const { flag, names } = destinations.get(code)!;
@@ -29,7 +32,7 @@ export function sellablePlans(catalogue: Snapshot): Map<string, SellablePlan> {
 
 /** A destination's name and flag in a language, for answers about orders. */
 export function destinationNames(catalogue: Snapshot) {
-  const destinations = new Map([...catalogue.countries, ...catalogue.regions].map((d) => [d.code, d]));
+  const destinations = destinationsOf(catalogue);
   return (code: string, lang: Locale) => {
     const destination = destinations.get(code);
     return { code, name: destination?.names[lang] ?? code, flag: destination?.flag ?? '' };

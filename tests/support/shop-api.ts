@@ -1,0 +1,28 @@
+/** The shop API as its tests call it over HTTP (src/server/*.test.ts). */
+
+/** A call to the API under /api at `baseUrl()` (a getter: tests restart the server), with an ID token when given. */
+export const apiCaller =
+  (baseUrl: () => string) =>
+  (path: string, init: RequestInit & { token?: string } = {}) =>
+    fetch(`${baseUrl()}/api${path}`, {
+      ...init,
+      headers: {
+        ...(init.token && { Authorization: `Bearer ${init.token}` }),
+        ...(init.body && { 'Content-Type': 'application/json' }),
+        ...init.headers,
+      },
+    });
+
+/** Pays on the Stripe stand-in's hosted page, as a buyer's browser would post its form. */
+export const payOnStandIn = (checkoutUrl: string, card: string) =>
+  fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card }), redirect: 'manual' });
+
+/** Reads until `done` holds or the time is up, and answers the last value (the test's assertion then says what was wrong). */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
