@@ -8,7 +8,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
+import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
 import { createShopApi, type ShopApi } from './app.ts';
 import { firebaseTokenVerifier } from './auth.ts';
 import type { Db } from './db/db.ts';
@@ -260,6 +260,13 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(done.esim).toMatchObject({ id: order.id, status: 'active' });
     const added = stand.partner.packages.find((p) => p.packageCode === PLAN.pkg.partnerCode)!.volume;
     expect(done.esim!.usage!.totalBytes).toBe(totalBefore + added);
+    // Its own confirmation (BGB § 312f): the order, the terms and the waiver, the way to My eSIMs, no codes to install again.
+    const confirmation = await stand.smtp.waitFor((m) => m.to.includes(buyer.email) && m.subject.includes(topUp.number), 10_000);
+    expect(confirmation.text).toContain(TERMS_VERSION);
+    expect(confirmation.text).toContain('§ 356 Abs. 5 BGB');
+    expect(confirmation.text).toContain(`${SITE}/de/my-esim`);
+    expect(confirmation.text).not.toContain('LPA:1$');
+    expect(confirmation.attachments).toEqual([]);
     // The history lists the top-up beside the purchase; My eSIMs still one eSIM.
     const history = OrderList.parse(await (await call('/orders?lang=de', { token: buyer.idToken })).json()).orders;
     expect(history.map((o) => [o.kind, o.esimId])).toEqual([['top_up', order.id], ['esim', order.id]]);

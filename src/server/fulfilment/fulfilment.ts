@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { refreshEsims } from '../esims/refresh.ts';
 import { createEsimStore } from '../esims/store.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { orderEmail, refundEmail, type RefundReason } from '../mail/order-email.ts';
+import { orderEmail, refundEmail, topUpEmail, type MailOrder, type RefundReason } from '../mail/order-email.ts';
 import { createOrderStore, orderNumber, type OrderRow } from '../orders/store.ts';
 import { PartnerError, type EsimPartner } from '../partner/partner.ts';
 import { refundPayment } from '../payments/stripe.ts';
@@ -160,22 +160,31 @@ export function createFulfilment(options: FulfilmentOptions) {
     await tx.query('UPDATE orders SET email_sent_at = now() WHERE id = $1', [id]);
   }
 
+  /** The order as its e-mails tell it. */
+  const mailOrder = (order: OrderRow, lang: Locale): MailOrder => ({
+    number: orderNumber(order),
+    createdAt: order.created_at,
+    total: { amountMinor: order.amount_minor, currency: order.currency },
+    plan: order.plan,
+    destinationName: options.destinationName(order.destination, lang),
+    termsVersion: order.terms_version,
+    consentedAt: order.immediate_start_requested_at,
+  });
+
+  /** The confirmation on a durable medium (BGB § 312f): with the eSIM for a new one, with the way to My eSIMs for a top-up. */
   async function sendOrderEmail(order: OrderRow): Promise<void> {
-    const esim = order.kind === 'esim' ? await esims.ofOrder(db, order.id) : undefined;
-    // A top-up's confirmation is its receipt from Stripe; a detached order has nobody to write to.
-    if (!order.email || !esim) return markEmailSent(db, order.id);
     const lang = order.lang as Locale;
+    // A detached order (the account was deleted) has nobody to write to.
+    if (!order.email) return markEmailSent(db, order.id);
+    if (order.kind === 'top_up') {
+      const email = topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName: options.siteName });
+      await mailer.send({ ...email, to: order.email });
+      return markEmailSent(db, order.id);
+    }
+    const esim = (await esims.ofOrder(db, order.id))!;
     const email = await orderEmail({
       lang,
-      order: {
-        number: orderNumber(order),
-        createdAt: order.created_at,
-        total: { amountMinor: order.amount_minor, currency: order.currency },
-        plan: order.plan,
-        destinationName: options.destinationName(order.destination, lang),
-        termsVersion: order.terms_version,
-        consentedAt: order.immediate_start_requested_at,
-      },
+      order: mailOrder(order, lang),
       esim: { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id },
       installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
       siteName: options.siteName,

@@ -167,6 +167,56 @@ function renderText(blocks: Block[], field: (label: string, value: string) => st
   );
 }
 
+/** The order as a table: number, date, destination (and coverage of a regional plan), plan, price with VAT. */
+function summaryRows(order: MailOrder, lang: Locale): Row[] {
+  const { t, common } = mailTranslations(lang);
+  const countries = order.plan.supportedCountries.length;
+  return [
+    { label: t('order.number'), value: order.number, code: true },
+    { label: t('order.date'), value: formatDate(order.createdAt, lang) },
+    { label: t('order.destination'), value: order.destinationName },
+    // A regional plan names how many countries it covers; a country plan's destination says it all.
+    ...(countries > 1 ? [{ label: common('package.coverage'), value: common('store.countriesCount', { count: countries }) }] : []),
+    {
+      label: t('order.plan'),
+      value: t('order.planValue', {
+        data: formatDataAmount(order.plan.metadata.dataAmount, lang),
+        validity: formatValidity(order.plan.validity, order.plan.validityUnit, lang),
+      }),
+    },
+    { label: t('order.total'), value: t('order.totalValue', { price: formatPrice(order.total, lang) }) },
+  ];
+}
+
+/** The durable record of the contract (BGB § 312f): the terms version and the withdrawal waiver, with its time. */
+function legalBlocks(order: MailOrder, lang: Locale, siteName: string): Block[] {
+  const { t } = mailTranslations(lang);
+  return [
+    { kind: 'subheading', text: t('order.legalHeading') },
+    // A version like 2025-10-01 inside Arabic text keeps its order only inside a left-to-right isolate.
+    { kind: 'paragraph', text: t('order.terms', { version: localeInfo(lang).dir === 'rtl' ? `\u2066${order.termsVersion}\u2069` : order.termsVersion }) },
+    { kind: 'paragraph', text: t('order.waiver', { date: formatDate(order.consentedAt, lang) }) },
+    { kind: 'paragraph', text: t('order.keep'), small: true },
+    { kind: 'paragraph', text: siteName, small: true },
+  ];
+}
+
+/** A top-up's confirmation: the same record of the contract, and the way to the eSIM's data in My eSIMs (nothing to install). */
+export function topUpEmail(input: { lang: Locale; order: MailOrder; myEsimsUrl: string; siteName: string }): Email {
+  const { lang, order, myEsimsUrl, siteName } = input;
+  const { t } = mailTranslations(lang);
+  const subject = t('topUp.subject', { number: order.number });
+  const blocks: Block[] = [
+    { kind: 'heading', text: t('topUp.heading') },
+    { kind: 'paragraph', text: t('topUp.intro', { destination: order.destinationName }) },
+    { kind: 'subheading', text: t('order.summaryHeading') },
+    { kind: 'rows', rows: summaryRows(order, lang) },
+    { kind: 'link', href: myEsimsUrl, text: t('topUp.myEsims') },
+    ...legalBlocks(order, lang, siteName),
+  ];
+  return { subject, text: renderText(blocks, (label, value) => t('field', { label, value })), html: renderHtml(lang, subject, blocks), attachments: [] };
+}
+
 export async function orderEmail(input: {
   lang: Locale;
   order: MailOrder;
@@ -176,33 +226,15 @@ export async function orderEmail(input: {
   siteName: string;
 }): Promise<Email> {
   const { lang, order, esim, installGuideUrl, siteName } = input;
-  const { t, common } = mailTranslations(lang);
+  const { t } = mailTranslations(lang);
   const qrCid = `esim-qr-${order.number.replace(/[^A-Za-z0-9-]/g, '')}@mail`;
   const subject = t('order.subject', { destination: order.destinationName, number: order.number });
-  const countries = order.plan.supportedCountries.length;
 
   const blocks: Block[] = [
     { kind: 'heading', text: t('order.heading') },
     { kind: 'paragraph', text: t('order.intro', { siteName }) },
     { kind: 'subheading', text: t('order.summaryHeading') },
-    {
-      kind: 'rows',
-      rows: [
-        { label: t('order.number'), value: order.number, code: true },
-        { label: t('order.date'), value: formatDate(order.createdAt, lang) },
-        { label: t('order.destination'), value: order.destinationName },
-        // A regional plan names how many countries it covers; a country plan's destination says it all.
-        ...(countries > 1 ? [{ label: common('package.coverage'), value: common('store.countriesCount', { count: countries }) }] : []),
-        {
-          label: t('order.plan'),
-          value: t('order.planValue', {
-            data: formatDataAmount(order.plan.metadata.dataAmount, lang),
-            validity: formatValidity(order.plan.validity, order.plan.validityUnit, lang),
-          }),
-        },
-        { label: t('order.total'), value: t('order.totalValue', { price: formatPrice(order.total, lang) }) },
-      ],
-    },
+    { kind: 'rows', rows: summaryRows(order, lang) },
     { kind: 'subheading', text: t('order.installHeading') },
     { kind: 'paragraph', text: t('order.qrInstructions') },
     { kind: 'image', cid: qrCid, alt: t('order.qrAlt') },
@@ -219,12 +251,7 @@ export async function orderEmail(input: {
     },
     { kind: 'paragraph', text: t('order.keepPrivate'), small: true },
     { kind: 'link', href: installGuideUrl, text: t('order.guideLink') },
-    { kind: 'subheading', text: t('order.legalHeading') },
-    // A version like 2025-10-01 inside Arabic text keeps its order only inside a left-to-right isolate.
-    { kind: 'paragraph', text: t('order.terms', { version: localeInfo(lang).dir === 'rtl' ? `\u2066${order.termsVersion}\u2069` : order.termsVersion }) },
-    { kind: 'paragraph', text: t('order.waiver', { date: formatDate(order.consentedAt, lang) }) },
-    { kind: 'paragraph', text: t('order.keep'), small: true },
-    { kind: 'paragraph', text: siteName, small: true },
+    ...legalBlocks(order, lang, siteName),
   ];
 
   return {
