@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ESIM_POLL_INTERVAL_MS, ORDER_POLL_INTERVAL_MS } from '../../src/config/constants.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { sellablePlans } from '../../src/server/orders/plans.ts';
-import { startAuthEmulator, signUpOn } from './auth-emulator.ts';
+import { signUpOn } from './auth-emulator.ts';
+import { percentile, startBenchShop } from './shop-bench.ts';
 
 /**
  * Issue 15's figure: from the payment to the QR code on the success page, over 20 purchases, with
@@ -26,24 +25,14 @@ export interface DeliveryFigures {
 
 const PURCHASES = 20;
 const ALLOCATION_DELAY_MS = 1_000;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
 export async function benchDelivery(port = 8799): Promise<DeliveryFigures> {
-  const auth = await startAuthEmulator();
   const mailDir = mkdtempSync(join(tmpdir(), 'bench-mail-'));
-  const args = ['scripts/local-shop.ts', '--port', String(port), '--stripe-port', '0', '--partner-port', '0', '--smtp-port', '0',
-    '--mail-dir', mailDir, '--allocation-delay-ms', String(ALLOCATION_DELAY_MS), '--postgres'];
-  const shop = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: auth.host } });
-  const api = `http://127.0.0.1:${port}/api`;
+  const { api, authHost, stop } = await startBenchShop(port, ['--mail-dir', mailDir, '--allocation-delay-ms', String(ALLOCATION_DELAY_MS)]);
   const plan = sellablePlans(embeddedSnapshot()).get('de-1gb-7d')!;
   try {
-    while (!(await fetch(`${api}/regions`).then((r) => r.ok, () => false))) {
-      if (shop.exitCode !== null) throw new Error('The shop API did not start');
-      await new Promise((done) => setTimeout(done, 250));
-    }
     const samples: number[] = [];
     for (let i = 0; i < PURCHASES; i++) {
-      const buyer = await signUpOn(auth.host);
+      const buyer = await signUpOn(authHost);
       const headers = { Authorization: `Bearer ${buyer.idToken}`, 'Content-Type': 'application/json' };
       const created = await fetch(`${api}/orders`, {
         method: 'POST',
@@ -65,9 +54,7 @@ export async function benchDelivery(port = 8799): Promise<DeliveryFigures> {
     const sorted = [...samples].sort((a, b) => a - b);
     return { purchases: PURCHASES, allocationDelayMs: ALLOCATION_DELAY_MS, qrP50Ms: percentile(sorted, 50), qrP95Ms: percentile(sorted, 95), qrMaxMs: sorted.at(-1)! };
   } finally {
-    shop.kill('SIGTERM');
-    if (shop.exitCode === null) await once(shop, 'exit');
-    auth.stop();
+    await stop();
     rmSync(mailDir, { recursive: true, force: true });
   }
 }

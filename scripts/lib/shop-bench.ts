@@ -28,21 +28,39 @@ const BUYERS = 50;
 const ORDERS_PER_BUYER = 10;
 const READ_SECONDS = 10;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * The shop API in its own process (scripts/local-shop.ts) on a throwaway PostgreSQL server, with
+ * its stand-ins on free ports and an Auth emulator of its own; resolves once it answers.
+ */
+export async function startBenchShop(port: number, extraArgs: string[] = []) {
+  const auth = await startAuthEmulator();
+  const shop = spawn(
+    process.execPath,
+    ['scripts/local-shop.ts', '--port', String(port), '--stripe-port', '0', '--partner-port', '0', '--smtp-port', '0', '--postgres', ...extraArgs],
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: auth.host } },
+  );
+  const api = `http://127.0.0.1:${port}/api`;
+  async function stop() {
+    shop.kill('SIGTERM');
+    if (shop.exitCode === null) await once(shop, 'exit');
+    auth.stop();
+  }
+  while (!(await fetch(`${api}/regions`).then((r) => r.ok, () => false))) {
+    if (shop.exitCode !== null) {
+      auth.stop();
+      throw new Error('The shop API did not start');
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  return { api, authHost: auth.host, stop };
+}
 
 export async function benchShopApi(port = 8798): Promise<ShopFigures> {
-  const auth = await startAuthEmulator();
-  const shop = spawn(process.execPath, ['scripts/local-shop.ts', '--port', String(port), '--stripe-port', '0', '--partner-port', '0', '--smtp-port', '0', '--postgres'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: auth.host },
-  });
-  const api = `http://127.0.0.1:${port}/api`;
+  const { api, authHost, stop } = await startBenchShop(port);
   try {
-    while (!(await fetch(`${api}/regions`).then((r) => r.ok, () => false))) {
-      if (shop.exitCode !== null) throw new Error('The shop API did not start');
-      await new Promise((done) => setTimeout(done, 250));
-    }
-    const buyers = await Promise.all(Array.from({ length: BUYERS }, () => signUpOn(auth.host)));
+    const buyers = await Promise.all(Array.from({ length: BUYERS }, () => signUpOn(authHost)));
     const plans = [...sellablePlans(embeddedSnapshot()).values()];
     const order = async (token: string, planIndex: number) => {
       const plan = plans[planIndex % plans.length]!;
@@ -91,8 +109,6 @@ export async function benchShopApi(port = 8798): Promise<ShopFigures> {
       packagesPerSecond: await reads('/packages?regionId=DE'),
     };
   } finally {
-    shop.kill('SIGTERM');
-    if (shop.exitCode === null) await once(shop, 'exit');
-    auth.stop();
+    await stop();
   }
 }

@@ -7,7 +7,7 @@ import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
+import { apiCaller, orderRequest, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
 import { createShopApi } from './app.ts';
 import { firebaseTokenVerifier } from './auth.ts';
 import type { Db } from './db/db.ts';
@@ -27,13 +27,7 @@ const SITE = 'http://127.0.0.1:4329';
 /** Paid, and on its way to delivery or delivered (the eSIM partner's stand-in delivers in the background). */
 const PAID = ['paid', 'provisioning', 'delivered'];
 
-const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
-  planId: plan.pkg.id,
-  lang: 'de',
-  expectedPrice: plan.price,
-  consents: { terms: true, immediateStart: true },
-  ...overrides,
-});
+const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
 
 describe.each(databaseDrivers())('shop API on $name', (driver) => {
   let db: Db;

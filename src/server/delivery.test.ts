@@ -6,7 +6,7 @@ import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
+import { apiCaller, orderRequest, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
 import { createShopApi, type ShopApi } from './app.ts';
@@ -27,13 +27,7 @@ const PLAN = plans.get('de-1gb-7d')!;
 const BIGGER = [...plans.values()].find((p) => p.destination.code === 'DE' && p.pkg.id !== PLAN.pkg.id)!;
 const SITE = 'http://127.0.0.1:4329';
 
-const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
-  planId: plan.pkg.id,
-  lang: 'de',
-  expectedPrice: plan.price,
-  consents: { terms: true, immediateStart: true },
-  ...overrides,
-});
+const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
 
 describe.each(databaseDrivers())('delivery on $name', (driver) => {
   let db: Db;

@@ -1,4 +1,16 @@
+import type { SellablePlan } from '../../src/server/orders/plans.ts';
+import type { CreateOrderRequest } from '../../src/shop/contract.ts';
+
 /** The shop API as its tests call it over HTTP (src/server/*.test.ts). */
+
+/** A German buyer's order of this plan at its price, with both consents. */
+export const orderRequest = (plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
+  planId: plan.pkg.id,
+  lang: 'de',
+  expectedPrice: plan.price,
+  consents: { terms: true, immediateStart: true },
+  ...overrides,
+});
 
 /** A call to the API under /api at `baseUrl()` (a getter: tests restart the server), with an ID token when given. */
 export const apiCaller =
