@@ -162,9 +162,15 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     await new Promise((r) => setTimeout(r, 300));
     expect(stand.partner.requests.filter((r) => r.call === 'esim/order').length).toBe(before);
 
-    // The next server: its job finds the order and delivers it, with the e-mail.
-    handler = build();
+    // The next server: the scheduler's call runs its job, which finds the order and delivers it, with the e-mail.
+    handler = build({ reconcileToken: 'test-reconcile-token' });
     api = await serveApi(handler, port);
+    const reconcile = (token?: string) => call('/jobs/reconcile', { method: 'POST', ...(token && { token }) });
+    expect((await reconcile()).status).toBe(404);
+    expect((await reconcile('another-token')).status).toBe(404);
+    const job = await reconcile('test-reconcile-token');
+    expect(job.status).toBe(200);
+    expect(((await job.json()) as { handled: number }).handled).toBeGreaterThanOrEqual(1);
     await waitFor(() => handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)), (o) => o.state === 'delivered', 10_000);
     expect((await delivered(buyer.idToken, order.id)).esim!.install).not.toBeNull();
     await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
