@@ -45,7 +45,8 @@ const LOCK_MS = 60_000;
 /** eSIM Access names an eSIM's top-up package after its base package. */
 const topUpCode = (partnerCode: string) => `TOPUP_${partnerCode}`;
 
-type Outcome = { retryInMs: number; failed: boolean; error: string | null } | 'done';
+/** What a try that did not fail leaves: nothing to do, or a look again soon (the partner is still allocating). */
+type Outcome = { retryInMs: number } | 'done';
 
 export function createFulfilment(options: FulfilmentOptions) {
   const { db, partner, stripe, mailer } = options;
@@ -72,7 +73,7 @@ export function createFulfilment(options: FulfilmentOptions) {
           continue;
         case 'provisioning': {
           const delivered = order.kind === 'top_up' ? await topUp(order) : await provision(order);
-          if (!delivered) return { retryInMs: allocationPollMs, failed: false, error: null };
+          if (!delivered) return { retryInMs: allocationPollMs };
           continue;
         }
         case 'delivered':
@@ -176,21 +177,24 @@ export function createFulfilment(options: FulfilmentOptions) {
     const lang = order.lang as Locale;
     // A detached order (the account was deleted) has nobody to write to.
     if (!order.email) return markEmailSent(db, order.id);
-    if (order.kind === 'top_up') {
-      const email = topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName: options.siteName });
-      await mailer.send({ ...email, to: order.email });
-      return markEmailSent(db, order.id);
-    }
+    const email =
+      order.kind === 'top_up'
+        ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName: options.siteName })
+        : await newEsimEmail(order, lang);
+    await mailer.send({ ...email, to: order.email });
+    await markEmailSent(db, order.id);
+  }
+
+  /** A new eSIM's e-mail carries the eSIM itself: QR code, manual codes, install links. */
+  async function newEsimEmail(order: OrderRow, lang: Locale) {
     const esim = (await esims.ofOrder(db, order.id))!;
-    const email = await orderEmail({
+    return orderEmail({
       lang,
       order: mailOrder(order, lang),
       esim: { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id },
       installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
       siteName: options.siteName,
     });
-    await mailer.send({ ...email, to: order.email });
-    await markEmailSent(db, order.id);
   }
 
   async function sendRefundEmail(order: OrderRow, reason: RefundReason): Promise<void> {
@@ -239,18 +243,14 @@ export function createFulfilment(options: FulfilmentOptions) {
         return runOnce(id);
       }
       console.error('fulfilment: will try again', id, `try ${attempts}`, text);
-      outcome = { retryInMs: delays[Math.min(attempts, delays.length) - 1]!, failed: true, error: text };
       await db.query(
         `UPDATE orders SET attempts = $2, last_error = $3, locked_until = NULL, next_attempt_at = now() + $4 * interval '1 millisecond' WHERE id = $1`,
-        [id, attempts, text, outcome.retryInMs],
+        [id, attempts, text, delays[Math.min(attempts, delays.length) - 1]],
       );
       return;
     }
-    await db.query(
-      `UPDATE orders SET locked_until = NULL, next_attempt_at = ${outcome === 'done' ? 'NULL' : `now() + $2 * interval '1 millisecond'`}${outcome === 'done' ? ', attempts = 0' : ''}
-       WHERE id = $1`,
-      outcome === 'done' ? [id] : [id, outcome.retryInMs],
-    );
+    if (outcome === 'done') await db.query('UPDATE orders SET locked_until = NULL, next_attempt_at = NULL, attempts = 0 WHERE id = $1', [id]);
+    else await db.query(`UPDATE orders SET locked_until = NULL, next_attempt_at = now() + $2 * interval '1 millisecond' WHERE id = $1`, [id, outcome.retryInMs]);
   }
 
   /**
@@ -292,8 +292,8 @@ export function createFulfilment(options: FulfilmentOptions) {
        ORDER BY next_attempt_at NULLS FIRST LIMIT $1`,
       [limit],
     );
-    // One at a time: the partner allows 8 requests a second.
-    for (const { id } of due) await run(id).catch((error: unknown) => console.error('reconcile', id, error));
+    // One at a time: the partner allows 8 requests a second. (run never rejects: it logs.)
+    for (const { id } of due) await run(id);
     return due.length;
   }
 
