@@ -1,14 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type Stripe from 'stripe';
 import { createCatalogueApi } from '../catalogue/api.ts';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { formatDataAmount, formatValidity } from '../features/package/plans.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../i18n/locales.ts';
 import { localizePath } from '../i18n/paths.ts';
-import { timingSafeEqual } from 'node:crypto';
 import { SITE_NAME } from '../config/site.ts';
 import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION, type OrderView } from '../shop/contract.ts';
 import type { Caller, VerifyIdToken } from './auth.ts';
@@ -25,6 +23,7 @@ import type { EsimPartner } from './partner/partner.ts';
 import { parsePartnerNotification } from './partner/esim-access.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
 import { handleStripeEvent } from './payments/stripe-webhook.ts';
+import { bearerToken, fail, sameSecret } from './http.ts';
 import { isUuid } from './uuid.ts';
 
 export interface ShopApiOptions {
@@ -56,13 +55,6 @@ export type ShopApi = ((request: Request) => Promise<Response>) & { fulfilment: 
 const MAX_ORDER_BODY_BYTES = 16 * 1024;
 const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
 const MAX_PARTNER_BODY_BYTES = 64 * 1024;
-
-/** Compares secrets in constant time. */
-const sameSecret = (given: string, expected: string) =>
-  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
-
-export const fail = (c: Context, status: ContentfulStatusCode, code: string, message: string, extra: Record<string, unknown> = {}) =>
-  c.json({ error: { code, message, ...extra } }, status, { 'Cache-Control': 'no-store' });
 
 /**
  * The shop API (DESIGN 6): one web-standard fetch handler for the catalogue, orders, the Stripe
@@ -102,7 +94,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
         maxAge: 600,
       }),
       async (c, next) => {
-        const token = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+        const token = bearerToken(c);
         if (!token) return fail(c, 401, ERROR_CODES.unauthorized, 'Sign in: an Authorization: Bearer <Firebase ID token> header is required.');
         try {
           c.set('caller', await options.verifyIdToken(token));
@@ -271,7 +263,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   });
 
   app.post('/jobs/reconcile', async (c) => {
-    const token = /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const token = bearerToken(c);
     if (!options.reconcileToken || !token || !sameSecret(token, options.reconcileToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
     return c.json({ handled: await fulfilment.reconcile() });
   });

@@ -6,12 +6,11 @@ import type { Caller } from '../auth.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import type { SellablePlan } from '../orders/plans.ts';
 import type { EsimPartner } from '../partner/partner.ts';
+import { fail } from '../http.ts';
 import { isUuid } from '../uuid.ts';
 import { refreshEsims } from './refresh.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
 import { canTopUp, esimStatus, esimView, isRefundable, type DestinationOf } from './view.ts';
-
-const fail = (c: Context, status: 400 | 404 | 409 | 503, code: string, message: string) => c.json({ error: { code, message } }, status);
 
 /**
  * My eSIMs (DESIGN 6): the caller's eSIMs with install codes and data use, the plans that can
