@@ -7,9 +7,7 @@ import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
-import { createShopApi } from './app.ts';
-import { firebaseTokenVerifier } from './auth.ts';
+import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createStripe } from './payments/stripe.ts';
@@ -37,17 +35,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
   let port: number;
   let delivery: DeliveryStandIns;
 
-  const handler = () =>
-    createShopApi({
-      catalogue,
-      db,
-      stripe,
-      stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET,
-      verifyIdToken: firebaseTokenVerifier('demo-esim'),
-      siteUrl: SITE,
-      basePath: '/api',
-      ...delivery.options,
-    });
+  const handler = () => testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...delivery.options });
 
   beforeAll(async () => {
     process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');

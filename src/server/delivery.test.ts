@@ -6,11 +6,10 @@ import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
+import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
-import { createShopApi, type ShopApi } from './app.ts';
-import { firebaseTokenVerifier } from './auth.ts';
+import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createEsimAccessPartner } from './partner/esim-access.ts';
@@ -38,18 +37,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
   let api: Awaited<ReturnType<typeof serveApi>>;
   let port: number;
 
-  const build = (overrides: Partial<Parameters<typeof createShopApi>[0]> = {}) =>
-    createShopApi({
-      catalogue,
-      db,
-      stripe,
-      stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET,
-      verifyIdToken: firebaseTokenVerifier('demo-esim'),
-      siteUrl: SITE,
-      basePath: '/api',
-      ...stand.options,
-      ...overrides,
-    });
+  const build = (overrides: Partial<ShopApiOptions> = {}) => testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...stand.options }, overrides);
 
   beforeAll(async () => {
     process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');

@@ -24,8 +24,9 @@ export interface EsimRow {
 /** An eSIM order of its owner with its eSIM once allocated. */
 export type OwnedEsim = { order: OrderRow; esim: EsimRow | undefined };
 
-/** Orders that stand for an eSIM the buyer has, had or is waiting for (never the unpaid ones). */
-const ESIM_ORDER_STATES = `('paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded')`;
+/** The owner's orders that stand for an eSIM they have, had or are waiting for (never the unpaid ones), each with its eSIM once allocated. */
+const OWNED_ESIMS = `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
+  WHERE o.uid = $1 AND o.kind = 'esim' AND o.state IN ('paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded')`;
 
 export function createEsimStore(db: Queryable) {
   const split = (rows: (OrderRow & { esim: EsimRow | null })[]): OwnedEsim[] =>
@@ -90,24 +91,12 @@ export function createEsimStore(db: Queryable) {
 
     /** The owner's eSIMs, newest first. */
     async ownedBy(uid: string): Promise<OwnedEsim[]> {
-      return split(
-        await db.query<OrderRow & { esim: EsimRow | null }>(
-          `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
-           WHERE o.uid = $1 AND o.kind = 'esim' AND o.state IN ${ESIM_ORDER_STATES}
-           ORDER BY o.created_at DESC, o.number DESC`,
-          [uid],
-        ),
-      );
+      return split(await db.query<OrderRow & { esim: EsimRow | null }>(`${OWNED_ESIMS} ORDER BY o.created_at DESC, o.number DESC`, [uid]));
     },
 
     /** One of the owner's eSIMs by the id of the order that bought it; someone else's is undefined. */
     async ownedOne(uid: string, id: string): Promise<OwnedEsim | undefined> {
-      const rows = await db.query<OrderRow & { esim: EsimRow | null }>(
-        `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
-         WHERE o.uid = $1 AND o.id = $2 AND o.kind = 'esim' AND o.state IN ${ESIM_ORDER_STATES}`,
-        [uid, id],
-      );
-      return split(rows)[0];
+      return split(await db.query<OrderRow & { esim: EsimRow | null }>(`${OWNED_ESIMS} AND o.id = $2`, [uid, id]))[0];
     },
   };
 }
