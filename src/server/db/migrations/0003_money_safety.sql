@@ -1,0 +1,55 @@
+-- Money safe under faults and abuse (issue 20, DESIGN 7).
+
+-- A worker's claim on an order is fenced: each claim takes the next lease number, and every write
+-- of that run checks it, so a second instance that took the order after a lapse never acts twice.
+ALTER TABLE orders ADD COLUMN lease bigint NOT NULL DEFAULT 0;
+
+-- What was refunded, so a refund larger than the payment shows in the audit.
+ALTER TABLE orders ADD COLUMN refund_amount_minor integer;
+
+-- A refund's reasons: also a payment that does not match its order, a partner price above the
+-- price sold, and an order whose buyer deleted the account before it was delivered.
+ALTER TABLE orders DROP CONSTRAINT orders_refund_reason_check;
+ALTER TABLE orders ADD CONSTRAINT orders_refund_reason_check
+  CHECK (refund_reason IN ('not_delivered', 'requested', 'payment_mismatch', 'account_deleted'));
+
+-- Every write to the partner that costs or returns money, recorded before it is sent and settled
+-- once its answer (or a read of the partner's state after an ambiguous answer) says what happened.
+-- A write left 'sent' is never repeated blindly: the partner is read first (DESIGN 7).
+CREATE TABLE partner_writes (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  order_id uuid NOT NULL REFERENCES orders (id),
+  call text NOT NULL CHECK (call IN ('esim/order', 'esim/topup', 'esim/cancel')),
+  esim_tran_no text,
+  -- For a top-up: the eSIM's totals before it, to tell from a read whether a lost answer was applied.
+  before_total_bytes bigint,
+  outcome text NOT NULL DEFAULT 'sent' CHECK (outcome IN ('sent', 'applied', 'refused')),
+  detail text,
+  sent_at timestamptz NOT NULL DEFAULT now(),
+  settled_at timestamptz
+);
+CREATE INDEX partner_writes_by_order ON partner_writes (order_id, id);
+
+-- Every e-mail sent for an order: one of a kind per order (the audit checks it).
+CREATE TABLE order_emails (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  order_id uuid NOT NULL REFERENCES orders (id),
+  kind text NOT NULL CHECK (kind IN ('order', 'top_up', 'refund')),
+  sent_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX order_emails_by_order ON order_emails (order_id);
+
+-- Payments that reached us for an order they do not match (amount, currency or session): refunded
+-- at once and kept here for whoever runs the shop.
+CREATE TABLE payment_mismatches (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  order_id uuid REFERENCES orders (id),
+  checkout_session_id text NOT NULL UNIQUE,
+  payment_intent_id text,
+  amount_minor integer,
+  currency text,
+  reason text NOT NULL,
+  refund_id text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  refunded_at timestamptz
+);
