@@ -214,6 +214,11 @@ test.describe('My eSIMs on a device without a network', () => {
       await page.reload();
       await expect(page.locator('[data-esim]')).toHaveCount(1);
 
+      // A device without a network: the context offline, and the API unreachable for the page and
+      // its worker alike. A route that answers would still answer offline (page.route fulfils
+      // without the network), and recent Chromium lets the page ask: shopApi's route goes.
+      await page.unrouteAll();
+      await context.route((url) => url.href.startsWith(API), (route) => route.abort('internetdisconnected'));
       await context.setOffline(true);
       await page.reload();
       const [before, after] = m.offline.split('{{time}}') as [string, string];
