@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { routePath } from 'hono/route';
 import type Stripe from 'stripe';
 import { createCatalogueApi } from '../catalogue/api.ts';
 import type { Snapshot } from '../catalogue/schema.ts';
@@ -274,7 +275,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   app.all('*', (c) => catalogueApi(c.req.raw));
 
   app.onError((error, c) => {
-    console.error('shop-api', c.req.method, c.req.path, error);
+    // The route's pattern, never the path: the partner webhook's path holds its secret token.
+    console.error('shop-api', c.req.method, routePath(c), error);
     return fail(c, 500, 'internal_error', 'Something went wrong. Please try again.');
   });
 

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import { FAILURES } from '../../stand-ins/esim-access/server.ts';
+import { STAND_IN_SECRET_KEY } from '../../stand-ins/stripe/server.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
+import { apiCaller, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { embeddedSnapshot } from '../catalogue/snapshot.ts';
+import { TERMS_VERSION } from '../shop/contract.ts';
+import type { ShopApi } from './app.ts';
+import type { Db } from './db/db.ts';
+import { sellablePlans } from './orders/plans.ts';
+import { createOrderStore } from './orders/store.ts';
+import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createStripe } from './payments/stripe.ts';
+
+/**
+ * The eSIM partner's webhook over HTTP (issue 20, item 6): its secret token never reaches a log,
+ * a notification is recorded handled only once its work is done (a failed one is handled when
+ * the partner delivers it again), and 'the profiles are ready' is answered at once while the
+ * delivery goes on in the background. The API runs on PostgreSQL (a server and PGlite) with the
+ * eSIM Access and SMTP stand-ins; no payment provider is needed (orders are made paid directly).
+ */
+const catalogue = embeddedSnapshot();
+const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
+const SITE = 'http://127.0.0.1:4329';
+/** The stand-ins' account (tests/support/delivery-stand-ins.ts). */
+const ACCOUNT = { accessCode: 'test-access-code', secretKey: 'test-secret-key' };
+/** How long the adapter waits for a partner that does not answer. */
+const PARTNER_TIMEOUT_MS = 4_000;
+
+describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
+  let db: Db;
+  let stand: DeliveryStandIns;
+  let handler: ShopApi;
+  let api: Awaited<ReturnType<typeof serveApi>>;
+
+  beforeAll(async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+    db = await driver.open();
+    stand = await startDeliveryStandIns({ allocationDelayMs: 100 });
+    handler = testShopApi({
+      catalogue,
+      db,
+      // Never called: no test here pays or refunds.
+      stripe: createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: 'http://127.0.0.1:9' }),
+      siteUrl: SITE,
+      ...stand.options,
+      partner: createEsimAccessPartner({ ...ACCOUNT, baseUrl: stand.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS }),
+    });
+    // The stand-in's own notifications are not sent anywhere: each test sends the ones it means.
+    api = await serveApi(handler);
+  });
+  afterAll(async () => {
+    await handler?.fulfilment.settled();
+    await api?.close();
+    await stand?.close();
+    await db?.close();
+  });
+
+  const call = apiCaller(() => api.url);
+  const notify = (body: unknown) => call(`/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`, { method: 'POST', body: JSON.stringify(body) });
+  const store = () => createOrderStore(db);
+  const orderRow = async (id: string) => (await store().byId(db, id))!;
+
+  /** A paid order of a German plan, as the Stripe webhook leaves it. */
+  async function paidOrder(): Promise<string> {
+    const { pkg } = PLAN;
+    const { order } = await store().openOrder({
+      uid: `buyer-${randomUUID()}`,
+      email: 'buyer@example.test',
+      plan: { id: pkg.id, metadata: pkg.metadata, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.supportedCountries },
+      destination: PLAN.destination.code,
+      partnerCode: pkg.partnerCode,
+      wholesaleUsdE4: pkg.wholesaleUsdE4,
+      price: PLAN.price,
+      lang: 'de',
+      termsVersion: TERMS_VERSION,
+      consentedAt: new Date(),
+      topUpOf: null,
+    });
+    await db.transaction((tx) => store().move(tx, order.id, 'paid', 'test: paid'));
+    return order.id;
+  }
+
+  /** Runs the delivery until the order is delivered (the reconcile job's way); answers its eSIM's esimTranNo. */
+  async function deliver(id: string): Promise<string> {
+    const state = await waitFor(() => handler.fulfilment.reconcile().then(async () => (await orderRow(id)).state), (s) => s === 'delivered', 15_000);
+    expect(state).toBe('delivered');
+    const [esim] = await db.query<{ esim_tran_no: string }>('SELECT esim_tran_no FROM esims WHERE order_id = $1', [id]);
+    return esim!.esim_tran_no;
+  }
+
+  const statusNotification = (esimTranNo: string) => ({
+    notifyType: 'ESIM_STATUS',
+    notifyId: `status-${randomUUID()}`,
+    content: { esimTranNo, esimStatus: 'IN_USE', smdpStatus: 'ENABLED' },
+  });
+  const queriesOf = (esimTranNo: string) =>
+    stand.partner.requests.filter((r) => r.call === 'esim/query' && (r.body as { esimTranNo?: string }).esimTranNo === esimTranNo).length;
+
+  it('never logs its secret token when a notification fails: the route pattern instead', async () => {
+    const esimTranNo = await deliver(await paidOrder());
+    stand.partner.failNext(FAILURES.serverError, { call: 'esim/query' });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let logged: string;
+    let status: number;
+    try {
+      status = (await notify(statusNotification(esimTranNo))).status;
+      logged = errors.mock.calls.map((args) => args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 5 }))).join(' ')).join('\n');
+    } finally {
+      errors.mockRestore();
+    }
+    expect(status).toBe(500);
+    // The failure was logged, naming the route, not the URL that carries the token.
+    expect(logged).toContain('/api/webhooks/partner/:token');
+    expect(logged).not.toContain(PARTNER_WEBHOOK_TOKEN);
+  });
+
+  it('records a notification handled only after its work: one that failed is handled when the partner sends it again', async () => {
+    const id = await paidOrder();
+    const esimTranNo = await deliver(id);
+    const notification = statusNotification(esimTranNo);
+    stand.partner.failNext(FAILURES.serverError, { call: 'esim/query' });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect((await notify(notification)).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const asked = queriesOf(esimTranNo);
+
+    // The traveller installed it meanwhile; the partner sends the same notification again.
+    stand.partner.markInstalled(esimTranNo);
+    const again = await notify(notification);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ received: true, outcome: 'handled' });
+    // Handled: the partner was asked again, and what it said is stored.
+    expect(queriesOf(esimTranNo)).toBe(asked + 1);
+    const [esim] = await db.query<{ installed: boolean }>('SELECT installed FROM esims WHERE esim_tran_no = $1', [esimTranNo]);
+    expect(esim!.installed).toBe(true);
+    // Now it is done, a third delivery is a replay and asks nothing.
+    expect(await (await notify(notification)).json()).toMatchObject({ outcome: 'replay' });
+    expect(queriesOf(esimTranNo)).toBe(asked + 1);
+  });
+
+  it("answers 'the profiles are ready' at once while the partner hangs, and the delivery still ends delivered", async () => {
+    const id = await paidOrder();
+    // The partner takes the order and never answers: the adapter gives up after PARTNER_TIMEOUT_MS.
+    stand.partner.failNext(FAILURES.timeout, { call: 'esim/order' });
+    const sent = performance.now();
+    const response = await notify({ notifyType: 'ORDER_STATUS', notifyId: `ready-${id}`, content: { orderNo: 'B-unknown', transactionId: id, orderStatus: 'GOT_RESOURCE' } });
+    const tookMs = performance.now() - sent;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ received: true, outcome: 'handled' });
+    // Answered before the partner's call could fail: no try has failed yet.
+    const atAnswer = await orderRow(id);
+    expect(tookMs).toBeLessThan(PARTNER_TIMEOUT_MS);
+    expect({ attempts: atAnswer.attempts, lastError: atAnswer.last_error }).toEqual({ attempts: 0, lastError: null });
+
+    // Handed to the delivery: it asks the partner, which hangs, then tries again and delivers.
+    const ordered = () => stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
+    expect((await waitFor(async () => ordered().length, (n) => n >= 1)) >= 1).toBe(true);
+    await deliver(id);
+    expect((await orderRow(id)).last_error).toContain('esim/order');
+    // The notification is recorded: the partner's repeat changes nothing.
+    expect(await (await notify({ notifyType: 'ORDER_STATUS', notifyId: `ready-${id}`, content: { orderNo: 'B-unknown', transactionId: id, orderStatus: 'GOT_RESOURCE' } })).json()).toMatchObject({ outcome: 'replay' });
+  });
+});
