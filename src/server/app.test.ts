@@ -10,6 +10,7 @@ import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/suppor
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
+import { OPEN_ORDER_LIFETIME_MS } from './orders/store.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**
@@ -90,6 +91,31 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     expect(session).toMatchObject({ client_reference_id: a.order.id, amount_total: PLAN.price.amountMinor, locale: 'de', currency: 'eur' });
     expect(session.success_url).toBe(`${SITE}/de/payment-success?order=${a.order.id}`);
     expect(session.cancel_url).toBe(`${SITE}/de/checkout?plan=${PLAN.pkg.id}&cancelled=1`);
+  });
+
+  it('opens a payment page when the buyer retries minutes after Stripe was down: the session expires 30 min to 24 h from now', async () => {
+    const buyer = await signUp();
+    stripeStandIn.outage({ drop: true });
+    try {
+      const down = await order(buyer.idToken, orderFor());
+      expect(down.status).toBe(502);
+      expect(ApiError.parse(await down.json()).error.code).toBe('payment_unavailable');
+    } finally {
+      stripeStandIn.outage(null);
+    }
+    // The order stays open; the buyer comes back over 2 minutes later (its clock moved back in the database).
+    const [open] = await db.query<{ id: string }>(`SELECT id FROM orders WHERE uid = $1 AND state = 'pending_payment'`, [buyer.uid]);
+    await db.query(`UPDATE orders SET created_at = created_at - interval '150 seconds' WHERE id = $1`, [open!.id]);
+    const retried = await order(buyer.idToken, orderFor());
+    expect(retried.status).toBe(200);
+    const { order: reused, checkoutUrl } = CreateOrderResponse.parse(await retried.json());
+    expect(reused.id).toBe(open!.id);
+    const session = await stripe.checkout.sessions.retrieve(new URL(checkoutUrl).pathname.split('/').pop()!);
+    const now = Math.floor(Date.now() / 1000);
+    expect(session.expires_at - now).toBeGreaterThanOrEqual(30 * 60 - 5);
+    expect(session.expires_at - now).toBeLessThanOrEqual(24 * 3600);
+    // The session outlives the order's open time: a press that reuses this order never gets a dead page.
+    expect(session.expires_at * 1000).toBeGreaterThan(new Date(reused.createdAt).getTime() + OPEN_ORDER_LIFETIME_MS);
   });
 
   it('never trusts the client price: a different one answers 409 with the current price and makes no order', async () => {

@@ -191,7 +191,10 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
           currency: order.currency,
           successUrl: `${siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
           cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(pkg.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,
-          expiresAt: new Date(order.created_at.getTime() + OPEN_ORDER_LIFETIME_MS + 60_000),
+          // Counted from now: Stripe takes 30 min to 24 h after the session's creation, and this may be
+          // a retry minutes after the order was opened. It outlives the order's own open time (reused at
+          // most OPEN_ORDER_LIFETIME_MS after its creation), so a reused order never shows a dead page.
+          expiresAt: new Date(Date.now() + OPEN_ORDER_LIFETIME_MS + 60_000),
         });
         paymentProviderMs = performance.now() - asked;
         withCheckout = await store.attachCheckout(order.id, session.id, session.url);

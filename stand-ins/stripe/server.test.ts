@@ -65,6 +65,21 @@ describe('Stripe stand-in', () => {
     expect(other.id).not.toBe(first.id);
   });
 
+  it("refuses an expires_at less than 30 minutes or more than 24 hours away, with Stripe's error on that param", async () => {
+    const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
+    for (const expires_at of [inSeconds(-60), inSeconds(29 * 60), inSeconds(24 * 3600 + 60)]) {
+      await expect(stripe.checkout.sessions.create({ ...params(), expires_at })).rejects.toMatchObject({
+        statusCode: 400, type: 'StripeInvalidRequestError', param: 'expires_at',
+      });
+    }
+    for (const expires_at of [inSeconds(31 * 60), inSeconds(23 * 3600)]) {
+      expect((await stripe.checkout.sessions.create({ ...params(), expires_at })).expires_at).toBe(expires_at);
+    }
+    // Without one, 24 hours.
+    const session = await stripe.checkout.sessions.create(params());
+    expect(session.expires_at - session.created).toBe(24 * 3600);
+  });
+
   it('takes 4242 on the hosted page, redirects to the success URL and sends a signed completed event', async () => {
     const session = await stripe.checkout.sessions.create(params());
     expect(session).toMatchObject({ status: 'open', payment_status: 'unpaid', amount_total: 499, currency: 'eur' });

@@ -30,6 +30,9 @@ export interface StripeStandInOptions {
   retryDelaysMs?: number[];
 }
 
+/** How the API fails while a test keeps Stripe down: `drop` closes each connection unanswered (Stripe never saw the call). */
+export type StripeOutage = { drop: true };
+
 type Session = Record<string, unknown> & { id: string; status: 'open' | 'complete' | 'expired'; payment_status: string; success_url: string; cancel_url?: string; amount_total: number; currency: string; payment_intent: string | null };
 
 export interface DeliveredEvent {
@@ -44,6 +47,8 @@ export interface StripeStandIn {
   events: DeliveredEvent[];
   /** Resolves once every event queued so far has been delivered or given up. */
   settled(): Promise<void>;
+  /** Every API call (/v1/…) fails this way until called again with null. */
+  outage(failure: StripeOutage | null): void;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   let queue = Promise.resolve();
   let closed = false;
   let url = '';
+  let down: StripeOutage | null = null;
 
   /** Signed as Stripe signs: v1 = HMAC-SHA256 of "<t>.<payload>" with the endpoint's secret. */
   const signature = (payload: string) => {
@@ -126,6 +132,18 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (items?.length !== 1 || !price || !/^[a-z]{3}$/.test(price.currency ?? '') || !/^\d+$/.test(price.unit_amount ?? '') || !price.product_data?.name) {
       return [400, { error: { type: 'invalid_request_error', message: 'One line item with price_data (currency, unit_amount, product_data.name) is required.', param: 'line_items' } }];
     }
+    // API reference, Checkout Sessions, create, expires_at (docs.stripe.com/api/checkout/sessions/create#create_checkout_session-expires_at):
+    // "It can be anywhere from 30 minutes to 24 hours after Checkout Session creation"; the guide
+    // docs.stripe.com/payments/checkout/managing-limited-inventory says the same ("between 30 minutes
+    // and 24 hours after the current time"). Without it, 24 hours.
+    const created = now();
+    const expiresAt = params.expires_at === undefined ? created + 24 * 3600 : Number(params.expires_at);
+    if (!Number.isInteger(expiresAt)) {
+      return [400, { error: { type: 'invalid_request_error', message: 'Invalid integer: expires_at.', param: 'expires_at' } }];
+    }
+    if (expiresAt < created + 30 * 60 || expiresAt > created + 24 * 3600) {
+      return [400, { error: { type: 'invalid_request_error', message: 'The expires_at timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.', param: 'expires_at' } }];
+    }
     const session: Session = {
       id: id('cs'),
       object: 'checkout.session',
@@ -141,8 +159,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       locale: (params.locale as string | undefined) ?? null,
       success_url: params.success_url,
       ...(typeof params.cancel_url === 'string' && { cancel_url: params.cancel_url }),
-      expires_at: Number(params.expires_at ?? now() + 24 * 3600),
-      created: now(),
+      expires_at: expiresAt,
+      created,
       livemode: false,
       payment_intent: null,
       line_items_description: price.product_data.name,
@@ -283,6 +301,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       if (path === '/_stand-in/events') return json(res, 200, events);
       if (path === '/_stand-in/refunds') return json(res, 200, [...refunds.values()]);
       if (!path.startsWith('/v1/')) return void res.writeHead(404).end();
+      // Stripe unreachable: the connection closes before any answer, so nothing was carried out.
+      if (down && 'drop' in down) return void res.socket?.destroy();
 
       if (!/^Bearer sk_test_\w+$/.test(req.headers.authorization ?? '')) {
         return stripeError(res, 401, 'Invalid API Key provided. The stand-in takes any sk_test_ key.');
@@ -313,6 +333,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     url,
     events,
     settled: () => queue,
+    outage(failure) {
+      down = failure;
+    },
     close: () =>
       new Promise((done) => {
         closed = true;

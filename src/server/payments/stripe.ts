@@ -31,6 +31,7 @@ export interface CheckoutRequest {
   currency: string;
   successUrl: string;
   cancelUrl: string;
+  /** 30 minutes to 24 hours after the call, or Stripe refuses it (API reference, Checkout Sessions, create, expires_at). */
   expiresAt: Date;
 }
 
