@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -9,6 +9,13 @@ export const fail = (c: Context, status: ContentfulStatusCode, code: string, mes
 /** The token of an `Authorization: Bearer <token>` header, if there is one. */
 export const bearerToken = (c: Context) => /^Bearer (\S+)$/.exec(c.req.header('authorization') ?? '')?.[1];
 
-/** Compares secrets in constant time. */
-export const sameSecret = (given: string, expected: string) =>
-  given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+/** A key of this process only: the digests below cannot be computed ahead by anyone else. */
+const DIGEST_KEY = randomBytes(32);
+/** 32 bytes whatever the input; UTF-16 code units, so any string (non-ASCII, lone surrogates) has its own digest. */
+const digest = (value: string) => createHmac('sha256', DIGEST_KEY).update(Buffer.from(value, 'utf16le')).digest();
+
+/**
+ * Compares secrets in constant time: fixed-length digests of both, so any input of any length
+ * or script is merely unequal (no exception, and the time tells nothing of the secret's length).
+ */
+export const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));

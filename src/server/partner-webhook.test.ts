@@ -30,6 +30,7 @@ const SITE = 'http://127.0.0.1:4329';
 const ACCOUNT = { accessCode: 'test-access-code', secretKey: 'test-secret-key' };
 /** How long the adapter waits for a partner that does not answer. */
 const PARTNER_TIMEOUT_MS = 4_000;
+const RECONCILE_TOKEN = 'test-reconcile-token';
 
 describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
   let db: Db;
@@ -49,7 +50,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
       siteUrl: SITE,
       ...stand.options,
       partner: createEsimAccessPartner({ ...ACCOUNT, baseUrl: stand.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS }),
-    });
+    }, { reconcileToken: RECONCILE_TOKEN });
     // The stand-in's own notifications are not sent anywhere: each test sends the ones it means.
     api = await serveApi(handler);
   });
@@ -100,6 +101,34 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
   });
   const queriesOf = (esimTranNo: string) =>
     stand.partner.requests.filter((r) => r.call === 'esim/query' && (r.body as { esimTranNo?: string }).esimTranNo === esimTranNo).length;
+
+  // Issue 20, item 7: lengths were compared in characters and the secrets in UTF-8 bytes, so a
+  // non-ASCII guess as long as the secret threw (500), and 404 or 500 told the secret's length.
+  const lengths = (secret: string) => [1, secret.length - 1, secret.length, secret.length + 1, secret.length * 2];
+
+  it('answers 404, never 500, to a wrong webhook token of any script and length', async () => {
+    const ready = { notifyType: 'ORDER_STATUS', notifyId: `n-${randomUUID()}`, content: { orderNo: 'B-1', transactionId: randomUUID(), orderStatus: 'GOT_RESOURCE' } };
+    for (const length of lengths(PARTNER_WEBHOOK_TOKEN)) {
+      for (const unit of ['a', 'é', '日', '😀']) {
+        const token = unit.repeat(length);
+        const response = await call(`/webhooks/partner/${encodeURIComponent(token)}`, { method: 'POST', body: JSON.stringify(ready) });
+        expect([response.status, `${length}×${unit}`]).toEqual([404, `${length}×${unit}`]);
+        expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
+      }
+    }
+    expect(stand.partner.requests.filter((r) => (r.body as { transactionId?: string }).transactionId === ready.content.transactionId)).toEqual([]);
+  });
+
+  it("answers 404, never 500, to a wrong reconcile job's bearer token of any script and length", async () => {
+    // A header carries Latin-1 only: 'é' and 'ß' are two bytes each in UTF-8.
+    for (const length of lengths(RECONCILE_TOKEN)) {
+      for (const unit of ['a', 'é', 'ß']) {
+        const response = await call('/jobs/reconcile', { method: 'POST', token: unit.repeat(length) });
+        expect([response.status, `${length}×${unit}`]).toEqual([404, `${length}×${unit}`]);
+      }
+    }
+    expect((await call('/jobs/reconcile', { method: 'POST', token: RECONCILE_TOKEN })).status).toBe(200);
+  });
 
   it('never logs its secret token when a notification fails: the route pattern instead', async () => {
     const esimTranNo = await deliver(await paidOrder());
