@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createStripe, refundPayment } from '../../src/server/payments/stripe.ts';
+import { createCheckoutSession, createStripe, refundPayment, type CheckoutRequest } from '../../src/server/payments/stripe.ts';
 import { decodeForm, STAND_IN_SECRET_KEY, startStripeStandIn, type StripeStandIn } from './server.ts';
 
 /** The stand-in as the real `stripe` SDK and a buyer's browser meet it, over HTTP. */
@@ -78,6 +78,56 @@ describe('Stripe stand-in', () => {
     // Without one, 24 hours.
     const session = await stripe.checkout.sessions.create(params());
     expect(session.expires_at - session.created).toBe(24 * 3600);
+  });
+
+  it('saves no result for parameters that fail validation: the corrected request may use the same key', async () => {
+    const tooSoon = Math.floor(Date.now() / 1000) + 60;
+    await expect(stripe.checkout.sessions.create({ ...params(), expires_at: tooSoon }, { idempotencyKey: 'key-invalid' })).rejects.toMatchObject({ statusCode: 400, param: 'expires_at' });
+    const corrected = await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-invalid' });
+    expect(corrected.status).toBe('open');
+    expect((await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-invalid' })).id).toBe(corrected.id);
+  });
+
+  it('saves a 500 once the endpoint ran and replays it for that key, until the key is pruned after 24 hours', async () => {
+    standIn.outage({ status: 500 });
+    try {
+      await expect(stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-500' })).rejects.toMatchObject({ statusCode: 500, type: 'StripeAPIError' });
+    } finally {
+      standIn.outage(null);
+    }
+    // The outage is over, but the same key and parameters get the saved 500 back, not retried by the SDK.
+    const replayed = await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-500' }).catch((e: Stripe.errors.StripeError) => e);
+    expect(replayed).toMatchObject({ statusCode: 500, type: 'StripeAPIError' });
+    expect((replayed as Stripe.errors.StripeError).headers?.['idempotent-replayed']).toBe('true');
+    // The same key with other parameters is refused.
+    await expect(stripe.checkout.sessions.create(params(999), { idempotencyKey: 'key-500' })).rejects.toMatchObject({ statusCode: 400, type: 'StripeIdempotencyError' });
+    standIn.advanceClock(24 * 3600_000 - 5_000);
+    try {
+      await expect(stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-500' })).rejects.toMatchObject({ statusCode: 500 });
+      standIn.advanceClock(5_000);
+      // Pruned: the key is a new request.
+      expect((await stripe.checkout.sessions.create(params(999), { idempotencyKey: 'key-500' })).amount_total).toBe(999);
+    } finally {
+      standIn.advanceClock(-24 * 3600_000);
+    }
+  });
+
+  it("lets the shop's retry open a session once a 500 outage ends: a later press is a new request under a new key", async () => {
+    const request = (expiresInMs: number): CheckoutRequest => ({
+      orderId: 'order-outage', email: null, lang: 'de', productName: 'Germany: 1 GB, 7 days', amountMinor: 499, currency: 'EUR',
+      successUrl: 'http://127.0.0.1:4321/payment-success?order=order-outage', cancelUrl: 'http://127.0.0.1:4321/checkout?plan=de-1gb-7d&cancelled=1',
+      expiresAt: new Date(Date.now() + expiresInMs),
+    });
+    standIn.outage({ status: 500 });
+    try {
+      await expect(createCheckoutSession(stripe, request(31 * 60_000))).rejects.toMatchObject({ statusCode: 500 });
+    } finally {
+      standIn.outage(null);
+    }
+    // The buyer presses again: the shop counts expires_at from this later moment.
+    const session = await createCheckoutSession(stripe, request(31 * 60_000 + 2_000));
+    expect(session.url.startsWith(standIn.url)).toBe(true);
+    expect((await stripe.checkout.sessions.retrieve(session.id)).client_reference_id).toBe('order-outage');
   });
 
   it('takes 4242 on the hosted page, redirects to the success URL and sends a signed completed event', async () => {

@@ -30,8 +30,14 @@ export interface StripeStandInOptions {
   retryDelaysMs?: number[];
 }
 
-/** How the API fails while a test keeps Stripe down: `drop` closes each connection unanswered (Stripe never saw the call). */
-export type StripeOutage = { drop: true };
+/**
+ * How the API fails while a test keeps Stripe down: `drop` closes each connection unanswered
+ * (Stripe never saw the call); `status: 500` answers api_error once the endpoint has run (what it
+ * did stays done: a 500 does not say whether the request was applied), and Stripe saves that 500
+ * under the request's Idempotency-Key like any other result. Parameters that fail validation are
+ * still refused with their 400.
+ */
+export type StripeOutage = { drop: true } | { status: 500 };
 
 type Session = Record<string, unknown> & { id: string; status: 'open' | 'complete' | 'expired'; payment_status: string; success_url: string; cancel_url?: string; amount_total: number; currency: string; payment_intent: string | null };
 
@@ -49,11 +55,20 @@ export interface StripeStandIn {
   settled(): Promise<void>;
   /** Every API call (/v1/…) fails this way until called again with null. */
   outage(failure: StripeOutage | null): void;
+  /** Moves the stand-in's clock forward (idempotency keys' age, sessions' created and expires_at). */
+  advanceClock(ms: number): void;
   close(): Promise<void>;
 }
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
+/** Webhook signatures carry real time: the receiver checks them against its own clock. */
 const now = () => Math.floor(Date.now() / 1000);
+/** How long an idempotency key is kept: "at least 24 hours" (docs.stripe.com/api/idempotent_requests). */
+const IDEMPOTENCY_KEY_LIFETIME_S = 24 * 3600;
+
+/** An API answer; `unsaved`: the parameters failed validation, so the endpoint never started and no idempotent result is kept. */
+type Answer = [status: number, body: unknown, unsaved?: 'unsaved'];
+const invalid = (param: string, message: string): Answer => [400, { error: { type: 'invalid_request_error', message, param } }, 'unsaved'];
 
 /** `a[b][0][c]=x` form fields (how the SDK encodes) as nested objects and arrays. */
 export function decodeForm(body: string): Record<string, unknown> {
@@ -81,13 +96,16 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const intents = new Map<string, Record<string, unknown>>();
   const charges = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Record<string, unknown>>();
-  const idempotent = new Map<string, { request: string; status: number; body: unknown }>();
+  const idempotent = new Map<string, { request: string; savedAt: number; status: number; body: unknown; headers: Record<string, string> }>();
   const events: DeliveredEvent[] = [];
   const delays = options.retryDelaysMs ?? [500, 1000, 2000, 4000, 8000, 16000, 30000];
   let queue = Promise.resolve();
   let closed = false;
   let url = '';
   let down: StripeOutage | null = null;
+  let clockOffsetMs = 0;
+  /** The stand-in's own time in seconds (tests move it with advanceClock). */
+  const clock = () => Math.floor((Date.now() + clockOffsetMs) / 1000);
 
   /** Signed as Stripe signs: v1 = HMAC-SHA256 of "<t>.<payload>" with the endpoint's secret. */
   const signature = (payload: string) => {
@@ -124,25 +142,23 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const stripeError = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
     json(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
 
-  function createSession(params: Record<string, unknown>): [number, unknown] {
+  function createSession(params: Record<string, unknown>): Answer {
     const items = params.line_items as { quantity?: string; price_data?: { currency?: string; unit_amount?: string; tax_behavior?: string; product_data?: { name?: string } } }[] | undefined;
     const price = items?.[0]?.price_data;
-    if (params.mode !== 'payment') return [400, { error: { type: 'invalid_request_error', message: 'mode must be payment.', param: 'mode' } }];
-    if (typeof params.success_url !== 'string') return [400, { error: { type: 'invalid_request_error', message: 'Missing required param: success_url.', param: 'success_url' } }];
+    if (params.mode !== 'payment') return invalid('mode', 'mode must be payment.');
+    if (typeof params.success_url !== 'string') return invalid('success_url', 'Missing required param: success_url.');
     if (items?.length !== 1 || !price || !/^[a-z]{3}$/.test(price.currency ?? '') || !/^\d+$/.test(price.unit_amount ?? '') || !price.product_data?.name) {
-      return [400, { error: { type: 'invalid_request_error', message: 'One line item with price_data (currency, unit_amount, product_data.name) is required.', param: 'line_items' } }];
+      return invalid('line_items', 'One line item with price_data (currency, unit_amount, product_data.name) is required.');
     }
     // API reference, Checkout Sessions, create, expires_at (docs.stripe.com/api/checkout/sessions/create#create_checkout_session-expires_at):
     // "It can be anywhere from 30 minutes to 24 hours after Checkout Session creation"; the guide
     // docs.stripe.com/payments/checkout/managing-limited-inventory says the same ("between 30 minutes
     // and 24 hours after the current time"). Without it, 24 hours.
-    const created = now();
+    const created = clock();
     const expiresAt = params.expires_at === undefined ? created + 24 * 3600 : Number(params.expires_at);
-    if (!Number.isInteger(expiresAt)) {
-      return [400, { error: { type: 'invalid_request_error', message: 'Invalid integer: expires_at.', param: 'expires_at' } }];
-    }
+    if (!Number.isInteger(expiresAt)) return invalid('expires_at', 'Invalid integer: expires_at.');
     if (expiresAt < created + 30 * 60 || expiresAt > created + 24 * 3600) {
-      return [400, { error: { type: 'invalid_request_error', message: 'The expires_at timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.', param: 'expires_at' } }];
+      return invalid('expires_at', 'The expires_at timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.');
     }
     const session: Session = {
       id: id('cs'),
@@ -179,7 +195,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return { ...session, payment_intent: intent };
   }
 
-  function api(method: string, path: string, params: Record<string, unknown>): [number, unknown] {
+  /** What the endpoint answers, or during a 500 outage api_error once it has run (validation failures keep their 400). */
+  function execute(method: string, path: string, params: Record<string, unknown>): Answer {
+    const answer = api(method, path, params);
+    if (down && 'status' in down && !answer[2]) return [down.status, { error: { type: 'api_error', message: 'Stripe stand-in outage: an error occurred on the server.' } }];
+    return answer;
+  }
+
+  function api(method: string, path: string, params: Record<string, unknown>): Answer {
     if (method === 'POST' && path === '/v1/checkout/sessions') return createSession(params);
     let match = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
     if (method === 'GET' && match) {
@@ -207,11 +230,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         return found ? [200, found] : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${prefix}: '${match[1]}'` } }];
       }
     }
-    return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). The Stripe stand-in implements only the calls the shop makes.` } }];
+    return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). The Stripe stand-in implements only the calls the shop makes.` } }, 'unsaved'];
   }
 
   /** A refund of a paid intent's charge, at most what is left of it (Stripe's rules; the same Idempotency-Key replays it). */
-  function createRefund(params: Record<string, unknown>): [number, unknown] {
+  function createRefund(params: Record<string, unknown>): Answer {
     const intent = typeof params.payment_intent === 'string' ? intents.get(params.payment_intent) : undefined;
     if (!intent) {
       return [400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${String(params.payment_intent ?? '')}'`, param: 'payment_intent' } }];
@@ -225,7 +248,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     }
     const refund = {
       id: id('re'), object: 'refund', amount, currency: charge.currency, payment_intent: intent.id, charge: charge.id, status: 'succeeded',
-      reason: (params.reason as string | undefined) ?? null, metadata: params.metadata ?? {}, created: now(),
+      reason: (params.reason as string | undefined) ?? null, metadata: params.metadata ?? {}, created: clock(),
     };
     refunds.set(refund.id, refund);
     charge.amount_refunded = Number(charge.amount_refunded ?? 0) + amount;
@@ -268,10 +291,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const charge = {
       id: id('ch'), object: 'charge', paid: true, status: 'succeeded', amount: session.amount_total, currency: session.currency,
       payment_method_details: { type: 'card', card: { brand: card.brand, last4: typed.replace(/\D/g, '').slice(-4) } },
-      receipt_url: '', created: now(),
+      receipt_url: '', created: clock(),
     };
     charge.receipt_url = `${url}/receipts/${charge.id}`;
-    const intent = { id: id('pi'), object: 'payment_intent', status: 'succeeded', amount: session.amount_total, currency: session.currency, latest_charge: charge.id, metadata: session.metadata, created: now() };
+    const intent = { id: id('pi'), object: 'payment_intent', status: 'succeeded', amount: session.amount_total, currency: session.currency, latest_charge: charge.id, metadata: session.metadata, created: clock() };
     charges.set(charge.id, { ...charge, payment_intent: intent.id });
     intents.set(intent.id, intent);
     Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intent.id });
@@ -309,19 +332,38 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       }
       const params = req.method === 'GET' ? decodeForm(target.search.slice(1)) : decodeForm(body);
       const key = req.headers['idempotency-key'];
-      if (req.method === 'POST' && typeof key === 'string') {
-        const request = `${path} ${body}`;
-        const earlier = idempotent.get(key);
-        if (earlier && earlier.request !== request) {
-          return stripeError(res, 400, `Keys for idempotent requests can only be used with the same parameters they were first used with.`, { type: 'idempotency_error' });
-        }
-        if (earlier) return json(res, earlier.status, earlier.body, { 'Idempotent-Replayed': 'true' });
-        const [status, answer] = api(req.method, path, params);
-        idempotent.set(key, { request, status, body: answer });
+      if (req.method !== 'POST' || typeof key !== 'string') {
+        const [status, answer] = execute(req.method ?? 'GET', path, params);
         return json(res, status, answer);
       }
-      const [status, answer] = api(req.method ?? 'GET', path, params);
-      json(res, status, answer);
+      // Idempotent requests, as docs.stripe.com/api/idempotent_requests and
+      // docs.stripe.com/error-low-level#idempotency describe them:
+      // - "You can remove keys from the system automatically after they're at least 24 hours old. We
+      //   generate a new request if a key is reused after the original is pruned."
+      // - "The idempotency layer compares incoming parameters to those of the original request and
+      //   errors if they're not the same": idempotency_error. The docs give no status for it; Stripe
+      //   answers 400 (409 is its answer to a key whose first request is still running, which this
+      //   stand-in, answering each request at once, never has).
+      // - "Stripe saves the status code and body of the first request made with a given idempotency
+      //   key after endpoint execution begins. Retries with the same key return the saved response,
+      //   including 500 errors."
+      // - "If incoming parameters fail validation, or the request conflicts with another that was
+      //   executing concurrently, no idempotent result is saved because no API endpoint began
+      //   execution. It is safe to retry these requests."
+      for (const [saved, { savedAt }] of idempotent) if (clock() - savedAt >= IDEMPOTENCY_KEY_LIFETIME_S) idempotent.delete(saved);
+      const request = `${path} ${body}`;
+      const earlier = idempotent.get(key);
+      if (earlier && earlier.request !== request) {
+        return json(res, 400, { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` } });
+      }
+      if (earlier) return json(res, earlier.status, earlier.body, { ...earlier.headers, 'Idempotent-Replayed': 'true' });
+      const [status, answer, unsaved] = execute(req.method, path, params);
+      // A saved 500 would only be replayed: Stripe then tells its SDKs not to retry (stripe-node,
+      // RequestSender._shouldRetry: "we expect the stripe-should-retry header to be false in most
+      // cases when a 500 is returned, since our idempotency framework would typically replay it").
+      const headers: Record<string, string> = status >= 500 ? { 'Stripe-Should-Retry': 'false' } : {};
+      if (!unsaved) idempotent.set(key, { request, savedAt: clock(), status, body: answer, headers });
+      json(res, status, answer, headers);
     } catch (error) {
       json(res, 500, { error: { type: 'api_error', message: error instanceof Error ? error.message : String(error) } });
     }
@@ -335,6 +377,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     settled: () => queue,
     outage(failure) {
       down = failure;
+    },
+    advanceClock(ms) {
+      clockOffsetMs += ms;
     },
     close: () =>
       new Promise((done) => {

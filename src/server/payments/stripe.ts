@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
 import type { PaymentMethod } from '../../shop/contract.ts';
@@ -35,34 +36,42 @@ export interface CheckoutRequest {
   expiresAt: Date;
 }
 
-/** The hosted payment page for an order; the order id makes the call idempotent (a retry gets the same session). */
+/**
+ * The hosted payment page for an order. Its idempotency key names this exact request: the order id
+ * and a hash of the parameters. Stripe saves the first result under a key, 500s included, for at
+ * least 24 hours, and refuses the key with other parameters (docs.stripe.com/api/idempotent_requests).
+ * So the SDK's own retries and a double click within the same second get the same session, while a
+ * press after a failure carries a new expires_at (counted from now), hence a new key: a failure saved
+ * under the earlier key never sticks to the order, and the retry is never refused for its new
+ * parameters. A second session for one order is harmless: the order keeps the first one attached
+ * (attachCheckout), and the other is never shown and expires.
+ */
 export async function createCheckoutSession(stripe: Stripe, request: CheckoutRequest): Promise<{ id: string; url: string }> {
-  const session = await stripe.checkout.sessions.create(
-    {
-      mode: 'payment',
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: request.currency.toLowerCase(),
-            unit_amount: request.amountMinor,
-            // Our prices are final, VAT included (Stripe Tax splits the buyer's country's VAT).
-            tax_behavior: 'inclusive',
-            product_data: { name: request.productName },
-          },
+  const params: Stripe.Checkout.SessionCreateParams = {
+    mode: 'payment',
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: request.currency.toLowerCase(),
+          unit_amount: request.amountMinor,
+          // Our prices are final, VAT included (Stripe Tax splits the buyer's country's VAT).
+          tax_behavior: 'inclusive',
+          product_data: { name: request.productName },
         },
-      ],
-      locale: CHECKOUT_LOCALES[request.lang],
-      client_reference_id: request.orderId,
-      metadata: { orderId: request.orderId },
-      payment_intent_data: { metadata: { orderId: request.orderId } },
-      ...(request.email && { customer_email: request.email }),
-      success_url: request.successUrl,
-      cancel_url: request.cancelUrl,
-      expires_at: Math.floor(request.expiresAt.getTime() / 1000),
-    },
-    { idempotencyKey: `checkout-session-${request.orderId}` },
-  );
+      },
+    ],
+    locale: CHECKOUT_LOCALES[request.lang],
+    client_reference_id: request.orderId,
+    metadata: { orderId: request.orderId },
+    payment_intent_data: { metadata: { orderId: request.orderId } },
+    ...(request.email && { customer_email: request.email }),
+    success_url: request.successUrl,
+    cancel_url: request.cancelUrl,
+    expires_at: Math.floor(request.expiresAt.getTime() / 1000),
+  };
+  const hash = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 32);
+  const session = await stripe.checkout.sessions.create(params, { idempotencyKey: `checkout-session-${request.orderId}-${hash}` });
   if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
   return { id: session.id, url: session.url };
 }
