@@ -56,3 +56,13 @@ export const REFUND_PROCESSING_BUSINESS_DAYS = { min: 5, max: 7 } as const;
 
 /** My eSIMs shows the partner's data use at most this old; older, the API asks the partner again (issue 15). */
 export const ESIM_USAGE_MAX_AGE_MS = 5 * 60_000;
+
+/**
+ * Per-user limits of the shop API's routes that cost a Stripe Checkout Session or calls to the
+ * eSIM partner (issue 20, DESIGN 7: the partner's 8 requests a second are one budget for the
+ * whole shop). Above them the API answers 429 with Retry-After. POST /orders counts orders and
+ * top-ups alike; each limit is a fixed window per user, kept in PostgreSQL for every API instance.
+ */
+export const ORDERS_PER_USER_PER_MINUTE = 10;
+export const ORDERS_PER_USER_PER_HOUR = 30;
+export const REFUND_REQUESTS_PER_USER_PER_MINUTE = 5;

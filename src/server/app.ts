@@ -25,6 +25,7 @@ import { parsePartnerNotification } from './partner/esim-access.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
 import { handleStripeEvent } from './payments/stripe-webhook.ts';
 import { bearerToken, fail, sameSecret } from './http.ts';
+import { createUserLimits, USER_LIMITS, type UserLimits } from './limits.ts';
 import { isUuid } from './uuid.ts';
 
 export interface ShopApiOptions {
@@ -46,6 +47,8 @@ export interface ShopApiOptions {
   partnerWebhookToken: string;
   /** The scheduler's bearer token for POST /jobs/reconcile; unset: the route answers 404. */
   reconcileToken?: string | undefined;
+  /** Per-user limits of the costly routes (src/config/constants.ts; a test may raise them). */
+  limits?: Partial<UserLimits>;
   /** Retry timing of deliveries (tests make it short). */
   delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs'>;
 }
@@ -81,6 +84,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   });
   const allowedOrigins = new Set(options.allowedOrigins ?? [new URL(siteUrl).origin]);
   const catalogueApi = createCatalogueApi(catalogue, { basePath: options.basePath ?? '' });
+  const limits = createUserLimits(db, { ...USER_LIMITS, ...options.limits });
 
   const app = new Hono<{ Variables: { caller: Caller } }>().basePath(options.basePath || '/');
 
@@ -92,6 +96,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
         origin: (origin) => (allowedOrigins.has(origin) ? origin : null),
         allowMethods: ['GET', 'POST', 'DELETE'],
         allowHeaders: ['Authorization', 'Content-Type'],
+        // A 429's wait, for the pages on another origin (locally the site and the API have different ports).
+        exposeHeaders: ['Retry-After'],
         maxAge: 600,
       }),
       async (c, next) => {
@@ -272,7 +278,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     return c.json({ handled: await fulfilment.reconcile() });
   });
 
-  createEsimRoutes(app, { esims, plans, destination, partner: options.partner, fulfilment, langOf });
+  createEsimRoutes(app, { esims, plans, destination, partner: options.partner, fulfilment, limits, langOf });
 
   // Everything else is the catalogue's (GET /regions, /countries, /packages, POST /csp-reports) or its JSON 404.
   app.all('*', (c) => catalogueApi(c.req.raw));

@@ -23,6 +23,9 @@ import { LOCALE_CODES } from '../i18n/locales.ts';
  *                                                503 partner_unavailable when the eSIM's state cannot be checked now)
  *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
  *
+ * POST /esims/{id}/refund has a per-user limit (src/config/constants.ts): above it 429 too_many_requests
+ * with Retry-After (seconds).
+ *
  * An eSIM's id is the id of the order that bought it; a top-up is an order of kind 'top_up' for that id.
  */
 
@@ -188,4 +191,6 @@ export const ERROR_CODES = {
   notRefundable: 'not_refundable',
   partnerUnavailable: 'partner_unavailable',
   cannotTopUp: 'cannot_top_up',
+  /** 429: the caller's per-user limit of orders or refund requests is reached; Retry-After says how many seconds to wait. */
+  tooManyRequests: 'too_many_requests',
 } as const;

@@ -6,10 +6,11 @@ import { ErrorBox, useHydrated } from '../auth/FormParts.tsx';
 import type { AuthMessages } from '../auth/messages.ts';
 import { formatPrice } from '../package/plans.ts';
 import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
+import { tooManyRequestsText } from '../shop/shop-error-text.ts';
 import { createOrder } from '../shop/shop.ts';
 import ConsentCheckbox from './ConsentCheckbox.tsx';
 
-export type CheckoutMessages = AuthMessages['checkout'] & { network: string };
+export type CheckoutMessages = AuthMessages['checkout'] & { network: string; tooManyRequests: string };
 
 interface Props {
   locale: Locale;
@@ -55,7 +56,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
     return () => window.removeEventListener('pageshow', restored);
   }, []);
 
-  const failureText: Record<Exclude<ShopErrorKind, 'priceChanged'>, string> = {
+  const failureText: Record<Exclude<ShopErrorKind, 'priceChanged' | 'tooManyRequests'>, string> = {
     network: m.network,
     server: m.errors.server,
     unauthorized: m.errors.unauthorized,
@@ -101,6 +102,10 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
       if (kind === 'priceChanged' && error instanceof ShopError && error.price) {
         setChangedTo(error.price);
         onPriceChange(error.price);
+      } else if (kind === 'tooManyRequests') {
+        // Too many orders in a short time (a per-user limit): the ticks stay, the wait is said.
+        const wait = error instanceof ShopError ? error.retryAfterSeconds : undefined;
+        setFailure(tooManyRequestsText({ errors: { tooManyRequests: m.tooManyRequests }, checkout: m }, locale, wait));
       } else {
         setFailure(failureText[kind === 'priceChanged' ? 'server' : kind]);
       }

@@ -43,7 +43,7 @@ export default function RefundDialog({ esimId, locale, messages: m, onRefunded }
       dialog.current?.close();
       onRefunded(esim);
     } catch (caught) {
-      setError(caught instanceof ShopError && caught.kind === 'notRefundable' ? fill(m.notRefundable, refundFigures) : shopErrorText(caught, m));
+      setError(caught instanceof ShopError && caught.kind === 'notRefundable' ? fill(m.notRefundable, refundFigures) : shopErrorText(caught, m, locale));
     } finally {
       setBusy(false);
     }

@@ -6,14 +6,14 @@ import { createOrderResponse, orderView } from '../../../tests/support/shop-orde
 import { createShopClient, ShopError, type ShopErrorKind } from './shop-client.ts';
 
 // The client over real HTTP against a local server that answers what each test sets.
-let answer: { status: number; body: string; contentType?: string };
+let answer: { status: number; body: string; contentType?: string; headers?: Record<string, string> };
 let received: { method: string; url: string; authorization: string | undefined; body: string }[] = [];
 const server = createServer((request: IncomingMessage, response) => {
   let body = '';
   request.on('data', (chunk: Buffer) => (body += chunk));
   request.on('end', () => {
     received.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, body });
-    response.writeHead(answer.status, { 'Content-Type': answer.contentType ?? 'application/json' }).end(answer.body);
+    response.writeHead(answer.status, { 'Content-Type': answer.contentType ?? 'application/json', ...answer.headers }).end(answer.body);
   });
 });
 let baseUrl: string;
@@ -89,6 +89,17 @@ describe('createOrder', () => {
       expect((await failure(client().createOrder(request))).kind).toBe(kind);
     });
   }
+
+  it('429 is tooManyRequests with the seconds of Retry-After, when it says them', async () => {
+    answer = { ...apiError(429, 'too_many_requests'), headers: { 'Retry-After': '42' } };
+    const error = await failure(client().createOrder(request));
+    expect([error.kind, error.retryAfterSeconds]).toEqual(['tooManyRequests', 42]);
+    for (const header of [{}, { 'Retry-After': 'soon' }, { 'Retry-After': '-3' }]) {
+      answer = { ...apiError(429, 'too_many_requests'), headers: header };
+      const without = await failure(client().refundEsim('e1', 'de'));
+      expect([without.kind, without.retryAfterSeconds]).toEqual(['tooManyRequests', undefined]);
+    }
+  });
 
   it('an unreachable API is a network error', async () => {
     const closed = createServer();

@@ -9,13 +9,15 @@ import type { CreateOrderRequest, CreateOrderResponse, EsimList, EsimStatus, Esi
  * validates with them anyway.
  */
 
-export type ShopErrorKind = 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp';
+export type ShopErrorKind = 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests';
 
 export class ShopError extends Error {
   constructor(
     readonly kind: ShopErrorKind,
     /** With priceChanged: the plan's current price. */
     readonly price?: Price,
+    /** With tooManyRequests: the seconds to wait (the answer's Retry-After), when it said. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(`shop API: ${kind}`);
     this.name = 'ShopError';
@@ -122,6 +124,12 @@ function isOrderView(value: unknown): value is OrderView {
   );
 }
 
+/** Retry-After in seconds (the shop API sends whole seconds; an HTTP date is not expected). */
+function retryAfter(response: Response): number | undefined {
+  const seconds = Number(response.headers.get('Retry-After') ?? '');
+  return Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
+}
+
 function kindOf(status: number): ShopErrorKind {
   if (status === 401 || status === 403) return 'unauthorized';
   if (status === 404) return 'notFound';
@@ -153,6 +161,8 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       if (check(body)) return body;
       throw new ShopError('server');
     }
+    // A per-user limit of orders or refund requests (the page says how long to wait).
+    if (response.status === 429) throw new ShopError('tooManyRequests', undefined, retryAfter(response));
     if (response.status === 409 && isObject(body) && isObject(body.error)) {
       if (body.error.code === 'price_changed' && isPrice(body.error.price)) throw new ShopError('priceChanged', body.error.price);
       if (body.error.code === 'not_refundable') throw new ShopError('notRefundable');

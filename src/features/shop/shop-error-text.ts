@@ -1,13 +1,34 @@
+import type { Locale } from '../../i18n/locales.ts';
+import { fill } from '../../i18n/fill.ts';
 import type { AuthMessages } from '../auth/messages.ts';
 import { ShopError } from './shop-client.ts';
 
+type Messages = Pick<AuthMessages, 'errors' | 'checkout'>;
+
+/**
+ * A per-user limit was reached (429): 'Too many attempts', with the wait when the API said it,
+ * as the language says a time from now ('in 45 seconds', 'через 45 секунд', '45 秒後').
+ */
+export function tooManyRequestsText(
+  m: { errors: Pick<AuthMessages['errors'], 'tooManyRequests'>; checkout: { errors: Pick<AuthMessages['checkout']['errors'], 'tooManyRequests'> } },
+  locale: Locale,
+  retryAfterSeconds: number | undefined,
+): string {
+  if (!retryAfterSeconds) return m.errors.tooManyRequests;
+  const when = new Intl.RelativeTimeFormat(locale, { numeric: 'always' });
+  const text = retryAfterSeconds < 90 ? when.format(retryAfterSeconds, 'second') : when.format(Math.ceil(retryAfterSeconds / 60), 'minute');
+  return fill(m.checkout.errors.tooManyRequests, { when: text });
+}
+
 /**
  * What a failed shop API call says to the visitor (spec 8), for islands that have no special
- * text of their own: the auth network error, else checkout's server, sign-in and input errors.
+ * text of their own: the auth network error, 'too many attempts', else checkout's server,
+ * sign-in and input errors.
  */
-export function shopErrorText(error: unknown, m: Pick<AuthMessages, 'errors' | 'checkout'>): string {
+export function shopErrorText(error: unknown, m: Messages, locale?: Locale): string {
   const kind = error instanceof ShopError ? error.kind : 'server';
   if (kind === 'network') return m.errors.network;
+  if (kind === 'tooManyRequests') return locale ? tooManyRequestsText(m, locale, (error as ShopError).retryAfterSeconds) : m.errors.tooManyRequests;
   if (kind === 'unauthorized' || kind === 'badInput') return m.checkout.errors[kind];
   return m.checkout.errors.server;
 }

@@ -7,6 +7,7 @@ import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import type { SellablePlan } from '../orders/plans.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
+import type { UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
 import { refreshEsims } from './refresh.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
@@ -24,10 +25,11 @@ export function createEsimRoutes(
     destination: DestinationOf;
     partner: EsimPartner;
     fulfilment: Fulfilment;
+    limits: UserLimiter;
     langOf: (c: Context) => Locale | undefined;
   },
 ) {
-  const { esims, plans, destination, partner, fulfilment, langOf } = deps;
+  const { esims, plans, destination, partner, fulfilment, limits, langOf } = deps;
 
   /** Data use older than 5 minutes is read again from the partner; if it cannot answer, the last known is shown. */
   async function withFreshUsage(owned: OwnedEsim[], uid: string): Promise<OwnedEsim[]> {
@@ -81,24 +83,29 @@ export function createEsimRoutes(
   app.post('/esims/:id/refund', async (c) => {
     const lang = langOf(c);
     if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+    const uid = c.get('caller').uid;
+    // A few a minute per user: each one that gets past the local checks costs the partner's budget, shared with every delivery.
+    const refused = await limits.refuse(c, 'refunds', uid);
+    if (refused) return refused;
     const found = await owned(c);
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-    // Asked of the partner first: an eSIM installed a minute ago is no longer refundable (terms).
+    const notRefundable = () => fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
+    // What we know first (the order's state, the 30 days, the installed flag the partner's
+    // notifications keep): an eSIM that is not refundable by it costs the partner nothing.
+    if (!isRefundable(esimStatus(found.order, found.esim, new Date()), found.order, found.esim, new Date())) return notRefundable();
+    // Then one read of the partner: an eSIM installed a minute ago is no longer refundable (terms).
     // Without the partner's answer nothing is refunded: the buyer can try again.
-    if (found.esim) {
-      try {
-        await refreshEsims(partner, esims, [found.esim.esim_tran_no]);
-      } catch (error) {
-        console.error('esims: refund check failed', error instanceof Error ? error.message : error);
-        return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
-      }
+    try {
+      const answer = await partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no });
+      if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
+    } catch (error) {
+      console.error('esims: refund check failed', error instanceof Error ? error.message : error);
+      return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
     }
-    const { order, esim } = (await esims.ownedOne(c.get('caller').uid, found.order.id)) ?? found;
-    if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) {
-      return fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
-    }
+    const { order, esim } = (await esims.ownedOne(uid, found.order.id)) ?? found;
+    if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) return notRefundable();
     await fulfilment.requestRefund(order.id);
-    const after = (await esims.ownedOne(c.get('caller').uid, order.id))!;
+    const after = (await esims.ownedOne(uid, order.id))!;
     return c.json(await esimView(after.order, after.esim, destination(after.order.destination, lang)));
   });
 }

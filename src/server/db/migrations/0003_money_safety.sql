@@ -53,3 +53,12 @@ CREATE TABLE payment_mismatches (
   created_at timestamptz NOT NULL DEFAULT now(),
   refunded_at timestamptz
 );
+
+-- Per-user limits of the routes that cost a Checkout Session or partner calls (src/server/limits.ts):
+-- rate-limiter-flexible's RateLimiterPostgres table, one row per user and window ('refunds-minute:<uid>'),
+-- shared by every API instance. `expire` is in ms since the epoch, as the library writes it.
+CREATE TABLE rate_limits (
+  key varchar(255) PRIMARY KEY,
+  points integer NOT NULL DEFAULT 0,
+  expire bigint
+);

@@ -1,0 +1,138 @@
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { signUp } from '../../tests/support/auth-accounts.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
+import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { embeddedSnapshot } from '../catalogue/snapshot.ts';
+import { REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
+import { ApiError, CreateOrderResponse, EsimList, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
+import type { ShopApi, ShopApiOptions } from './app.ts';
+import type { Db } from './db/db.ts';
+import { sellablePlans } from './orders/plans.ts';
+import { createStripe } from './payments/stripe.ts';
+
+/**
+ * What one account can make the shop spend (issue 20 items 3 and 4), over real HTTP with real
+ * parts: per-user limits on the routes that cost partner calls (429 with Retry-After), and
+ * refunds checked locally before the partner is asked.
+ */
+const catalogue = embeddedSnapshot();
+const plans = sellablePlans(catalogue);
+const PLAN = plans.get('de-1gb-7d')!;
+const SITE = 'http://127.0.0.1:4329';
+
+const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
+
+describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
+  let db: Db;
+  let stand: DeliveryStandIns;
+  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let stripe: Stripe;
+  let handler: ShopApi;
+  let api: Awaited<ReturnType<typeof serveApi>>;
+  let port: number;
+
+  const build = (overrides: Partial<ShopApiOptions> = {}) => testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...stand.options }, overrides);
+  /** Serves another build of the API on the same port (the stand-ins keep calling it there). */
+  async function serve(next: ShopApi) {
+    await handler?.fulfilment.settled();
+    await api.close();
+    handler = next;
+    api = await serveApi(handler, port);
+  }
+
+  beforeAll(async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+    db = await driver.open();
+    stand = await startDeliveryStandIns({ allocationDelayMs: 200 });
+    api = await serveApi(() => Promise.resolve(new Response(null, { status: 503 })));
+    port = Number(new URL(api.url).port);
+    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800] });
+    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
+    await serve(build());
+    stand.connect(`${api.url}/api`);
+  });
+  afterAll(async () => {
+    await handler?.fulfilment.settled();
+    await api?.close();
+    await stripeStandIn?.close();
+    await stand?.close();
+    await db?.close();
+  });
+
+  const call = apiCaller(() => api.url);
+  const postOrder = (token: string, request: CreateOrderRequest) => call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
+  const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
+  const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
+
+  /** A delivered eSIM the buyer has installed on a phone, as our side knows it (the partner's notification was handled). */
+  async function installedEsim(token: string) {
+    const created = CreateOrderResponse.parse(await (await postOrder(token, orderFor())).json());
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    const delivered = await waitFor(() => readOrder(token, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.iccid);
+    stand.partner.markInstalled(stand.partner.esimTranNoOf(delivered.esim!.iccid!)!);
+    const list = await waitFor(() => listEsims(token), (esims) => esims[0]?.status === 'active');
+    expect(list[0]).toMatchObject({ id: created.order.id, status: 'active', refundable: false });
+    return created.order.id;
+  }
+
+  async function expectTooMany(response: Response, maxSeconds: number) {
+    expect(response.status).toBe(429);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+    expect(ApiError.parse(await response.json()).error.code).toBe('too_many_requests');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  }
+
+  it('refund posts on an installed eSIM are answered from what we know: a handful of partner calls for 40, the 6th in a minute 429', async () => {
+    const buyer = await signUp();
+    const esimId = await installedEsim(buyer.idToken);
+    await handler.fulfilment.settled();
+    const before = stand.partner.requests.length;
+
+    const answers: Response[] = [];
+    for (let i = 0; i < 40; i++) {
+      const response = await call(`/esims/${esimId}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+      answers.push(new Response(await response.arrayBuffer(), response));
+    }
+    // The partner was asked at most once or twice, not twice per post (80 calls took 10 s of the shop's budget).
+    const partnerCalls = stand.partner.requests.slice(before);
+    expect(partnerCalls.length, JSON.stringify(partnerCalls.map((r) => r.call))).toBeLessThanOrEqual(2);
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.slice(0, REFUND_REQUESTS_PER_USER_PER_MINUTE)).toEqual(Array(REFUND_REQUESTS_PER_USER_PER_MINUTE).fill(409));
+    await expectTooMany(answers[REFUND_REQUESTS_PER_USER_PER_MINUTE]!, 60);
+    expect(new Set(statuses.slice(REFUND_REQUESTS_PER_USER_PER_MINUTE))).toEqual(new Set([429]));
+    expect((await readOrder(buyer.idToken, esimId)).state).toBe('delivered');
+
+    // Per user: someone else's refund button still answers.
+    const other = await signUp();
+    expect((await call(`/esims/${esimId}/refund?lang=de`, { method: 'POST', token: other.idToken })).status).toBe(404);
+  });
+
+  it('asks the partner once about an eSIM that looks refundable here but was installed meanwhile, and not again', async () => {
+    const buyer = await signUp();
+    const created = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, orderFor())).json());
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    const delivered = await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.iccid);
+    await handler.fulfilment.settled();
+    // Installed, and the partner's notification lost: our side still says 'ready'.
+    stand.partner.setWebhookUrl(undefined);
+    try {
+      stand.partner.markInstalled(stand.partner.esimTranNoOf(delivered.esim!.iccid!)!);
+    } finally {
+      stand.connect(`${api.url}/api`);
+    }
+    const before = stand.partner.requests.length;
+    const refund = () => call(`/esims/${created.order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect((await refund()).status).toBe(409);
+    expect(stand.partner.requests.slice(before).map((r) => r.call)).toEqual(['esim/query']);
+    expect((await refund()).status).toBe(409);
+    expect(stand.partner.requests.length - before).toBe(1);
+    expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('delivered');
+  });
+});
