@@ -75,9 +75,10 @@ export function createEsimStore(options: EsimStoreOptions) {
   const orders = new Map<string, StandInOrder>();
   const orderByTransaction = new Map<string, StandInOrder>();
   const esims = new Map<string, StandInEsim>();
-  const topUps = new Map<string, unknown>();
+  /** Every top-up applied, by transactionId (a repeat appears twice). */
+  const topUps: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  let serial = 0;
+  const issued = new Set<string>();
 
   const packageByCode = (code: unknown) =>
     typeof code === 'string' ? options.packages.find((p) => p.packageCode === code.replace(/^TOPUP_/, '')) : undefined;
@@ -124,7 +125,14 @@ export function createEsimStore(options: EsimStoreOptions) {
 
     const now = Date.now();
     const stamp = new Date(now).toISOString().slice(2, 10).replaceAll('-', '');
-    const next = () => `${stamp}${String(++serial).padStart(8, '0')}`;
+    // Never reused, not even by a restarted stand-in on the same day: the shop's database outlives
+    // this process, and a real partner never hands out an esimTranNo twice.
+    const next = (): string => {
+      const number = `${stamp}${Array.from(randomBytes(10), (b) => b % 10).join('')}`;
+      if (issued.has(number)) return next();
+      issued.add(number);
+      return number;
+    };
     const placed: StandInOrder = { orderNo: `B${next()}`, transactionId, allocated: false, esims: [] };
     for (const { pkg, count } of items) {
       for (let i = 0; i < count; i++) {
@@ -220,10 +228,11 @@ export function createEsimStore(options: EsimStoreOptions) {
   }
 
   // Answer fields: the docs show none for top-up; these are esim/query's names for the new totals.
+  // The docs do not promise that a repeated transactionId is harmless, so the stand-in assumes the
+  // worst: every top-up request adds its data again (the shop must read before repeating one).
   function topUp(body: Record<string, unknown>) {
     const { transactionId } = body;
     if (typeof transactionId !== 'string' || !transactionId) throw REFUSE.missingParam();
-    if (topUps.has(transactionId)) return topUps.get(transactionId);
     const pkg = packageByCode(body['packageCode']);
     if (!pkg) throw REFUSE.noPackage();
     const esim = findEsim(body);
@@ -240,7 +249,7 @@ export function createEsimStore(options: EsimStoreOptions) {
       totalDuration: esim.totalDuration,
       orderUsage: esim.orderUsage,
     };
-    topUps.set(transactionId, answer);
+    topUps.push(transactionId);
     return answer;
   }
 
@@ -312,6 +321,11 @@ export function createEsimStore(options: EsimStoreOptions) {
     /** The eSIM of the order placed with this transactionId (the shop's order id). */
     tranNoOfTransaction(transactionId: string): string | undefined {
       return orderByTransaction.get(transactionId)?.esims[0]?.esimTranNo;
+    },
+
+    /** How many top-ups were applied with this transactionId (more than one: a top-up bought twice). */
+    topUpsApplied(transactionId: string): number {
+      return topUps.filter((id) => id === transactionId).length;
     },
 
     /** How many eSIMs the stand-in has handed out in all (a repeated order makes none). */

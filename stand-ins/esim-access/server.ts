@@ -33,7 +33,11 @@ export type InjectedFailure =
   | { errorCode: string; errorMsg: string }
   | { drop: true }
   /** No answer at all, until the client gives up (or the stand-in closes). */
-  | { hang: true };
+  | { hang: true }
+  /** The request is carried out, then the connection drops: the caller cannot know it was applied. */
+  | { lostAnswer: true }
+  /** The request is carried out and answered, this much later (a slow partner, not a failed one). */
+  | { delayMs: number };
 
 /** The failures tests switch on most, for `failNext`. */
 export const FAILURES = {
@@ -41,6 +45,7 @@ export const FAILURES = {
   outOfStock: { errorCode: '200011', errorMsg: 'Insufficient available profiles' },
   timeout: { hang: true },
   serverError: { status: 500 },
+  lostAnswer: { lostAnswer: true },
 } as const satisfies Record<string, InjectedFailure>;
 
 export interface SentNotification {
@@ -78,6 +83,10 @@ export interface EsimAccessStandIn {
   setUsage(esimTranNo: string, usedBytes: number): void;
   /** The allocated eSIM with this ICCID (what the buyer's page shows). */
   esimTranNoOf(iccid: string): string | undefined;
+  /** The eSIM ordered with this transactionId (the shop's order id). */
+  tranNoOfTransaction(transactionId: string): string | undefined;
+  /** Top-ups applied with this transactionId: more than one is a top-up bought twice. */
+  topUpsApplied(transactionId: string): number;
   /** eSIMs handed out so far. */
   readonly esimCount: number;
   close(): Promise<void>;
@@ -156,9 +165,13 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     if (path.startsWith('/_stand-in/') && req.method === 'POST') return control(path.slice('/_stand-in/'.length), parseJson(text), res);
 
     const injected = failures.findIndex((f) => f.call === undefined || f.call === call);
+    // Failures that still carry the request out: decided here, acted on after it was applied.
+    let after: Extract<InjectedFailure, { lostAnswer: true } | { delayMs: number }> | undefined;
     if (injected !== -1) {
       const { failure } = failures.splice(injected, 1)[0]!;
-      if ('drop' in failure) {
+      if ('lostAnswer' in failure || 'delayMs' in failure) {
+        after = failure;
+      } else if ('drop' in failure) {
         record(0, null);
         res.socket?.destroy();
       } else if ('hang' in failure) {
@@ -168,8 +181,9 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       } else {
         fail(200, [failure.errorCode, failure.errorMsg]);
       }
-      return;
+      if (!after) return;
     }
+    if (after && 'delayMs' in after) await new Promise((resolve) => setTimeout(resolve, after.delayMs));
 
     const route = path.startsWith(PREFIX) ? routes[call] : undefined;
     if (!route) {
@@ -211,6 +225,11 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     } catch (error) {
       if (error instanceof PartnerRefusal) return fail(200, [error.code, error.message]);
       return fail(500, ERROR.serverError, error instanceof Error ? error.message : String(error));
+    }
+    if (after && 'lostAnswer' in after) {
+      record(0, null);
+      res.socket?.destroy();
+      return;
     }
     record(200, null);
     send(res, 200, { success: true, errorCode: null, errorMsg: null, obj });
@@ -263,6 +282,8 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     markInstalled: store.markInstalled,
     setUsage: store.setUsage,
     esimTranNoOf: store.tranNoOfIccid,
+    tranNoOfTransaction: store.tranNoOfTransaction,
+    topUpsApplied: store.topUpsApplied,
     get esimCount() {
       return store.esimCount;
     },

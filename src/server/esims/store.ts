@@ -33,18 +33,22 @@ export function createEsimStore(db: Queryable) {
     rows.map(({ esim, ...order }) => ({ order, esim: esim ? revive(esim) : undefined }));
 
   return {
-    /** The profiles the partner allocated for an order, as they are now (a second delivery changes nothing). */
-    async saveProfiles(tx: Queryable, orderId: string, profiles: readonly EsimProfile[]): Promise<void> {
-      for (const p of profiles) {
-        await tx.query(
-          `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
-             expires_at, total_bytes, used_bytes, validity_days, usage_checked_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
-           ON CONFLICT (esim_tran_no) DO NOTHING`,
-          [p.esimTranNo, orderId, p.iccid, p.activationCode, p.smdpAddress, p.matchingId, p.status, p.installed,
-            p.expiresAt, p.totalBytes, p.usedBytes, p.validityDays],
-        );
-      }
+    /**
+     * The profile the partner allocated for an order. Saving it again for the same order changes
+     * nothing (a second delivery); a profile already stored for another order is an error, never
+     * dropped in silence: the order would look delivered without an eSIM.
+     */
+    async saveProfile(tx: Queryable, orderId: string, p: EsimProfile): Promise<void> {
+      const [stored] = await tx.query<{ order_id: string }>(
+        `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
+           expires_at, total_bytes, used_bytes, validity_days, usage_checked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+         ON CONFLICT (esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
+         RETURNING order_id`,
+        [p.esimTranNo, orderId, p.iccid, p.activationCode, p.smdpAddress, p.matchingId, p.status, p.installed,
+          p.expiresAt, p.totalBytes, p.usedBytes, p.validityDays],
+      );
+      if (stored?.order_id !== orderId) throw new Error(`order ${orderId}: the partner's eSIM ${p.esimTranNo} is already another order's`);
     },
 
     /** What the partner says of an eSIM now (its status, installation, validity and data). */

@@ -1,14 +1,16 @@
 import type Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db } from '../db/db.ts';
 import { refreshEsims } from '../esims/refresh.ts';
 import { createEsimStore } from '../esims/store.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { orderEmail, refundEmail, topUpEmail, type MailOrder, type RefundReason } from '../mail/order-email.ts';
+import { orderEmail, refundEmail, topUpEmail, type MailOrder } from '../mail/order-email.ts';
 import { createOrderStore, orderNumber, type OrderRow } from '../orders/store.ts';
-import { PartnerError, type EsimPartner } from '../partner/partner.ts';
+import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } from '../partner/partner.ts';
 import { refundPayment } from '../payments/stripe.ts';
+import { claimOrder, LeaseLost, type Lease } from './lease.ts';
+import { partnerWrites } from './partner-writes.ts';
 
 /**
  * Delivery (DESIGN 6): every paid order ends delivered or refunded. One step function moves an
@@ -34,19 +36,29 @@ export interface FulfilmentOptions {
   retryDelaysMs?: readonly number[];
   /** How soon to ask the partner again while it allocates (its webhook usually comes first). */
   allocationPollMs?: number;
+  /** An order still allocating after this long counts its polls as failed tries. */
+  allocationLimitMs?: number;
+  /** How long a worker's claim on an order lasts unless renewed (it is renewed while the work goes on). */
+  leaseMs?: number;
 }
 
 /** About two hours of tries before a buyer gets their money back. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000];
 /** The partner allocates within 30 s (DESIGN 6); an order still allocating after this counts its polls as failed tries. */
 const ALLOCATION_LIMIT_MS = 10 * 60_000;
-/** Whoever works on an order holds it this long at most (a crashed process's hold runs out). */
-const LOCK_MS = 60_000;
+/** Whoever works on an order holds it this long unless renewed (a crashed process's hold runs out). */
+const LEASE_MS = 60_000;
 /** eSIM Access names an eSIM's top-up package after its base package. */
 const topUpCode = (partnerCode: string) => `TOPUP_${partnerCode}`;
 
 /** What a try that did not fail leaves: nothing to do, or a look again soon (the partner is still allocating). */
 type Outcome = { retryInMs: number } | 'done';
+
+/** A failure after which no partner write can have happened unseen: the partner said no in an answer we read. */
+const refused = (error: unknown): error is PartnerError => error instanceof PartnerError && error.refused;
+
+/** The partner's answer to a write is unknown: it may have been applied (DESIGN 7). */
+const ambiguous = (error: unknown) => !refused(error) && !(error instanceof LeaseLost);
 
 export function createFulfilment(options: FulfilmentOptions) {
   const { db, partner, stripe, mailer } = options;
@@ -54,55 +66,64 @@ export function createFulfilment(options: FulfilmentOptions) {
   const esims = createEsimStore(db);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const allocationPollMs = options.allocationPollMs ?? 3_000;
+  const allocationLimitMs = options.allocationLimitMs ?? ALLOCATION_LIMIT_MS;
+  const leaseMs = options.leaseMs ?? LEASE_MS;
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
 
-  const moveNow = (id: string, to: OrderRow['state'], cause: string) => db.transaction((tx) => orders.move(tx, id, to, cause));
   const fresh = async (id: string) => (await orders.byId(db, id))!;
 
-  /** One try: moves the order as far as it can; throws what should be tried again. */
-  async function step(id: string): Promise<Outcome> {
+  /** The eSIM as the partner has it now (after an ambiguous answer, its word settles what happened). */
+  async function partnerEsim(esimTranNo: string): Promise<EsimProfile> {
+    const answer = await partner.queryProfiles({ esimTranNo });
+    const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+    if (!profile) throw new Error(`${esimTranNo}: the partner did not list it`);
+    return profile;
+  }
+
+  /** One try: moves the order as far as it can; throws what should be tried again. Every write checks the claim. */
+  async function step(lease: Lease): Promise<Outcome> {
+    const id = lease.order.id;
+    const move = (to: OrderRow['state'], cause: string) => lease.write((tx) => orders.move(tx, id, to, cause));
     for (;;) {
       const order = await fresh(id);
       switch (order.state) {
         case 'paid':
           // A buyer who deleted their account can no longer see an eSIM: give the money back.
-          if (order.uid === null) await moveNow(id, 'fulfilment_failed', 'account_deleted');
-          else await moveNow(id, 'provisioning', 'fulfilment_started');
+          if (order.uid === null) {
+            await lease.write((tx) => tx.query(`UPDATE orders SET refund_reason = 'account_deleted' WHERE id = $1`, [id]));
+            await move('fulfilment_failed', 'account_deleted');
+          } else await move('provisioning', 'fulfilment_started');
           continue;
         case 'provisioning': {
-          const delivered = order.kind === 'top_up' ? await topUp(order) : await provision(order);
+          const delivered = order.kind === 'top_up' ? await topUp(lease, order) : await provision(lease, order);
           if (!delivered) return { retryInMs: allocationPollMs };
           continue;
         }
         case 'delivered':
+          // Deleted while it was being delivered: it reached nobody, so it goes back for a refund.
+          if (order.uid === null && order.kind === 'esim' && !order.email_sent_at) {
+            await lease.write(async (tx) => {
+              await tx.query(`UPDATE orders SET refund_reason = 'account_deleted' WHERE id = $1`, [id]);
+              await orders.move(tx, id, 'refund_requested', 'account_deleted');
+            });
+            continue;
+          }
           if (order.email_sent_at) return 'done';
-          await sendOrderEmail(order);
+          await sendOrderEmail(lease, order);
           return 'done';
         case 'refund_requested': {
-          const esim = await esims.ofOrder(db, id);
-          if (esim && esim.status !== 'cancelled') {
-            try {
-              await partner.cancelProfile(esim.esim_tran_no);
-            } catch (error) {
-              // Installed in the meantime: not refundable (terms), so the eSIM stays the buyer's.
-              if (!(error instanceof PartnerError && error.kind === 'not_allowed')) throw error;
-              await db.query('UPDATE orders SET refund_reason = NULL WHERE id = $1', [id]);
-              await moveNow(id, 'delivered', 'refund_refused: installed');
-              await refreshEsims(partner, esims, [esim.esim_tran_no]).catch(() => undefined);
-              return 'done';
-            }
-            await esims.setStatus(db, esim.esim_tran_no, 'cancelled');
-          }
-          await refund(order, 'requested');
+          const kept = await cancelAtPartner(lease, order);
+          if (kept) return 'done';
+          await refund(lease, order, order.refund_reason ?? 'requested');
           continue;
         }
         case 'fulfilment_failed':
-          await refund(order, 'not_delivered');
+          await refund(lease, order, order.refund_reason ?? 'not_delivered');
           continue;
         case 'refunded':
-          if (order.refund_reason && !order.email_sent_at) await sendRefundEmail(order, order.refund_reason);
+          if (order.refund_reason && !order.email_sent_at) await sendRefundEmail(lease, order);
           return 'done';
         default:
           return 'done';
@@ -110,56 +131,147 @@ export function createFulfilment(options: FulfilmentOptions) {
     }
   }
 
-  /** Orders the eSIM (once: the partner keeps one order per transactionId) and stores its profile once allocated. */
-  async function provision(order: OrderRow): Promise<boolean> {
+  /**
+   * Orders the eSIM, at most the price it was sold at (the partner refuses a higher one), and
+   * stores its profile once allocated. A repeat is harmless: the partner keeps one order per
+   * transactionId (our order id).
+   */
+  async function provision(lease: Lease, order: OrderRow): Promise<boolean> {
     let partnerOrderNo = order.partner_order_no;
     if (!partnerOrderNo) {
-      ({ partnerOrderNo } = await partner.orderEsim({ transactionId: order.id, partnerCode: order.partner_code, count: 1 }));
-      await db.query('UPDATE orders SET partner_order_no = $2, updated_at = now() WHERE id = $1', [order.id, partnerOrderNo]);
+      const write = (await partnerWrites.unsettled(db, order.id, 'esim/order'))?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order' })));
+      await lease.check();
+      try {
+        ({ partnerOrderNo } = await partner.orderEsim({ transactionId: order.id, partnerCode: order.partner_code, priceUsdE4: order.wholesale_usd_e4, count: 1 }));
+      } catch (error) {
+        if (refused(error)) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
+        throw error;
+      }
+      await lease.write(async (tx) => {
+        await partnerWrites.settle(tx, write, 'applied', partnerOrderNo!);
+        await tx.query('UPDATE orders SET partner_order_no = $2, updated_at = now() WHERE id = $1', [order.id, partnerOrderNo]);
+      });
     }
     const answer = await partner.queryProfiles({ partnerOrderNo });
     if (answer.status === 'allocating' || answer.profiles.length === 0) {
       // Allocation takes up to 30 s; much longer counts as a failed try, so the order ends refunded if it never comes.
       // (updated_at is when the partner order was recorded: nothing else changes the order meanwhile.)
-      if (order.partner_order_no && Date.now() - order.updated_at.getTime() > ALLOCATION_LIMIT_MS) throw new Error(`${partnerOrderNo}: not allocated within ${ALLOCATION_LIMIT_MS / 60_000} minutes`);
+      if (order.partner_order_no && Date.now() - order.updated_at.getTime() > allocationLimitMs) {
+        throw new Error(`${partnerOrderNo}: not allocated within ${Math.round(allocationLimitMs / 1000)} s`);
+      }
       return false;
     }
-    await db.transaction(async (tx) => {
-      await esims.saveProfiles(tx, order.id, answer.profiles.slice(0, 1));
+    await lease.write(async (tx) => {
+      // A profile already stored for another order is the partner's mistake or ours: never a silent 'delivered'.
+      await esims.saveProfile(tx, order.id, answer.profiles[0]!);
       await orders.move(tx, order.id, 'delivered', `partner:${partnerOrderNo}`);
     });
     return true;
   }
 
-  /** Adds the plan's data and days to the buyer's eSIM (the partner keeps one top-up per transactionId). */
-  async function topUp(order: OrderRow): Promise<boolean> {
+  /**
+   * Adds the plan's data and days to the buyer's eSIM. The partner does not promise that a
+   * repeated top-up is harmless, so it is recorded before it is sent with the eSIM's totals, and
+   * after a lost answer the partner's totals say whether it was applied before anything is resent.
+   */
+  async function topUp(lease: Lease, order: OrderRow): Promise<boolean> {
     const esim = await esims.ofOrder(db, order.top_up_of!);
     if (!esim) throw new Error(`top-up ${order.id}: its eSIM is not delivered`);
-    const result = await partner.topUp({ esimTranNo: esim.esim_tran_no, partnerCode: topUpCode(order.partner_code), transactionId: order.id });
-    await db.transaction(async (tx) => {
-      await esims.recordTopUp(tx, esim.esim_tran_no, result);
-      await orders.move(tx, order.id, 'delivered', `partner:topup ${esim.esim_tran_no}`);
-    });
+    const tranNo = esim.esim_tran_no;
+    const deliver = (write: number, totals: TopUpResult, how: string) =>
+      lease.write(async (tx) => {
+        await partnerWrites.settle(tx, write, 'applied', how);
+        await esims.recordTopUp(tx, tranNo, totals);
+        await orders.move(tx, order.id, 'delivered', `partner:topup ${tranNo}`);
+      });
+
+    const earlier = await partnerWrites.unsettled(db, order.id, 'esim/topup');
+    if (earlier) {
+      const now = await partnerEsim(tranNo);
+      if (now.totalBytes > earlier.before_total_bytes!) {
+        await deliver(earlier.id, now, 'read back: applied');
+        return true;
+      }
+      await lease.write((tx) => partnerWrites.settle(tx, earlier.id, 'refused', 'read back: not applied'));
+    }
+    if (await partnerWrites.topUpUnderWay(db, tranNo, order.id)) throw new Error(`top-up ${order.id}: another top-up of ${tranNo} is under way`);
+    const before = await partnerEsim(tranNo);
+    const write = await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/topup', esimTranNo: tranNo, beforeTotalBytes: before.totalBytes }));
+    await lease.check();
+    let result: TopUpResult;
+    try {
+      result = await partner.topUp({ esimTranNo: tranNo, partnerCode: topUpCode(order.partner_code), transactionId: order.id });
+    } catch (error) {
+      if (refused(error)) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
+      throw error;
+    }
+    await deliver(write, result, 'answered');
     return true;
   }
 
+  /**
+   * Cancels the order's eSIM at the partner before its refund. An ambiguous answer, or 'not
+   * allowed' (which a retry of a cancel that was applied also gets), is settled by reading the
+   * eSIM: cancelled goes on to the refund; installed meanwhile keeps the eSIM the buyer's (terms).
+   * Answers true when the eSIM stays the buyer's.
+   */
+  async function cancelAtPartner(lease: Lease, order: OrderRow): Promise<boolean> {
+    const esim = await esims.ofOrder(db, order.id);
+    if (!esim || esim.status === 'cancelled') return false;
+    const tranNo = esim.esim_tran_no;
+    const write = (await partnerWrites.unsettled(db, order.id, 'esim/cancel'))?.id ??
+      (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: tranNo })));
+    await lease.check();
+    let how = 'answered';
+    try {
+      await partner.cancelProfile(tranNo);
+    } catch (error) {
+      const notAllowed = refused(error) && error.kind === 'not_allowed';
+      if (!notAllowed && !ambiguous(error)) throw error;
+      const now = await partnerEsim(tranNo);
+      if (now.status !== 'cancelled') {
+        if (!notAllowed || (!now.installed && now.status === 'ready')) throw error;
+        // Installed in the meantime: not refundable (terms), so the eSIM stays the buyer's.
+        await lease.write(async (tx) => {
+          await partnerWrites.settle(tx, write, 'refused', `read back: ${now.status}`);
+          await tx.query('UPDATE orders SET refund_reason = NULL WHERE id = $1', [order.id]);
+          await orders.move(tx, order.id, 'delivered', 'refund_refused: installed');
+        });
+        await refreshEsims(partner, esims, [tranNo]).catch(() => undefined);
+        return true;
+      }
+      how = 'read back: cancelled';
+    }
+    await lease.write(async (tx) => {
+      await partnerWrites.settle(tx, write, 'applied', how);
+      await esims.setStatus(tx, tranNo, 'cancelled');
+    });
+    return false;
+  }
+
   /** Refunds the order's payment in full (one refund per order: Stripe's idempotency key is the order id). */
-  async function refund(order: OrderRow, reason: RefundReason): Promise<void> {
+  async function refund(lease: Lease, order: OrderRow, reason: NonNullable<OrderRow['refund_reason']>): Promise<void> {
     const [payment] = await db.query<{ payment_intent_id: string | null; amount_minor: number }>(
       `SELECT payment_intent_id, amount_minor FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
       [order.id],
     );
     if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
+    await lease.check();
     const refunded = await refundPayment(stripe, { orderId: order.id, paymentIntentId: payment.payment_intent_id, amountMinor: payment.amount_minor, reason });
-    await db.transaction(async (tx) => {
-      await tx.query('UPDATE orders SET refund_id = $2, refund_reason = $3, email_sent_at = NULL WHERE id = $1', [order.id, refunded.id, reason]);
+    await lease.write(async (tx) => {
+      await tx.query('UPDATE orders SET refund_id = $2, refund_reason = $3, refund_amount_minor = $4, email_sent_at = NULL WHERE id = $1', [
+        order.id, refunded.id, reason, payment.amount_minor,
+      ]);
       await orders.move(tx, order.id, 'refunded', `stripe:refund ${refunded.id}`);
     });
   }
 
-  async function markEmailSent(tx: Queryable, id: string) {
-    await tx.query('UPDATE orders SET email_sent_at = now() WHERE id = $1', [id]);
-  }
+  /** Records an e-mail as sent: once per kind and order (the audit counts them). */
+  const markEmailSent = (lease: Lease, id: string, kind: 'order' | 'top_up' | 'refund' | undefined) =>
+    lease.write(async (tx) => {
+      await tx.query('UPDATE orders SET email_sent_at = now() WHERE id = $1', [id]);
+      if (kind) await tx.query('INSERT INTO order_emails (order_id, kind) VALUES ($1, $2)', [id, kind]);
+    });
 
   /** The order as its e-mails tell it. */
   const mailOrder = (order: OrderRow, lang: Locale): MailOrder => ({
@@ -173,21 +285,23 @@ export function createFulfilment(options: FulfilmentOptions) {
   });
 
   /** The confirmation on a durable medium (BGB § 312f): with the eSIM for a new one, with the way to My eSIMs for a top-up. */
-  async function sendOrderEmail(order: OrderRow): Promise<void> {
+  async function sendOrderEmail(lease: Lease, order: OrderRow): Promise<void> {
     const lang = order.lang as Locale;
     // A detached order (the account was deleted) has nobody to write to.
-    if (!order.email) return markEmailSent(db, order.id);
+    if (!order.email) return markEmailSent(lease, order.id, undefined);
     const email =
       order.kind === 'top_up'
         ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName: options.siteName })
         : await newEsimEmail(order, lang);
+    await lease.check();
     await mailer.send({ ...email, to: order.email });
-    await markEmailSent(db, order.id);
+    await markEmailSent(lease, order.id, order.kind === 'top_up' ? 'top_up' : 'order');
   }
 
   /** A new eSIM's e-mail carries the eSIM itself: QR code, manual codes, install links. */
   async function newEsimEmail(order: OrderRow, lang: Locale) {
-    const esim = (await esims.ofOrder(db, order.id))!;
+    const esim = await esims.ofOrder(db, order.id);
+    if (!esim) throw new Error(`order ${order.id}: delivered without an eSIM`);
     return orderEmail({
       lang,
       order: mailOrder(order, lang),
@@ -197,60 +311,59 @@ export function createFulfilment(options: FulfilmentOptions) {
     });
   }
 
-  async function sendRefundEmail(order: OrderRow, reason: RefundReason): Promise<void> {
-    if (order.email) {
-      const email = refundEmail({
-        lang: order.lang as Locale,
-        order: { number: orderNumber(order), total: { amountMinor: order.amount_minor, currency: order.currency } },
-        reason,
-        siteName: options.siteName,
-      });
-      await mailer.send({ ...email, to: order.email });
-    }
-    await markEmailSent(db, order.id);
-  }
-
-  /** Takes the order for this process for a while; undefined when another holds it. */
-  async function claim(id: string): Promise<OrderRow | undefined> {
-    const [row] = await db.query<OrderRow>(
-      `UPDATE orders SET locked_until = now() + $2 * interval '1 millisecond'
-       WHERE id = $1 AND (locked_until IS NULL OR locked_until < now()) RETURNING *`,
-      [id, LOCK_MS],
-    );
-    return row;
+  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
+    const reason = order.refund_reason;
+    if (!order.email || (reason !== 'not_delivered' && reason !== 'requested')) return markEmailSent(lease, order.id, undefined);
+    const email = refundEmail({
+      lang: order.lang as Locale,
+      order: { number: orderNumber(order), total: { amountMinor: order.amount_minor, currency: order.currency } },
+      reason,
+      siteName: options.siteName,
+    });
+    await lease.check();
+    await mailer.send({ ...email, to: order.email });
+    await markEmailSent(lease, order.id, 'refund');
   }
 
   /** A failure the same call cannot fix by being tried again: the order goes straight to its refund. */
-  const hopeless = (error: unknown) => error instanceof PartnerError && error.kind === 'not_found';
+  const hopeless = (error: unknown) =>
+    refused(error) && (error.kind === 'not_found' || error.kind === 'price_changed' || (error.call === 'esim/topup' && error.kind === 'not_allowed'));
 
   async function runOnce(id: string): Promise<void> {
-    const claimed = await claim(id);
-    if (!claimed) return;
+    const lease = await claimOrder(db, id, leaseMs);
+    if (!lease) return;
     let outcome: Outcome;
     try {
-      outcome = await step(id);
+      outcome = await step(lease);
     } catch (error) {
+      if (error instanceof LeaseLost) {
+        console.error('fulfilment: another worker took over', id);
+        return lease.release('next_attempt_at = next_attempt_at');
+      }
       // The message names the call and the partner's code, never an activation code (PartnerError, MailError).
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      const attempts = claimed.attempts + 1;
+      // Every step's failures count against one limit; a delivery that reaches it is refunded.
+      const attempts = lease.order.attempts + 1;
       const state = (await fresh(id)).state;
       const delivering = state === 'paid' || state === 'provisioning';
       if (delivering && (attempts >= delays.length || hopeless(error))) {
         console.error('fulfilment: giving up, refunding', id, text);
-        await db.query('UPDATE orders SET attempts = 0, last_error = $2, locked_until = NULL, next_attempt_at = NULL WHERE id = $1', [id, text]);
-        await moveNow(id, 'fulfilment_failed', `retries_exhausted after ${attempts} tries`);
+        const moved = await lease.write(async (tx) => {
+          await tx.query('UPDATE orders SET attempts = 0, last_error = $2, next_attempt_at = NULL WHERE id = $1', [id, text]);
+          return orders.move(tx, id, 'fulfilment_failed', `retries_exhausted after ${attempts} tries`);
+        }).catch(() => false);
+        await lease.release('next_attempt_at = next_attempt_at');
         // The refund follows at once (and is itself retried if it fails).
-        return runOnce(id);
+        if (moved) return runOnce(id);
+        return;
       }
       console.error('fulfilment: will try again', id, `try ${attempts}`, text);
-      await db.query(
-        `UPDATE orders SET attempts = $2, last_error = $3, locked_until = NULL, next_attempt_at = now() + $4 * interval '1 millisecond' WHERE id = $1`,
-        [id, attempts, text, delays[Math.min(attempts, delays.length) - 1]],
-      );
-      return;
+      return lease.release(`attempts = $3, last_error = $4, next_attempt_at = now() + $5 * interval '1 millisecond'`, [
+        attempts, text, delays[Math.min(attempts, delays.length) - 1],
+      ]);
     }
-    if (outcome === 'done') await db.query('UPDATE orders SET locked_until = NULL, next_attempt_at = NULL, attempts = 0 WHERE id = $1', [id]);
-    else await db.query(`UPDATE orders SET locked_until = NULL, next_attempt_at = now() + $2 * interval '1 millisecond' WHERE id = $1`, [id, outcome.retryInMs]);
+    if (outcome === 'done') await lease.release('next_attempt_at = NULL, attempts = 0');
+    else await lease.release(`next_attempt_at = now() + $3 * interval '1 millisecond'`, [outcome.retryInMs]);
   }
 
   /**

@@ -36,7 +36,10 @@ export interface OrderRow {
   locked_until: Date | null;
   email_sent_at: Date | null;
   refund_id: string | null;
-  refund_reason: 'not_delivered' | 'requested' | null;
+  refund_reason: 'not_delivered' | 'requested' | 'payment_mismatch' | 'account_deleted' | null;
+  refund_amount_minor: number | null;
+  /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
+  lease: number;
 }
 
 /** The plan as sold, kept on the order whatever the catalogue says later. */

@@ -33,6 +33,8 @@ const NOT_ALLOCATED = '200010';
 /** The partner's documented codes (docs.esimaccess.com, error codes) that the shop acts on. */
 const KIND_BY_CODE: Readonly<Record<string, PartnerErrorKind>> = {
   '200002': 'not_allowed', // operation not allowed due to order status
+  '200005': 'price_changed', // package price error: the partner's price is not the one we sent
+  '200006': 'price_changed', // wrong total amount
   '200007': 'insufficient_balance',
   '200009': 'not_allowed', // abnormal order status
   [NOT_ALLOCATED]: 'not_allocated',

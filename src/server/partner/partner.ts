@@ -186,9 +186,10 @@ export interface PartnerPackage {
  * What a partner's refusal means for the shop, whoever the partner is:
  * out_of_stock: no profile of that package to allocate now; insufficient_balance: our prepaid
  * account is empty; not_allowed: the eSIM's state forbids it (cancelling an installed eSIM);
- * not_found: no such order, eSIM or package; not_allocated: the profile is still being allocated.
+ * not_found: no such order, eSIM or package; not_allocated: the profile is still being allocated;
+ * price_changed: the partner's wholesale price is no longer the one the order was sold at.
  */
-export type PartnerErrorKind = 'out_of_stock' | 'insufficient_balance' | 'not_allowed' | 'not_found' | 'not_allocated';
+export type PartnerErrorKind = 'out_of_stock' | 'insufficient_balance' | 'not_allowed' | 'not_found' | 'not_allocated' | 'price_changed';
 
 /** A failed partner call: names the partner and the call, and says whether trying again may help. */
 export class PartnerError extends Error {
@@ -206,6 +207,14 @@ export class PartnerError extends Error {
   readonly retryable: boolean;
   /** How many requests were made before giving up. */
   readonly attempts: number;
+
+  /**
+   * Whether the partner said no, in an answer we read: nothing was applied. Anything else (no
+   * answer, a time-out, a 5xx, an answer we could not read) may have been applied (DESIGN 7).
+   */
+  get refused(): boolean {
+    return !this.retryable && this.code !== undefined && !this.code.startsWith('HTTP');
+  }
 
   constructor(
     details: {

@@ -97,7 +97,7 @@ export async function paymentDetails(
 /** Refunds an order's payment in full, once: the order id is the idempotency key, so a retry gets the same refund. */
 export async function refundPayment(
   stripe: Stripe,
-  request: { orderId: string; paymentIntentId: string; amountMinor: number; reason: 'not_delivered' | 'requested' },
+  request: { orderId: string; paymentIntentId: string; amountMinor: number; reason: string },
 ): Promise<{ id: string; status: string }> {
   const refund = await stripe.refunds.create(
     {

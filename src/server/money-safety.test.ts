@@ -1,0 +1,252 @@
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import { FAILURES, startEsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
+import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { signUp } from '../../tests/support/auth-accounts.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
+import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { embeddedSnapshot } from '../catalogue/snapshot.ts';
+import { CreateOrderResponse, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
+import type { ShopApi, ShopApiOptions } from './app.ts';
+import type { Db } from './db/db.ts';
+import { sellablePlans } from './orders/plans.ts';
+import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createStripe } from './payments/stripe.ts';
+
+/**
+ * Money under faults (issue 20): answers lost after the partner applied a write, a second API
+ * instance on the same database, a profile that belongs to another order, a partner price above
+ * the price sold. Each ends with the buyer delivered or refunded exactly once.
+ */
+const catalogue = embeddedSnapshot();
+const plans = sellablePlans(catalogue);
+const PLAN = plans.get('de-1gb-7d')!;
+const BIGGER = [...plans.values()].find((p) => p.destination.code === 'DE' && p.pkg.id !== PLAN.pkg.id)!;
+const SITE = 'http://127.0.0.1:4329';
+
+describe.each(databaseDrivers())('money under faults on $name', (driver) => {
+  let db: Db;
+  let stand: DeliveryStandIns;
+  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let stripe: Stripe;
+  let handler: ShopApi;
+  let api: Awaited<ReturnType<typeof serveApi>>;
+
+  const build = (overrides: Partial<ShopApiOptions> = {}) => testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...stand.options }, overrides);
+
+  beforeAll(async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+    db = await driver.open();
+    stand = await startDeliveryStandIns({ allocationDelayMs: 200 });
+    api = await serveApi(() => Promise.resolve(new Response(null, { status: 503 })));
+    const port = Number(new URL(api.url).port);
+    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800, 1600] });
+    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
+    await api.close();
+    handler = build();
+    api = await serveApi(handler, port);
+    stand.connect(`${api.url}/api`);
+  });
+  afterAll(async () => {
+    await handler?.fulfilment.settled();
+    await api?.close();
+    await stripeStandIn?.close();
+    await stand?.close();
+    await db?.close();
+  });
+
+  const call = apiCaller(() => api.url);
+  /** Another API process on the same port (the client's pooled connections to the old one notice it first). */
+  async function restartApi(next: ShopApi) {
+    await api.close();
+    await new Promise((r) => setTimeout(r, 300));
+    api = await serveApi(next, Number(new URL(api.url).port));
+  }
+  const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
+  const events = async (id: string) =>
+    (await db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
+  const tranNo = (orderId: string) => stand.partner.tranNoOfTransaction(orderId)!;
+  const partnerStatus = async (orderId: string) =>
+    (await stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) })) as { status: 'ready'; profiles: { status: string; totalBytes: number }[] };
+  const refundsOf = async (orderId: string) => {
+    const [payment] = await db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]);
+    return (await stripe.refunds.list({ payment_intent: payment!.payment_intent_id })).data;
+  };
+  /** Runs the reconcile job until the order reaches a state in `states`. */
+  const settlesIn = (token: string, id: string, states: string[], ms = 15_000) =>
+    waitFor(() => handler.fulfilment.reconcile().then(() => readOrder(token, id)), (o) => states.includes(o.state), ms);
+
+  async function buy(token: string, request: CreateOrderRequest = orderRequest(PLAN)) {
+    const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
+    const body: unknown = await response.json();
+    expect(response.status, JSON.stringify(body)).toBeLessThan(300);
+    const created = CreateOrderResponse.parse(body);
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    return created.order;
+  }
+  const deliveredEsim = async (token: string, request?: CreateOrderRequest) => {
+    const order = await buy(token, request);
+    const after = await waitFor(() => readOrder(token, order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
+    expect(after.state).toBe('delivered');
+    return order;
+  };
+
+  /** A delivered eSIM the buyer installed, once the partner's notification has reached the shop. */
+  const installedEsim = async (token: string) => {
+    const order = await deliveredEsim(token);
+    stand.partner.markInstalled(tranNo(order.id));
+    await waitFor(() => readOrder(token, order.id), (o) => o.esim?.status === 'active');
+    return order;
+  };
+
+  it('a cancel whose answer was lost still ends refunded: the partner is read, not guessed', async () => {
+    const buyer = await signUp();
+    const order = await deliveredEsim(buyer.idToken);
+    stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/cancel' });
+    await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    const after = await settlesIn(buyer.idToken, order.id, ['refunded']);
+    expect(after.state).toBe('refunded');
+    expect((await partnerStatus(order.id)).profiles[0]!.status).toBe('cancelled');
+    expect((await refundsOf(order.id)).map((r) => r.amount)).toEqual([order.total.amountMinor]);
+    expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded']);
+  });
+
+  it('an eSIM cancelled at the partner before a crash was recorded is refunded on the next try', async () => {
+    const buyer = await signUp();
+    const order = await deliveredEsim(buyer.idToken);
+    // The refund was under way: the partner applied the cancel, and the process died before it wrote anything down.
+    await stand.options.partner.cancelProfile(tranNo(order.id));
+    await handler.fulfilment.requestRefund(order.id);
+    expect((await settlesIn(buyer.idToken, order.id, ['refunded'])).state).toBe('refunded');
+    expect(await refundsOf(order.id)).toHaveLength(1);
+  });
+
+  it('a top-up whose answer was lost is not sent again once the partner shows it applied, and sent again when it shows it was not', async () => {
+    const buyer = await signUp();
+    const base = await installedEsim(buyer.idToken);
+    const totalBefore = (await partnerStatus(base.id)).profiles[0]!.totalBytes;
+    const added = stand.partner.packages.find((p) => p.packageCode === PLAN.pkg.partnerCode)!.volume;
+
+    // Applied, answer lost.
+    stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/topup' });
+    const first = await buy(buyer.idToken, orderRequest(PLAN, { topUpOf: base.id }));
+    expect((await settlesIn(buyer.idToken, first.id, ['delivered', 'refunded'])).state).toBe('delivered');
+    expect(stand.partner.topUpsApplied(first.id)).toBe(1);
+
+    // Refused before it was applied (a 503): the read shows nothing added, so it is sent again, once.
+    stand.partner.failNext({ status: 503 }, { call: 'esim/topup' });
+    const second = await buy(buyer.idToken, orderRequest(BIGGER, { topUpOf: base.id }));
+    expect((await settlesIn(buyer.idToken, second.id, ['delivered', 'refunded'])).state).toBe('delivered');
+    expect(stand.partner.topUpsApplied(second.id)).toBe(1);
+    const addedToo = stand.partner.packages.find((p) => p.packageCode === BIGGER.pkg.partnerCode)!.volume;
+    expect((await partnerStatus(base.id)).profiles[0]!.totalBytes).toBe(totalBefore + added + addedToo);
+    const writes = await db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 ORDER BY id`, [second.id]);
+    expect(writes.map((w) => w.outcome)).toEqual(['refused', 'applied']);
+  });
+
+  it('two API instances on one database never work on one order at once: the claim is renewed while a slow partner answers', async () => {
+    // Both instances hold an order 300 ms unless renewed; the partner takes 1.5 s to top up.
+    const short = { ...stand.options.delivery, leaseMs: 300 };
+    const first = build({ delivery: short });
+    const second = build({ delivery: short });
+    await restartApi(first);
+    try {
+      const buyer = await signUp();
+      const base = await installedEsim(buyer.idToken);
+      stand.partner.failNext({ delayMs: 1_500 }, { call: 'esim/topup' });
+      const topUp = await buy(buyer.idToken, orderRequest(PLAN, { topUpOf: base.id }));
+      const deadline = Date.now() + 2_500;
+      while (Date.now() < deadline) {
+        await second.fulfilment.reconcile();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await first.fulfilment.settled();
+      await second.fulfilment.settled();
+      expect((await readOrder(buyer.idToken, topUp.id)).state).toBe('delivered');
+      expect(stand.partner.topUpsApplied(topUp.id)).toBe(1);
+      expect((await events(topUp.id)).filter((s) => s === 'delivered')).toHaveLength(1);
+    } finally {
+      await restartApi(handler);
+    }
+  });
+
+  it("a profile that is another order's is an error the order survives: retried, then refunded, never 'delivered' without an eSIM", async () => {
+    const first = await signUp();
+    const taken = await deliveredEsim(first.idToken);
+    const [{ partner_order_no: takenPartnerOrder }] = await db.query<{ partner_order_no: string }>('SELECT partner_order_no FROM orders WHERE id = $1', [taken.id]) as [{ partner_order_no: string }];
+
+    // The second order's first partner call fails; before its next try, it points at the first order's partner order.
+    const buyer = await signUp();
+    stand.partner.failNext({ status: 500 }, { call: 'esim/order' });
+    const order = await buy(buyer.idToken);
+    await waitFor(() => db.query<{ last_error: string | null }>('SELECT last_error FROM orders WHERE id = $1', [order.id]), ([o]) => !!o?.last_error);
+    await db.query('UPDATE orders SET partner_order_no = $2 WHERE id = $1', [order.id, takenPartnerOrder]);
+
+    const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
+    expect(after.state).toBe('refunded');
+    expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
+    const [row] = await db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
+    expect(row!.last_error).toContain("already another order's");
+    expect(await refundsOf(order.id)).toHaveLength(1);
+    // The first buyer keeps their eSIM.
+    expect((await readOrder(first.idToken, taken.id)).esim?.install).toBeTruthy();
+  });
+
+  it('orders from the partner at the price sold: a partner price rise is refused by the partner and ends in a refund with its reason', async () => {
+    const buyer = await signUp();
+    const pkg = stand.partner.packages.find((p) => p.packageCode === BIGGER.pkg.partnerCode)! as { price: number };
+    const sold = pkg.price;
+    pkg.price = sold + 10_000;
+    try {
+      const order = await buy(buyer.idToken, orderRequest(BIGGER));
+      const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
+      expect(after.state).toBe('refunded');
+      const sent = stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === order.id);
+      expect(sent.length).toBeGreaterThan(0);
+      expect((sent[0]!.body as { packageInfoList: { price: number }[] }).packageInfoList[0]!.price).toBe(sold);
+      const [row] = await db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
+      expect(row!.last_error).toContain('200005');
+      expect(await refundsOf(order.id)).toHaveLength(1);
+    } finally {
+      pkg.price = sold;
+    }
+  });
+
+  it('an order still being prepared when its buyer deletes the account is refunded, not delivered to nobody', async () => {
+    const buyer = await signUp();
+    stand.partner.failNext({ delayMs: 600 }, { call: 'esim/order' });
+    const order = await buy(buyer.idToken);
+    await waitFor(() => db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id]), ([o]) => o?.state === 'provisioning');
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    await waitFor(
+      () => handler.fulfilment.reconcile().then(() => db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id])),
+      ([o]) => o?.state === 'refunded',
+      15_000,
+    );
+    expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded']);
+    expect((await partnerStatus(order.id)).profiles[0]!.status).toBe('cancelled');
+    expect(await refundsOf(order.id)).toHaveLength(1);
+  });
+});
+
+describe('the eSIM Access stand-in', () => {
+  it('never hands out an esimTranNo twice, not even after a restart on the same day', async () => {
+    const account = { accessCode: 'a', secretKey: 'k', allocationDelayMs: 0 };
+    const seen = new Set<string>();
+    for (let run = 0; run < 2; run++) {
+      const standIn = await startEsimAccessStandIn(account);
+      const partner = createEsimAccessPartner({ ...account, baseUrl: standIn.url, retries: 0 });
+      const code = standIn.packages[0]!.packageCode;
+      for (let i = 0; i < 3; i++) {
+        await partner.orderEsim({ transactionId: `run-${run}-${i}`, partnerCode: code, count: 1 });
+        const tranNo = standIn.tranNoOfTransaction(`run-${run}-${i}`)!;
+        expect(seen.has(tranNo)).toBe(false);
+        seen.add(tranNo);
+      }
+      await standIn.close();
+    }
+    expect(seen.size).toBe(6);
+  });
+});
