@@ -64,6 +64,15 @@ describe('eSIM Access stand-in', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('refuses esim/usage/query for more than 10 eSIMs in its envelope, and takes 10', async () => {
+    const list = (n: number) => JSON.stringify({ esimTranNoList: Array.from({ length: n }, (_, i) => `2503030348${String(i).padStart(4, '0')}`) });
+    const eleven = await post(list(11), signedHeaders(list(11)), '/api/v1/open/esim/usage/query');
+    expect(eleven.status).toBe(200);
+    expect(eleven.envelope).toMatchObject({ success: false, errorCode: '000105', obj: null });
+    const ten = await post(list(10), signedHeaders(list(10)), '/api/v1/open/esim/usage/query');
+    expect(ten.envelope).toMatchObject({ success: true, errorCode: null });
+  });
+
   it('answers the 9th request within a second with HTTP 429 and 900001', async () => {
     const answers = await Promise.all(Array.from({ length: 9 }, () => post('{}')));
     const refused = answers.filter((a) => a.status === 429);

@@ -106,6 +106,8 @@ const ERROR = {
 } as const;
 
 const HEADERS = ['rt-accesscode', 'rt-requestid', 'rt-timestamp', 'rt-signature'] as const;
+/** eSIMs per esim/usage/query call, at most (docs.esimaccess.com, Usage Check). */
+const USAGE_QUERY_MAX = 10;
 
 export async function startEsimAccessStandIn(options: StandInOptions): Promise<EsimAccessStandIn> {
   const packages = options.packages ?? buildWholesaleCatalogue();
@@ -147,6 +149,16 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
   const routes: Record<string, (body: Record<string, unknown>) => unknown> = {
     'package/list': (body) => ({ packageList: listPackages(packages, body) }),
     ...store.routes,
+    'esim/usage/query': (body) => {
+      // "Usage Check" (docs.esimaccess.com, esim/usage/query) takes up to 10 esimTranNo a call. The
+      // docs name no code for more: the stand-in answers 000105 (documented as 'Mandatory params
+      // missing'; our guess at the partner's answer, in its envelope).
+      const list = body['esimTranNoList'];
+      if (Array.isArray(list) && list.length > USAGE_QUERY_MAX) {
+        throw new PartnerRefusal('000105', `esimTranNoList takes at most ${USAGE_QUERY_MAX} eSIMs, not ${list.length}`);
+      }
+      return store.routes['esim/usage/query']!(body);
+    },
   };
 
   const server = createServer(async (req, res) => {

@@ -3,7 +3,8 @@ import type { EsimStore } from './store.ts';
 
 /**
  * Reads these eSIMs' state and data use back from the partner and stores them. One query per
- * eSIM and one usage call for all (the adapter keeps to the partner's 8 requests a second).
+ * eSIM and usage calls of at most 10 eSIMs each, the partner's limit (the adapter splits the list
+ * and keeps to the partner's 8 requests a second).
  */
 export async function refreshEsims(partner: EsimPartner, esims: EsimStore, esimTranNos: readonly string[]): Promise<void> {
   if (esimTranNos.length === 0) return;

@@ -216,6 +216,21 @@ describe('usage', () => {
     await expect(partner().usage([])).resolves.toEqual([]);
     expect(standIn.requests).toEqual([]);
   });
+
+  it('asks for at most 10 eSIMs a call, the partner\'s limit: 23 eSIMs take 3 calls and all 23 come back', async () => {
+    const client = partner();
+    // 23 orders of one eSIM each (the limiter keeps them to 8 a second).
+    const orders = await Promise.all(Array.from({ length: 23 }, (_, i) => client.orderEsim({ transactionId: `order-${i}`, partnerCode: germany().packageCode, count: 1 })));
+    const esimTranNos = (await Promise.all(orders.map(({ partnerOrderNo }) => profilesOf(client, { partnerOrderNo })))).map(([p]) => p!.esimTranNo);
+    expect(new Set(esimTranNos).size).toBe(23);
+    const usages = await client.usage(esimTranNos);
+    expect(usages.map((u) => u.esimTranNo).sort()).toEqual([...esimTranNos].sort());
+    const calls = standIn.requests.filter((r) => r.call === 'esim/usage/query');
+    expect(calls.map((r) => [r.status, r.errorCode, (r.body as { esimTranNoList: string[] }).esimTranNoList.length])).toEqual([
+      [200, null, 10], [200, null, 10], [200, null, 3],
+    ]);
+    expect(calls.flatMap((r) => (r.body as { esimTranNoList: string[] }).esimTranNoList)).toEqual(esimTranNos);
+  }, 30_000);
 });
 
 describe('failures', () => {

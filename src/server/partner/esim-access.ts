@@ -44,6 +44,8 @@ const KIND_BY_CODE: Readonly<Record<string, PartnerErrorKind>> = {
   '310272': 'not_found', // orderNo does not exist
   '310403': 'not_found', // ICCID not in the order
 };
+/** eSIMs per esim/usage/query call, at most (docs.esimaccess.com, Usage Check). */
+const USAGE_QUERY_MAX = 10;
 /** Extra spacing so that network jitter cannot squeeze 9 requests into the partner's second. */
 const RATE_MARGIN_MS = 25;
 
@@ -152,16 +154,22 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       }, { retries: 0 });
     },
 
+    // The partner takes at most 10 eSIMs a usage call (docs.esimaccess.com, Usage Check): a longer
+    // list goes in calls of 10, one after another through the limiter.
     async usage(esimTranNos): Promise<EsimUsage[]> {
-      if (esimTranNos.length === 0) return [];
-      return call('esim/usage/query', { esimTranNoList: esimTranNos }, (obj) =>
-        UsageObj.parse(obj).map((raw) => ({
-          esimTranNo: raw.esimTranNo,
-          usedBytes: raw.dataUsage,
-          totalBytes: raw.totalData,
-          measuredAt: partnerTime(raw.lastUpdateTime),
-        })),
-      );
+      const usages: EsimUsage[] = [];
+      for (let from = 0; from < esimTranNos.length; from += USAGE_QUERY_MAX) {
+        const esimTranNoList = esimTranNos.slice(from, from + USAGE_QUERY_MAX);
+        usages.push(...(await call('esim/usage/query', { esimTranNoList }, (obj) =>
+          UsageObj.parse(obj).map((raw) => ({
+            esimTranNo: raw.esimTranNo,
+            usedBytes: raw.dataUsage,
+            totalBytes: raw.totalData,
+            measuredAt: partnerTime(raw.lastUpdateTime),
+          })),
+        )));
+      }
+      return usages;
     },
   };
 }
