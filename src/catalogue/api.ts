@@ -1,3 +1,5 @@
+import { isIPv6 } from 'node:net';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { DEFAULT_LOCALE, isLocale, LOCALE_CODES, type Locale } from '../i18n/locales.ts';
 import { CountryCode, RegionCode, type Country, type Package, type Region, type Snapshot } from './schema.ts';
 
@@ -13,16 +15,33 @@ import { CountryCode, RegionCode, type Country, type Package, type Region, type 
  * messages never echo unbounded input.
  *
  * Also POST /csp-reports: the site's Content-Security-Policy violation reports (see below).
+ *
+ * The second argument is what a Node server passes beside the request (@hono/node-server's
+ * bindings: the socket it came on), from which POST /csp-reports tells its clients apart.
  */
-export type CatalogueHandler = (request: Request) => Promise<Response>;
+export type CatalogueHandler = (request: Request, connection?: unknown) => Promise<Response>;
+
+export interface CatalogueApiOptions {
+  /** '/api' when mounted as a deployed function is. */
+  basePath?: string;
+  /**
+   * Proxies in front of the API that each append the address they were called from to
+   * X-Forwarded-For: the client is that many entries from the right (anything further left is
+   * whatever the client sent). 0 (the default): the socket's peer is the client.
+   */
+  trustedProxies?: number | undefined;
+  /** POST /csp-reports: how many requests one client may send in `windowSeconds` (default 30 a minute). */
+  cspReportLimit?: { requests: number; windowSeconds: number };
+}
 
 /** CDNs may keep answers an hour and serve stale ones for a day while revalidating. */
 export const CACHE_CONTROL = 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400';
 
-type Route = (request: Request, url: URL) => Response | Promise<Response>;
+type Route = (request: Request, url: URL, connection: unknown) => Response | Promise<Response>;
 
-export function createCatalogueApi(snapshot: Snapshot, options: { basePath?: string } = {}): CatalogueHandler {
+export function createCatalogueApi(snapshot: Snapshot, options: CatalogueApiOptions = {}): CatalogueHandler {
   const basePath = withoutTrailingSlashes(options.basePath ?? '');
+  const receiveCspReports = cspReportReceiver(options);
   const countryCodes = new Set(snapshot.countries.map((c) => c.code));
   const regionCodes = new Set(snapshot.regions.map((r) => r.code));
   const packagesByDestination = Map.groupBy(snapshot.packages, (p) => p.destination);
@@ -58,13 +77,13 @@ export function createCatalogueApi(snapshot: Snapshot, options: { basePath?: str
     ['/csp-reports', receiveCspReports],
   ]);
 
-  return async (request) => {
+  return async (request, connection) => {
     const url = new URL(request.url);
     // The base path matches whole segments: '/api/countries', never '/apicountries' or '/countries'.
     const underBase = !basePath || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
     const route = underBase ? routes.get(withoutTrailingSlashes(url.pathname.slice(basePath.length))) : undefined;
     if (!route) return error(404, 'not_found', 'No such endpoint.');
-    return route(request, url);
+    return route(request, url, connection);
   };
 }
 
@@ -118,36 +137,91 @@ function error(status: number, code: string, message: string, headers: Record<st
  * POST /csp-reports receives the browser's Content-Security-Policy violation reports, in the
  * Reporting API's form (`application/reports+json`: `[{ type: 'csp-violation', url, body }]`)
  * or the legacy `report-uri` form (`application/csp-report`: `{ "csp-report": {...} }`), and
- * logs one bounded line per violation. Browsers send them cross-origin, hence CORS.
+ * logs one bounded line per violation: at most MAX_LOGGED_PER_REQUEST of one request, then one
+ * line counting the rest, and at most `cspReportLimit` requests per client (per IP address, an
+ * IPv6 client per /64), above which it answers 429 with Retry-After. Anyone can post here, so
+ * nobody may fill the log. Browsers send reports cross-origin, hence CORS.
  */
 const MAX_REPORT_BYTES = 64 * 1024;
 const MAX_FIELD_LENGTH = 500;
+/** A page breaks a few rules at most; a body of thousands of violations is somebody filling the log. */
+const MAX_LOGGED_PER_REQUEST = 10;
+const CSP_REPORT_LIMIT = { requests: 30, windowSeconds: 60 };
 const CORS = { 'Access-Control-Allow-Origin': '*' };
 
-async function receiveCspReports(request: Request): Promise<Response> {
-  if (request.method === 'OPTIONS') {
-    return new Response(null, {
-      status: 204,
-      headers: { ...CORS, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' },
-    });
-  }
-  if (request.method !== 'POST') return error(405, 'method_not_allowed', 'Only POST is supported.', { Allow: 'POST, OPTIONS' });
-  const mediaType = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
-  if (mediaType !== 'application/reports+json' && mediaType !== 'application/csp-report') {
-    return error(415, 'unsupported_media_type', 'Content-Type must be application/reports+json or application/csp-report.');
-  }
-  const text = await readAtMost(request, MAX_REPORT_BYTES);
-  if (text === undefined) return error(413, 'report_too_large', `Reports are limited to ${MAX_REPORT_BYTES} bytes.`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return error(400, 'malformed_report', 'The body is not JSON.');
-  }
-  const violations = mediaType === 'application/reports+json' ? reportingApiViolations(body) : legacyViolation(body);
-  if (violations === undefined) return error(400, 'malformed_report', 'The body is not a CSP violation report.');
-  for (const violation of violations) console.warn('csp-violation', JSON.stringify(violation));
-  return new Response(null, { status: 204, headers: CORS });
+function cspReportReceiver(options: CatalogueApiOptions): Route {
+  const limit = options.cspReportLimit ?? CSP_REPORT_LIMIT;
+  const limiter = new RateLimiterMemory({ keyPrefix: 'csp-reports', points: limit.requests, duration: limit.windowSeconds });
+  const trustedProxies = options.trustedProxies ?? 0;
+
+  return async (request, _url, connection) => {
+    if (request.method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: { ...CORS, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' },
+      });
+    }
+    if (request.method !== 'POST') return error(405, 'method_not_allowed', 'Only POST is supported.', { Allow: 'POST, OPTIONS' });
+    try {
+      await limiter.consume(clientKey(request, connection, trustedProxies));
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      return error(429, 'too_many_reports', 'Too many reports from this address: try again later.', { ...CORS, 'Retry-After': String(seconds) });
+    }
+    const mediaType = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'application/reports+json' && mediaType !== 'application/csp-report') {
+      return error(415, 'unsupported_media_type', 'Content-Type must be application/reports+json or application/csp-report.');
+    }
+    const text = await readAtMost(request, MAX_REPORT_BYTES);
+    if (text === undefined) return error(413, 'report_too_large', `Reports are limited to ${MAX_REPORT_BYTES} bytes.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return error(400, 'malformed_report', 'The body is not JSON.');
+    }
+    const violations = mediaType === 'application/reports+json' ? reportingApiViolations(body) : legacyViolation(body);
+    if (violations === undefined) return error(400, 'malformed_report', 'The body is not a CSP violation report.');
+    for (const violation of violations.slice(0, MAX_LOGGED_PER_REQUEST)) console.warn('csp-violation', JSON.stringify(violation));
+    if (violations.length > MAX_LOGGED_PER_REQUEST) {
+      console.warn('csp-violations-dropped', JSON.stringify({ logged: MAX_LOGGED_PER_REQUEST, dropped: violations.length - MAX_LOGGED_PER_REQUEST }));
+    }
+    return new Response(null, { status: 204, headers: CORS });
+  };
+}
+
+/** What @hono/node-server passes a handler beside the request. */
+interface NodeBindings {
+  incoming?: { socket?: { remoteAddress?: string | undefined } };
+}
+
+/**
+ * The client a request counts against: its IP address (behind trusted proxies the entry of
+ * X-Forwarded-For the outermost one wrote, else the socket's peer), an IPv6 address by its /64
+ * (one household or server has a whole /64), and one shared key when there is none (a handler
+ * called in-process).
+ */
+function clientKey(request: Request, connection: unknown, trustedProxies: number): string {
+  const hops = request.headers.get('x-forwarded-for')?.split(',').map((hop) => hop.trim()).filter(Boolean) ?? [];
+  const address =
+    (trustedProxies > 0 && hops.length >= trustedProxies
+      ? hops[hops.length - trustedProxies]
+      : (connection as NodeBindings | undefined)?.incoming?.socket?.remoteAddress) || 'unknown';
+  return ipv6Prefix(address) ?? address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+}
+
+/** The /64 an IPv6 address belongs to ('2001:db8:1:2::/64'); undefined for anything else, and for an IPv4 address mapped into IPv6. */
+function ipv6Prefix(address: string): string | undefined {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!isIPv6(bare) || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare)) return undefined;
+  const [head = '', tail] = bare.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // A trailing dotted IPv4 part ('64:ff9b::192.0.2.1') stands for two groups.
+  const width = (groups: string[]) => groups.length + (groups.at(-1)?.includes('.') ? 1 : 0);
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
 }
 
 /** The body as text, or undefined once it exceeds `limit` bytes (declared or streamed). */

@@ -40,6 +40,8 @@ export interface ShopApiOptions {
   basePath?: string;
   /** Origins whose pages may call the order routes from another origin (locally the site and the API have different ports). */
   allowedOrigins?: readonly string[];
+  /** Proxies in front of the API that append to X-Forwarded-For: POST /csp-reports limits each client by its address (src/catalogue/api.ts). */
+  trustedProxies?: number | undefined;
   /** The eSIM partner (eSIM Access; its stand-in locally). */
   partner: EsimPartner;
   mailer: Mailer;
@@ -54,7 +56,7 @@ export interface ShopApiOptions {
 }
 
 /** The fetch handler, and the delivery it drives (for the reconcile timer and a clean stop). */
-export type ShopApi = ((request: Request) => Promise<Response>) & { fulfilment: Fulfilment };
+export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & { fulfilment: Fulfilment };
 
 const MAX_ORDER_BODY_BYTES = 16 * 1024;
 const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
@@ -83,7 +85,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     ...options.delivery,
   });
   const allowedOrigins = new Set(options.allowedOrigins ?? [new URL(siteUrl).origin]);
-  const catalogueApi = createCatalogueApi(catalogue, { basePath: options.basePath ?? '' });
+  const catalogueApi = createCatalogueApi(catalogue, { basePath: options.basePath ?? '', trustedProxies: options.trustedProxies });
   const limits = createUserLimits(db, { ...USER_LIMITS, ...options.limits });
 
   const app = new Hono<{ Variables: { caller: Caller } }>().basePath(options.basePath || '/');
@@ -281,7 +283,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   createEsimRoutes(app, { esims, plans, destination, partner: options.partner, fulfilment, limits, langOf });
 
   // Everything else is the catalogue's (GET /regions, /countries, /packages, POST /csp-reports) or its JSON 404.
-  app.all('*', (c) => catalogueApi(c.req.raw));
+  app.all('*', (c) => catalogueApi(c.req.raw, c.env));
 
   app.onError((error, c) => {
     // The route's pattern, never the path: the partner webhook's path holds its secret token.
@@ -289,5 +291,6 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     return fail(c, 500, 'internal_error', 'Something went wrong. Please try again.');
   });
 
-  return Object.assign((request: Request) => Promise.resolve(app.fetch(request)), { fulfilment });
+  // The server's bindings (the socket) pass through: the CSP report limit tells clients apart by them.
+  return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), { fulfilment });
 }

@@ -25,6 +25,8 @@ export interface ShopConfig {
   mailFrom: string;
   /** The scheduler's bearer token for POST /api/jobs/reconcile; unset: only the in-process timer runs the job. */
   reconcileToken: string | undefined;
+  /** Proxies in front of the API that append to X-Forwarded-For (0: clients connect directly); POST /api/csp-reports limits each client by its address. */
+  trustedProxies: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -42,6 +44,8 @@ export function shopConfigFromEnv(env: Env): ShopConfig {
   ].filter((name) => !get(name));
   const firebaseProjectId = get('FIREBASE_PROJECT_ID') ?? get('GOOGLE_CLOUD_PROJECT') ?? (get('FIREBASE_AUTH_EMULATOR_HOST') ? 'demo-esim' : undefined);
   if (!firebaseProjectId) missing.push('FIREBASE_PROJECT_ID');
+  const trustedProxies = Number(get('TRUSTED_PROXIES') ?? 0);
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new Error('TRUSTED_PROXIES must be a whole number of proxies, 0 or more (README: Going live).');
   if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (README: Going live).`);
   // Where buyers return from the payment page: the site's URL (locally the served site, not the build's canonical one).
   const siteUrl = get('SITE_URL') ?? get('PUBLIC_SITE_URL') ?? DEFAULT_SITE_URL;
@@ -59,5 +63,6 @@ export function shopConfigFromEnv(env: Env): ShopConfig {
     smtpUrl: get('SMTP_URL')!,
     mailFrom: get('MAIL_FROM')!,
     reconcileToken: get('RECONCILE_TOKEN'),
+    trustedProxies,
   };
 }

@@ -34,6 +34,7 @@ export async function startShopApi(
     mailer,
     partnerWebhookToken: config.partnerWebhookToken,
     reconcileToken: config.reconcileToken,
+    trustedProxies: config.trustedProxies,
     ...(options.basePath && { basePath: options.basePath }),
     ...(options.delivery && { delivery: options.delivery }),
   });

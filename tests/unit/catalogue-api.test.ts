@@ -7,11 +7,14 @@ import { serveApi } from '../../scripts/lib/api-server.ts';
 
 // Contract tests over HTTP against the real handler on the committed snapshot.
 // `underBase` serves the same handler the way a deployed function is mounted, under /api.
+// Every request here comes from 127.0.0.1: the CSP report limit per client is raised out of the
+// way, and tested on servers of its own (POST /csp-reports).
 let api: Awaited<ReturnType<typeof serveApi>>;
 let underBase: Awaited<ReturnType<typeof serveApi>>;
+const cspReportLimit = { requests: 10_000, windowSeconds: 60 };
 beforeAll(async () => {
-  api = await serveApi(createCatalogueApi(embeddedSnapshot()));
-  underBase = await serveApi(createCatalogueApi(embeddedSnapshot(), { basePath: '/api' }));
+  api = await serveApi(createCatalogueApi(embeddedSnapshot(), { cspReportLimit }));
+  underBase = await serveApi(createCatalogueApi(embeddedSnapshot(), { basePath: '/api', cspReportLimit }));
 });
 afterAll(() => Promise.all([api.close(), underBase.close()]));
 
@@ -136,12 +139,12 @@ describe('a base path', () => {
 });
 
 /** Sends exactly `path` (fetch would normalise it and refuses TRACE) and reads the answer. */
-function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
+function send(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string, localAddress?: string) {
   const { hostname, port } = new URL(origin);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
     // Node sends a DELETE's or an OPTIONS' body without a length unless told: the server would read it as a request.
     const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
-    const req = request({ hostname, port, method, path, headers: { ...headers, ...length } }, (res) => {
+    const req = request({ hostname, port, method, path, headers: { ...headers, ...length }, ...(localAddress && { localAddress }) }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -341,6 +344,64 @@ describe('POST /csp-reports', () => {
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, OPTIONS');
     expect(lines()).toEqual([]);
+  });
+
+  // Issue 20, item 8: one 64 KB body of minimal reports wrote 1,872 log lines.
+  it('logs at most 10 violations of one request, each field cut, and one line counting the rest', async () => {
+    const lines = logged();
+    const long = { type: 'csp-violation', body: { documentURL: `https://esim.example/${'d'.repeat(1000)}`, blockedURL: `https://x.example/${'b'.repeat(1000)}`, effectiveDirective: 's'.repeat(1000), disposition: 'enforce' } };
+    // As many minimal reports as the 64 KB a request may carry hold.
+    const reports = [long, ...Array.from({ length: 1600 }, () => ({ type: 'csp-violation', body: {} }))];
+    const body = JSON.stringify(reports);
+    expect(body.length).toBeLessThan(64 * 1024);
+    expect((await post(body, 'application/reports+json')).status).toBe(204);
+    const written = lines();
+    expect(written).toHaveLength(11);
+    expect(written.slice(0, 10).every(([tag]) => tag === 'csp-violation')).toBe(true);
+    for (const value of Object.values(written[0]![1] as Record<string, string>)) expect(value.length).toBeLessThanOrEqual(500);
+    expect(written[10]).toEqual(['csp-violations-dropped', { logged: 10, dropped: reports.length - 10 }]);
+  });
+
+  it('limits each client address: 429 with Retry-After above the limit, another address unaffected', async () => {
+    const limited = await serveApi(createCatalogueApi(embeddedSnapshot(), { cspReportLimit: { requests: 3, windowSeconds: 60 } }));
+    const lines = logged();
+    const report = JSON.stringify([{ type: 'csp-violation', body: { blockedURL: 'inline' } }]);
+    const from = (localAddress: string) => send(limited.url, 'POST', '/csp-reports', { 'Content-Type': 'application/reports+json' }, report, localAddress);
+    try {
+      for (let i = 0; i < 3; i++) expect((await from('127.0.0.1')).status).toBe(204);
+      const refused = await from('127.0.0.1');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(refused.headers['access-control-allow-origin']).toBe('*');
+      expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'too_many_reports' } });
+      // Whatever it sends: refused before its body is read.
+      expect((await send(limited.url, 'POST', '/csp-reports', { 'Content-Type': 'text/plain' }, 'x', '127.0.0.1')).status).toBe(429);
+      // 127.0.0.2 is another address on the loopback interface: its own allowance.
+      expect((await from('127.0.0.2')).status).toBe(204);
+      // Preflights are not counted.
+      expect((await send(limited.url, 'OPTIONS', '/csp-reports', {}, undefined, '127.0.0.2')).status).toBe(204);
+      expect(lines()).toHaveLength(4);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('behind trusted proxies, tells clients apart by X-Forwarded-For, never by what a client wrote into it, an IPv6 client by its /64', async () => {
+    const proxied = await serveApi(createCatalogueApi(embeddedSnapshot(), { trustedProxies: 1, cspReportLimit: { requests: 2, windowSeconds: 60 } }));
+    const lines = logged();
+    const report = JSON.stringify([{ type: 'csp-violation', body: { blockedURL: 'inline' } }]);
+    const via = async (forwardedFor: string) =>
+      (await send(proxied.url, 'POST', '/csp-reports', { 'Content-Type': 'application/reports+json', 'X-Forwarded-For': forwardedFor }, report)).status;
+    try {
+      // The proxy appends the address it was called from; what stands left of it is the client's own.
+      expect([await via('203.0.113.7'), await via('1.1.1.1, 203.0.113.7'), await via('2.2.2.2,203.0.113.7')]).toEqual([204, 204, 429]);
+      expect(await via('198.51.100.1')).toBe(204);
+      expect([await via('2001:db8:1:2::1'), await via('2001:db8:1:2:ffff::9'), await via('2001:0db8:0001:0002::5'), await via('2001:db8:1:3::1')]).toEqual([204, 204, 429, 204]);
+    } finally {
+      lines();
+      await proxied.close();
+    }
   });
 
   it('is no catalogue route, and the catalogue routes stay GET-only', async () => {

@@ -40,6 +40,12 @@ describe('the shop API configuration', () => {
     expect(shopConfigFromEnv({ ...live, SITE_URL: 'http://127.0.0.1:4321' }).allowedOrigins).toEqual(['http://127.0.0.1:4321']);
   });
 
+  it('takes clients for directly connected unless TRUSTED_PROXIES counts the proxies in front', () => {
+    expect(shopConfigFromEnv(live).trustedProxies).toBe(0);
+    expect(shopConfigFromEnv({ ...live, TRUSTED_PROXIES: '2' }).trustedProxies).toBe(2);
+    for (const wrong of ['-1', '1.5', 'two']) expect(() => shopConfigFromEnv({ ...live, TRUSTED_PROXIES: wrong })).toThrow('TRUSTED_PROXIES');
+  });
+
   it('verifies Auth emulator tokens of the demo project when the emulator is configured', () => {
     const { FIREBASE_PROJECT_ID: _, ...withoutProject } = live;
     expect(shopConfigFromEnv({ ...withoutProject, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).firebaseProjectId).toBe('demo-esim');
