@@ -22,6 +22,7 @@ import { destinationNames, sellablePlans } from './orders/plans.ts';
 import { createOrderStore, OPEN_ORDER_LIFETIME_MS, orderNumber, type OrderWithPayment } from './orders/store.ts';
 import type { EsimPartner } from './partner/partner.ts';
 import { parsePartnerNotification } from './partner/esim-access.ts';
+import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
 import { handleStripeEvent } from './payments/stripe-webhook.ts';
 import { bearerToken, fail, sameSecret } from './http.ts';
@@ -55,8 +56,11 @@ export interface ShopApiOptions {
   delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs'>;
 }
 
-/** The fetch handler, and the delivery it drives (for the reconcile timer and a clean stop). */
-export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & { fulfilment: Fulfilment };
+/**
+ * The fetch handler, the delivery it drives (for a clean stop) and the reconcile job (for the timer:
+ * stuck orders, and closed orders' payment pages still open at Stripe).
+ */
+export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & { fulfilment: Fulfilment; reconcile: () => Promise<number> };
 
 const MAX_ORDER_BODY_BYTES = 16 * 1024;
 const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
@@ -87,6 +91,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const allowedOrigins = new Set(options.allowedOrigins ?? [new URL(siteUrl).origin]);
   const catalogueApi = createCatalogueApi(catalogue, { basePath: options.basePath ?? '', trustedProxies: options.trustedProxies });
   const limits = createUserLimits(db, { ...USER_LIMITS, ...options.limits });
+  const checkouts = createCheckoutExpiry(db, stripe);
+  const reconcile = async () => (await fulfilment.reconcile()) + (await checkouts.closeDue());
 
   const app = new Hono<{ Variables: { caller: Caller } }>().basePath(options.basePath || '/');
 
@@ -155,6 +161,9 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
       return fail(c, 400, ERROR_CODES.badRequest, `Check these fields: ${fields.join(', ')}.`);
     }
     const request = parsed.data;
+    // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders and top-ups alike).
+    const refused = await limits.refuse(c, 'orders', caller.uid);
+    if (refused) return refused;
     const plan = plans.get(request.planId);
     if (!plan) return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
     if (request.topUpOf) {
@@ -170,7 +179,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     }
 
     const { pkg } = plan;
-    const { order, created } = await store.openOrder({
+    const { order, created, closedCheckouts } = await store.openOrder({
       uid: caller.uid,
       email: caller.email,
       plan: { id: pkg.id, metadata: pkg.metadata, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.supportedCountries },
@@ -183,6 +192,9 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
       consentedAt: new Date(),
       topUpOf: request.topUpOf ?? null,
     });
+    // The payment page of the order this one replaced closes while the new one opens (never rejects:
+    // what fails stays queued for the reconcile job).
+    const closing = checkouts.close(closedCheckouts);
 
     let withCheckout = order;
     let paymentProviderMs = 0;
@@ -206,12 +218,16 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
         });
         paymentProviderMs = performance.now() - asked;
         withCheckout = await store.attachCheckout(order.id, session.id, session.url);
+        // Another request of this buyer replaced the order meanwhile: its page closes at once.
+        if (withCheckout.state !== 'pending_payment') await checkouts.close([withCheckout.checkout_session_id!]);
       } catch (error) {
         console.error('stripe: checkout session failed', order.id, error instanceof Error ? error.message : error);
+        await closing;
         // The order stays open: pressing again reuses it and the same idempotency key.
         return fail(c, 502, ERROR_CODES.paymentUnavailable, 'The payment provider could not be reached. Please try again.');
       }
     }
+    await closing;
     // An open order has no payment yet.
     const saved = { ...withCheckout, paid_at: null, method_type: null, card_brand: null, card_last4: null, receipt_url: null };
     // Our own time apart from the payment provider's, for monitoring and the benchmark (DESIGN 3).
@@ -242,8 +258,9 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
 
   app.delete('/me', async (c) => {
     const { cancelledCheckouts } = await store.forgetBuyer(c.get('caller').uid);
-    // Close the payment pages of cancelled orders, so nobody pays for an order without a buyer.
-    await Promise.allSettled(cancelledCheckouts.map((id) => stripe.checkout.sessions.expire(id)));
+    // Close the payment pages of cancelled orders, so nobody pays for an order without a buyer
+    // (queued with the cancellation: the reconcile job closes those Stripe could not be asked about now).
+    await checkouts.close(cancelledCheckouts);
     return c.body(null, 204);
   });
 
@@ -277,7 +294,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   app.post('/jobs/reconcile', async (c) => {
     const token = bearerToken(c);
     if (!options.reconcileToken || !token || !sameSecret(token, options.reconcileToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
-    return c.json({ handled: await fulfilment.reconcile() });
+    return c.json({ handled: await reconcile() });
   });
 
   createEsimRoutes(app, { esims, plans, destination, partner: options.partner, fulfilment, limits, langOf });
@@ -292,5 +309,5 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   });
 
   // The server's bindings (the socket) pass through: the CSP report limit tells clients apart by them.
-  return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), { fulfilment });
+  return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), { fulfilment, reconcile });
 }

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
@@ -7,7 +7,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
+import { ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
 import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
@@ -16,8 +16,9 @@ import { createStripe } from './payments/stripe.ts';
 
 /**
  * What one account can make the shop spend (issue 20 items 3 and 4), over real HTTP with real
- * parts: per-user limits on the routes that cost partner calls (429 with Retry-After), and
- * refunds checked locally before the partner is asked.
+ * parts: per-user limits on the routes that cost Stripe sessions or partner calls (429 with
+ * Retry-After), refunds checked locally before the partner is asked, and a replaced order's
+ * payment page closed at Stripe.
  */
 const catalogue = embeddedSnapshot();
 const plans = sellablePlans(catalogue);
@@ -25,6 +26,7 @@ const PLAN = plans.get('de-1gb-7d')!;
 const SITE = 'http://127.0.0.1:4329';
 
 const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
+const sessionIdOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split('/').pop()!;
 
 describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
   let db: Db;
@@ -56,6 +58,7 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     stand.connect(`${api.url}/api`);
   });
   afterAll(async () => {
+    vi.restoreAllMocks();
     await handler?.fulfilment.settled();
     await api?.close();
     await stripeStandIn?.close();
@@ -134,5 +137,82 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     expect((await refund()).status).toBe(409);
     expect(stand.partner.requests.length - before).toBe(1);
     expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('delivered');
+  });
+
+  it('answers the 11th order in a minute with 429 and Retry-After, and opens no payment page for it', async () => {
+    const buyer = await signUp();
+    const created = vi.spyOn(stripe.checkout.sessions, 'create');
+    try {
+      const distinct = [...plans.values()].slice(0, ORDERS_PER_USER_PER_MINUTE + 1);
+      for (const plan of distinct.slice(0, ORDERS_PER_USER_PER_MINUTE)) expect((await postOrder(buyer.idToken, orderFor(plan))).status).toBe(201);
+      expect(created).toHaveBeenCalledTimes(ORDERS_PER_USER_PER_MINUTE);
+      await expectTooMany(await postOrder(buyer.idToken, orderFor(distinct.at(-1)!)), 60);
+      expect(created).toHaveBeenCalledTimes(ORDERS_PER_USER_PER_MINUTE);
+      // Nothing was stored for it, and another buyer still orders.
+      const list = (await (await call('/orders?lang=de', { token: buyer.idToken })).json()) as { orders: unknown[] };
+      expect(list.orders).toHaveLength(ORDERS_PER_USER_PER_MINUTE);
+      const other = await signUp();
+      expect((await postOrder(other.idToken, orderFor())).status).toBe(201);
+    } finally {
+      created.mockRestore();
+    }
+  });
+
+  it('switching a top-up back and forth 20 times leaves every replaced payment page expired at Stripe: none takes a payment', async () => {
+    // The per-minute limit would stop this buyer at 10: another build of the API with room for 20.
+    await serve(build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 } }));
+    const buyer = await signUp();
+    const esimId = await installedEsim(buyer.idToken);
+    const urls: string[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const response = await postOrder(buyer.idToken, orderFor(PLAN, i % 2 === 0 ? { topUpOf: esimId } : {}));
+      expect(response.status).toBe(201);
+      const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
+      urls.push(checkoutUrl);
+      ids.push(order.id);
+    }
+    expect(new Set(urls).size).toBe(20);
+    for (const url of urls.slice(0, -1)) {
+      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(url))).status, url).toBe('expired');
+      const paid = await payOnStandIn(url, '4242424242424242');
+      expect(paid.status, url).toBe(409);
+      expect(await paid.text()).toContain('expired');
+    }
+    // The open one still pays.
+    expect((await stripe.checkout.sessions.retrieve(sessionIdOf(urls.at(-1)!))).status).toBe('open');
+    const states = await Promise.all(ids.map(async (id) => (await readOrder(buyer.idToken, id)).state));
+    expect(states).toEqual([...Array(19).fill('cancelled'), 'pending_payment']);
+  });
+
+  it('closes a replaced payment page later when Stripe could not be reached at the time (the reconcile job tries again)', async () => {
+    await serve(build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 }, reconcileToken: 'limits-reconcile-token' }));
+    const buyer = await signUp();
+    const esimId = await installedEsim(buyer.idToken);
+    const first = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, orderFor(PLAN, { topUpOf: esimId }))).json());
+    const expire = vi.spyOn(stripe.checkout.sessions, 'expire').mockRejectedValueOnce(new Error('connection reset'));
+    try {
+      const second = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, orderFor())).json());
+      expect(second.order.id).not.toBe(first.order.id);
+      expect((await readOrder(buyer.idToken, first.order.id)).state).toBe('cancelled');
+      expect(expire).toHaveBeenCalled();
+      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('open');
+
+      // Queued, and tried again 10 s later: the test moves that time forward.
+      const [queued] = await db.query<{ attempts: number; last_error: string }>('SELECT attempts, last_error FROM checkout_expiries WHERE checkout_session_id = $1', [sessionIdOf(first.checkoutUrl)]);
+      expect(queued).toMatchObject({ attempts: 1, last_error: 'connection reset' });
+      await db.query(`UPDATE checkout_expiries SET next_attempt_at = now() - interval '1 second'`);
+      const job = await call('/jobs/reconcile', { method: 'POST', token: 'limits-reconcile-token' });
+      expect(job.status).toBe(200);
+      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('expired');
+      expect((await payOnStandIn(first.checkoutUrl, '4242424242424242')).status).toBe(409);
+      // Once closed, the job leaves it alone.
+      const calls = expire.mock.calls.length;
+      await call('/jobs/reconcile', { method: 'POST', token: 'limits-reconcile-token' });
+      expect(expire.mock.calls.length).toBe(calls);
+      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(second.checkoutUrl))).status).toBe('open');
+    } finally {
+      expire.mockRestore();
+    }
   });
 });

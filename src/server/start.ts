@@ -38,8 +38,9 @@ export async function startShopApi(
     ...(options.basePath && { basePath: options.basePath }),
     ...(options.delivery && { delivery: options.delivery }),
   });
-  // Orders left stuck by a stopped process are picked up from the first tick.
-  const reconciler = startReconciler(handler.fulfilment, options.reconcileEveryMs ?? RECONCILE_EVERY_MS);
+  // Orders left stuck by a stopped process are picked up from the first tick (and closed orders'
+  // payment pages that Stripe could not be asked to expire at the time).
+  const reconciler = startReconciler({ ...handler.fulfilment, reconcile: handler.reconcile }, options.reconcileEveryMs ?? RECONCILE_EVERY_MS);
   async function stop() {
     await reconciler.stop();
     mailer.close();

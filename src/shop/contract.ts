@@ -23,8 +23,10 @@ import { LOCALE_CODES } from '../i18n/locales.ts';
  *                                                503 partner_unavailable when the eSIM's state cannot be checked now)
  *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
  *
- * POST /esims/{id}/refund has a per-user limit (src/config/constants.ts): above it 429 too_many_requests
- * with Retry-After (seconds).
+ * POST /orders (new eSIMs and top-ups alike) and POST /esims/{id}/refund have per-user limits
+ * (src/config/constants.ts): above them 429 too_many_requests with Retry-After (seconds).
+ * An open order replaced by another (another price, or a top-up of another eSIM) is cancelled and
+ * its payment page expired at Stripe.
  *
  * An eSIM's id is the id of the order that bought it; a top-up is an order of kind 'top_up' for that id.
  */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../shop/contract.ts';
 import type { Db, Queryable } from '../db/db.ts';
+import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 
 /** An order as stored (src/server/db/migrations/0001_orders.sql). */
 export interface OrderRow {
@@ -133,10 +134,11 @@ export function createOrderStore(db: Db) {
     /**
      * The buyer's open order for this plan, or a new one: a double click, a second tab or a
      * retry after a failure finds the same order (one open order per buyer and plan). An open
-     * order at another price, or older than a Checkout Session lives, is closed first.
+     * order at another price, or older than a Checkout Session lives, is closed first, and its
+     * payment page queued to be closed at Stripe (`closedCheckouts`: src/server/payments/checkout-expiry.ts).
      * The usual case is one statement (one round trip, atomic by itself); closing one is a transaction.
      */
-    async openOrder(order: NewOrder, now = new Date()): Promise<{ order: OrderRow; created: boolean }> {
+    async openOrder(order: NewOrder, now = new Date()): Promise<{ order: OrderRow; created: boolean; closedCheckouts: string[] }> {
       const id = randomUUID();
       const values = [order.uid, order.plan.id, id, order.email, order.destination, JSON.stringify(order.plan), order.partnerCode,
         order.wholesaleUsdE4, order.price.amountMinor, order.price.currency, order.lang, order.termsVersion, order.consentedAt,
@@ -158,12 +160,12 @@ export function createOrderStore(db: Db) {
          SELECT *, true AS created FROM created UNION ALL SELECT *, false AS created FROM open`,
         values,
       );
-      if (found?.created) return { order: found, created: true };
+      if (found?.created) return { order: found, created: true, closedCheckouts: [] };
       const stale = (open: OrderRow) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
       // Another price, or the same plan bought for another purpose (a new eSIM, a top-up of another one).
       const repriced = (open: OrderRow) =>
         open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
-      if (found && !stale(found) && !repriced(found)) return { order: found, created: false };
+      if (found && !stale(found) && !repriced(found)) return { order: found, created: false, closedCheckouts: [] };
 
       return db.transaction(async (tx) => {
         // Another request of the same buyer opened it meanwhile, or the open one must close first.
@@ -171,10 +173,11 @@ export function createOrderStore(db: Db) {
           `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' FOR UPDATE`,
           [order.uid, order.plan.id],
         );
-        if (open && !stale(open) && !repriced(open)) return { order: open, created: false };
+        if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
         if (open) {
           const cause = stale(open) ? 'checkout_timed_out' : open.top_up_of === order.topUpOf ? 'price_changed' : 'replaced';
           await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
+          await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
         }
         const [row] = await tx.query<OrderRow>(
           `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
@@ -184,15 +187,25 @@ export function createOrderStore(db: Db) {
           values,
         );
         await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`, [id]);
-        return { order: row!, created: true };
+        return { order: row!, created: true, closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [] };
       });
     },
 
-    /** Records the payment page of an open order; the first one wins. */
+    /**
+     * Records the payment page of an open order; the first one wins. An order closed meanwhile (its
+     * buyer's next request replaced it) gets it all the same, queued to be closed at Stripe.
+     */
     async attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow> {
       const [updated] = await db.query<OrderRow>(
-        `UPDATE orders SET checkout_session_id = $2, checkout_url = $3, updated_at = now()
-         WHERE id = $1 AND checkout_session_id IS NULL RETURNING *`,
+        `WITH attached AS (
+           UPDATE orders SET checkout_session_id = $2, checkout_url = $3, updated_at = now()
+           WHERE id = $1 AND checkout_session_id IS NULL RETURNING *
+         ), queued AS (
+           INSERT INTO checkout_expiries (checkout_session_id, order_id)
+           SELECT checkout_session_id, id FROM attached WHERE state <> 'pending_payment'
+           ON CONFLICT DO NOTHING
+         )
+         SELECT * FROM attached`,
         [id, sessionId, url],
       );
       return updated ?? (await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0]!;
@@ -249,7 +262,10 @@ export function createOrderStore(db: Db) {
           `SELECT id, checkout_session_id FROM orders WHERE uid = $1 AND state = 'pending_payment'`,
           [uid],
         );
-        for (const { id } of open) await move(tx, id, 'cancelled', 'account_deleted');
+        for (const { id, checkout_session_id } of open) {
+          await move(tx, id, 'cancelled', 'account_deleted');
+          await queueCheckoutExpiry(tx, id, checkout_session_id);
+        }
         const detached = await tx.query(
           'UPDATE orders SET uid = NULL, email = NULL, detached_at = now(), updated_at = now() WHERE uid = $1 RETURNING id',
           [uid],

@@ -62,3 +62,17 @@ CREATE TABLE rate_limits (
   points integer NOT NULL DEFAULT 0,
   expire bigint
 );
+
+-- Payment pages to close: the Checkout Session of an order closed while open (replaced by another
+-- order of its buyer, timed out, or cancelled with the account) is expired at Stripe, so it takes no
+-- payment. Queued in the transaction that closes the order, removed once Stripe says the session is
+-- no longer open; the reconcile job tries the rest again (src/server/payments/checkout-expiry.ts).
+CREATE TABLE checkout_expiries (
+  checkout_session_id text PRIMARY KEY,
+  order_id uuid NOT NULL REFERENCES orders (id),
+  attempts integer NOT NULL DEFAULT 0,
+  last_error text,
+  next_attempt_at timestamptz NOT NULL DEFAULT now(),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX checkout_expiries_due ON checkout_expiries (next_attempt_at);
