@@ -1,34 +1,86 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import { sellablePlans } from '../../src/server/orders/plans.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+// A namespace import: a checkout from before the per-user limits has no such constant (see ORDERS_PER_BUYER).
+import * as constants from '../../src/config/constants.ts';
 import { startAuthEmulator, signUpOn } from './auth-emulator.ts';
 
 /**
- * DESIGN 3's figures for the shop API, on a real PostgreSQL server over loopback: `POST /orders`
- * latency with 50 buyers ordering at once (p50/p99, with and without the payment provider's
- * time, which the API reports in Server-Timing), and catalogue reads per second at 50
- * connections. The API runs in its own process (scripts/local-shop.ts), as in production.
+ * DESIGN 3's figures for the shop API, on a real PostgreSQL server over loopback, the API in its
+ * own process (scripts/local-shop.ts) as in production:
+ *
+ * - `POST /orders` in an open loop: orders arrive at a fixed rate (100 a second for 30 s), each
+ *   sent at its time whether or not the earlier ones were answered (a timer, not a pool of buyers
+ *   waiting for their answers, which would slow down with the API and hide its queue: coordinated
+ *   omission). Each order is a new one (a buyer and plan never ordered before, so a new order row
+ *   and a new Checkout Session), and its latency counts from when it was due, not from when the
+ *   client got round to sending it. The API's own share is that latency less the payment
+ *   provider's time it reports in `Server-Timing: stripe;dur=…`.
+ * - The saturation rate: the highest fixed arrival rate at which the own share's p99 stays within
+ *   budget and no order fails, found by a ladder of short runs (5 s each) and one bisection.
+ * - Catalogue reads per second at 50 connections (autocannon, a closed loop: a throughput figure).
  */
+export interface OrderRun {
+  /** Orders a second, sent on schedule. */
+  rate: number;
+  seconds: number;
+  /** Orders due in the run, and those sent (fewer only when the run was stopped: backlog). */
+  planned: number;
+  sent: number;
+  /** 201 answers; non-2xx answers (by status); errors (connection failures, no answer within 10 s). */
+  created: number;
+  non2xx: number;
+  statuses: Record<string, number>;
+  errors: number;
+  /** Why the run stopped sending before its end, when it did. */
+  stopped: string | null;
+  /** The API's own share (round trip from when the order was due, less Stripe's time), over the created orders. */
+  ownP50Ms: number;
+  ownP99Ms: number;
+  ownMaxMs: number;
+  /** The whole round trip, the Stripe stand-in's time included. */
+  totalP50Ms: number;
+  totalP99Ms: number;
+  /** How late the sender fired behind schedule (the client's own delay; counted in the latencies above). */
+  sendLagP99Ms: number;
+  sendLagMaxMs: number;
+  /** Own-share p99 within budget and nothing failed. */
+  held: boolean;
+}
+
 export interface ShopFigures {
+  /** The budget's run: a fixed ORDER_RATE a second for ORDER_SECONDS. */
+  orders: OrderRun;
+  /** Highest arrival rate that held (0 when none did), and every run that decided it, the budget's run first. */
+  saturationRate: number;
+  saturationRuns: OrderRun[];
+  /** Auth emulator accounts that ordered, and the most orders any of them placed. */
   buyers: number;
-  orders: number;
-  /** Orders a second the API completed meanwhile: with 50 buyers in a closed loop, latency ≈ 50 / this (Little's law). */
-  ordersPerSecond: number;
-  ordersP50Ms: number;
-  ordersP99Ms: number;
-  ordersWithProviderP50Ms: number;
-  ordersWithProviderP99Ms: number;
+  ordersPerBuyer: number;
   countriesPerSecond: number;
   packagesPerSecond: number;
 }
 
-const BUYERS = 50;
-const ORDERS_PER_BUYER = 10;
+/** DESIGN 3: POST /orders p99 (own share) within 50 ms with orders arriving at 100 a second for 30 s. */
+export const ORDER_RATE = 100;
+export const ORDER_SECONDS = 30;
+export const OWN_P99_BUDGET_MS = 50;
+const STEP_SECONDS = 5;
+/** The ladder above the budget's rate (stopped at the first rate that does not hold), and below it when that one fails. */
+const RATES_UP = [150, 200, 250, 300, 400, 500, 600, 800, 1000];
+const RATES_DOWN = [75, 50, 25, 10];
+const WARM_UP = { rate: 50, seconds: 3 };
+/** An order without an answer after this long counts as an error. */
+const TIMEOUT_MS = 10_000;
+/** The shop's per-user limit (10 orders a minute, 30 an hour): no buyer places more in the whole benchmark. */
+const ORDERS_PER_BUYER: number = (constants as Record<string, unknown>).ORDERS_PER_USER_PER_MINUTE as number | undefined ?? 10;
 const READ_SECONDS = 10;
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : Number.NaN;
 
 /**
  * The shop API in its own process (scripts/local-shop.ts) on a throwaway PostgreSQL server, with
@@ -57,40 +109,199 @@ export async function startBenchShop(port: number, extraArgs: string[] = []) {
   return { api, authHost: auth.host, stop };
 }
 
+/** A prepared request: everything built before the clock starts. */
+interface PreparedOrder {
+  headers: Record<string, string | number>;
+  body: Buffer;
+}
+
+/**
+ * Orders for a run: fresh buyers (signed up now, before the run), each placing at most
+ * ORDERS_PER_BUYER orders of distinct plans, interleaved so that consecutive orders come from
+ * different buyers (buyer k mod n places order k), as independent customers would.
+ */
+function orderSource(authHost: string) {
+  const plans = [...sellablePlans(embeddedSnapshot()).values()];
+  if (plans.length < ORDERS_PER_BUYER) throw new Error(`only ${plans.length} sellable plans: a buyer could not order ${ORDERS_PER_BUYER} distinct ones`);
+  let buyersSoFar = 0;
+  return {
+    get buyers() {
+      return buyersSoFar;
+    },
+    async prepare(count: number): Promise<PreparedOrder[]> {
+      const n = Math.ceil(count / ORDERS_PER_BUYER);
+      const tokens: string[] = [];
+      for (let i = 0; i < n; i += 25) {
+        const batch = await Promise.all(Array.from({ length: Math.min(25, n - i) }, () => signUpOn(authHost)));
+        tokens.push(...batch.map((buyer) => buyer.idToken));
+      }
+      const first = buyersSoFar;
+      buyersSoFar += n;
+      return Array.from({ length: count }, (_, k) => {
+        const buyer = k % n;
+        // The buyer's j-th order: plans j apart, starting at a different plan for every buyer.
+        const plan = plans[((first + buyer) * ORDERS_PER_BUYER + Math.floor(k / n)) % plans.length]!;
+        const body = Buffer.from(
+          JSON.stringify({ planId: plan.pkg.id, lang: 'en', expectedPrice: plan.price, consents: { terms: true, immediateStart: true } }),
+        );
+        return {
+          body,
+          headers: { Authorization: `Bearer ${tokens[buyer]}`, 'Content-Type': 'application/json', 'Content-Length': body.length },
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Sends `orders` to POST /orders at a fixed rate from a timer: order i is due at start + i/rate
+ * and goes out then, however many earlier ones are still unanswered (each on a connection of its
+ * own when needed: the agent has no connection limit). Resolves once every order is answered.
+ */
+async function openLoop(api: string, rate: number, seconds: number, orders: PreparedOrder[]): Promise<OrderRun> {
+  const url = new URL(`${api}/orders`);
+  // A fresh pool a run; idle connections closed before the server's 5 s keep-alive timeout.
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 2_000 });
+  const planned = orders.length;
+  const own: number[] = [];
+  const total: number[] = [];
+  const lags: number[] = [];
+  const statuses: Record<string, number> = {};
+  let created = 0;
+  let errors = 0;
+  let inFlight = 0;
+  let stopped: string | null = null;
+  // Sending stops when the backlog passes 3 s of arrivals: the rate is not held, and waiting for more answers only costs time.
+  const maxInFlight = Math.max(300, rate * 3);
+  const interval = 1000 / rate;
+  const start = performance.now() + 20;
+  let next = 0;
+  let finish!: () => void;
+  const finished = new Promise<void>((done) => (finish = done));
+  const settle = () => {
+    inFlight--;
+    if (inFlight === 0 && (next >= planned || stopped)) finish();
+  };
+
+  const send = (order: PreparedOrder, due: number) => {
+    inFlight++;
+    let answered = false;
+    const req = request(url, { method: 'POST', agent, headers: order.headers }, (res) => {
+      const timing = res.headers['server-timing'];
+      res.resume();
+      res.on('end', () => {
+        if (answered) return;
+        answered = true;
+        const elapsed = performance.now() - due;
+        if (res.statusCode === 201) {
+          created++;
+          const provider = Number(/stripe;dur=([\d.]+)/.exec(String(timing ?? ''))?.[1] ?? 0);
+          total.push(elapsed);
+          own.push(elapsed - provider);
+        } else {
+          statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
+        }
+        settle();
+      });
+    });
+    req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error('no answer in time')));
+    req.on('error', () => {
+      if (answered) return;
+      answered = true;
+      errors++;
+      settle();
+    });
+    req.end(order.body);
+  };
+
+  const tick = () => {
+    const now = performance.now();
+    while (next < planned && start + next * interval <= now) {
+      if (inFlight >= maxInFlight) {
+        stopped = `stopped after ${next} orders: ${inFlight} unanswered`;
+        if (inFlight === 0) finish();
+        return;
+      }
+      const due = start + next * interval;
+      lags.push(now - due);
+      send(orders[next]!, due);
+      next++;
+    }
+    if (next < planned) setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
+    else if (inFlight === 0) finish();
+  };
+  setTimeout(tick, Math.max(0, start - performance.now()));
+  await finished;
+  agent.destroy();
+
+  own.sort((a, b) => a - b);
+  total.sort((a, b) => a - b);
+  lags.sort((a, b) => a - b);
+  const non2xx = Object.values(statuses).reduce((sum, n) => sum + n, 0);
+  const ownP99Ms = percentile(own, 99);
+  return {
+    rate,
+    seconds,
+    planned,
+    sent: next,
+    created,
+    non2xx,
+    statuses,
+    errors,
+    stopped,
+    ownP50Ms: percentile(own, 50),
+    ownP99Ms,
+    ownMaxMs: own.at(-1) ?? Number.NaN,
+    totalP50Ms: percentile(total, 50),
+    totalP99Ms: percentile(total, 99),
+    sendLagP99Ms: percentile(lags, 99),
+    sendLagMaxMs: lags.at(-1) ?? 0,
+    held: !stopped && errors === 0 && non2xx === 0 && created === planned && ownP99Ms <= OWN_P99_BUDGET_MS,
+  };
+}
+
+const describeRun = (run: OrderRun) =>
+  `${run.rate}/s for ${run.seconds} s: own p50 ${run.ownP50Ms.toFixed(1)} ms, p99 ${run.ownP99Ms.toFixed(1)} ms; ` +
+  `${run.created}/${run.planned} created, ${run.non2xx} non-2xx, ${run.errors} errors; sender late by ${run.sendLagMaxMs.toFixed(1)} ms at most` +
+  `${run.stopped ? `; ${run.stopped}` : ''} -> ${run.held ? 'held' : 'not held'}`;
+
 export async function benchShopApi(port = 8798): Promise<ShopFigures> {
   const { api, authHost, stop } = await startBenchShop(port);
   try {
-    const buyers = await Promise.all(Array.from({ length: BUYERS }, () => signUpOn(authHost)));
-    const plans = [...sellablePlans(embeddedSnapshot()).values()];
-    const order = async (token: string, planIndex: number) => {
-      const plan = plans[planIndex % plans.length]!;
-      const started = performance.now();
-      const response = await fetch(`${api}/orders`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ planId: plan.pkg.id, lang: 'en', expectedPrice: plan.price, consents: { terms: true, immediateStart: true } }),
-      });
-      await response.arrayBuffer();
-      const total = performance.now() - started;
-      if (response.status !== 201) throw new Error(`POST /orders answered ${response.status}`);
-      const provider = Number(/stripe;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1] ?? 0);
-      return { total, own: total - provider };
+    const source = orderSource(authHost);
+    const run = async (rate: number, seconds: number) => {
+      const orders = await source.prepare(rate * seconds);
+      // A moment for the sign-ups' work to settle before the clock starts.
+      await new Promise((done) => setTimeout(done, 1_000));
+      const result = await openLoop(api, rate, seconds, orders);
+      console.log(`  POST /orders ${describeRun(result)}`);
+      return result;
     };
-    // Warm-up: connections, the token check's keys, the database's plans.
-    await Promise.all(buyers.map((buyer, i) => order(buyer.idToken, i)));
-    const started = performance.now();
-    const samples = (
-      await Promise.all(
-        buyers.map(async (buyer, i) => {
-          const mine = [];
-          for (let n = 1; n <= ORDERS_PER_BUYER; n++) mine.push(await order(buyer.idToken, i + n * BUYERS));
-          return mine;
-        }),
-      )
-    ).flat();
-    const ordersPerSecond = Math.round((samples.length / (performance.now() - started)) * 1000);
-    const own = samples.map((s) => s.own).sort((a, b) => a - b);
-    const total = samples.map((s) => s.total).sort((a, b) => a - b);
+
+    console.log(`POST /orders, open loop: warm-up at ${WARM_UP.rate}/s, then ${ORDER_RATE}/s for ${ORDER_SECONDS} s, then the saturation ladder (${STEP_SECONDS} s a rate) ...`);
+    // Warm-up: connections, the token check's keys, the database's plans and statements.
+    await run(WARM_UP.rate, WARM_UP.seconds);
+    const orders = await run(ORDER_RATE, ORDER_SECONDS);
+
+    // The saturation rate: up the ladder while rates hold (down it when the budget's rate does not),
+    // then one bisection between the last rate that held and the first that did not.
+    const runs = [orders];
+    let held = orders.held ? ORDER_RATE : 0;
+    let failed = orders.held ? Number.POSITIVE_INFINITY : ORDER_RATE;
+    for (const rate of orders.held ? RATES_UP : RATES_DOWN) {
+      const step = await run(rate, STEP_SECONDS);
+      runs.push(step);
+      if (step.held) held = rate;
+      else failed = rate;
+      // Up: until a rate does not hold; down: until one does.
+      if (step.held !== orders.held) break;
+    }
+    if (Number.isFinite(failed) && failed - held > 10) {
+      const middle = Math.round((held + failed) / 2 / 5) * 5;
+      const step = await run(middle, STEP_SECONDS);
+      runs.push(step);
+      if (step.held) held = middle;
+    }
 
     const reads = async (path: string) => {
       const result = await autocannon({ url: `${api}${path}`, connections: 50, duration: READ_SECONDS });
@@ -98,13 +309,11 @@ export async function benchShopApi(port = 8798): Promise<ShopFigures> {
       return Math.round(result.requests.average);
     };
     return {
-      buyers: BUYERS,
-      orders: samples.length,
-      ordersPerSecond,
-      ordersP50Ms: percentile(own, 50),
-      ordersP99Ms: percentile(own, 99),
-      ordersWithProviderP50Ms: percentile(total, 50),
-      ordersWithProviderP99Ms: percentile(total, 99),
+      orders,
+      saturationRate: held,
+      saturationRuns: runs,
+      buyers: source.buyers,
+      ordersPerBuyer: ORDERS_PER_BUYER,
       countriesPerSecond: await reads('/countries?lang=ja'),
       packagesPerSecond: await reads('/packages?regionId=DE'),
     };
