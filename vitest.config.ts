@@ -22,6 +22,8 @@ export default defineConfig({
           include: ['src/server/*.test.ts'],
           globalSetup: ['tests/support/postgres-setup.ts', 'tests/support/auth-emulator.ts'],
           testTimeout: 30_000,
+          // Each file opens PGlite and its stand-ins first: slower while the machine is busy.
+          hookTimeout: 30_000,
         },
       },
       // Checks over the built site in dist/ (run `npm run build` first; `npm test` does).

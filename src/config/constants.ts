@@ -16,6 +16,12 @@ export const ESIM_POLL_INTERVAL_MS = 1_000;
 /** …and gives up after this long, offering to check again. */
 export const ORDER_POLL_LIMIT_MS = 120_000;
 
+/**
+ * Deleting the account needs a sign-in this recent: the server refuses an older one, and the
+ * profile asks to sign in again a minute before that, so its request never arrives too late.
+ */
+export const RECENT_SIGN_IN_MS = 5 * 60_000;
+
 /** Local-storage keys (spec 3). */
 export const STORAGE_KEYS = {
   cookieConsent: 'cookie_consent_minimal',

@@ -8,9 +8,10 @@ import type { Snapshot } from '../catalogue/schema.ts';
 import { formatDataAmount, formatValidity } from '../features/package/plans.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../i18n/locales.ts';
 import { localizePath } from '../i18n/paths.ts';
+import { RECENT_SIGN_IN_MS } from '../config/constants.ts';
 import { SITE_NAME } from '../config/site.ts';
 import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION, type OrderView } from '../shop/contract.ts';
-import type { Caller, VerifyIdToken } from './auth.ts';
+import type { Accounts, Caller } from './auth.ts';
 import type { Db } from './db/db.ts';
 import { createEsimRoutes } from './esims/routes.ts';
 import { createEsimStore } from './esims/store.ts';
@@ -24,6 +25,7 @@ import type { EsimPartner } from './partner/partner.ts';
 import { parsePartnerNotification } from './partner/esim-access.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
+import { refundMismatches } from './payments/mismatches.ts';
 import { handleStripeEvent } from './payments/stripe-webhook.ts';
 import { bearerToken, fail, sameSecret } from './http.ts';
 import { createUserLimits, USER_LIMITS, type UserLimits } from './limits.ts';
@@ -34,7 +36,8 @@ export interface ShopApiOptions {
   db: Db;
   stripe: Stripe;
   stripeWebhookSecret: string;
-  verifyIdToken: VerifyIdToken;
+  /** Who calls (Firebase ID tokens), and deleting an account with the shop's data. */
+  accounts: Accounts;
   /** Where the pages live: the payment page returns there. */
   siteUrl: string;
   /** '/api' when mounted behind Hosting's rewrite. */
@@ -53,7 +56,7 @@ export interface ShopApiOptions {
   /** Per-user limits of the costly routes (src/config/constants.ts; a test may raise them). */
   limits?: Partial<UserLimits>;
   /** Retry timing of deliveries (tests make it short). */
-  delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs'>;
+  delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs'>;
 }
 
 /**
@@ -92,7 +95,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const catalogueApi = createCatalogueApi(catalogue, { basePath: options.basePath ?? '', trustedProxies: options.trustedProxies });
   const limits = createUserLimits(db, { ...USER_LIMITS, ...options.limits });
   const checkouts = createCheckoutExpiry(db, stripe);
-  const reconcile = async () => (await fulfilment.reconcile()) + (await checkouts.closeDue());
+  const reconcile = async () => (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
 
   const app = new Hono<{ Variables: { caller: Caller } }>().basePath(options.basePath || '/');
 
@@ -112,7 +115,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
         const token = bearerToken(c);
         if (!token) return fail(c, 401, ERROR_CODES.unauthorized, 'Sign in: an Authorization: Bearer <Firebase ID token> header is required.');
         try {
-          c.set('caller', await options.verifyIdToken(token));
+          c.set('caller', await options.accounts.verifyIdToken(token));
         } catch {
           return fail(c, 401, ERROR_CODES.unauthorized, 'The ID token is not valid or has expired.');
         }
@@ -256,8 +259,26 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     return c.json({ ...view(row, lang), esim });
   });
 
+  // Irreversible: a token that is not revoked, of a sign-in within minutes (a stolen hour-old token
+  // cannot delete anyone). The account goes in the same transaction as the shop's data: if Firebase
+  // refuses, nothing is detached, and the buyer can try again.
   app.delete('/me', async (c) => {
-    const { cancelledCheckouts } = await store.forgetBuyer(c.get('caller').uid);
+    let caller: Caller;
+    try {
+      caller = await options.accounts.verifyIdToken(bearerToken(c)!, { checkRevoked: true });
+    } catch {
+      return fail(c, 401, ERROR_CODES.unauthorized, 'The ID token is not valid, was revoked or has expired.');
+    }
+    if (Date.now() - caller.signedInAt.getTime() > RECENT_SIGN_IN_MS) {
+      return fail(c, 403, ERROR_CODES.recentLoginRequired, 'Sign in again to delete the account.');
+    }
+    let cancelledCheckouts: string[];
+    try {
+      ({ cancelledCheckouts } = await store.forgetBuyer(caller.uid, () => options.accounts.deleteAccount(caller.uid)));
+    } catch (error) {
+      console.error('account deletion failed', error instanceof Error ? error.message : error);
+      return fail(c, 502, ERROR_CODES.accountNotDeleted, 'The account could not be deleted. Please try again.');
+    }
     // Close the payment pages of cancelled orders, so nobody pays for an order without a buyer
     // (queued with the cancellation: the reconcile job closes those Stripe could not be asked about now).
     await checkouts.close(cancelledCheckouts);
@@ -278,6 +299,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     // A paid order is delivered now, not when the job next looks (the job catches it if this process stops).
     const orderId = (event.data.object as { client_reference_id?: unknown }).client_reference_id;
     if (outcome === 'moved' && typeof orderId === 'string' && isUuid(orderId)) void fulfilment.run(orderId);
+    // Money for no order it matches goes back now (the reconcile job retries what fails).
+    if (outcome === 'mismatch') await refundMismatches(db, stripe);
     return c.json({ received: true, outcome });
   });
 

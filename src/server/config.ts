@@ -13,6 +13,8 @@ export interface ShopConfig {
   stripeWebhookSecret: string;
   /** Only for the local stand-in: where the Stripe SDK sends its calls. */
   stripeApiUrl: string | undefined;
+  /** How long the Stripe SDK waits for an answer before it gives up (and retries); unset: the SDK's 80 s. */
+  stripeTimeoutMs: number | undefined;
   siteUrl: string;
   firebaseProjectId: string;
   allowedOrigins: string[];
@@ -46,6 +48,15 @@ export function shopConfigFromEnv(env: Env): ShopConfig {
   if (!firebaseProjectId) missing.push('FIREBASE_PROJECT_ID');
   const trustedProxies = Number(get('TRUSTED_PROXIES') ?? 0);
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new Error('TRUSTED_PROXIES must be a whole number of proxies, 0 or more (README: Going live).');
+  const timeout = (name: string) => {
+    const value = get(name);
+    if (value === undefined) return undefined;
+    const ms = Number(value);
+    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0 (README: Going live).`);
+    return ms;
+  };
+  const stripeTimeoutMs = timeout('STRIPE_TIMEOUT_MS');
+  const partnerTimeoutMs = timeout('ESIM_ACCESS_TIMEOUT_MS');
   if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (README: Going live).`);
   // Where buyers return from the payment page: the site's URL (locally the served site, not the build's canonical one).
   const siteUrl = get('SITE_URL') ?? get('PUBLIC_SITE_URL') ?? DEFAULT_SITE_URL;
@@ -55,10 +66,12 @@ export function shopConfigFromEnv(env: Env): ShopConfig {
     stripeSecretKey: get('STRIPE_SECRET_KEY')!,
     stripeWebhookSecret: get('STRIPE_WEBHOOK_SECRET')!,
     stripeApiUrl: get('STRIPE_API_URL'),
+    stripeTimeoutMs,
     siteUrl,
     firebaseProjectId: firebaseProjectId!,
     allowedOrigins: (get('SHOP_ALLOWED_ORIGINS') ?? new URL(siteUrl).origin).split(',').map((origin) => origin.trim()),
-    partner: { accessCode: get('ESIM_ACCESS_CODE')!, secretKey: get('ESIM_ACCESS_SECRET')!, baseUrl: get('ESIM_ACCESS_BASE_URL') ?? ESIM_ACCESS_BASE_URL },
+    partner: { accessCode: get('ESIM_ACCESS_CODE')!, secretKey: get('ESIM_ACCESS_SECRET')!, baseUrl: get('ESIM_ACCESS_BASE_URL') ?? ESIM_ACCESS_BASE_URL,
+      ...(partnerTimeoutMs !== undefined && { timeoutMs: partnerTimeoutMs }) },
     partnerWebhookToken: get('PARTNER_WEBHOOK_TOKEN')!,
     smtpUrl: get('SMTP_URL')!,
     mailFrom: get('MAIL_FROM')!,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
@@ -212,6 +213,37 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     } finally {
       pkg.price = sold;
     }
+  });
+
+  it('a payment that does not match its order, or matches no order, is given back and recorded, never kept', async () => {
+    const buyer = await signUp();
+    const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
+    const created = CreateOrderResponse.parse(await response.json());
+    // The order's amount is not what its payment page charges (a bug, a tampered row): the payment cannot pay for it.
+    await db.query('UPDATE orders SET amount_minor = amount_minor + 100 WHERE id = $1', [created.order.id]);
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    // A session of ours for an order the shop does not know.
+    const stranger = await stripe.checkout.sessions.create({
+      mode: 'payment', client_reference_id: randomUUID(), success_url: `${SITE}/ok`, expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
+      line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: 777, product_data: { name: 'x' } } }],
+    });
+    expect((await payOnStandIn(stranger.url!, '4242424242424242')).status).toBe(303);
+
+    const mismatches = await waitFor(
+      () => handler.reconcile().then(() => db.query<{ checkout_session_id: string; reason: string; refund_id: string | null; amount_minor: number }>(
+        'SELECT checkout_session_id, reason, refund_id, amount_minor FROM payment_mismatches WHERE checkout_session_id = ANY($1::text[]) ORDER BY id',
+        [[new URL(created.checkoutUrl).pathname.split('/').pop(), stranger.id]],
+      )),
+      (rows) => rows.length === 2 && rows.every((r) => r.refund_id),
+    );
+    expect(mismatches.map((m) => [m.reason, !!m.refund_id])).toEqual([['amount_differs', true], ['unknown_order', true]]);
+    for (const m of mismatches) {
+      const session = await stripe.checkout.sessions.retrieve(m.checkout_session_id);
+      const refunds = (await stripe.refunds.list({ payment_intent: session.payment_intent as string })).data;
+      expect(refunds.map((r) => r.amount)).toEqual([m.amount_minor]);
+    }
+    // The order was not paid by it: nothing is delivered for it.
+    expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('pending_payment');
   });
 
   it('an order still being prepared when its buyer deletes the account is refunded, not delivered to nobody', async () => {

@@ -1,6 +1,6 @@
 import { embeddedSnapshot, readSnapshot } from '../catalogue/snapshot.ts';
 import { createShopApi, type ShopApi, type ShopApiOptions } from './app.ts';
-import { firebaseTokenVerifier } from './auth.ts';
+import { firebaseAccounts } from './auth.ts';
 import type { ShopConfig } from './config.ts';
 import type { Db } from './db/db.ts';
 import { openDatabase } from './db/open.ts';
@@ -25,9 +25,9 @@ export async function startShopApi(
   const handler = createShopApi({
     catalogue: options.snapshotFile ? readSnapshot(options.snapshotFile) : embeddedSnapshot(),
     db,
-    stripe: createStripe({ secretKey: config.stripeSecretKey, apiUrl: config.stripeApiUrl }),
+    stripe: createStripe({ secretKey: config.stripeSecretKey, apiUrl: config.stripeApiUrl, timeoutMs: config.stripeTimeoutMs }),
     stripeWebhookSecret: config.stripeWebhookSecret,
-    verifyIdToken: firebaseTokenVerifier(config.firebaseProjectId),
+    accounts: firebaseAccounts(config.firebaseProjectId),
     siteUrl: config.siteUrl,
     allowedOrigins: config.allowedOrigins,
     partner: createEsimAccessPartner(config.partner),

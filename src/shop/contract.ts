@@ -190,6 +190,8 @@ export const ERROR_CODES = {
   priceChanged: 'price_changed',
   paymentUnavailable: 'payment_unavailable',
   recentLoginRequired: 'recent_login_required',
+  /** 502 on DELETE /me: the accounts service refused; nothing was changed. */
+  accountNotDeleted: 'account_not_deleted',
   notRefundable: 'not_refundable',
   partnerUnavailable: 'partner_unavailable',
   cannotTopUp: 'cannot_top_up',

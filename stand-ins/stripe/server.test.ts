@@ -191,21 +191,22 @@ describe('Stripe stand-in', () => {
     expect(record.delivered).toBe(true);
   });
 
-  it('refunds a paid intent once per order through refundPayment, and no more than was charged', async () => {
+  it('refunds a paid intent once per reference through refundPayment, and no more than was charged', async () => {
     const session = await stripe.checkout.sessions.create(params(1299));
     await pay(session, { action: 'pay', card: '4242 4242 4242 4242' });
     const intent = (await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
-    const request = { orderId: 'order-r', paymentIntentId: intent, amountMinor: 1299, reason: 'requested' as const };
+    const request = { reference: 'order-r', paymentIntentId: intent, amountMinor: 1299, reason: 'requested', attempt: 0 };
     const refund = await refundPayment(stripe, request);
     expect(refund.status).toBe('succeeded');
-    // A retry (a lost answer, a restarted job) gets the same refund, not a second one.
+    // A retry (a lost answer, a restarted job, a later try under a new key) reads Stripe and gets the same refund, not a second one.
     expect((await refundPayment(stripe, request)).id).toBe(refund.id);
+    expect((await refundPayment(stripe, { ...request, attempt: 3 })).id).toBe(refund.id);
     const listed = await stripe.refunds.list({ payment_intent: intent });
-    expect(listed.data.map((r) => [r.id, r.amount, r.metadata?.orderId])).toEqual([[refund.id, 1299, 'order-r']]);
+    expect(listed.data.map((r) => [r.id, r.amount, r.metadata?.reference])).toEqual([[refund.id, 1299, 'order-r']]);
     const charge = await stripe.charges.retrieve((await stripe.paymentIntents.retrieve(intent)).latest_charge as string);
     expect(charge).toMatchObject({ amount_refunded: 1299, refunded: true });
     // Another key cannot refund it again; an unknown intent is Stripe's error.
-    await expect(refundPayment(stripe, { ...request, orderId: 'order-other' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'charge_already_refunded' });
-    await expect(refundPayment(stripe, { ...request, orderId: 'order-x', paymentIntentId: 'pi_test_unknown' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'resource_missing' });
+    await expect(refundPayment(stripe, { ...request, reference: 'order-other' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'charge_already_refunded' });
+    await expect(refundPayment(stripe, { ...request, reference: 'order-x', paymentIntentId: 'pi_test_unknown' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'resource_missing' });
   });
 });

@@ -1,6 +1,6 @@
 import { STAND_IN_WEBHOOK_SECRET } from '../../stand-ins/stripe/server.ts';
 import { createShopApi, type ShopApiOptions } from '../../src/server/app.ts';
-import { firebaseTokenVerifier } from '../../src/server/auth.ts';
+import { firebaseAccounts } from '../../src/server/auth.ts';
 import type { SellablePlan } from '../../src/server/orders/plans.ts';
 import type { CreateOrderRequest } from '../../src/shop/contract.ts';
 
@@ -8,10 +8,10 @@ import type { CreateOrderRequest } from '../../src/shop/contract.ts';
 
 /** The shop API as the tests build it: the Stripe stand-in's webhook secret, Auth emulator tokens of demo-esim, routes under /api. */
 export const testShopApi = (
-  parts: Omit<ShopApiOptions, 'stripeWebhookSecret' | 'verifyIdToken' | 'basePath'>,
+  parts: Omit<ShopApiOptions, 'stripeWebhookSecret' | 'accounts' | 'basePath'>,
   overrides: Partial<ShopApiOptions> = {},
 ) =>
-  createShopApi({ stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET, verifyIdToken: firebaseTokenVerifier('demo-esim'), basePath: '/api', ...parts, ...overrides });
+  createShopApi({ stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET, accounts: firebaseAccounts('demo-esim'), basePath: '/api', ...parts, ...overrides });
 
 /** A German buyer's order of this plan at its price, with both consents. */
 export const orderRequest = (plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({

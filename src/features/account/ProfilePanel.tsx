@@ -1,7 +1,6 @@
 import { useStore } from '@nanostores/react';
 import {
   EmailAuthProvider,
-  deleteUser,
   reauthenticateWithCredential,
   reauthenticateWithPopup,
   GoogleAuthProvider,
@@ -13,13 +12,14 @@ import {
   type User,
 } from 'firebase/auth';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { authErrorKey } from '../auth/errors.ts';
+import { RECENT_SIGN_IN_MS } from '../../config/constants.ts';
 import { firebaseAuth } from '../auth/firebase.ts';
 import { ErrorBox, Field, Notice, SubmitButton } from '../auth/FormParts.tsx';
 import type { AuthMessages } from '../auth/messages.ts';
 import { fill } from '../../i18n/fill.ts';
 import { $session, endSession, refreshSession } from '../auth/session.ts';
 import { useAuthAction } from '../auth/useAuthAction.ts';
+import { ShopError } from '../shop/shop-client.ts';
 import { deleteMe } from '../shop/shop.ts';
 import { shopErrorText } from '../shop/shop-error-text.ts';
 import { validateNewPassword } from '../auth/validation.ts';
@@ -34,10 +34,9 @@ const card = 'rounded-2xl border border-line p-5';
 const usesPassword = (user: User) => user.providerData.some((p) => p.providerId === 'password');
 
 /** Firebase deletes an account only within five minutes of a sign-in; a minute's margin for the way there. */
-const RECENT_SIGN_IN_MS = 4 * 60_000;
 async function signedInRecently(user: User): Promise<boolean> {
   const { authTime } = await user.getIdTokenResult();
-  return Date.now() - Date.parse(authTime) < RECENT_SIGN_IN_MS;
+  return Date.now() - Date.parse(authTime) < RECENT_SIGN_IN_MS - 60_000;
 }
 
 /** The profile's account part: name, e-mail and its confirmation, password, settings, delete, log out. */
@@ -211,22 +210,22 @@ function DangerCard({ user, m, homePath }: { user: User; m: AuthMessages; homePa
   const remove = () =>
     run(() =>
       endSession(async () => {
-        // The shop settles the orders first, and only once Firebase will delete the account
-        // (it refuses after a while without a fresh sign-in); if the shop fails, the account stays.
+        // The shop deletes the account with its data in one step (nothing half-done if it fails);
+        // it wants a recent sign-in, so one comes first when the last is old.
         if ((needsPassword || !(await signedInRecently(user))) && !(await reauthenticate())) return;
         try {
           await deleteMe();
         } catch (caught) {
-          setError(shopErrorText(caught, m));
-          return;
+          // The server's clock said the sign-in is too old: sign in again, then retry once.
+          if (!(caught instanceof ShopError && caught.kind === 'unauthorized')) {
+            setError(shopErrorText(caught, m));
+            return;
+          }
+          if (!(await reauthenticate())) return;
+          await deleteMe();
         }
-        try {
-          await deleteUser(user);
-        } catch (caught) {
-          // Firebase's clock said otherwise: sign in again, then retry.
-          if (authErrorKey(caught) !== 'requiresRecentLogin') throw caught;
-          if (await reauthenticate()) await deleteUser(user);
-        }
+        // Gone on the server: only this device's session is left to end.
+        await signOut(firebaseAuth());
       }, homePath),
     );
 

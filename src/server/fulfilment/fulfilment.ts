@@ -249,7 +249,7 @@ export function createFulfilment(options: FulfilmentOptions) {
     return false;
   }
 
-  /** Refunds the order's payment in full (one refund per order: Stripe's idempotency key is the order id). */
+  /** Refunds the order's payment in full, once (refundPayment reads Stripe before it asks again). */
   async function refund(lease: Lease, order: OrderRow, reason: NonNullable<OrderRow['refund_reason']>): Promise<void> {
     const [payment] = await db.query<{ payment_intent_id: string | null; amount_minor: number }>(
       `SELECT payment_intent_id, amount_minor FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
@@ -257,7 +257,9 @@ export function createFulfilment(options: FulfilmentOptions) {
     );
     if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
     await lease.check();
-    const refunded = await refundPayment(stripe, { orderId: order.id, paymentIntentId: payment.payment_intent_id, amountMinor: payment.amount_minor, reason });
+    const refunded = await refundPayment(stripe, {
+      reference: order.id, paymentIntentId: payment.payment_intent_id, amountMinor: payment.amount_minor, reason, attempt: lease.order.attempts,
+    });
     await lease.write(async (tx) => {
       await tx.query('UPDATE orders SET refund_id = $2, refund_reason = $3, refund_amount_minor = $4, email_sent_at = NULL WHERE id = $1', [
         order.id, refunded.id, reason, payment.amount_minor,

@@ -254,9 +254,10 @@ export function createOrderStore(db: Db) {
 
     /**
      * Account deletion (DESIGN 6): open orders are cancelled, and every order is detached from
-     * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years.
+     * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years. The
+     * account itself is deleted by `deleteAccount` before the transaction commits.
      */
-    async forgetBuyer(uid: string): Promise<{ cancelledCheckouts: string[]; detached: number }> {
+    async forgetBuyer(uid: string, deleteAccount: () => Promise<void>): Promise<{ cancelledCheckouts: string[]; detached: number }> {
       return db.transaction(async (tx) => {
         const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
           `SELECT id, checkout_session_id FROM orders WHERE uid = $1 AND state = 'pending_payment'`,
@@ -270,6 +271,8 @@ export function createOrderStore(db: Db) {
           'UPDATE orders SET uid = NULL, email = NULL, detached_at = now(), updated_at = now() WHERE uid = $1 RETURNING id',
           [uid],
         );
+        // Last, so that a refusal rolls the detaching back: the account and its data go together.
+        await deleteAccount();
         return { cancelledCheckouts: open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])), detached: detached.length };
       });
     },

@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import type { OrderState } from '../../shop/contract.ts';
 import type { OrderStore } from '../orders/store.ts';
 import { isUuid } from '../uuid.ts';
+import { recordMismatch, type PaymentMismatch } from './mismatches.ts';
 import { paymentDetails } from './stripe.ts';
 
 /** What each Checkout event means for its order (DESIGN 6: fulfil on the webhook, never on the redirect). */
@@ -21,7 +22,8 @@ function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): Ord
   }
 }
 
-export type WebhookOutcome = 'moved' | 'unchanged' | 'ignored' | 'replay';
+/** 'mismatch': a payment for no order it matches, recorded to be given back (payments/mismatches.ts). */
+export type WebhookOutcome = 'moved' | 'unchanged' | 'ignored' | 'replay' | 'mismatch';
 
 /**
  * Handles one verified Stripe event, exactly once (its id is stored with the change). An event
@@ -38,16 +40,25 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
 
   let outcome: WebhookOutcome = 'ignored';
   const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
-    if (!session || !target || !isUuid(orderId)) return;
-    const order = await store.byId(tx, orderId);
-    if (!order) return;
-    if (order.checkout_session_id && order.checkout_session_id !== session.id) {
-      console.error('stripe-webhook: session does not belong to order', JSON.stringify({ event: event.id, order: order.id }));
-      return;
-    }
+    if (!session || !target) return;
+    const order = isUuid(orderId) ? await store.byId(tx, orderId) : undefined;
+    // Money taken that no order of ours matches is given back, never kept on an order nothing looks at.
+    const mismatch = (reason: PaymentMismatch['reason']) => {
+      outcome = 'mismatch';
+      if (target !== 'paid') return;
+      return recordMismatch(tx, {
+        orderId: order?.id ?? null,
+        checkoutSessionId: session.id,
+        paymentIntentId: details?.paymentIntentId ?? (typeof session.payment_intent === 'string' ? session.payment_intent : null),
+        amountMinor: session.amount_total,
+        currency: session.currency?.toUpperCase() ?? null,
+        reason,
+      });
+    };
+    if (!order) return mismatch('unknown_order');
+    if (order.checkout_session_id && order.checkout_session_id !== session.id) return mismatch('session_differs');
     if (target === 'paid' && (session.amount_total !== order.amount_minor || session.currency?.toUpperCase() !== order.currency)) {
-      console.error('stripe-webhook: amount differs from the order', JSON.stringify({ event: event.id, order: order.id }));
-      return;
+      return mismatch('amount_differs');
     }
     const moved = await store.move(tx, order.id, target, `stripe:${event.type} ${event.id}`);
     outcome = moved ? 'moved' : 'unchanged';

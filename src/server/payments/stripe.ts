@@ -7,10 +7,12 @@ import type { PaymentMethod } from '../../shop/contract.ts';
  * Stripe Checkout, the hosted page (DESIGN 6): no card data touches our pages. Locally and in
  * tests `apiUrl` points the real SDK at the stand-in (stand-ins/stripe/).
  */
-export function createStripe({ secretKey, apiUrl }: { secretKey: string; apiUrl?: string | undefined }): Stripe {
-  if (!apiUrl) return new Stripe(secretKey, { maxNetworkRetries: 2 });
+export function createStripe({ secretKey, apiUrl, timeoutMs }: { secretKey: string; apiUrl?: string | undefined; timeoutMs?: number | undefined }): Stripe {
+  const timeout = timeoutMs === undefined ? {} : { timeout: timeoutMs };
+  if (!apiUrl) return new Stripe(secretKey, { maxNetworkRetries: 2, ...timeout });
   const url = new URL(apiUrl);
   return new Stripe(secretKey, {
+    ...timeout,
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
     protocol: url.protocol === 'https:' ? 'https' : 'http',
@@ -94,19 +96,27 @@ export async function paymentDetails(
   };
 }
 
-/** Refunds an order's payment in full, once: the order id is the idempotency key, so a retry gets the same refund. */
+/**
+ * Refunds a payment in full, once. Stripe is read first: a refund made for the same `reference`
+ * (an order id, or a mismatched session) whose answer was lost, or that a replayed 500 hides, is
+ * the answer (DESIGN 7). A new try gets a new idempotency key (Stripe replays a saved 500 under the
+ * old one for a day); a second full refund cannot happen, as Stripe refuses more than was paid.
+ */
 export async function refundPayment(
   stripe: Stripe,
-  request: { orderId: string; paymentIntentId: string; amountMinor: number; reason: string },
+  request: { reference: string; paymentIntentId: string; amountMinor: number; reason: string; attempt: number },
 ): Promise<{ id: string; status: string }> {
+  const made = await stripe.refunds.list({ payment_intent: request.paymentIntentId, limit: 100 });
+  const earlier = made.data.find((r) => r.metadata?.['reference'] === request.reference && r.status !== 'failed' && r.status !== 'canceled');
+  if (earlier) return { id: earlier.id, status: earlier.status ?? 'pending' };
   const refund = await stripe.refunds.create(
     {
       payment_intent: request.paymentIntentId,
       amount: request.amountMinor,
       reason: 'requested_by_customer',
-      metadata: { orderId: request.orderId, reason: request.reason },
+      metadata: { reference: request.reference, reason: request.reason },
     },
-    { idempotencyKey: `refund-${request.orderId}` },
+    { idempotencyKey: `refund-${request.reference}-${request.attempt}` },
   );
   return { id: refund.id, status: refund.status ?? 'pending' };
 }

@@ -50,6 +50,8 @@ CREATE TABLE payment_mismatches (
   currency text,
   reason text NOT NULL,
   refund_id text,
+  -- Failed tries to give it back (each try asks Stripe under a new idempotency key, after reading it).
+  attempts integer NOT NULL DEFAULT 0,
   created_at timestamptz NOT NULL DEFAULT now(),
   refunded_at timestamptz
 );

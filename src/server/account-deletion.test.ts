@@ -1,0 +1,136 @@
+import { getApps, initializeApp } from 'firebase-admin/app';
+import { getAuth } from 'firebase-admin/auth';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { signUp } from '../../tests/support/auth-accounts.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
+import { apiCaller, orderRequest, testShopApi } from '../../tests/support/shop-api.ts';
+import { embeddedSnapshot } from '../catalogue/snapshot.ts';
+import { ApiError } from '../shop/contract.ts';
+import type { ShopApi } from './app.ts';
+import { firebaseAccounts } from './auth.ts';
+import type { Db } from './db/db.ts';
+import { sellablePlans } from './orders/plans.ts';
+import { createStripe } from './payments/stripe.ts';
+
+/**
+ * Deleting an account cannot be undone (issue 20 item 11): the server wants a token that is not
+ * revoked, of a recent sign-in, and deletes the Firebase account together with detaching the
+ * shop's data, so a failure leaves both as they were. Against the real Auth emulator.
+ */
+const catalogue = embeddedSnapshot();
+const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
+const PROJECT = 'demo-esim';
+
+/**
+ * An ID token as the Auth emulator issues them (unsigned: the emulator's tokens carry no
+ * signature, and firebase-admin accepts them only while FIREBASE_AUTH_EMULATOR_HOST is set),
+ * for a sign-in `minutesAgo` minutes ago.
+ */
+function emulatorToken(uid: string, email: string, minutesAgo: number): string {
+  const now = Math.floor(Date.now() / 1000);
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part({
+    iss: `https://securetoken.google.com/${PROJECT}`, aud: PROJECT, auth_time: now - minutesAgo * 60, user_id: uid, sub: uid,
+    iat: now, exp: now + 3600, email, email_verified: false, firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
+  })}.`;
+}
+
+describe.each(databaseDrivers())('account deletion on $name', (driver) => {
+  let db: Db;
+  let stand: DeliveryStandIns;
+  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
+  let stripe: Stripe;
+  let api: Awaited<ReturnType<typeof serveApi>>;
+  let handler: ShopApi;
+  const admin = () => getAuth(getApps().find((a) => a.name === 'account-deletion-test') ?? initializeApp({ projectId: PROJECT }, 'account-deletion-test'));
+
+  beforeAll(async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+    db = await driver.open();
+    stand = await startDeliveryStandIns();
+    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: 'http://127.0.0.1:9/none', webhookSecret: STAND_IN_WEBHOOK_SECRET });
+    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
+    handler = testShopApi({ catalogue, db, stripe, siteUrl: 'http://127.0.0.1:4329', ...stand.options });
+    api = await serveApi(handler);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await stripeStandIn?.close();
+    await stand?.close();
+    await db?.close();
+  });
+
+  const call = apiCaller(() => api.url);
+  const openOrder = async (token: string) => (await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN)) })).status;
+  const ownerOfOrders = async (uid: string) => (await db.query('SELECT id FROM orders WHERE uid = $1', [uid])).length;
+  /** Tokens count as revoked when their sign-in is older than this (the account's creation, by default). */
+  async function accountValidSince(uid: string, minutesAgo: number) {
+    const response = await fetch(`http://${inject('authEmulatorHost')}/identitytoolkit.googleapis.com/v1/projects/${PROJECT}/accounts:update`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
+      body: JSON.stringify({ localId: uid, validSince: String(Math.floor(Date.now() / 1000) - minutesAgo * 60) }),
+    });
+    expect(response.status).toBe(200);
+  }
+  const accountExists = (uid: string) => admin().getUser(uid).then(() => true, () => false);
+
+  it('deletes the Firebase account with the shop data in one step', async () => {
+    const buyer = await signUp();
+    expect(await openOrder(buyer.idToken)).toBe(201);
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    expect(await accountExists(buyer.uid)).toBe(false);
+    expect(await ownerOfOrders(buyer.uid)).toBe(0);
+  });
+
+  it('refuses a token of a sign-in more than five minutes old: 403, and nothing changes', async () => {
+    const buyer = await signUp();
+    expect(await openOrder(buyer.idToken)).toBe(201);
+    await accountValidSince(buyer.uid, 60);
+    const old = emulatorToken(buyer.uid, buyer.email, 10);
+    // The token itself is good: it reads the buyer's orders.
+    expect((await call('/orders?lang=de', { token: old })).status).toBe(200);
+    const response = await call('/me', { method: 'DELETE', token: old });
+    expect(response.status).toBe(403);
+    expect(ApiError.parse(await response.json()).error.code).toBe('recent_login_required');
+    expect(await accountExists(buyer.uid)).toBe(true);
+    expect(await ownerOfOrders(buyer.uid)).toBe(1);
+    expect((await call('/me', { method: 'DELETE', token: emulatorToken(buyer.uid, buyer.email, 1) })).status).toBe(204);
+  });
+
+  it('refuses a revoked token: 401, and nothing changes', async () => {
+    const buyer = await signUp();
+    expect(await openOrder(buyer.idToken)).toBe(201);
+    // Revocation counts in whole seconds: a token issued in the same second would still pass.
+    await new Promise((r) => setTimeout(r, 1_100));
+    await admin().revokeRefreshTokens(buyer.uid);
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(401);
+    expect(await accountExists(buyer.uid)).toBe(true);
+    expect(await ownerOfOrders(buyer.uid)).toBe(1);
+  });
+
+  it('leaves the shop data attached when the accounts service refuses, so the buyer can try again', async () => {
+    const real = firebaseAccounts(PROJECT);
+    const refusing = testShopApi(
+      { catalogue, db, stripe, siteUrl: 'http://127.0.0.1:4329', ...stand.options },
+      { accounts: { verifyIdToken: real.verifyIdToken, deleteAccount: () => Promise.reject(new Error('auth/internal-error')) } },
+    );
+    const server = await serveApi(refusing);
+    try {
+      const buyer = await signUp();
+      expect(await openOrder(buyer.idToken)).toBe(201);
+      const response = await fetch(`${server.url}/api/me`, { method: 'DELETE', headers: { Authorization: `Bearer ${buyer.idToken}` } });
+      expect(response.status).toBe(502);
+      expect(ApiError.parse(await response.json()).error.code).toBe('account_not_deleted');
+      expect(await accountExists(buyer.uid)).toBe(true);
+      expect(await ownerOfOrders(buyer.uid)).toBe(1);
+      const [open] = await db.query<{ state: string }>('SELECT state FROM orders WHERE uid = $1', [buyer.uid]);
+      expect(open!.state).toBe('pending_payment');
+    } finally {
+      await server.close();
+    }
+  });
+});
