@@ -137,6 +137,35 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       }
     });
 
+    test('too many orders in a short time (429) say how long to wait, from Retry-After, and keep the ticks', async ({ page }) => {
+      const limited = (route: Route, headers: Record<string, string>) =>
+        route.fulfill({
+          status: 429,
+          contentType: 'application/json',
+          // The API exposes Retry-After to the pages of another origin (src/server/app.ts, CORS).
+          headers: { 'Access-Control-Allow-Origin': route.request().headers().origin ?? '*', 'Access-Control-Expose-Headers': 'Retry-After', ...headers },
+          body: JSON.stringify({ error: { code: 'too_many_requests', message: 'Too many attempts.' } }),
+        });
+      const answers = [(route: Route) => limited(route, { 'Retry-After': '42' }), (route: Route) => limited(route, {})];
+      const calls = await shopApi(page, (_, route) => answers[calls.length - 1]!(route));
+      await signedIn(page, lang, checkoutUrl);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+      const buy = page.getByRole('button', { name: m.buyNow });
+      // The wait as the browser says a time from now in this language ('in 42 seconds').
+      const inSeconds = await page.evaluate((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(42, 'second'), lang);
+      await buy.click();
+      await expect(page.getByRole('alert')).toHaveText(m.errors.tooManyRequests.replace('{{when}}', inSeconds));
+      await expect(page.locator('#consent-terms')).toBeChecked();
+      await expect(page.locator('#consent-immediate-start')).toBeChecked();
+      await expect(buy).toBeEnabled();
+      // Without a Retry-After: 'wait a moment'.
+      await buy.click();
+      await expect(page.getByRole('alert')).toHaveText(auth.errors.tooManyRequests);
+      await expect(page.locator('#consent-terms')).toBeChecked();
+      expect(calls).toHaveLength(2);
+    });
+
     test('a changed price is shown before paying and is what the next press expects', async ({ page }) => {
       const newPrice = { amountMinor: PLAN.price.amountMinor + 150, currency: 'EUR' };
       const changed: PriceChangedError = { error: { code: 'price_changed', message: 'The price of this plan has changed.', price: newPrice } };
