@@ -124,6 +124,23 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect(await refundsOf(order.id)).toHaveLength(1);
   });
 
+  it.each(['same', 'refuse'] as const)('an order whose answer was lost is delivered once, whatever a repeated order answers (%s)', async (answer) => {
+    stand.partner.setRepeatedOrderAnswer(answer);
+    try {
+      const buyer = await signUp();
+      const before = stand.partner.esimCount;
+      stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/order' });
+      const order = await buy(buyer.idToken);
+      const after = await settlesIn(buyer.idToken, order.id, ['delivered', 'refunded']);
+      expect(after.state).toBe('delivered');
+      expect(stand.partner.esimCount - before).toBe(1);
+      const writes = await db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`, [order.id]);
+      expect(writes.map((w) => w.outcome)).toEqual(['applied']);
+    } finally {
+      stand.partner.setRepeatedOrderAnswer('same');
+    }
+  });
+
   it('a top-up whose answer was lost is not sent again once the partner shows it applied, and sent again when it shows it was not', async () => {
     const buyer = await signUp();
     const base = await installedEsim(buyer.idToken);

@@ -25,6 +25,8 @@ const REFUSE = {
   notAllocated: () => new PartnerRefusal('200010', 'Profile not yet allocated'),
   noPackage: () => new PartnerRefusal('310241', 'packageCode does not exist'),
   noOrder: () => new PartnerRefusal('310272', 'orderNo does not exist'),
+  // The docs name no code for a repeated transactionId: the stand-in's guess, for setRepeatedOrderAnswer('refuse').
+  duplicateTransaction: () => new PartnerRefusal('200004', 'Duplicate transactionId'),
   // The docs name no code for an unknown esimTranNo; the stand-in answers the order's.
   noEsim: () => new PartnerRefusal('310272', 'esimTranNo does not exist'),
 };
@@ -58,6 +60,7 @@ interface StandInEsim {
 interface StandInOrder {
   orderNo: string;
   transactionId: string;
+  placedAt: Date;
   allocated: boolean;
   esims: StandInEsim[];
 }
@@ -79,6 +82,7 @@ export function createEsimStore(options: EsimStoreOptions) {
   const topUps: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const issued = new Set<string>();
+  let repeatedOrderAnswer: 'same' | 'refuse' = 'same';
 
   const packageByCode = (code: unknown) =>
     typeof code === 'string' ? options.packages.find((p) => p.packageCode === code.replace(/^TOPUP_/, '')) : undefined;
@@ -109,8 +113,11 @@ export function createEsimStore(options: EsimStoreOptions) {
     if (typeof transactionId !== 'string' || !transactionId || !Array.isArray(packageInfoList) || packageInfoList.length === 0) {
       throw REFUSE.missingParam();
     }
-    // The same transactionId is the same order: never a second eSIM.
+    // The same transactionId is the same order: never a second eSIM. The docs say only that a
+    // duplicate "will be identified as the same request", not what it answers: the stand-in answers
+    // the same orderNo, or (setRepeatedOrderAnswer('refuse')) a refusal, and the shop must cope with both.
     const known = orderByTransaction.get(transactionId);
+    if (known && repeatedOrderAnswer === 'refuse') throw REFUSE.duplicateTransaction();
     if (known) return { orderNo: known.orderNo, transactionId };
 
     const items = packageInfoList.map((raw: Record<string, unknown>) => {
@@ -133,7 +140,7 @@ export function createEsimStore(options: EsimStoreOptions) {
       issued.add(number);
       return number;
     };
-    const placed: StandInOrder = { orderNo: `B${next()}`, transactionId, allocated: false, esims: [] };
+    const placed: StandInOrder = { orderNo: `B${next()}`, transactionId, placedAt: new Date(now), allocated: false, esims: [] };
     for (const { pkg, count } of items) {
       for (let i = 0; i < count; i++) {
         const esim: StandInEsim = {
@@ -212,6 +219,16 @@ export function createEsimStore(options: EsimStoreOptions) {
     } else if ((typeof esimTranNo === 'string' && esimTranNo) || (typeof iccid === 'string' && iccid)) {
       list = [...esims.values()].filter((e) => (esimTranNo ? e.esimTranNo === esimTranNo : e.iccid === iccid));
       if (list.some((e) => !orders.get(e.orderNo)!.allocated)) throw REFUSE.notAllocated();
+    } else if (typeof body['startTime'] === 'string' && typeof body['endTime'] === 'string') {
+      // The allocated profiles of the orders placed in a time window (docs: query by startTime and
+      // endTime, UTC, in the partner's time format), each with the order's transactionId.
+      const from = Date.parse(body['startTime']);
+      const to = Date.parse(body['endTime']);
+      if (Number.isNaN(from) || Number.isNaN(to) || to < from) throw REFUSE.orderParam();
+      const all = [...orders.values()].filter((o) => o.allocated && o.placedAt.getTime() >= from && o.placedAt.getTime() <= to).flatMap((o) => o.esims);
+      const { pageNum = 1, pageSize = 50 } = pager as { pageNum?: number; pageSize?: number };
+      const page = all.slice((pageNum - 1) * pageSize, pageNum * pageSize);
+      return { esimList: page.map(profile), pager: { pageNum, pageSize, total: all.length } };
     } else {
       throw REFUSE.missingParam();
     }
@@ -321,6 +338,11 @@ export function createEsimStore(options: EsimStoreOptions) {
     /** The eSIM of the order placed with this transactionId (the shop's order id). */
     tranNoOfTransaction(transactionId: string): string | undefined {
       return orderByTransaction.get(transactionId)?.esims[0]?.esimTranNo;
+    },
+
+    /** What a repeated transactionId answers: the same orderNo (the default) or a refusal. */
+    setRepeatedOrderAnswer(answer: 'same' | 'refuse'): void {
+      repeatedOrderAnswer = answer;
     },
 
     /** How many top-ups were applied with this transactionId (more than one: a top-up bought twice). */

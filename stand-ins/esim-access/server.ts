@@ -85,6 +85,8 @@ export interface EsimAccessStandIn {
   esimTranNoOf(iccid: string): string | undefined;
   /** The eSIM ordered with this transactionId (the shop's order id). */
   tranNoOfTransaction(transactionId: string): string | undefined;
+  /** What a repeated esim/order transactionId answers: the same orderNo, or a refusal. */
+  setRepeatedOrderAnswer(answer: 'same' | 'refuse'): void;
   /** Top-ups applied with this transactionId: more than one is a top-up bought twice. */
   topUpsApplied(transactionId: string): number;
   /** eSIMs handed out so far. */
@@ -295,6 +297,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     setUsage: store.setUsage,
     esimTranNoOf: store.tranNoOfIccid,
     tranNoOfTransaction: store.tranNoOfTransaction,
+    setRepeatedOrderAnswer: store.setRepeatedOrderAnswer,
     topUpsApplied: store.topUpsApplied,
     get esimCount() {
       return store.esimCount;

@@ -120,6 +120,7 @@ export function createFulfilment(options: FulfilmentOptions) {
           continue;
         }
         case 'fulfilment_failed':
+          await releaseUndelivered(lease, order);
           await refund(lease, order, order.refund_reason ?? 'not_delivered');
           continue;
         case 'refunded':
@@ -139,13 +140,24 @@ export function createFulfilment(options: FulfilmentOptions) {
   async function provision(lease: Lease, order: OrderRow): Promise<boolean> {
     let partnerOrderNo = order.partner_order_no;
     if (!partnerOrderNo) {
-      const write = (await partnerWrites.unsettled(db, order.id, 'esim/order'))?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order' })));
-      await lease.check();
-      try {
-        ({ partnerOrderNo } = await partner.orderEsim({ transactionId: order.id, partnerCode: order.partner_code, priceUsdE4: order.wholesale_usd_e4, count: 1 }));
-      } catch (error) {
-        if (refused(error)) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
-        throw error;
+      // An earlier try whose answer never came: the partner may hold the order already, and it
+      // need not answer a repeat with the same orderNo (the docs do not say), so it is looked up first.
+      const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
+      const lookUp = () => (earlier ? partner.findOrder(order.id, earlier.sent_at) : Promise.resolve(undefined));
+      const write = earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order' })));
+      partnerOrderNo = (await lookUp()) ?? null;
+      if (!partnerOrderNo) {
+        await lease.check();
+        try {
+          ({ partnerOrderNo } = await partner.orderEsim({ transactionId: order.id, partnerCode: order.partner_code, priceUsdE4: order.wholesale_usd_e4, count: 1 }));
+        } catch (error) {
+          // Refused after an unknown earlier try: the refusal may be 'that order exists'.
+          partnerOrderNo = refused(error) ? ((await lookUp()) ?? null) : null;
+          if (!partnerOrderNo) {
+            if (refused(error) && !earlier) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
+            throw error;
+          }
+        }
       }
       await lease.write(async (tx) => {
         await partnerWrites.settle(tx, write, 'applied', partnerOrderNo!);
@@ -247,6 +259,35 @@ export function createFulfilment(options: FulfilmentOptions) {
       await esims.setStatus(tx, tranNo, 'cancelled');
     });
     return false;
+  }
+
+  /**
+   * Before an undelivered order is refunded: an eSIM the partner allocated for it after all (a
+   * lost answer, an allocation that came late) is cancelled, so no paid eSIM stays at the partner
+   * that no buyer receives. The buyer's refund never waits on it: what cannot be settled now stays
+   * an unsettled partner write, which the audit shows.
+   */
+  async function releaseUndelivered(lease: Lease, order: OrderRow): Promise<void> {
+    if (order.kind !== 'esim') return;
+    try {
+      const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
+      const partnerOrderNo = order.partner_order_no ?? (earlier ? await partner.findOrder(order.id, earlier.sent_at) : undefined);
+      if (earlier) await lease.write((tx) => partnerWrites.settle(tx, earlier.id, partnerOrderNo ? 'applied' : 'refused', `read back: ${partnerOrderNo ?? 'no order'}`));
+      if (!partnerOrderNo) return;
+      const answer = await partner.queryProfiles({ partnerOrderNo });
+      // Only this order's own eSIMs: a partner order number can point elsewhere (the partner's mistake or ours).
+      const own = answer.status === 'ready' ? answer.profiles.filter((p) => p.transactionId === order.id && p.status !== 'cancelled') : [];
+      for (const profile of own) {
+        const write = await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: profile.esimTranNo }));
+        await partner.cancelProfile(profile.esimTranNo).catch(async (error: unknown) => {
+          if ((await partnerEsim(profile.esimTranNo)).status !== 'cancelled') throw error;
+        });
+        await lease.write((tx) => partnerWrites.settle(tx, write, 'applied', 'undelivered eSIM cancelled'));
+      }
+    } catch (error) {
+      if (error instanceof LeaseLost) throw error;
+      console.error('fulfilment: an undelivered eSIM could not be released; refunding the buyer all the same', order.id, error instanceof Error ? error.message : error);
+    }
   }
 
   /** Refunds the order's payment in full, once (refundPayment reads Stripe before it asks again). */

@@ -9,6 +9,7 @@ export interface PartnerWrite {
   esim_tran_no: string | null;
   before_total_bytes: number | null;
   outcome: 'sent' | 'applied' | 'refused';
+  sent_at: Date;
 }
 
 /**

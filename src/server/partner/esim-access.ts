@@ -136,6 +136,20 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       }
     },
 
+    // Query by time window (docs: esim/query takes startTime and endTime, UTC): the profiles of the
+    // orders placed then, each naming its transactionId. The window is wide: clocks differ.
+    async findOrder(transactionId, placedAround) {
+      const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;
+      const window = { startTime: at(placedAround.getTime() - FIND_ORDER_WINDOW_MS), endTime: at(placedAround.getTime() + FIND_ORDER_WINDOW_MS) };
+      for (let pageNum = 1; pageNum <= FIND_ORDER_MAX_PAGES; pageNum++) {
+        const page = await call('esim/query', { ...window, iccid: '', pager: { pageNum, pageSize: 50 } }, (obj) => QueryObj.parse(obj).esimList);
+        const found = page.find((raw) => raw.transactionId === transactionId);
+        if (found?.orderNo) return found.orderNo;
+        if (page.length < 50) return undefined;
+      }
+      return undefined;
+    },
+
     async cancelProfile(esimTranNo) {
       await call('esim/cancel', { esimTranNo }, () => undefined);
     },
@@ -224,6 +238,9 @@ export function mapEsimAccessPackage(input: EsimAccessPackage): PartnerPackage {
 }
 
 const OrderObj = z.looseObject({ orderNo: z.string().min(1) });
+/** How far around an order's time to look for it, and how many pages of 50 at most. */
+const FIND_ORDER_WINDOW_MS = 10 * 60_000;
+const FIND_ORDER_MAX_PAGES = 20;
 
 /** esimStatus values before a profile is allocated (an order being paid for or prepared). */
 const PRE_ALLOCATION: ReadonlySet<string> = new Set(['CREATE', 'PAYING', 'PAID', 'GETTING_RESOURCE']);
@@ -302,6 +319,7 @@ export function mapEsimAccessProfile(input: EsimAccessProfile): EsimProfile {
   const { status, installed } = esimState(raw.esimStatus, raw.smdpStatus);
   return {
     esimTranNo: raw.esimTranNo,
+    transactionId: raw.transactionId ?? null,
     iccid: raw.iccid,
     activationCode: raw.ac,
     ...lpa,

@@ -16,6 +16,12 @@ export interface EsimPartner extends PartnerCatalogue {
    * The profile is allocated later: learn it from the partner's notification or `queryProfiles`.
    */
   orderEsim(order: EsimOrder): Promise<{ partnerOrderNo: string }>;
+  /**
+   * The partner's order placed with this transactionId around `placedAround` (within minutes),
+   * once its profiles are allocated; undefined if none is listed. How an ambiguous order answer
+   * is settled: by reading what the partner has, never by guessing (DESIGN 7).
+   */
+  findOrder(transactionId: string, placedAround: Date): Promise<string | undefined>;
   /** An order's profiles, or one eSIM's; 'allocating' while the partner is still preparing them. */
   queryProfiles(which: ProfileQuery): Promise<ProfileAnswer>;
   /**
@@ -74,6 +80,8 @@ export type EsimStatus =
 export interface EsimProfile {
   /** The partner's id for this eSIM: the key (ICCIDs are reused). */
   esimTranNo: string;
+  /** The transactionId its order was placed with (our order id), when the partner says. */
+  transactionId: string | null;
   iccid: string;
   /** The LPA string `LPA:1$<SM-DP+ address>$<matching id>`: a credential, never logged. */
   activationCode: string;
