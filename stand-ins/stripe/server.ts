@@ -181,6 +181,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       payment_intent: null,
       line_items_description: price.product_data.name,
       tax_behavior: price.tax_behavior ?? null,
+      // API reference, Checkout Sessions, automatic_tax: echoed; the stand-in computes no tax (the prices are VAT-inclusive, the total is the same).
+      automatic_tax: { enabled: (params.automatic_tax as { enabled?: string } | undefined)?.enabled === 'true', liability: null, status: null },
       url: '',
     };
     session.url = `${url}/pay/${session.id}`;

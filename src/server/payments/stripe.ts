@@ -63,6 +63,9 @@ export async function createCheckoutSession(stripe: Stripe, request: CheckoutReq
         },
       },
     ],
+    // Stripe Tax works out the VAT inside the price for the buyer's country (EU OSS) only when a
+    // session asks: switching it on in the Dashboard is not enough (README: Taxes).
+    automatic_tax: { enabled: true },
     locale: CHECKOUT_LOCALES[request.lang],
     client_reference_id: request.orderId,
     metadata: { orderId: request.orderId },
