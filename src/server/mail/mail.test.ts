@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import jsQR from 'jsqr';
 import { parse } from 'node-html-parser';
 import { PNG } from 'pngjs';
@@ -160,6 +161,122 @@ describe('the order e-mail, sent over SMTP', () => {
       expect(error.message).not.toContain(MATCHING_ID);
     } finally {
       await new Promise<void>((resolve) => rejecting.close(() => resolve()));
+    }
+  });
+});
+
+describe('over TLS with a login, as in production', () => {
+  const login = { user: 'shop', pass: 'Relay-Pa55word' };
+  const buyerEmail = (number: string) =>
+    orderEmail({ lang: 'en', order: order('Germany', number), esim, installGuideUrl: 'https://shop.example/install/', siteName: 'Travel eSIM' });
+  const withLogin = (url: string, pass = login.pass) => url.replace(/^(smtps?:\/\/)/, `$1${login.user}:${encodeURIComponent(pass)}@`);
+  let relays: SmtpStandIn[] = [];
+  const relay = async (options: Parameters<typeof startSmtpStandIn>[0]) => {
+    const started = await startSmtpStandIn({ dir, ...options });
+    relays.push(started);
+    return started;
+  };
+  afterAll(async () => {
+    await Promise.all(relays.map((r) => r.close()));
+    relays = [];
+  });
+
+  it('delivers over STARTTLS (?tls=required) after logging in, trusting the relay through ca', async () => {
+    const starttls = await relay({ tls: 'starttls', auth: login });
+    expect(starttls.url).toMatch(/^smtp:\/\/127\.0\.0\.1:\d+\?tls=required$/);
+    const mailer = createMailer({ smtpUrl: withLogin(starttls.url), from: 'Travel eSIM <orders@shop.example>', ca: starttls.ca });
+    await mailer.send({ ...(await buyerEmail('ES-2026-000150')), to: 'tls-buyer@example.com' });
+    mailer.close();
+    const message = await starttls.waitFor((m) => m.to.includes('tls-buyer@example.com'));
+    expect(message).toMatchObject({ secure: true, user: 'shop' });
+    expect(message.text).toContain(LPA);
+  });
+
+  it('delivers over implicit TLS (smtps://) after logging in', async () => {
+    const implicit = await relay({ tls: 'implicit', auth: login });
+    expect(implicit.url).toMatch(/^smtps:\/\/127\.0\.0\.1:\d+$/);
+    const mailer = createMailer({ smtpUrl: withLogin(implicit.url), from: 'Travel eSIM <orders@shop.example>', ca: implicit.ca });
+    await mailer.send({ ...(await buyerEmail('ES-2026-000151')), to: 'tls-buyer@example.com' });
+    mailer.close();
+    expect(await implicit.waitFor((m) => m.to.includes('tls-buyer@example.com'))).toMatchObject({ secure: true, user: 'shop' });
+  });
+
+  it('does not trust a certificate it was not given', async () => {
+    const implicit = await relay({ tls: 'implicit', auth: login });
+    const error = (await createMailer({ smtpUrl: withLogin(implicit.url), from: 'Travel eSIM <orders@shop.example>' })
+      .send({ ...(await buyerEmail('ES-2026-000152')), to: 'buyer@example.com' })
+      .catch((e: unknown) => e)) as MailError;
+    expect(error).toBeInstanceOf(MailError);
+    expect(error.message).toMatch(/certificate/i);
+    expect(implicit.messages).toHaveLength(0);
+  });
+
+  it('fails on a wrong password with the SMTP code, and never shows a password', async () => {
+    const starttls = await relay({ tls: 'starttls', auth: login });
+    const wrong = 'Wr0ng-Pa55word';
+    const error = (await createMailer({ smtpUrl: withLogin(starttls.url, wrong), from: 'Travel eSIM <orders@shop.example>', ca: starttls.ca })
+      .send({ ...(await buyerEmail('ES-2026-000153')), to: 'buyer@example.com' })
+      .catch((e: unknown) => e)) as MailError;
+    expect(error).toBeInstanceOf(MailError);
+    expect(error.code).toBe('EAUTH');
+    expect(error.responseCode).toBe(535);
+    expect(error.message).toContain('EAUTH 535');
+    const shown = `${error.message}\n${inspect(error)}\n${JSON.stringify(error)}`;
+    for (const secret of [wrong, login.pass, Buffer.from(`\0${login.user}\0${wrong}`).toString('base64'), MATCHING_ID]) expect(shown).not.toContain(secret);
+    expect(starttls.messages).toHaveLength(0);
+  });
+
+  it('fails clearly when the relay refuses the recipient', async () => {
+    const starttls = await relay({ tls: 'starttls', auth: login, refuseRecipients: ['gone@example.com'] });
+    const error = (await createMailer({ smtpUrl: withLogin(starttls.url), from: 'Travel eSIM <orders@shop.example>', ca: starttls.ca })
+      .send({ ...(await buyerEmail('ES-2026-000154')), to: 'gone@example.com' })
+      .catch((e: unknown) => e)) as MailError;
+    expect(error).toBeInstanceOf(MailError);
+    expect(error.code).toBe('EENVELOPE');
+    expect(error.responseCode).toBe(550);
+    expect(error.message).toMatch(/EENVELOPE 550\).*recipients were rejected.*550/);
+    expect(error.message).not.toContain(MATCHING_ID);
+    expect(starttls.messages).toHaveLength(0);
+  });
+
+  it('fails with a MailError while the relay is down (fulfilment tries again later), and delivers once it is back', async () => {
+    const starttls = await relay({ tls: 'starttls', auth: login });
+    const mailer = createMailer({ smtpUrl: withLogin(starttls.url), from: 'Travel eSIM <orders@shop.example>', ca: starttls.ca });
+    const email = { ...(await buyerEmail('ES-2026-000155')), to: 'later@example.com' };
+    starttls.setDown(true);
+    const error = (await mailer.send(email).catch((e: unknown) => e)) as MailError;
+    // fulfilment.ts records any error that is not a partner's refusal and retries with backoff.
+    expect(error).toBeInstanceOf(MailError);
+    expect(error.responseCode).toBe(421);
+    expect(error.message).toContain('421');
+    expect(starttls.messages).toHaveLength(0);
+    starttls.setDown(false);
+    await mailer.send(email);
+    mailer.close();
+    expect(await starttls.waitFor((m) => m.to.includes('later@example.com'))).toMatchObject({ secure: true });
+  });
+
+  it('sends nothing, not even the login, to a relay that does not offer STARTTLS when the URL requires it', async () => {
+    // The plain stand-in, as a relay whose STARTTLS was stripped on the way would look.
+    const error = (await createMailer({ smtpUrl: `${withLogin(smtp.url)}?tls=required`, from: 'Travel eSIM <orders@shop.example>' })
+      .send({ ...(await buyerEmail('ES-2026-000156')), to: 'stripped@example.com' })
+      .catch((e: unknown) => e)) as MailError;
+    expect(error).toBeInstanceOf(MailError);
+    expect(error.message).toMatch(/STARTTLS/);
+    expect(smtp.messages.filter((m) => m.to.includes('stripped@example.com'))).toHaveLength(0);
+  });
+
+  it('refuses a plain smtp:// URL to any host but this machine, and a relay without a login, without showing the password', () => {
+    const create = (smtpUrl: string) => () => createMailer({ smtpUrl, from: 'Travel eSIM <orders@shop.example>' });
+    for (const plain of ['smtp://shop:Relay-Pa55word@smtp.example.com:587', 'smtp://shop:Relay-Pa55word@smtp.example.com', 'smtp://shop:Relay-Pa55word@10.0.0.25:25', 'smtp://shop:Relay-Pa55word@127.0.0.2:25']) {
+      expect(create(plain)).toThrow(/no plain text to .*smtps:\/\/.*\?tls=required/);
+      expect(create(plain)).not.toThrow(/Pa55word/);
+    }
+    expect(create('smtps://smtp.example.com')).toThrow('needs a login');
+    expect(create('smtp://smtp.example.com:587?tls=required')).toThrow('needs a login');
+    expect(create('smtp://shop:Relay-Pa55word@smtp.example.com:587?tls=maybe')).toThrow('?tls=required');
+    for (const fine of ['smtps://shop:Relay-Pa55word@smtp.example.com', 'smtp://shop:Relay-Pa55word@smtp.example.com:587?tls=required', 'smtp://127.0.0.1:2525', 'smtp://localhost:2525', 'smtp://[::1]:2525']) {
+      expect(create(fine)).not.toThrow();
     }
   });
 });

@@ -2,9 +2,15 @@ import { createTransport } from 'nodemailer';
 import type { Email } from './order-email.ts';
 
 /**
- * Sends e-mail over SMTP (nodemailer). SMTP_URL: smtp://user:pass@host:587 (STARTTLS when the
- * server offers it) or smtps://user:pass@host:465; MAIL_FROM: 'Shop name <orders@example.com>'.
- * Locally and in tests the URL points at the SMTP stand-in (stand-ins/smtp/).
+ * Sends e-mail over SMTP (nodemailer). MAIL_FROM: 'Shop name <orders@example.com>'. SMTP_URL, with
+ * the relay's login in it (user name and password percent-encoded):
+ * - smtps://user:pass@host (port 465 unless given): implicit TLS (RFC 8314);
+ * - smtp://user:pass@host:587?tls=required: STARTTLS (RFC 3207), required: a relay that does not
+ *   offer it, or a connection that loses it on the way, gets nothing, not even the login;
+ * - smtp://127.0.0.1:<port> (or localhost, [::1]): plain text, only to this machine (the SMTP
+ *   stand-in, stand-ins/smtp/). A plain smtp:// URL to any other host is refused.
+ * Away from this machine the URL must carry a login: the relay takes mail only from its users.
+ * Certificates are checked against the system's roots (or `ca`, which only the tests set).
  */
 
 export interface MailMessage extends Email {
@@ -37,17 +43,45 @@ export class MailError extends Error {
 // Anything that looks like an LPA string is cut out of an error's text, whatever the server echoed.
 const redact = (text: string) => text.replace(/LPA:1\$\S*/gi, 'LPA:1$[redacted]');
 
-export function createMailer({ smtpUrl, from }: { smtpUrl: string; from: string }): Mailer {
-  const url = new URL(smtpUrl);
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must be smtp:// or smtps://, not ${url.protocol}//`);
+/** This machine: where the SMTP stand-in listens, the only place mail may go in plain text. */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export interface MailerOptions {
+  smtpUrl: string;
+  from: string;
+  /** Tests only: the certificate (PEM) to trust instead of the system's roots, e.g. the stand-in's self-signed one. */
+  ca?: string | undefined;
+}
+
+export function createMailer({ smtpUrl, from, ca }: MailerOptions): Mailer {
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    // Not the URL itself: it may carry the password.
+    throw new Error('SMTP_URL is not a URL (smtps://user:password@host, README: Going live)');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must be smtps:// or smtp://, not ${url.protocol}//`);
   if (!from.trim()) throw new Error('MAIL_FROM is empty');
   const secure = url.protocol === 'smtps:';
+  if ([...url.searchParams.keys()].some((name) => name !== 'tls') || url.searchParams.getAll('tls').some((value) => value !== 'required')) {
+    throw new Error('SMTP_URL takes one option, ?tls=required (STARTTLS), and no other');
+  }
+  const startTls = url.searchParams.get('tls') === 'required';
   const port = Number(url.port || (secure ? 465 : 587));
   const server = `${url.protocol}//${url.hostname}:${port}`;
+  const local = LOOPBACK.has(url.hostname.toLowerCase());
+  if (!local && !secure && !startTls) {
+    throw new Error(`SMTP_URL: no plain text to ${url.hostname}: use smtps://${url.hostname} (implicit TLS, port 465) or smtp://${url.hostname}:587?tls=required (STARTTLS); plain smtp:// is only for 127.0.0.1 or localhost`);
+  }
+  if (!local && !url.username) throw new Error(`SMTP_URL: the relay ${url.hostname} needs a login: smtps://user:password@${url.hostname}`);
   const transport = createTransport({
-    host: url.hostname,
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port,
     secure,
+    // STARTTLS or nothing: nodemailer sends no MAIL, and no login, unless the upgrade succeeded.
+    ...(startTls && { requireTLS: true }),
+    ...(ca !== undefined && { tls: { ca } }),
     ...(url.username && { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
     // A down mail server fails the send within seconds instead of holding the caller.
     connectionTimeout: 10_000,
