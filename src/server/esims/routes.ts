@@ -9,7 +9,6 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
-import { refreshEsims } from './refresh.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
 import { canTopUp, esimStatus, esimView, isRefundable, type DestinationOf } from './view.ts';
 
@@ -31,7 +30,11 @@ export function createEsimRoutes(
 ) {
   const { esims, plans, destination, partner, fulfilment, limits, langOf } = deps;
 
-  /** Data use older than 5 minutes is read again from the partner; if it cannot answer, the last known is shown. */
+  /**
+   * Data use older than 5 minutes is read again from the partner, in its batch call (10 eSIMs a
+   * call), never one call per eSIM: states come with the partner's notifications, and its
+   * DATA_USAGE notifications keep the figures fresh between reads. If it cannot answer, the last known is shown.
+   */
   async function withFreshUsage(owned: OwnedEsim[], uid: string): Promise<OwnedEsim[]> {
     const now = Date.now();
     const stale = owned.flatMap(({ order, esim }) =>
@@ -42,7 +45,7 @@ export function createEsimRoutes(
     );
     if (stale.length === 0) return owned;
     try {
-      await refreshEsims(partner, esims, stale);
+      for (const usage of await partner.usage(stale)) await esims.recordUsage(usage);
     } catch (error) {
       console.error('esims: the partner could not refresh', stale.length, 'eSIMs:', error instanceof Error ? error.message : error);
       return owned;
