@@ -13,18 +13,19 @@ import {
   type ProfileAnswer,
   type TopUpResult,
 } from './partner.ts';
+import { ESIM_ACCESS_BUDGET, memoryPartnerBudget, type PartnerBudget, type PartnerPriority } from './partner-budget.ts';
 
 /**
  * The eSIM Access open API (docs.esimaccess.com) behind the partner interface. Every call is a
  * signed POST of a JSON body to `<base>/api/v1/open/<call>`, answered with the envelope
  * `{ success, errorCode, errorMsg, obj }`, mostly with HTTP 200 even when it failed.
- * Prices are US dollars × 10,000, volumes bytes. The account may make 8 requests a second: one
- * limiter per account and process holds every call to that (an account was suspended for more).
+ * Prices are US dollars × 10,000, volumes bytes. The account may make 8 requests a second (an
+ * account was suspended for more): every call takes a turn in the account's budget first, the
+ * shop's in PostgreSQL shared by every instance (`config.budget`), else one per account and process.
  */
 
 const PARTNER = 'eSIM Access';
 export const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
-const ESIM_ACCESS_RATE_LIMIT = { requests: 8, perMs: 1000 } as const;
 
 /** The partner's codes for 'server error' and 'system busy' (its answer to too many requests). */
 const RETRYABLE_CODES: ReadonlySet<string> = new Set(['000001', '900001']);
@@ -46,8 +47,18 @@ const KIND_BY_CODE: Readonly<Record<string, PartnerErrorKind>> = {
 };
 /** eSIMs per esim/usage/query call, at most (docs.esimaccess.com, Usage Check). */
 const USAGE_QUERY_MAX = 10;
-/** Extra spacing so that network jitter cannot squeeze 9 requests into the partner's second. */
-const RATE_MARGIN_MS = 25;
+/**
+ * How urgent each call is in the budget (partner-budget.ts): deliveries first, then refunds and
+ * top-ups, then usage reads. esim/query is a delivery when it reads an order's profiles.
+ */
+const PRIORITY_BY_CALL: Readonly<Record<string, PartnerPriority>> = {
+  'esim/order': 'delivery',
+  'esim/query': 'refund',
+  'esim/cancel': 'refund',
+  'esim/topup': 'refund',
+  'esim/usage/query': 'usage',
+  'package/list': 'usage',
+};
 
 export interface EsimAccessConfig {
   accessCode: string;
@@ -59,6 +70,11 @@ export interface EsimAccessConfig {
   /** First backoff; it doubles with each retry (with jitter), up to 5 s. */
   backoffMs?: number;
   timeoutMs?: number;
+  /**
+   * The account's request budget. The shop passes the one in its database (postgresPartnerBudget),
+   * shared by every API instance; without one, this process's own limiter for the account.
+   */
+  budget?: PartnerBudget;
 }
 
 /** The configuration from ESIM_ACCESS_CODE, ESIM_ACCESS_SECRET and ESIM_ACCESS_BASE_URL. */
@@ -129,7 +145,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
             return { status: 'allocating' };
           }
           return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
-        });
+        }, { priority: byOrder ? 'delivery' : 'refund' });
       } catch (error) {
         if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
         throw error;
@@ -148,6 +164,10 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
         if (page.length < 50) return undefined;
       }
       return undefined;
+    },
+
+    async balance() {
+      return call('balance/query', {}, (obj) => BalanceObj.parse(obj).balance);
     },
 
     async cancelProfile(esimTranNo) {
@@ -238,6 +258,7 @@ export function mapEsimAccessPackage(input: EsimAccessPackage): PartnerPackage {
 }
 
 const OrderObj = z.looseObject({ orderNo: z.string().min(1) });
+const BalanceObj = z.looseObject({ balance: z.number().int() });
 /** How far around an order's time to look for it, and how many pages of 50 at most. */
 const FIND_ORDER_WINDOW_MS = 10 * 60_000;
 const FIND_ORDER_MAX_PAGES = 20;
@@ -435,6 +456,8 @@ type Failure = { code?: string; kind?: PartnerErrorKind; reason: string; retryab
 interface CallOptions {
   /** Fewer retries than configured for a call that is not safe to repeat (0: once). */
   retries?: number;
+  /** The call's turn in the budget, if not the one PRIORITY_BY_CALL gives it. */
+  priority?: PartnerPriority;
 }
 
 function createCaller(config: EsimAccessConfig) {
@@ -442,14 +465,21 @@ function createCaller(config: EsimAccessConfig) {
   const retries = config.retries ?? 3;
   const backoffMs = config.backoffMs ?? 250;
   const timeoutMs = config.timeoutMs ?? 30_000;
-  const waitForTurn = accountLimiter(`${base}\n${config.accessCode}`);
+  const budget = config.budget ?? accountLimiter(`${base}\n${config.accessCode}`);
 
   async function attempt<T>(
     name: string,
+    priority: PartnerPriority,
     body: string,
     read: (obj: unknown) => T,
   ): Promise<{ ok: true; value: T } | ({ ok: false } & Failure)> {
-    const done = await waitForTurn();
+    let done: () => void | Promise<void>;
+    try {
+      done = await budget.acquire(priority);
+    } catch (error) {
+      // Nothing was sent: safe to try again.
+      return { ok: false, reason: `no turn in the request budget (${describe(error)})`, retryable: true, cause: error };
+    }
     const timestamp = String(Date.now());
     const requestId = randomUUID().replaceAll('-', '');
     let response: Response;
@@ -471,7 +501,7 @@ function createCaller(config: EsimAccessConfig) {
     } catch (error) {
       return { ok: false, reason: `no answer (${describe(error)})`, retryable: true, cause: error };
     } finally {
-      done();
+      await done();
     }
     const envelope = Envelope.safeParse(safeJson(text));
     const code = envelope.success && envelope.data.errorCode != null ? String(envelope.data.errorCode) : undefined;
@@ -500,8 +530,9 @@ function createCaller(config: EsimAccessConfig) {
   return async function call<T>(name: string, payload: object, read: (obj: unknown) => T, options: CallOptions = {}): Promise<T> {
     const body = JSON.stringify(payload);
     const maxRetries = Math.min(retries, options.retries ?? retries);
+    const priority = options.priority ?? PRIORITY_BY_CALL[name] ?? 'usage';
     for (let attempts = 1; ; attempts++) {
-      const result = await attempt(name, body, read);
+      const result = await attempt(name, priority, body, read);
       if (result.ok) return result.value;
       if (!result.retryable || attempts > maxRetries) {
         const kind = result.kind ?? (result.code === undefined ? undefined : KIND_BY_CODE[result.code]);
@@ -513,51 +544,17 @@ function createCaller(config: EsimAccessConfig) {
   };
 }
 
-/** One sliding-window limiter per account in this process, shared by every adapter made for it. */
-const limiters = new Map<string, () => Promise<() => void>>();
+/** One limiter per account in this process, shared by every adapter made for it without a budget. */
+const limiters = new Map<string, PartnerBudget>();
 
-function accountLimiter(account: string): () => Promise<() => void> {
+function accountLimiter(account: string): PartnerBudget {
   let limiter = limiters.get(account);
   if (!limiter) {
-    limiter = slidingWindow(ESIM_ACCESS_RATE_LIMIT.requests, ESIM_ACCESS_RATE_LIMIT.perMs + RATE_MARGIN_MS);
+    // 25 ms of margin, as before: one process counts the ends of its own requests on one clock.
+    limiter = memoryPartnerBudget({ ...ESIM_ACCESS_BUDGET, marginMs: 25 });
     limiters.set(account, limiter);
   }
   return limiter;
-}
-
-/**
- * Resolves, in call order, when a request may start; the request calls the answer when it ended.
- * At most `limit` requests in any `windowMs`, counted from each request's END: the partner counts
- * arrivals, and a request arrives somewhere between its start and its end (a first request that
- * opens a connection arrives late), so only spacing from the end holds whatever the network does.
- */
-function slidingWindow(limit: number, windowMs: number): () => Promise<() => void> {
-  /** The last requests' end times; Infinity while in flight. */
-  const slots = new Set<{ end: number }>();
-  let wake: (() => void) | undefined;
-  let queue = Promise.resolve();
-  return () => {
-    const slot = { end: Infinity };
-    const turn = queue.then(async () => {
-      for (;;) {
-        const now = performance.now();
-        for (const s of slots) if (s.end + windowMs <= now) slots.delete(s);
-        if (slots.size < limit) break;
-        const soonest = Math.min(...[...slots].map((s) => s.end));
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          if (soonest !== Infinity) setTimeout(resolve, soonest + windowMs - now);
-        });
-        wake = undefined;
-      }
-      slots.add(slot);
-    });
-    queue = turn;
-    return turn.then(() => () => {
-      slot.end = performance.now();
-      wake?.();
-    });
-  };
 }
 
 function sleep(ms: number): Promise<void> {

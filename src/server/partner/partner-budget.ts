@@ -1,0 +1,267 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/db.ts';
+
+/**
+ * The partner's request budget (DESIGN 7): eSIM Access allows 8 requests a second per account,
+ * and that is one budget for the whole shop, however many API instances run.
+ *
+ * A request takes a turn with `acquire(priority)` before it is sent and gives it back with the
+ * answer's release once its answer came back (or it failed). How urgent a call is:
+ * - 'delivery': ordering an eSIM and reading an order's profiles (a buyer who paid is waiting);
+ * - 'refund': cancels (refunds), top-ups and reading one eSIM (a refund or a top-up under way);
+ * - 'usage': data-use reads and the catalogue's package list (they can wait).
+ */
+export type PartnerPriority = 'delivery' | 'refund' | 'usage';
+
+/** Lower goes first; stored in partner_budget_slots and partner_budget_waiters. */
+const RANK: Readonly<Record<PartnerPriority, number>> = { delivery: 0, refund: 1, usage: 2 };
+
+/** Called once the request's answer came back or it failed; never throws. */
+export type PartnerBudgetRelease = () => void | Promise<void>;
+
+export interface PartnerBudget {
+  /** Resolves when a request of this priority may be sent. */
+  acquire(priority: PartnerPriority): Promise<PartnerBudgetRelease>;
+}
+
+export interface PartnerBudgetLimit {
+  /** Requests per window. */
+  requests: number;
+  windowMs: number;
+  /** Added to the window: clock ticks and rounding must not let a ninth request into the partner's second. */
+  marginMs: number;
+}
+
+/** eSIM Access: 8 requests a second per account (an account was suspended for more). */
+export const ESIM_ACCESS_BUDGET: PartnerBudgetLimit = { requests: 8, windowMs: 1000, marginMs: 100 };
+
+/**
+ * One process's own limiter, first come first served, priorities ignored: enough for the
+ * catalogue generator and unit tests, which are the only callers of their account. Two processes
+ * with one each send twice the budget: the shop uses `postgresPartnerBudget`.
+ *
+ * At most `requests` requests in any window, counted from each request's END: the partner counts
+ * arrivals, and a request arrives somewhere between its start and its end (a first request that
+ * opens a connection arrives late), so only spacing from the end holds whatever the network does.
+ */
+export function memoryPartnerBudget(limit: PartnerBudgetLimit = ESIM_ACCESS_BUDGET): PartnerBudget {
+  const windowMs = limit.windowMs + limit.marginMs;
+  /** The last requests' end times; Infinity while in flight. */
+  const slots = new Set<{ end: number }>();
+  let wake: (() => void) | undefined;
+  let queue = Promise.resolve();
+  return {
+    acquire() {
+      const slot = { end: Infinity };
+      const turn = queue.then(async () => {
+        for (;;) {
+          const now = performance.now();
+          for (const s of slots) if (s.end + windowMs <= now) slots.delete(s);
+          if (slots.size < limit.requests) break;
+          const soonest = Math.min(...[...slots].map((s) => s.end));
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            if (soonest !== Infinity) setTimeout(resolve, soonest + windowMs - now);
+          });
+          wake = undefined;
+        }
+        slots.add(slot);
+      });
+      queue = turn;
+      return turn.then(() => () => {
+        slot.end = performance.now();
+        wake?.();
+      });
+    },
+  };
+}
+
+export interface PostgresPartnerBudgetOptions {
+  /** The partner account whose budget this is (every instance must name it alike). */
+  account: string;
+  limit?: PartnerBudgetLimit;
+  /**
+   * How long a request under way may hold its slot before it is freed anyway (its process died
+   * before it could release it). Longer than the adapter's time-out, or a slow request that is still
+   * running would stop counting.
+   */
+  leaseMs?: number;
+  /** The wait between two looks at the table while requests wait and when a slot frees is not known yet. */
+  pollMs?: number;
+  /** A waiting instance that has not looked for this long has died: its waiters no longer count. */
+  staleMs?: number;
+}
+
+/** Advisory lock class of the budget (pg_advisory_xact_lock(class, hashtext(account))); any fixed number. */
+const BUDGET_LOCK = 1_404_202_620;
+
+interface Waiter {
+  rank: number;
+  resolve(release: PartnerBudgetRelease): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The budget in PostgreSQL, shared by every API instance on the database (PGlite or a server).
+ *
+ * Counting: every request holds a row in partner_budget_slots from before it is sent until one
+ * window (plus a margin) after its answer came back, by the database's clock; at most `requests`
+ * rows are held at once. Any two requests sharing a slot's place are then a full window apart at
+ * the partner, whose clock counts arrivals (a request arrives before its answer comes back), so no
+ * window of the partner's ever sees more than `requests`. A request under way holds its row until
+ * it ends, or its lease runs out if its process died.
+ *
+ * Priorities, the rule: a request of rank r (0 delivery, 1 refund/top-up, 2 usage) takes a slot
+ * only when
+ *   1. fewer than `requests - r` slots are held (deliveries may use all 8, refunds and top-ups 7,
+ *      usage reads 6: a flood of usage reads always leaves 2 slots, of refunds 1, for deliveries);
+ *   2. no other instance has a more urgent request waiting (partner_budget_waiters);
+ *   3. no more urgent request, nor an earlier one of its rank, waits in this instance.
+ * So a lower priority never takes a slot a higher one is waiting for, on any instance.
+ *
+ * Each instance queues its own waiters in memory and one loop per instance takes turns for them in
+ * one short transaction under an advisory lock per account; while some still wait it registers its
+ * most urgent one and looks again when the soonest slot frees (after `pollMs` when that is not
+ * known: only requests under way hold slots, or another instance's request goes first).
+ */
+export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOptions): PartnerBudget {
+  const { account } = options;
+  const limit = options.limit ?? ESIM_ACCESS_BUDGET;
+  const holdMs = limit.windowMs + limit.marginMs;
+  const leaseMs = options.leaseMs ?? 120_000;
+  const pollMs = options.pollMs ?? 100;
+  const staleMs = options.staleMs ?? 2_000;
+  const instance = randomUUID();
+  /** Waiting in this instance: most urgent first, first come first within a rank. */
+  const waiting: Waiter[] = [];
+  let running = false;
+  let again = false;
+  let interrupt: (() => void) | undefined;
+
+  /** Looks at the table now: a new waiter, or a release that may tell a sooner free slot. */
+  function kick() {
+    again = true;
+    interrupt?.();
+    if (!running) {
+      running = true;
+      void loop();
+    }
+  }
+
+  async function loop() {
+    try {
+      while (waiting.length > 0) {
+        again = false;
+        let waitMs: number;
+        try {
+          waitMs = await turn();
+        } catch (error) {
+          // The database failed: nothing was granted; these requests fail, unsent.
+          for (const waiter of waiting.splice(0)) waiter.reject(error);
+          return;
+        }
+        if (waiting.length === 0 || again) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, waitMs);
+          interrupt = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        interrupt = undefined;
+      }
+    } finally {
+      running = false;
+    }
+  }
+
+  /** One transaction: hands out the slots that may go now; answers how long to wait before looking again. */
+  async function turn(): Promise<number> {
+    // Waiters queued while this runs are left for the next turn (kick() asked for one).
+    const queue = [...waiting];
+    const { granted, waitMs } = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [BUDGET_LOCK, account]);
+      await tx.query('DELETE FROM partner_budget_slots WHERE account = $1 AND held_until <= clock_timestamp()', [account]);
+      await tx.query(
+        `DELETE FROM partner_budget_waiters WHERE account = $1 AND seen_at <= clock_timestamp() - $2 * interval '1 millisecond'`,
+        [account, staleMs],
+      );
+      const [state] = await tx.query<{ held: number; soonest_ms: number | null; other_rank: number | null }>(
+        `SELECT (SELECT count(*) FROM partner_budget_slots WHERE account = $1) AS held,
+                (SELECT (extract(epoch FROM min(held_until) - clock_timestamp()) * 1000)::float8
+                   FROM partner_budget_slots WHERE account = $1 AND ended_at IS NOT NULL) AS soonest_ms,
+                (SELECT min(priority) FROM partner_budget_waiters WHERE account = $1 AND instance <> $2) AS other_rank`,
+        [account, instance],
+      );
+      let held = state!.held;
+      const otherRank = state!.other_rank;
+      // The queue is in order: the first that may not go stops everyone after it (rule 3).
+      const granted: { waiter: Waiter; slot: number }[] = [];
+      for (const waiter of queue) {
+        if (held >= limit.requests - waiter.rank || (otherRank !== null && otherRank < waiter.rank)) break;
+        const [row] = await tx.query<{ id: number }>(
+          `INSERT INTO partner_budget_slots (account, priority, held_until)
+           VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond') RETURNING id`,
+          [account, waiter.rank, leaseMs],
+        );
+        granted.push({ waiter, slot: row!.id });
+        held++;
+      }
+      // The most urgent request left waiting here, including any queued while this ran.
+      const next = waiting.find((waiter) => !granted.some((g) => g.waiter === waiter));
+      if (next) {
+        await tx.query(
+          `INSERT INTO partner_budget_waiters (account, instance, priority, seen_at) VALUES ($1, $2, $3, clock_timestamp())
+           ON CONFLICT (account, instance) DO UPDATE SET priority = excluded.priority, seen_at = excluded.seen_at`,
+          [account, instance, next.rank],
+        );
+      } else {
+        await tx.query('DELETE FROM partner_budget_waiters WHERE account = $1 AND instance = $2', [account, instance]);
+      }
+      // Held back by another instance's waiter, or only requests under way hold slots: look again
+      // soon. Else when the soonest released slot frees (a release from now on frees later).
+      const soonest = state!.soonest_ms;
+      const heldBack = next !== undefined && otherRank !== null && otherRank < next.rank;
+      const waitMs = heldBack || soonest === null ? pollMs : Math.max(1, Math.ceil(soonest));
+      return { granted, waitMs };
+    });
+    for (const { waiter, slot } of granted) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve(releaser(slot));
+    }
+    return waitMs;
+  }
+
+  function releaser(slot: number): PartnerBudgetRelease {
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      try {
+        await db.query(
+          `UPDATE partner_budget_slots SET ended_at = clock_timestamp(), held_until = clock_timestamp() + $2 * interval '1 millisecond'
+           WHERE id = $1`,
+          [slot, holdMs],
+        );
+      } catch (error) {
+        // The slot stays held until its lease runs out: fewer requests for a while, never more.
+        console.error(`Partner budget: slot ${slot} not released (${error instanceof Error ? error.message : String(error)})`);
+      }
+      // Our waiters may now know when the soonest slot frees.
+      if (waiting.length > 0) kick();
+    };
+  }
+
+  return {
+    acquire(priority) {
+      const rank = RANK[priority];
+      return new Promise<PartnerBudgetRelease>((resolve, reject) => {
+        const waiter = { rank, resolve, reject };
+        const at = waiting.findIndex((w) => w.rank > rank);
+        if (at === -1) waiting.push(waiter);
+        else waiting.splice(at, 0, waiter);
+        kick();
+      });
+    },
+  };
+}
