@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
+import { databaseDrivers, serverUrlOf } from '../../../tests/support/databases.ts';
+import type { Db } from '../db/db.ts';
+import { openPostgres } from '../db/postgres.ts';
+import { createEsimAccessPartner } from './esim-access.ts';
+import type { EsimPartner } from './partner.ts';
+import { postgresPartnerBudget, type PartnerBudget } from './partner-budget.ts';
+
+// The partner's 8 requests a second as one budget for every API instance, in the shop's database,
+// with deliveries first (issue 20): adapters against the eSIM Access stand-in, which answers 429
+// to a ninth request in any second, over HTTP, the budget on PGlite and on a real server.
+const ACCESS_CODE = 'budget-access-code';
+const SECRET = 'budget-secret-key';
+const WINDOW_MS = 1000;
+
+/** Each API instance's budget: its own limiter object, on its own connections to the one database. */
+const budgetOf = (database: Db): PartnerBudget => postgresPartnerBudget(database, { account: ACCESS_CODE });
+
+/** The most requests the stand-in saw arrive in any window of a second (how it counts). */
+function mostInAnySecond(times: readonly number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= WINDOW_MS) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
+  let db: Db;
+  /** A second API instance's connections: a pool of its own on a server; PGlite is one connection in one process. */
+  let other: Db;
+  let standIn: EsimAccessStandIn;
+
+  beforeAll(async () => {
+    db = await driver.open();
+    other = driver.name === 'PostgreSQL' ? await openPostgres(await serverUrlOf(db), { max: 4 }) : db;
+  }, 30_000);
+  afterAll(async () => {
+    if (other !== db) await other.close();
+    await db.close();
+  });
+  beforeEach(async () => {
+    standIn = await startEsimAccessStandIn({ accessCode: ACCESS_CODE, secretKey: SECRET, allocationDelayMs: 100 });
+  });
+  afterEach(() => standIn.close());
+
+  /** One API instance's adapter. Sent once (no retries): every request the stand-in sees is one call. */
+  const instance = (database: Db): EsimPartner =>
+    createEsimAccessPartner({ accessCode: ACCESS_CODE, secretKey: SECRET, baseUrl: standIn.url, retries: 0, budget: budgetOf(database) });
+
+  const order = (partner: EsimPartner) =>
+    partner.orderEsim({ transactionId: randomUUID(), partnerCode: standIn.packages[0]!.packageCode, count: 1 });
+  /** A refund's read of one eSIM (an unknown one: the partner answers, the adapter reports 'not found', ignored here). */
+  const readEsim = (partner: EsimPartner) => partner.queryProfiles({ esimTranNo: `unknown-${randomUUID()}` }).catch(() => undefined);
+  const readUsage = (partner: EsimPartner) => partner.usage([`unknown-${randomUUID()}`]);
+
+  const arrivals = (call?: string) => standIn.requests.filter((r) => call === undefined || r.call === call).map((r) => r.receivedAt);
+  const refused = () => standIn.requests.filter((r) => r.status === 429).length;
+
+  it('two instances sending 40 requests at once never start more than 8 in a second', { timeout: 30_000 }, async () => {
+    const [a, b] = [instance(db), instance(other)];
+    const calls = [a, b].flatMap((partner) => [
+      ...Array.from({ length: 4 }, () => order(partner)),
+      ...Array.from({ length: 6 }, () => readEsim(partner)),
+      ...Array.from({ length: 10 }, () => readUsage(partner)),
+    ]);
+    await Promise.allSettled(calls);
+
+    expect(standIn.requests).toHaveLength(40);
+    const most = mostInAnySecond(arrivals());
+    console.log(`${driver.name}: 40 requests from 2 instances, at most ${most} in any second, ${refused()} answered 429`);
+    expect(refused()).toBe(0);
+    expect(most).toBeLessThanOrEqual(8);
+  });
+
+  it('a delivery starts within a second while 30 usage reads are queued', { timeout: 30_000 }, async () => {
+    const shop = instance(db);
+    const reads = Array.from({ length: 30 }, () => readUsage(shop));
+    // The reads have the budget: the first ones are at the partner, the rest wait for turns.
+    await until(() => standIn.requests.length >= 1);
+    const askedAt = Date.now();
+    await order(shop);
+    await Promise.allSettled(reads);
+
+    const [orderedAt] = arrivals('esim/order');
+    const usageBefore = arrivals('esim/usage/query').filter((t) => t < orderedAt!).length;
+    console.log(`${driver.name}: the delivery started ${orderedAt! - askedAt} ms after it was asked, after ${usageBefore} of 30 usage reads`);
+    expect(orderedAt! - askedAt).toBeLessThan(WINDOW_MS);
+    expect(refused()).toBe(0);
+    expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
+  });
+
+  it("deliveries on one instance go before refunds waiting on another, and never beyond the budget", { timeout: 30_000 }, async () => {
+    const [a, b] = [instance(db), instance(other)];
+    const refunds = Array.from({ length: 30 }, () => readEsim(a));
+    await until(() => standIn.requests.length >= 7);
+    const askedAt = Date.now();
+    await Promise.all(Array.from({ length: 4 }, () => order(b)));
+    await Promise.allSettled(refunds);
+
+    const deliveredBy = Math.max(...arrivals('esim/order'));
+    const refundsBetween = arrivals('esim/query').filter((t) => t > askedAt && t < deliveredBy).length;
+    console.log(`${driver.name}: 4 deliveries started within ${deliveredBy - askedAt} ms, ${refundsBetween} refund reads meanwhile`);
+    // The refunds in flight hold the budget for one more window at most; then the deliveries go first.
+    expect(deliveredBy - askedAt).toBeLessThan(WINDOW_MS + 500);
+    expect(refundsBetween).toBe(0);
+    expect(refused()).toBe(0);
+    expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
+  });
+});
