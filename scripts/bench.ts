@@ -13,7 +13,7 @@ import { withCompression } from './lib/compression.ts';
 import { launchBrowser, loadedWeight, type LoadedWeight } from './lib/loaded-weight.ts';
 import { LIGHTHOUSE_CATEGORIES, launchLighthouseChrome, runLighthouse, type LighthouseResult } from './lib/lighthouse-run.ts';
 import { BUDGETS, pageWeight, type Sizes } from './lib/page-weight.ts';
-import { benchShopApi, type ShopFigures } from './lib/shop-bench.ts';
+import { benchShopApi, describeCpu, type ShopFigures } from './lib/shop-bench.ts';
 import { benchDelivery, type DeliveryFigures } from './lib/delivery-bench.ts';
 import { htmlFiles } from './lib/html-files.ts';
 import { precache, type Precache } from './lib/precache.ts';
@@ -344,6 +344,7 @@ function shopRows(figures: ShopFigures): Row[] {
       mark: failed ? 'ERROR' : 'ok',
     },
     { figure: 'POST /orders sender behind schedule, p99 / max', value: `${ms(run.sendLagP99Ms)} / ${ms(run.sendLagMaxMs)}`, budget: '', mark: '' },
+    ...(run.cpu ? [{ figure: 'POST /orders CPUs meanwhile (others\' work makes it noisy)', value: describeCpu(run.cpu), budget: '', mark: '' }] : []),
     {
       figure: `POST /orders saturation rate (own p99 <= ${BUDGETS.ordersP99Ms} ms, none fails)`,
       value: figures.saturationRate ? perSecond(figures.saturationRate) : `under ${Math.min(...figures.saturationRuns.map((r) => r.rate))} /s`,
@@ -426,6 +427,7 @@ function flatFigures(report: Omit<BenchReport, 'figures'>): Record<string, numbe
     };
     for (const [name, value] of Object.entries(rest)) put(`shop.${name}`, value);
     for (const [name, value] of Object.entries(orders)) put(`shop.orders.${name}`, value);
+    if (orders.cpu) for (const [name, value] of Object.entries(orders.cpu)) put(`shop.orders.cpu.${name}`, value);
     for (const step of saturationRuns.slice(1)) put(`shop.at${step.rate}.ownP99Ms`, step.ownP99Ms);
   }
   for (const result of report.lighthouse) {

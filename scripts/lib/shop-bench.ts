@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { cpus } from 'node:os';
 import autocannon from 'autocannon';
 import { sellablePlans } from '../../src/server/orders/plans.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
@@ -47,6 +49,12 @@ export interface OrderRun {
   /** How late the sender fired behind schedule (the client's own delay; counted in the latencies above). */
   sendLagP99Ms: number;
   sendLagMaxMs: number;
+  /**
+   * How busy the CPUs were meanwhile, in cores (of the machine's): the whole machine, the API's
+   * process (with the stand-ins it runs), and this load generator; the rest is PostgreSQL and
+   * whatever else runs on the machine. null where /proc cannot be read.
+   */
+  cpu: { cores: number; machine: number; api: number; client: number } | null;
   /** Own-share p99 within budget and nothing failed. */
   held: boolean;
 }
@@ -106,7 +114,22 @@ export async function startBenchShop(port: number, extraArgs: string[] = []) {
     }
     await new Promise((done) => setTimeout(done, 250));
   }
-  return { api, authHost: auth.host, stop };
+  return { api, authHost: auth.host, pid: shop.pid!, stop };
+}
+
+/** CPU seconds used so far: by the whole machine (Linux's /proc/stat), by a process, by this one; null without /proc. */
+function cpuSeconds(pid: number): { machine: number; api: number; client: number } | null {
+  try {
+    // cpu user nice system idle iowait irq softirq steal ..., in USER_HZ (100 a second on Linux).
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const busy = ticks.slice(0, 8).reduce((sum, n) => sum + n, 0) - ticks[3]! - ticks[4]!;
+    // After the command's closing parenthesis: state is field 3, utime field 14 and stime field 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const { user, system } = process.cpuUsage();
+    return { machine: busy / 100, api: (Number(fields[11]) + Number(fields[12])) / 100, client: (user + system) / 1e6 };
+  } catch {
+    return null;
+  }
 }
 
 /** A prepared request: everything built before the clock starts. */
@@ -158,7 +181,7 @@ function orderSource(authHost: string) {
  * and goes out then, however many earlier ones are still unanswered (each on a connection of its
  * own when needed: the agent has no connection limit). Resolves once every order is answered.
  */
-async function openLoop(api: string, rate: number, seconds: number, orders: PreparedOrder[]): Promise<OrderRun> {
+async function openLoop(api: string, apiPid: number, rate: number, seconds: number, orders: PreparedOrder[]): Promise<OrderRun> {
   const url = new URL(`${api}/orders`);
   // A fresh pool a run; idle connections closed before the server's 5 s keep-alive timeout.
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 2_000 });
@@ -231,8 +254,12 @@ async function openLoop(api: string, rate: number, seconds: number, orders: Prep
     else if (inFlight === 0) finish();
   };
   setTimeout(tick, Math.max(0, start - performance.now()));
+  const cpuBefore = cpuSeconds(apiPid);
   await finished;
+  const cpuAfter = cpuSeconds(apiPid);
+  const wall = (performance.now() - start) / 1000;
   agent.destroy();
+  const cores = (key: 'machine' | 'api' | 'client') => Number(((cpuAfter![key] - cpuBefore![key]) / wall).toFixed(2));
 
   own.sort((a, b) => a - b);
   total.sort((a, b) => a - b);
@@ -256,6 +283,7 @@ async function openLoop(api: string, rate: number, seconds: number, orders: Prep
     totalP99Ms: percentile(total, 99),
     sendLagP99Ms: percentile(lags, 99),
     sendLagMaxMs: lags.at(-1) ?? 0,
+    cpu: cpuBefore && cpuAfter ? { cores: cpus().length, machine: cores('machine'), api: cores('api'), client: cores('client') } : null,
     held: !stopped && errors === 0 && non2xx === 0 && created === planned && ownP99Ms <= OWN_P99_BUDGET_MS,
   };
 }
@@ -263,17 +291,21 @@ async function openLoop(api: string, rate: number, seconds: number, orders: Prep
 const describeRun = (run: OrderRun) =>
   `${run.rate}/s for ${run.seconds} s: own p50 ${run.ownP50Ms.toFixed(1)} ms, p99 ${run.ownP99Ms.toFixed(1)} ms; ` +
   `${run.created}/${run.planned} created, ${run.non2xx} non-2xx, ${run.errors} errors; sender late by ${run.sendLagMaxMs.toFixed(1)} ms at most` +
-  `${run.stopped ? `; ${run.stopped}` : ''} -> ${run.held ? 'held' : 'not held'}`;
+  `${run.stopped ? `; ${run.stopped}` : ''}${run.cpu ? `; ${describeCpu(run.cpu)}` : ''} -> ${run.held ? 'held' : 'not held'}`;
+
+export const describeCpu = (cpu: NonNullable<OrderRun['cpu']>) =>
+  `CPU busy ${cpu.machine.toFixed(1)} of ${cpu.cores} cores (API ${cpu.api.toFixed(2)}, load generator ${cpu.client.toFixed(2)}, ` +
+  `PostgreSQL and all else ${Math.max(0, cpu.machine - cpu.api - cpu.client).toFixed(2)})`;
 
 export async function benchShopApi(port = 8798): Promise<ShopFigures> {
-  const { api, authHost, stop } = await startBenchShop(port);
+  const { api, authHost, pid, stop } = await startBenchShop(port);
   try {
     const source = orderSource(authHost);
     const run = async (rate: number, seconds: number) => {
       const orders = await source.prepare(rate * seconds);
       // A moment for the sign-ups' work to settle before the clock starts.
       await new Promise((done) => setTimeout(done, 1_000));
-      const result = await openLoop(api, rate, seconds, orders);
+      const result = await openLoop(api, pid, rate, seconds, orders);
       console.log(`  POST /orders ${describeRun(result)}`);
       return result;
     };
