@@ -7,6 +7,7 @@ import { openDatabase } from './db/open.ts';
 import { startReconciler } from './fulfilment/fulfilment.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { postgresPartnerBudget } from './partner/partner-budget.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /** How often the in-process reconcile job looks for stuck orders. */
@@ -14,7 +15,8 @@ const RECONCILE_EVERY_MS = 5_000;
 
 /**
  * The shop API with its real parts, from configuration: the database (migrated), Stripe, the
- * eSIM partner, SMTP, Firebase token checks, and the reconcile job on a timer.
+ * eSIM partner (its request budget in the database), SMTP, Firebase token checks, and the
+ * reconcile job on a timer.
  */
 export async function startShopApi(
   config: ShopConfig,
@@ -30,7 +32,15 @@ export async function startShopApi(
     accounts: firebaseAccounts(config.firebaseProjectId),
     siteUrl: config.siteUrl,
     allowedOrigins: config.allowedOrigins,
-    partner: createEsimAccessPartner(config.partner),
+    // The partner's 8 requests a second are one budget for every instance on this database.
+    partner: createEsimAccessPartner({
+      ...config.partner,
+      budget: postgresPartnerBudget(db, {
+        account: config.partner.accessCode,
+        // A request under way keeps its slot at least as long as the adapter may wait for it.
+        leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
+      }),
+    }),
     mailer,
     partnerWebhookToken: config.partnerWebhookToken,
     reconcileToken: config.reconcileToken,
