@@ -25,6 +25,7 @@ import type { EsimPartner } from './partner/partner.ts';
 import { parsePartnerNotification } from './partner/esim-access.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
+import { resumeSalesIfFunded, salesPaused } from './orders/sales-pause.ts';
 import { refundMismatches } from './payments/mismatches.ts';
 import { handleStripeEvent } from './payments/stripe-webhook.ts';
 import { bearerToken, fail, sameSecret } from './http.ts';
@@ -95,7 +96,11 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const catalogueApi = createCatalogueApi(catalogue, { basePath: options.basePath ?? '', trustedProxies: options.trustedProxies });
   const limits = createUserLimits(db, { ...USER_LIMITS, ...options.limits });
   const checkouts = createCheckoutExpiry(db, stripe);
-  const reconcile = async () => (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+  const reconcile = async () => {
+    // A paused shop sells again once the partner's balance covers what failed (asked at most once a minute).
+    await resumeSalesIfFunded(db, options.partner).catch((error: unknown) => console.error('sales pause: balance check failed', error instanceof Error ? error.message : error));
+    return (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+  };
 
   const app = new Hono<{ Variables: { caller: Caller } }>().basePath(options.basePath || '/');
 
@@ -165,6 +170,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     }
     const request = parsed.data;
     // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders and top-ups alike).
+    // Out of balance at the partner: no money taken that would only be refunded (orders/sales-pause.ts).
+    if (await salesPaused(db)) return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
     const refused = await limits.refuse(c, 'orders', caller.uid);
     if (refused) return refused;
     const plan = plans.get(request.planId);

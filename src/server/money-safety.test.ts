@@ -9,9 +9,10 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { CreateOrderResponse, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
+import { ApiError, CreateOrderResponse, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
 import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
+import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createEsimAccessPartner } from './partner/esim-access.ts';
 import { createStripe } from './payments/stripe.ts';
@@ -277,6 +278,31 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded']);
     expect((await partnerStatus(order.id)).profiles[0]!.status).toBe('cancelled');
     expect(await refundsOf(order.id)).toHaveLength(1);
+  });
+
+  it("stops selling cleanly when the partner's prepaid balance runs dry: the buyer refunded, orders paused with a clear answer, the audit names it, selling resumes once topped up", async () => {
+    const buyer = await signUp();
+    stand.partner.setBalance(PLAN.pkg.wholesaleUsdE4 - 1);
+    const order = await buy(buyer.idToken);
+    const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
+    expect(after.state).toBe('refunded');
+    expect(await refundsOf(order.id)).toHaveLength(1);
+    const mail = await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+    expect(mail.subject).toContain(order.number);
+
+    // No more money taken that would only be given back.
+    const paused = await call('/orders', { method: 'POST', token: (await signUp()).idToken, body: JSON.stringify(orderRequest(BIGGER)) });
+    expect(paused.status).toBe(503);
+    expect(ApiError.parse(await paused.json()).error.code).toBe('sales_paused');
+    const findings = await auditOrders(db);
+    expect(findings.filter((f) => f.invariant === 'sales_paused').map((f) => f.orderId)).toEqual([order.id]);
+
+    // Topped up: the next balance check (at most once a minute) resumes selling.
+    stand.partner.setBalance(1_000_000_000);
+    await db.query('UPDATE sales_pauses SET checked_at = NULL');
+    await handler.reconcile();
+    expect((await auditOrders(db)).filter((f) => f.invariant === 'sales_paused')).toEqual([]);
+    expect((await deliveredEsim(buyer.idToken, orderRequest(BIGGER))).id).toBeTruthy();
   });
 });
 

@@ -197,4 +197,6 @@ export const ERROR_CODES = {
   cannotTopUp: 'cannot_top_up',
   /** 429: the caller's per-user limit of orders or refund requests is reached; Retry-After says how many seconds to wait. */
   tooManyRequests: 'too_many_requests',
+  /** 503 on POST /orders: selling is paused (the partner's prepaid balance ran dry); nothing was ordered or charged. */
+  salesPaused: 'sales_paused',
 } as const;

@@ -25,6 +25,8 @@ const REFUSE = {
   notAllocated: () => new PartnerRefusal('200010', 'Profile not yet allocated'),
   noPackage: () => new PartnerRefusal('310241', 'packageCode does not exist'),
   noOrder: () => new PartnerRefusal('310272', 'orderNo does not exist'),
+  // Docs, error codes: 200007 'insufficient account balance' (orders and top-ups are paid from it).
+  noBalance: () => new PartnerRefusal('200007', 'Insufficient account balance'),
   // The docs name no code for a repeated transactionId: the stand-in's guess, for setRepeatedOrderAnswer('refuse').
   duplicateTransaction: () => new PartnerRefusal('200004', 'Duplicate transactionId'),
   // The docs name no code for an unknown esimTranNo; the stand-in answers the order's.
@@ -67,6 +69,8 @@ interface StandInOrder {
 
 export interface EsimStoreOptions {
   packages: readonly StandInPackage[];
+  /** The account's prepaid balance, USD × 10,000 (default: plenty). */
+  balanceUsdE4?: number;
   allocationDelayMs: number;
   smdpAddress: string;
   notify: (notification: PartnerNotificationBody) => void;
@@ -83,6 +87,13 @@ export function createEsimStore(options: EsimStoreOptions) {
   const timers = new Set<NodeJS.Timeout>();
   const issued = new Set<string>();
   let repeatedOrderAnswer: 'same' | 'refuse' = 'same';
+  // The partner sells from a prepaid balance (docs: balance/query; an order or top-up above it is
+  // refused with 200007, a cancelled eSIM's price goes back to it).
+  let balance = options.balanceUsdE4 ?? 1_000_000_000_000;
+  const charge = (amount: number) => {
+    if (amount > balance) throw REFUSE.noBalance();
+    balance -= amount;
+  };
 
   const packageByCode = (code: unknown) =>
     typeof code === 'string' ? options.packages.find((p) => p.packageCode === code.replace(/^TOPUP_/, '')) : undefined;
@@ -128,7 +139,9 @@ export function createEsimStore(options: EsimStoreOptions) {
       if (raw['price'] !== undefined && raw['price'] !== pkg.price) throw REFUSE.priceError();
       return { pkg, count };
     });
-    if (amount !== undefined && amount !== items.reduce((sum, { pkg, count }) => sum + pkg.price * count, 0)) throw REFUSE.wrongAmount();
+    const total = items.reduce((sum, { pkg, count }) => sum + pkg.price * count, 0);
+    if (amount !== undefined && amount !== total) throw REFUSE.wrongAmount();
+    charge(total);
 
     const now = Date.now();
     const stamp = new Date(now).toISOString().slice(2, 10).replaceAll('-', '');
@@ -240,6 +253,7 @@ export function createEsimStore(options: EsimStoreOptions) {
     // Only a never-installed eSIM is refunded (GOT_RESOURCE + RELEASED, per the docs).
     if (esim.esimStatus !== 'GOT_RESOURCE' || esim.smdpStatus !== 'RELEASED') throw REFUSE.notAllowed();
     esim.esimStatus = 'CANCEL';
+    balance += esim.pkg.price;
     notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: 'CANCEL', smdpStatus: esim.smdpStatus });
     return null;
   }
@@ -254,6 +268,7 @@ export function createEsimStore(options: EsimStoreOptions) {
     if (!pkg) throw REFUSE.noPackage();
     const esim = findEsim(body);
     if (esim.esimStatus === 'CANCEL' || esim.expiresAt.getTime() < Date.now()) throw REFUSE.notAllowed();
+    charge(pkg.price);
     esim.totalVolume += pkg.volume;
     esim.totalDuration += days(pkg);
     if (esim.installedAt) esim.expiresAt = new Date(esim.expiresAt.getTime() + days(pkg) * DAY_MS);
@@ -297,6 +312,7 @@ export function createEsimStore(options: EsimStoreOptions) {
       'esim/cancel': cancel,
       'esim/topup': topUp,
       'esim/usage/query': usage,
+      'balance/query': () => ({ balance }),
     } as Record<string, (body: Record<string, unknown>) => unknown>,
 
     /** The traveller installs the eSIM and it goes online: not refundable from now on. */
@@ -338,6 +354,11 @@ export function createEsimStore(options: EsimStoreOptions) {
     /** The eSIM of the order placed with this transactionId (the shop's order id). */
     tranNoOfTransaction(transactionId: string): string | undefined {
       return orderByTransaction.get(transactionId)?.esims[0]?.esimTranNo;
+    },
+
+    /** The prepaid balance, USD × 10,000: set by a test (an account run dry, then topped up). */
+    setBalance(usdE4: number): void {
+      balance = usdE4;
     },
 
     /** What a repeated transactionId answers: the same orderNo (the default) or a refusal. */

@@ -85,6 +85,8 @@ export interface EsimAccessStandIn {
   esimTranNoOf(iccid: string): string | undefined;
   /** The eSIM ordered with this transactionId (the shop's order id). */
   tranNoOfTransaction(transactionId: string): string | undefined;
+  /** The account's prepaid balance, USD × 10,000 (orders above it are refused with 200007). */
+  setBalance(usdE4: number): void;
   /** What a repeated esim/order transactionId answers: the same orderNo, or a refusal. */
   setRepeatedOrderAnswer(answer: 'same' | 'refuse'): void;
   /** Top-ups applied with this transactionId: more than one is a top-up bought twice. */
@@ -265,6 +267,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     try {
       if (name === 'install' && esimTranNo) store.markInstalled(esimTranNo);
       else if (name === 'usage' && esimTranNo && typeof input['usedBytes'] === 'number') store.setUsage(esimTranNo, input['usedBytes']);
+      else if (name === 'balance' && typeof input['balance'] === 'number') store.setBalance(input['balance']);
       else if (name === 'fail-next' && typeof input['failure'] === 'string' && Object.hasOwn(FAILURES, input['failure'])) {
         const count = typeof input['count'] === 'number' ? input['count'] : 1;
         for (let i = 0; i < count; i++) failures.push({ failure: FAILURES[input['failure'] as keyof typeof FAILURES], call: typeof input['call'] === 'string' ? input['call'] : undefined });
@@ -298,6 +301,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     esimTranNoOf: store.tranNoOfIccid,
     tranNoOfTransaction: store.tranNoOfTransaction,
     setRepeatedOrderAnswer: store.setRepeatedOrderAnswer,
+    setBalance: store.setBalance,
     topUpsApplied: store.topUpsApplied,
     get esimCount() {
       return store.esimCount;

@@ -66,6 +66,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
     notRefundable: m.errors.server,
     // A top-up of an eSIM that expired or was used up meanwhile, or of another destination.
     cannotTopUp: m.errors.cannotTopUp,
+    salesPaused: m.errors.salesPaused,
   };
 
   function tick(consent: Consent, checked: boolean) {

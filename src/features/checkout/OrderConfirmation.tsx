@@ -33,7 +33,7 @@ const REFUND_STATES: readonly OrderState[] = ['fulfilment_failed', 'refund_reque
 type View =
   | { status: 'loading' }
   | { status: 'notFound' }
-  | { status: 'failed'; kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests'> }
+  | { status: 'failed'; kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests' | 'salesPaused'> }
   | { status: 'ready'; order: OrderView; gaveUp: boolean };
 
 /** The query parameter of the shop API's success URL. */
@@ -70,7 +70,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
       } catch (error) {
         if (stopped) return;
         const kind = error instanceof ShopError ? error.kind : 'server';
-        setView(kind === 'notFound' ? { status: 'notFound' } : { status: 'failed', kind: kind === 'priceChanged' || kind === 'notRefundable' || kind === 'cannotTopUp' || kind === 'tooManyRequests' ? 'server' : kind });
+        setView(kind === 'notFound' ? { status: 'notFound' } : { status: 'failed', kind: kind === 'priceChanged' || kind === 'notRefundable' || kind === 'cannotTopUp' || kind === 'tooManyRequests' || kind === 'salesPaused' ? 'server' : kind });
       }
     }
     void load(id);

@@ -9,7 +9,10 @@ import type { CreateOrderRequest, CreateOrderResponse, EsimList, EsimStatus, Esi
  * validates with them anyway.
  */
 
-export type ShopErrorKind = 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests';
+export type ShopErrorKind =
+  | 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests'
+  /** The shop has stopped selling for a while (the partner's balance ran dry): nothing was charged. */
+  | 'salesPaused';
 
 export class ShopError extends Error {
   constructor(
@@ -168,6 +171,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       if (body.error.code === 'not_refundable') throw new ShopError('notRefundable');
       if (body.error.code === 'cannot_top_up') throw new ShopError('cannotTopUp');
     }
+    if (response.status === 503 && isObject(body) && isObject(body.error) && body.error.code === 'sales_paused') throw new ShopError('salesPaused');
     throw new ShopError(kindOf(response.status));
   }
 

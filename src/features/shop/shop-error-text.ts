@@ -29,6 +29,6 @@ export function shopErrorText(error: unknown, m: Messages, locale?: Locale): str
   const kind = error instanceof ShopError ? error.kind : 'server';
   if (kind === 'network') return m.errors.network;
   if (kind === 'tooManyRequests') return locale ? tooManyRequestsText(m, locale, (error as ShopError).retryAfterSeconds) : m.errors.tooManyRequests;
-  if (kind === 'unauthorized' || kind === 'badInput') return m.checkout.errors[kind];
+  if (kind === 'unauthorized' || kind === 'badInput' || kind === 'salesPaused') return m.checkout.errors[kind];
   return m.checkout.errors.server;
 }

@@ -11,6 +11,7 @@ import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } fr
 import { refundPayment } from '../payments/stripe.ts';
 import { claimOrder, LeaseLost, type Lease } from './lease.ts';
 import { partnerWrites } from './partner-writes.ts';
+import { pauseSales } from '../orders/sales-pause.ts';
 
 /**
  * Delivery (DESIGN 6): every paid order ends delivered or refunded. One step function moves an
@@ -355,8 +356,9 @@ export function createFulfilment(options: FulfilmentOptions) {
   }
 
   async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
-    const reason = order.refund_reason;
-    if (!order.email || (reason !== 'not_delivered' && reason !== 'requested')) return markEmailSent(lease, order.id, undefined);
+    // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
+    const reason = order.refund_reason === 'requested' ? 'requested' : 'not_delivered';
+    if (!order.email) return markEmailSent(lease, order.id, undefined);
     const email = refundEmail({
       lang: order.lang as Locale,
       order: { number: orderNumber(order), total: { amountMinor: order.amount_minor, currency: order.currency } },
@@ -370,7 +372,8 @@ export function createFulfilment(options: FulfilmentOptions) {
 
   /** A failure the same call cannot fix by being tried again: the order goes straight to its refund. */
   const hopeless = (error: unknown) =>
-    refused(error) && (error.kind === 'not_found' || error.kind === 'price_changed' || (error.call === 'esim/topup' && error.kind === 'not_allowed'));
+    refused(error) &&
+    (error.kind === 'not_found' || error.kind === 'price_changed' || error.kind === 'insufficient_balance' || (error.call === 'esim/topup' && error.kind === 'not_allowed'));
 
   async function runOnce(id: string): Promise<void> {
     const lease = await claimOrder(db, id, leaseMs);
@@ -391,9 +394,15 @@ export function createFulfilment(options: FulfilmentOptions) {
       const delivering = state === 'paid' || state === 'provisioning';
       if (delivering && (attempts >= delays.length || hopeless(error))) {
         console.error('fulfilment: giving up, refunding', id, text);
+        // Our prepaid balance at the partner ran dry: this buyer is refunded at once, and selling stops until it is topped up.
+        const outOfBalance = refused(error) && error.kind === 'insufficient_balance';
         const moved = await lease.write(async (tx) => {
           await tx.query('UPDATE orders SET attempts = 0, last_error = $2, next_attempt_at = NULL WHERE id = $1', [id, text]);
-          return orders.move(tx, id, 'fulfilment_failed', `retries_exhausted after ${attempts} tries`);
+          if (outOfBalance) {
+            await tx.query(`UPDATE orders SET refund_reason = 'out_of_balance' WHERE id = $1`, [id]);
+            await pauseSales(tx, lease.order.wholesale_usd_e4);
+          }
+          return orders.move(tx, id, 'fulfilment_failed', outOfBalance ? 'partner_out_of_balance' : `retries_exhausted after ${attempts} tries`);
         }).catch(() => false);
         await lease.release('next_attempt_at = next_attempt_at');
         // The refund follows at once (and is itself retried if it fails).

@@ -162,6 +162,16 @@ export const INVARIANTS = {
       WHERE ${COUNTED_PAYMENT} AND o.state IN ${UNPAID_STATES}`,
     detail: (row, now) => `payment ${row.payment_id} of ${row.amount_minor} ${row.currency} (minor units) taken ${ago(row.paid_at, now)}`,
   }),
+
+  sales_paused: define<{ since: Date; needed_usd_e4: number }>({
+    description: "the shop sells: not paused because the partner's prepaid balance ran dry (each order refunded for it is listed)",
+    sql: `
+      SELECT ${ORDER_COLUMNS}, p.since, p.needed_usd_e4
+      FROM sales_pauses p LEFT JOIN orders o ON o.refund_reason = 'out_of_balance' AND o.updated_at >= p.since
+      WHERE p.cleared_at IS NULL`,
+    detail: (row, now) =>
+      `selling paused ${ago(row.since, now)}: the partner's balance cannot pay USD ${(row.needed_usd_e4 / 10_000).toFixed(2)}; top it up (the reconcile job resumes selling)${row.order_id ? ', this order refunded for it' : ''}`,
+  }),
 };
 
 export type InvariantName = keyof typeof INVARIANTS;

@@ -31,6 +31,8 @@ export interface EsimPartner extends PartnerCatalogue {
   cancelProfile(esimTranNo: string): Promise<void>;
   /** Adds a top-up package's data and days to an eSIM; answers the eSIM's new totals. */
   topUp(topUp: EsimTopUp): Promise<TopUpResult>;
+  /** The account's prepaid balance, USD × 10,000: what orders and top-ups are paid from. */
+  balance(): Promise<number>;
   /** Data use of these eSIMs as the partner last measured it (it lags by minutes to hours). */
   usage(esimTranNos: readonly string[]): Promise<EsimUsage[]>;
 }

@@ -11,7 +11,7 @@ ALTER TABLE orders ADD COLUMN refund_amount_minor integer;
 -- price sold, and an order whose buyer deleted the account before it was delivered.
 ALTER TABLE orders DROP CONSTRAINT orders_refund_reason_check;
 ALTER TABLE orders ADD CONSTRAINT orders_refund_reason_check
-  CHECK (refund_reason IN ('not_delivered', 'requested', 'payment_mismatch', 'account_deleted'));
+  CHECK (refund_reason IN ('not_delivered', 'requested', 'payment_mismatch', 'account_deleted', 'out_of_balance'));
 
 -- Every write to the partner that costs or returns money, recorded before it is sent and settled
 -- once its answer (or a read of the partner's state after an ambiguous answer) says what happened.
@@ -78,3 +78,15 @@ CREATE TABLE checkout_expiries (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX checkout_expiries_due ON checkout_expiries (next_attempt_at);
+
+-- Selling stops while the partner's prepaid balance cannot pay for what buyers order (it refuses
+-- with 200007): one open pause at a time, cleared once the balance covers the price that failed.
+CREATE TABLE sales_pauses (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  reason text NOT NULL,
+  needed_usd_e4 integer NOT NULL,
+  since timestamptz NOT NULL DEFAULT now(),
+  checked_at timestamptz,
+  cleared_at timestamptz
+);
+CREATE UNIQUE INDEX sales_pauses_one_open ON sales_pauses ((true)) WHERE cleared_at IS NULL;

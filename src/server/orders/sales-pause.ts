@@ -1,0 +1,41 @@
+import type { Db, Queryable } from '../db/db.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+
+/** How often a paused shop asks the partner whether its balance was topped up. */
+const BALANCE_CHECK_EVERY_MS = 60_000;
+
+/**
+ * The partner's prepaid balance ran dry (issue 24 item 5): the order that hit it is refunded, and
+ * the shop stops selling (POST /orders answers 503) instead of taking money it would refund, until
+ * the reconcile job reads a balance that covers what failed. Whoever runs the shop sees an alert
+ * in the log and the pause in `npm run orders:audit`.
+ */
+export async function pauseSales(tx: Queryable, neededUsdE4: number): Promise<void> {
+  const opened = await tx.query(
+    `INSERT INTO sales_pauses (reason, needed_usd_e4) VALUES ('partner_out_of_balance', $1)
+     ON CONFLICT ((true)) WHERE cleared_at IS NULL DO UPDATE SET needed_usd_e4 = GREATEST(sales_pauses.needed_usd_e4, EXCLUDED.needed_usd_e4)
+     RETURNING (xmax = 0) AS opened`,
+    [neededUsdE4],
+  );
+  if ((opened[0] as { opened?: boolean } | undefined)?.opened) {
+    console.error('ALERT: the eSIM partner refused an order for want of balance; selling is paused until it is topped up');
+  }
+}
+
+export async function salesPaused(db: Queryable): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM sales_pauses WHERE cleared_at IS NULL')).length > 0;
+}
+
+/** While paused, at most once a minute: the partner's balance, and selling again once it covers what failed. */
+export async function resumeSalesIfFunded(db: Db, partner: EsimPartner, now = new Date()): Promise<boolean> {
+  const [pause] = await db.query<{ id: number; needed_usd_e4: number; checked_at: Date | null }>(
+    'SELECT id, needed_usd_e4, checked_at FROM sales_pauses WHERE cleared_at IS NULL',
+  );
+  if (!pause || (pause.checked_at && now.getTime() - pause.checked_at.getTime() < BALANCE_CHECK_EVERY_MS)) return false;
+  await db.query('UPDATE sales_pauses SET checked_at = $2 WHERE id = $1', [pause.id, now]);
+  const balance = await partner.balance();
+  if (balance < pause.needed_usd_e4) return false;
+  await db.query('UPDATE sales_pauses SET cleared_at = now() WHERE id = $1', [pause.id]);
+  console.error('sales resumed: the partner balance covers orders again');
+  return true;
+}
