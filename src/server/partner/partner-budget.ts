@@ -198,7 +198,7 @@ export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOpti
       // The queue is in order: the first that may not go stops everyone after it (rule 3).
       const granted: { waiter: Waiter; slot: number }[] = [];
       for (const waiter of queue) {
-        if (held >= limit.requests - waiter.rank || (otherRank !== null && otherRank < waiter.rank)) break;
+        if (held >= Math.max(1, limit.requests - waiter.rank) || (otherRank !== null && otherRank < waiter.rank)) break;
         const [row] = await tx.query<{ id: number }>(
           `INSERT INTO partner_budget_slots (account, priority, held_until)
            VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond') RETURNING id`,
