@@ -49,13 +49,16 @@ const KIND_BY_CODE: Readonly<Record<string, PartnerErrorKind>> = {
 const USAGE_QUERY_MAX = 10;
 /**
  * How urgent each call is in the budget (partner-budget.ts): deliveries first, then refunds and
- * top-ups, then usage reads. esim/query is a delivery when it reads an order's profiles.
+ * top-ups, then usage reads. esim/query is a delivery when it reads an order's profiles or looks
+ * an order up by its transactionId. The balance (once a minute while sales are paused) decides
+ * when selling starts again: above usage reads.
  */
 const PRIORITY_BY_CALL: Readonly<Record<string, PartnerPriority>> = {
   'esim/order': 'delivery',
   'esim/query': 'refund',
   'esim/cancel': 'refund',
   'esim/topup': 'refund',
+  'balance/query': 'refund',
   'esim/usage/query': 'usage',
   'package/list': 'usage',
 };
@@ -158,7 +161,9 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;
       const window = { startTime: at(placedAround.getTime() - FIND_ORDER_WINDOW_MS), endTime: at(placedAround.getTime() + FIND_ORDER_WINDOW_MS) };
       for (let pageNum = 1; pageNum <= FIND_ORDER_MAX_PAGES; pageNum++) {
-        const page = await call('esim/query', { ...window, iccid: '', pager: { pageNum, pageSize: 50 } }, (obj) => QueryObj.parse(obj).esimList);
+        const page = await call('esim/query', { ...window, iccid: '', pager: { pageNum, pageSize: 50 } }, (obj) => QueryObj.parse(obj).esimList, {
+          priority: 'delivery',
+        });
         const found = page.find((raw) => raw.transactionId === transactionId);
         if (found?.orderNo) return found.orderNo;
         if (page.length < 50) return undefined;
