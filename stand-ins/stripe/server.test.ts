@@ -110,6 +110,8 @@ describe('Stripe stand-in', () => {
     } finally {
       standIn.advanceClock(-24 * 3600_000);
     }
+    // A day on, the sessions of the tests before expired by themselves: their events go out now, not in the next test.
+    await standIn.settled();
   });
 
   it("lets the shop's retry open a session once a 500 outage ends: a later press is a new request under a new key", async () => {
@@ -208,5 +210,170 @@ describe('Stripe stand-in', () => {
     // Another key cannot refund it again; an unknown intent is Stripe's error.
     await expect(refundPayment(stripe, { ...request, reference: 'order-other' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'charge_already_refunded' });
     await expect(refundPayment(stripe, { ...request, reference: 'order-x', paymentIntentId: 'pi_test_unknown' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'resource_missing' });
+  });
+});
+
+/**
+ * What Stripe does later by itself, and how untidily it delivers, through the real SDK: each rule
+ * of the stand-in (server.ts cites Stripe's page for each) against an endpoint that records what
+ * it receives. Nothing settles by itself here (an hour): the tests move the stand-in's clock.
+ */
+describe('Stripe stand-in: later events and untidy delivery', () => {
+  const HOUR = 3600_000;
+  let later: StripeStandIn;
+  let sdk: Stripe;
+  let endpoint: Server;
+  const got: { id: string; type: string; object: Record<string, unknown> }[] = [];
+
+  beforeAll(async () => {
+    endpoint = createServer((req, res) => {
+      let payload = '';
+      req.on('data', (chunk) => (payload += chunk));
+      req.on('end', () => {
+        // Every delivery is signed as Stripe signs: the SDK verifies it.
+        const event = sdk.webhooks.constructEvent(payload, String(req.headers['stripe-signature']), SECRET);
+        got.push({ id: event.id, type: event.type, object: event.data.object as unknown as Record<string, unknown> });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
+    const webhookUrl = `http://127.0.0.1:${(endpoint.address() as { port: number }).port}/webhooks`;
+    later = await startStripeStandIn({ webhookUrl, webhookSecret: SECRET, retryDelaysMs: [50], debitSettleMs: HOUR, refundSettleMs: HOUR });
+    sdk = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: later.url });
+  });
+  afterAll(async () => {
+    await later.close();
+    endpoint.close();
+  });
+  afterEach(async () => {
+    later.deliveryRules(null);
+    await later.settled();
+    got.length = 0;
+  });
+
+  const session = async (amount = 499) => sdk.checkout.sessions.create({ ...params(amount), expires_at: Math.floor(Date.now() / 1000) + 31 * 60 });
+  const cardPaid = async (card: string, amount = 1299) => {
+    const s = await session(amount);
+    expect((await pay(s, { action: 'pay', card })).status).toBe(303);
+    return (await sdk.checkout.sessions.retrieve(s.id)).payment_intent as string;
+  };
+
+  it('sends events twice, late or newest first when told to, each copy signed', async () => {
+    later.deliveryRules({ copies: 2, reorderWindowMs: 300 });
+    const first = await session();
+    const second = await session();
+    await pay(first, { action: 'pay', card: '4242424242424242' });
+    await pay(second, { action: 'pay', card: '4242424242424242' });
+    await later.settled();
+    // Newest first, each twice (the copies go out at once).
+    expect(got.map((e) => e.object.id)).toEqual([second.id, second.id, first.id, first.id]);
+    expect(new Set(got.map((e) => e.id)).size).toBe(2);
+    expect(later.events.at(-1)!.attempts.map((a) => [a.copy, a.status]).sort()).toEqual([[0, 200], [1, 200]]);
+
+    later.deliveryRules({ delayMs: 400 });
+    const third = await session();
+    await pay(third, { action: 'pay', card: '4242424242424242' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(got.map((e) => e.object.id)).not.toContain(third.id);
+    await later.settled();
+    expect(got.at(-1)).toMatchObject({ type: 'checkout.session.completed', object: { id: third.id } });
+  });
+
+  it('expires an open session by itself once its expires_at passes on its clock, and sends checkout.session.expired', async () => {
+    const open = await session();
+    const paid = await session();
+    await pay(paid, { action: 'pay', card: '4242424242424242' });
+    later.advanceClock(30 * 60_000);
+    try {
+      expect((await sdk.checkout.sessions.retrieve(open.id)).status).toBe('open');
+      later.advanceClock(61_000);
+      expect((await sdk.checkout.sessions.retrieve(open.id)).status).toBe('expired');
+      // A completed session never expires.
+      expect((await sdk.checkout.sessions.retrieve(paid.id)).status).toBe('complete');
+    } finally {
+      later.advanceClock(-31 * 60_000 - 1_000);
+    }
+    await later.settled();
+    expect(got.map((e) => [e.type, e.object.id])).toEqual([['checkout.session.completed', paid.id], ['checkout.session.expired', open.id]]);
+    expect(await (await fetch(open.url!)).text()).toContain('This payment page has expired.');
+    expect((await pay(open, { action: 'pay', card: '4242424242424242' })).status).toBe(409);
+  });
+
+  it('takes a test IBAN: the session completes unpaid, then the debit succeeds or fails with its async event', async () => {
+    const good = await session();
+    const bad = await session();
+    const slow = await session();
+    const answer = await pay(good, { action: 'debit', iban: 'DE89 3704 0044 0532 0130 00' });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toContain(`session=${good.id}`);
+    await pay(bad, { action: 'debit', iban: 'DE62370400440532013001' });
+    await pay(slow, { action: 'debit', iban: 'DE08370400440532013003' });
+    const wrong = await pay(await session(), { action: 'debit', iban: 'DE00 1234' });
+    expect(wrong.status).toBe(402);
+    expect(await wrong.text()).toContain('Your IBAN is incorrect.');
+    await later.settled();
+    expect(got.map((e) => [e.type, e.object.id, e.object.payment_status])).toEqual([
+      ['checkout.session.completed', good.id, 'unpaid'],
+      ['checkout.session.completed', bad.id, 'unpaid'],
+      ['checkout.session.completed', slow.id, 'unpaid'],
+    ]);
+    const read = await sdk.checkout.sessions.retrieve(good.id, { expand: ['payment_intent.latest_charge'] });
+    expect(read).toMatchObject({ status: 'complete', payment_status: 'unpaid', payment_intent: { status: 'processing' } });
+    expect(((read.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).payment_method_details).toMatchObject({ type: 'sepa_debit', sepa_debit: { last4: '3000' } });
+
+    got.length = 0;
+    later.advanceClock(HOUR);
+    try {
+      await later.settled();
+      // The "delayed" IBAN settles after three minutes, the others here after an hour (debitSettleMs).
+      // (The session left open above expired meanwhile.)
+      expect(got.filter((e) => e.type !== 'checkout.session.expired').map((e) => [e.type, e.object.id])).toEqual([
+        ['checkout.session.async_payment_succeeded', slow.id],
+        ['checkout.session.async_payment_succeeded', good.id],
+        ['checkout.session.async_payment_failed', bad.id],
+      ]);
+      expect(await sdk.checkout.sessions.retrieve(good.id, { expand: ['payment_intent'] })).toMatchObject({ payment_status: 'paid', payment_intent: { status: 'succeeded' } });
+      expect(await sdk.checkout.sessions.retrieve(bad.id, { expand: ['payment_intent'] })).toMatchObject({ payment_status: 'unpaid', payment_intent: { status: 'requires_payment_method' } });
+    } finally {
+      later.advanceClock(-HOUR);
+    }
+  });
+
+  it('refunds that stay pending and succeed (card 7726), succeed and then fail (card 5126), or take the paths a test sets', async () => {
+    const slow = await cardPaid('4000 0000 0000 7726');
+    const flaky = await cardPaid('4000000000005126');
+    const hooked = await cardPaid('4242424242424242');
+    later.refundPaths(hooked, ['pending_then_failed', 'succeeded']);
+    const ask = (intent: string, attempt = 0) => refundPayment(sdk, { reference: `order-${intent}`, paymentIntentId: intent, amountMinor: 1299, reason: 'requested', attempt });
+
+    const pending = await ask(slow);
+    expect(pending.status).toBe('pending');
+    expect((await ask(flaky)).status).toBe('succeeded');
+    const hookedFirst = await ask(hooked);
+    expect(hookedFirst.status).toBe('pending');
+    // A pending refund holds its amount: no second refund of the charge meanwhile.
+    await expect(sdk.refunds.create({ payment_intent: slow, amount: 1 })).rejects.toMatchObject({ code: 'charge_already_refunded' });
+    await later.settled();
+    expect(got.filter((e) => e.type.startsWith('refund.')).map((e) => [e.type, e.object.status])).toEqual([
+      ['refund.created', 'pending'], ['refund.created', 'succeeded'], ['refund.created', 'pending'],
+    ]);
+
+    got.length = 0;
+    later.settleRefunds();
+    await later.settled();
+    expect(got.map((e) => [e.type, e.object.payment_intent, e.object.status])).toEqual([
+      ['refund.updated', slow, 'succeeded'], ['charge.refund.updated', slow, 'succeeded'],
+      ['refund.updated', flaky, 'failed'], ['charge.refund.updated', flaky, 'failed'], ['refund.failed', flaky, 'failed'],
+      ['refund.updated', hooked, 'failed'], ['charge.refund.updated', hooked, 'failed'], ['refund.failed', hooked, 'failed'],
+    ]);
+    expect(await sdk.refunds.retrieve(pending.id)).toMatchObject({ status: 'succeeded', pending_reason: null });
+    expect(await sdk.refunds.retrieve(hookedFirst.id)).toMatchObject({ status: 'failed', failure_reason: 'expired_or_canceled_card' });
+    // A failed refund gives the amount back to the charge; refundPayment passes over it and asks again under a new key.
+    const charge = await sdk.charges.retrieve((await sdk.paymentIntents.retrieve(hooked)).latest_charge as string);
+    expect(charge).toMatchObject({ amount_refunded: 0, refunded: false });
+    const again = await ask(hooked);
+    expect(again.id).not.toBe(hookedFirst.id);
+    expect(again.status).toBe('succeeded');
+    expect((await sdk.refunds.list({ payment_intent: hooked })).data.map((r) => r.status)).toEqual(['succeeded', 'failed']);
   });
 });

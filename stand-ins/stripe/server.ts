@@ -4,21 +4,54 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 /**
  * A local stand-in for Stripe (dev and tests only; nothing under src/ imports it). The real
  * `stripe` SDK talks to it through its host/port/protocol options. It implements just the calls
- * the shop makes (Checkout Sessions: create, retrieve with expand, expire; payment intents and
- * charges by id), Idempotency-Key replays, a hosted test-payment page that takes Stripe's
- * documented test cards, and webhooks signed as Stripe signs them, retried until answered 2xx.
+ * the shop makes (Checkout Sessions: create, retrieve with expand, expire; payment intents,
+ * charges and refunds by id), Idempotency-Key replays, a hosted test-payment page that takes
+ * Stripe's documented test cards and test IBANs, and webhooks signed as Stripe signs them,
+ * retried until answered 2xx. What Stripe does later by itself happens on the stand-in's clock:
+ * open sessions expire at their expires_at, bank debits succeed or fail, pending refunds settle.
+ * Tests can make delivery as untidy as Stripe's: late, twice, out of order (DeliveryRules).
  */
 
 export const STAND_IN_SECRET_KEY = 'sk_test_stand_in';
 export const STAND_IN_WEBHOOK_SECRET = 'whsec_stand_in';
 const API_VERSION = '2026-10-28.endive';
 
+/**
+ * What a refund does after it is created: Stripe's card refunds mostly succeed at once, but a
+ * refund can stay `pending` and later succeed or fail, and one reported `succeeded` can still fail
+ * later (docs.stripe.com/refunds#failed-refunds: "A refund can fail if the customer's bank or card
+ * issuer can't process it"; API reference, Refunds, the object: status is "pending, requires_action,
+ * succeeded, failed, or canceled").
+ */
+export type RefundPath = 'succeeded' | 'pending_then_succeeded' | 'pending_then_failed' | 'succeeded_then_failed';
+
 /** Stripe's test cards (docs.stripe.com/testing) and what they do on the hosted page. */
-const TEST_CARDS: Record<string, { brand: string } | { decline: string; code: string }> = {
+const TEST_CARDS: Record<string, { brand: string; refunds?: RefundPath } | { decline: string; code: string }> = {
   '4242424242424242': { brand: 'visa' },
   '4000000000000002': { decline: 'Your card was declined.', code: 'card_declined' },
   '4000000000009995': { decline: 'Your card has insufficient funds.', code: 'insufficient_funds' },
+  // docs.stripe.com/testing, "Refunds" (Simulate an asynchronous refund): with 7726 the refund's
+  // "status begins as pending. Some time later, its status transitions to succeeded"; with 5126 it
+  // "begins as succeeded. Some time later, its status transitions to failed" (failure_reason
+  // expired_or_canceled_card). Both pay like 4242.
+  '4000000000007726': { brand: 'visa', refunds: 'pending_then_succeeded' },
+  '4000000000005126': { brand: 'visa', refunds: 'succeeded_then_failed' },
 };
+
+/**
+ * SEPA Direct Debit, the delayed method on the page: "a delayed notification payment method, which
+ * means that funds aren't immediately available after payment" (docs.stripe.com/payments/sepa-debit/accept-a-payment).
+ * Stripe's test IBANs (docs.stripe.com/payments/sepa-debit/accept-a-payment, Test your integration):
+ * the PaymentIntent goes from `processing` to `succeeded`, or to `requires_payment_method`, the
+ * "Delayed" ones "after at least three minutes".
+ */
+const TEST_IBANS: Record<string, { outcome: 'succeeded' | 'failed'; delayed: boolean }> = {
+  DE89370400440532013000: { outcome: 'succeeded', delayed: false },
+  DE08370400440532013003: { outcome: 'succeeded', delayed: true },
+  DE62370400440532013001: { outcome: 'failed', delayed: false },
+  DE78370400440532013004: { outcome: 'failed', delayed: true },
+};
+const DELAYED_DEBIT_MS = 3 * 60_000;
 
 export interface StripeStandInOptions {
   /** 0 (the default) picks a free port. */
@@ -28,6 +61,35 @@ export interface StripeStandInOptions {
   webhookSecret: string;
   /** Waits between delivery attempts of one event (Stripe retries for days; locally seconds). */
   retryDelaysMs?: number[];
+  /** How deliveries go from the start (see DeliveryRules; `deliveries()` changes them later). */
+  delivery?: DeliveryRules;
+  /** How long, on the stand-in's clock, a bank debit takes to succeed or fail (the IBANs that are not "delayed"); 1 s unless set. */
+  debitSettleMs?: number;
+  /** How long, on the stand-in's clock, a refund stays pending (or succeeded, before it fails); 1 s unless set. */
+  refundSettleMs?: number;
+}
+
+/**
+ * Webhook delivery as untidy as Stripe's (docs.stripe.com/webhooks), switched on by a test; by
+ * default every event goes out once, in order, one at a time.
+ */
+export interface DeliveryRules {
+  /**
+   * Each event goes out this many times, the copies at once (docs.stripe.com/webhooks, Handle
+   * duplicate events: "Webhook endpoints might occasionally receive the same event more than once").
+   */
+  copies?: number;
+  /**
+   * Events are held this long, then sent newest first (docs.stripe.com/webhooks, Event ordering:
+   * "Stripe doesn't guarantee the delivery of events in the order in which they're generated").
+   */
+  reorderWindowMs?: number;
+  /**
+   * Each event waits this long before its first attempt (Stripe "automatically resends the
+   * undelivered events to your endpoint for up to three days", docs.stripe.com/webhooks/process-undelivered-events:
+   * an event can come late, after newer ones).
+   */
+  delayMs?: number;
 }
 
 /**
@@ -39,23 +101,45 @@ export interface StripeStandInOptions {
  */
 export type StripeOutage = { drop: true } | { status: 500 };
 
-type Session = Record<string, unknown> & { id: string; status: 'open' | 'complete' | 'expired'; payment_status: string; success_url: string; cancel_url?: string; amount_total: number; currency: string; payment_intent: string | null };
+type Session = Record<string, unknown> & { id: string; status: 'open' | 'complete' | 'expired'; payment_status: string; success_url: string; cancel_url?: string; amount_total: number; currency: string; payment_intent: string | null; expires_at: number };
+type Refund = Record<string, unknown> & { id: string; object: 'refund'; amount: number; payment_intent: string; charge: string; status: 'pending' | 'succeeded' | 'failed'; metadata: Record<string, string> };
+
+export type CheckoutEventType = 'checkout.session.completed' | 'checkout.session.expired' | 'checkout.session.async_payment_succeeded' | 'checkout.session.async_payment_failed';
+export type RefundEventType = 'refund.created' | 'refund.updated' | 'refund.failed' | 'charge.refund.updated';
+export type StandInEvent =
+  | { id: string; type: CheckoutEventType; data: { object: Session } }
+  | { id: string; type: RefundEventType; data: { object: Refund } };
 
 export interface DeliveredEvent {
-  event: { id: string; type: string; data: { object: Session } };
-  attempts: { at: number; status: number | null; error?: string }[];
+  event: StandInEvent;
+  /** Every attempt, of every copy (`copy` 0 is the first). */
+  attempts: { at: number; status: number | null; error?: string; copy: number }[];
   delivered: boolean;
 }
 
 export interface StripeStandIn {
   url: string;
-  /** Every event sent, in order, with its delivery attempts. */
+  /** Every event sent, in the order it was created, with its delivery attempts. */
   events: DeliveredEvent[];
-  /** Resolves once every event queued so far has been delivered or given up. */
+  /** Every delivery attempt in the order it was answered (with DeliveryRules, not the order above). */
+  deliveries: { id: string; type: string; status: number | null }[];
+  /** Resolves once every event queued (or held) so far has been delivered or given up. */
   settled(): Promise<void>;
   /** Every API call (/v1/…) fails this way until called again with null. */
   outage(failure: StripeOutage | null): void;
-  /** Moves the stand-in's clock forward (idempotency keys' age, sessions' created and expires_at). */
+  /** How events are delivered from now on; null: once each, in order. */
+  deliveryRules(rules: DeliveryRules | null): void;
+  /**
+   * The refunds of this payment intent, in turn, take these paths (the last one repeats), whatever
+   * card paid: a test's own 'pending, then failed'.
+   */
+  refundPaths(paymentIntentId: string, paths: RefundPath[]): void;
+  /** Every pending refund, and every succeeded one due to fail, settles now. */
+  settleRefunds(): void;
+  /**
+   * Moves the stand-in's clock forward (idempotency keys' age, sessions' created and expires_at),
+   * and carries out what came due meanwhile: open sessions expire, bank debits and refunds settle.
+   */
   advanceClock(ms: number): void;
   close(): Promise<void>;
 }
@@ -95,17 +179,29 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const sessions = new Map<string, Session>();
   const intents = new Map<string, Record<string, unknown>>();
   const charges = new Map<string, Record<string, unknown>>();
-  const refunds = new Map<string, Record<string, unknown>>();
+  const refunds = new Map<string, Refund>();
   const idempotent = new Map<string, { request: string; savedAt: number; status: number; body: unknown; headers: Record<string, string> }>();
   const events: DeliveredEvent[] = [];
+  const deliveries: StripeStandIn['deliveries'] = [];
   const delays = options.retryDelaysMs ?? [500, 1000, 2000, 4000, 8000, 16000, 30000];
+  let rules: DeliveryRules = options.delivery ?? {};
   let queue = Promise.resolve();
+  /** Events held back to be sent newest first (DeliveryRules.reorderWindowMs), and when they go. */
+  let held: (() => Promise<void>)[] = [];
+  let heldFlush: Promise<void> | null = null;
   let closed = false;
   let url = '';
   let down: StripeOutage | null = null;
   let clockOffsetMs = 0;
-  /** The stand-in's own time in seconds (tests move it with advanceClock). */
-  const clock = () => Math.floor((Date.now() + clockOffsetMs) / 1000);
+  /** The stand-in's own time (tests move it with advanceClock), in ms and in seconds. */
+  const clockMs = () => Date.now() + clockOffsetMs;
+  const clock = () => Math.floor(clockMs() / 1000);
+  /** What Stripe does later by itself, due at a time on the stand-in's clock. */
+  const later: { kind: 'debit' | 'refund'; dueMs: number; run: () => void }[] = [];
+  /** How each card's (or a test's) refunds go, per payment intent. */
+  const refundPlans = new Map<string, { paths: RefundPath[]; used: number }>();
+  const debitSettleMs = options.debitSettleMs ?? 1000;
+  const refundSettleMs = options.refundSettleMs ?? 1000;
 
   /** Signed as Stripe signs: v1 = HMAC-SHA256 of "<t>.<payload>" with the endpoint's secret. */
   const signature = (payload: string) => {
@@ -113,31 +209,76 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return `t=${t},v1=${createHmac('sha256', options.webhookSecret).update(`${t}.${payload}`).digest('hex')}`;
   };
 
-  function send(type: string, session: Session) {
-    const record: DeliveredEvent = {
-      event: { id: id('evt'), type, data: { object: structuredClone(session) } },
+  function send(type: CheckoutEventType, object: Session): void;
+  function send(type: RefundEventType, object: Refund): void;
+  function send(type: CheckoutEventType | RefundEventType, object: Session | Refund) {
+    const record = {
+      event: { id: id('evt'), type, data: { object: structuredClone(object) } } as StandInEvent,
       attempts: [],
       delivered: false,
-    };
+    } satisfies DeliveredEvent as DeliveredEvent;
     events.push(record);
     const { webhookUrl } = options;
     if (!webhookUrl) return;
     const payload = JSON.stringify({ ...record.event, object: 'event', api_version: API_VERSION, created: now(), livemode: false, pending_webhooks: 1 });
-    // One event at a time, in order, each retried until answered 2xx or the delays run out.
-    queue = queue.then(async () => {
+    /** One copy, retried until answered 2xx or the delays run out. */
+    const attempt = async (copy: number) => {
       for (let attempt = 0; attempt <= delays.length && !closed; attempt++) {
         if (attempt > 0) await new Promise((done) => setTimeout(done, delays[attempt - 1]));
+        let status: number | null = null;
         try {
           const response = await fetch(webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature(payload) }, body: payload });
           await response.arrayBuffer();
-          record.attempts.push({ at: Date.now(), status: response.status });
-          if (response.ok) return void (record.delivered = true);
+          status = response.status;
+          record.attempts.push({ at: Date.now(), status, copy });
         } catch (error) {
-          record.attempts.push({ at: Date.now(), status: null, error: error instanceof Error ? error.message : String(error) });
+          record.attempts.push({ at: Date.now(), status: null, error: error instanceof Error ? error.message : String(error), copy });
         }
+        deliveries.push({ id: record.event.id, type, status });
+        if (status !== null && status >= 200 && status < 300) return void (record.delivered = true);
       }
-    });
+    };
+    const { copies = 1, delayMs = 0, reorderWindowMs } = rules;
+    const deliver = async () => {
+      if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
+      await Promise.all(Array.from({ length: Math.max(1, copies) }, (_, copy) => attempt(copy)));
+    };
+    if (reorderWindowMs === undefined) {
+      // One event at a time, in order (Stripe's usual case, and the default).
+      queue = queue.then(deliver);
+      return;
+    }
+    held.push(deliver);
+    heldFlush ??= new Promise<void>((done) =>
+      setTimeout(() => {
+        const batch = held.reverse();
+        held = [];
+        heldFlush = null;
+        for (const next of batch) queue = queue.then(next);
+        done();
+      }, reorderWindowMs),
+    );
   }
+
+  /** Carries out what came due on the stand-in's clock: session expiries, bank debits, refunds settling. */
+  function sweep() {
+    const at = clockMs();
+    // API reference, Checkout Sessions, the object, expires_at: "The timestamp at which the
+    // Checkout Session will expire"; docs.stripe.com/payments/checkout/managing-limited-inventory:
+    // "When a Checkout Session expires, Stripe sends the checkout.session.expired event."
+    for (const session of sessions.values()) {
+      if (session.status === 'open' && session.expires_at * 1000 <= at) {
+        session.status = 'expired';
+        send('checkout.session.expired', session);
+      }
+    }
+    for (const due of later.filter((d) => d.dueMs <= at).sort((a, b) => a.dueMs - b.dueMs)) {
+      later.splice(later.indexOf(due), 1);
+      due.run();
+    }
+  }
+  const sweeper = setInterval(sweep, 100);
+  sweeper.unref();
 
   const stripeError = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
     json(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
@@ -235,7 +376,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). The Stripe stand-in implements only the calls the shop makes.` } }, 'unsaved'];
   }
 
-  /** A refund of a paid intent's charge, at most what is left of it (Stripe's rules; the same Idempotency-Key replays it). */
+  /**
+   * A refund of a paid intent's charge, at most what is left of it (Stripe's rules; the same
+   * Idempotency-Key replays it). A pending refund counts against what is left until it fails.
+   * Its path (RefundPath) is the test's for this intent, else the card's, else succeeded at once.
+   */
   function createRefund(params: Record<string, unknown>): Answer {
     const intent = typeof params.payment_intent === 'string' ? intents.get(params.payment_intent) : undefined;
     if (!intent) {
@@ -248,28 +393,67 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
       return [400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount (${String(params.amount)}) is greater than unrefunded amount on charge (${left}).`, param: 'amount' } }];
     }
-    const refund = {
-      id: id('re'), object: 'refund', amount, currency: charge.currency, payment_intent: intent.id, charge: charge.id, status: 'succeeded',
-      reason: (params.reason as string | undefined) ?? null, metadata: params.metadata ?? {}, created: clock(),
+    const plan = refundPlans.get(intent.id as string);
+    const path: RefundPath = plan ? plan.paths[Math.min(plan.used++, plan.paths.length - 1)]! : 'succeeded';
+    const pending = path.startsWith('pending');
+    const refund: Refund = {
+      id: id('re'), object: 'refund', amount, currency: charge.currency, payment_intent: intent.id as string, charge: charge.id as string,
+      status: pending ? 'pending' : 'succeeded',
+      // API changelog 2025-04-30.basil, "Adds a field explaining why refunds are pending": processing, insufficient_funds, charge_pending.
+      pending_reason: pending ? 'processing' : null,
+      failure_reason: null,
+      reason: (params.reason as string | undefined) ?? null, metadata: (params.metadata as Record<string, string> | undefined) ?? {}, created: clock(),
     };
     refunds.set(refund.id, refund);
     charge.amount_refunded = Number(charge.amount_refunded ?? 0) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
+    // API reference, Refunds, Events: "refund.created: Occurs whenever a refund is created."
+    send('refund.created', refund);
+    if (path !== 'succeeded') later.push({ kind: 'refund', dueMs: clockMs() + refundSettleMs, run: () => settleRefund(refund, path.endsWith('failed') ? 'failed' : 'succeeded') });
     return [200, refund];
   }
 
-  /** The hosted test-payment page: Pay with a test card, or Cancel back to the shop. */
-  function payPage(res: ServerResponse, session: Session, status = 200, message = '', card = '') {
+  /**
+   * A refund's later outcome, told as Stripe tells it (API reference, Refunds, Events):
+   * "refund.updated: Occurs whenever a refund is updated", "charge.refund.updated: Occurs whenever a
+   * refund is updated on selected payment methods", "refund.failed: Occurs whenever a refund has
+   * failed". A failed refund gives its amount back to the charge (it can be refunded again).
+   */
+  function settleRefund(refund: Refund, to: 'succeeded' | 'failed') {
+    refund.status = to;
+    refund.pending_reason = null;
+    if (to === 'failed') {
+      refund.failure_reason = 'expired_or_canceled_card';
+      const charge = charges.get(refund.charge)!;
+      charge.amount_refunded = Number(charge.amount_refunded) - refund.amount;
+      charge.refunded = false;
+    }
+    send('refund.updated', refund);
+    send('charge.refund.updated', refund);
+    if (to === 'failed') send('refund.failed', refund);
+  }
+
+  /** The hosted test-payment page: Pay with a test card or by SEPA Direct Debit with a test IBAN, or Cancel back to the shop. */
+  function payPage(res: ServerResponse, session: Session, status = 200, error?: { field: 'card' | 'iban'; message: string; value: string }) {
     const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency.toUpperCase() }).format(session.amount_total / 100);
+    const field = (name: 'card' | 'iban', label: string, attributes: string) => {
+      const wrong = error?.field === name;
+      return `<label for="${name}">${label}</label>
+    <input id="${name}" name="${name}" ${attributes} required value="${wrong ? escape(error.value) : ''}"${wrong ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>
+    ${wrong ? `<p id="${name}-error" role="alert">${escape(error.message)}</p>` : ''}`;
+    };
     const body =
       session.status === 'open'
         ? `<p>${escape(String(session.line_items_description))}</p><p class="amount">${escape(amount)}</p>
   <form method="post">
-    <label for="card">Card number</label>
-    <input id="card" name="card" inputmode="numeric" autocomplete="cc-number" required value="${escape(card)}"${message ? ' aria-invalid="true" aria-describedby="error"' : ''}>
-    ${message ? `<p id="error" role="alert">${escape(message)}</p>` : ''}
+    ${field('card', 'Card number', 'inputmode="numeric" autocomplete="cc-number"')}
     <button name="action" value="pay">Pay ${escape(amount)}</button>
     <button name="action" value="cancel" formnovalidate>Cancel</button>
+  </form>
+  <h2>SEPA Direct Debit</h2>
+  <form method="post">
+    ${field('iban', 'IBAN', 'autocomplete="off"')}
+    <button name="action" value="debit">Debit ${escape(amount)} from this account</button>
   </form>`
         : session.status === 'complete'
           ? `<p role="status">This payment is complete.</p><p><a href="${escape(session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id))}">Back to the shop</a></p>`
@@ -277,7 +461,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Test payment (Stripe stand-in)</title>
 <style>body{font:16px system-ui;max-width:28rem;margin:2rem auto;padding:0 1rem}input,button{font:inherit;padding:.5rem;margin:.25rem 0;display:block;width:100%}.amount{font-size:1.5rem;font-weight:bold}[role=alert]{color:#b00020}</style></head>
-<body><main><h1>Test payment</h1><p><small>A local stand-in for Stripe's hosted payment page. Nothing is charged. Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds.</small></p>${body}</main></body></html>`);
+<body><main><h1>Test payment</h1><p><small>A local stand-in for Stripe's hosted payment page. Nothing is charged. Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds; 4000 0000 0000 7726 pays and its refunds stay pending before they succeed, 4000 0000 0000 5126 pays and its refunds fail after succeeding. Test IBANs (the payment succeeds or fails a moment later, or three minutes later): DE89 3704 0044 0532 0130 00 succeeds, DE08 3704 0044 0532 0130 03 succeeds later, DE62 3704 0044 0532 0130 01 fails, DE78 3704 0044 0532 0130 04 fails later.</small></p>${body}</main></body></html>`);
   }
 
   function pay(res: ServerResponse, session: Session, form: URLSearchParams) {
@@ -286,10 +470,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       res.writeHead(303, { Location: session.cancel_url ?? session.success_url }).end();
       return;
     }
+    if (form.get('action') === 'debit') return debit(res, session, form.get('iban') ?? '');
     const typed = form.get('card') ?? '';
     const card = TEST_CARDS[typed.replace(/[\s-]/g, '')];
-    if (!card) return payPage(res, session, 402, 'Your card number is incorrect.', typed);
-    if ('decline' in card) return payPage(res, session, 402, card.decline, typed);
+    if (!card) return payPage(res, session, 402, { field: 'card', message: 'Your card number is incorrect.', value: typed });
+    if ('decline' in card) return payPage(res, session, 402, { field: 'card', message: card.decline, value: typed });
     const charge = {
       id: id('ch'), object: 'charge', paid: true, status: 'succeeded', amount: session.amount_total, currency: session.currency,
       payment_method_details: { type: 'card', card: { brand: card.brand, last4: typed.replace(/\D/g, '').slice(-4) } },
@@ -299,8 +484,54 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const intent = { id: id('pi'), object: 'payment_intent', status: 'succeeded', amount: session.amount_total, currency: session.currency, latest_charge: charge.id, metadata: session.metadata, created: clock() };
     charges.set(charge.id, { ...charge, payment_intent: intent.id });
     intents.set(intent.id, intent);
+    if (card.refunds && !refundPlans.has(intent.id)) refundPlans.set(intent.id, { paths: [card.refunds], used: 0 });
     Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intent.id });
     send('checkout.session.completed', session);
+    res.writeHead(303, { Location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) }).end();
+  }
+
+  /**
+   * SEPA Direct Debit: the session completes at once with payment_status 'unpaid' and its intent
+   * `processing`; the money's fate follows later (docs.stripe.com/checkout/fulfillment, delayed
+   * notification payment methods; API reference, Events: checkout.session.async_payment_succeeded
+   * "Occurs when a payment intent using a delayed payment method finally succeeds",
+   * checkout.session.async_payment_failed "... finally fails").
+   */
+  function debit(res: ServerResponse, session: Session, typed: string) {
+    const iban = typed.replace(/\s/g, '').toUpperCase();
+    const test = TEST_IBANS[iban];
+    if (!test) return payPage(res, session, 402, { field: 'iban', message: 'Your IBAN is incorrect. Use one of the test IBANs.', value: typed });
+    const charge: Record<string, unknown> = {
+      id: id('py'), object: 'charge', paid: false, status: 'pending', amount: session.amount_total, currency: session.currency,
+      payment_method_details: { type: 'sepa_debit', sepa_debit: { country: iban.slice(0, 2), bank_code: iban.slice(4, 12), last4: iban.slice(-4) } },
+      receipt_url: '', created: clock(),
+    };
+    charge.receipt_url = `${url}/receipts/${String(charge.id)}`;
+    const intent: Record<string, unknown> = {
+      id: id('pi'), object: 'payment_intent', status: 'processing', amount: session.amount_total, currency: session.currency, latest_charge: charge.id,
+      payment_method_types: ['sepa_debit'], metadata: session.metadata, created: clock(),
+    };
+    charge.payment_intent = intent.id;
+    charges.set(charge.id as string, charge);
+    intents.set(intent.id as string, intent);
+    Object.assign(session, { status: 'complete', payment_status: 'unpaid', payment_intent: intent.id });
+    send('checkout.session.completed', session);
+    later.push({
+      kind: 'debit',
+      dueMs: clockMs() + (test.delayed ? DELAYED_DEBIT_MS : debitSettleMs),
+      run: () => {
+        if (test.outcome === 'succeeded') {
+          Object.assign(charge, { status: 'succeeded', paid: true });
+          intent.status = 'succeeded';
+          session.payment_status = 'paid';
+          send('checkout.session.async_payment_succeeded', session);
+        } else {
+          Object.assign(charge, { status: 'failed', failure_code: 'insufficient_funds', failure_message: 'The account has insufficient funds to cover this payment.' });
+          intent.status = 'requires_payment_method';
+          send('checkout.session.async_payment_failed', session);
+        }
+      },
+    });
     res.writeHead(303, { Location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) }).end();
   }
 
@@ -310,6 +541,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const body = Buffer.concat(chunks).toString('utf8');
     const target = new URL(req.url ?? '/', 'http://stand-in');
     const path = target.pathname;
+    // Whatever came due on the clock has happened before anyone looks.
+    sweep();
     try {
       let match = /^\/pay\/(\w+)$/.exec(path);
       if (match) {
@@ -376,16 +609,38 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   return {
     url,
     events,
-    settled: () => queue,
+    deliveries,
+    async settled() {
+      for (;;) {
+        if (heldFlush) await heldFlush;
+        const current = queue;
+        await current;
+        if (current === queue && !heldFlush) return;
+      }
+    },
     outage(failure) {
       down = failure;
     },
+    deliveryRules(next) {
+      rules = next ?? {};
+    },
+    refundPaths(paymentIntentId, paths) {
+      refundPlans.set(paymentIntentId, { paths, used: 0 });
+    },
+    settleRefunds() {
+      for (const due of later.filter((d) => d.kind === 'refund')) {
+        later.splice(later.indexOf(due), 1);
+        due.run();
+      }
+    },
     advanceClock(ms) {
       clockOffsetMs += ms;
+      sweep();
     },
     close: () =>
       new Promise((done) => {
         closed = true;
+        clearInterval(sweeper);
         server.close(() => done());
         server.closeAllConnections();
       }),

@@ -102,16 +102,23 @@ export async function paymentDetails(
 /**
  * Refunds a payment in full, once. Stripe is read first: a refund made for the same `reference`
  * (an order id, or a mismatched session) whose answer was lost, or that a replayed 500 hides, is
- * the answer (DESIGN 7). A new try gets a new idempotency key (Stripe replays a saved 500 under the
- * old one for a day); a second full refund cannot happen, as Stripe refuses more than was paid.
+ * the answer (DESIGN 7), whether it is still pending or has succeeded. A new try gets a new
+ * idempotency key (Stripe replays a saved 500 under the old one for a day); a second full refund
+ * cannot happen, as Stripe refuses more than was paid (a pending refund counts against it).
+ *
+ * A refund that failed or was canceled gave nothing back (docs.stripe.com/refunds, failed refunds:
+ * the money returns to our balance), so it is passed over and the payment refunded again, under a
+ * key that names how many failed before: the key of the failed refund's own try would only replay it.
  */
 export async function refundPayment(
   stripe: Stripe,
   request: { reference: string; paymentIntentId: string; amountMinor: number; reason: string; attempt: number },
-): Promise<{ id: string; status: string }> {
+): Promise<{ id: string; status: RefundStatus }> {
   const made = await stripe.refunds.list({ payment_intent: request.paymentIntentId, limit: 100 });
-  const earlier = made.data.find((r) => r.metadata?.['reference'] === request.reference && r.status !== 'failed' && r.status !== 'canceled');
-  if (earlier) return { id: earlier.id, status: earlier.status ?? 'pending' };
+  const ours = made.data.filter((r) => r.metadata?.['reference'] === request.reference);
+  const earlier = ours.find((r) => refundStatus(r.status) !== 'failed');
+  if (earlier) return { id: earlier.id, status: refundStatus(earlier.status) };
+  const failedBefore = ours.length;
   const refund = await stripe.refunds.create(
     {
       payment_intent: request.paymentIntentId,
@@ -119,7 +126,16 @@ export async function refundPayment(
       reason: 'requested_by_customer',
       metadata: { reference: request.reference, reason: request.reason },
     },
-    { idempotencyKey: `refund-${request.reference}-${request.attempt}` },
+    { idempotencyKey: `refund-${request.reference}-${request.attempt}${failedBefore > 0 ? `-after-${failedBefore}-failed` : ''}` },
   );
-  return { id: refund.id, status: refund.status ?? 'pending' };
+  return { id: refund.id, status: refundStatus(refund.status) };
 }
+
+/**
+ * What a Stripe refund's status means for the shop. API reference, Refunds, the object: status is
+ * "pending, requires_action, succeeded, failed, or canceled"; only `succeeded` gave the money back,
+ * `failed` and `canceled` never will, anything else may still.
+ */
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+export const refundStatus = (status: string | null | undefined): RefundStatus =>
+  status === 'succeeded' ? 'succeeded' : status === 'failed' || status === 'canceled' ? 'failed' : 'pending';
