@@ -193,6 +193,8 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const order = await buy(buyer.idToken);
     const { esim } = await delivered(buyer.idToken, order.id);
     await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+    // Delivered and never installed: the page offers the refund.
+    expect(esim).toMatchObject({ status: 'ready', refundable: true });
 
     const response = await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect(response.status).toBe(200);
@@ -206,14 +208,29 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(again.status).toBe(409);
     expect(ApiError.parse(await again.json()).error.code).toBe('not_refundable');
 
-    // Installed on a phone: no refund, even if the page still offered it.
+    // Installed on a phone: no refund, even if the page still offered it (the refund is asked for
+    // before the partner's 'installed' notification reached the shop).
     const second = await buy(buyer.idToken, orderFor(BIGGER));
     const installed = await delivered(buyer.idToken, second.id);
-    stand.partner.markInstalled(tranNo(installed.esim!.iccid!));
+    expect(installed.esim).toMatchObject({ status: 'ready', refundable: true });
+    const secondTranNo = tranNo(installed.esim!.iccid!);
+    stand.partner.markInstalled(secondTranNo);
     const refused = await call(`/esims/${second.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect(refused.status).toBe(409);
-    expect((await readOrder(buyer.idToken, second.id)).state).toBe('delivered');
-    expect(esim!.refundable).toBe(true);
+    expect(ApiError.parse(await refused.json()).error.code).toBe('not_refundable');
+    // Its view now says installed, and offers no refund: on the order and in My eSIMs.
+    const after = await readOrder(buyer.idToken, second.id);
+    expect(after.state).toBe('delivered');
+    expect(after.esim).toMatchObject({ id: second.id, status: 'active', refundable: false });
+    expect(after.esim!.install).not.toBeNull();
+    expect((await listEsims(buyer.idToken)).find((e) => e.id === second.id)).toMatchObject({ status: 'active', refundable: false });
+    // Nothing was undone for it: no refund asked for, no cancel at the partner, no money back.
+    expect(await events(second.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
+    expect(stand.partner.requests.filter((r) => r.call === 'esim/cancel' && (r.body as { esimTranNo?: string }).esimTranNo === secondTranNo)).toEqual([]);
+    expect((await stripe.refunds.list({ payment_intent: (await paymentIntent(second.id))! })).data).toEqual([]);
+    const atPartner = await stand.options.partner.queryProfiles({ esimTranNo: secondTranNo });
+    expect(atPartner).toMatchObject({ status: 'ready', profiles: [{ esimTranNo: secondTranNo, installed: true }] });
+    expect(atPartner.status === 'ready' && atPartner.profiles[0]!.status).not.toBe('cancelled');
   });
 
   const tranNo = (iccid: string) => stand.partner.esimTranNoOf(iccid)!;
