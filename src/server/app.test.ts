@@ -126,8 +126,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     expect(response.status).toBe(409);
     const body = (await response.json()) as { error: { code: string; price: unknown } };
     expect(body.error).toMatchObject({ code: 'price_changed', price: PLAN.price });
-    // The account went with it: its token opens nothing any more.
-    expect((await call('/orders', { token: buyer.idToken })).status).toBe(401);
+    expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
   });
 
   it('answers malformed orders with 400 (never 500) and stores nothing', async () => {
@@ -146,8 +145,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     }
     expect((await order(buyer.idToken, orderFor(PLAN, { planId: 'xx-unknown' }))).status).toBe(404);
     expect((await order(buyer.idToken, 'x'.repeat(70_000))).status).toBe(413);
-    // The account went with it: its token opens nothing any more.
-    expect((await call('/orders', { token: buyer.idToken })).status).toBe(401);
+    expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
   });
 
   it('answers every odd request with JSON and a 4xx, never a 500', async () => {
