@@ -100,6 +100,7 @@ export async function generateSnapshot(partner: PartnerCatalogue): Promise<Gener
         supportedCountries: pkg.countries,
         partnerCode: pkg.partnerCode,
         wholesaleUsdE4: pkg.wholesaleUsdE4,
+        topUp: pkg.topUp,
         price: retailPrice(pkg.wholesaleUsdE4),
       })),
     );

@@ -122,6 +122,8 @@ const SnapshotPackage = Package.extend({
   partnerCode: z.string().min(1, 'must not be empty'),
   /** The partner's price, US dollars × 10,000. Internal: the API never answers it. */
   wholesaleUsdE4: z.number().int().nonnegative(),
+  /** Whether an eSIM of it can be topped up later (the partner's word). Internal: kept on the order that sells it. */
+  topUp: z.boolean(),
   /** Every package of the snapshot comes from the partner with a price, so it can be bought. */
   price: Price,
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES, REGIONS } from '../../scripts/lib/geography.ts';
-import { buildWholesaleCatalogue } from './catalogue.ts';
+import { buildTopUpCatalogue, buildWholesaleCatalogue, locationOf, TOP_UP_TYPE } from './catalogue.ts';
 
 const catalogue = buildWholesaleCatalogue();
 const usd = (price: number) => price / 10_000;
@@ -43,5 +43,30 @@ describe('the stand-in wholesale catalogue', () => {
   it('is the same on every run, with unique package codes', () => {
     expect(buildWholesaleCatalogue()).toEqual(catalogue);
     expect(new Set(catalogue.map((p) => p.packageCode)).size).toBe(catalogue.length);
+  });
+
+  it('lets most packages be topped up and a few not, by location, with top-ups of their own', () => {
+    const locations = Map.groupBy(catalogue, locationOf);
+    const without = [...locations].filter(([, plans]) => plans.every((p) => p.supportTopUpType === TOP_UP_TYPE.none)).map(([l]) => l);
+    const mixed = [...locations].filter(([, plans]) => new Set(plans.map((p) => p.supportTopUpType)).size > 1);
+    expect(mixed).toEqual([]);
+    expect(without.length).toBeGreaterThan(10);
+    expect(without.length / locations.size).toBeLessThan(0.25);
+    expect(without).not.toContain('DE');
+
+    const topUps = buildTopUpCatalogue(catalogue);
+    expect(new Set(topUps.keys())).toEqual(new Set([...locations.keys()].filter((l) => !without.includes(l))));
+    const germany = topUps.get('DE')!;
+    expect(germany.map((p) => `${p.volume / 2 ** 30}GB/${p.duration}`)).toEqual(['1GB/7', '2GB/15', '5GB/30', '10GB/30']);
+    const codes = new Set(catalogue.map((p) => p.packageCode));
+    for (const p of [...topUps.values()].flat()) {
+      expect(p.packageCode, p.slug).toMatch(/^TOPUP_/);
+      expect(codes.has(p.packageCode.replace(/^TOPUP_/, '')), p.slug).toBe(false);
+      codes.add(p.packageCode);
+    }
+    // Priced on their own: less than the plan of the same data and days.
+    const plan = catalogue.find((p) => p.slug === 'DE_1_7')!;
+    expect(germany[0]!.price).toBeLessThan(plan.price);
+    expect(germany[0]!.price).toBeGreaterThan(0);
   });
 });

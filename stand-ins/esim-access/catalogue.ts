@@ -53,6 +53,11 @@ export interface StandInPackage {
   retailPrice: number;
   speed: string;
   ipExport: string;
+  /**
+   * Whether an eSIM of this package can be topped up (package/list, supportTopUpType; the docs'
+   * example package shows 2): TOP_UP_TYPE.none (1) no top-up, TOP_UP_TYPE.available (2) top-ups
+   * are listed for it by package/list with type TOPUP.
+   */
   supportTopUpType: number;
   fupPolicy: string;
   locationNetworkList: {
@@ -62,6 +67,15 @@ export interface StandInPackage {
     operatorList: { operatorName: string; networkType: string }[];
   }[];
 }
+
+/** supportTopUpType's values: 1 no top-up, 2 top-ups available (see StandInPackage). */
+export const TOP_UP_TYPE = { none: 1, available: 2 } as const;
+
+/**
+ * Whether a location's operator reloads its profiles: in about one location in seven it does not,
+ * and no package sold there can be topped up (a stable pick, so the snapshot never changes by itself).
+ */
+export const reloadable = (locationCode: string) => unitHash(`${locationCode}:topup`) >= 0.12;
 
 /**
  * The partner's location code prefix ('EU-42': a prefix and the number of countries) and English
@@ -152,7 +166,7 @@ export function buildWholesaleCatalogue(): StandInPackage[] {
         retailPrice: Math.round(usd * 2 * 100) * 100,
         speed: '3G/4G/5G',
         ipExport: region ? 'HK' : countries[0]!,
-        supportTopUpType: 2,
+        supportTopUpType: reloadable(locationCode) ? TOP_UP_TYPE.available : TOP_UP_TYPE.none,
         fupPolicy: '',
         locationNetworkList: countries.map((code) => ({
           locationName: countryName(code),
@@ -164,6 +178,58 @@ export function buildWholesaleCatalogue(): StandInPackage[] {
     });
   });
 }
+
+/**
+ * Top-ups (docs.esimaccess.com, package/list with `type: 'TOPUP'` and an eSIM's `iccid`, or a base
+ * `packageCode`; Top Up: esim/topup): packages of their own, with `TOPUP_` codes, that only add data
+ * and days to an eSIM already sold. Each location whose packages can be topped up has a ladder of
+ * them, not the plans' ladder (a 2 GB step no plan has), each cheaper than a plan of its size and
+ * days would be (no new profile in it). None for a location that does not reload.
+ */
+type TopUpStep = [gigabytes: number, days: number];
+const TOP_UP_STEPS: TopUpStep[] = [[1, 7], [2, 15], [5, 30], [10, 30]];
+const SMALL_TOP_UP_STEPS: TopUpStep[] = [[1, 7], [2, 15], [5, 30]];
+/** A top-up costs this much of what a plan of its size and days would. */
+const TOP_UP_PRICE_FACTOR = 0.85;
+
+/** Top-up packages by the location of the packages they top up ('DE', 'EU-54'). */
+export function buildTopUpCatalogue(packages: readonly StandInPackage[]): Map<string, StandInPackage[]> {
+  const byLocation = new Map<string, StandInPackage[]>();
+  const codes = new Set(packages.map((p) => p.packageCode));
+  for (const [location, plans] of Map.groupBy(packages, locationOf)) {
+    if (plans.some((p) => p.supportTopUpType !== TOP_UP_TYPE.available)) continue;
+    // The location's price per gigabyte-week, from its 1 GB 7-day plan (every location sells one).
+    const reference = plans.find((p) => p.volume === 2 ** 30 && p.duration === 7) ?? plans[0]!;
+    const cost = reference.price / 10_000 / wholesaleUsd(reference.volume / 2 ** 30, reference.duration, 1);
+    const steps = plans.length <= SMALL.length ? SMALL_TOP_UP_STEPS : TOP_UP_STEPS;
+    byLocation.set(
+      location,
+      steps.map(([gigabytes, days]): StandInPackage => {
+        const slug = `${location}_${gigabytes}_${days}_TOPUP`;
+        const packageCode = `TOPUP_T${Math.floor(unitHash(slug) * 36 ** 7).toString(36).toUpperCase().padStart(7, '0')}`;
+        if (codes.has(packageCode)) throw new Error(`Stand-in top-up code ${packageCode} is not unique (${slug})`);
+        codes.add(packageCode);
+        const usd = wholesaleUsd(gigabytes, days, cost) * TOP_UP_PRICE_FACTOR;
+        const name = `${reference.name.replace(/ \d+GB \d+Days$/, '')} ${gigabytes}GB ${days}Days`;
+        return {
+          ...reference,
+          packageCode,
+          slug,
+          name,
+          description: `${name} top-up`,
+          price: Math.round(usd * 100) * 100,
+          retailPrice: Math.round(usd * 2 * 100) * 100,
+          volume: gigabytes * 2 ** 30,
+          duration: days,
+        };
+      }),
+    );
+  }
+  return byLocation;
+}
+
+/** The partner's location of a package: its slug's first part ('DE', 'EU-54'). */
+export const locationOf = (p: StandInPackage) => p.slug.slice(0, p.slug.indexOf('_'));
 
 function mean(values: number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;

@@ -24,6 +24,9 @@ const REFUSE = {
   orderParam: () => new PartnerRefusal('200008', 'Order parameter error'),
   notAllocated: () => new PartnerRefusal('200010', 'Profile not yet allocated'),
   noPackage: () => new PartnerRefusal('310241', 'packageCode does not exist'),
+  // The docs name no code for a top-up package that is not one of the eSIM's (Top Up: the code comes
+  // from package/list with type TOPUP and the eSIM's iccid): the stand-in's guess is 'does not exist'.
+  notItsTopUp: () => new PartnerRefusal('310241', 'packageCode is not a top-up of this eSIM'),
   noOrder: () => new PartnerRefusal('310272', 'orderNo does not exist'),
   // Docs, error codes: 200007 'insufficient account balance' (orders and top-ups are paid from it).
   noBalance: () => new PartnerRefusal('200007', 'Insufficient account balance'),
@@ -69,6 +72,8 @@ interface StandInOrder {
 
 export interface EsimStoreOptions {
   packages: readonly StandInPackage[];
+  /** The top-up packages an eSIM of this base package may take (none if it cannot be topped up). */
+  topUpsOf: (pkg: StandInPackage) => readonly StandInPackage[];
   /** The account's prepaid balance, USD × 10,000 (default: plenty). */
   balanceUsdE4?: number;
   allocationDelayMs: number;
@@ -95,8 +100,8 @@ export function createEsimStore(options: EsimStoreOptions) {
     balance -= amount;
   };
 
-  const packageByCode = (code: unknown) =>
-    typeof code === 'string' ? options.packages.find((p) => p.packageCode === code.replace(/^TOPUP_/, '')) : undefined;
+  // Orders name base packages only; a top-up package's code (TOPUP_…) is for esim/topup.
+  const packageByCode = (code: unknown) => (typeof code === 'string' ? options.packages.find((p) => p.packageCode === code) : undefined);
   const days = (pkg: StandInPackage) => (pkg.durationUnit === 'MONTH' ? pkg.duration * 30 : pkg.duration);
 
   function notify(notifyType: PartnerNotificationBody['notifyType'], content: Record<string, unknown>) {
@@ -261,12 +266,14 @@ export function createEsimStore(options: EsimStoreOptions) {
   // Answer fields: the docs show none for top-up; these are esim/query's names for the new totals.
   // The docs do not promise that a repeated transactionId is harmless, so the stand-in assumes the
   // worst: every top-up request adds its data again (the shop must read before repeating one).
+  // Top Up (docs: esim/topup with esimTranNo or iccid, a TOPUP_ packageCode, transactionId): only one
+  // of the eSIM's own top-ups (package/list, type TOPUP, its iccid), charged at that package's price.
   function topUp(body: Record<string, unknown>) {
-    const { transactionId } = body;
-    if (typeof transactionId !== 'string' || !transactionId) throw REFUSE.missingParam();
-    const pkg = packageByCode(body['packageCode']);
-    if (!pkg) throw REFUSE.noPackage();
+    const { transactionId, packageCode } = body;
+    if (typeof transactionId !== 'string' || !transactionId || typeof packageCode !== 'string' || !packageCode) throw REFUSE.missingParam();
     const esim = findEsim(body);
+    const pkg = options.topUpsOf(esim.pkg).find((p) => p.packageCode === packageCode);
+    if (!pkg) throw REFUSE.notItsTopUp();
     if (esim.esimStatus === 'CANCEL' || esim.expiresAt.getTime() < Date.now()) throw REFUSE.notAllowed();
     charge(pkg.price);
     esim.totalVolume += pkg.volume;
@@ -344,6 +351,11 @@ export function createEsimStore(options: EsimStoreOptions) {
         esim.esimStatus = 'USED_UP';
         notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus });
       }
+    },
+
+    /** The base package of the eSIM with this ICCID (package/list with type TOPUP and an iccid). */
+    packageOfIccid(iccid: string): StandInPackage | undefined {
+      return [...esims.values()].find((e) => e.iccid === iccid && e.esimStatus !== 'CANCEL')?.pkg;
     },
 
     /** The allocated eSIM with this ICCID (what a buyer's page shows), for tests in another process. */

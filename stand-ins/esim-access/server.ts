@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { buildWholesaleCatalogue, type StandInPackage } from './catalogue.ts';
+import { buildTopUpCatalogue, buildWholesaleCatalogue, locationOf, type StandInPackage } from './catalogue.ts';
 import { createEsimStore, PartnerRefusal, type PartnerNotificationBody } from './esims.ts';
 
 /**
@@ -69,7 +69,14 @@ export interface EsimAccessStandIn {
   /** The base URL to configure as ESIM_ACCESS_BASE_URL. */
   url: string;
   port: number;
+  /** The base packages (package/list type BASE), with their supportTopUpType. */
   packages: readonly StandInPackage[];
+  /** Every top-up package (package/list type TOPUP lists those of one eSIM or base package). */
+  topUpPackages: readonly StandInPackage[];
+  /** The top-ups an eSIM of this base package can take (none if it cannot be topped up). */
+  topUpsOf(packageCode: string): readonly StandInPackage[];
+  /** The partner changes a package's price (USD × 10,000), a base or a top-up package. */
+  setPrice(packageCode: string, usdE4: number): void;
   /** Every request so far, oldest first. */
   requests: readonly RecordedRequest[];
   /** The next `count` requests (to `call`, if given) fail this way. */
@@ -115,6 +122,8 @@ const USAGE_QUERY_MAX = 10;
 
 export async function startEsimAccessStandIn(options: StandInOptions): Promise<EsimAccessStandIn> {
   const packages = options.packages ?? buildWholesaleCatalogue();
+  const topUpsByLocation = buildTopUpCatalogue(packages);
+  const topUpsOf = (pkg: StandInPackage | undefined) => (pkg ? (topUpsByLocation.get(locationOf(pkg)) ?? []) : []);
   const rateLimit = options.rateLimit ?? { requests: 8, perMs: 1000 };
   const maxClockSkewMs = options.maxClockSkewMs ?? 5 * 60_000;
   const requests: RecordedRequest[] = [];
@@ -145,13 +154,20 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
   }
   const store = createEsimStore({
     packages,
+    topUpsOf,
     allocationDelayMs: options.allocationDelayMs ?? 1_000,
     smdpAddress: options.smdpAddress ?? 'smdp.esim-access.stand-in.invalid',
     notify,
   });
 
   const routes: Record<string, (body: Record<string, unknown>) => unknown> = {
-    'package/list': (body) => ({ packageList: listPackages(packages, body) }),
+    'package/list': (body) => ({
+      packageList:
+        body['type'] === 'TOPUP'
+          ? // Top-ups of one eSIM (its iccid) or of one base package (packageCode): docs, package/list.
+            topUpsOf(typeof body['iccid'] === 'string' && body['iccid'] ? store.packageOfIccid(body['iccid']) : packages.find((p) => p.packageCode === body['packageCode']))
+          : listPackages(packages, body),
+    }),
     ...store.routes,
     'esim/usage/query': (body) => {
       // "Usage Check" (docs.esimaccess.com, esim/usage/query) takes up to 10 esimTranNo a call. The
@@ -288,6 +304,13 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     url: `http://127.0.0.1:${port}`,
     port,
     packages,
+    topUpPackages: [...topUpsByLocation.values()].flat(),
+    topUpsOf: (packageCode) => topUpsOf(packages.find((p) => p.packageCode === packageCode)),
+    setPrice(packageCode, usdE4) {
+      const pkg = [...packages, ...[...topUpsByLocation.values()].flat()].find((p) => p.packageCode === packageCode);
+      if (!pkg) throw new Error(`stand-in: no package ${packageCode}`);
+      pkg.price = usdE4;
+    },
     requests,
     failNext(failure, { count = 1, call } = {}) {
       for (let i = 0; i < count; i++) failures.push({ failure, call });
@@ -316,15 +339,13 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
 }
 
 /**
- * package/list's filters: locationCode (a country, '!RG' regional, '!GL' global, or a location
- * code such as 'EU-54'), packageCode, slug; type BASE. Top-up packages (type TOPUP with an iccid)
- * come with the delivery issue: none are listed yet.
+ * package/list's filters for base packages (type BASE or none): locationCode (a country, '!RG'
+ * regional, '!GL' global, or a location code such as 'EU-54'), packageCode, slug. (Type TOPUP lists
+ * an eSIM's top-ups instead: see the route.)
  */
 function listPackages(packages: readonly StandInPackage[], body: Record<string, unknown>): StandInPackage[] {
   const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
-  if (text('type') === 'TOPUP') return [];
   const location = text('locationCode');
-  const locationOf = (p: StandInPackage) => p.slug.slice(0, p.slug.indexOf('_'));
   return packages.filter(
     (p) =>
       (location === '' ||

@@ -173,25 +173,65 @@ describe('cancelProfile', () => {
   });
 });
 
+describe('listTopUps', () => {
+  it("lists the partner's own top-up packages of an eSIM whose package can be topped up, in our terms", async () => {
+    const client = partner();
+    const profile = await orderedEsim(client);
+    const topUps = await client.listTopUps(profile.iccid);
+    const own = standIn.topUpsOf(germany().packageCode);
+    expect(own.length).toBeGreaterThan(1);
+    expect(topUps.map((p) => p.partnerCode)).toEqual(own.map((p) => p.packageCode));
+    expect(topUps.every((p) => p.partnerCode.startsWith('TOPUP_') && !standIn.packages.some((b) => b.packageCode === p.partnerCode))).toBe(true);
+    const twoGb = topUps.find((p) => p.dataBytes === 2 * 2 ** 30)!;
+    const raw = own.find((p) => p.packageCode === twoGb.partnerCode)!;
+    expect(twoGb).toMatchObject({ dataAmount: { value: 2, unit: 'GB' }, validity: raw.duration, validityUnit: 'day', wholesaleUsdE4: raw.price, countries: ['DE'] });
+    expect(standIn.requests.at(-1)).toMatchObject({ call: 'package/list', body: { type: 'TOPUP', iccid: profile.iccid } });
+  });
+
+  it('lists none for an eSIM whose package cannot be topped up, as package/list says (supportTopUpType 1)', async () => {
+    const client = partner();
+    const fixed = standIn.packages.find((p) => p.supportTopUpType === 1 && p.locationNetworkList.length === 1)!;
+    expect((await client.listPackages({ packageCode: fixed.packageCode }))[0]).toMatchObject({ partnerCode: fixed.packageCode, topUp: false });
+    expect((await client.listPackages({ packageCode: germany().packageCode }))[0]).toMatchObject({ topUp: true });
+    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'fixed-1', partnerCode: fixed.packageCode, count: 1 });
+    const [profile] = await profilesOf(client, { partnerOrderNo });
+    expect(await client.listTopUps(profile!.iccid)).toEqual([]);
+  });
+});
+
 describe('topUp', () => {
-  it("adds the package's data and days to the eSIM", async () => {
+  it("adds the top-up package's own data and days to the eSIM, at its own price", async () => {
     const client = partner();
     const profile = await orderedEsim(client);
     standIn.markInstalled(profile.esimTranNo);
-    const extra = germanyLarger();
+    const extra = (await client.listTopUps(profile.iccid)).find((p) => p.dataBytes === 2 * 2 ** 30)!;
+    const balance = await client.balance();
 
-    const result = await client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: `TOPUP_${extra.packageCode}`, transactionId: 'topup-1' });
-    expect(result).toMatchObject({ totalBytes: germany().volume + extra.volume, usedBytes: 0, validityDays: 7 + 15 });
-    expect(result.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 21 * 86_400_000);
+    const result = await client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: extra.partnerCode, transactionId: 'topup-1' });
+    expect(result).toMatchObject({ totalBytes: germany().volume + extra.dataBytes, usedBytes: 0, validityDays: 7 + extra.validity });
+    expect(result.expiresAt!.getTime()).toBeGreaterThan(Date.now() + (6 + extra.validity) * 86_400_000);
     const [after] = await profilesOf(client, { esimTranNo: profile.esimTranNo });
-    expect(after).toMatchObject({ totalBytes: result.totalBytes, validityDays: 22 });
+    expect(after).toMatchObject({ totalBytes: result.totalBytes, validityDays: 7 + extra.validity });
+    expect(balance - (await client.balance())).toBe(extra.wholesaleUsdE4);
+  });
+
+  it("refuses a code that is not one of the eSIM's top-ups: a plan's, its TOPUP_ name, or another place's top-up", async () => {
+    const client = partner();
+    const profile = await orderedEsim(client);
+    standIn.markInstalled(profile.esimTranNo);
+    const elsewhere = standIn.topUpsOf(standIn.packages.find((p) => p.slug === 'FR_1_7')!.packageCode)[0]!;
+    for (const code of [germanyLarger().packageCode, `TOPUP_${germanyLarger().packageCode}`, elsewhere.packageCode]) {
+      const error = await failure(client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: code, transactionId: `t-${code}` }));
+      expect(error, code).toMatchObject({ call: 'esim/topup', code: '310241', kind: 'not_found', retryable: false, refused: true });
+    }
+    expect((await profilesOf(client, { esimTranNo: profile.esimTranNo }))[0]!.totalBytes).toBe(germany().volume);
   });
 
   it('is sent once: a failed top-up is not repeated blindly', async () => {
     const client = partner();
     const profile = await orderedEsim(client);
     standIn.failNext({ status: 503 }, { call: 'esim/topup' });
-    const error = await failure(client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: germanyLarger().packageCode, transactionId: 't-1' }));
+    const error = await failure(client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: standIn.topUpsOf(germany().packageCode)[0]!.packageCode, transactionId: 't-1' }));
     expect(error).toMatchObject({ call: 'esim/topup', retryable: true, attempts: 1 });
     expect(standIn.requests.filter((r) => r.call === 'esim/topup')).toHaveLength(1);
   });

@@ -168,11 +168,19 @@ describe('mapEsimAccessPackage', () => {
       validity: 7,
       validityUnit: 'day',
       wholesaleUsdE4: 57000,
+      topUp: true,
     });
     expect(mapEsimAccessPackage({ ...raw, volume: 500 * 2 ** 20 }).dataAmount).toEqual({ value: 500, unit: 'MB' });
     expect(mapEsimAccessPackage({ ...raw, volume: 1.5 * 2 ** 30 }).dataAmount).toEqual({ value: 1.5, unit: 'GB' });
     expect(mapEsimAccessPackage({ ...raw, duration: 1, durationUnit: 'MONTH' })).toMatchObject({ validity: 1, validityUnit: 'month' });
     expect(mapEsimAccessPackage({ ...raw, locationNetworkList: [] }).countries).toEqual(['CA', 'MX', 'US']);
+  });
+
+  it('reads supportTopUpType: 2 can be topped up, 1 cannot; without it, its top-up list will say', () => {
+    expect(mapEsimAccessPackage({ ...raw, supportTopUpType: 2 }).topUp).toBe(true);
+    expect(mapEsimAccessPackage({ ...raw, supportTopUpType: 1 }).topUp).toBe(false);
+    expect(mapEsimAccessPackage({ ...raw, supportTopUpType: 0 }).topUp).toBe(false);
+    expect(mapEsimAccessPackage(raw).topUp).toBe(true);
   });
 
   it('refuses what it cannot represent', () => {

@@ -179,6 +179,15 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       await call('esim/cancel', { esimTranNo }, () => undefined);
     },
 
+    // package/list with type TOPUP and the eSIM's iccid (docs.esimaccess.com, package/list; Top Up):
+    // the partner's TOPUP_ packages for it, empty when its package cannot be topped up. A read the
+    // buyer waits for (the top-up offer, the top-up order): in the budget with refunds and top-ups.
+    async listTopUps(iccid) {
+      return call('package/list', { type: 'TOPUP', iccid }, (obj) =>
+        PackageListObj.parse(obj).packageList.filter((raw) => raw.dataType === FIXED_DATA).map(mapEsimAccessPackage),
+      { priority: 'refund' });
+    },
+
     // The docs do not say that a top-up's transactionId makes a repeat harmless, so a top-up is
     // sent once: after a failure the caller checks the eSIM's totals before trying again.
     async topUp({ esimTranNo, partnerCode, transactionId }): Promise<TopUpResult> {
@@ -217,6 +226,13 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
 class NotFound extends Error {}
 
 const FIXED_DATA = 1;
+/**
+ * package/list's supportTopUpType of a package whose eSIMs can be topped up: 2, as a docs example
+ * package shows and public integrations read it (1: no top-up). Another value is read as no: the
+ * shop does not promise a top-up the partner did not say it sells. A package without the field
+ * (the docs' 2026 example has none) is not refused for it: its eSIM's own top-up list then says.
+ */
+const TOP_UP_AVAILABLE = 2;
 
 const RawPackage = z.looseObject({
   packageCode: z.string().min(1),
@@ -230,6 +246,7 @@ const RawPackage = z.looseObject({
   durationUnit: z.string(),
   location: z.string().default(''),
   locationNetworkList: z.array(z.looseObject({ locationCode: z.string() })).default([]),
+  supportTopUpType: z.number().int().nullish(),
 });
 export type EsimAccessPackage = z.input<typeof RawPackage>;
 const PackageListObj = z.object({ packageList: z.array(RawPackage) });
@@ -259,6 +276,7 @@ export function mapEsimAccessPackage(input: EsimAccessPackage): PartnerPackage {
     validity: raw.duration,
     validityUnit,
     wholesaleUsdE4: raw.price,
+    topUp: raw.supportTopUpType == null || raw.supportTopUpType === TOP_UP_AVAILABLE,
   };
 }
 

@@ -29,7 +29,12 @@ export interface EsimPartner extends PartnerCatalogue {
    * non-retryable PartnerError of kind 'not_allowed' once it was installed or already cancelled.
    */
   cancelProfile(esimTranNo: string): Promise<void>;
-  /** Adds a top-up package's data and days to an eSIM; answers the eSIM's new totals. */
+  /**
+   * The partner's own top-up packages for this eSIM (by its ICCID), each with its own code and
+   * wholesale price; none when its package cannot be topped up. What `topUp` may add to it.
+   */
+  listTopUps(iccid: string): Promise<PartnerPackage[]>;
+  /** Adds one of the eSIM's top-up packages (`listTopUps`) to it; answers the eSIM's new totals. */
   topUp(topUp: EsimTopUp): Promise<TopUpResult>;
   /** The account's prepaid balance, USD × 10,000: what orders and top-ups are paid from. */
   balance(): Promise<number>;
@@ -101,7 +106,7 @@ export interface EsimProfile {
 
 export interface EsimTopUp {
   esimTranNo: string;
-  /** A top-up package's code. */
+  /** One of the eSIM's top-up packages (`listTopUps`): its own code, never a plan's. */
   partnerCode: string;
   /** Our id for this top-up (our order id). */
   transactionId: string;
@@ -190,6 +195,8 @@ export interface PartnerPackage {
   validityUnit: Package['validityUnit'];
   /** The wholesale price in US dollars × 10,000 (the partner's unit: 10000 = USD 1.00). */
   wholesaleUsdE4: number;
+  /** Whether an eSIM of this package can be topped up later (the partner says so per package). */
+  topUp: boolean;
 }
 
 /**
