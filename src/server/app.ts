@@ -57,7 +57,7 @@ export interface ShopApiOptions {
   /** Per-user limits of the costly routes (src/config/constants.ts; a test may raise them). */
   limits?: Partial<UserLimits>;
   /** Retry timing of deliveries (tests make it short). */
-  delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs'>;
+  delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs'>;
 }
 
 /**
@@ -302,10 +302,10 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     } catch {
       return fail(c, 400, 'bad_signature', 'The Stripe-Signature header does not verify.');
     }
-    const outcome = await handleStripeEvent(stripe, store, event);
-    // A paid order is delivered now, not when the job next looks (the job catches it if this process stops).
-    const orderId = (event.data.object as { client_reference_id?: unknown }).client_reference_id;
-    if (outcome === 'moved' && typeof orderId === 'string' && isUuid(orderId)) void fulfilment.run(orderId);
+    const { outcome, orderId } = await handleStripeEvent(stripe, store, event);
+    // A paid order is delivered now, and a settled refund carried through, not when the job next
+    // looks (the job catches it if this process stops).
+    if (outcome === 'moved' && orderId) void fulfilment.run(orderId);
     // Money for no order it matches goes back now (the reconcile job retries what fails).
     if (outcome === 'mismatch') await refundMismatches(db, stripe);
     return c.json({ received: true, outcome });

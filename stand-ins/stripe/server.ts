@@ -240,7 +240,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     };
     const { copies = 1, delayMs = 0, reorderWindowMs } = rules;
     const deliver = async () => {
-      if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
+      // (Unref'd: a late event does not keep a finished test run alive.)
+      if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs).unref());
       await Promise.all(Array.from({ length: Math.max(1, copies) }, (_, copy) => attempt(copy)));
     };
     if (reorderWindowMs === undefined) {

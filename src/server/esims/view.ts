@@ -8,14 +8,19 @@ import type { EsimRow } from './store.ts';
 
 const DAY_MS = 86_400_000;
 
-/** What the owner sees of an eSIM: the order's state while it is prepared or refunded, then the partner's. */
+/**
+ * What the owner sees of an eSIM: the order's state while it is prepared or refunded, then the
+ * partner's. 'refunded' only once Stripe says the refund succeeded: a pending or failed refund keeps
+ * the order in fulfilment_failed or refund_requested (fulfilment.ts, refund()), and a refunded order
+ * whose refund is not (or no longer) succeeded still shows 'refunding'.
+ */
 export function esimStatus(order: OrderRow, esim: EsimRow | undefined, now: Date): EsimStatus {
   switch (order.state) {
     case 'fulfilment_failed':
     case 'refund_requested':
       return 'refunding';
     case 'refunded':
-      return 'refunded';
+      return order.refund_status === 'pending' || order.refund_status === 'failed' ? 'refunding' : 'refunded';
     case 'delivered':
       break;
     default:

@@ -8,7 +8,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { orderEmail, refundEmail, topUpEmail, type MailOrder } from '../mail/order-email.ts';
 import { createOrderStore, orderNumber, type OrderRow } from '../orders/store.ts';
 import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } from '../partner/partner.ts';
-import { refundPayment } from '../payments/stripe.ts';
+import { refundPayment, refundStatus } from '../payments/stripe.ts';
 import { claimOrder, LeaseLost, type Lease } from './lease.ts';
 import { partnerWrites } from './partner-writes.ts';
 import { pauseSales } from '../orders/sales-pause.ts';
@@ -41,12 +41,16 @@ export interface FulfilmentOptions {
   allocationLimitMs?: number;
   /** How long a worker's claim on an order lasts unless renewed (it is renewed while the work goes on). */
   leaseMs?: number;
+  /** How soon to read a pending refund at Stripe again (its webhook usually comes first). */
+  refundPollMs?: number;
 }
 
 /** About two hours of tries before a buyer gets their money back. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 2 * 60_000, 5 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000];
 /** The partner allocates within 30 s (DESIGN 6); an order still allocating after this counts its polls as failed tries. */
 const ALLOCATION_LIMIT_MS = 10 * 60_000;
+/** A pending refund is read at Stripe again this often, in case its webhook is lost. */
+const REFUND_POLL_MS = 5 * 60_000;
 /** Whoever works on an order holds it this long unless renewed (a crashed process's hold runs out). */
 const LEASE_MS = 60_000;
 /** eSIM Access names an eSIM's top-up package after its base package. */
@@ -67,6 +71,7 @@ export function createFulfilment(options: FulfilmentOptions) {
   const esims = createEsimStore(db);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const allocationPollMs = options.allocationPollMs ?? 3_000;
+  const refundPollMs = options.refundPollMs ?? REFUND_POLL_MS;
   const allocationLimitMs = options.allocationLimitMs ?? ALLOCATION_LIMIT_MS;
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
@@ -117,12 +122,16 @@ export function createFulfilment(options: FulfilmentOptions) {
         case 'refund_requested': {
           const kept = await cancelAtPartner(lease, order);
           if (kept) return 'done';
-          await refund(lease, order, order.refund_reason ?? 'requested');
+          const refunded = await refund(lease, order, order.refund_reason ?? 'requested');
+          if (refunded !== 'refunded') return refunded;
           continue;
         }
-        case 'fulfilment_failed':
-          await releaseUndelivered(lease, order);
-          await refund(lease, order, order.refund_reason ?? 'not_delivered');
+        case 'fulfilment_failed': {
+          // Once, before the first refund is asked for (a pending or failed one does not release again).
+          if (!order.refund_id) await releaseUndelivered(lease, order);
+          const refunded = await refund(lease, order, order.refund_reason ?? 'not_delivered');
+        }
+          if (refunded !== 'refunded') return refunded;
           continue;
         case 'refunded':
           if (order.refund_reason && !order.email_sent_at) await sendRefundEmail(lease, order);
@@ -291,22 +300,80 @@ export function createFulfilment(options: FulfilmentOptions) {
     }
   }
 
-  /** Refunds the order's payment in full, once (refundPayment reads Stripe before it asks again). */
-  async function refund(lease: Lease, order: OrderRow, reason: NonNullable<OrderRow['refund_reason']>): Promise<void> {
-    const [payment] = await db.query<{ payment_intent_id: string | null; amount_minor: number }>(
-      `SELECT payment_intent_id, amount_minor FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
-      [order.id],
-    );
-    if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
-    await lease.check();
-    const refunded = await refundPayment(stripe, {
-      reference: order.id, paymentIntentId: payment.payment_intent_id, amountMinor: payment.amount_minor, reason, attempt: lease.order.attempts,
-    });
+  /**
+   * Refunds the order's payment in full, once, and calls the order refunded only when Stripe says
+   * the refund succeeded. Stripe's refunds can stay `pending` and succeed or fail later, and one
+   * reported `succeeded` can still fail (docs.stripe.com/refunds, failed refunds; API reference,
+   * Refunds: status "pending, requires_action, succeeded, failed, or canceled").
+   *
+   * The state model (migration 0005: refund_id, refund_status, refund_status_at, refund_failures):
+   *
+   *   fulfilment_failed | refund_requested      refund_id NULL: nothing asked yet
+   *     → ask Stripe (refundPayment: Stripe read first, failed refunds passed over)
+   *                                              refund_status 'pending': the order stays where it
+   *                                              is; the buyer sees 'refunding', gets no e-mail;
+   *                                              the webhook (refund.updated, charge.refund.updated,
+   *                                              refund.failed) or, if it is lost, this function's
+   *                                              read of the refund (every refundPollMs) settles it
+   *                                              refund_status 'failed': asked again after a wait
+   *                                              that grows with refund_failures (retryDelaysMs);
+   *                                              the audit shows it if it keeps failing
+   *     → refund_status 'succeeded' → refunded → the refund e-mail, once
+   *   refunded, then Stripe says its refund failed after all (a late failure)
+   *     → refund_requested (orders/store.ts, recordRefund) → asked again, no second e-mail
+   *
+   * Answers 'refunded' once the order is refunded, else when to look again.
+   */
+  async function refund(lease: Lease, order: OrderRow, reason: NonNullable<OrderRow['refund_reason']>): Promise<'refunded' | { retryInMs: number }> {
+    let refundId = order.refund_id;
+    let status = refundId ? (order.refund_status ?? 'pending') : null;
+    let failures = order.refund_failures;
+    let failedAt = order.refund_status_at?.getTime() ?? Date.now();
+    if (refundId && status === 'pending') {
+      // Pending as last heard: Stripe's word now, in case its webhook was lost.
+      const read = refundStatus((await stripe.refunds.retrieve(refundId)).status);
+      if (read !== status) {
+        await lease.write((tx) => orders.recordRefund(tx, order.id, refundId!, read));
+        status = read;
+        if (read === 'failed') [failures, failedAt] = [failures + 1, Date.now()];
+      }
+    }
+    if (status === 'failed') {
+      // A failed refund is asked again, later each time: an expired card fails again at once.
+      const wait = failedAt + delays[Math.min(Math.max(failures, 1), delays.length) - 1]! - Date.now();
+      if (wait > 0) return { retryInMs: wait };
+    }
+    if (!refundId || status === 'failed') {
+      const [payment] = await db.query<{ payment_intent_id: string | null; amount_minor: number }>(
+        `SELECT payment_intent_id, amount_minor FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
+        [order.id],
+      );
+      if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
+      await lease.check();
+      const asked = await refundPayment(stripe, {
+        reference: order.id, paymentIntentId: payment.payment_intent_id, amountMinor: payment.amount_minor, reason, attempt: lease.order.attempts,
+      });
+      [refundId, status] = [asked.id, asked.status];
+      await lease.write((tx) =>
+        tx.query(
+          `UPDATE orders SET refund_id = $2, refund_status = $3, refund_status_at = now(), refund_reason = $4, refund_amount_minor = $5,
+             refund_failures = refund_failures + CASE WHEN $3 = 'failed' THEN 1 ELSE 0 END
+           WHERE id = $1`,
+          [order.id, asked.id, asked.status, reason, payment.amount_minor],
+        ),
+      );
+      if (status === 'failed') throw new Error(`refund ${refundId}: failed at Stripe`);
+    }
+    if (status === 'pending') return { retryInMs: refundPollMs };
     await lease.write(async (tx) => {
-      await tx.query('UPDATE orders SET refund_id = $2, refund_reason = $3, refund_amount_minor = $4, email_sent_at = NULL WHERE id = $1', [
-        order.id, refunded.id, reason, payment.amount_minor,
-      ]);
-      await orders.move(tx, order.id, 'refunded', `stripe:refund ${refunded.id}`);
+      // The refund e-mail goes once: not again after a refund that failed late and was asked again.
+      await tx.query(
+        `UPDATE orders SET email_sent_at = CASE WHEN EXISTS (SELECT 1 FROM order_emails WHERE order_id = $1 AND kind = 'refund') THEN email_sent_at END
+         WHERE id = $1`,
+        [order.id],
+      );
+      await orders.move(tx, order.id, 'refunded', `stripe:refund ${refundId}`);
+    return 'refunded';
     });
   }
 
@@ -355,6 +422,8 @@ export function createFulfilment(options: FulfilmentOptions) {
     });
   }
 
+    // Never 'refunded' to the buyer before Stripe says the money went back (refund(), the state model).
+    if (order.refund_status !== 'succeeded') throw new Error(`order ${order.id}: refund ${order.refund_id ?? '(none)'} is ${order.refund_status ?? 'not asked'}, not succeeded`);
   async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
     // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
     const reason = order.refund_reason === 'requested' ? 'requested' : 'not_delivered';

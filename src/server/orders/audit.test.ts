@@ -27,6 +27,10 @@ interface OrderFields {
   refundId: string | null;
   refundAmountMinor: number | null;
   amountMinor: number;
+  /** What Stripe said of the refund (0005): succeeded unless told, when there is one. */
+  refundStatus: 'pending' | 'succeeded' | 'failed' | null;
+  refundStatusAt: Date;
+  refundFailures: number;
 }
 
 /** The test data, by plain INSERTs with the columns 0001–0003 require. */
@@ -34,14 +38,16 @@ function fixtures(db: Queryable) {
   return {
     async order(fields: Partial<OrderFields> = {}): Promise<string> {
       const { state = 'paid', kind = 'esim', topUpOf = null, refundId = null, refundAmountMinor = null, amountMinor = 1000 } = fields;
+      const { refundStatus = refundId ? 'succeeded' : null, refundStatusAt = STALE, refundFailures = 0 } = fields;
       const id = randomUUID();
       await db.query(
         `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
            currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, refund_id,
-           refund_amount_minor, created_at)
+           refund_amount_minor, created_at, refund_status, refund_status_at, refund_failures)
          VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, $4, 'EUR', 'en', '2026-01', $5, $5,
-           $6, $7, $8, $9, $5)`,
-        [id, `uid-${id}`, state, amountMinor, minutesAgo(60), kind, topUpOf, refundId, refundAmountMinor],
+           $6, $7, $8, $9, $5, $10, $11, $12)`,
+        [id, `uid-${id}`, state, amountMinor, minutesAgo(60), kind, topUpOf, refundId, refundAmountMinor,
+          refundStatus, refundStatus ? refundStatusAt : null, refundFailures],
       );
       return id;
     },
@@ -180,6 +186,55 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
 
     it('passes a refunded order with its refund id', async () => {
       await data.order({ state: 'refunded', refundId: 're_1' });
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('refunded_before_succeeded', () => {
+    it('flags a refunded order whose refund Stripe has not said succeeded', async () => {
+      const pending = await data.order({ state: 'refunded', refundId: 're_p', refundStatus: 'pending' });
+      const failed = await data.order({ state: 'refunded', refundId: 're_f', refundStatus: 'failed', refundStatusAt: FRESH, refundFailures: 1 });
+      expect(await only('refunded_before_succeeded')).toEqual([
+        { invariant: 'refunded_before_succeeded', orderId: pending, orderNumber: await numberOf(pending), state: 'refunded', detail: "refunded, but Stripe's refund re_p is pending" },
+        { invariant: 'refunded_before_succeeded', orderId: failed, orderNumber: await numberOf(failed), state: 'refunded', detail: "refunded, but Stripe's refund re_f is failed" },
+      ]);
+    });
+
+    it('passes a refunded order whose refund succeeded, and an order still refunding while its refund is pending', async () => {
+      await data.order({ state: 'refunded', refundId: 're_1', refundStatus: 'succeeded' });
+      await data.order({ state: 'fulfilment_failed', refundId: 're_2', refundStatus: 'pending', refundStatusAt: FRESH });
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('refund_failed', () => {
+    it('flags a refund failed over 15 minutes ago and not asked again, and refunds that failed 3 times', async () => {
+      const stuck = await data.order({ state: 'fulfilment_failed', refundId: 're_1', refundStatus: 'failed', refundFailures: 1 });
+      const again = await data.order({ state: 'refund_requested', refundId: 're_3', refundStatus: 'pending', refundStatusAt: FRESH, refundFailures: 3 });
+      expect(await audit()).toEqual([
+        { invariant: 'refund_failed', orderId: stuck, orderNumber: await numberOf(stuck), state: 'fulfilment_failed', detail: '1 refund failed at Stripe; the latest, re_1, is failed since 20 min ago (2026-03-01T11:40:00Z): the money is not back' },
+        { invariant: 'refund_failed', orderId: again, orderNumber: await numberOf(again), state: 'refund_requested', detail: '3 refunds failed at Stripe; the latest, re_3, is pending since 10 min ago (2026-03-01T11:50:00Z): the money is not back' },
+      ]);
+    });
+
+    it('passes a refund that failed within 15 minutes, and one that succeeded after two failures', async () => {
+      await data.order({ state: 'fulfilment_failed', refundId: 're_1', refundStatus: 'failed', refundStatusAt: FRESH, refundFailures: 1 });
+      await data.order({ state: 'refunded', refundId: 're_2', refundStatus: 'succeeded', refundFailures: 2 });
+      await data.order({ state: 'refunded', refundId: 're_4', refundStatus: 'succeeded', refundFailures: 3 });
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('refund_pending_too_long', () => {
+    it('flags a refund pending at Stripe for more than a day', async () => {
+      const id = await data.order({ state: 'refund_requested', refundId: 're_1', refundStatus: 'pending', refundStatusAt: minutesAgo(25 * 60) });
+      expect(await audit()).toEqual([
+        { invariant: 'refund_pending_too_long', orderId: id, orderNumber: await numberOf(id), state: 'refund_requested', detail: 'refund re_1 pending at Stripe since 25 h ago (2026-02-28T11:00:00Z)' },
+      ]);
+    });
+
+    it('passes one pending for less than a day', async () => {
+      await data.order({ state: 'refund_requested', refundId: 're_1', refundStatus: 'pending', refundStatusAt: minutesAgo(23 * 60) });
       expect(await audit()).toEqual([]);
     });
   });
@@ -345,10 +400,10 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
   it('audits 10,000 orders in well under a second', async () => {
     await db.query(`
       INSERT INTO orders (id, uid, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency, lang,
-        terms_version, terms_accepted_at, immediate_start_requested_at, refund_id, refund_amount_minor)
+        terms_version, terms_accepted_at, immediate_start_requested_at, refund_id, refund_amount_minor, refund_status, refund_status_at)
       SELECT gen_random_uuid(), 'uid-' || i, (ARRAY['delivered', 'refunded', 'expired', 'pending_payment'])[1 + i % 4], 'plan-' || i, 'DE',
         '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en', '2026-01', now(), now(),
-        CASE WHEN i % 4 = 1 THEN 're_' || i END, CASE WHEN i % 4 = 1 THEN 1000 END
+        CASE WHEN i % 4 = 1 THEN 're_' || i END, CASE WHEN i % 4 = 1 THEN 1000 END, CASE WHEN i % 4 = 1 THEN 'succeeded' END, now()
       FROM generate_series(1, 10000) AS i`);
     await db.query(`
       INSERT INTO payments (order_id, provider, checkout_session_id, status, amount_minor, currency, created_at)

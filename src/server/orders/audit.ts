@@ -34,9 +34,11 @@ interface OrderColumns {
 interface Invariant<Row> {
   /** What must hold, for whoever reads the report. */
   description: string;
-  /** Answers one row per finding; `$1` is the audit's time less AUDIT_GRACE_MS, when `graced`. */
+  /** Answers one row per finding; `$1` is the audit's time less AUDIT_GRACE_MS (or `graceMs`), when `graced`. */
   sql: string;
   graced?: true;
+  /** How long this invariant lets work in flight take, when not AUDIT_GRACE_MS. */
+  graceMs?: number;
   detail(row: OrderColumns & Row, now: Date): string;
 }
 
@@ -53,6 +55,11 @@ const COUNTED_PAYMENT = `p.status = 'paid' AND NOT EXISTS (
 const UNPAID_STATES = `('pending_payment', 'expired', 'cancelled', 'payment_failed')`;
 
 const define = <Row>(invariant: Invariant<Row>) => invariant as Invariant<Record<string, unknown>>;
+
+/** Refunds of one order that fail before the audit says they keep failing (each is asked again, later each time). */
+export const REFUND_FAILURES_LIMIT = 3;
+/** How long a refund may stay pending at Stripe (card refunds settle within minutes; a short balance holds them). */
+export const REFUND_PENDING_LIMIT_MS = 24 * 3600_000;
 
 export const INVARIANTS = {
   paid_without_esim_or_refund: define<{ kind: 'esim' | 'top_up'; paid_at: Date }>({
@@ -88,6 +95,35 @@ export const INVARIANTS = {
     description: 'a refunded order names its refund at the payment provider',
     sql: `SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.state = 'refunded' AND o.refund_id IS NULL`,
     detail: () => 'refunded, but no refund id',
+  }),
+
+  refunded_before_succeeded: define<{ refund_id: string; refund_status: string | null }>({
+    description: 'an order is refunded (and its buyer told so) only once Stripe says its refund succeeded',
+    sql: `
+      SELECT ${ORDER_COLUMNS}, o.refund_id, o.refund_status FROM orders o
+      WHERE o.state = 'refunded' AND o.refund_id IS NOT NULL AND o.refund_status IS DISTINCT FROM 'succeeded'`,
+    detail: (row) => `refunded, but Stripe's refund ${row.refund_id} is ${row.refund_status ?? 'of unknown status'}`,
+  }),
+
+  refund_failed: define<{ refund_id: string; refund_status: string | null; refund_failures: number; refund_status_at: Date | null }>({
+    description: `a refund Stripe reported failed is asked again within ${GRACE}, and an order's refunds do not fail ${REFUND_FAILURES_LIMIT} times`,
+    graced: true,
+    sql: `
+      SELECT ${ORDER_COLUMNS}, o.refund_id, o.refund_status, o.refund_failures, o.refund_status_at FROM orders o
+      WHERE (o.refund_status = 'failed' AND o.refund_status_at < $1)
+         OR (o.refund_failures >= ${REFUND_FAILURES_LIMIT} AND o.refund_status IS DISTINCT FROM 'succeeded')`,
+    detail: (row, now) =>
+      `${row.refund_failures} ${row.refund_failures === 1 ? 'refund' : 'refunds'} failed at Stripe; the latest, ${row.refund_id}, is ${row.refund_status ?? 'of unknown status'}${row.refund_status_at ? ` since ${ago(row.refund_status_at, now)}` : ''}: the money is not back`,
+  }),
+
+  refund_pending_too_long: define<{ refund_id: string; refund_status_at: Date }>({
+    description: `a refund is pending at Stripe for ${REFUND_PENDING_LIMIT_MS / 3600_000} hours at most`,
+    graced: true,
+    graceMs: REFUND_PENDING_LIMIT_MS,
+    sql: `
+      SELECT ${ORDER_COLUMNS}, o.refund_id, o.refund_status_at FROM orders o
+      WHERE o.refund_status = 'pending' AND o.refund_status_at < $1`,
+    detail: (row, now) => `refund ${row.refund_id} pending at Stripe since ${ago(row.refund_status_at, now)}`,
   }),
 
   cancelled_esim_not_refunded: define<{ esim_tran_no: string; cancelled_at: Date }>({
@@ -186,7 +222,7 @@ export async function auditOrders(db: Queryable, now: Date = new Date()): Promis
     const invariant = INVARIANTS[name];
     const rows = await db.query<OrderColumns & Record<string, unknown>>(
       `SELECT * FROM (${invariant.sql}) finding ORDER BY number NULLS FIRST`,
-      invariant.graced ? [cutoff] : undefined,
+      invariant.graced ? [invariant.graceMs === undefined ? cutoff : new Date(now.getTime() - invariant.graceMs)] : undefined,
     );
     for (const row of rows) {
       findings.push({

@@ -3,6 +3,7 @@ import type { Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../shop/contract.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
+import type { RefundStatus } from '../payments/stripe.ts';
 
 /** An order as stored (src/server/db/migrations/0001_orders.sql). */
 export interface OrderRow {
@@ -37,6 +38,11 @@ export interface OrderRow {
   locked_until: Date | null;
   email_sent_at: Date | null;
   refund_id: string | null;
+  /** What Stripe last said of the refund named by refund_id (migration 0005; the model: fulfilment.ts, refund()). */
+  refund_status: RefundStatus | null;
+  refund_status_at: Date | null;
+  /** How many of the order's refunds failed at Stripe. */
+  refund_failures: number;
   refund_reason: 'not_delivered' | 'requested' | 'payment_mismatch' | 'account_deleted' | null;
   refund_amount_minor: number | null;
   /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
@@ -103,7 +109,8 @@ const NEXT: Record<OrderState, readonly OrderState[]> = {
   fulfilment_failed: ['provisioning', 'refunded'],
   // Back to delivered when the partner refuses to cancel: the eSIM was installed meanwhile.
   refund_requested: ['refunded', 'delivered'],
-  refunded: [],
+  // A refund Stripe reported succeeded can still fail later (docs.stripe.com/refunds): the refund is owed again.
+  refunded: ['refund_requested'],
 };
 
 export const canMove = (from: OrderState, to: OrderState) => NEXT[from].includes(to);
@@ -257,6 +264,27 @@ export function createOrderStore(db: Db) {
      * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years. The
      * account itself is deleted by `deleteAccount` before the transaction commits.
      */
+    /**
+     * What Stripe says now of a refund of this order (its webhook, or the job's read), in the
+     * caller's transaction. News of the refund the order names is recorded; a refund of the order
+     * that it does not name yet (one whose answer was lost) is taken on when the order names none or
+     * a failed one, unless it failed too. A refund of a refunded order that fails later reopens the
+     * order (refund_requested): the money is owed again. Answers whether anything changed.
+     */
+    async recordRefund(tx: Queryable, orderId: string, refundId: string, status: RefundStatus): Promise<boolean> {
+      const [row] = await tx.query<{ state: OrderState }>(
+        `UPDATE orders SET refund_id = $2, refund_status = $3::text, refund_status_at = now(),
+           refund_failures = refund_failures + CASE WHEN $3::text = 'failed' THEN 1 ELSE 0 END
+         WHERE id = $1 AND CASE WHEN refund_id = $2 THEN refund_status IS DISTINCT FROM $3::text
+           ELSE $3::text <> 'failed' AND (refund_id IS NULL OR refund_status = 'failed') END
+         RETURNING state`,
+        [orderId, refundId, status],
+      );
+      if (!row) return false;
+      if (status === 'failed' && row.state === 'refunded') await move(tx, orderId, 'refund_requested', `stripe:refund_failed ${refundId}`);
+      return true;
+    },
+
     async forgetBuyer(uid: string, deleteAccount: () => Promise<void>): Promise<{ cancelledCheckouts: string[]; detached: number }> {
       return db.transaction(async (tx) => {
         const open = await tx.query<{ id: string; checkout_session_id: string | null }>(

@@ -3,7 +3,7 @@ import type { OrderState } from '../../shop/contract.ts';
 import type { OrderStore } from '../orders/store.ts';
 import { isUuid } from '../uuid.ts';
 import { recordMismatch, type PaymentMismatch } from './mismatches.ts';
-import { paymentDetails } from './stripe.ts';
+import { paymentDetails, refundStatus } from './stripe.ts';
 
 /** What each Checkout event means for its order (DESIGN 6: fulfil on the webhook, never on the redirect). */
 function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): OrderState | undefined {
@@ -25,12 +25,29 @@ function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): Ord
 /** 'mismatch': a payment for no order it matches, recorded to be given back (payments/mismatches.ts). */
 export type WebhookOutcome = 'moved' | 'unchanged' | 'ignored' | 'replay' | 'mismatch';
 
+/** What an event did, and to which order (null: none of ours): a 'moved' order is worked on at once. */
+export interface WebhookResult {
+  outcome: WebhookOutcome;
+  orderId: string | null;
+}
+
 /**
- * Handles one verified Stripe event, exactly once (its id is stored with the change). An event
- * that does not apply to the order's state now (an expiry after the payment, a second success)
- * changes nothing; a payment confirmed after an expiry still counts.
+ * A refund's events (API reference, Refunds, Events): refund.created, refund.updated ("whenever a
+ * refund is updated"), refund.failed, and charge.refund.updated ("on selected payment methods"; for
+ * all of them, refund.updated). Each one only says "look at this refund".
  */
-export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event: Stripe.Event): Promise<WebhookOutcome> {
+const REFUND_EVENTS: ReadonlySet<string> = new Set(['refund.created', 'refund.updated', 'refund.failed', 'charge.refund.updated']);
+
+/**
+ * Handles one verified Stripe event, exactly once (its id is stored with the change). Stripe
+ * delivers events late, twice and out of order (docs.stripe.com/webhooks: "Webhook endpoints might
+ * occasionally receive the same event more than once"; "Stripe doesn't guarantee the delivery of
+ * events in the order in which they're generated"), so no handler relies on what came before. A
+ * Checkout event that does not apply to the order's state now (an expiry after the payment, a
+ * second success) changes nothing; a payment confirmed after an expiry still counts.
+ */
+export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event: Stripe.Event): Promise<WebhookResult> {
+  if (REFUND_EVENTS.has(event.type)) return handleRefundEvent(stripe, store, event);
   const session = event.type.startsWith('checkout.session.') ? (event.data.object as Stripe.Checkout.Session) : undefined;
   const target = session && targetState(event, session);
   const orderId = session?.client_reference_id ?? '';
@@ -75,5 +92,33 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
       });
     }
   });
-  return once === 'replay' ? 'replay' : outcome;
+  return { outcome: once === 'replay' ? 'replay' : outcome, orderId: isUuid(orderId) ? orderId : null };
+}
+
+/**
+ * A refund event: the refund is read from Stripe, as it is now (an older event arriving after a
+ * newer one must not undo it), and recorded on the order that names it, or whose id is its
+ * metadata.reference (refundPayment puts it there). Only the fulfilment calls an order refunded
+ * (fulfilment.ts, refund()); here a refunded order whose refund failed later is reopened
+ * (store.ts, recordRefund). 'moved' means Stripe's word changed: the order is worked on at once.
+ * When Stripe cannot be read, the handler throws: the webhook answers 500 and Stripe sends the
+ * event again (and the reconcile job reads a pending refund itself).
+ */
+async function handleRefundEvent(stripe: Stripe, store: OrderStore, event: Stripe.Event): Promise<WebhookResult> {
+  const told = event.data.object as Stripe.Refund;
+  const refund = await stripe.refunds.retrieve(told.id);
+  const reference = refund.metadata?.['reference'] ?? '';
+  let outcome: WebhookOutcome = 'ignored';
+  let orderId: string | null = null;
+  const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
+    const [order] = await tx.query<{ id: string }>(
+      'SELECT id FROM orders WHERE refund_id = $1 OR id = $2 ORDER BY (refund_id = $1) DESC NULLS LAST LIMIT 1 FOR UPDATE',
+      [refund.id, isUuid(reference) ? reference : null],
+    );
+    // A mismatched payment's refund (reference 'session:…') or none of ours: nothing to record on an order.
+    if (!order) return;
+    orderId = order.id;
+    outcome = (await store.recordRefund(tx, order.id, refund.id, refundStatus(refund.status))) ? 'moved' : 'unchanged';
+  });
+  return { outcome: once === 'replay' ? 'replay' : outcome, orderId };
 }
