@@ -71,9 +71,9 @@ export function createFulfilment(options: FulfilmentOptions) {
   const esims = createEsimStore(db);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const allocationPollMs = options.allocationPollMs ?? 3_000;
-  const refundPollMs = options.refundPollMs ?? REFUND_POLL_MS;
   const allocationLimitMs = options.allocationLimitMs ?? ALLOCATION_LIMIT_MS;
   const leaseMs = options.leaseMs ?? LEASE_MS;
+  const refundPollMs = options.refundPollMs ?? REFUND_POLL_MS;
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
@@ -130,9 +130,9 @@ export function createFulfilment(options: FulfilmentOptions) {
           // Once, before the first refund is asked for (a pending or failed one does not release again).
           if (!order.refund_id) await releaseUndelivered(lease, order);
           const refunded = await refund(lease, order, order.refund_reason ?? 'not_delivered');
-        }
           if (refunded !== 'refunded') return refunded;
           continue;
+        }
         case 'refunded':
           if (order.refund_reason && !order.email_sent_at) await sendRefundEmail(lease, order);
           return 'done';
@@ -373,8 +373,8 @@ export function createFulfilment(options: FulfilmentOptions) {
         [order.id],
       );
       await orders.move(tx, order.id, 'refunded', `stripe:refund ${refundId}`);
-    return 'refunded';
     });
+    return 'refunded';
   }
 
   /** Records an e-mail as sent: once per kind and order (the audit counts them). */
@@ -422,9 +422,9 @@ export function createFulfilment(options: FulfilmentOptions) {
     });
   }
 
+  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
     // Never 'refunded' to the buyer before Stripe says the money went back (refund(), the state model).
     if (order.refund_status !== 'succeeded') throw new Error(`order ${order.id}: refund ${order.refund_id ?? '(none)'} is ${order.refund_status ?? 'not asked'}, not succeeded`);
-  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
     // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
     const reason = order.refund_reason === 'requested' ? 'requested' : 'not_delivered';
     if (!order.email) return markEmailSent(lease, order.id, undefined);

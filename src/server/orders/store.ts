@@ -260,11 +260,6 @@ export function createOrderStore(db: Db) {
     },
 
     /**
-     * Account deletion (DESIGN 6): open orders are cancelled, and every order is detached from
-     * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years. The
-     * account itself is deleted by `deleteAccount` before the transaction commits.
-     */
-    /**
      * What Stripe says now of a refund of this order (its webhook, or the job's read), in the
      * caller's transaction. News of the refund the order names is recorded; a refund of the order
      * that it does not name yet (one whose answer was lost) is taken on when the order names none or
@@ -285,6 +280,11 @@ export function createOrderStore(db: Db) {
       return true;
     },
 
+    /**
+     * Account deletion (DESIGN 6): open orders are cancelled, and every order is detached from
+     * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years. The
+     * account itself is deleted by `deleteAccount` before the transaction commits.
+     */
     async forgetBuyer(uid: string, deleteAccount: () => Promise<void>): Promise<{ cancelledCheckouts: string[]; detached: number }> {
       return db.transaction(async (tx) => {
         const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
