@@ -235,6 +235,22 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
 
   const tranNo = (iccid: string) => stand.partner.esimTranNoOf(iccid)!;
 
+  /** The API on the same port with another handler (the stand-ins' webhooks keep reaching it). */
+  async function serveWith(next: ShopApi) {
+    await handler.fulfilment.settled();
+    await api.close();
+    // The client's pooled connections to the closed server notice it.
+    await new Promise((r) => setTimeout(r, 300));
+    handler = next;
+    api = await serveApi(handler, port);
+  }
+  const orderRow = async (id: string) =>
+    (await db.query<{ state: string; uid: string | null; attempts: number; last_error: string | null; email_sent_at: Date | null; refund_reason: string | null }>(
+      'SELECT state, uid, attempts, last_error, email_sent_at, refund_reason FROM orders WHERE id = $1', [id]))[0]!;
+  const partnerOrders = (id: string) =>
+    stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
+  const mailsTo = (email: string) => stand.smtp.messages.filter((m) => m.to.includes(email));
+
   it('tops up an installed eSIM with a plan of its destination, through the same checkout, and shows data use', async () => {
     const buyer = await signUp();
     const order = await buy(buyer.idToken);
@@ -276,5 +292,30 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const history = OrderList.parse(await (await call('/orders?lang=de', { token: buyer.idToken })).json()).orders;
     expect(history.map((o) => [o.kind, o.esimId])).toEqual([['top_up', order.id], ['esim', order.id]]);
     expect((await listEsims(buyer.idToken)).map((e) => e.id)).toEqual([order.id]);
+  });
+
+  it('delivers once through partner failures that the production adapter retries (3 retries, its backoff), with short time-outs', async () => {
+    // The adapter as production builds it (src/server/partner/esim-access.ts): only the 30 s time-out is short here.
+    await serveWith(build({ partner: stand.adapter({ timeoutMs: 2_000 }) }));
+    try {
+      // A 500 (nothing applied), then success; no answer at all until the time-out, then success.
+      for (const [failure, status] of [[FAILURES.serverError, 500], [FAILURES.timeout, 0]] as const) {
+        const buyer = await signUp();
+        const before = stand.partner.esimCount;
+        stand.partner.failNext(failure, { call: 'esim/order' });
+        const order = await buy(buyer.idToken);
+        const after = await delivered(buyer.idToken, order.id);
+        expect(after.state).toBe('delivered');
+        // The adapter's own retry, within the delivery's first try: one eSIM, and no failed try recorded on the order.
+        expect(partnerOrders(order.id).map((r) => r.status)).toEqual([status, 200]);
+        expect(stand.partner.esimCount - before).toBe(1);
+        expect(await orderRow(order.id)).toMatchObject({ attempts: 0, last_error: null });
+        expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
+        await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+        expect(mailsTo(buyer.email)).toHaveLength(1);
+      }
+    } finally {
+      await serveWith(build());
+    }
   });
 });

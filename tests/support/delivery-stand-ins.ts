@@ -5,15 +5,26 @@ import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/
 import { startSmtpStandIn, type SmtpStandIn } from '../../stand-ins/smtp/server.ts';
 import type { ShopApiOptions } from '../../src/server/app.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
-import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
+import { createEsimAccessPartner, type EsimAccessConfig } from '../../src/server/partner/esim-access.ts';
+import type { EsimPartner } from '../../src/server/partner/partner.ts';
 
 export const PARTNER_WEBHOOK_TOKEN = 'test-partner-webhook-token';
 
 export interface DeliveryStandIns {
   partner: EsimAccessStandIn;
   smtp: SmtpStandIn;
-  /** What createShopApi needs to deliver through them. */
+  /**
+   * What createShopApi needs to deliver through them. Its adapter makes no retries of its own
+   * (`retries: 0`), so a test sees each partner failure reach the delivery; `adapter()` makes one
+   * that retries as production does.
+   */
   options: Pick<ShopApiOptions, 'partner' | 'mailer' | 'partnerWebhookToken' | 'delivery'>;
+  /**
+   * Another adapter for the same stand-in and account (sharing its request budget), with the
+   * production defaults of src/server/partner/esim-access.ts (3 retries, backoff from 250 ms,
+   * 30 s time-outs) except what `config` sets.
+   */
+  adapter(config?: Omit<EsimAccessConfig, 'accessCode' | 'secretKey' | 'baseUrl'>): EsimPartner;
   /** Where the partner sends its notifications: the API under test, once its URL is known. */
   connect(apiUrl: string): void;
   close(): Promise<void>;
@@ -34,6 +45,9 @@ export async function startDeliveryStandIns(settings: { allocationDelayMs?: numb
       mailer,
       partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
       delivery: { retryDelaysMs: settings.retryDelaysMs ?? [100, 200, 400], allocationPollMs: 300 },
+    },
+    adapter(config = {}) {
+      return createEsimAccessPartner({ ...config, ...account, baseUrl: partner.url });
     },
     connect(apiUrl) {
       partner.setWebhookUrl(`${apiUrl}/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`);
