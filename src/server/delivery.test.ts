@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
-import { FAILURES } from '../../stand-ins/esim-access/server.ts';
+import { FAILURES, startEsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
@@ -317,5 +317,100 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     } finally {
       await serveWith(build());
     }
+  });
+
+  it('refunds, with an e-mail, an order whose eSIM the partner never allocates', async () => {
+    // A partner that takes the order and never allocates its profile (esim/query answers 200010 for ever).
+    const stuck = await startEsimAccessStandIn({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', allocationDelayMs: 24 * 3600_000 });
+    try {
+      await serveWith(build({
+        partner: createEsimAccessPartner({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', baseUrl: stuck.url, retries: 0 }),
+        delivery: { retryDelaysMs: [100, 200, 400], allocationPollMs: 100, allocationLimitMs: 1_000 },
+      }));
+      const buyer = await signUp();
+      const order = await buy(buyer.idToken);
+      const refunded = await waitFor(() => handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)), (o) => o.state === 'refunded', 15_000);
+      expect(refunded.state).toBe('refunded');
+      expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
+      // Ordered once, asked about until the limit, then given up with the reason.
+      expect(stuck.requests.filter((r) => r.call === 'esim/order')).toHaveLength(1);
+      expect(stuck.requests.filter((r) => r.call === 'esim/query' && r.errorCode === '200010').length).toBeGreaterThanOrEqual(3);
+      expect((await orderRow(order.id)).last_error).toMatch(/not allocated within 1 s/);
+      const refunds = await stripe.refunds.list({ payment_intent: (await paymentIntent(order.id))! });
+      expect(refunds.data.map((r) => [r.amount, r.status])).toEqual([[order.total.amountMinor, 'succeeded']]);
+      const mail = await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+      expect(mail.subject).toContain(order.number);
+      expect(mail.attachments).toEqual([]);
+      expect((await listEsims(buyer.idToken)).find((e) => e.id === order.id)).toMatchObject({ status: 'refunded', install: null, refundable: false });
+    } finally {
+      await serveWith(build());
+      await stuck.close();
+    }
+  });
+
+  it('sends the order e-mail that failed later, from the reconcile job, exactly once', async () => {
+    const buyer = await signUp();
+    stand.smtp.setDown(true);
+    let orderId: string;
+    try {
+      const order = await buy(buyer.idToken);
+      orderId = order.id;
+      expect((await delivered(buyer.idToken, order.id)).state).toBe('delivered');
+      // The relay turned the e-mail away (421): recorded on the order, due again, nothing sent.
+      const failed = await waitFor(() => orderRow(order.id), (o) => o.last_error !== null);
+      expect(failed).toMatchObject({ state: 'delivered', email_sent_at: null });
+      expect(failed.last_error).toMatch(/421/);
+      await new Promise((r) => setTimeout(r, 150));
+      await handler.reconcile();
+      expect(mailsTo(buyer.email)).toEqual([]);
+    } finally {
+      stand.smtp.setDown(false);
+    }
+    // The relay is back: the job sends it, once, however often it runs.
+    const sent = await waitFor(async () => (await handler.reconcile(), mailsTo(buyer.email).length), (n) => n > 0);
+    expect(sent).toBe(1);
+    for (let i = 0; i < 3; i++) await handler.reconcile();
+    await handler.fulfilment.run(orderId!);
+    const mails = mailsTo(buyer.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.attachments.some((a) => a.contentType === 'image/png' && a.cid)).toBe(true);
+    expect((await orderRow(orderId!)).email_sent_at).not.toBeNull();
+    expect(await db.query('SELECT kind FROM order_emails WHERE order_id = $1', [orderId!])).toEqual([{ kind: 'order' }]);
+  });
+
+  it("takes no payment on a deleted account's order: its payment page was closed with the account", async () => {
+    const buyer = await signUp();
+    const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor()) })).json());
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    // The buyer's old tab pays on the page: Stripe has expired it.
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(409);
+    await new Promise((r) => setTimeout(r, 300));
+    await handler.fulfilment.reconcile();
+    expect(await orderRow(created.order.id)).toMatchObject({ state: 'cancelled', uid: null });
+    expect(await db.query('SELECT id FROM payments WHERE order_id = $1', [created.order.id])).toEqual([]);
+    expect(partnerOrders(created.order.id)).toEqual([]);
+  });
+
+  it('refunds a payment that reaches a deleted account\'s order after all (Stripe could not close its page), never delivering it to nobody', async () => {
+    const buyer = await signUp();
+    const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor()) })).json());
+    // Stripe cannot be reached while the account is deleted: the page stays open (the job would close it later).
+    stripeStandIn.outage({ drop: true });
+    try {
+      expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    } finally {
+      stripeStandIn.outage(null);
+    }
+    expect((await stripe.checkout.sessions.retrieve(new URL(created.checkoutUrl).pathname.split('/').pop()!)).status).toBe('open');
+    // The old tab pays: the money reaches an order with no buyer.
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    const end = await waitFor(() => handler.fulfilment.reconcile().then(() => orderRow(created.order.id)), (o) => o.state === 'refunded', 15_000);
+    expect(end).toMatchObject({ state: 'refunded', uid: null, refund_reason: 'account_deleted' });
+    expect(await events(created.order.id)).toEqual(['pending_payment', 'cancelled', 'paid', 'fulfilment_failed', 'refunded']);
+    const refunds = await stripe.refunds.list({ payment_intent: (await paymentIntent(created.order.id))! });
+    expect(refunds.data.map((r) => [r.amount, r.status])).toEqual([[created.order.total.amountMinor, 'succeeded']]);
+    // No eSIM bought for nobody, and no e-mail to the address that was deleted.
+    expect(partnerOrders(created.order.id)).toEqual([]);
+    expect(mailsTo(buyer.email)).toEqual([]);
   });
 });
