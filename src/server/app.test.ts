@@ -8,6 +8,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { checkoutEvent, checkoutSession, signedEvent, STAGE_OF, stripeId, type CheckoutEventType, type SessionFacts } from '../../tests/support/stripe-events.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './orders/store.ts';
@@ -207,25 +208,40 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
   });
 
   describe('the webhook', () => {
-    const signed = (payload: string, secret = STAND_IN_WEBHOOK_SECRET) =>
-      stripe.webhooks.generateTestHeaderString({ payload, secret });
-    const event = (type: string, session: Record<string, unknown>, id = `evt_test_${crypto.randomUUID()}`) =>
-      JSON.stringify({ id, object: 'event', type, api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode: false, data: { object: { object: 'checkout.session', ...session } } });
-    const deliver = (payload: string, signature: string | undefined) =>
-      call('/webhooks/stripe', { method: 'POST', body: payload, headers: signature ? { 'Stripe-Signature': signature } : {} });
+    /** A Checkout event about this session, shaped as Stripe sends it at the stage its type carries (tests/support/stripe-events.ts). */
+    const event = (type: CheckoutEventType, facts: Omit<SessionFacts, 'stage'>, stage = STAGE_OF[type]) =>
+      checkoutEvent(type, checkoutSession({ ...facts, stage, ...(stage === 'expired' && { payment_intent: null }) }));
+    const deliver = (payload: string, signature: string | undefined, url = `${api.url}/api`) =>
+      fetch(`${url}/webhooks/stripe`, { method: 'POST', body: payload, headers: { 'Content-Type': 'application/json', ...(signature && { 'Stripe-Signature': signature }) } });
+    /** Delivers it signed with the endpoint's secret, as Stripe would; answers the API's outcome. */
+    async function send(e: Stripe.Event, url?: string) {
+      const { payload, signature } = signedEvent(e, STAND_IN_WEBHOOK_SECRET);
+      const response = await deliver(payload, signature, url);
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { outcome: string }).outcome;
+    }
 
     async function openOrder() {
       const buyer = await signUp();
       const { order: created, checkoutUrl } = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
-      const sessionId = new URL(checkoutUrl).pathname.split('/').pop()!;
-      const session = { id: sessionId, client_reference_id: created.id, amount_total: created.total.amountMinor, currency: 'eur', payment_status: 'paid', payment_intent: null };
+      // What Stripe's events about this order's session say: its id, our order id, the amount, and the PaymentIntent that pays it.
+      const session = {
+        id: new URL(checkoutUrl).pathname.split('/').pop()!, client_reference_id: created.id, amount_total: created.total.amountMinor, currency: 'eur',
+        payment_intent: stripeId('pi'), customer_email: buyer.email,
+      };
       return { buyer, created, session };
     }
 
     it('refuses forged events with 400 and changes nothing', async () => {
       const { buyer, created, session } = await openOrder();
-      const payload = event('checkout.session.completed', session);
-      for (const signature of [undefined, 'garbage', signed(payload, 'whsec_someone_else'), signed(event('checkout.session.completed', { ...session, amount_total: 1 }))]) {
+      const genuine = event('checkout.session.completed', session);
+      const { payload } = signedEvent(genuine, STAND_IN_WEBHOOK_SECRET);
+      const forged = [
+        undefined, 'garbage', signedEvent(genuine, 'whsec_someone_else').signature,
+        // A genuine signature of another body (the amount changed on the way).
+        signedEvent(event('checkout.session.completed', { ...session, amount_total: 1 }), STAND_IN_WEBHOOK_SECRET).signature,
+      ];
+      for (const signature of forged) {
         const response = await deliver(payload, signature);
         expect(response.status).toBe(400);
         expect(ApiError.parse(await response.json()).error.code).toBe('bad_signature');
@@ -235,30 +251,27 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
 
     it('handles a replayed event once', async () => {
       const { buyer, created, session } = await openOrder();
-      const payload = event('checkout.session.completed', session);
+      const paid = event('checkout.session.completed', session);
       const outcomes = [];
-      for (let i = 0; i < 3; i++) outcomes.push(((await (await deliver(payload, signed(payload))).json()) as { outcome: string }).outcome);
+      for (let i = 0; i < 3; i++) outcomes.push(await send(paid));
       expect(outcomes).toEqual(['moved', 'replay', 'replay']);
       expect((await readOrder(buyer.idToken, created.id)).state).toSatisfy((state: string) => PAID.includes(state));
-      const payments = await db.query('SELECT * FROM payments WHERE order_id = $1', [created.id]);
-      expect(payments).toHaveLength(1);
+      const payments = await db.query<{ payment_intent_id: string }>('SELECT payment_intent_id FROM payments WHERE order_id = $1', [created.id]);
+      // The PaymentIntent the event names is the one kept to refund later.
+      expect(payments).toEqual([{ payment_intent_id: session.payment_intent }]);
       const events = await db.query<{ to_state: string }>('SELECT * FROM order_events WHERE order_id = $1', [created.id]);
       expect(events.filter((e) => e.to_state === 'paid')).toHaveLength(1);
     });
 
     it('keeps a paid order paid when an expiry arrives late, and counts a payment that arrives after an expiry', async () => {
       const first = await openOrder();
-      for (const type of ['checkout.session.completed', 'checkout.session.expired', 'checkout.session.async_payment_failed']) {
-        const payload = event(type, first.session);
-        expect((await deliver(payload, signed(payload))).status).toBe(200);
+      for (const type of ['checkout.session.completed', 'checkout.session.expired', 'checkout.session.async_payment_failed'] as const) {
+        await send(event(type, first.session));
       }
       expect((await readOrder(first.buyer.idToken, first.created.id)).state).toSatisfy((state: string) => PAID.includes(state));
 
       const second = await openOrder();
-      for (const type of ['checkout.session.expired', 'checkout.session.completed']) {
-        const payload = event(type, second.session);
-        expect((await deliver(payload, signed(payload))).status).toBe(200);
-      }
+      for (const type of ['checkout.session.expired', 'checkout.session.completed'] as const) await send(event(type, second.session));
       expect((await readOrder(second.buyer.idToken, second.created.id)).state).toSatisfy((state: string) => PAID.includes(state));
       const events = await db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [second.created.id]);
       expect(events.slice(0, 3).map((e) => e.to_state)).toEqual(['pending_payment', 'expired', 'paid']);
@@ -266,25 +279,21 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
 
     it('follows a delayed payment method: unpaid on completion, then failed or succeeded', async () => {
       const failing = await openOrder();
-      for (const [type, status] of [['checkout.session.completed', 'unpaid'], ['checkout.session.async_payment_failed', 'unpaid']] as const) {
-        const payload = event(type, { ...failing.session, payment_status: status });
-        await deliver(payload, signed(payload));
-      }
+      // A bank debit: completed while its PaymentIntent is processing, then Stripe says how it ended.
+      await send(event('checkout.session.completed', failing.session, 'processing'));
+      await send(event('checkout.session.async_payment_failed', failing.session));
       expect((await readOrder(failing.buyer.idToken, failing.created.id)).state).toBe('payment_failed');
 
       const succeeding = await openOrder();
-      const unpaid = event('checkout.session.completed', { ...succeeding.session, payment_status: 'unpaid' });
-      await deliver(unpaid, signed(unpaid));
+      await send(event('checkout.session.completed', succeeding.session, 'processing'));
       expect((await readOrder(succeeding.buyer.idToken, succeeding.created.id)).state).toBe('pending_payment');
-      const paid = event('checkout.session.async_payment_succeeded', succeeding.session);
-      await deliver(paid, signed(paid));
+      await send(event('checkout.session.async_payment_succeeded', succeeding.session));
       expect((await readOrder(succeeding.buyer.idToken, succeeding.created.id)).state).toSatisfy((state: string) => PAID.includes(state));
     });
 
     it('ignores a paid event whose amount is not the order amount', async () => {
       const { buyer, created, session } = await openOrder();
-      const payload = event('checkout.session.completed', { ...session, amount_total: 1 });
-      expect((await deliver(payload, signed(payload))).status).toBe(200);
+      expect(await send(event('checkout.session.completed', { ...session, amount_total: 1 }))).toBe('mismatch');
       expect((await readOrder(buyer.idToken, created.id)).state).toBe('pending_payment');
     });
   });
