@@ -296,6 +296,42 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       expect(await send(event('checkout.session.completed', { ...session, amount_total: 1 }))).toBe('mismatch');
       expect((await readOrder(buyer.idToken, created.id)).state).toBe('pending_payment');
     });
+
+    it('records and refunds at once a verified payment that matches no order (payment_mismatches), once however often it comes', async () => {
+      // An account of ours whose own events reach no endpoint: the only events are the ones sent here.
+      const quietStandIn = await startStripeStandIn({ port: 0, webhookSecret: STAND_IN_WEBHOOK_SECRET });
+      const quietStripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: quietStandIn.url });
+      const quietApi = await serveApi(testShopApi({ catalogue, db, stripe: quietStripe, siteUrl: SITE, ...delivery.options }));
+      try {
+        // Paid sessions for no order of ours: an order id we never made, and a reference that is no order id at all.
+        for (const reference of [crypto.randomUUID(), 'cart_4711']) {
+          const created = await quietStripe.checkout.sessions.create({
+            mode: 'payment', client_reference_id: reference, success_url: `${SITE}/ok`, expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
+            line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: 777, product_data: { name: 'eSIM' } } }],
+          });
+          expect((await payOnStandIn(created.url!, '4242424242424242')).status).toBe(303);
+          const paid = await quietStripe.checkout.sessions.retrieve(created.id);
+          const intent = paid.payment_intent as string;
+          expect(intent).toMatch(/^pi_/);
+          const completed = event('checkout.session.completed', { id: created.id, client_reference_id: reference, amount_total: 777, currency: 'eur', payment_intent: intent });
+
+          expect(await send(completed, `${quietApi.url}/api`)).toBe('mismatch');
+          const recorded = await db.query('SELECT order_id, payment_intent_id, amount_minor, currency, reason, refund_id IS NOT NULL AS refunded FROM payment_mismatches WHERE checkout_session_id = $1', [created.id]);
+          expect(recorded).toEqual([{ order_id: null, payment_intent_id: intent, amount_minor: 777, currency: 'EUR', reason: 'unknown_order', refunded: true }]);
+          const refunds = async () => (await quietStripe.refunds.list({ payment_intent: intent })).data.map((r) => [r.amount, r.status]);
+          expect(await refunds()).toEqual([[777, 'succeeded']]);
+
+          // Stripe sends it again (its retry, the same event), or another event about the same session: nothing more is given back.
+          expect(await send(completed, `${quietApi.url}/api`)).toBe('replay');
+          expect(await send(checkoutEvent('checkout.session.completed', completed.data.object as Stripe.Checkout.Session), `${quietApi.url}/api`)).toBe('mismatch');
+          expect(await db.query('SELECT id FROM payment_mismatches WHERE checkout_session_id = $1', [created.id])).toHaveLength(1);
+          expect(await refunds()).toEqual([[777, 'succeeded']]);
+        }
+      } finally {
+        await quietApi.close();
+        await quietStandIn.close();
+      }
+    });
   });
 
   it('loses nothing when the API is down between payment and webhook: the retried event marks it paid', async () => {
