@@ -72,3 +72,5 @@ export const ESIM_USAGE_MAX_AGE_MS = 5 * 60_000;
 export const ORDERS_PER_USER_PER_MINUTE = 10;
 export const ORDERS_PER_USER_PER_HOUR = 30;
 export const REFUND_REQUESTS_PER_USER_PER_MINUTE = 5;
+/** GET /esims/{id}/top-ups asks the partner for the eSIM's own top-ups each time. */
+export const TOP_UP_LISTS_PER_USER_PER_MINUTE = 20;

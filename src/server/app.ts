@@ -4,7 +4,7 @@ import { cors } from 'hono/cors';
 import { routePath } from 'hono/route';
 import type Stripe from 'stripe';
 import { createCatalogueApi } from '../catalogue/api.ts';
-import type { Snapshot } from '../catalogue/schema.ts';
+import type { Price, Snapshot } from '../catalogue/schema.ts';
 import { formatDataAmount, formatValidity } from '../features/package/plans.ts';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../i18n/locales.ts';
 import { localizePath } from '../i18n/paths.ts';
@@ -15,12 +15,13 @@ import type { Accounts, Caller } from './auth.ts';
 import type { Db } from './db/db.ts';
 import { createEsimRoutes } from './esims/routes.ts';
 import { createEsimStore } from './esims/store.ts';
-import { canTopUp, esimStatus, esimView } from './esims/view.ts';
+import { canTopUp, esimStatus, esimView, topUpSupported } from './esims/view.ts';
 import { createFulfilment, type Fulfilment, type FulfilmentOptions } from './fulfilment/fulfilment.ts';
 import { handlePartnerNotification } from './fulfilment/partner-webhook.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { destinationNames, sellablePlans } from './orders/plans.ts';
-import { createOrderStore, OPEN_ORDER_LIFETIME_MS, orderNumber, type OrderWithPayment } from './orders/store.ts';
+import { createOrderStore, OPEN_ORDER_LIFETIME_MS, orderNumber, type OrderWithPayment, type SoldPlan } from './orders/store.ts';
+import { isTopUpId, topUpOffers } from './orders/top-ups.ts';
 import type { EsimPartner } from './partner/partner.ts';
 import { parsePartnerNotification } from './partner/esim-access.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
@@ -65,6 +66,18 @@ export interface ShopApiOptions {
  * stuck orders, and closed orders' payment pages still open at Stripe).
  */
 export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & { fulfilment: Fulfilment; reconcile: () => Promise<number> };
+
+/** What one order sells, priced now: a catalogue plan or one of the partner's top-ups of an eSIM. */
+interface Sale {
+  plan: SoldPlan;
+  destination: string;
+  /** In the order's language, for the payment page. */
+  destinationName: string;
+  /** The partner's package: a plan's, or the top-up's own code. */
+  partnerCode: string;
+  wholesaleUsdE4: number;
+  price: Price;
+}
 
 const MAX_ORDER_BODY_BYTES = 16 * 1024;
 const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
@@ -174,29 +187,62 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     if (await salesPaused(db)) return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
     const refused = await limits.refuse(c, 'orders', caller.uid);
     if (refused) return refused;
-    const plan = plans.get(request.planId);
-    if (!plan) return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
+    // What is sold: a catalogue plan, or one of the partner's top-ups of the caller's eSIM, each
+    // priced here again by the one pricing function, whatever the page showed.
+    let sale: Sale;
     if (request.topUpOf) {
-      // A top-up: the caller's own eSIM, on a device and still valid, and a plan of its destination.
+      // A top-up: the caller's own eSIM, of a plan that can be topped up, on a device and still
+      // valid, and one of the partner's top-ups of it as the partner lists them now.
       const owned = await esims.ownedOne(caller.uid, request.topUpOf);
       if (!owned) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-      if (!canTopUp(esimStatus(owned.order, owned.esim, new Date())) || plan.destination.code !== owned.order.destination) {
-        return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot top up this eSIM.');
+      if (!topUpSupported(owned.order)) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot be topped up.');
+      if (!canTopUp(esimStatus(owned.order, owned.esim, new Date()))) {
+        return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up now: it is not installed, or no longer valid.');
       }
+      if (!isTopUpId(request.planId)) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
+      let offers;
+      try {
+        offers = topUpOffers(await options.partner.listTopUps(owned.esim!.iccid));
+      } catch (error) {
+        console.error('orders: top-ups not listed', error instanceof Error ? error.message : error);
+        return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
+      }
+      const offer = offers.find((o) => o.id === request.planId);
+      if (!offer) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
+      const { pkg } = offer;
+      sale = {
+        plan: { id: offer.id, metadata: { dataAmount: pkg.dataAmount }, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.countries },
+        destination: owned.order.destination,
+        destinationName: destination(owned.order.destination, request.lang).name,
+        partnerCode: pkg.partnerCode,
+        wholesaleUsdE4: pkg.wholesaleUsdE4,
+        price: offer.price,
+      };
+    } else {
+      const plan = plans.get(request.planId);
+      if (!plan) return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
+      const { pkg } = plan;
+      sale = {
+        plan: { id: pkg.id, metadata: pkg.metadata, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.supportedCountries, topUp: pkg.topUp },
+        destination: plan.destination.code,
+        destinationName: plan.destination.names[request.lang],
+        partnerCode: pkg.partnerCode,
+        wholesaleUsdE4: pkg.wholesaleUsdE4,
+        price: plan.price,
+      };
     }
-    if (plan.price.amountMinor !== request.expectedPrice.amountMinor || plan.price.currency !== request.expectedPrice.currency) {
-      return fail(c, 409, ERROR_CODES.priceChanged, 'The price of this plan has changed.', { price: plan.price });
+    if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {
+      return fail(c, 409, ERROR_CODES.priceChanged, 'The price of this plan has changed.', { price: sale.price });
     }
 
-    const { pkg } = plan;
     const { order, created, closedCheckouts } = await store.openOrder({
       uid: caller.uid,
       email: caller.email,
-      plan: { id: pkg.id, metadata: pkg.metadata, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.supportedCountries },
-      destination: plan.destination.code,
-      partnerCode: pkg.partnerCode,
-      wholesaleUsdE4: pkg.wholesaleUsdE4,
-      price: plan.price,
+      plan: sale.plan,
+      destination: sale.destination,
+      partnerCode: sale.partnerCode,
+      wholesaleUsdE4: sale.wholesaleUsdE4,
+      price: sale.price,
       lang: request.lang,
       termsVersion: TERMS_VERSION,
       consentedAt: new Date(),
@@ -216,11 +262,11 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
           orderId: order.id,
           email: caller.email,
           lang,
-          productName: `${plan.destination.names[lang]}: ${formatDataAmount(pkg.metadata.dataAmount, lang)}, ${formatValidity(pkg.validity, pkg.validityUnit, lang)}`,
+          productName: `${sale.destinationName}: ${formatDataAmount(sale.plan.metadata.dataAmount, lang)}, ${formatValidity(sale.plan.validity, sale.plan.validityUnit, lang)}`,
           amountMinor: order.amount_minor,
           currency: order.currency,
           successUrl: `${siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
-          cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(pkg.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,
+          cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(sale.plan.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,
           // Counted from now: Stripe takes 30 min to 24 h after the session's creation, and this may be
           // a retry minutes after the order was opened. It outlives the order's own open time (reused at
           // most OPEN_ORDER_LIFETIME_MS after its creation), so a reused order never shows a dead page.
@@ -327,7 +373,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     return c.json({ handled: await reconcile() });
   });
 
-  createEsimRoutes(app, { esims, plans, destination, partner: options.partner, fulfilment, limits, langOf });
+  createEsimRoutes(app, { esims, destination, partner: options.partner, fulfilment, limits, langOf });
 
   // Everything else is the catalogue's (GET /regions, /countries, /packages, POST /csp-reports) or its JSON 404.
   app.all('*', (c) => catalogueApi(c.req.raw, c.env));

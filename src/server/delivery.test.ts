@@ -6,7 +6,7 @@ import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { apiCaller, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
 import type { ShopApi, ShopApiOptions } from './app.ts';
@@ -251,13 +251,13 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
   const mailsTo = (email: string) => stand.smtp.messages.filter((m) => m.to.includes(email));
 
-  it('tops up an installed eSIM with a plan of its destination, through the same checkout, and shows data use', async () => {
+  it("tops up an installed eSIM with one of the partner's top-ups of it, through the same checkout, and shows data use", async () => {
     const buyer = await signUp();
     const order = await buy(buyer.idToken);
     const { esim } = await delivered(buyer.idToken, order.id);
     // Not installed yet: no top-up.
     expect((await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).status).toBe(409);
-    const refused = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor(PLAN, { topUpOf: order.id })) });
+    const refused = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(topUpRequest({ id: 'topup-1gb-7d', price: PLAN.price }, order.id)) });
     expect(refused.status).toBe(409);
 
     stand.partner.markInstalled(tranNo(esim!.iccid!));
@@ -274,13 +274,13 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
 
     const offered = TopUpPlans.parse(await (await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).json()).plans;
     expect(offered.length).toBeGreaterThan(1);
-    expect(offered.every((p) => plans.get(p.id)?.destination.code === 'DE')).toBe(true);
-    const topUp = await buy(buyer.idToken, orderFor(PLAN, { topUpOf: order.id }));
+    // The partner's own top-ups (src/server/top-ups.test.ts: exactly them, priced), not the catalogue's plans.
+    expect(offered.every((p) => p.id.startsWith('topup-') && !plans.has(p.id))).toBe(true);
+    const topUp = await buy(buyer.idToken, topUpRequest(offered[0]!, order.id));
     expect(topUp).toMatchObject({ kind: 'top_up', esimId: order.id });
     const done = await waitFor(() => readOrder(buyer.idToken, topUp.id), (o) => o.state === 'delivered');
     expect(done.esim).toMatchObject({ id: order.id, status: 'active' });
-    const added = stand.partner.packages.find((p) => p.packageCode === PLAN.pkg.partnerCode)!.volume;
-    expect(done.esim!.usage!.totalBytes).toBe(totalBefore + added);
+    expect(done.esim!.usage!.totalBytes).toBe(totalBefore + offered[0]!.dataAmount.value * 2 ** 30);
     // Its own confirmation (BGB § 312f): the order, the terms and the waiver, the way to My eSIMs, no codes to install again.
     const confirmation = await stand.smtp.waitFor((m) => m.to.includes(buyer.email) && m.subject.includes(topUp.number), 10_000);
     expect(confirmation.text).toContain(TERMS_VERSION);

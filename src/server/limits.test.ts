@@ -5,7 +5,7 @@ import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
@@ -158,15 +158,17 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     }
   });
 
-  it('switching a top-up back and forth 20 times leaves every replaced payment page expired at Stripe: none takes a payment', async () => {
+  it('switching a top-up back and forth between two eSIMs 20 times leaves every replaced payment page expired at Stripe: none takes a payment', async () => {
     // The per-minute limit would stop this buyer at 10: another build of the API with room for 20.
     await serve(build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 } }));
     const buyer = await signUp();
-    const esimId = await installedEsim(buyer.idToken);
+    const esimIds = [await installedEsim(buyer.idToken), await installedEsim(buyer.idToken)];
+    // The same top-up (one destination: the same partner's top-ups) for one eSIM, then the other.
+    const [topUp] = await offeredTopUps(api.url, buyer.idToken, esimIds[0]!);
     const urls: string[] = [];
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const response = await postOrder(buyer.idToken, orderFor(PLAN, i % 2 === 0 ? { topUpOf: esimId } : {}));
+      const response = await postOrder(buyer.idToken, topUpRequest(topUp!, esimIds[i % 2]!));
       expect(response.status).toBe(201);
       const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
       urls.push(checkoutUrl);
@@ -188,11 +190,13 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
   it('closes a replaced payment page later when Stripe could not be reached at the time (the reconcile job tries again)', async () => {
     await serve(build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 }, reconcileToken: 'limits-reconcile-token' }));
     const buyer = await signUp();
-    const esimId = await installedEsim(buyer.idToken);
-    const first = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, orderFor(PLAN, { topUpOf: esimId }))).json());
+    const esimIds = [await installedEsim(buyer.idToken), await installedEsim(buyer.idToken)];
+    const [topUp] = await offeredTopUps(api.url, buyer.idToken, esimIds[0]!);
+    const first = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, topUpRequest(topUp!, esimIds[0]!))).json());
     const expire = vi.spyOn(stripe.checkout.sessions, 'expire').mockRejectedValueOnce(new Error('connection reset'));
     try {
-      const second = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, orderFor())).json());
+      // The same top-up for the other eSIM replaces it.
+      const second = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, topUpRequest(topUp!, esimIds[1]!))).json());
       expect(second.order.id).not.toBe(first.order.id);
       expect((await readOrder(buyer.idToken, first.order.id)).state).toBe('cancelled');
       expect(expire).toHaveBeenCalled();

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { ORDERS_PER_USER_PER_HOUR, ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
+import { ORDERS_PER_USER_PER_HOUR, ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE, TOP_UP_LISTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
 import { ERROR_CODES } from '../shop/contract.ts';
 import type { Db } from './db/db.ts';
 import { fail } from './http.ts';
@@ -10,15 +10,17 @@ export interface UserLimits {
   ordersPerMinute: number;
   ordersPerHour: number;
   refundsPerMinute: number;
+  topUpListsPerMinute: number;
 }
 
 export const USER_LIMITS: UserLimits = {
   ordersPerMinute: ORDERS_PER_USER_PER_MINUTE,
   ordersPerHour: ORDERS_PER_USER_PER_HOUR,
   refundsPerMinute: REFUND_REQUESTS_PER_USER_PER_MINUTE,
+  topUpListsPerMinute: TOP_UP_LISTS_PER_USER_PER_MINUTE,
 };
 
-export type LimitedRoute = 'orders' | 'refunds';
+export type LimitedRoute = 'orders' | 'refunds' | 'topUps';
 
 /**
  * Per-user limits on the routes that cost a Stripe Checkout Session or calls to the eSIM partner
@@ -50,6 +52,7 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS) {
   const windows: Record<LimitedRoute, RateLimiterPostgres[]> = {
     orders: [window('orders-minute', limits.ordersPerMinute, 60, true), window('orders-hour', limits.ordersPerHour, 3600)],
     refunds: [window('refunds-minute', limits.refundsPerMinute, 60)],
+    topUps: [window('top-ups-minute', limits.topUpListsPerMinute, 60)],
   };
 
   /** Counts one request of this user; answers undefined when it may go on, else the seconds until it may try again. */

@@ -7,7 +7,7 @@ import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
 import type { ShopApi, ShopApiOptions } from './app.ts';
@@ -146,20 +146,22 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const buyer = await signUp();
     const base = await installedEsim(buyer.idToken);
     const totalBefore = (await partnerStatus(base.id)).profiles[0]!.totalBytes;
-    const added = stand.partner.packages.find((p) => p.packageCode === PLAN.pkg.partnerCode)!.volume;
+    // Two of the partner's own top-ups of this eSIM (whole gigabytes).
+    const [small, larger] = await offeredTopUps(api.url, buyer.idToken, base.id);
+    const added = small!.dataAmount.value * 2 ** 30;
 
     // Applied, answer lost.
     stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/topup' });
-    const first = await buy(buyer.idToken, orderRequest(PLAN, { topUpOf: base.id }));
+    const first = await buy(buyer.idToken, topUpRequest(small!, base.id));
     expect((await settlesIn(buyer.idToken, first.id, ['delivered', 'refunded'])).state).toBe('delivered');
     expect(stand.partner.topUpsApplied(first.id)).toBe(1);
 
     // Refused before it was applied (a 503): the read shows nothing added, so it is sent again, once.
     stand.partner.failNext({ status: 503 }, { call: 'esim/topup' });
-    const second = await buy(buyer.idToken, orderRequest(BIGGER, { topUpOf: base.id }));
+    const second = await buy(buyer.idToken, topUpRequest(larger!, base.id));
     expect((await settlesIn(buyer.idToken, second.id, ['delivered', 'refunded'])).state).toBe('delivered');
     expect(stand.partner.topUpsApplied(second.id)).toBe(1);
-    const addedToo = stand.partner.packages.find((p) => p.packageCode === BIGGER.pkg.partnerCode)!.volume;
+    const addedToo = larger!.dataAmount.value * 2 ** 30;
     expect((await partnerStatus(base.id)).profiles[0]!.totalBytes).toBe(totalBefore + added + addedToo);
     const writes = await db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 ORDER BY id`, [second.id]);
     expect(writes.map((w) => w.outcome)).toEqual(['refused', 'applied']);
@@ -174,8 +176,9 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     try {
       const buyer = await signUp();
       const base = await installedEsim(buyer.idToken);
+      const [cheapest] = await offeredTopUps(api.url, buyer.idToken, base.id);
       stand.partner.failNext({ delayMs: 1_500 }, { call: 'esim/topup' });
-      const topUp = await buy(buyer.idToken, orderRequest(PLAN, { topUpOf: base.id }));
+      const topUp = await buy(buyer.idToken, topUpRequest(cheapest!, base.id));
       const deadline = Date.now() + 2_500;
       while (Date.now() < deadline) {
         await second.fulfilment.reconcile();

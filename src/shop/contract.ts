@@ -18,7 +18,9 @@ import { LOCALE_CODES } from '../i18n/locales.ts';
  *   POST   /webhooks/stripe                     → 200 (signature checked; 400 otherwise)
  *   POST   /webhooks/partner/{token}            → 200 (the partner's notification: a hint, the partner is asked before acting)
  *   GET    /esims?lang=xx                       → EsimList (newest first; with install codes, usage at most 5 minutes old)
- *   GET    /esims/{id}/top-ups?lang=xx          → TopUpPlans (the plans that can top this eSIM up; 409 cannot_top_up)
+ *   GET    /esims/{id}/top-ups?lang=xx          → TopUpPlans (the partner's own top-ups of this eSIM, priced, cheapest first;
+ *                                                409 cannot_top_up when its plan cannot be topped up or it is not on a phone and valid;
+ *                                                503 partner_unavailable when the partner cannot say now)
  *   POST   /esims/{id}/refund?lang=xx           → EsimView (refund of a never-installed eSIM within 30 days; 409 not_refundable;
  *                                                503 partner_unavailable when the eSIM's state cannot be checked now)
  *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
@@ -29,6 +31,9 @@ import { LOCALE_CODES } from '../i18n/locales.ts';
  * its payment page expired at Stripe.
  *
  * An eSIM's id is the id of the order that bought it; a top-up is an order of kind 'top_up' for that id.
+ * Top-ups are the partner's own packages, offered per eSIM (GET /esims/{id}/top-ups): a top-up's plan
+ * id is `topup-<data>-<validity>` ('topup-2gb-15d'), unique among one eSIM's top-ups, and POST /orders
+ * takes it with `topUpOf`, pricing it again from the partner's current top-ups of that eSIM.
  */
 
 export const OrderState = z.enum([
@@ -56,7 +61,10 @@ export const CreateOrderRequest = z.object({
   expectedPrice: Price,
   /** Both must be given (true): the terms, and immediate start with loss of the right of withdrawal (BGB § 356(5)). */
   consents: z.object({ terms: z.literal(true), immediateStart: z.literal(true) }),
-  /** A top-up: the eSIM (its id) the plan's data and days are added to. Absent: a new eSIM. */
+  /**
+   * A top-up: the eSIM (its id) the data and days are added to; `planId` is then one of its top-ups
+   * (TopUpPlan.id, from GET /esims/{id}/top-ups). Absent: a new eSIM of a catalogue plan.
+   */
   topUpOf: z.uuid().optional(),
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
@@ -120,25 +128,31 @@ export const EsimView = z.object({
   install: InstallCodes.nullable(),
   /** Never installed and bought less than 30 days ago: the refund button. */
   refundable: z.boolean(),
-  /** Installed and still valid: the top-up plans. */
+  /** Its plan can be topped up (topUpSupported), and it is installed and still valid: the top-up plans. */
   canTopUp: z.boolean(),
+  /** Whether its plan can be topped up at all (the partner's word when it was sold); false: the page says so. */
+  topUpSupported: z.boolean(),
 });
 export type EsimView = z.infer<typeof EsimView>;
 
 export const EsimList = z.object({ esims: z.array(EsimView) });
 export type EsimList = z.infer<typeof EsimList>;
 
+/** One of the partner's top-ups of an eSIM, priced by the one pricing function from its own wholesale price. */
 export const TopUpPlan = z.object({
+  /** 'topup-2gb-15d': what POST /orders takes as planId, with the eSIM as topUpOf. */
   id: z.string(),
   dataAmount: DataAmount,
   validity: z.number().int().positive(),
   validityUnit: z.enum(['day', 'week', 'month']),
+  supportedCountries: z.array(z.string()),
   /** VAT included. */
   price: Price,
 });
 export type TopUpPlan = z.infer<typeof TopUpPlan>;
 
-export const TopUpPlans = z.object({ plans: z.array(TopUpPlan) });
+/** An eSIM's top-ups, cheapest first, with the eSIM's destination (the checkout's summary shows it). */
+export const TopUpPlans = z.object({ destination: Destination, plans: z.array(TopUpPlan) });
 export type TopUpPlans = z.infer<typeof TopUpPlans>;
 
 export const OrderView = z.object({

@@ -2,7 +2,7 @@ import { STAND_IN_WEBHOOK_SECRET } from '../../stand-ins/stripe/server.ts';
 import { createShopApi, type ShopApiOptions } from '../../src/server/app.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
 import type { SellablePlan } from '../../src/server/orders/plans.ts';
-import type { CreateOrderRequest } from '../../src/shop/contract.ts';
+import type { CreateOrderRequest, TopUpPlan } from '../../src/shop/contract.ts';
 
 /** The shop API as its tests call it over HTTP (src/server/*.test.ts). */
 
@@ -21,6 +21,24 @@ export const orderRequest = (plan: SellablePlan, overrides: Partial<CreateOrderR
   consents: { terms: true, immediateStart: true },
   ...overrides,
 });
+
+/** A German buyer's order of one of an eSIM's top-ups (GET /esims/{id}/top-ups) at its price, with both consents. */
+export const topUpRequest = (topUp: Pick<TopUpPlan, 'id' | 'price'>, esimId: string, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
+  planId: topUp.id,
+  lang: 'de',
+  expectedPrice: topUp.price,
+  consents: { terms: true, immediateStart: true },
+  topUpOf: esimId,
+  ...overrides,
+});
+
+/** An eSIM's top-ups as the API offers them (its owner's token), cheapest first. */
+export async function offeredTopUps(baseUrl: string, token: string, esimId: string): Promise<TopUpPlan[]> {
+  const response = await fetch(`${baseUrl}/api/esims/${esimId}/top-ups?lang=de`, { headers: { Authorization: `Bearer ${token}` } });
+  const body = (await response.json()) as { plans?: TopUpPlan[] };
+  if (response.status !== 200 || !body.plans) throw new Error(`GET /esims/${esimId}/top-ups answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.plans;
+}
 
 /** A call to the API under /api at `baseUrl()` (a getter: tests restart the server), with an ID token when given. */
 export const apiCaller =

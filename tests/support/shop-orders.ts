@@ -51,6 +51,7 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     },
     refundable: false,
     canTopUp: true,
+    topUpSupported: true,
     ...overrides,
   };
 }

@@ -4,23 +4,22 @@ import type { Locale } from '../../i18n/locales.ts';
 import { ERROR_CODES, type EsimList, type TopUpPlans } from '../../shop/contract.ts';
 import type { Caller } from '../auth.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
-import type { SellablePlan } from '../orders/plans.ts';
+import { topUpOffers } from '../orders/top-ups.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
-import { canTopUp, esimStatus, esimView, isRefundable, type DestinationOf } from './view.ts';
+import { canTopUp, esimStatus, esimView, isRefundable, topUpSupported, type DestinationOf } from './view.ts';
 
 /**
- * My eSIMs (DESIGN 6): the caller's eSIMs with install codes and data use, the plans that can
- * top one up, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
+ * My eSIMs (DESIGN 6): the caller's eSIMs with install codes and data use, the partner's top-ups
+ * of one, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
  */
 export function createEsimRoutes(
   app: Hono<{ Variables: { caller: Caller } }>,
   deps: {
     esims: EsimStore;
-    plans: Map<string, SellablePlan>;
     destination: DestinationOf;
     partner: EsimPartner;
     fulfilment: Fulfilment;
@@ -28,7 +27,7 @@ export function createEsimRoutes(
     langOf: (c: Context) => Locale | undefined;
   },
 ) {
-  const { esims, plans, destination, partner, fulfilment, limits, langOf } = deps;
+  const { esims, destination, partner, fulfilment, limits, langOf } = deps;
 
   /**
    * Data use older than 5 minutes is read again from the partner, in its batch call (10 eSIMs a
@@ -70,15 +69,35 @@ export function createEsimRoutes(
   app.get('/esims/:id/top-ups', async (c) => {
     const lang = langOf(c);
     if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+    const uid = c.get('caller').uid;
     const found = await owned(c);
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-    if (!canTopUp(esimStatus(found.order, found.esim, new Date()))) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up.');
-    // The plans of the eSIM's destination, cheapest first.
+    // What we know first, at no cost to the partner: a plan the partner said cannot be topped up,
+    // an eSIM not on a phone or no longer valid.
+    if (!topUpSupported(found.order)) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot be topped up.');
+    if (!canTopUp(esimStatus(found.order, found.esim, new Date()))) {
+      return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up now: it is not installed, or no longer valid.');
+    }
+    // Each look asks the partner for the eSIM's own top-ups: a few dozen a minute per user.
+    const refused = await limits.refuse(c, 'topUps', uid);
+    if (refused) return refused;
+    let offers;
+    try {
+      offers = topUpOffers(await partner.listTopUps(found.esim!.iccid));
+    } catch (error) {
+      console.error('esims: top-ups not listed', error instanceof Error ? error.message : error);
+      return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
+    }
     const body: TopUpPlans = {
-      plans: [...plans.values()]
-        .filter((plan) => plan.destination.code === found.order.destination)
-        .sort((a, b) => a.price.amountMinor - b.price.amountMinor)
-        .map(({ pkg, price }) => ({ id: pkg.id, dataAmount: pkg.metadata.dataAmount, validity: pkg.validity, validityUnit: pkg.validityUnit, price })),
+      destination: destination(found.order.destination, lang),
+      plans: offers.map(({ id, pkg, price }) => ({
+        id,
+        dataAmount: pkg.dataAmount,
+        validity: pkg.validity,
+        validityUnit: pkg.validityUnit,
+        supportedCountries: pkg.countries,
+        price,
+      })),
     };
     return c.json(body);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRow } from '../orders/store.ts';
 import type { EsimRow } from './store.ts';
-import { canTopUp, esimStatus, isRefundable } from './view.ts';
+import { canTopUp, esimStatus, esimView, isRefundable } from './view.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const DAY = 86_400_000;
@@ -40,5 +40,29 @@ describe('what the owner sees of an eSIM', () => {
     expect(isRefundable('active', order('delivered', 1), esim({ installed: true }), NOW)).toBe(false);
     expect(isRefundable('ready', order('delivered', 1), esim({ installed: true }), NOW)).toBe(false);
     expect([canTopUp('active'), canTopUp('used_up'), canTopUp('ready'), canTopUp('expired'), canTopUp('refunded')]).toEqual([true, true, false, false, false]);
+  });
+
+  it('offers no top-up of a plan the partner sells none for, and says so; an order from before it was kept asks the partner', async () => {
+    const sold = (topUp?: boolean) =>
+      ({
+        ...order('delivered'),
+        id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
+        number: 7,
+        plan: { id: 'ad-1gb-7d', metadata: { dataAmount: { value: 1, unit: 'GB' } }, validity: 7, validityUnit: 'day', supportedCountries: ['AD'], ...(topUp === undefined ? {} : { topUp }) },
+      }) as OrderRow;
+    const installed = esim({
+      status: 'active',
+      installed: true,
+      iccid: '8985200012345678901',
+      activation_code: 'LPA:1$smdp.example.test$ABC123',
+      smdp_address: 'smdp.example.test',
+      matching_id: 'ABC123',
+      total_bytes: 2 ** 30,
+      used_bytes: 0,
+    });
+    const andorra = { code: 'AD', name: 'Andorra', flag: '/flags/AD.svg' };
+    expect(await esimView(sold(false), installed, andorra, NOW)).toMatchObject({ status: 'active', canTopUp: false, topUpSupported: false });
+    expect(await esimView(sold(true), installed, andorra, NOW)).toMatchObject({ status: 'active', canTopUp: true, topUpSupported: true });
+    expect(await esimView(sold(), installed, andorra, NOW)).toMatchObject({ canTopUp: true, topUpSupported: true });
   });
 });

@@ -53,6 +53,13 @@ export const isRefundable = (status: EsimStatus, order: OrderRow, esim: EsimRow 
 /** A top-up needs an eSIM on a device that is still valid. */
 export const canTopUp = (status: EsimStatus) => status === 'active' || status === 'used_up';
 
+/**
+ * Whether the eSIM's plan can be topped up at all: the partner's word for the package when it was
+ * sold (the catalogue's topUp, kept on the order). Orders from before it was kept do not say: the
+ * partner's top-up list for the eSIM then decides.
+ */
+export const topUpSupported = (order: OrderRow) => order.plan.topUp !== false;
+
 export async function esimView(
   order: OrderRow,
   esim: EsimRow | undefined,
@@ -73,7 +80,8 @@ export async function esimView(
     expiresAt: esim?.expires_at?.toISOString() ?? null,
     install: showCodes ? await installCodes(esim) : null,
     refundable: isRefundable(status, order, esim, now),
-    canTopUp: canTopUp(status),
+    canTopUp: topUpSupported(order) && canTopUp(status),
+    topUpSupported: topUpSupported(order),
   };
 }
 

@@ -53,8 +53,6 @@ const ALLOCATION_LIMIT_MS = 10 * 60_000;
 const REFUND_POLL_MS = 5 * 60_000;
 /** Whoever works on an order holds it this long unless renewed (a crashed process's hold runs out). */
 const LEASE_MS = 60_000;
-/** eSIM Access names an eSIM's top-up package after its base package. */
-const topUpCode = (partnerCode: string) => `TOPUP_${partnerCode}`;
 
 /** What a try that did not fail leaves: nothing to do, or a look again soon (the partner is still allocating). */
 type Outcome = { retryInMs: number } | 'done';
@@ -192,7 +190,8 @@ export function createFulfilment(options: FulfilmentOptions) {
   }
 
   /**
-   * Adds the plan's data and days to the buyer's eSIM. The partner does not promise that a
+   * Adds the top-up package's data and days to the buyer's eSIM: the partner's own top-up the
+   * order sold (its code is the order's partner_code). The partner does not promise that a
    * repeated top-up is harmless, so it is recorded before it is sent with the eSIM's totals, and
    * after a lost answer the partner's totals say whether it was applied before anything is resent.
    */
@@ -222,7 +221,7 @@ export function createFulfilment(options: FulfilmentOptions) {
     await lease.check();
     let result: TopUpResult;
     try {
-      result = await partner.topUp({ esimTranNo: tranNo, partnerCode: topUpCode(order.partner_code), transactionId: order.id });
+      result = await partner.topUp({ esimTranNo: tranNo, partnerCode: order.partner_code, transactionId: order.id });
     } catch (error) {
       if (refused(error)) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
       throw error;

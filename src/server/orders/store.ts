@@ -56,6 +56,11 @@ export interface SoldPlan {
   validity: number;
   validityUnit: 'day' | 'week' | 'month';
   supportedCountries: string[];
+  /**
+   * A new eSIM's plan: whether it can be topped up later (the partner's word, from the catalogue).
+   * Absent on top-ups, and on orders from before it was kept.
+   */
+  topUp?: boolean;
 }
 
 export interface NewOrder {

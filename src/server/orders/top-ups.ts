@@ -1,0 +1,53 @@
+import type { Price } from '../../catalogue/schema.ts';
+import { enforceMonotonicPrices, retailPrice } from '../../pricing/pricing.ts';
+import type { PartnerPackage } from '../partner/partner.ts';
+
+/**
+ * Top-ups as the shop sells them (issue 24 item 2): the partner's own top-up packages of one eSIM
+ * (EsimPartner.listTopUps), each priced by the one pricing function from its own wholesale price,
+ * as the catalogue's plans are (no larger top-up cheaper than a smaller one of the same days).
+ *
+ * A top-up's id is `topup-<data>-<validity>` ('topup-2gb-15d', 'topup-500mb-7d'), like the
+ * catalogue's plan ids without a destination: readable in a checkout link, stable while the partner
+ * sells the same step, and free of the partner's code (which the shop keeps to itself, as it does
+ * the plans'). It is unique among one eSIM's top-ups; of two packages of the same step the cheaper
+ * is sold. The order keeps the package's own code, which is what the partner is sent.
+ */
+export interface TopUpOffer {
+  id: string;
+  pkg: PartnerPackage;
+  price: Price;
+}
+
+export const TOP_UP_ID_PREFIX = 'topup-';
+
+export const isTopUpId = (id: string) => id.startsWith(TOP_UP_ID_PREFIX);
+
+/** As the catalogue's ids are made (scripts/lib/catalogue-snapshot.ts): whole gigabytes, else megabytes. */
+export function topUpId({ dataAmount: { value, unit }, validity, validityUnit }: Pick<PartnerPackage, 'dataAmount' | 'validity' | 'validityUnit'>): string {
+  const amount = unit === 'GB' && Number.isInteger(value) ? `${value}gb` : `${Math.round(unit === 'GB' ? value * 1024 : value)}mb`;
+  return `${TOP_UP_ID_PREFIX}${amount}-${validity}${validityUnit[0]}`;
+}
+
+/** The partner's top-ups of an eSIM as the shop offers them: priced, one per id, cheapest first. */
+export function topUpOffers(packages: readonly PartnerPackage[]): TopUpOffer[] {
+  const byId = new Map<string, PartnerPackage>();
+  for (const pkg of packages) {
+    const id = topUpId(pkg);
+    const other = byId.get(id);
+    if (!other || pkg.wholesaleUsdE4 < other.wholesaleUsdE4) byId.set(id, pkg);
+  }
+  const priced = enforceMonotonicPrices(
+    [...byId].map(([id, pkg]) => ({
+      id,
+      pkg,
+      metadata: { dataAmount: pkg.dataAmount },
+      validity: pkg.validity,
+      validityUnit: pkg.validityUnit,
+      price: retailPrice(pkg.wholesaleUsdE4),
+    })),
+  );
+  return priced
+    .sort((a, b) => a.price.amountMinor - b.price.amountMinor || a.pkg.dataBytes - b.pkg.dataBytes || a.id.localeCompare(b.id, 'en'))
+    .map(({ id, pkg, price }) => ({ id, pkg, price }));
+}
