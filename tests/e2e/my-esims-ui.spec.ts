@@ -4,8 +4,8 @@ import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { STORAGE_KEYS } from '../../src/config/constants.ts';
 import { fill } from '../../src/i18n/fill.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import type { CreateOrderRequest, EsimView } from '../../src/shop/contract.ts';
-import { createOrderResponse, esimView } from '../support/shop-orders.ts';
+import type { CreateOrderRequest } from '../../src/shop/contract.ts';
+import { createOrderResponse, esimView, topUpPlans } from '../support/shop-orders.ts';
 import { signedInAt as signedIn } from './shop-support.ts';
 import { waitUntilSaved } from './own-site.ts';
 import { axeViolations, messages } from './support.ts';
@@ -26,6 +26,11 @@ const UNUSED = esimView({
   purchasedAt: '2026-03-20T09:00:00.000Z',
   refundable: true,
   canTopUp: false,
+});
+/** The partner's top-ups of ACTIVE (GET /esims/{id}/top-ups), priced. */
+const TOP_UPS = topUpPlans({
+  destination: ACTIVE.destination,
+  plans: [{ id: 'topup-2gb-15d', dataAmount: { value: 2, unit: 'GB' }, validity: 15, validityUnit: 'day', supportedCountries: ['JP'], price: { amountMinor: 899, currency: 'EUR' } }],
 });
 
 
@@ -70,16 +75,14 @@ for (const lang of ['en', 'ar'] as const) {
       await shopApi(page, '/esims', async (request, route) => {
         const path = new URL(request.url()).pathname;
         if (request.method() === 'GET' && path.endsWith('/esims')) return json(route, 200, { esims: [ACTIVE, UNUSED] });
-        if (path.endsWith('/top-ups')) {
-          return json(route, 200, { plans: [{ id: 'jp-3gb-15d', dataAmount: { value: 3, unit: 'GB' }, validity: 15, validityUnit: 'day', price: { amountMinor: 899, currency: 'EUR' } }] });
-        }
+        if (path.endsWith('/top-ups')) return json(route, 200, TOP_UPS);
         // The first refund fails on the server, the second goes through.
         if (path.endsWith('/refund')) {
           if (!refunded) {
             refunded = true;
             return json(route, 500, { error: { code: 'internal_error', message: 'x' } });
           }
-          return json(route, 200, { ...UNUSED, status: 'refunding', install: null, refundable: false } satisfies EsimView);
+          return json(route, 200, esimView({ ...UNUSED, status: 'refunding', install: null, refundable: false }));
         }
         return json(route, 404, { error: { code: 'not_found', message: 'x' } });
       });
@@ -102,9 +105,10 @@ for (const lang of ['en', 'ar'] as const) {
       const [track, used] = await Promise.all([bar.boundingBox(), active.locator('[data-usage-fill]').boundingBox()]);
       if (lang === 'ar') expect(Math.abs(track!.x + track!.width - (used!.x + used!.width))).toBeLessThan(1);
       else expect(Math.abs(track!.x - used!.x)).toBeLessThan(1);
-      // Installed eSIMs have no refund; unused ones no top-up.
+      // Installed eSIMs have no refund; unused ones no top-up (yet), and nothing says their plans cannot be topped up.
       await expect(active.getByRole('button', { name: m.refund })).toHaveCount(0);
       await expect(unused.getByRole('button', { name: m.topUp })).toHaveCount(0);
+      await expect(page.locator('[data-top-up-unsupported]')).toHaveCount(0);
 
       // Install codes: a disclosure.
       const codes = active.getByRole('button', { name: m.showCodes });
@@ -114,10 +118,10 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(active.getByRole('img', { name: auth.installCodes.qrLabel })).toBeVisible();
       await expect(active.getByText(ACTIVE.install!.activationCode)).toBeVisible();
 
-      // Top-up: the plans, each a way to checkout with the plan and the eSIM.
+      // Top-up: the partner's top-ups of it, each a way to checkout with the top-up and the eSIM.
       await active.getByRole('button', { name: m.topUp }).click();
-      const plan = active.locator('[data-top-up-plan="jp-3gb-15d"]');
-      await expect(plan).toHaveAttribute('href', `${localizePath(lang, '/checkout')}?plan=jp-3gb-15d&topUp=${ACTIVE.id}`);
+      const plan = active.locator('[data-top-up-plan="topup-2gb-15d"]');
+      await expect(plan).toHaveAttribute('href', `${localizePath(lang, '/checkout')}?plan=topup-2gb-15d&topUp=${ACTIVE.id}`);
       await expect(plan).toContainText(new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(8.99));
 
       expect(await axe(page)).toEqual([]);
@@ -170,6 +174,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(card.getByText(ACTIVE.install!.activationCode)).toBeVisible();
       // Offline, nothing that needs the API is offered.
       await expect(card.getByRole('button', { name: m.topUp })).toHaveCount(0);
+      await expect(card.locator('[data-top-up-unsupported]')).toHaveCount(0);
       expect(await axe(page)).toEqual([]);
 
       // Log out: the device forgets them.
@@ -179,20 +184,66 @@ for (const lang of ['en', 'ar'] as const) {
       expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
     });
 
-    test('a top-up checkout says so, sends the eSIM with the order, and explains a refused top-up', async ({ page }) => {
-      const checkout = `${localizePath(lang, '/checkout')}?plan=jp-3gb-15d&topUp=${ACTIVE.id}`;
+    test("a top-up checkout shows the eSIM's top-up from the API, keeps the ticks through a new price, sends the eSIM, and explains a refused top-up", async ({ page }) => {
+      const checkout = `${localizePath(lang, '/checkout')}?plan=topup-2gb-15d&topUp=${ACTIVE.id}`;
+      const money = (amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+      const listed = await shopApi(page, '/esims', async (request, route) =>
+        new URL(request.url()).pathname.endsWith(`/esims/${ACTIVE.id}/top-ups`) ? json(route, 200, TOP_UPS) : json(route, 404, { error: { code: 'not_found', message: 'x' } }),
+      );
+      // A top-up is not in the build: its page never asks for /plans/{id}.json.
+      const planFiles: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/plans/')) planFiles.push(request.url());
+      });
       const calls = await shopApi(page, '/orders', async (_, route) =>
-        calls.length === 1 ? json(route, 409, { error: { code: 'cannot_top_up', message: 'x' } }) : json(route, 201, createOrderResponse({ kind: 'top_up' })),
+        calls.length === 1
+          ? json(route, 409, { error: { code: 'price_changed', message: 'x', price: { amountMinor: 949, currency: 'EUR' } } })
+          : calls.length === 2
+            ? json(route, 409, { error: { code: 'cannot_top_up', message: 'x' } })
+            : json(route, 201, createOrderResponse({ kind: 'top_up' })),
       );
       await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Pay</title>' }));
       await signedIn(page, lang, checkout);
       await expect(page.locator('#checkout-summary')).toHaveText(auth.checkout.topUpTitle);
-      await expect(page.locator('[data-top-up-summary]')).toBeVisible();
+      await expect(page.locator('[data-top-up-summary]')).toContainText(ACTIVE.destination.name);
+      await expect(page.locator('[data-chosen-plan="topup-2gb-15d"] [data-plan]')).toContainText(gigabytes(lang, 2));
+      await expect(page.locator('[data-total]')).toHaveText(money(899));
+      expect(listed.length).toBeGreaterThanOrEqual(1);
+      expect(planFiles).toEqual([]);
+
       await page.locator('#consent-terms').check();
       await page.locator('#consent-immediate-start').check();
       await page.locator('[data-buy]').click();
+      // A new price: shown everywhere, and what was ticked stays ticked.
+      await expect(page.locator('[data-price-changed]')).toContainText(money(949));
+      await expect(page.locator('[data-total]')).toHaveText(money(949));
+      await expect(page.locator('#consent-terms')).toBeChecked();
+      await expect(page.locator('#consent-immediate-start')).toBeChecked();
+      await page.locator('[data-buy]').click();
       await expect(page.getByRole('alert').filter({ hasText: auth.checkout.errors.cannotTopUp })).toBeVisible();
-      expect((calls[0]!.postDataJSON() as CreateOrderRequest).topUpOf).toBe(ACTIVE.id);
+      const sent = calls.map((call) => call.postDataJSON() as CreateOrderRequest);
+      expect(sent.map((r) => [r.planId, r.topUpOf, r.expectedPrice.amountMinor])).toEqual([
+        ['topup-2gb-15d', ACTIVE.id, 899],
+        ['topup-2gb-15d', ACTIVE.id, 949],
+      ]);
+      expect(await axe(page)).toEqual([]);
+
+      // A top-up the eSIM no longer has: said, with the way back to My eSIMs.
+      await page.goto(`${localizePath(lang, '/checkout')}?plan=topup-9gb-9d&topUp=${ACTIVE.id}`);
+      await expect(page.locator('[data-plan-error]')).toContainText(auth.checkout.unknownPlan);
+      await expect(page.locator('[data-plan-error] a')).toHaveAttribute('href', myEsimPath);
+    });
+
+    test('says plainly that a plan the partner sells no top-up for cannot be topped up, and offers no top-up', async ({ page }) => {
+      const fixed = esimView({ ...ACTIVE, canTopUp: false, topUpSupported: false });
+      const calls = await shopApi(page, '/esims', async (_, route) => json(route, 200, { esims: [fixed] }));
+      await signedIn(page, lang, myEsimPath);
+      const card = page.locator(`[data-esim="${fixed.id}"]`);
+      await expect(card.locator('[data-esim-status]')).toHaveText(m.statuses.active);
+      await expect(card.locator('[data-top-up-unsupported]')).toHaveText(m.topUpUnsupported);
+      await expect(card.getByRole('button', { name: m.topUp })).toHaveCount(0);
+      // Nothing to ask the partner about.
+      expect(calls.every((c) => !new URL(c.url()).pathname.endsWith('/top-ups'))).toBe(true);
       expect(await axe(page)).toEqual([]);
     });
   });

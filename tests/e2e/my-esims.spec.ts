@@ -62,8 +62,10 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await installed.getByRole('button', { name: m.topUp }).click();
       const offer = installed.getByRole('link').filter({ hasText: /€|EUR/ }).first();
       await offer.click();
-      await expect(page).toHaveURL(new RegExp(`topUp=${second}`));
+      // One of the partner's own top-ups of this eSIM (its id 'topup-…'), shown from the shop API.
+      await expect(page).toHaveURL(new RegExp(`plan=topup-[^&]+&topUp=${second}`));
       await expect(page.locator('main')).toContainText(auth.checkout.topUpTitle);
+      await expect(page.locator('[data-top-up-summary]')).toContainText(destination(lang));
       await buy(page, lang);
       await payWith(page, '4242 4242 4242 4242');
       await expect(page.getByRole('status').filter({ hasText: auth.paymentSuccess.toppedUp })).toBeVisible({ timeout: 15_000 });

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
+import type { DataAmount, Package, Price } from '../../catalogue/schema.ts';
 import { fill, fillPlural } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
+import { ShopError } from '../shop/shop-client.ts';
+import { listTopUps } from '../shop/shop.ts';
 import CheckoutForm, { type CheckoutMessages } from './CheckoutForm.tsx';
 import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
 import LoadingStatus from '../shop/LoadingStatus.tsx';
@@ -10,20 +13,66 @@ import RetryButton from '../shop/RetryButton.tsx';
 interface Props {
   locale: Locale;
   storePath: string;
+  /** My eSIMs, where a top-up that cannot be bought sends the buyer back. */
+  myEsimsPath: string;
   termsPath: string;
-  messages: CheckoutMessages & { backToStore: string; countries: Record<string, string> };
+  messages: CheckoutMessages & { backToStore: string; viewEsims: string; countries: Record<string, string> };
 }
 
-type State = { status: 'loading' | 'noPlan' | 'unknown' | 'failed' } | { status: 'ready'; plan: PlanData };
+/** What the summary shows, in the page's language: a catalogue plan or one of an eSIM's top-ups. */
+interface ShownPlan {
+  id: string;
+  dataAmount: DataAmount;
+  validity: number;
+  validityUnit: Package['validityUnit'];
+  countries: number;
+  price: Price;
+  destination: { name: string; flag: string };
+}
+
+type State = { status: 'loading' | 'noPlan' | 'unknown' | 'failed' | 'cannotTopUp' } | { status: 'ready'; plan: ShownPlan };
+
+/** A catalogue plan as the build published it (/plans/{id}.json), 404: not one the build sells. */
+async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): Promise<State> {
+  const response = await fetch(planDataUrl(id), { signal });
+  if (response.status === 404) return { status: 'unknown' };
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const plan = (await response.json()) as PlanData;
+  const { metadata, validity, validityUnit, supportedCountries, price, destination } = plan;
+  return {
+    status: 'ready',
+    plan: { id: plan.id, dataAmount: metadata.dataAmount, validity, validityUnit, countries: supportedCountries.length, price, destination: { name: destination.names[locale], flag: destination.flag } },
+  };
+}
+
+/**
+ * One of the partner's top-ups of the buyer's eSIM: not in the build (each eSIM has its own, at
+ * the partner's current prices), so from the shop API, which prices them as the order will.
+ */
+async function topUpLoad(id: string, esimId: string, locale: Locale): Promise<State> {
+  try {
+    const { destination, plans } = await listTopUps(esimId, locale);
+    const plan = plans.find((p) => p.id === id);
+    if (!plan) return { status: 'unknown' };
+    const { dataAmount, validity, validityUnit, supportedCountries, price } = plan;
+    return { status: 'ready', plan: { id, dataAmount, validity, validityUnit, countries: supportedCountries.length, price, destination } };
+  } catch (error) {
+    if (error instanceof ShopError && error.kind === 'cannotTopUp') return { status: 'cannotTopUp' };
+    if (error instanceof ShopError && error.kind === 'notFound') return { status: 'unknown' };
+    throw error;
+  }
+}
 
 /**
  * The plan chosen on the package page (?plan={id}), read from the build's /plans/{id}.json and
  * shown in the page's language, then the form that buys it. An id the build did not publish
  * (unknown, or without a price) answers 404; anything else that fails can be retried. The
  * payment page's Cancel comes back here with the plan and &cancelled=1. With &topUp={eSIM id}
- * (My eSIMs) the plan tops that eSIM up instead of buying a new one.
+ * (My eSIMs) the id is one of that eSIM's top-ups (topup-2gb-15d), read from the shop API's list
+ * of them instead of the build. A changed price only changes the price shown: the form, and what
+ * the buyer ticked, stay.
  */
-export default function ChosenPlan({ locale, storePath, termsPath, messages: m }: Props) {
+export default function ChosenPlan({ locale, storePath, myEsimsPath, termsPath, messages: m }: Props) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [cancelled, setCancelled] = useState(false);
@@ -31,8 +80,9 @@ export default function ChosenPlan({ locale, storePath, termsPath, messages: m }
 
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
+    const esimId = query.get(TOP_UP_PARAM) || undefined;
     setCancelled(query.get(CANCELLED_PARAM) === '1');
-    setTopUpOf(query.get(TOP_UP_PARAM) || undefined);
+    setTopUpOf(esimId);
     const id = query.get(PLAN_PARAM);
     if (!id) {
       setState({ status: 'noPlan' });
@@ -40,17 +90,15 @@ export default function ChosenPlan({ locale, storePath, termsPath, messages: m }
     }
     setState({ status: 'loading' });
     const request = new AbortController();
-    fetch(planDataUrl(id), { signal: request.signal })
-      .then(async (response) => {
-        if (response.status === 404) return setState({ status: 'unknown' });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        setState({ status: 'ready', plan: (await response.json()) as PlanData });
+    (esimId ? topUpLoad(id, esimId, locale) : catalogueLoad(id, locale, request.signal))
+      .then((loaded) => {
+        if (!request.signal.aborted) setState(loaded);
       })
       .catch(() => {
         if (!request.signal.aborted) setState({ status: 'failed' });
       });
     return () => request.abort();
-  }, [attempt]);
+  }, [attempt, locale]);
 
   if (state.status === 'loading') {
     return (
@@ -66,11 +114,13 @@ export default function ChosenPlan({ locale, storePath, termsPath, messages: m }
     );
   }
   if (state.status !== 'ready') {
+    // A top-up that cannot be bought goes back to My eSIMs, where the eSIM's own top-ups are.
+    const back = topUpOf ? { href: myEsimsPath, label: m.viewEsims } : { href: storePath, label: m.backToStore };
     return (
       <div className="rounded-xl bg-surface-muted p-4" data-plan-error>
-        <p>{state.status === 'noPlan' ? m.noPlan : m.unknownPlan}</p>
-        <a href={storePath} className="mt-3 inline-block font-semibold text-brand underline">
-          {m.backToStore}
+        <p>{state.status === 'noPlan' ? m.noPlan : state.status === 'cannotTopUp' ? m.errors.cannotTopUp : m.unknownPlan}</p>
+        <a href={back.href} className="mt-3 inline-block font-semibold text-brand underline">
+          {back.label}
         </a>
       </div>
     );
@@ -90,21 +140,21 @@ export default function ChosenPlan({ locale, storePath, termsPath, messages: m }
         </h2>
         {topUpOf && (
           <p className="mt-2 text-sm" data-top-up-summary>
-            {fill(m.topUpSummary, { destination: plan.destination.names[locale] })}
+            {fill(m.topUpSummary, { destination: plan.destination.name })}
           </p>
         )}
         <p className="mt-3 flex items-center gap-3 font-semibold" data-destination>
           <img src={plan.destination.flag} alt="" width="36" height="24" className="rounded-sm border border-line" />
-          {plan.destination.names[locale]}
+          {plan.destination.name}
         </p>
         <p className="mt-2" data-plan>
           {fill(m.plan, {
-            data: formatDataAmount(plan.metadata.dataAmount, locale),
+            data: formatDataAmount(plan.dataAmount, locale),
             validity: formatValidity(plan.validity, plan.validityUnit, locale),
           })}
         </p>
         <p className="text-sm text-ink-muted" data-countries>
-          {fillPlural(m.countries, locale, plan.supportedCountries.length)}
+          {fillPlural(m.countries, locale, plan.countries)}
         </p>
         <dl className="mt-4 border-t border-line pt-2">
           <div className="flex justify-between font-bold">

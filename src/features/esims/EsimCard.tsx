@@ -31,6 +31,9 @@ const BADGE: Record<EsimView['status'], string> = {
   refunded: 'bg-surface-muted',
 };
 
+/** States in which a traveller may still want more data on the eSIM. */
+const LIVE: ReadonlySet<EsimView['status']> = new Set(['ready', 'active', 'used_up']);
+
 /** One eSIM in My eSIMs: destination, plan, status, data use, validity, order number, and what can be done with it. */
 export default function EsimCard({ esim, locale, paths, messages: m, offline, onRefunded }: Props) {
   const headingId = useId();
@@ -105,6 +108,12 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           </button>
         )}
         {!offline && esim.canTopUp && <TopUpOffer esimId={esim.id} locale={locale} checkoutPath={paths.checkout} messages={m} />}
+        {/* Said plainly where the top-up would be, while the eSIM is in use or about to be: the partner sells none for its plan. */}
+        {esim.topUpSupported === false && LIVE.has(esim.status) && (
+          <p className="self-center text-sm text-ink-muted" data-top-up-unsupported>
+            {m.topUpUnsupported}
+          </p>
+        )}
         {!offline && esim.refundable && <RefundDialog esimId={esim.id} locale={locale} messages={m} onRefunded={refunded} />}
       </div>
       {esim.install && (

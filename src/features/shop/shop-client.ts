@@ -43,7 +43,7 @@ export interface ShopClient {
   deleteMe(): Promise<void>;
   /** The caller's eSIMs with their install codes and data use. */
   listEsims(lang: Locale): Promise<EsimList>;
-  /** The plans that can top this eSIM up. */
+  /** The partner's top-ups of this eSIM, priced, cheapest first, with the eSIM's destination. */
   listTopUps(esimId: string, lang: Locale): Promise<TopUpPlans>;
   /** Cancels a never-installed eSIM and refunds it; answers the eSIM as it is now. */
   refundEsim(esimId: string, lang: Locale): Promise<EsimView>;
@@ -101,7 +101,8 @@ function isEsimView(value: unknown): value is EsimView {
     (value.expiresAt === null || (isString(value.expiresAt) && !Number.isNaN(Date.parse(value.expiresAt)))) &&
     (value.install === null || isInstall(value.install)) &&
     typeof value.refundable === 'boolean' &&
-    typeof value.canTopUp === 'boolean'
+    typeof value.canTopUp === 'boolean' &&
+    typeof value.topUpSupported === 'boolean'
   );
 }
 
@@ -194,7 +195,16 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       call(
         `/esims/${encodeURIComponent(esimId)}/top-ups?lang=${lang}`,
         (body): body is TopUpPlans =>
-          isObject(body) && Array.isArray(body.plans) && body.plans.every((plan) => isObject(plan) && isString(plan.id) && isObject(plan.dataAmount) && isPrice(plan.price)),
+          isObject(body) &&
+          isDestination(body.destination) &&
+          Array.isArray(body.plans) &&
+          body.plans.every(
+            (plan) =>
+              isObject(plan) &&
+              isString(plan.id) &&
+              isPlan({ metadata: { dataAmount: plan.dataAmount }, validity: plan.validity, validityUnit: plan.validityUnit, supportedCountries: plan.supportedCountries }) &&
+              isPrice(plan.price),
+          ),
       ),
     refundEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/refund?lang=${lang}`, isEsimView, { method: 'POST' }),
   };
