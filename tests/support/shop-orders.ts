@@ -1,12 +1,13 @@
-import type { CreateOrderResponse, EsimView, OrderView } from '../../src/shop/contract.ts';
+import { CreateOrderResponse, EsimView, OrderView, TopUpPlans } from '../../src/shop/contract.ts';
 
 /**
- * Orders as the shop API answers them (src/shop/contract.ts), for the tests that answer in its
- * place: the client's tests and the browser tests of the failure paths. The client's tests
- * check these against the contract's schemas.
+ * Orders, eSIMs and top-ups as the shop API answers them (src/shop/contract.ts), for the tests that
+ * answer in its place: the client's tests and the browser tests that answer the API with
+ * page.route. Each one is parsed with its schema of the contract as it is made, overrides
+ * included, so no test answers what the API could not (tests/unit/shop-fixtures.test.ts).
  */
 export function orderView(overrides: Partial<OrderView> = {}): OrderView {
-  return {
+  return OrderView.parse({
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     number: 'ES-2026-000123',
     state: 'pending_payment',
@@ -21,18 +22,19 @@ export function orderView(overrides: Partial<OrderView> = {}): OrderView {
     receiptUrl: null,
     checkoutUrl: 'https://checkout.stripe.test/c/pay/cs_test_1',
     ...overrides,
-  };
+  });
 }
 
+/** POST /orders' answer: the order (still to pay) and its payment page. */
 export const createOrderResponse = (overrides: Partial<OrderView> = {}): CreateOrderResponse => {
   const order = orderView(overrides);
-  return { order, checkoutUrl: order.checkoutUrl! };
+  return CreateOrderResponse.parse({ order, checkoutUrl: order.checkoutUrl });
 };
 
 /** An eSIM as GET /esims answers it: installed, 1.2 GB of 3 GB used, with its install codes. */
 export function esimView(overrides: Partial<EsimView> = {}): EsimView {
   const lpa = 'LPA:1$rsp.example.test$K2-1A2B3C-4D5E6F';
-  return {
+  return EsimView.parse({
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     orderNumber: 'ES-2026-000123',
     status: 'active',
@@ -53,5 +55,14 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     canTopUp: true,
     topUpSupported: true,
     ...overrides,
-  };
+  });
+}
+
+/** GET /esims/{id}/top-ups' answer for esimView()'s eSIM (Japan): the partner's top-ups of it, priced, cheapest first. */
+export function topUpPlans(overrides: Partial<TopUpPlans> = {}): TopUpPlans {
+  return TopUpPlans.parse({
+    destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
+    plans: [{ id: 'topup-2gb-15d', dataAmount: { value: 2, unit: 'GB' }, validity: 15, validityUnit: 'day', supportedCountries: ['JP'], price: { amountMinor: 899, currency: 'EUR' } }],
+    ...overrides,
+  });
 }
