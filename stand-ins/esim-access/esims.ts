@@ -36,13 +36,37 @@ const REFUSE = {
   noEsim: () => new PartnerRefusal('310272', 'esimTranNo does not exist'),
 };
 
-/** A webhook notification as the partner sends it. */
+/**
+ * A webhook notification as the partner sends it (docs, Webhooks): `{ notifyType, notifyId,
+ * eventGenerateTime, content }`. The older documented samples have neither notifyId nor
+ * eventGenerateTime; the stand-in sends that shape only when a test asks for it.
+ */
 export interface PartnerNotificationBody {
-  notifyType: 'ORDER_STATUS' | 'ESIM_STATUS' | 'DATA_USAGE' | 'VALIDITY_USAGE' | 'SMDP_EVENT';
-  notifyId: string;
-  eventGenerateTime: string;
+  notifyType: 'CHECK_HEALTH' | 'ORDER_STATUS' | 'ESIM_STATUS' | 'DATA_USAGE' | 'VALIDITY_USAGE' | 'SMDP_EVENT';
+  notifyId?: string;
+  eventGenerateTime?: string;
   content: Record<string, unknown>;
 }
+
+/**
+ * How far a traveller's phone has taken an eSIM. The SM-DP+ steps (docs, Query All Allocated
+ * Profiles, smdpStatus: DOWNLOAD 'has been downloaded', INSTALLATION 'has been installed', ENABLED
+ * 'has been enabled'), while esimStatus stays GOT_RESOURCE (docs, Webhooks, SMDP_EVENT: the
+ * installation sequence), then IN_USE when it first uses data.
+ */
+export type InstallStage = 'DOWNLOAD' | 'INSTALLATION' | 'ENABLED' | 'IN_USE';
+const INSTALL_STAGES: readonly InstallStage[] = ['DOWNLOAD', 'INSTALLATION', 'ENABLED', 'IN_USE'];
+
+/** The shape of a VALIDITY_USAGE notification: today's, or the older sample's without esimTranNo or notifyId. */
+export type NotificationShape = 'current' | 'older';
+
+/**
+ * Made-up profile details in the partner's formats (docs, Query All Allocated Profiles: apn
+ * 'drei.at', qrCodeUrl and shortUrl on p.qrsim.net). Hosts under .invalid, like the SM-DP+ address:
+ * nothing real is named, and nothing resolves.
+ */
+const APN = 'internet.stand-in.invalid';
+const QR_BASE_URL = 'https://qr.esim-access.stand-in.invalid';
 
 interface StandInEsim {
   esimTranNo: string;
@@ -52,11 +76,18 @@ interface StandInEsim {
   matchingId: string;
   pkg: StandInPackage;
   esimStatus: 'GOT_RESOURCE' | 'IN_USE' | 'USED_UP' | 'CANCEL';
-  smdpStatus: 'RELEASED' | 'ENABLED';
+  smdpStatus: 'RELEASED' | 'DOWNLOAD' | 'INSTALLATION' | 'ENABLED';
+  /** The phone's eUICC id: '' until it downloads the profile (docs: the eid column of the profile states). */
+  eid: string;
+  imsi: string;
+  msisdn: string;
+  /** The id in its QR code's and short link's URLs. */
+  qrId: string;
   totalVolume: number;
   totalDuration: number;
   orderUsage: number;
   usageMeasuredAt: Date | null;
+  /** When its validity started (activateTime): at installation (activeType 1) or first use (activeType 2). */
   installedAt: Date | null;
   /** Unused: the last day to install it; installed: the end of its validity. */
   expiresAt: Date;
@@ -78,7 +109,8 @@ export interface EsimStoreOptions {
   balanceUsdE4?: number;
   allocationDelayMs: number;
   smdpAddress: string;
-  notify: (notification: PartnerNotificationBody) => void;
+  /** Sends a notification; those of one eSIM (`esimTranNo`) are to arrive in the order sent. */
+  notify: (notification: PartnerNotificationBody, esimTranNo?: string) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -104,8 +136,34 @@ export function createEsimStore(options: EsimStoreOptions) {
   const packageByCode = (code: unknown) => (typeof code === 'string' ? options.packages.find((p) => p.packageCode === code) : undefined);
   const days = (pkg: StandInPackage) => (pkg.durationUnit === 'MONTH' ? pkg.duration * 30 : pkg.duration);
 
-  function notify(notifyType: PartnerNotificationBody['notifyType'], content: Record<string, unknown>) {
-    options.notify({ notifyType, notifyId: randomUUID().replaceAll('-', ''), eventGenerateTime: partnerTime(new Date()), content });
+  function notify(notifyType: PartnerNotificationBody['notifyType'], content: Record<string, unknown>, esim?: StandInEsim, shape: NotificationShape = 'current') {
+    const body: PartnerNotificationBody =
+      shape === 'older' ? { notifyType, content } : { notifyType, notifyId: randomUUID().replaceAll('-', ''), eventGenerateTime: partnerTime(new Date()), content };
+    options.notify(body, esim?.esimTranNo);
+  }
+  /** The SM-DP+'s sequence number of its events (docs, SMDP_EVENT: seqNumber). */
+  let smdpSequence = 0;
+  /** An SM-DP+ step (docs, Webhooks, SMDP_EVENT sample: eid, timestamp, seqNumber, notifyStatus). */
+  function smdpEvent(esim: StandInEsim) {
+    const now = partnerTime(new Date());
+    notify('SMDP_EVENT', {
+      iccid: esim.iccid,
+      eid: esim.eid,
+      orderNo: esim.orderNo,
+      esimTranNo: esim.esimTranNo,
+      transactionId: esim.transactionId,
+      esimStatus: esim.esimStatus,
+      smdpStatus: esim.smdpStatus,
+      timestamp: now,
+      seqNumber: ++smdpSequence,
+      notifyStatus: 'Executed-Success',
+    }, esim);
+  }
+  /** The eSIM's validity starts: its days count from now. */
+  function startValidity(esim: StandInEsim) {
+    if (esim.installedAt) return;
+    esim.installedAt = new Date();
+    esim.expiresAt = new Date(esim.installedAt.getTime() + esim.totalDuration * DAY_MS);
   }
   const aboutEsim = (esim: StandInEsim) => ({
     orderNo: esim.orderNo,
@@ -170,6 +228,10 @@ export function createEsimStore(options: EsimStoreOptions) {
           pkg,
           esimStatus: 'GOT_RESOURCE',
           smdpStatus: 'RELEASED',
+          eid: '',
+          imsi: Array.from(randomBytes(15), (b) => b % 10).join(''),
+          msisdn: `43${Array.from(randomBytes(11), (b) => b % 10).join('')}`,
+          qrId: randomBytes(16).toString('hex'),
           totalVolume: pkg.volume,
           totalDuration: days(pkg),
           orderUsage: 0,
@@ -186,32 +248,41 @@ export function createEsimStore(options: EsimStoreOptions) {
     const timer = setTimeout(() => {
       timers.delete(timer);
       placed.allocated = true;
-      notify('ORDER_STATUS', { orderNo: placed.orderNo, transactionId, orderStatus: 'GOT_RESOURCE' });
+      notify('ORDER_STATUS', { orderNo: placed.orderNo, transactionId, orderStatus: 'GOT_RESOURCE' }, placed.esims[0]);
     }, options.allocationDelayMs);
     timers.add(timer);
     return { orderNo: placed.orderNo, transactionId };
   }
 
+  // The fields and order of the docs' esim/query example (Query All Allocated Profiles; the
+  // contract fixture tests/fixtures/esim-access/esim-query.json): eid '' until downloaded, pin and
+  // puk '' as in the example ('PIN, PUK values if any'), activateTime null until validity starts.
   function profile(esim: StandInEsim) {
     return {
       esimTranNo: esim.esimTranNo,
       orderNo: esim.orderNo,
       transactionId: esim.transactionId,
-      imsi: '',
+      imsi: esim.imsi,
       iccid: esim.iccid,
+      smsStatus: esim.pkg.smsStatus,
+      msisdn: esim.msisdn,
       ac: `LPA:1$${options.smdpAddress}$${esim.matchingId}`,
-      qrCodeUrl: '',
+      qrCodeUrl: `${QR_BASE_URL}/${esim.qrId}.png`,
+      shortUrl: `${QR_BASE_URL}/${esim.qrId}`,
       smdpStatus: esim.smdpStatus,
-      esimStatus: esim.esimStatus,
-      activeType: 1,
-      dataType: 1,
-      installationTime: esim.installedAt ? partnerTime(esim.installedAt) : null,
+      eid: esim.eid,
+      activeType: esim.pkg.activeType,
+      dataType: esim.pkg.dataType,
       activateTime: esim.installedAt ? partnerTime(esim.installedAt) : null,
       expiredTime: partnerTime(esim.expiresAt),
       totalVolume: esim.totalVolume,
       totalDuration: esim.totalDuration,
       durationUnit: 'DAY',
       orderUsage: esim.orderUsage,
+      esimStatus: esim.esimStatus,
+      pin: '',
+      puk: '',
+      apn: APN,
       packageList: [
         {
           packageName: esim.pkg.name,
@@ -220,6 +291,7 @@ export function createEsimStore(options: EsimStoreOptions) {
           duration: days(esim.pkg),
           volume: esim.pkg.volume,
           locationCode: esim.pkg.slug.slice(0, esim.pkg.slug.indexOf('_')),
+          createTime: partnerTime(orders.get(esim.orderNo)!.placedAt),
         },
       ],
     };
@@ -259,7 +331,7 @@ export function createEsimStore(options: EsimStoreOptions) {
     if (esim.esimStatus !== 'GOT_RESOURCE' || esim.smdpStatus !== 'RELEASED') throw REFUSE.notAllowed();
     esim.esimStatus = 'CANCEL';
     balance += esim.pkg.price;
-    notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: 'CANCEL', smdpStatus: esim.smdpStatus });
+    notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: 'CANCEL', smdpStatus: esim.smdpStatus }, esim);
     return null;
   }
 
@@ -312,6 +384,35 @@ export function createEsimStore(options: EsimStoreOptions) {
     return esim;
   }
 
+  /**
+   * The traveller's phone takes the eSIM to `stage`, through each step it has not reached yet, with
+   * the partner's notifications of each (docs, Webhooks): an SMDP_EVENT per SM-DP+ step, the
+   * esimStatus still GOT_RESOURCE (which 'does not appear in ESIM_STATUS events'); on first use
+   * IN_USE/ENABLED, both as an SMDP_EVENT (the last step of the docs' installation sequence) and
+   * an ESIM_STATUS ('IN_USE: the eSIM has been installed/activated on a device'). Validity starts at
+   * installation for activeType 1, at first use for 2 (docs, package/list: 'First installation',
+   * 'First network connection'). A step already passed changes nothing.
+   */
+  function installTo(esimTranNo: string, stage: InstallStage): void {
+    const esim = allocated(esimTranNo);
+    if (esim.esimStatus === 'CANCEL') throw new Error(`stand-in: eSIM ${esimTranNo} was cancelled`);
+    const reached = esim.esimStatus === 'GOT_RESOURCE' ? INSTALL_STAGES.indexOf(esim.smdpStatus as InstallStage) : INSTALL_STAGES.length - 1;
+    for (const step of INSTALL_STAGES.slice(reached + 1, INSTALL_STAGES.indexOf(stage) + 1)) {
+      if (step === 'IN_USE') {
+        esim.esimStatus = 'IN_USE';
+        startValidity(esim);
+        smdpEvent(esim);
+        notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus }, esim);
+        continue;
+      }
+      esim.smdpStatus = step;
+      // The phone's EID from the download on (docs, profile states: eid '' while New).
+      if (step === 'DOWNLOAD') esim.eid = `89049032${Array.from(randomBytes(24), (b) => b % 10).join('')}`;
+      if (step === 'INSTALLATION' && esim.pkg.activeType === 1) startValidity(esim);
+      smdpEvent(esim);
+    }
+  }
+
   return {
     routes: {
       'esim/order': order,
@@ -322,20 +423,23 @@ export function createEsimStore(options: EsimStoreOptions) {
       'balance/query': () => ({ balance }),
     } as Record<string, (body: Record<string, unknown>) => unknown>,
 
-    /** The traveller installs the eSIM and it goes online: not refundable from now on. */
+    installTo,
+
+    /**
+     * The traveller installs the eSIM and it goes online: every step of installTo at once, ending
+     * IN_USE. Not refundable from now on.
+     */
     markInstalled(esimTranNo: string): void {
-      const esim = allocated(esimTranNo);
-      const now = new Date();
-      esim.installedAt = now;
-      esim.smdpStatus = 'ENABLED';
-      esim.esimStatus = 'IN_USE';
-      esim.expiresAt = new Date(now.getTime() + esim.totalDuration * DAY_MS);
-      notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus });
+      installTo(esimTranNo, 'IN_USE');
     },
 
-    /** The partner measures this much data used (a DATA_USAGE notification; used up at the total). */
+    /**
+     * The partner measures this much data used (a DATA_USAGE notification; used up at the total).
+     * Data used means a phone installed it: an eSIM not in use yet is put in use first.
+     */
     setUsage(esimTranNo: string, usedBytes: number): void {
       const esim = allocated(esimTranNo);
+      if (usedBytes > 0 && esim.esimStatus === 'GOT_RESOURCE') installTo(esimTranNo, 'IN_USE');
       esim.orderUsage = usedBytes;
       esim.usageMeasuredAt = new Date();
       const remain = Math.max(0, esim.totalVolume - usedBytes);
@@ -346,11 +450,32 @@ export function createEsimStore(options: EsimStoreOptions) {
         remain,
         lastUpdateTime: partnerTime(esim.usageMeasuredAt),
         remainThreshold: esim.totalVolume ? Math.round((remain / esim.totalVolume) * 100) / 100 : 0,
-      });
+      }, esim);
       if (remain === 0 && esim.esimStatus === 'IN_USE') {
         esim.esimStatus = 'USED_UP';
-        notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus });
+        notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus }, esim);
       }
+    },
+
+    /**
+     * The eSIM's validity ends in a day, as if its days had passed: VALIDITY_USAGE (docs, Webhooks:
+     * 'sent when the remaining validity period of an active eSIM reaches 1 day'; remain in days,
+     * durationUnit DAY, totalDuration the original validity). 'current': the 2026 sample's fields;
+     * 'older': the earlier sample's, without esimTranNo, notifyId or eventGenerateTime. Only for an
+     * eSIM whose validity started.
+     */
+    sendValidityUsage(esimTranNo: string, shape: NotificationShape = 'current'): void {
+      const esim = allocated(esimTranNo);
+      if (!esim.installedAt || esim.esimStatus === 'CANCEL') throw new Error(`stand-in: eSIM ${esimTranNo} is not in use: its validity has not started`);
+      const dayLeft = new Date(Date.now() + DAY_MS);
+      if (esim.expiresAt > dayLeft) esim.expiresAt = dayLeft;
+      const expiredTime = partnerTime(esim.expiresAt);
+      const { orderNo, transactionId, iccid } = aboutEsim(esim);
+      const content =
+        shape === 'older'
+          ? { orderNo, transactionId, iccid, durationUnit: 'DAY', totalDuration: esim.totalDuration, expiredTime, remain: 1 }
+          : { iccid, orderNo, esimTranNo, transactionId, remain: 1, totalDuration: esim.totalDuration, durationUnit: 'DAY', expiredTime };
+      notify('VALIDITY_USAGE', content, esim, shape);
     },
 
     /** The base package of the eSIM with this ICCID (package/list with type TOPUP and an iccid). */

@@ -1,7 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { buildTopUpCatalogue, buildWholesaleCatalogue, locationOf, type StandInPackage } from './catalogue.ts';
-import { createEsimStore, PartnerRefusal, type PartnerNotificationBody } from './esims.ts';
+import { createEsimStore, PartnerRefusal, type InstallStage, type NotificationShape, type PartnerNotificationBody } from './esims.ts';
 
 /**
  * A local stand-in for the eSIM Access open API (dev and tests only; nothing under src/ imports
@@ -83,11 +83,27 @@ export interface EsimAccessStandIn {
   failNext(failure: InjectedFailure, options?: { count?: number; call?: string }): void;
   /** Every webhook notification so far, oldest first, sent or not. */
   notifications: readonly SentNotification[];
+  /** Where notifications go (the console's setting, or webhook/save); sends nothing (no CHECK_HEALTH). */
   setWebhookUrl(url: string | undefined): void;
-  /** The traveller installs the eSIM (ESIM_STATUS IN_USE): it can no longer be cancelled. */
+  /** The webhook URL set now, if any. */
+  readonly webhookUrl: string | undefined;
+  /**
+   * The traveller's phone takes the eSIM to `stage`: DOWNLOAD, INSTALLATION, ENABLED (an
+   * SMDP_EVENT each, still GOT_RESOURCE: no longer cancellable from DOWNLOAD on), IN_USE on first
+   * use (an SMDP_EVENT and an ESIM_STATUS). Steps already passed change nothing.
+   */
+  installTo(esimTranNo: string, stage: InstallStage): void;
+  /** The traveller installs the eSIM and uses it: every step of installTo up to IN_USE, at once. */
   markInstalled(esimTranNo: string): void;
-  /** The partner measures this much data used (DATA_USAGE). */
+  /** The partner measures this much data used (DATA_USAGE; an eSIM not in use yet is put in use first). */
   setUsage(esimTranNo: string, usedBytes: number): void;
+  /**
+   * The eSIM's validity ends in a day (as if the days had passed): VALIDITY_USAGE in today's shape,
+   * or the older one without esimTranNo and notifyId. Only for an eSIM whose validity started.
+   */
+  sendValidityUsage(esimTranNo: string, shape?: NotificationShape): void;
+  /** Sends CHECK_HEALTH to the webhook now; answers its HTTP status (0: no answer; null: no webhook). */
+  sendCheckHealth(): Promise<number | null>;
   /** The allocated eSIM with this ICCID (what the buyer's page shows). */
   esimTranNoOf(iccid: string): string | undefined;
   /** The eSIM ordered with this transactionId (the shop's order id). */
@@ -134,14 +150,11 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
 
   // One attempt per notification, like a partner that does not promise redelivery: the shop
   // must not depend on them (it queries as a fallback).
-  function notify(body: PartnerNotificationBody) {
-    const sent: SentNotification = { body, status: null };
-    notifications.push(sent);
-    if (!webhookUrl) return;
-    fetch(webhookUrl, {
+  function deliver(url: string, sent: SentNotification): Promise<void> {
+    return fetch(url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
+      body: JSON.stringify(sent.body),
       signal: AbortSignal.timeout(5_000),
     })
       .then(async (response) => {
@@ -151,6 +164,38 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       .catch(() => {
         sent.status ??= 0;
       });
+  }
+  // One eSIM's notifications go one after another, each once the webhook answered the one before
+  // (or it gave up), in the order its SM-DP+ steps happened; the docs promise no order, but a
+  // partner sending an eSIM's events as they occur is the likely case. Others' go at once. Each
+  // goes to the URL set when it happened.
+  const queues = new Map<string, Promise<void>>();
+  function notify(body: PartnerNotificationBody, esimTranNo?: string) {
+    const sent: SentNotification = { body, status: null };
+    notifications.push(sent);
+    const url = webhookUrl;
+    if (!url) return;
+    if (!esimTranNo) return void deliver(url, sent);
+    const next = (queues.get(esimTranNo) ?? Promise.resolve()).then(() => deliver(url, sent));
+    queues.set(esimTranNo, next);
+    void next.then(() => {
+      if (queues.get(esimTranNo) === next) queues.delete(esimTranNo);
+    });
+  }
+  // CHECK_HEALTH (docs, Webhooks, Endpoint Setup: the test send on adding a webhook; its 2026 sample
+  // has a notifyId and eventGenerateTime, the content is always orderNo '1234567890', orderStatus 'Test').
+  async function checkHealth(url = webhookUrl): Promise<number | null> {
+    const body: PartnerNotificationBody = {
+      notifyType: 'CHECK_HEALTH',
+      notifyId: randomUUID().replaceAll('-', ''),
+      eventGenerateTime: `${new Date().toISOString().slice(0, 19)}+0000`,
+      content: { orderNo: '1234567890', orderStatus: 'Test' },
+    };
+    const sent: SentNotification = { body, status: null };
+    notifications.push(sent);
+    if (!url) return null;
+    await deliver(url, sent);
+    return sent.status;
   }
   const store = createEsimStore({
     packages,
@@ -178,6 +223,21 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
         throw new PartnerRefusal('000105', `esimTranNoList takes at most ${USAGE_QUERY_MAX} eSIMs, not ${list.length}`);
       }
       return store.routes['esim/usage/query']!(body);
+    },
+    // Set Webhook (docs: webhook/save {webhook}, answered with obj {}): 'Adding your webhook the first
+    // time will trigger a test webhook send ... CHECK_HEALTH ... If our test send fails, your endpoint
+    // cannot be saved.' The docs name no error code for that, nor say whether a later change is
+    // tested again: the stand-in tests every save and refuses with 000001 (our guess). webhook/query
+    // is documented without an answer: not served.
+    'webhook/save': async (body) => {
+      const url = body['webhook'];
+      if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url)) throw new PartnerRefusal('000105', 'Mandatory params missing');
+      const status = await checkHealth(url);
+      if (status === null || status < 200 || status >= 300) {
+        throw new PartnerRefusal('000001', `The test send (CHECK_HEALTH) to the webhook failed: ${status ? `HTTP ${status}` : 'no answer'}`);
+      }
+      webhookUrl = url;
+      return {};
     },
   };
 
@@ -253,7 +313,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(200, ERROR.badJson);
     let obj: unknown;
     try {
-      obj = route(body as Record<string, unknown>);
+      obj = await route(body as Record<string, unknown>);
     } catch (error) {
       if (error instanceof PartnerRefusal) return fail(200, [error.code, error.message]);
       return fail(500, ERROR.serverError, error instanceof Error ? error.message : String(error));
@@ -268,9 +328,10 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
   });
 
   /**
-   * POST /_stand-in/install {iccid | transactionId}, /_stand-in/usage {iccid | transactionId, usedBytes}, /_stand-in/fail-next
-   * {failure: 'outOfStock' | 'timeout' | 'serverError', count?, call?}: what a traveller's phone or
-   * a partner outage would do, for browser tests.
+   * POST /_stand-in/install {iccid | transactionId, stage?}, /_stand-in/usage {iccid | transactionId, usedBytes},
+   * /_stand-in/validity {iccid | transactionId, shape?: 'current' | 'older'}, /_stand-in/check-health,
+   * /_stand-in/fail-next {failure: 'outOfStock' | 'timeout' | 'serverError', count?, call?}: what a
+   * traveller's phone or a partner outage would do, for browser tests.
    */
   function control(name: string, body: unknown, res: ServerResponse) {
     const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -281,7 +342,11 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
           ? store.tranNoOfTransaction(input['transactionId'])
           : undefined;
     try {
-      if (name === 'install' && esimTranNo) store.markInstalled(esimTranNo);
+      const stage = input['stage'] ?? 'IN_USE';
+      const stages: unknown[] = ['DOWNLOAD', 'INSTALLATION', 'ENABLED', 'IN_USE'];
+      if (name === 'install' && esimTranNo && stages.includes(stage)) store.installTo(esimTranNo, stage as InstallStage);
+      else if (name === 'validity' && esimTranNo) store.sendValidityUsage(esimTranNo, input['shape'] === 'older' ? 'older' : 'current');
+      else if (name === 'check-health') void checkHealth();
       else if (name === 'usage' && esimTranNo && typeof input['usedBytes'] === 'number') store.setUsage(esimTranNo, input['usedBytes']);
       else if (name === 'balance' && typeof input['balance'] === 'number') store.setBalance(input['balance']);
       else if (name === 'fail-next' && typeof input['failure'] === 'string' && Object.hasOwn(FAILURES, input['failure'])) {
@@ -319,8 +384,14 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     setWebhookUrl(url) {
       webhookUrl = url;
     },
+    get webhookUrl() {
+      return webhookUrl;
+    },
+    installTo: store.installTo,
     markInstalled: store.markInstalled,
     setUsage: store.setUsage,
+    sendValidityUsage: store.sendValidityUsage,
+    sendCheckHealth: () => checkHealth(),
     esimTranNoOf: store.tranNoOfIccid,
     tranNoOfTransaction: store.tranNoOfTransaction,
     setRepeatedOrderAnswer: store.setRepeatedOrderAnswer,

@@ -1,0 +1,273 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEsimAccessStandIn, type EsimAccessStandIn } from './server.ts';
+
+// An eSIM's life after allocation as the partner reports it (docs.esimaccess.com, Webhooks and
+// Query All Allocated Profiles): the SM-DP+ steps of an installation, first use, the validity
+// warning, and the webhook's health check; with hand-made signed requests, to see the partner's fields.
+const accessCode = 'code';
+const secretKey = 'secret';
+const DAY_MS = 86_400_000;
+
+interface Received {
+  body: { notifyType: string; notifyId?: string; eventGenerateTime?: string; content: Record<string, unknown> };
+  at: number;
+}
+// The shop's webhook stand-in: records what arrives and when; answers `status` after `delayMs`.
+let receiver: Server;
+let receiverUrl: string;
+let received: Received[];
+let answer: { status: number; delayMs: (body: Received['body']) => number };
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'];
+      received.push({ body, at: Date.now() });
+      setTimeout(() => res.writeHead(answer.status).end(), answer.delayMs(body));
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const address = receiver.address();
+  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/webhook`;
+});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+let standIn: EsimAccessStandIn;
+beforeEach(async () => {
+  received = [];
+  answer = { status: 200, delayMs: () => 0 };
+  standIn = await startEsimAccessStandIn({ accessCode, secretKey, allocationDelayMs: 50, webhookUrl: receiverUrl });
+});
+afterEach(() => standIn.close());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function post(call: string, payload: object): Promise<{ success: boolean; errorCode: string | null; obj: any }> {
+  const body = JSON.stringify(payload);
+  const timestamp = String(Date.now());
+  const requestId = 'f0e1d2c3';
+  const response = await fetch(`${standIn.url}/api/v1/open/${call}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'RT-AccessCode': accessCode,
+      'RT-RequestID': requestId,
+      'RT-Timestamp': timestamp,
+      'RT-Signature': createHmac('sha256', secretKey).update(timestamp + requestId + accessCode + body).digest('hex'),
+    },
+    body,
+  });
+  return (await response.json()) as { success: boolean; errorCode: string | null; obj: any };
+}
+
+/** An allocated eSIM of the first package, as esim/query lists it. */
+async function allocatedEsim(transactionId = 'order-1'): Promise<Record<string, any>> {
+  const ordered = await post('esim/order', { transactionId, packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }] });
+  for (let i = 0; i < 100; i++) {
+    const answer = await post('esim/query', { orderNo: ordered.obj.orderNo, pager: { pageNum: 1, pageSize: 10 } });
+    if (answer.success) return answer.obj.esimList[0];
+    await sleep(20);
+  }
+  throw new Error('never allocated');
+}
+const profileOf = async (esimTranNo: string): Promise<Record<string, any>> =>
+  (await post('esim/query', { esimTranNo, pager: { pageNum: 1, pageSize: 10 } })).obj.esimList[0];
+
+/** Waits until every notification sent so far was answered by the webhook. */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 200 && standIn.notifications.some((n) => n.status === null); i++) await sleep(10);
+}
+const sent = () => standIn.notifications.map((n) => n.body);
+const steps = (from = 0) =>
+  sent()
+    .slice(from)
+    .map((b) => `${b.notifyType} ${b.content['esimStatus']}/${b.content['smdpStatus']}`);
+
+describe('installation (docs, Webhooks: SMDP_EVENT, ESIM_STATUS)', () => {
+  it('goes DOWNLOAD, INSTALLATION, ENABLED under GOT_RESOURCE, an SMDP_EVENT each, then IN_USE on first use, also an ESIM_STATUS', async () => {
+    const esim = await allocatedEsim();
+    expect(esim).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'RELEASED', eid: '', activateTime: null });
+    const before = sent().length;
+
+    standIn.installTo(esim['esimTranNo'], 'DOWNLOAD');
+    const downloaded = await profileOf(esim['esimTranNo']);
+    expect(downloaded).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'DOWNLOAD', eid: expect.stringMatching(/^\d{32}$/) });
+    expect(sent().at(-1)).toMatchObject({
+      notifyType: 'SMDP_EVENT',
+      notifyId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      content: { esimTranNo: esim['esimTranNo'], iccid: esim['iccid'], orderNo: esim['orderNo'], transactionId: 'order-1', eid: downloaded['eid'], notifyStatus: 'Executed-Success' },
+    });
+    // Downloaded to a phone: no longer cancellable (Cancel Profile: only GOT_RESOURCE + RELEASED).
+    expect((await post('esim/cancel', { esimTranNo: esim['esimTranNo'] })).errorCode).toBe('200002');
+
+    standIn.installTo(esim['esimTranNo'], 'ENABLED');
+    // Validity from first connection (the stand-in's packages: activeType 2): not started yet.
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'ENABLED', activateTime: null, expiredTime: esim['expiredTime'] });
+
+    standIn.installTo(esim['esimTranNo'], 'IN_USE');
+    const inUse = await profileOf(esim['esimTranNo']);
+    expect(inUse).toMatchObject({ esimStatus: 'IN_USE', smdpStatus: 'ENABLED', activateTime: expect.any(String) });
+    expect(Date.parse(inUse['expiredTime'].replace('+0000', 'Z')) - Date.now()).toBeGreaterThan((inUse['totalDuration'] - 1) * DAY_MS);
+
+    expect(steps(before)).toEqual([
+      'SMDP_EVENT GOT_RESOURCE/DOWNLOAD',
+      'SMDP_EVENT GOT_RESOURCE/INSTALLATION',
+      'SMDP_EVENT GOT_RESOURCE/ENABLED',
+      'SMDP_EVENT IN_USE/ENABLED',
+      'ESIM_STATUS IN_USE/ENABLED',
+    ]);
+    const seqNumbers = sent().slice(before).flatMap((b) => (b.notifyType === 'SMDP_EVENT' ? [b.content['seqNumber'] as number] : []));
+    expect(seqNumbers).toEqual([...seqNumbers].sort((a, b) => a - b));
+    // Each arrived, in the order sent.
+    await settled();
+    expect(received.slice(-5).map((r) => `${r.body.notifyType} ${r.body.content['esimStatus']}/${r.body.content['smdpStatus']}`)).toEqual(steps(before));
+  });
+
+  it('markInstalled walks every step at once and ends in use; again, it changes nothing', async () => {
+    const esim = await allocatedEsim();
+    const before = sent().length;
+    standIn.markInstalled(esim['esimTranNo']);
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'IN_USE', smdpStatus: 'ENABLED' });
+    expect(steps(before)).toHaveLength(5);
+    standIn.markInstalled(esim['esimTranNo']);
+    standIn.installTo(esim['esimTranNo'], 'DOWNLOAD');
+    expect(steps(before)).toHaveLength(5);
+  });
+
+  it('puts an enabled eSIM in use when it first uses data', async () => {
+    const esim = await allocatedEsim();
+    standIn.installTo(esim['esimTranNo'], 'ENABLED');
+    const before = sent().length;
+    standIn.setUsage(esim['esimTranNo'], 1_000_000);
+    expect(steps(before)).toEqual(['SMDP_EVENT IN_USE/ENABLED', 'ESIM_STATUS IN_USE/ENABLED', 'DATA_USAGE undefined/undefined']);
+  });
+
+  it("sends one eSIM's notifications one after another, each once the webhook answered the one before", async () => {
+    const esim = await allocatedEsim();
+    await settled();
+    answer = { status: 200, delayMs: (body) => (body.content['smdpStatus'] === 'DOWNLOAD' ? 300 : 0) };
+    const from = received.length;
+    standIn.markInstalled(esim['esimTranNo']);
+    await settled();
+    const arrivals = received.slice(from);
+    expect(arrivals.map((r) => r.body.content['smdpStatus'])).toEqual(['DOWNLOAD', 'INSTALLATION', 'ENABLED', 'ENABLED', 'ENABLED']);
+    expect(arrivals[1]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(290);
+  });
+
+  it("lists the profile details the partner gives: apn, eid once downloaded, msisdn, qrCodeUrl, shortUrl, pin, puk (docs, Query All Allocated Profiles)", async () => {
+    const esim = await allocatedEsim();
+    expect(esim).toMatchObject({
+      apn: expect.stringMatching(/^[a-z0-9.-]+$/),
+      msisdn: expect.stringMatching(/^\d{10,15}$/),
+      imsi: expect.stringMatching(/^\d{15}$/),
+      qrCodeUrl: expect.stringMatching(/^https:\/\/\S+\/[0-9a-f]{32}\.png$/),
+      pin: '',
+      puk: '',
+      eid: '',
+    });
+    expect(`${esim['shortUrl']}.png`).toBe(esim['qrCodeUrl']);
+  });
+});
+
+describe('VALIDITY_USAGE (docs, Webhooks: about a day before the end)', () => {
+  it('in the current shape, with esimTranNo and notifyId; the validity now ends within a day', async () => {
+    const esim = await allocatedEsim();
+    standIn.markInstalled(esim['esimTranNo']);
+    standIn.sendValidityUsage(esim['esimTranNo']);
+    const body = sent().at(-1)!;
+    expect(body).toEqual({
+      notifyType: 'VALIDITY_USAGE',
+      notifyId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      eventGenerateTime: expect.any(String),
+      content: {
+        iccid: esim['iccid'],
+        orderNo: esim['orderNo'],
+        esimTranNo: esim['esimTranNo'],
+        transactionId: 'order-1',
+        remain: 1,
+        totalDuration: esim['totalDuration'],
+        durationUnit: 'DAY',
+        expiredTime: expect.stringMatching(/\+0000$/),
+      },
+    });
+    const profile = await profileOf(esim['esimTranNo']);
+    expect(profile['expiredTime']).toBe(body.content['expiredTime']);
+    const left = Date.parse(profile['expiredTime'].replace('+0000', 'Z')) - Date.now();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(DAY_MS);
+  });
+
+  it('in the older shape: no esimTranNo, no notifyId, no eventGenerateTime', async () => {
+    const esim = await allocatedEsim();
+    standIn.markInstalled(esim['esimTranNo']);
+    standIn.sendValidityUsage(esim['esimTranNo'], 'older');
+    expect(sent().at(-1)).toEqual({
+      notifyType: 'VALIDITY_USAGE',
+      content: {
+        orderNo: esim['orderNo'],
+        transactionId: 'order-1',
+        iccid: esim['iccid'],
+        durationUnit: 'DAY',
+        totalDuration: esim['totalDuration'],
+        expiredTime: expect.stringMatching(/\+0000$/),
+        remain: 1,
+      },
+    });
+    await settled();
+    expect(received.at(-1)!.body).toEqual(sent().at(-1));
+  });
+
+  it('only for an eSIM in use: its validity has not started before', async () => {
+    const esim = await allocatedEsim();
+    expect(() => standIn.sendValidityUsage(esim['esimTranNo'])).toThrow(/not in use/);
+  });
+});
+
+describe('CHECK_HEALTH (docs, Webhooks: Endpoint Setup; Set Webhook)', () => {
+  const health = { notifyType: 'CHECK_HEALTH', content: { orderNo: '1234567890', orderStatus: 'Test' } };
+
+  it('webhook/save sends CHECK_HEALTH to the new URL, and saves it once it answered', async () => {
+    await standIn.close();
+    standIn = await startEsimAccessStandIn({ accessCode, secretKey, allocationDelayMs: 50 });
+    expect(standIn.webhookUrl).toBeUndefined();
+    const saved = await post('webhook/save', { webhook: receiverUrl });
+    expect(saved).toMatchObject({ success: true, obj: {} });
+    expect(received.map((r) => r.body)).toEqual([{ ...health, notifyId: expect.any(String), eventGenerateTime: expect.any(String) }]);
+    expect(standIn.webhookUrl).toBe(receiverUrl);
+    expect(standIn.notifications.map((n) => [n.body.notifyType, n.status])).toEqual([['CHECK_HEALTH', 200]]);
+  });
+
+  it('refuses a URL whose test send fails, and keeps the one it had', async () => {
+    answer = { status: 500, delayMs: () => 0 };
+    const refused = await post('webhook/save', { webhook: `${receiverUrl}/other` });
+    expect(refused).toMatchObject({ success: false, obj: null });
+    expect(standIn.webhookUrl).toBe(receiverUrl);
+    expect((await post('webhook/save', { webhook: 'http://127.0.0.1:9/down' })).success).toBe(false);
+    expect((await post('webhook/save', {})).errorCode).toBe('000105');
+    expect(standIn.webhookUrl).toBe(receiverUrl);
+  });
+
+  it('sends one on demand: sendCheckHealth() and POST /_stand-in/check-health', async () => {
+    expect(await standIn.sendCheckHealth()).toBe(200);
+    expect((await fetch(`${standIn.url}/_stand-in/check-health`, { method: 'POST', body: '{}' })).status).toBe(200);
+    await settled();
+    expect(received.map((r) => r.body.notifyType)).toEqual(['CHECK_HEALTH', 'CHECK_HEALTH']);
+  });
+});
+
+describe('the same hooks over HTTP, for tests in another process', () => {
+  it('installs to a stage and sends VALIDITY_USAGE by transactionId', async () => {
+    const esim = await allocatedEsim('order-http');
+    const control = (name: string, body: object) => fetch(`${standIn.url}/_stand-in/${name}`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await control('install', { transactionId: 'order-http', stage: 'DOWNLOAD' })).status).toBe(200);
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'DOWNLOAD' });
+    expect((await control('validity', { transactionId: 'order-http' })).status).toBe(409);
+    expect((await control('install', { iccid: esim['iccid'] })).status).toBe(200);
+    expect((await control('validity', { iccid: esim['iccid'], shape: 'older' })).status).toBe(200);
+    expect(sent().at(-1)).toMatchObject({ notifyType: 'VALIDITY_USAGE', content: { iccid: esim['iccid'] } });
+    expect(sent().at(-1)).not.toHaveProperty('notifyId');
+  });
+});
