@@ -13,7 +13,7 @@ import type { ShopApi } from './app.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';
-import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createEsimAccessPartner, signEsimAccessRequest } from './partner/esim-access.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**
@@ -173,6 +173,107 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     // Now it is done, a third delivery is a replay and asks nothing.
     expect(await (await notify(notification)).json()).toMatchObject({ outcome: 'replay' });
     expect(queriesOf(esimTranNo)).toBe(asked + 1);
+  });
+
+  /** What the partner sent since `from` (its notifications are not posted anywhere here: a test forwards them). */
+  const sentSince = (from: number, type?: string) =>
+    stand.partner.notifications.slice(from).map((n) => n.body).filter((body) => !type || body.notifyType === type);
+  const esimRow = async (esimTranNo: string) =>
+    (await db.query<{ status: string; installed: boolean; expires_at: Date }>('SELECT status, installed, expires_at FROM esims WHERE esim_tran_no = $1', [esimTranNo]))[0]!;
+
+  it("takes a downloaded eSIM's SMDP_EVENT as installed, so not refundable, asking the partner once; the SM-DP+ steps after ask nothing", async () => {
+    const esimTranNo = await deliver(await paidOrder());
+    const from = stand.partner.notifications.length;
+    // The phone downloads the profile: the partner still says GOT_RESOURCE, with smdpStatus DOWNLOAD.
+    stand.partner.installTo(esimTranNo, 'DOWNLOAD');
+    const [download] = sentSince(from, 'SMDP_EVENT');
+    const asked = queriesOf(esimTranNo);
+    expect(await (await notify(download)).json()).toMatchObject({ received: true, outcome: 'handled' });
+    expect(queriesOf(esimTranNo)).toBe(asked + 1);
+    expect(await esimRow(esimTranNo)).toMatchObject({ status: 'installed', installed: true });
+
+    // Installation and enabling: many more SM-DP+ events (docs: very high volume), nothing new to us.
+    stand.partner.installTo(esimTranNo, 'ENABLED');
+    const steps = sentSince(from, 'SMDP_EVENT').slice(1);
+    expect(steps.map((body) => body.content['smdpStatus'])).toEqual(['INSTALLATION', 'ENABLED']);
+    for (const body of steps) expect(await (await notify(body)).json()).toMatchObject({ received: true, outcome: 'ignored' });
+    expect(queriesOf(esimTranNo)).toBe(asked + 1);
+
+    // First use: the ESIM_STATUS is read back from the partner (its SMDP_EVENT, again, is not).
+    const used = stand.partner.notifications.length;
+    stand.partner.installTo(esimTranNo, 'IN_USE');
+    const [inUse, status] = sentSince(used);
+    expect([inUse!.notifyType, status!.notifyType]).toEqual(['SMDP_EVENT', 'ESIM_STATUS']);
+    expect(await (await notify(inUse)).json()).toMatchObject({ outcome: 'ignored' });
+    expect(await (await notify(status)).json()).toMatchObject({ outcome: 'handled' });
+    expect(queriesOf(esimTranNo)).toBe(asked + 2);
+    expect(await esimRow(esimTranNo)).toMatchObject({ status: 'active', installed: true });
+    // Another ESIM_STATUS saying what is stored already: nothing to ask.
+    expect(await (await notify({ ...status, notifyId: `again-${randomUUID()}` })).json()).toMatchObject({ outcome: 'ignored' });
+    expect(queriesOf(esimTranNo)).toBe(asked + 2);
+  });
+
+  it('reads a VALIDITY_USAGE without esimTranNo (the older shape) for the eSIM of its ICCID and order, though ICCIDs are reused', async () => {
+    const earlier = await deliver(await paidOrder());
+    const esimTranNo = await deliver(await paidOrder());
+    // The partner hands out ICCIDs again: the earlier eSIM had this one before.
+    const { iccid } = (await db.query<{ iccid: string }>('SELECT iccid FROM esims WHERE esim_tran_no = $1', [esimTranNo]))[0]!;
+    await db.query('UPDATE esims SET iccid = $1 WHERE esim_tran_no = $2', [iccid, earlier]);
+    stand.partner.markInstalled(esimTranNo);
+    const from = stand.partner.notifications.length;
+    stand.partner.sendValidityUsage(esimTranNo, 'older');
+    const [validity] = sentSince(from, 'VALIDITY_USAGE');
+    expect(validity!.content).not.toHaveProperty('esimTranNo');
+    expect(validity).not.toHaveProperty('notifyId');
+
+    const asked = { earlier: queriesOf(earlier), current: queriesOf(esimTranNo) };
+    expect(await (await notify(validity)).json()).toMatchObject({ received: true, outcome: 'handled' });
+    expect({ earlier: queriesOf(earlier), current: queriesOf(esimTranNo) }).toEqual({ earlier: asked.earlier, current: asked.current + 1 });
+    // What the partner says now is stored: its validity ends within a day.
+    const row = await esimRow(esimTranNo);
+    expect(row.status).toBe('active');
+    expect(row.expires_at.getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
+
+    // By its ICCID alone, no order named: the newest eSIM with that ICCID.
+    const { orderNo: _, transactionId: __, ...onlyIccid } = validity!.content;
+    expect(await (await notify({ ...validity, content: onlyIccid })).json()).toMatchObject({ outcome: 'handled' });
+    expect({ earlier: queriesOf(earlier), current: queriesOf(esimTranNo) }).toEqual({ earlier: asked.earlier, current: asked.current + 2 });
+  });
+
+  it("answers the partner's CHECK_HEALTH when the webhook is registered (webhook/save), and does nothing else", async () => {
+    const body = JSON.stringify({ webhook: `${api.url}/api/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}` });
+    // Signed as the adapter signs; outside the shop's request budget, so after the partner's 'busy' it waits its turn.
+    const save = async (): Promise<{ success: boolean; errorCode: string | null }> => {
+      const timestamp = String(Date.now());
+      const requestId = randomUUID();
+      const response = await fetch(`${stand.partner.url}/api/v1/open/webhook/save`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'RT-AccessCode': ACCOUNT.accessCode,
+          'RT-RequestID': requestId,
+          'RT-Timestamp': timestamp,
+          'RT-Signature': signEsimAccessRequest({ timestamp, requestId, accessCode: ACCOUNT.accessCode, body }, ACCOUNT.secretKey),
+        },
+        body,
+      });
+      const answer = (await response.json()) as { success: boolean; errorCode: string | null };
+      if (answer.errorCode !== '900001') return answer;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return save();
+    };
+    const before = stand.partner.requests.filter((r) => r.status !== 429).length;
+    const saved = await save();
+    try {
+      expect(saved).toMatchObject({ success: true, errorCode: null });
+      const health = stand.partner.notifications.at(-1)!;
+      expect(health).toMatchObject({ body: { notifyType: 'CHECK_HEALTH' }, status: 200 });
+      // Not recorded, and nothing asked of the partner.
+      expect(await db.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [health.body.notifyId])).toEqual([]);
+      expect(stand.partner.requests.filter((r) => r.status !== 429).slice(before).map((r) => r.call)).toEqual(['webhook/save']);
+    } finally {
+      stand.partner.setWebhookUrl(undefined);
+    }
   });
 
   it("answers 'the profiles are ready' at once while the partner hangs, and the delivery still ends delivered", async () => {

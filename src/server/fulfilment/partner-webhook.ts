@@ -1,6 +1,6 @@
 import type { Db } from '../db/db.ts';
 import { refreshEsims } from '../esims/refresh.ts';
-import type { EsimStore } from '../esims/store.ts';
+import type { EsimRow, EsimStore } from '../esims/store.ts';
 import type { OrderStore } from '../orders/store.ts';
 import type { EsimPartner, PartnerNotification } from '../partner/partner.ts';
 import { isUuid } from '../uuid.ts';
@@ -14,8 +14,11 @@ export type PartnerWebhookOutcome = 'handled' | 'replay' | 'ignored';
  * (this throws, the webhook answers 5xx) is not recorded, so the partner's redelivery is handled.
  * 'The profiles are ready' hands the order to the delivery, which queries the partner itself, and
  * does not wait for it (the delivery retries on its own, through the reconcile job). An eSIM's new
- * state is read back from the partner before it is stored. Data use is stored as notified: it
- * changes no money and no delivery.
+ * state is read back from the partner before it is stored, unless the hint says nothing new: an
+ * SM-DP+ event (SMDP_EVENT, the partner's most frequent: download, installation, enable, disable,
+ * delete) once the eSIM is known installed, an ESIM_STATUS that says what is stored already. Data
+ * use is stored as notified: it changes no money and no delivery. CHECK_HEALTH (sent when the
+ * webhook is registered) is answered and ignored.
  */
 export async function handlePartnerNotification(
   deps: { db: Db; store: OrderStore; esims: EsimStore; partner: EsimPartner; fulfilment: Fulfilment },
@@ -51,6 +54,26 @@ async function handle(
     return row?.id;
   }
 
+  /**
+   * The stored eSIM the notification is about: by esimTranNo, the partner's key for it. Older
+   * notifications (the docs' earlier VALIDITY_USAGE sample) name it only by ICCID and order: then
+   * the eSIM with that ICCID of the notification's order, or with no order named the newest with
+   * that ICCID (the partner reuses ICCIDs: an older eSIM may have had it); else the order's eSIM.
+   */
+  async function esimOf(about: { esimTranNo: string | undefined; iccid: string | undefined }): Promise<EsimRow | undefined> {
+    if (about.esimTranNo) return esims.byTranNo(about.esimTranNo);
+    const id = await orderId();
+    if (about.iccid) {
+      const rows = await db.query<{ esim_tran_no: string; order_id: string }>(
+        'SELECT esim_tran_no, order_id FROM esims WHERE iccid = $1 ORDER BY created_at DESC',
+        [about.iccid],
+      );
+      const row = id ? rows.find((r) => r.order_id === id) : rows[0];
+      return row && esims.byTranNo(row.esim_tran_no);
+    }
+    return id ? esims.ofOrder(db, id) : undefined;
+  }
+
   switch (notification.kind) {
     case 'order_ready': {
       const id = await orderId();
@@ -60,13 +83,24 @@ async function handle(
       return 'handled';
     }
     case 'data_usage': {
-      if (!notification.esimTranNo) return 'ignored';
-      await esims.recordUsage({ esimTranNo: notification.esimTranNo, usedBytes: notification.usedBytes, totalBytes: notification.totalBytes, measuredAt: notification.measuredAt });
+      const esim = await esimOf(notification);
+      if (!esim) return 'ignored';
+      await esims.recordUsage({ esimTranNo: esim.esim_tran_no, usedBytes: notification.usedBytes, totalBytes: notification.totalBytes, measuredAt: notification.measuredAt });
       return 'handled';
     }
+    case 'smdp_event':
     case 'esim_status':
     case 'validity': {
-      const known = notification.esimTranNo ? await esims.byTranNo(notification.esimTranNo) : undefined;
+      const known = await esimOf(notification);
+      // A hint that tells nothing new asks the partner nothing. Installed is what an SM-DP+ event can
+      // tell us (downloaded: no longer refundable): once we know it, its many events change nothing
+      // here, and the state after that comes with ESIM_STATUS, which is read back unless it says
+      // what we have already.
+      const nothingNew =
+        notification.kind === 'smdp_event'
+          ? known?.installed
+          : notification.kind === 'esim_status' && notification.status === known?.status && notification.installed === known?.installed;
+      if (known && nothingNew) return 'ignored';
       if (known) {
         await refreshEsims(partner, esims, [known.esim_tran_no]);
         return 'handled';

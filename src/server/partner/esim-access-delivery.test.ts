@@ -374,7 +374,7 @@ describe('parsePartnerNotification', () => {
       notifyId: 'n1',
       content: { iccid: '89', esimStatus: 'GOT_RESOURCE', smdpStatus: 'DOWNLOAD', esimTranNo: '25', orderNo: 'B25' },
     });
-    expect(smdp).toMatchObject({ kind: 'esim_status', notifyId: 'n1', status: 'installed', installed: true });
+    expect(smdp).toMatchObject({ kind: 'smdp_event', notifyId: 'n1', status: 'installed', installed: true });
   });
 
   it('answers undefined for junk, never throwing', () => {

@@ -234,9 +234,13 @@ const FIXED_DATA = 1;
  */
 const TOP_UP_AVAILABLE = 2;
 
+// docs.esimaccess.com, Get All Data Packages: the field table calls slug mandatory and 'an alias
+// of packageCode', yet its own example has none (tests/fixtures/esim-access/package-list.json), and
+// its network list names locationName, locationLogo and operatorList, no locationCode: both are
+// read when given, else the package code and the comma-separated `location`.
 const RawPackage = z.looseObject({
   packageCode: z.string().min(1),
-  slug: z.string(),
+  slug: z.string().optional(),
   name: z.string(),
   price: z.number().int().nonnegative(),
   currencyCode: z.string(),
@@ -245,7 +249,7 @@ const RawPackage = z.looseObject({
   duration: z.number().int().positive(),
   durationUnit: z.string(),
   location: z.string().default(''),
-  locationNetworkList: z.array(z.looseObject({ locationCode: z.string() })).default([]),
+  locationNetworkList: z.array(z.looseObject({ locationCode: z.string().optional() })).default([]),
   supportTopUpType: z.number().int().nullish(),
 });
 export type EsimAccessPackage = z.input<typeof RawPackage>;
@@ -261,11 +265,11 @@ export function mapEsimAccessPackage(input: EsimAccessPackage): PartnerPackage {
   const validityUnit = DURATION_UNITS[raw.durationUnit.toUpperCase()];
   if (!validityUnit) throw new Error(`${PARTNER} package ${raw.packageCode}: unknown durationUnit '${raw.durationUnit}'`);
   if (raw.currencyCode !== 'USD') throw new Error(`${PARTNER} package ${raw.packageCode}: price in ${raw.currencyCode}, not USD`);
-  const listed = raw.locationNetworkList.map((l) => l.locationCode);
+  const listed = raw.locationNetworkList.flatMap((l) => (l.locationCode ? [l.locationCode] : []));
   const codes = listed.length > 0 ? listed : raw.location.split(',');
   return {
     partnerCode: raw.packageCode,
-    slug: raw.slug,
+    slug: raw.slug || raw.packageCode,
     name: raw.name,
     countries: [...new Set(codes.map((c) => c.trim().toUpperCase()).filter(Boolean))].sort(),
     dataAmount:
@@ -303,6 +307,8 @@ const RawProfile = z.looseObject({
   orderUsage: z.number().int().nonnegative().nullish(),
   totalDuration: z.number().int().nonnegative().nullish(),
   durationUnit: z.string().nullish(),
+  /** 'APN value' (docs, Query All Allocated Profiles: optional; '' or absent when there is none). */
+  apn: z.string().nullish(),
   packageList: z.array(z.looseObject({ volume: z.number().nullish(), duration: z.number().nullish() })).nullish(),
 });
 export type EsimAccessProfile = z.input<typeof RawProfile>;
@@ -338,7 +344,13 @@ const STATUS_BY_ESIM_STATUS: Readonly<Record<string, EsimStatus>> = {
 /** esimStatus values that only a device that downloaded the profile can reach. */
 const USED_STATUSES: ReadonlySet<string> = new Set(['IN_USE', 'USED_UP', 'USED_EXPIRED']);
 
-/** The eSIM's state in our terms from the partner's esimStatus and SM-DP+ status (RELEASED: never downloaded). */
+/**
+ * The eSIM's state in our terms from the partner's esimStatus and SM-DP+ status. smdpStatus
+ * (docs, Query All Allocated Profiles): RELEASED ready for download, DOWNLOAD downloaded,
+ * INSTALLATION installed, ENABLED, DISABLED, DELETED. Anything past RELEASED reached a phone, so it is
+ * installed and no longer refundable, though esimStatus stays GOT_RESOURCE until first use (docs,
+ * Webhooks, SMDP_EVENT: DOWNLOAD, INSTALLATION, ENABLED under GOT_RESOURCE, then IN_USE).
+ */
 function esimState(esimStatus: string, smdpStatus: string | null | undefined): { status: EsimStatus; installed: boolean } {
   const installed = USED_STATUSES.has(esimStatus) || (!!smdpStatus && smdpStatus !== 'RELEASED');
   return { status: STATUS_BY_ESIM_STATUS[esimStatus] ?? (installed ? 'installed' : 'ready'), installed };
@@ -367,6 +379,7 @@ export function mapEsimAccessProfile(input: EsimAccessProfile): EsimProfile {
     iccid: raw.iccid,
     activationCode: raw.ac,
     ...lpa,
+    apn: raw.apn?.trim() || null,
     status,
     installed,
     expiresAt: partnerTime(raw.expiredTime),
@@ -439,11 +452,13 @@ export function parsePartnerNotification(body: unknown): PartnerNotification | u
       // GOT_RESOURCE is the only order status the partner documents sending.
       if (c.orderStatus !== 'GOT_RESOURCE' || !c.orderNo) return undefined;
       return { kind: 'order_ready', notifyId, partnerOrderNo: c.orderNo, transactionId: c.transactionId };
+    // Both say where the eSIM is now; SMDP_EVENT (docs: one per SM-DP+ step, many per eSIM, with the
+    // phone's eid, which we do not keep) is told apart so the shop can skip the ones that tell it nothing.
     case 'ESIM_STATUS':
     case 'SMDP_EVENT': {
       const state = c.esimStatus ? esimState(c.esimStatus, c.smdpStatus) : undefined;
       return {
-        kind: 'esim_status',
+        kind: notifyType === 'SMDP_EVENT' ? 'smdp_event' : 'esim_status',
         notifyId,
         ...about,
         status: state?.status,
@@ -459,6 +474,8 @@ export function parsePartnerNotification(body: unknown): PartnerNotification | u
         totalBytes: c.totalVolume,
         measuredAt: partnerTime(c.lastUpdateTime),
       };
+    // The older documented sample has no esimTranNo (and no notifyId): the eSIM is then known by
+    // its ICCID and its order only, which the caller must look up.
     case 'VALIDITY_USAGE':
       return { kind: 'validity', notifyId, ...about, expiresAt: partnerTime(c.expiredTime), daysLeft: c.remain };
     default:

@@ -94,6 +94,13 @@ export interface EsimProfile {
   activationCode: string;
   smdpAddress: string;
   matchingId: string;
+  /**
+   * The APN the phone should use, when the partner names one (most phones set it from the profile;
+   * for My eSIMs' manual install codes). The partner's other profile details (eid, msisdn,
+   * qrCodeUrl, shortUrl, pin, puk) are not kept: the shop makes its own QR code and link, and the
+   * phone's eid is personal data it has no use for.
+   */
+  apn: string | null;
   status: EsimStatus;
   /** Whether it was ever downloaded to a device: an installed eSIM is no longer refundable. */
   installed: boolean;
@@ -136,9 +143,12 @@ export type PartnerNotification =
   | { kind: 'health_check'; notifyId: string | undefined }
   /** The order's profiles are allocated: query them. */
   | { kind: 'order_ready'; notifyId: string | undefined; partnerOrderNo: string; transactionId: string | undefined }
-  /** An eSIM's state changed (installed, in use, used up, expired, cancelled). */
+  /**
+   * An eSIM's state changed (installed, in use, used up, expired, cancelled): 'esim_status'; or a
+   * step at the SM-DP+ (download, installation, enable, disable, delete), far more frequent: 'smdp_event'.
+   */
   | {
-      kind: 'esim_status';
+      kind: 'esim_status' | 'smdp_event';
       notifyId: string | undefined;
       partnerOrderNo: string | undefined;
       transactionId: string | undefined;
@@ -159,7 +169,7 @@ export type PartnerNotification =
       totalBytes: number;
       measuredAt: Date | null;
     }
-  /** The eSIM's validity is about to end. */
+  /** The eSIM's validity is about to end (about a day before; esimTranNo missing in older notifications). */
   | {
       kind: 'validity';
       notifyId: string | undefined;

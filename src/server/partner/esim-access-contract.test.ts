@@ -1,0 +1,191 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEsimAccessPartner, parsePartnerNotification } from './esim-access.ts';
+import type { PartnerNotification } from './partner.ts';
+
+/**
+ * The adapter against eSIM Access's own documented examples (tests/fixtures/esim-access, where
+ * each comes from is in its README): whatever the stand-in does, the partner's real answers and
+ * notifications as its docs show them must be read, each into what the shop acts on.
+ */
+const FIXTURES = 'tests/fixtures/esim-access';
+const fixture = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+// The partner's answers served as documented, whatever was asked (the signature is not checked here).
+let server: Server;
+let baseUrl: string;
+const answers = new Map<string, unknown>();
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const answer = answers.get((req.url ?? '').replace('/api/v1/open/', ''));
+      res.writeHead(answer ? 200 : 404, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer ?? {}));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const partner = () => createEsimAccessPartner({ baseUrl, accessCode: 'code', secretKey: 'secret', retries: 0 });
+
+describe("the partner's documented answers", () => {
+  it('package/list: a plan without slug or location codes in its network list (docs, Get All Data Packages)', async () => {
+    answers.set('package/list', fixture('package-list.json'));
+    expect(await partner().listPackages()).toEqual([
+      expect.objectContaining({
+        partnerCode: 'CKH139',
+        // The docs call slug an alias of packageCode, and their example has none.
+        slug: 'CKH139',
+        name: 'Slovenia 5GB 30Days',
+        countries: ['SI'],
+        dataAmount: { value: 5, unit: 'GB' },
+        dataBytes: 5_368_709_120,
+        validity: 30,
+        validityUnit: 'day',
+        wholesaleUsdE4: 112_500,
+      }),
+    ]);
+  });
+
+  it('package/list of top-ups: TOPUP_ codes (the top-up walkthrough)', async () => {
+    answers.set('package/list', fixture('package-list-topup.json'));
+    expect(await partner().listPackages()).toEqual([
+      expect.objectContaining({
+        partnerCode: 'TOPUP_CKH491',
+        slug: 'TOPUP_CKH491',
+        countries: ['CA', 'US'],
+        dataAmount: { value: 1, unit: 'GB' },
+        validity: 7,
+        wholesaleUsdE4: 70_000,
+      }),
+    ]);
+  });
+
+  it('esim/query: the profile with its APN (docs, Query All Allocated Profiles)', async () => {
+    answers.set('esim/query', fixture('esim-query.json'));
+    expect(await partner().queryProfiles({ esimTranNo: '23120118156818' })).toEqual({
+      status: 'ready',
+      profiles: [
+        {
+          esimTranNo: '23120118156818',
+          transactionId: 'test344343433',
+          iccid: '8943108170000775671',
+          activationCode: 'LPA:1$rsp-eu.redteamobile.com$43DE23C67EE747BCAD6B63E8B67B261F',
+          smdpAddress: 'rsp-eu.redteamobile.com',
+          matchingId: '43DE23C67EE747BCAD6B63E8B67B261F',
+          apn: 'drei.at',
+          status: 'cancelled',
+          installed: false,
+          expiresAt: new Date('2024-05-29T18:34:17Z'),
+          totalBytes: 5_368_709_120,
+          usedBytes: 0,
+          validityDays: 30,
+        },
+      ],
+    });
+  });
+});
+
+describe("the partner's documented notifications (docs, Webhooks)", () => {
+  const expected: Record<string, PartnerNotification> = {
+    'check-health.json': { kind: 'health_check', notifyId: '918ff7f6f41143078585a85797e613f7' },
+    'check-health-older.json': { kind: 'health_check', notifyId: undefined },
+    'order-status.json': {
+      kind: 'order_ready',
+      notifyId: '447602ac1e5c4bb4980f786b0c2934d6',
+      partnerOrderNo: 'B26042217160011',
+      transactionId: '7544949834056-1-TR_50_30',
+    },
+    'order-status-older.json': { kind: 'order_ready', notifyId: undefined, partnerOrderNo: 'B23072016497499', transactionId: undefined },
+    'esim-status.json': {
+      kind: 'esim_status',
+      notifyId: '83eb2b243a5545d38ec26cebfcf4bd8d',
+      partnerOrderNo: 'B26042216320015',
+      transactionId: '7488352420083-1-ES_10_30',
+      esimTranNo: '26042216320015',
+      iccid: '8910300000059824319',
+      status: 'active',
+      installed: true,
+    },
+    'esim-status-cancel.json': {
+      kind: 'esim_status',
+      notifyId: '4038b3dfb1b050bf9f02501df67284f3',
+      partnerOrderNo: 'B25080823490018',
+      transactionId: 'e23111e4d07746889c7bce41cf3f1b16',
+      esimTranNo: '25080323490020',
+      iccid: '89852000263413436720',
+      status: 'cancelled',
+      installed: false,
+    },
+    // SM-DP+ events: hints about installation, told apart from ESIM_STATUS (far more of them).
+    'smdp-event.json': {
+      kind: 'smdp_event',
+      notifyId: '7d6ab37b44b9461087569ad4393a8b4c',
+      partnerOrderNo: 'B26042112200025',
+      transactionId: '7542454845768-1-GR_1_7',
+      esimTranNo: '26042112200028',
+      iccid: '8910300000059818839',
+      status: 'active',
+      installed: true,
+    },
+    // Downloaded to a phone: no longer refundable, though the partner still says GOT_RESOURCE.
+    'smdp-event-download.json': {
+      kind: 'smdp_event',
+      notifyId: '5fcc219e32dc484598d3fd700cf3738d',
+      partnerOrderNo: 'B25091113270004',
+      transactionId: '12068951785848-1-1',
+      esimTranNo: '25091113270004',
+      iccid: '8997250230000292199',
+      status: 'installed',
+      installed: true,
+    },
+    'data-usage.json': {
+      kind: 'data_usage',
+      notifyId: '7cb37a1e9ed2468e9243e6ccae682125',
+      partnerOrderNo: 'B26041615170028',
+      transactionId: '7533748552008-1-TH_20_30',
+      esimTranNo: '26041615170028',
+      iccid: '89852240810732202668',
+      usedBytes: 10_741_066_164,
+      totalBytes: 21_474_836_480,
+      measuredAt: new Date('2026-04-22T15:53:03Z'),
+    },
+    'validity-usage.json': {
+      kind: 'validity',
+      notifyId: 'd84977dbcdbd48eb96379300b1605b04',
+      partnerOrderNo: 'B26032416140018',
+      transactionId: '6900674724119-1-JP_5_30_IIJ',
+      esimTranNo: '26032416140018',
+      iccid: '8981440039980773689',
+      expiresAt: new Date('2026-04-23T17:13:19Z'),
+      daysLeft: 1,
+    },
+    // The older sample names the eSIM only by its ICCID and its order.
+    'validity-usage-older.json': {
+      kind: 'validity',
+      notifyId: undefined,
+      partnerOrderNo: 'B23072016497499',
+      transactionId: 'Your_txn_id',
+      esimTranNo: undefined,
+      iccid: '894310817000000003',
+      expiresAt: new Date('2024-01-11T08:10:19Z'),
+      daysLeft: 1,
+    },
+  };
+
+  it.each(Object.keys(expected))('%s', (name) => {
+    const body = fixture(join('webhooks', name));
+    expect(parsePartnerNotification(body)).toEqual(expected[name]);
+    // As the webhook receives it: text.
+    expect(parsePartnerNotification(JSON.stringify(body))).toEqual(expected[name]);
+  });
+
+  it('covers every documented notification kept as a fixture', () => {
+    expect(readdirSync(join(FIXTURES, 'webhooks')).sort()).toEqual(Object.keys(expected).sort());
+  });
+});
