@@ -238,7 +238,14 @@ export function createFulfilment(options: FulfilmentOptions) {
    */
   async function cancelAtPartner(lease: Lease, order: OrderRow): Promise<boolean> {
     const esim = await esims.ofOrder(db, order.id);
-    if (!esim || esim.status === 'cancelled') return false;
+    if (!esim) return false;
+    if (esim.status === 'cancelled') {
+      // Read back from the partner meanwhile (its CANCEL notification refreshes the eSIM): a cancel
+      // sent before whose answer was lost was applied, and is settled so, not left 'sent' forever.
+      const earlier = await partnerWrites.unsettled(db, order.id, 'esim/cancel');
+      if (earlier) await lease.write((tx) => partnerWrites.settle(tx, earlier.id, 'applied', 'read back: cancelled'));
+      return false;
+    }
     const tranNo = esim.esim_tran_no;
     const write = (await partnerWrites.unsettled(db, order.id, 'esim/cancel'))?.id ??
       (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: tranNo })));
