@@ -1,0 +1,290 @@
+import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
+import type { SellablePlan } from '../../../src/server/orders/plans.ts';
+import type { CreateOrderRequest, OrderView, TopUpPlans } from '../../../src/shop/contract.ts';
+import { signUpOn } from '../auth-emulator.ts';
+import { pick, type Random } from './random.ts';
+
+/**
+ * The buyers of the fault-injection run: accounts signed up on the Auth emulator, each buying one
+ * or two eSIMs through the front (POST /orders, then card 4242 on the Stripe stand-in's hosted
+ * page), waiting for the eSIM as the success page does, then keeping it, asking for a refund of
+ * the unused eSIM, or installing it (the stand-in's test hook: the traveller's phone) and topping
+ * it up; some of those then ask for a refund of the installed eSIM, which must be refused. A few
+ * press Buy twice at once, which must give one order. Buyers retry what failed as a person
+ * would (a 5xx, a dropped connection, a 429 after its Retry-After), a bounded number of times.
+ */
+export interface BuyerSettings {
+  /** The API through the front: http://…/api */
+  api: string;
+  authHost: string;
+  partner: EsimAccessStandIn;
+  plans: readonly SellablePlan[];
+  random: Random;
+  /** eSIMs to buy in all. */
+  orders: number;
+  /** Buyers at work at once. */
+  concurrency: number;
+  /** Shares of delivered eSIMs whose buyer asks for a refund, or installs and tops up. */
+  refundShare: number;
+  topUpShare: number;
+  /** How long a buyer waits for an order to be delivered before moving on (the job finishes it later). */
+  deliveryWaitMs: number;
+  /** No purchase starts after this time (ms since the epoch): a bounded run. */
+  stopStartingAt?: number;
+  /** Called as each eSIM order is started (the run's phases follow the progress). */
+  onOrderStarted?: (started: number) => void;
+}
+
+/** What the buyers did, and what they saw that must never happen. */
+export interface BuyerStats {
+  buyers: number;
+  /** Orders created (eSIMs and top-ups), by id. */
+  orders: Map<string, { kind: 'esim' | 'top_up'; paid: boolean; uid: string; email: string }>;
+  esimOrdersStarted: number;
+  /** Purchases not started: the run's time for buying was over. */
+  notStarted: number;
+  paid: number;
+  deliveredSeen: number;
+  notDeliveredInTime: number;
+  gaveUp: number;
+  doubleClicks: number;
+  /** refused: no top-up offered, or POST /orders answered cannot_top_up. */
+  topUps: { ordered: number; paid: number; deliveredSeen: number; installNotSeen: number; refused: number };
+  refunds: { requested: number; accepted: number; refused: number; unavailable: number };
+  installedRefundAttempts: number;
+  /** Things a buyer saw that break a promise: each one fails the run. */
+  violations: string[];
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  retryAfter: number | undefined;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
+  const { api, random } = settings;
+  const stats: BuyerStats = {
+    buyers: 0,
+    orders: new Map(),
+    esimOrdersStarted: 0,
+    notStarted: 0,
+    paid: 0,
+    deliveredSeen: 0,
+    notDeliveredInTime: 0,
+    gaveUp: 0,
+    doubleClicks: 0,
+    topUps: { ordered: 0, paid: 0, deliveredSeen: 0, installNotSeen: 0, refused: 0 },
+    refunds: { requested: 0, accepted: 0, refused: 0, unavailable: 0 },
+    installedRefundAttempts: 0,
+    violations: [],
+  };
+
+  // The plan of each buyer decided up front from the seed: one or two eSIMs, and what to do with each.
+  type Intent = 'keep' | 'refund' | 'top_up';
+  const buyers: { purchases: { plan: SellablePlan; intent: Intent; doubleClick: boolean; refundInstalled: boolean; topUpPick: number }[] }[] = [];
+  for (let left = settings.orders; left > 0; ) {
+    const count = Math.min(left, random() < 0.5 ? 1 : 2);
+    left -= count;
+    buyers.push({
+      purchases: Array.from({ length: count }, () => {
+        const r = random();
+        const intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
+        return { plan: pick(random, settings.plans), intent, doubleClick: random() < 0.1, refundInstalled: random() < 0.4, topUpPick: random() };
+      }),
+    });
+  }
+
+  /** One request through the front; network failures answer status 0. */
+  async function request(path: string, init: { method?: string; token: string; body?: unknown }): Promise<Answer> {
+    try {
+      const response = await fetch(`${api}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { Authorization: `Bearer ${init.token}`, ...(init.body !== undefined && { 'Content-Type': 'application/json' }) },
+        ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      const retryAfter = response.headers.get('retry-after');
+      return { status: response.status, body, retryAfter: retryAfter ? Number(retryAfter) : undefined };
+    } catch {
+      return { status: 0, body: undefined, retryAfter: undefined };
+    }
+  }
+
+  /** A request retried as a person would: after a 5xx or no answer, a few times; after a 429, once its wait is over. */
+  async function persist(path: string, init: { method?: string; token: string; body?: unknown }, tries = 8): Promise<Answer> {
+    let answer: Answer = { status: 0, body: undefined, retryAfter: undefined };
+    for (let attempt = 1; attempt <= tries; attempt++) {
+      answer = await request(path, init);
+      if (answer.status === 429) {
+        await sleep(Math.min(65, answer.retryAfter ?? 5) * 1000 + 200);
+        attempt--;
+        continue;
+      }
+      if (answer.status !== 0 && answer.status < 500) return answer;
+      await sleep(Math.min(4_000, 300 * 2 ** (attempt - 1)));
+    }
+    return answer;
+  }
+
+  const errorCode = (body: unknown) => (body as { error?: { code?: string } } | undefined)?.error?.code;
+
+  async function readOrder(token: string, id: string): Promise<OrderView | undefined> {
+    const answer = await request(`/orders/${id}?lang=en`, { token });
+    return answer.status === 200 ? (answer.body as OrderView) : undefined;
+  }
+
+  /** Reads the order until `done` holds or the wait is over, at the success page's pace. */
+  async function waitOrder(token: string, id: string, done: (order: OrderView) => boolean, ms = settings.deliveryWaitMs): Promise<OrderView | undefined> {
+    const deadline = Date.now() + ms;
+    let last: OrderView | undefined;
+    while (Date.now() < deadline) {
+      last = (await readOrder(token, id)) ?? last;
+      if (last && done(last)) return last;
+      await sleep(700);
+    }
+    return last;
+  }
+
+  const FINAL = new Set(['refunded', 'expired', 'cancelled', 'payment_failed']);
+  const delivered = (order: OrderView) => order.state === 'delivered' && (order.kind === 'top_up' || !!order.esim?.install);
+
+  /** POST /orders then the payment: the order's id once paid, else undefined. */
+  async function buy(buyer: { uid: string; email: string; token: string }, body: CreateOrderRequest, kind: 'esim' | 'top_up', doubleClick: boolean): Promise<string | undefined> {
+    let answer: Answer;
+    if (doubleClick) {
+      stats.doubleClicks++;
+      const [a, b] = await Promise.all([persist('/orders', { method: 'POST', token: buyer.token, body }), persist('/orders', { method: 'POST', token: buyer.token, body })]);
+      const [idA, idB] = [a, b].map((x) => (x.status < 300 ? (x.body as { order: { id: string } }).order.id : undefined));
+      if (idA && idB && idA !== idB) stats.violations.push(`a double click opened two orders for one buyer and plan: ${idA} and ${idB}`);
+      answer = idA ? a : b;
+    } else {
+      answer = await persist('/orders', { method: 'POST', token: buyer.token, body });
+    }
+    if (answer.status >= 300 || answer.status === 0) {
+      if (kind === 'top_up' && errorCode(answer.body) === 'cannot_top_up') stats.topUps.refused++;
+      else stats.gaveUp++;
+      return undefined;
+    }
+    const { order, checkoutUrl } = answer.body as { order: { id: string }; checkoutUrl: string };
+    stats.orders.set(order.id, { kind, paid: false, uid: buyer.uid, email: buyer.email });
+    // The hosted page is Stripe's, not behind our fault proxy: the buyer's browser talks to it directly.
+    for (let attempt = 1; ; attempt++) {
+      const paid = await fetch(checkoutUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(15_000),
+      }).catch(() => undefined);
+      if (paid?.status === 303) break;
+      if (attempt >= 3) {
+        stats.violations.push(`order ${order.id}: the Stripe stand-in's page did not take card 4242 (${paid?.status ?? 'no answer'})`);
+        return undefined;
+      }
+      await sleep(500);
+    }
+    stats.orders.get(order.id)!.paid = true;
+    return order.id;
+  }
+
+  async function installAndTopUp(buyer: { uid: string; email: string; token: string }, id: string, refundInstalled: boolean, topUpPick: number) {
+    const tranNo = settings.partner.tranNoOfTransaction(id);
+    if (!tranNo) return void stats.violations.push(`order ${id}: delivered, but the partner has no eSIM for it`);
+    try {
+      settings.partner.markInstalled(tranNo);
+    } catch (error) {
+      return void stats.violations.push(`order ${id}: the partner could not install its eSIM ${tranNo} (${(error as Error).message})`);
+    }
+    // The partner's notification tells the shop; if it was lost, My eSIMs reads the partner when its copy is old.
+    let seen = await waitOrder(buyer.token, id, (o) => o.esim?.status === 'active', 6_000);
+    if (seen?.esim?.status !== 'active') {
+      await persist('/esims?lang=en', { token: buyer.token }, 3);
+      seen = await waitOrder(buyer.token, id, (o) => o.esim?.status === 'active', 4_000);
+    }
+    if (seen?.esim?.status !== 'active') {
+      stats.topUps.installNotSeen++;
+      return;
+    }
+    // The plans My eSIMs offers for this eSIM, as the page asks for them.
+    const offer = await persist(`/esims/${id}/top-ups?lang=en`, { token: buyer.token }, 4);
+    const offered = offer.status === 200 ? (offer.body as TopUpPlans).plans : [];
+    if (offered.length === 0) {
+      stats.topUps.refused++;
+      return;
+    }
+    const extra = offered[Math.floor(topUpPick * offered.length)]!;
+    stats.topUps.ordered++;
+    const topUpId = await buy(buyer, { planId: extra.id, lang: 'en', expectedPrice: extra.price, consents: { terms: true, immediateStart: true }, topUpOf: id }, 'top_up', false);
+    if (!topUpId) return;
+    stats.topUps.paid++;
+    stats.paid++;
+    const after = await waitOrder(buyer.token, topUpId, (o) => delivered(o) || FINAL.has(o.state));
+    if (after && delivered(after)) stats.topUps.deliveredSeen++;
+    if (refundInstalled) {
+      // Installed: not refundable (terms). Any answer but 409 (or a failure to answer) is a broken promise.
+      stats.installedRefundAttempts++;
+      const answer = await persist(`/esims/${id}/refund?lang=en`, { method: 'POST', token: buyer.token }, 4);
+      if (answer.status === 200) stats.violations.push(`order ${id}: a refund of an installed eSIM was accepted`);
+    }
+  }
+
+  async function requestRefund(buyer: { token: string }, id: string) {
+    stats.refunds.requested++;
+    const answer = await persist(`/esims/${id}/refund?lang=en`, { method: 'POST', token: buyer.token }, 6);
+    if (answer.status === 200) stats.refunds.accepted++;
+    // A retry after a lost answer finds the refund under way: 409, and the order says refunding.
+    else if (answer.status === 409) stats.refunds.refused++;
+    else stats.refunds.unavailable++;
+  }
+
+  async function runBuyer(plan: (typeof buyers)[number]) {
+    let account: Awaited<ReturnType<typeof signUpOn>> | undefined;
+    for (let attempt = 1; !account; attempt++) {
+      try {
+        account = await Promise.race([
+          signUpOn(settings.authHost),
+          sleep(20_000).then(() => Promise.reject(new Error('the Auth emulator did not answer a sign-up within 20 s'))),
+        ]);
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await sleep(500);
+      }
+    }
+    stats.buyers++;
+    const buyer = { uid: account.uid, email: account.email, token: account.idToken };
+    for (const purchase of plan.purchases) {
+      if (settings.stopStartingAt && Date.now() > settings.stopStartingAt) {
+        stats.notStarted++;
+        continue;
+      }
+      settings.onOrderStarted?.(++stats.esimOrdersStarted);
+      const body: CreateOrderRequest = { planId: purchase.plan.pkg.id, lang: 'en', expectedPrice: purchase.plan.price, consents: { terms: true, immediateStart: true } };
+      const id = await buy(buyer, body, 'esim', purchase.doubleClick);
+      if (!id) continue;
+      stats.paid++;
+      const order = await waitOrder(buyer.token, id, (o) => delivered(o) || FINAL.has(o.state));
+      if (!order || !delivered(order)) {
+        stats.notDeliveredInTime++;
+        continue;
+      }
+      stats.deliveredSeen++;
+      if (purchase.intent === 'refund') await requestRefund(buyer, id);
+      else if (purchase.intent === 'top_up') await installAndTopUp(buyer, id, purchase.refundInstalled, purchase.topUpPick);
+    }
+  }
+
+  let nextBuyer = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(settings.concurrency, buyers.length) }, async () => {
+      while (nextBuyer < buyers.length) await runBuyer(buyers[nextBuyer++]!);
+    }),
+  );
+  return stats;
+}

@@ -1,0 +1,420 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { embeddedSnapshot } from '../../../src/catalogue/snapshot.ts';
+import type { Db } from '../../../src/server/db/db.ts';
+import { migrate } from '../../../src/server/db/migrate.ts';
+import { openPostgres } from '../../../src/server/db/postgres.ts';
+import { auditDatabase, AUDIT_GRACE_MS, type AuditFinding } from '../../../src/server/orders/audit.ts';
+import { sellablePlans } from '../../../src/server/orders/plans.ts';
+import { createEsimAccessPartner } from '../../../src/server/partner/esim-access.ts';
+import { createStripe } from '../../../src/server/payments/stripe.ts';
+import { startEsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
+import { startSmtpStandIn } from '../../../stand-ins/smtp/server.ts';
+import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../../stand-ins/stripe/server.ts';
+import { startAuthEmulator } from '../auth-emulator.ts';
+import { startPostgres } from '../postgres-server.ts';
+import { runBuyers, type BuyerStats } from './buyers.ts';
+import { crossCheck, duplicateEmails, type CrossCheck } from './checks.ts';
+import { FAULT_KINDS, partnerErrorAnswer, startFaultProxy, stripeErrorAnswer, type FaultCounts } from './fault-proxy.ts';
+import { createFleet } from './fleet.ts';
+import { startFront } from './front.ts';
+import { between, seeded } from './random.ts';
+
+/**
+ * The fault-injection run (issue 20, DESIGN 7: "the fault-injection run proves them"): buyers
+ * buy, top up and refund through a round-robin front in front of shop API processes on one real
+ * PostgreSQL server, which are killed with SIGKILL at random moments and started again (two of
+ * them for the middle half of the run), while fault proxies in front of the Stripe stand-in's API
+ * and the eSIM Access stand-in lose answers, hold them past the client's timeout and answer 5xx
+ * before or after forwarding. Then faults off, every instance up, the reconcile job until nothing
+ * is due, and the checks: the order audit and the cross-checks against the stand-ins.
+ */
+export interface FaultRunOptions {
+  /** eSIMs to buy (top-ups come on top). */
+  orders: number;
+  seed: number;
+  /** The share of provider calls that meet a fault. */
+  faultRate?: number;
+  /** Buyers at work at once. */
+  concurrency?: number;
+  /** Milliseconds between kills, at random in this range. */
+  killEveryMs?: [number, number];
+  /** When the first kill comes, after the buying starts. */
+  firstKillMs?: number;
+  /** No purchase starts after this long of buying (a bounded run, for the test); default: all start. */
+  buyingMs?: number;
+  /** How long the end may take: Stripe's webhooks delivered and the reconcile job until nothing is due. */
+  drainTimeoutMs?: number;
+  /** The Auth emulator to sign buyers up on (host:port); default: one of its own. */
+  authHost?: string;
+  /** A PostgreSQL database to use (empty); default: a throwaway server of its own (startPostgres). */
+  databaseUrl?: string;
+  /** Where the API instances' logs and the e-mails go; default: a new folder under the temp dir. */
+  logDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface FaultRunReport {
+  seed: number;
+  durationMs: number;
+  logDir: string;
+  faults: { stripe: FaultCounts; partner: FaultCounts; stripeRequests: number; partnerRequests: number };
+  kills: number;
+  starts: number;
+  /** Front: requests answered, lost with a killed instance, refused with none up. */
+  front: { answered: number; lost: number; noneUp: number };
+  webhooks: { stripeEvents: number; stripeFailedAttempts: number; partnerSent: number; partnerFailed: number };
+  buyers: Omit<BuyerStats, 'orders'>;
+  /** Orders by kind and end state. */
+  endStates: Record<string, Record<string, number>>;
+  drain: { ms: number; settled: boolean; left: string[] };
+  audit: { checked: number; findings: AuditFinding[] };
+  checks: CrossCheck[];
+  duplicateEmails: number;
+  /** Everything that failed; empty: the run proved what it should. */
+  failures: string[];
+  /** The events and partner writes of the orders a failure names (at most 20). */
+  histories: Record<string, string[]>;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** Waits for `promise`, at most `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise((done) => (timer = setTimeout(done, ms)))]);
+  clearTimeout(timer);
+}
+const PARTNER_ACCOUNT = { accessCode: 'fault-run-access-code', secretKey: 'fault-run-secret-key' };
+const PARTNER_WEBHOOK_TOKEN = 'fault-run-partner-webhook-token';
+const RECONCILE_TOKEN = 'fault-run-reconcile-token';
+/** The shop's timeouts for the run: short, so that a held answer costs seconds. */
+const STRIPE_TIMEOUT_MS = 2_000;
+const PARTNER_TIMEOUT_MS = 2_000;
+const INSTANCES = 2;
+
+export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunReport> {
+  const started = Date.now();
+  const log = options.log ?? ((line: string) => console.log(line));
+  const { seed } = options;
+  const faultRate = options.faultRate ?? 0.1;
+  const logDir = options.logDir ?? join(tmpdir(), `fault-run-${seed}-${Date.now()}`);
+  mkdirSync(join(logDir, 'mail'), { recursive: true });
+  const cleanup: (() => Promise<unknown> | unknown)[] = [];
+  const closeAll = async () => {
+    for (const step of cleanup.reverse()) await Promise.resolve().then(step).catch((error: unknown) => log(`cleanup: ${String(error)}`));
+  };
+
+  try {
+    // The real parts: PostgreSQL, the Auth emulator, and the three stand-ins in this process.
+    let databaseUrl = options.databaseUrl;
+    if (!databaseUrl) {
+      const postgres = await startPostgres();
+      cleanup.push(() => postgres.stop());
+      databaseUrl = postgres.url;
+    }
+    let authHost = options.authHost;
+    if (!authHost) {
+      const auth = await startAuthEmulator();
+      cleanup.push(() => auth.stop());
+      authHost = auth.host;
+    }
+    const db: Db = await openPostgres(databaseUrl, { max: 4 });
+    cleanup.push(() => db.close());
+    await migrate(db);
+
+    const smtp = await startSmtpStandIn({ dir: join(logDir, 'mail') });
+    cleanup.push(() => smtp.close());
+    let fleet: ReturnType<typeof createFleet> | undefined;
+    const front = await startFront(() => fleet?.urls() ?? []);
+    cleanup.push(() => front.close());
+    const api = `${front.url}/api`;
+    const partnerStandIn = await startEsimAccessStandIn({
+      ...PARTNER_ACCOUNT,
+      allocationDelayMs: 500,
+      webhookUrl: `${api}/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`,
+    });
+    cleanup.push(() => partnerStandIn.close());
+    const stripeStandIn = await startStripeStandIn({ webhookUrl: `${api}/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET });
+    cleanup.push(() => stripeStandIn.close());
+
+    const slowMs = Math.max(STRIPE_TIMEOUT_MS, PARTNER_TIMEOUT_MS) + 1_000;
+    const stripeProxy = await startFaultProxy({
+      upstream: stripeStandIn.url,
+      random: seeded(seed, 'stripe-faults'),
+      rate: faultRate,
+      slowMs,
+      eligible: (_method, path) => path.startsWith('/v1/'),
+      errorAnswer: stripeErrorAnswer,
+    });
+    cleanup.push(() => stripeProxy.close());
+    const partnerProxy = await startFaultProxy({
+      upstream: partnerStandIn.url,
+      random: seeded(seed, 'partner-faults'),
+      rate: faultRate,
+      slowMs,
+      eligible: (_method, path) => path.startsWith('/api/v1/open/'),
+      errorAnswer: partnerErrorAnswer,
+    });
+    cleanup.push(() => partnerProxy.close());
+
+    fleet = createFleet({
+      size: INSTANCES,
+      logDir,
+      env: {
+        DATABASE_URL: databaseUrl,
+        STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
+        STRIPE_API_URL: stripeProxy.url,
+        STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS),
+        ESIM_ACCESS_CODE: PARTNER_ACCOUNT.accessCode,
+        ESIM_ACCESS_SECRET: PARTNER_ACCOUNT.secretKey,
+        ESIM_ACCESS_BASE_URL: partnerProxy.url,
+        ESIM_ACCESS_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
+        PARTNER_WEBHOOK_TOKEN,
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'Travel eSIM <orders@localhost>',
+        FIREBASE_AUTH_EMULATOR_HOST: authHost,
+        SITE_URL: 'http://127.0.0.1:4321',
+        RECONCILE_TOKEN,
+        FAULT_RUN_API_OPTIONS: JSON.stringify({
+          // About a minute of tries before a delivery is given up and refunded; claims that lapse in
+          // seconds once their process is killed.
+          delivery: { retryDelaysMs: [500, 1_000, 2_000, 3_000, 5_000, 5_000, 8_000, 10_000, 10_000, 15_000], allocationPollMs: 700, leaseMs: 6_000 },
+          reconcileEveryMs: 1_000,
+        }),
+      },
+    });
+    const instances = fleet;
+    cleanup.push(() => instances.stopAll());
+    await instances.start(0);
+    log(`shop API up behind the front at ${api}; logs and e-mails in ${logDir}`);
+
+    // Chaos: SIGKILL at random moments, a restart after a random pause; two instances for the middle half.
+    const chaos = seeded(seed, 'chaos');
+    const [killMin, killMax] = options.killEveryMs ?? [4_000, 12_000];
+    let wanted = 1;
+    let stopChaos = false;
+    const downUntil = new Array<number>(INSTANCES).fill(0);
+    const chaosLoop = (async () => {
+      let nextKill = Date.now() + (options.firstKillMs ?? 3_000);
+      while (!stopChaos) {
+        const now = Date.now();
+        for (let i = 0; i < INSTANCES; i++) {
+          if (i < wanted && !instances.isUp(i) && now >= downUntil[i]!) {
+            instances.start(i).catch((error: unknown) => log(`start api-${i + 1}: ${(error as Error).message}`));
+          }
+          if (i >= wanted && instances.isUp(i)) await instances.kill(i);
+        }
+        if (now >= nextKill) {
+          const up = Array.from({ length: INSTANCES }, (_, i) => i).filter((i) => instances.isUp(i));
+          if (up.length > 0) {
+            const all = chaos() < 0.25;
+            const victims = all ? up : [up[Math.floor(chaos() * up.length)]!];
+            for (const i of victims) {
+              await instances.kill(i);
+              downUntil[i] = Date.now() + between(chaos, 200, 2_500);
+            }
+            nextKill = Date.now() + between(chaos, killMin, killMax);
+          } else {
+            nextKill = Date.now() + 500;
+          }
+        }
+        await sleep(150);
+      }
+    })();
+
+    let progress = 0;
+    const report = setInterval(() => {
+      void budgetHeld(db).then((budget) =>
+        log(
+          `  ${Math.round((Date.now() - started) / 1000)} s: ${progress}/${options.orders} eSIM orders started; ` +
+            `instances up ${instances.urls().length}; kills ${instances.kills}; faults stripe ${sum(stripeProxy.counts)} partner ${sum(partnerProxy.counts)}${budget}`,
+        ),
+      );
+    }, 10_000);
+    report.unref();
+
+    const plans = [...sellablePlans(embeddedSnapshot()).values()];
+    let buyers: BuyerStats;
+    try {
+      buyers = await runBuyers({
+        api,
+        authHost,
+        partner: partnerStandIn,
+        plans,
+        random: seeded(seed, 'buyers'),
+        orders: options.orders,
+        concurrency: options.concurrency ?? 8,
+        refundShare: 0.2,
+        topUpShare: 0.25,
+        deliveryWaitMs: 45_000,
+        ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
+        onOrderStarted: (n) => {
+          progress = n;
+          wanted = n > options.orders * 0.25 && n <= options.orders * 0.75 ? 2 : 1;
+        },
+      });
+    } finally {
+      stopChaos = true;
+      await chaosLoop;
+      clearInterval(report);
+    }
+    log(`buying done in ${Math.round((Date.now() - started) / 1000)} s: ${buyers.paid} payments, ${instances.kills} kills; faults off, every instance up, draining`);
+
+    // The end: faults off, every instance up, Stripe's webhooks delivered, the reconcile job until nothing is due.
+    stripeProxy.enabled = false;
+    partnerProxy.enabled = false;
+    const drainStarted = Date.now();
+    await Promise.all(Array.from({ length: INSTANCES }, (_, i) => instances.start(i)));
+    const drainTimeoutMs = options.drainTimeoutMs ?? 180_000;
+    await within(stripeStandIn.settled(), drainTimeoutMs / 2);
+    log(`  instances up and Stripe's webhooks delivered after ${Math.round((Date.now() - drainStarted) / 1000)} s; reconciling`);
+    let left: string[] = [];
+    let settled = false;
+    for (let quiet = 0; Date.now() - drainStarted < drainTimeoutMs; ) {
+      const handled = await fetch(`${api}/jobs/reconcile`, { method: 'POST', headers: { Authorization: `Bearer ${RECONCILE_TOKEN}` }, signal: AbortSignal.timeout(30_000) })
+        .then(async (r) => (r.ok ? ((await r.json()) as { handled: number }).handled : -1))
+        .catch(() => -1);
+      left = await outstanding(db);
+      quiet = handled === 0 && left.length === 0 ? quiet + 1 : 0;
+      if (quiet >= 2) {
+        settled = true;
+        break;
+      }
+      await sleep(500);
+    }
+    const drainMs = Date.now() - drainStarted;
+    log(`drain ${settled ? 'settled' : 'did NOT settle'} in ${Math.round(drainMs / 1000)} s`);
+    // Quiet from here on: no instance changes anything while the checks read.
+    await instances.stopAll();
+
+    // The audit, as if its grace for work in flight had passed: nothing may be left in flight.
+    const audit = await auditDatabase(db, new Date(Date.now() + AUDIT_GRACE_MS + 60_000));
+    const stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
+    const partner = createEsimAccessPartner({ ...PARTNER_ACCOUNT, baseUrl: partnerStandIn.url });
+    const checks = await crossCheck({ db, stripe, stripeStandIn, partnerStandIn, partner, smtp });
+
+    const endStates: Record<string, Record<string, number>> = {};
+    for (const row of await db.query<{ kind: string; state: string; n: number }>('SELECT kind, state, count(*)::int AS n FROM orders GROUP BY kind, state ORDER BY kind, state')) {
+      (endStates[row.kind] ??= {})[row.state] = row.n;
+    }
+    const failures = [
+      ...(settled ? [] : [`the reconcile job did not settle within ${Math.round(drainTimeoutMs / 1000)} s: ${left.join('; ')}`]),
+      ...audit.findings.map((f) => `audit ${f.invariant}: ${f.orderNumber ?? '-'} ${f.state ?? '-'} ${f.detail}`),
+      ...checks.flatMap((c) => c.breaches.map((b) => `${c.name}: ${b}`)),
+      ...buyers.violations.map((v) => `buyer: ${v}`),
+    ];
+    // What happened to each order concerned, for whoever reads the failure.
+    const concerned = new Set<string>(failures.flatMap((f) => f.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []));
+    for (const f of audit.findings) if (f.orderId) concerned.add(f.orderId);
+    for (const row of await db.query<{ order_id: string }>(`SELECT DISTINCT order_id FROM partner_writes WHERE outcome = 'sent'`)) concerned.add(row.order_id);
+    const histories = await orderHistories(db, [...concerned].slice(0, 20));
+    const { orders: _orders, ...buyerFigures } = buyers;
+    return {
+      seed,
+      durationMs: Date.now() - started,
+      logDir,
+      faults: { stripe: { ...stripeProxy.counts }, partner: { ...partnerProxy.counts }, stripeRequests: stripeProxy.requests, partnerRequests: partnerProxy.requests },
+      kills: instances.kills,
+      starts: instances.starts,
+      front: { ...front.counts },
+      webhooks: {
+        stripeEvents: stripeStandIn.events.length,
+        stripeFailedAttempts: stripeStandIn.events.reduce((n, e) => n + e.attempts.filter((a) => a.status === null || a.status >= 300).length, 0),
+        partnerSent: partnerStandIn.notifications.length,
+        partnerFailed: partnerStandIn.notifications.filter((n) => n.status === null || n.status === 0 || n.status >= 300).length,
+      },
+      buyers: buyerFigures,
+      endStates,
+      drain: { ms: drainMs, settled, left },
+      audit,
+      checks,
+      duplicateEmails: duplicateEmails(smtp),
+      failures,
+      histories,
+    };
+  } finally {
+    await closeAll();
+  }
+}
+
+const sum = (counts: FaultCounts) => FAULT_KINDS.reduce((n, kind) => n + counts[kind], 0);
+
+/** Each order's events and partner writes, in time order, one line each. */
+async function orderHistories(db: Db, ids: string[]): Promise<Record<string, string[]>> {
+  const histories: Record<string, string[]> = {};
+  for (const id of ids) {
+    const rows = await db.query<{ at: Date; line: string }>(
+      `SELECT at, coalesce(from_state, '-') || ' -> ' || to_state || '  (' || cause || ')' AS line FROM order_events WHERE order_id = $1
+       UNION ALL
+       SELECT sent_at, 'partner write ' || id || ' ' || call || ' sent' FROM partner_writes WHERE order_id = $1
+       UNION ALL
+       SELECT settled_at, 'partner write ' || id || ' ' || call || ' ' || outcome || ' (' || coalesce(detail, '') || ')' FROM partner_writes WHERE order_id = $1 AND settled_at IS NOT NULL
+       ORDER BY 1`,
+      [id],
+    );
+    const [esim] = await db.query<{ line: string }>(`SELECT 'eSIM ' || esim_tran_no || ' ' || status || ', updated ' || updated_at::text AS line FROM esims WHERE order_id = $1`, [id]);
+    histories[id] = [...rows.map((r) => `${new Date(r.at).toISOString().slice(11, 23)}  ${r.line}`), ...(esim ? [esim.line] : [])];
+  }
+  return histories;
+}
+
+/** The partner budget's slots (src/server/partner/partner-budget.ts): held, and held by requests still under way. */
+async function budgetHeld(db: Db): Promise<string> {
+  const rows = await db
+    .query<{ held: number; under_way: number }>(`SELECT count(*)::int AS held, (count(*) FILTER (WHERE ended_at IS NULL))::int AS under_way FROM partner_budget_slots`)
+    .catch(() => undefined);
+  return rows ? `; partner budget slots held ${rows[0]!.held} (${rows[0]!.under_way} under way)` : '';
+}
+
+/** Work the reconcile job still owes, whatever its schedule or claims say. */
+async function outstanding(db: Db): Promise<string[]> {
+  const rows = await db.query<{ what: string; n: number }>(`
+    SELECT 'order ' || state || CASE WHEN state IN ('delivered', 'refunded') THEN ' owed its e-mail' ELSE '' END AS what, count(*)::int AS n
+    FROM orders
+    WHERE state IN ('paid', 'provisioning', 'fulfilment_failed', 'refund_requested')
+       OR (state = 'delivered' AND email_sent_at IS NULL)
+       OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL)
+    GROUP BY 1
+    UNION ALL
+    SELECT 'partner write ' || call || ' unsettled', count(*)::int FROM partner_writes WHERE outcome = 'sent' GROUP BY call`);
+  const expiries = await db
+    .query<{ n: number }>(`SELECT count(*)::int AS n FROM checkout_expiries`)
+    .catch(() => [{ n: 0 }]);
+  if (expiries[0]!.n > 0) rows.push({ what: 'payment page not yet closed at Stripe', n: expiries[0]!.n });
+  return rows.map((r) => `${r.n} ${r.what}`);
+}
+
+/** The report as lines: the seed, faults, kills, orders, top-ups, refunds, the audit and the checks. */
+export function reportLines(r: FaultRunReport): string[] {
+  const counts = (c: FaultCounts) => FAULT_KINDS.map((kind) => `${kind} ${c[kind]}`).join(', ');
+  const states = (kind: string) =>
+    Object.entries(r.endStates[kind] ?? {})
+      .map(([state, n]) => `${state} ${n}`)
+      .join(', ') || 'none';
+  const b = r.buyers;
+  const lines = [
+    `seed ${r.seed} (replay its choices: npm run faults -- --seed ${r.seed})`,
+    `duration ${Math.round(r.durationMs / 1000)} s; logs and e-mails in ${r.logDir}`,
+    `faults injected, Stripe API (${r.faults.stripeRequests} requests): ${counts(r.faults.stripe)}`,
+    `faults injected, eSIM Access (${r.faults.partnerRequests} requests): ${counts(r.faults.partner)}`,
+    `API instances: ${r.kills} killed with SIGKILL, ${r.starts} started; front: ${r.front.answered} answered, ${r.front.lost} lost with a killed instance, ${r.front.noneUp} with none up`,
+    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried; partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried)`,
+    `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
+    `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}`,
+    `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, refused ${b.refunds.refused}, unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
+    `end states, eSIM orders: ${states('esim')}`,
+    `end states, top-ups: ${states('top_up')}`,
+    `drain: ${r.drain.settled ? 'settled' : 'NOT settled'} in ${Math.round(r.drain.ms / 1000)} s${r.drain.left.length ? ` (left: ${r.drain.left.join('; ')})` : ''}`,
+    `audit: ${r.audit.findings.length === 0 ? `nothing found (${r.audit.checked} orders checked)` : `${r.audit.findings.length} findings in ${r.audit.checked} orders`}`,
+    ...r.checks.map((c) => `check ${c.name}: ${c.breaches.length === 0 ? 'ok' : `${c.breaches.length} BREACHES`} (${c.description})`),
+    `e-mails received twice for one order (at-least-once, not money): ${r.duplicateEmails}`,
+  ];
+  if (r.failures.length > 0) {
+    lines.push('', `FAILED: ${r.failures.length}`, ...r.failures.map((f) => `  ${f}`));
+    for (const [id, history] of Object.entries(r.histories)) lines.push('', `order ${id}:`, ...history.map((h) => `  ${h}`));
+  }
+  else lines.push('', 'PASSED: every check holds');
+  return lines;
+}

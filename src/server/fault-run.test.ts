@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { reportLines, runFaultRun } from '../../scripts/lib/fault-run/run.ts';
+
+/**
+ * The fault-injection run of `npm run faults` (README: The fault-injection run), short: 20 eSIM
+ * orders with a fixed seed, through API processes killed with SIGKILL at least once and fault
+ * proxies before the Stripe and eSIM Access stand-ins. Every check must hold: the order audit finds
+ * nothing, and the stand-ins agree (each paid order delivered or refunded once, one eSIM per
+ * order, each top-up applied once, no refund without the eSIM cancelled, no double charge).
+ */
+const SEED = 20_2026;
+let database: string;
+let logDir: string;
+
+const serverUrl = (name: string) => {
+  const url = new URL(inject('postgresUrl'));
+  url.pathname = `/${name}`;
+  return url.href;
+};
+async function onServer(sql: string) {
+  const client = new pg.Client({ connectionString: serverUrl('postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  database = `fault_run_${randomUUID().replaceAll('-', '')}`;
+  await onServer(`CREATE DATABASE ${database}`);
+  logDir = mkdtempSync(join(tmpdir(), 'fault-run-test-'));
+});
+afterAll(async () => {
+  await onServer(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  rmSync(logDir, { recursive: true, force: true });
+});
+
+it('20 orders under faults and SIGKILLs: every paid order delivered or refunded once, nothing found', async () => {
+  const lines: string[] = [];
+  const report = await runFaultRun({
+    orders: 20,
+    seed: SEED,
+    faultRate: 0.15,
+    concurrency: 6,
+    killEveryMs: [3_000, 6_000],
+    firstKillMs: 2_000,
+    // Bounded well inside the test's time: a run that cannot finish reports why instead of timing out.
+    buyingMs: 70_000,
+    drainTimeoutMs: 40_000,
+    authHost: inject('authEmulatorHost'),
+    databaseUrl: serverUrl(database),
+    logDir,
+    log: (line) => lines.push(line),
+  });
+  const summary = [...lines, ...reportLines(report)].join('\n');
+  expect(report.failures, summary).toEqual([]);
+  expect(report.kills, summary).toBeGreaterThanOrEqual(1);
+  expect(report.starts, summary).toBeGreaterThan(1);
+  const injected = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+  expect(injected(report.faults.stripe) + injected(report.faults.partner), summary).toBeGreaterThan(0);
+  expect(report.buyers.paid, summary).toBeGreaterThanOrEqual(20);
+  expect(report.audit.findings, summary).toEqual([]);
+  expect(report.drain.settled, summary).toBe(true);
+}, 150_000);
