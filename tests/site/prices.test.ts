@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import type { Price } from '../../src/catalogue/schema.ts';
+import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+import type { PlanData } from '../../src/features/checkout/plan-data.ts';
+import { formatPrice, majorUnits } from '../../src/features/package/plans.ts';
+import { LOCALE_CODES, type Locale } from '../../src/i18n/locales.ts';
+import { localizePath } from '../../src/i18n/paths.ts';
+import { createShopApi } from '../../src/server/app.ts';
+import type { Db } from '../../src/server/db/db.ts';
+import { migrate } from '../../src/server/db/migrate.ts';
+import { openPglite } from '../../src/server/db/pglite.ts';
+import { createMailer } from '../../src/server/mail/mailer.ts';
+import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
+import { createStripe } from '../../src/server/payments/stripe.ts';
+import { ApiError, PriceChangedError, type CreateOrderRequest } from '../../src/shop/contract.ts';
+import { DIST } from '../support/dist.ts';
+
+/**
+ * The price a buyer sees on the built pages is the price the shop charges, for every plan (issue
+ * 24): each plan's checkout data (/plans/{id}.json, what checkout shows and sends as the expected
+ * price) and its card and Product offers on its package page in every language, against what the
+ * shop API itself answers to POST /orders (its 409 price_changed names the price it charges), as
+ * production builds the API (the committed catalogue snapshot, src/server/start.ts). A build and a
+ * server that price a plan differently fail here, whichever of the two moved.
+ */
+
+const planFiles = readdirSync(join(DIST, 'plans')).filter((f) => f.endsWith('.json'));
+const builtPlans: PlanData[] = planFiles.map((f) => JSON.parse(readFileSync(join(DIST, 'plans', f), 'utf8')) as PlanData);
+
+/** What the shop answers for each plan: the price it charges, or the refusal it gave instead. */
+const charged = new Map<string, Price | string>();
+let db: Db;
+let api: Awaited<ReturnType<typeof serveApi>>;
+
+beforeAll(async () => {
+  db = await openPglite();
+  await migrate(db);
+  // Only the order route's own checks run: a price that is not the shop's is refused before any
+  // payment page is opened, so Stripe, the partner and the mail relay are never asked.
+  const nowhere = 'http://127.0.0.1:9';
+  const handler = createShopApi({
+    catalogue: embeddedSnapshot(),
+    db,
+    stripe: createStripe({ secretKey: 'sk_test_unused', apiUrl: nowhere }),
+    stripeWebhookSecret: 'whsec_unused',
+    // A buyer per token, signed in now (the price check is the same for everyone).
+    accounts: { verifyIdToken: async (token) => ({ uid: token, email: `${token}@example.com`, signedInAt: new Date() }), deleteAccount: async () => undefined },
+    siteUrl: 'http://127.0.0.1:4321',
+    basePath: '/api',
+    partner: createEsimAccessPartner({ accessCode: 'unused', secretKey: 'unused', baseUrl: nowhere, retries: 0 }),
+    mailer: createMailer({ smtpUrl: 'smtp://127.0.0.1:9', from: 'orders@localhost' }),
+    partnerWebhookToken: 'unused',
+    // 1,160 orders from one test, not from one traveller.
+    limits: { ordersPerMinute: 100_000, ordersPerHour: 100_000 },
+  });
+  api = await serveApi(handler);
+
+  const ask = async (plan: PlanData) => {
+    // A price no plan has (zero): the shop answers 409 with the one it charges, and orders nothing.
+    const order: CreateOrderRequest = { planId: plan.id, lang: 'en', expectedPrice: { amountMinor: 0, currency: plan.price.currency }, consents: { terms: true, immediateStart: true } };
+    const response = await fetch(`${api.url}/api/orders`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer price-check', 'Content-Type': 'application/json' },
+      body: JSON.stringify(order),
+    });
+    const body: unknown = await response.json();
+    const changed = PriceChangedError.safeParse(body);
+    charged.set(plan.id, response.status === 409 && changed.success ? changed.data.error.price : `${response.status} ${ApiError.safeParse(body).data?.error.code ?? JSON.stringify(body)}`);
+  };
+  // A few at a time: the API and its in-process database share this process.
+  const queue = [...builtPlans];
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let plan = queue.shift(); plan; plan = queue.shift()) await ask(plan);
+  }));
+}, 120_000);
+
+afterAll(async () => {
+  await api?.close();
+  await db?.close();
+});
+
+const priceOf = (id: string) => {
+  const price = charged.get(id);
+  return typeof price === 'object' ? price : undefined;
+};
+
+describe('prices on the built pages', () => {
+  it('publish checkout data for every plan the shop sells, and only for those', async () => {
+    expect(builtPlans.length).toBeGreaterThan(1000);
+    const refused = [...charged].filter(([, answer]) => typeof answer === 'string');
+    expect(refused, 'plans the built site sells that the shop refuses').toEqual([]);
+    // Every plan the shop sells has its page: the catalogue's plans the API answers for, in /packages.
+    const sold = new Set<string>();
+    for (const code of new Set(builtPlans.map((p) => p.destination.code))) {
+      const packages = (await (await fetch(`${api.url}/api/packages?regionId=${code}`)).json()) as { id: string; price?: Price }[];
+      for (const p of packages) if (p.price) sold.add(p.id);
+    }
+    const built = new Set(builtPlans.map((p) => p.id));
+    expect([...sold].filter((id) => !built.has(id)), 'plans the shop sells without a page').toEqual([]);
+  });
+
+  it("show in every plan's checkout data (/plans/{id}.json) the price the shop charges for it", () => {
+    const drift = builtPlans.filter((p) => JSON.stringify(priceOf(p.id)) !== JSON.stringify(p.price)).map((p) => `${p.id}: page ${JSON.stringify(p.price)}, shop ${JSON.stringify(charged.get(p.id))}`);
+    expect(drift).toEqual([]);
+    expect(charged.size).toBe(builtPlans.length);
+  });
+
+  it.each(LOCALE_CODES)("%s: show on every package page each plan's card at the price the shop charges, and Product offers that span them", (locale: Locale) => {
+    const drift: string[] = [];
+    let cards = 0;
+    for (const code of new Set(builtPlans.map((p) => p.destination.code))) {
+      const path = localizePath(locale, `/package/${code.toLowerCase()}`);
+      const html = readFileSync(join(DIST, `${path}.html`), 'utf8');
+      const plans = builtPlans.filter((p) => p.destination.code === code);
+      for (const plan of plans) {
+        const card = new RegExp(`data-plan-id="${plan.id}"[^>]*>(?:(?!</button>)[\\s\\S])*?data-plan-price="true">([^<]*)<`).exec(html);
+        const shown = card?.[1];
+        const expected = formatPrice(priceOf(plan.id)!, locale);
+        if (shown !== expected) drift.push(`${path} ${plan.id}: card ${shown ?? 'missing'}, shop ${expected}`);
+        cards++;
+      }
+      // Product structured data (src/features/seo): the lowest and highest price of the plans on the page.
+      const product = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)]
+        .map((m) => JSON.parse(m[1]!) as { '@type'?: string; offers?: { lowPrice: number; highPrice: number; offerCount: number; priceCurrency: string } })
+        .find((d) => d['@type'] === 'Product');
+      const prices = plans.map((p) => priceOf(p.id)!);
+      const amounts = prices.map((p) => p.amountMinor);
+      const low = prices[amounts.indexOf(Math.min(...amounts))]!;
+      const high = prices[amounts.indexOf(Math.max(...amounts))]!;
+      const offers = { lowPrice: majorUnits(low), highPrice: majorUnits(high), offerCount: plans.length, priceCurrency: low.currency };
+      if (JSON.stringify(product?.offers && { lowPrice: product.offers.lowPrice, highPrice: product.offers.highPrice, offerCount: product.offers.offerCount, priceCurrency: product.offers.priceCurrency }) !== JSON.stringify(offers)) {
+        drift.push(`${path}: Product offers ${JSON.stringify(product?.offers)}, shop ${JSON.stringify(offers)}`);
+      }
+    }
+    expect(drift).toEqual([]);
+    expect(cards).toBe(builtPlans.length);
+  });
+});
