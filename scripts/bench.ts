@@ -345,7 +345,7 @@ function shopRows(figures: ShopFigures): Row[] {
     },
     ...(run.apiCpuMsPerOrder === null
       ? []
-      : [{ figure: 'POST /orders CPU time of the API process an order (steadier than latency)', value: ms(run.apiCpuMsPerOrder), budget: '', mark: '' }]),
+      : [{ figure: 'POST /orders CPU time an order: API process / PostgreSQL (steadier than latency)', value: `${ms(run.apiCpuMsPerOrder)} / ${ms(run.postgresCpuMsPerOrder!)}`, budget: '', mark: '' }]),
     { figure: 'POST /orders sender behind schedule, p99 / max', value: `${ms(run.sendLagP99Ms)} / ${ms(run.sendLagMaxMs)}`, budget: '', mark: '' },
     ...(run.cpu ? [{ figure: 'POST /orders CPUs meanwhile (others\' work makes it noisy)', value: describeCpu(run.cpu), budget: '', mark: '' }] : []),
     {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';
@@ -48,17 +48,21 @@ export interface OrderRun {
   /** The whole round trip, the Stripe stand-in's time included. */
   totalP50Ms: number;
   totalP99Ms: number;
-  /** CPU time the API's process (with the Stripe stand-in it runs) spent per order sent, ms; null without /proc. */
+  /**
+   * CPU time per order sent, ms, of the API's process (with the Stripe stand-in it runs) and of its
+   * PostgreSQL server: steadier than latency on a busy machine. null without /proc.
+   */
   apiCpuMsPerOrder: number | null;
+  postgresCpuMsPerOrder: number | null;
   /** How late the sender fired behind schedule (the client's own delay; counted in the latencies above). */
   sendLagP99Ms: number;
   sendLagMaxMs: number;
   /**
    * How busy the CPUs were meanwhile, in cores (of the machine's): the whole machine, the API's
-   * process (with the stand-ins it runs), and this load generator; the rest is PostgreSQL and
-   * whatever else runs on the machine. null where /proc cannot be read.
+   * process (with the stand-ins it runs), its PostgreSQL server, and this load generator; the
+   * rest of the machine's is others' work. null where /proc cannot be read (not Linux).
    */
-  cpu: { cores: number; machine: number; api: number; client: number } | null;
+  cpu: { cores: number; machine: number; api: number; postgres: number; client: number } | null;
   /** Own-share p99 within budget and nothing failed. */
   held: boolean;
 }
@@ -121,16 +125,59 @@ export async function startBenchShop(port: number, extraArgs: string[] = []) {
   return { api, authHost: auth.host, pid: shop.pid!, stop };
 }
 
-/** CPU seconds used so far: by the whole machine (Linux's /proc/stat), by a process, by this one; null without /proc. */
-function cpuSeconds(pid: number): { machine: number; api: number; client: number } | null {
+/** A process's CPU seconds (user and system; with its reaped children's when asked), from /proc/<pid>/stat. */
+function processCpu(pid: number | string, withChildren = false): { seconds: number; ppid: number } {
+  // After the command's closing parenthesis: ppid is field 4, utime 14, stime 15, cutime 16, cstime 17 (USER_HZ, 100 a second).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').map(Number);
+  const ticks = fields[11]! + fields[12]! + (withChildren ? fields[13]! + fields[14]! : 0);
+  return { seconds: ticks / 100, ppid: fields[1]! };
+}
+
+/** The PostgreSQL server the API talks to: the postmaster listening on a port the API's sockets are connected to. */
+function postmasterOf(apiPid: number): number | undefined {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${apiPid}/fd`)) {
+    try {
+      const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${apiPid}/fd/${fd}`));
+      if (socket) inodes.add(socket[1]!);
+    } catch {}
+  }
+  const ports = new Set<number>();
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const columns = line.trim().split(/\s+/);
+    if (columns.length > 9 && inodes.has(columns[9]!)) ports.add(Number.parseInt(columns[2]!.split(':')[1]!, 16));
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args[0]?.endsWith('/postgres') && args.includes('-p') && ports.has(Number(args[args.indexOf('-p') + 1]))) return Number(entry);
+    } catch {}
+  }
+  return undefined;
+}
+
+/** CPU seconds used so far: by the whole machine (/proc/stat), the API's process, its PostgreSQL server, this process; null without /proc. */
+function cpuSeconds(apiPid: number): { machine: number; api: number; postgres: number; client: number } | null {
   try {
-    // cpu user nice system idle iowait irq softirq steal ..., in USER_HZ (100 a second on Linux).
+    // cpu user nice system idle iowait irq softirq steal ..., in USER_HZ.
     const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     const busy = ticks.slice(0, 8).reduce((sum, n) => sum + n, 0) - ticks[3]! - ticks[4]!;
-    // After the command's closing parenthesis: state is field 3, utime field 14 and stime field 15.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // The postmaster with the backends it has reaped, and its live children (backends, checkpointer, autovacuum ...).
+    const postmaster = postmasterOf(apiPid);
+    let postgres = 0;
+    if (postmaster !== undefined) {
+      postgres = processCpu(postmaster, true).seconds;
+      for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        try {
+          const cpu = processCpu(entry);
+          if (cpu.ppid === postmaster) postgres += cpu.seconds;
+        } catch {}
+      }
+    }
     const { user, system } = process.cpuUsage();
-    return { machine: busy / 100, api: (Number(fields[11]) + Number(fields[12])) / 100, client: (user + system) / 1e6 };
+    return { machine: busy / 100, api: processCpu(apiPid).seconds, postgres, client: (user + system) / 1e6 };
   } catch {
     return null;
   }
@@ -263,7 +310,7 @@ async function openLoop(api: string, apiPid: number, rate: number, seconds: numb
   const cpuAfter = cpuSeconds(apiPid);
   const wall = (performance.now() - start) / 1000;
   agent.destroy();
-  const cores = (key: 'machine' | 'api' | 'client') => Number(((cpuAfter![key] - cpuBefore![key]) / wall).toFixed(2));
+  const cores = (key: 'machine' | 'api' | 'postgres' | 'client') => Number(((cpuAfter![key] - cpuBefore![key]) / wall).toFixed(2));
 
   own.sort((a, b) => a - b);
   total.sort((a, b) => a - b);
@@ -288,7 +335,10 @@ async function openLoop(api: string, apiPid: number, rate: number, seconds: numb
     sendLagP99Ms: percentile(lags, 99),
     sendLagMaxMs: lags.at(-1) ?? 0,
     apiCpuMsPerOrder: cpuBefore && cpuAfter && next ? Number((((cpuAfter.api - cpuBefore.api) * 1000) / next).toFixed(2)) : null,
-    cpu: cpuBefore && cpuAfter ? { cores: cpus().length, machine: cores('machine'), api: cores('api'), client: cores('client') } : null,
+    postgresCpuMsPerOrder: cpuBefore && cpuAfter && next ? Number((((cpuAfter.postgres - cpuBefore.postgres) * 1000) / next).toFixed(2)) : null,
+    cpu: cpuBefore && cpuAfter
+      ? { cores: cpus().length, machine: cores('machine'), api: cores('api'), postgres: cores('postgres'), client: cores('client') }
+      : null,
     held: !stopped && errors === 0 && non2xx === 0 && created === planned && ownP99Ms <= OWN_P99_BUDGET_MS,
   };
 }
@@ -296,12 +346,12 @@ async function openLoop(api: string, apiPid: number, rate: number, seconds: numb
 const describeRun = (run: OrderRun) =>
   `${run.rate}/s for ${run.seconds} s: own p50 ${run.ownP50Ms.toFixed(1)} ms, p99 ${run.ownP99Ms.toFixed(1)} ms; ` +
   `${run.created}/${run.planned} created, ${run.non2xx} non-2xx, ${run.errors} errors; sender late by ${run.sendLagMaxMs.toFixed(1)} ms at most` +
-  `${run.apiCpuMsPerOrder === null ? '' : `; API CPU ${run.apiCpuMsPerOrder.toFixed(2)} ms an order`}` +
+  `${run.apiCpuMsPerOrder === null ? '' : `; CPU an order: API ${run.apiCpuMsPerOrder.toFixed(2)} ms, PostgreSQL ${run.postgresCpuMsPerOrder!.toFixed(2)} ms`}` +
   `${run.stopped ? `; ${run.stopped}` : ''}${run.cpu ? `; ${describeCpu(run.cpu)}` : ''} -> ${run.held ? 'held' : 'not held'}`;
 
 export const describeCpu = (cpu: NonNullable<OrderRun['cpu']>) =>
-  `CPU busy ${cpu.machine.toFixed(1)} of ${cpu.cores} cores (API ${cpu.api.toFixed(2)}, load generator ${cpu.client.toFixed(2)}, ` +
-  `PostgreSQL and all else ${Math.max(0, cpu.machine - cpu.api - cpu.client).toFixed(2)})`;
+  `CPU busy ${cpu.machine.toFixed(1)} of ${cpu.cores} cores: API ${cpu.api.toFixed(2)}, PostgreSQL ${cpu.postgres.toFixed(2)}, ` +
+  `load generator ${cpu.client.toFixed(2)}, others' work ${Math.max(0, cpu.machine - cpu.api - cpu.postgres - cpu.client).toFixed(2)}`;
 
 export async function benchShopApi(port = 8798): Promise<ShopFigures> {
   const { api, authHost, pid, stop } = await startBenchShop(port);
