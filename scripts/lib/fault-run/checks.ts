@@ -65,7 +65,10 @@ export async function crossCheck(deps: {
   // And what it gave back, per payment intent, as the SDK lists it.
   const refunds = new Map<string, Stripe.Refund[]>();
   for (const list of sessions.values()) {
-    for (const { intent } of list) refunds.set(intent, (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data);
+    // A refund that failed gave nothing back (Stripe then asks the shop to refund again): only the others count.
+    for (const { intent } of list) {
+      refunds.set(intent, (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data.filter((r) => r.status !== 'failed' && r.status !== 'canceled'));
+    }
   }
 
   const paidOnce: string[] = [];

@@ -64,7 +64,8 @@ export interface FaultRunReport {
   starts: number;
   /** Front: requests answered, lost with a killed instance, refused with none up. */
   front: { answered: number; lost: number; noneUp: number };
-  webhooks: { stripeEvents: number; stripeFailedAttempts: number; partnerSent: number; partnerFailed: number };
+  /** partnerFailedBy: the failed notifications by HTTP status (0: no answer within the partner's 5 s, or no connection). */
+  webhooks: { stripeEvents: number; stripeFailedAttempts: number; partnerSent: number; partnerFailed: number; partnerFailedBy: Record<string, number> };
   buyers: Omit<BuyerStats, 'orders'>;
   /** Orders by kind and end state. */
   endStates: Record<string, Record<string, number>>;
@@ -324,6 +325,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         stripeFailedAttempts: stripeStandIn.events.reduce((n, e) => n + e.attempts.filter((a) => a.status === null || a.status >= 300).length, 0),
         partnerSent: partnerStandIn.notifications.length,
         partnerFailed: partnerStandIn.notifications.filter((n) => n.status === null || n.status === 0 || n.status >= 300).length,
+        partnerFailedBy: Object.fromEntries(
+          Object.entries(Object.groupBy(partnerStandIn.notifications.filter((n) => n.status === null || n.status === 0 || n.status >= 300), (n) => String(n.status ?? 0))).map(([status, list]) => [status, list!.length]),
+        ),
       },
       buyers: buyerFigures,
       endStates,
@@ -400,10 +404,10 @@ export function reportLines(r: FaultRunReport): string[] {
     `faults injected, Stripe API (${r.faults.stripeRequests} requests): ${counts(r.faults.stripe)}`,
     `faults injected, eSIM Access (${r.faults.partnerRequests} requests): ${counts(r.faults.partner)}`,
     `API instances: ${r.kills} killed with SIGKILL, ${r.starts} started; front: ${r.front.answered} answered, ${r.front.lost} lost with a killed instance, ${r.front.noneUp} with none up`,
-    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried; partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried)`,
+    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried; partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${Object.entries(r.webhooks.partnerFailedBy).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'})`,
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}`,
-    `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, refused ${b.refunds.refused}, unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
+    `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
     `end states, eSIM orders: ${states('esim')}`,
     `end states, top-ups: ${states('top_up')}`,
     `drain: ${r.drain.settled ? 'settled' : 'NOT settled'} in ${Math.round(r.drain.ms / 1000)} s${r.drain.left.length ? ` (left: ${r.drain.left.join('; ')})` : ''}`,
