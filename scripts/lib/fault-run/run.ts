@@ -67,6 +67,8 @@ export interface FaultRunReport {
   /** partnerFailedBy: the failed notifications by HTTP status (0: no answer within the partner's 5 s, or no connection). */
   webhooks: { stripeEvents: number; stripeFailedAttempts: number; partnerSent: number; partnerFailed: number; partnerFailedBy: Record<string, number> };
   buyers: Omit<BuyerStats, 'orders'>;
+  /** Slots of the partner's 8 held by requests of killed instances while buying (each until its lease ran out): most at once, and on average. */
+  partnerBudget: { strandedMax: number; strandedMean: number };
   /** Orders by kind and end state. */
   endStates: Record<string, Record<string, number>>;
   drain: { ms: number; settled: boolean; left: string[] };
@@ -226,12 +228,24 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     })();
 
     let progress = 0;
+    // The partner budget, sampled every 2 s: slots stranded by killed instances hold back every other.
+    const stranded = { samples: 0, total: 0, max: 0 };
+    let lastSlots: Awaited<ReturnType<typeof budgetSlots>>;
+    const sampler = setInterval(() => {
+      void budgetSlots(db).then((slots) => {
+        if (!slots) return;
+        lastSlots = slots;
+        stranded.samples++;
+        stranded.total += slots.stranded;
+        stranded.max = Math.max(stranded.max, slots.stranded);
+      });
+    }, 2_000);
+    sampler.unref();
     const report = setInterval(() => {
-      void budgetHeld(db).then((budget) =>
-        log(
-          `  ${Math.round((Date.now() - started) / 1000)} s: ${progress}/${options.orders} eSIM orders started; ` +
-            `instances up ${instances.urls().length}; kills ${instances.kills}; faults stripe ${sum(stripeProxy.counts)} partner ${sum(partnerProxy.counts)}${budget}`,
-        ),
+      log(
+        `  ${Math.round((Date.now() - started) / 1000)} s: ${progress}/${options.orders} eSIM orders started; ` +
+          `instances up ${instances.urls().length}; kills ${instances.kills}; faults stripe ${sum(stripeProxy.counts)} partner ${sum(partnerProxy.counts)}` +
+          (lastSlots ? `; partner budget slots held ${lastSlots.held}, ${lastSlots.stranded} of them stranded by killed instances` : ''),
       );
     }, 10_000);
     report.unref();
@@ -260,6 +274,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       stopChaos = true;
       await chaosLoop;
       clearInterval(report);
+      clearInterval(sampler);
     }
     log(`buying done in ${Math.round((Date.now() - started) / 1000)} s: ${buyers.paid} payments, ${instances.kills} kills; faults off, every instance up, draining`);
 
@@ -330,6 +345,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         ),
       },
       buyers: buyerFigures,
+      partnerBudget: { strandedMax: stranded.max, strandedMean: stranded.samples ? Math.round((stranded.total / stranded.samples) * 10) / 10 : 0 },
       endStates,
       drain: { ms: drainMs, settled, left },
       audit,
@@ -364,12 +380,19 @@ async function orderHistories(db: Db, ids: string[]): Promise<Record<string, str
   return histories;
 }
 
-/** The partner budget's slots (src/server/partner/partner-budget.ts): held, and held by requests still under way. */
-async function budgetHeld(db: Db): Promise<string> {
+/**
+ * The partner budget's slots (src/server/partner/partner-budget.ts) held now, and how many of them
+ * are stranded: taken more than 10 s ago and never ended, which no request of this run does (2 s
+ * time-outs) unless its process was killed; such a slot is freed only when its lease runs out.
+ */
+async function budgetSlots(db: Db): Promise<{ held: number; stranded: number } | undefined> {
   const rows = await db
-    .query<{ held: number; under_way: number }>(`SELECT count(*)::int AS held, (count(*) FILTER (WHERE ended_at IS NULL))::int AS under_way FROM partner_budget_slots`)
+    .query<{ held: number; stranded: number }>(
+      `SELECT count(*)::int AS held, (count(*) FILTER (WHERE ended_at IS NULL AND taken_at < clock_timestamp() - interval '10 seconds'))::int AS stranded
+       FROM partner_budget_slots WHERE held_until > clock_timestamp()`,
+    )
     .catch(() => undefined);
-  return rows ? `; partner budget slots held ${rows[0]!.held} (${rows[0]!.under_way} under way)` : '';
+  return rows?.[0];
 }
 
 /** Work the reconcile job still owes, whatever its schedule or claims say. */
@@ -404,6 +427,7 @@ export function reportLines(r: FaultRunReport): string[] {
     `faults injected, Stripe API (${r.faults.stripeRequests} requests): ${counts(r.faults.stripe)}`,
     `faults injected, eSIM Access (${r.faults.partnerRequests} requests): ${counts(r.faults.partner)}`,
     `API instances: ${r.kills} killed with SIGKILL, ${r.starts} started; front: ${r.front.answered} answered, ${r.front.lost} lost with a killed instance, ${r.front.noneUp} with none up`,
+    `partner budget: up to ${r.partnerBudget.strandedMax} of its 8 slots (${r.partnerBudget.strandedMean} on average) held by requests of killed instances until their lease ran out`,
     `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried; partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${Object.entries(r.webhooks.partnerFailedBy).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'})`,
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}`,
