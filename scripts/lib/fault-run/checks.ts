@@ -31,6 +31,7 @@ interface OrderRow {
   refund_reason: string | null;
   email_sent_at: Date | null;
   email: string | null;
+  checkout_session_id: string | null;
 }
 
 export async function crossCheck(deps: {
@@ -44,7 +45,7 @@ export async function crossCheck(deps: {
 }): Promise<CrossCheck[]> {
   const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
   const orders = await db.query<OrderRow>(
-    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_id, refund_reason, email_sent_at, email FROM orders`,
+    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_id, refund_reason, email_sent_at, email, checkout_session_id FROM orders`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
   const esims = new Map(
@@ -81,7 +82,13 @@ export async function crossCheck(deps: {
       continue;
     }
     if (list.length > 1) chargedOnce.push(`${name(order)}: charged ${list.length} times (${list.map((s) => s.sessionId).join(', ')})`);
-    if (order.state !== 'delivered' && order.state !== 'refunded') paidOnce.push(`${name(order)}: paid at Stripe, ended ${order.state}`);
+    if (order.state !== 'delivered' && order.state !== 'refunded') {
+      // What Stripe did about it: its events for the order, each with its delivery attempts.
+      const sent = stripeStandIn.events
+        .filter(({ event }) => String(event.data.object.client_reference_id) === orderId)
+        .map(({ event, attempts, delivered }) => `${event.type} ${event.id} (session ${event.data.object.id}) ${delivered ? 'delivered' : 'NEVER delivered'} after ${attempts.length} attempts [${attempts.map((a) => `${new Date(a.at).toISOString().slice(11, 23)} ${a.status ?? a.error ?? 'no answer'}`).join(', ')}]`);
+      paidOnce.push(`${name(order)}: paid at Stripe (session ${list.map((s) => s.sessionId).join(', ')}; the order's session ${order.checkout_session_id ?? 'none'}), ended ${order.state}; Stripe's events: ${sent.join('; ') || 'none'}`);
+    }
     const given = list.flatMap((s) => refunds.get(s.intent) ?? []);
     const paid = list.reduce((sum, s) => sum + s.amount, 0);
     if (order.state === 'delivered' && given.length > 0) refundedRight.push(`${name(order)}: delivered, and also refunded ${given.map((r) => r.amount).join(' + ')}`);

@@ -65,7 +65,7 @@ export interface FaultRunReport {
   /** Front: requests answered, lost with a killed instance, refused with none up. */
   front: { answered: number; lost: number; noneUp: number };
   /** partnerFailedBy: the failed notifications by HTTP status (0: no answer within the partner's 5 s, or no connection). */
-  webhooks: { stripeEvents: number; stripeFailedAttempts: number; partnerSent: number; partnerFailed: number; partnerFailedBy: Record<string, number> };
+  webhooks: { stripeEvents: number; stripeFailedAttempts: number; stripeNeverDelivered: number; partnerSent: number; partnerFailed: number; partnerFailedBy: Record<string, number> };
   buyers: Omit<BuyerStats, 'orders'>;
   /** Slots of the partner's 8 held by requests of killed instances while buying (each until its lease ran out): most at once, and on average. */
   partnerBudget: { strandedMax: number; strandedMean: number };
@@ -338,6 +338,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       webhooks: {
         stripeEvents: stripeStandIn.events.length,
         stripeFailedAttempts: stripeStandIn.events.reduce((n, e) => n + e.attempts.filter((a) => a.status === null || a.status >= 300).length, 0),
+        stripeNeverDelivered: stripeStandIn.events.filter((e) => !e.delivered).length,
         partnerSent: partnerStandIn.notifications.length,
         partnerFailed: partnerStandIn.notifications.filter((n) => n.status === null || n.status === 0 || n.status >= 300).length,
         partnerFailedBy: Object.fromEntries(
@@ -428,7 +429,7 @@ export function reportLines(r: FaultRunReport): string[] {
     `faults injected, eSIM Access (${r.faults.partnerRequests} requests): ${counts(r.faults.partner)}`,
     `API instances: ${r.kills} killed with SIGKILL, ${r.starts} started; front: ${r.front.answered} answered, ${r.front.lost} lost with a killed instance, ${r.front.noneUp} with none up`,
     `partner budget: up to ${r.partnerBudget.strandedMax} of its 8 slots (${r.partnerBudget.strandedMean} on average) held by requests of killed instances until their lease ran out`,
-    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried; partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${Object.entries(r.webhooks.partnerFailedBy).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'})`,
+    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried, ${r.webhooks.stripeNeverDelivered} given up by the stand-in (its retries span about a minute); partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${Object.entries(r.webhooks.partnerFailedBy).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'})`,
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}`,
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
