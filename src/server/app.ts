@@ -27,6 +27,7 @@ import { parsePartnerNotification } from './partner/esim-access.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
 import { resumeSalesIfFunded, salesPaused } from './orders/sales-pause.ts';
+import { syncCheckouts } from './payments/checkout-sync.ts';
 import { refundMismatches } from './payments/mismatches.ts';
 import { handleStripeEvent } from './payments/stripe-webhook.ts';
 import { bearerToken, fail, sameSecret } from './http.ts';
@@ -112,7 +113,10 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const reconcile = async () => {
     // A paused shop sells again once the partner's balance covers what failed (asked at most once a minute).
     await resumeSalesIfFunded(db, options.partner).catch((error: unknown) => console.error('sales pause: balance check failed', error instanceof Error ? error.message : error));
-    return (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+    // Payments whose webhook never came: read at Stripe, then delivered like any other.
+    const paid = await syncCheckouts(db, stripe, store);
+    for (const id of paid) await fulfilment.run(id);
+    return paid.length + (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
   };
 
   const app = new Hono<{ Variables: { caller: Caller } }>().basePath(options.basePath || '/');

@@ -236,6 +236,25 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     }
   });
 
+  it('a payment whose webhook Stripe gave up delivering is found by the reconcile job at Stripe, and delivered', async () => {
+    const buyer = await signUp();
+    const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
+    const created = CreateOrderResponse.parse(await response.json());
+    // The API is down while the buyer pays, longer than the stand-in retries its webhook (about 3 s here; Stripe: 3 days).
+    const port = Number(new URL(api.url).port);
+    await api.close();
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    await new Promise((r) => setTimeout(r, 4_000));
+    api = await serveApi(handler, port);
+    expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('pending_payment');
+    // A couple of minutes later the job asks Stripe about the page itself.
+    await db.query(`UPDATE orders SET created_at = created_at - interval '3 minutes' WHERE id = $1`, [created.order.id]);
+    const after = await waitFor(() => handler.reconcile().then(() => readOrder(buyer.idToken, created.order.id)), (o) => o.state === 'delivered');
+    expect(after.state).toBe('delivered');
+    expect(after.paymentMethod).toMatchObject({ type: 'card' });
+    expect(await events(created.order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
+  });
+
   it('a payment that does not match its order, or matches no order, is given back and recorded, never kept', async () => {
     const buyer = await signUp();
     const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
