@@ -166,6 +166,20 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       expect(calls).toHaveLength(2);
     });
 
+    test('while selling is paused (the partner balance ran dry, 503 sales_paused) it says nothing was charged and keeps the ticks', async ({ page }) => {
+      const calls = await shopApi(page, (_, route) => json(route, 503, { error: { code: 'sales_paused', message: 'Orders are paused.' } }));
+      await signedIn(page, lang, checkoutUrl);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+      const buy = page.getByRole('button', { name: m.buyNow });
+      await buy.click();
+      await expect(page.getByRole('alert')).toHaveText(m.errors.salesPaused);
+      await expect(page.locator('#consent-terms')).toBeChecked();
+      await expect(page.locator('#consent-immediate-start')).toBeChecked();
+      await expect(buy).toBeEnabled();
+      expect(calls).toHaveLength(1);
+    });
+
     test('a changed price is shown before paying and is what the next press expects', async ({ page }) => {
       const newPrice = { amountMinor: PLAN.price.amountMinor + 150, currency: 'EUR' };
       const changed: PriceChangedError = { error: { code: 'price_changed', message: 'The price of this plan has changed.', price: newPrice } };
