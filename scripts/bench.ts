@@ -346,6 +346,9 @@ function shopRows(figures: ShopFigures): Row[] {
     ...(run.apiCpuMsPerOrder === null
       ? []
       : [{ figure: 'POST /orders CPU time an order: API process / PostgreSQL (steadier than latency)', value: `${ms(run.apiCpuMsPerOrder)} / ${ms(run.postgresCpuMsPerOrder!)}`, budget: '', mark: '' }]),
+    ...(run.transactionsPerOrder === null
+      ? []
+      : [{ figure: 'POST /orders PostgreSQL transactions an order (background jobs included)', value: run.transactionsPerOrder.toFixed(1), budget: '', mark: '' }]),
     { figure: 'POST /orders sender behind schedule, p99 / max', value: `${ms(run.sendLagP99Ms)} / ${ms(run.sendLagMaxMs)}`, budget: '', mark: '' },
     ...(run.cpu ? [{ figure: 'POST /orders CPUs meanwhile (others\' work makes it noisy)', value: describeCpu(run.cpu), budget: '', mark: '' }] : []),
     {
