@@ -10,7 +10,7 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from '../i18n/locales.ts';
 import { localizePath } from '../i18n/paths.ts';
 import { RECENT_SIGN_IN_MS } from '../config/constants.ts';
 import { SITE_NAME } from '../config/site.ts';
-import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION, type OrderView } from '../shop/contract.ts';
+import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION, type OrderView } from '../contract/shop-api.ts';
 import type { Accounts, Caller } from './auth.ts';
 import type { Db } from './db/db.ts';
 import { createEsimRoutes } from './esims/routes.ts';

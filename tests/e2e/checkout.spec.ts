@@ -2,7 +2,7 @@ import { expect, test, type Page, type Request, type Route } from '@playwright/t
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import type { CreateOrderRequest, PriceChangedError } from '../../src/shop/contract.ts';
+import type { CreateOrderRequest, PriceChangedError } from '../../src/contract/shop-api.ts';
 import { createOrderResponse } from '../support/shop-orders.ts';
 import { signedInAt as signedIn } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';

@@ -4,7 +4,7 @@ import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { STORAGE_KEYS } from '../../src/config/constants.ts';
 import { fill } from '../../src/i18n/fill.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import type { CreateOrderRequest } from '../../src/shop/contract.ts';
+import type { CreateOrderRequest } from '../../src/contract/shop-api.ts';
 import { createOrderResponse, esimView, topUpPlans } from '../support/shop-orders.ts';
 import { signedInAt as signedIn } from './shop-support.ts';
 import { waitUntilSaved } from './own-site.ts';

@@ -15,7 +15,7 @@ import { openPglite } from '../../src/server/db/pglite.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
 import { createStripe } from '../../src/server/payments/stripe.ts';
-import { ApiError, PriceChangedError, type CreateOrderRequest } from '../../src/shop/contract.ts';
+import { ApiError, PriceChangedError, type CreateOrderRequest } from '../../src/contract/shop-api.ts';
 import { DIST } from '../support/dist.ts';
 
 /**

@@ -2,7 +2,7 @@ import { STAND_IN_WEBHOOK_SECRET } from '../../stand-ins/stripe/server.ts';
 import { createShopApi, type ShopApiOptions } from '../../src/server/app.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
 import type { SellablePlan } from '../../src/server/orders/plans.ts';
-import type { CreateOrderRequest, TopUpPlan } from '../../src/shop/contract.ts';
+import type { CreateOrderRequest, TopUpPlan } from '../../src/contract/shop-api.ts';
 
 /** The shop API as its tests call it over HTTP (src/server/*.test.ts). */
 

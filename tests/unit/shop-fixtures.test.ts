@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TopUpPlans } from '../../src/shop/contract.ts';
+import { CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TopUpPlans } from '../../src/contract/shop-api.ts';
 import { createOrderResponse, esimView, orderView, topUpPlans } from '../support/shop-orders.ts';
 
 /**

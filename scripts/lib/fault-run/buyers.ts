@@ -1,6 +1,6 @@
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import type { SellablePlan } from '../../../src/server/orders/plans.ts';
-import type { CreateOrderRequest, OrderView, TopUpPlans } from '../../../src/shop/contract.ts';
+import type { CreateOrderRequest, OrderView, TopUpPlans } from '../../../src/contract/shop-api.ts';
 import { signUpOn } from '../auth-emulator.ts';
 import { pick, type Random } from './random.ts';
 

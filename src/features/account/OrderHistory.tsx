@@ -1,13 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
-import type { OrderView } from '../../shop/contract.ts';
+import type { OrderView } from '../../contract/shop-api.ts';
 import type { AuthMessages } from '../auth/messages.ts';
 import { formatPrice } from '../package/plans.ts';
-import { formatOrderDate, paymentMethodText, planText } from '../shop/order-format.ts';
-import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
-import { listOrders } from '../shop/shop.ts';
-import LoadingStatus from '../shop/LoadingStatus.tsx';
-import RetryButton from '../shop/RetryButton.tsx';
+import { formatOrderDate, paymentMethodText, planText } from '../../shop-client/order-format.ts';
+import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
+import { listOrders } from '../../shop-client/shop.ts';
+import LoadingStatus from '../../ui/LoadingStatus.tsx';
+import RetryButton from '../../ui/RetryButton.tsx';
 
 export type HistoryMessages = AuthMessages['history'] & {
   /** checkout.plan: '{{data}} data plan, {{validity}}'. */

@@ -19,9 +19,9 @@ import type { AuthMessages } from '../auth/messages.ts';
 import { fill } from '../../i18n/fill.ts';
 import { $session, endSession, refreshSession } from '../auth/session.ts';
 import { useAuthAction } from '../auth/useAuthAction.ts';
-import { ShopError } from '../shop/shop-client.ts';
-import { deleteMe } from '../shop/shop.ts';
-import { shopErrorText } from '../shop/shop-error-text.ts';
+import { ShopError } from '../../shop-client/shop-client.ts';
+import { deleteMe } from '../../shop-client/shop.ts';
+import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { validateNewPassword } from '../auth/validation.ts';
 import { DEFAULT_SETTINGS, readSettings, writeDarkMode, writePush } from './settings.ts';
 

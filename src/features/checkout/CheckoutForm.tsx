@@ -5,9 +5,9 @@ import type { Locale } from '../../i18n/locales.ts';
 import { ErrorBox, useHydrated } from '../auth/FormParts.tsx';
 import type { AuthMessages } from '../auth/messages.ts';
 import { formatPrice } from '../package/plans.ts';
-import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
-import { tooManyRequestsText } from '../shop/shop-error-text.ts';
-import { createOrder } from '../shop/shop.ts';
+import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
+import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
+import { createOrder } from '../../shop-client/shop.ts';
 import ConsentCheckbox from './ConsentCheckbox.tsx';
 
 export type CheckoutMessages = AuthMessages['checkout'] & { network: string; tooManyRequests: string };

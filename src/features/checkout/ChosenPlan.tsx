@@ -3,12 +3,12 @@ import type { DataAmount, Package, Price } from '../../catalogue/schema.ts';
 import { fill, fillPlural } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
-import { ShopError } from '../shop/shop-client.ts';
-import { listTopUps } from '../shop/shop.ts';
+import { ShopError } from '../../shop-client/shop-client.ts';
+import { listTopUps } from '../../shop-client/shop.ts';
 import CheckoutForm, { type CheckoutMessages } from './CheckoutForm.tsx';
 import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
-import LoadingStatus from '../shop/LoadingStatus.tsx';
-import RetryButton from '../shop/RetryButton.tsx';
+import LoadingStatus from '../../ui/LoadingStatus.tsx';
+import RetryButton from '../../ui/RetryButton.tsx';
 
 interface Props {
   locale: Locale;

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { ESIM_POLL_INTERVAL_MS, ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { OrderState, OrderView } from '../../shop/contract.ts';
+import type { OrderState, OrderView } from '../../contract/shop-api.ts';
 import type { AuthMessages } from '../auth/messages.ts';
 import { formatPrice } from '../package/plans.ts';
-import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES, type MethodNames } from '../shop/order-format.ts';
-import { ShopError, type ShopErrorKind } from '../shop/shop-client.ts';
-import { getOrder } from '../shop/shop.ts';
-import LoadingStatus from '../shop/LoadingStatus.tsx';
-import RetryButton from '../shop/RetryButton.tsx';
+import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES, type MethodNames } from '../../shop-client/order-format.ts';
+import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
+import { getOrder } from '../../shop-client/shop.ts';
+import LoadingStatus from '../../ui/LoadingStatus.tsx';
+import RetryButton from '../../ui/RetryButton.tsx';
 import InstallCodes from '../esims/InstallCodes.tsx';
 
 export type ConfirmationMessages = AuthMessages['paymentSuccess'] & {

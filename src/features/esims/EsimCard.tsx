@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { EsimView } from '../../shop/contract.ts';
+import type { EsimView } from '../../contract/shop-api.ts';
 import { formatDataAmount, formatValidity } from '../package/plans.ts';
-import { formatOrderDate } from '../shop/order-format.ts';
+import { formatOrderDate } from '../../shop-client/order-format.ts';
 import InstallCodes from './InstallCodes.tsx';
 import type { MyEsimsMessages, MyEsimsPaths } from './messages.ts';
 import RefundDialog from './RefundDialog.tsx';

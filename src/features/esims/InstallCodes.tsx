@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { InstallCodes as Codes } from '../../shop/contract.ts';
+import type { InstallCodes as Codes } from '../../contract/shop-api.ts';
 import type { AuthMessages } from '../auth/messages.ts';
 import CopyButton from './CopyButton.tsx';
 import { offersOneTapInstall } from './platform.ts';

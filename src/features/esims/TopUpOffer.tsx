@@ -1,13 +1,13 @@
 import { useId, useState } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
-import type { TopUpPlan } from '../../shop/contract.ts';
+import type { TopUpPlan } from '../../contract/shop-api.ts';
 import { checkoutUrl } from '../checkout/plan-data.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
-import { ShopError } from '../shop/shop-client.ts';
-import { shopErrorText } from '../shop/shop-error-text.ts';
-import { listTopUps } from '../shop/shop.ts';
-import LoadingStatus from '../shop/LoadingStatus.tsx';
-import RetryButton from '../shop/RetryButton.tsx';
+import { ShopError } from '../../shop-client/shop-client.ts';
+import { shopErrorText } from '../../shop-client/shop-error-text.ts';
+import { listTopUps } from '../../shop-client/shop.ts';
+import LoadingStatus from '../../ui/LoadingStatus.tsx';
+import RetryButton from '../../ui/RetryButton.tsx';
 import type { MyEsimsMessages } from './messages.ts';
 
 interface Props {

@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from '../../config/constants.ts';
-import type { EsimList, EsimView } from '../../shop/contract.ts';
+import type { EsimList, EsimView } from '../../contract/shop-api.ts';
 
 /**
  * My eSIMs kept on this device for reading offline (issue 15 item 8): a traveller who lands

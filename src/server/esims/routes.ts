@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { ERROR_CODES, type EsimList, type TopUpPlans } from '../../shop/contract.ts';
+import { ERROR_CODES, type EsimList, type TopUpPlans } from '../../contract/shop-api.ts';
 import type { Caller } from '../auth.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import { topUpOffers } from '../orders/top-ups.ts';

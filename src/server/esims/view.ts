@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { REFUND_WINDOW_DAYS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { EsimStatus, EsimView, InstallCodes } from '../../shop/contract.ts';
+import type { EsimStatus, EsimView, InstallCodes } from '../../contract/shop-api.ts';
 import { iphoneInstallUrl } from '../mail/order-email.ts';
 import { orderNumber, type OrderRow } from '../orders/store.ts';
 import type { EsimRow } from './store.ts';

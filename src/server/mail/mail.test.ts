@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../../../stand-ins/smtp/server.ts';
 import { formatPrice } from '../../features/package/plans.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { TERMS_VERSION } from '../../shop/contract.ts';
+import { TERMS_VERSION } from '../../contract/shop-api.ts';
 import { createMailer, MailError } from './mailer.ts';
 import { orderEmail, refundEmail, type MailEsim, type MailOrder } from './order-email.ts';
 

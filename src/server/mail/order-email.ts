@@ -3,7 +3,7 @@ import type { Price } from '../../catalogue/schema.ts';
 import { REFUND_PROCESSING_BUSINESS_DAYS } from '../../config/constants.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../../features/package/plans.ts';
 import { localeInfo, type Locale } from '../../i18n/locales.ts';
-import type { OrderView } from '../../shop/contract.ts';
+import type { OrderView } from '../../contract/shop-api.ts';
 import { mailTranslations } from './translations.ts';
 
 /**

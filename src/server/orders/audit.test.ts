@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databaseDrivers, serverUrlOf } from '../../../tests/support/databases.ts';
-import type { OrderState } from '../../shop/contract.ts';
+import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { openDatabase } from '../db/open.ts';
 import { AUDIT_GRACE_MS, auditDatabase, auditOrders, auditReport, INVARIANT_NAMES, type InvariantName } from './audit.ts';

@@ -1,4 +1,4 @@
-import type { OrderState } from '../../shop/contract.ts';
+import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { orderNumber } from './store.ts';
 

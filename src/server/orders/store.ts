@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Price } from '../../catalogue/schema.ts';
-import type { OrderState, PaymentMethod } from '../../shop/contract.ts';
+import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import type { RefundStatus } from '../payments/stripe.ts';

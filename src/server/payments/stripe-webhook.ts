@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { OrderState } from '../../shop/contract.ts';
+import type { OrderState } from '../../contract/shop-api.ts';
 import type { OrderStore } from '../orders/store.ts';
 import { isUuid } from '../uuid.ts';
 import { recordMismatch, type PaymentMismatch } from './mismatches.ts';

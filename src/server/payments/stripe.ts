@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
-import type { PaymentMethod } from '../../shop/contract.ts';
+import type { PaymentMethod } from '../../contract/shop-api.ts';
 
 /**
  * Stripe Checkout, the hosted page (DESIGN 6): no card data touches our pages. Locally and in

@@ -1,9 +1,9 @@
-import type { Price } from '../../catalogue/schema.ts';
-import type { Locale } from '../../i18n/locales.ts';
-import type { CreateOrderRequest, CreateOrderResponse, EsimList, EsimStatus, EsimView, OrderList, OrderState, OrderView, TopUpPlans } from '../../shop/contract.ts';
+import type { Price } from '../catalogue/schema.ts';
+import type { Locale } from '../i18n/locales.ts';
+import type { CreateOrderRequest, CreateOrderResponse, EsimList, EsimStatus, EsimView, OrderList, OrderState, OrderView, TopUpPlans } from '../contract/shop-api.ts';
 
 /**
- * The pages' client of the shop API (src/shop/contract.ts). Every failure becomes one ShopError
+ * The pages' client of the shop API (src/contract/shop-api.ts). Every failure becomes one ShopError
  * whose kind the pages turn into the spec's section 8 texts. Answers are checked by hand, not
  * with the contract's zod schemas: zod is not in the checkout page's JavaScript, and the server
  * validates with them anyway.

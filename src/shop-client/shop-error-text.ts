@@ -1,6 +1,6 @@
-import type { Locale } from '../../i18n/locales.ts';
-import { fill } from '../../i18n/fill.ts';
-import type { AuthMessages } from '../auth/messages.ts';
+import type { Locale } from '../i18n/locales.ts';
+import { fill } from '../i18n/fill.ts';
+import type { AuthMessages } from '../features/auth/messages.ts';
 import { ShopError } from './shop-client.ts';
 
 type Messages = Pick<AuthMessages, 'errors' | 'checkout'>;

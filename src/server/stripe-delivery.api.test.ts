@@ -7,7 +7,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { CreateOrderResponse, EsimList, OrderView } from '../shop/contract.ts';
+import { CreateOrderResponse, EsimList, OrderView } from '../contract/shop-api.ts';
 import type { ShopApi } from './app.ts';
 import type { Db } from './db/db.ts';
 import { auditOrders } from './orders/audit.ts';

@@ -8,7 +8,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { CreateOrderResponse, OrderView } from '../shop/contract.ts';
+import { CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
 import type { ShopApi } from './app.ts';
 import type { Db } from './db/db.ts';
 import { AUDIT_GRACE_MS, auditOrders } from './orders/audit.ts';

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CreateOrderResponse, OrderList, OrderView, PriceChangedError, type CreateOrderRequest } from '../../shop/contract.ts';
-import { createOrderResponse, orderView } from '../../../tests/support/shop-orders.ts';
+import { CreateOrderResponse, OrderList, OrderView, PriceChangedError, type CreateOrderRequest } from '../contract/shop-api.ts';
+import { createOrderResponse, orderView } from '../../tests/support/shop-orders.ts';
 import { createShopClient, ShopError, type ShopErrorKind } from './shop-client.ts';
 
 // The client over real HTTP against a local server that answers what each test sets.

@@ -8,7 +8,7 @@ import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/suppor
 import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
-import { ApiError, CreateOrderResponse, EsimList, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
+import { ApiError, CreateOrderResponse, EsimList, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
 import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';

@@ -1,4 +1,4 @@
-import { firebaseAuth } from '../auth/firebase.ts';
+import { firebaseAuth } from '../features/auth/firebase.ts';
 import { API_BASE_URL } from './api-base.ts';
 import { createShopClient, ShopError } from './shop-client.ts';
 

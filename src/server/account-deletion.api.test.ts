@@ -9,7 +9,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, orderRequest, testShopApi } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { ApiError } from '../shop/contract.ts';
+import { ApiError } from '../contract/shop-api.ts';
 import type { ShopApi } from './app.ts';
 import { firebaseAccounts } from './auth.ts';
 import type { Db } from './db/db.ts';

@@ -8,7 +8,7 @@ import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/suppor
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { retailPrice } from '../pricing/pricing.ts';
-import { ApiError, CreateOrderResponse, EsimList, OrderView, PriceChangedError, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
+import { ApiError, CreateOrderResponse, EsimList, OrderView, PriceChangedError, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import type { ShopApi } from './app.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';

@@ -9,7 +9,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { ApiError, CreateOrderResponse, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
+import { ApiError, CreateOrderResponse, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
 import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
 import { auditOrders } from './orders/audit.ts';

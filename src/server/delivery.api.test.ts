@@ -8,7 +8,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../shop/contract.ts';
+import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { ApiError, CreateOrderResponse, OrderList, OrderView, type CreateOrderRequest } from '../shop/contract.ts';
+import { ApiError, CreateOrderResponse, OrderList, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authMessages } from '../auth/messages.ts';
+import { authMessages } from '../features/auth/messages.ts';
 import { ShopError } from './shop-client.ts';
 import { shopErrorText, tooManyRequestsText } from './shop-error-text.ts';
 
