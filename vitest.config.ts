@@ -1,4 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Which project runs a test is chosen by its file name, not its folder: `*.api.test.ts` starts the
+// shop API over HTTP and needs the Auth emulator; every other `*.test.ts` beside its code is a unit test.
+const SHOP_API_TESTS = 'src/**/*.api.test.ts';
 
 export default defineConfig({
   test: {
@@ -10,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts', 'stand-ins/**/*.test.ts'],
-          exclude: ['src/server/*.test.ts'],
+          exclude: [...configDefaults.exclude, SHOP_API_TESTS],
           globalSetup: ['tests/support/postgres-setup.ts'],
         },
       },
@@ -19,7 +23,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shop',
-          include: ['src/server/*.test.ts'],
+          include: [SHOP_API_TESTS],
           globalSetup: ['tests/support/postgres-setup.ts', 'tests/support/auth-emulator.ts'],
           testTimeout: 30_000,
           // Each file opens PGlite and its stand-ins first: slower while the machine is busy.
