@@ -13,7 +13,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts', 'stand-ins/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'stand-ins/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/support/**/*.test.ts'],
           exclude: [...configDefaults.exclude, SHOP_API_TESTS],
           globalSetup: ['tests/support/postgres-setup.ts'],
         },

@@ -14,7 +14,7 @@ import { createStripe } from './payments/stripe.ts';
  * POST /api/csp-reports through the shop API as production serves it (issue 20, item 8): each
  * client address gets its own allowance (30 a minute), so the server's connection has to reach
  * the catalogue handler; behind trusted proxies the address comes from X-Forwarded-For. The
- * per-request log cap and the limit itself are tested in tests/unit/catalogue-api.test.ts.
+ * per-request log cap and the limit itself are tested in src/catalogue/api.test.ts.
  */
 const LIMIT = 30;
 

@@ -274,7 +274,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
 
     const offered = TopUpPlans.parse(await (await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).json()).plans;
     expect(offered.length).toBeGreaterThan(1);
-    // The partner's own top-ups (src/server/top-ups.test.ts: exactly them, priced), not the catalogue's plans.
+    // The partner's own top-ups (src/server/top-ups.api.test.ts: exactly them, priced), not the catalogue's plans.
     expect(offered.every((p) => p.id.startsWith('topup-') && !plans.has(p.id))).toBe(true);
     const topUp = await buy(buyer.idToken, topUpRequest(offered[0]!, order.id));
     expect(topUp).toMatchObject({ kind: 'top_up', esimId: order.id });

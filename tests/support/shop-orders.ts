@@ -4,7 +4,7 @@ import { CreateOrderResponse, EsimView, OrderView, TopUpPlans } from '../../src/
  * Orders, eSIMs and top-ups as the shop API answers them (src/contract/shop-api.ts), for the tests that
  * answer in its place: the client's tests and the browser tests that answer the API with
  * page.route. Each one is parsed with its schema of the contract as it is made, overrides
- * included, so no test answers what the API could not (tests/unit/shop-fixtures.test.ts).
+ * included, so no test answers what the API could not (tests/support/shop-orders.test.ts).
  */
 export function orderView(overrides: Partial<OrderView> = {}): OrderView {
   return OrderView.parse({

@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 
 /**
  * Stripe's Checkout events as Stripe sends them, for the tests that sign events themselves
- * (src/server/app.test.ts). One place for their shapes, which follow Stripe's API reference, "The
+ * (src/server/app.api.test.ts). One place for their shapes, which follow Stripe's API reference, "The
  * Checkout Session object" and "The Event object" (docs.stripe.com/api/checkout/sessions/object,
  * docs.stripe.com/api/events/object), and are typed by the installed SDK's types, generated from
  * Stripe's OpenAPI spec: a field Stripe always sends cannot be left out, and a value Stripe never

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SITE_URL, siteUrl } from '../../src/config/site.ts';
+import { DEFAULT_SITE_URL, siteUrl } from './site.ts';
 
 describe('site URL', () => {
   it('defaults to the example domain and takes PUBLIC_SITE_URL otherwise', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { authErrorKey } from '../../src/features/auth/errors.ts';
-import { loginUrl, safeNext } from '../../src/features/auth/redirect.ts';
-import { validateEmail, validateNewPassword } from '../../src/features/auth/validation.ts';
-import { fill } from '../../src/i18n/fill.ts';
-import en from '../../locales/en/auth.json';
+import { authErrorKey } from './errors.ts';
+import { loginUrl, safeNext } from './redirect.ts';
+import { validateEmail, validateNewPassword } from './validation.ts';
+import { fill } from '../../i18n/fill.ts';
+import en from '../../../locales/en/auth.json';
 
 describe('Firebase error codes (spec 8)', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBuildEnv, firebaseAuthDomain, isRealOrigin, missingFirebaseVariables } from '../../src/config/env.ts';
+import { checkBuildEnv, firebaseAuthDomain, isRealOrigin, missingFirebaseVariables } from './env.ts';
 
 const REAL_SITE = { PUBLIC_SITE_URL: 'https://shop.example-travel.com' };
 const FIREBASE = {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatDataAmount, formatPrice, formatValidity, lowestPrice, planView, sortPlans } from '../../src/features/package/plans.ts';
-import { useTranslations } from '../../src/i18n/t.ts';
-import pl from '../../locales/pl/common.json';
-import ar from '../../locales/ar/common.json';
+import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
+import { lowestPrice, planView, sortPlans } from './plans.ts';
+import { useTranslations } from '../../i18n/t.ts';
+import pl from '../../../locales/pl/common.json';
+import ar from '../../../locales/ar/common.json';
 
 const pkg = {
   id: 'europe-5gb-30d',

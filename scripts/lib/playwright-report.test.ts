@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { passedOnlyOnRetry, type PlaywrightReport } from '../../scripts/lib/playwright-report.ts';
+import { passedOnlyOnRetry, type PlaywrightReport } from './playwright-report.ts';
 
 const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, LOCALE_CODES, matchLocale } from '../../src/i18n/locales.ts';
-import { canonicalPath, localeStaticPaths, localizePath, splitLocale } from '../../src/i18n/paths.ts';
-import { alternatesFor } from '../../src/i18n/hreflang.ts';
-import { detectLocale } from '../../src/i18n/detect.ts';
-import { createI18n, islandMessages, pluralForms, useTranslations } from '../../src/i18n/t.ts';
-import { fillPlural } from '../../src/i18n/fill.ts';
+import { LOCALES, LOCALE_CODES, matchLocale } from './locales.ts';
+import { canonicalPath, localeStaticPaths, localizePath, splitLocale } from './paths.ts';
+import { alternatesFor } from './hreflang.ts';
+import { detectLocale } from './detect.ts';
+import { createI18n, islandMessages, pluralForms, useTranslations } from './t.ts';
+import { fillPlural } from './fill.ts';
 import en from '../../locales/en/common.json';
 import ar from '../../locales/ar/common.json';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/loader.ts';
-import { destinationsFor } from '../../src/features/store/destinations.ts';
-import { foldForSearch, matchesSearch } from '../../src/features/store/search.ts';
+import { loadCatalogue } from '../../catalogue/loader.ts';
+import { destinationsFor } from './destinations.ts';
+import { foldForSearch, matchesSearch } from './search.ts';
 
 const catalogue = await loadCatalogue();
 const find = (locale: 'en' | 'ja' | 'de' | 'ar', query: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiBaseUrl, LOCAL_API_BASE_URL } from '../../src/config/env.ts';
+import { apiBaseUrl, LOCAL_API_BASE_URL } from './env.ts';
 
 /** Where the pages send their shop API calls (checkout, history, account deletion). */
 describe('apiBaseUrl', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCALE, LOCALE_CODES } from '../../src/i18n/locales.ts';
+import { DEFAULT_LOCALE, LOCALE_CODES } from './locales.ts';
 
 /**
  * The translation check: every key of the English source exists in all 12 languages,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shopConfigFromEnv } from '../../src/server/config.ts';
+import { shopConfigFromEnv } from './config.ts';
 
 describe('the shop API configuration', () => {
   const live = {

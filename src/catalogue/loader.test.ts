@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCatalogueApi } from '../../src/catalogue/api.ts';
-import { CatalogueError, loadCatalogue } from '../../src/catalogue/loader.ts';
-import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+import { createCatalogueApi } from './api.ts';
+import { CatalogueError, loadCatalogue } from './loader.ts';
+import { embeddedSnapshot } from './snapshot.ts';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 
 const snapshot = embeddedSnapshot();

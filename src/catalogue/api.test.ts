@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CACHE_CONTROL, createCatalogueApi } from '../../src/catalogue/api.ts';
-import { CountryList, PackageList, RegionList } from '../../src/catalogue/schema.ts';
-import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+import { CACHE_CONTROL, createCatalogueApi } from './api.ts';
+import { CountryList, PackageList, RegionList } from './schema.ts';
+import { embeddedSnapshot } from './snapshot.ts';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 
 // Contract tests over HTTP against the real handler on the committed snapshot.

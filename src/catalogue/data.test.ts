@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Snapshot, describeIssues } from '../../src/catalogue/schema.ts';
-import { SNAPSHOT_FILE, embeddedSnapshot, parseSnapshot, readSnapshot } from '../../src/catalogue/snapshot.ts';
-import { LOCALE_CODES } from '../../src/i18n/locales.ts';
+import { Snapshot, describeIssues } from './schema.ts';
+import { SNAPSHOT_FILE, embeddedSnapshot, parseSnapshot, readSnapshot } from './snapshot.ts';
+import { LOCALE_CODES } from '../i18n/locales.ts';
 
 const snapshot = embeddedSnapshot();
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCALE_CODES } from '../../src/i18n/locales.ts';
+import { LOCALE_CODES } from '../../i18n/locales.ts';
 
 /**
  * The checkout's legal duties in every language's texts, checked by what reads the same in all
@@ -11,7 +11,7 @@ interface LegalDocument {
   sections: { heading: string; paragraphs: string[] }[];
 }
 const read = (locale: string, namespace: string): unknown =>
-  JSON.parse(readFileSync(join(import.meta.dirname, '../../locales', locale, `${namespace}.json`), 'utf8'));
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../../locales', locale, `${namespace}.json`), 'utf8'));
 const body = (document: LegalDocument) =>
   document.sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n');
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { retailPrice } from '../../src/pricing/pricing.ts';
-import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
+import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
 import type { EsimPartner, PartnerCatalogue, PartnerPackage } from '../../src/server/partner/partner.ts';
-import { generateSnapshot } from '../../scripts/lib/catalogue-snapshot.ts';
+import { generateSnapshot } from './catalogue-snapshot.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 
 // The generator's core against the eSIM Access stand-in over HTTP, through the real adapter.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TopUpPlans } from '../../src/contract/shop-api.ts';
-import { createOrderResponse, esimView, orderView, topUpPlans } from '../support/shop-orders.ts';
+import { createOrderResponse, esimView, orderView, topUpPlans } from './shop-orders.ts';
 
 /**
  * The answers the client's tests and the browser tests give in the shop API's place

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import type { Package } from '../../src/catalogue/schema.ts';
-import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
-import { listPartnerCatalogue, planKey } from '../../scripts/lib/partner-catalogue.ts';
+import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
+import { listPartnerCatalogue, planKey } from './partner-catalogue.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 
 // The partner's catalogue through the real adapter and the stand-in, joined to the snapshot.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue/loader.ts';
-import { checkoutUrl, planData, planDataUrl } from '../../src/features/checkout/plan-data.ts';
+import { loadCatalogue } from '../../catalogue/loader.ts';
+import { checkoutUrl, planData, planDataUrl } from './plan-data.ts';
 
 const catalogue = await loadCatalogue();
 

@@ -2,15 +2,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/db/db.ts';
-import { migrate } from '../../src/server/db/migrate.ts';
-import { openDatabase } from '../../src/server/db/open.ts';
-import { openPglite } from '../../src/server/db/pglite.ts';
-import { openPostgres } from '../../src/server/db/postgres.ts';
-import { databaseDrivers, serverUrlOf } from '../support/databases.ts';
+import type { Db } from './db.ts';
+import { migrate } from './migrate.ts';
+import { openDatabase } from './open.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import { databaseDrivers, serverUrlOf } from '../../../tests/support/databases.ts';
 
-const GOOD = join(import.meta.dirname, '../fixtures/migrations/good');
-const BROKEN = join(import.meta.dirname, '../fixtures/migrations/broken');
+const GOOD = join(import.meta.dirname, '../../../tests/fixtures/migrations/good');
+const BROKEN = join(import.meta.dirname, '../../../tests/fixtures/migrations/broken');
 
 describe.each(databaseDrivers())('$name', ({ open }) => {
   let db: Db;

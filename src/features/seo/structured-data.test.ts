@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLd, productData } from '../../src/features/seo/structured-data.ts';
-import type { Package } from '../../src/catalogue/schema.ts';
+import { jsonLd, productData } from './structured-data.ts';
+import type { Package } from '../../catalogue/schema.ts';
 
 const plan = (id: string, price?: Package['price']): Package => ({
   id,
