@@ -1,5 +1,5 @@
 import { DEFAULT_SITE_URL } from '../config/site.ts';
-import { ESIM_ACCESS_BASE_URL, type EsimAccessConfig } from './partner/esim-access.ts';
+import { ESIM_ACCESS_BASE_URL, type EsimAccessConfig } from './partner/esim-access/config.ts';
 
 /**
  * The shop API's configuration, from the environment (README: Going live). Production needs the

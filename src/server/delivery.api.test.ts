@@ -12,7 +12,7 @@ import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView
 import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
-import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**

@@ -14,7 +14,7 @@ import type { ShopApi, ShopApiOptions } from './app.ts';
 import type { Db } from './db/db.ts';
 import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';
-import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**

@@ -13,7 +13,8 @@ import type { ShopApi } from './app.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';
-import { createEsimAccessPartner, signEsimAccessRequest } from './partner/esim-access.ts';
+import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
+import { signEsimAccessRequest } from './partner/esim-access/client.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { Db } from './db/db.ts';
 import { openDatabase } from './db/open.ts';
 import { startReconciler } from './fulfilment/fulfilment.ts';
 import { createMailer } from './mail/mailer.ts';
-import { createEsimAccessPartner } from './partner/esim-access.ts';
+import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { postgresPartnerBudget } from './partner/partner-budget.ts';
 import { createStripe } from './payments/stripe.ts';
 

@@ -5,7 +5,8 @@ import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/
 import { startSmtpStandIn, type SmtpStandIn } from '../../stand-ins/smtp/server.ts';
 import type { ShopApiOptions } from '../../src/server/app.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
-import { createEsimAccessPartner, type EsimAccessConfig } from '../../src/server/partner/esim-access.ts';
+import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
+import type { EsimAccessConfig } from '../../src/server/partner/esim-access/config.ts';
 import type { EsimPartner } from '../../src/server/partner/partner.ts';
 
 export const PARTNER_WEBHOOK_TOKEN = 'test-partner-webhook-token';

@@ -7,7 +7,7 @@ import { migrate } from '../../../src/server/db/migrate.ts';
 import { openPostgres } from '../../../src/server/db/postgres.ts';
 import { auditDatabase, AUDIT_GRACE_MS, type AuditFinding } from '../../../src/server/orders/audit.ts';
 import { sellablePlans } from '../../../src/server/orders/plans.ts';
-import { createEsimAccessPartner } from '../../../src/server/partner/esim-access.ts';
+import { createEsimAccessPartner } from '../../../src/server/partner/esim-access/adapter.ts';
 import { createStripe } from '../../../src/server/payments/stripe.ts';
 import { startEsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import { startSmtpStandIn } from '../../../stand-ins/smtp/server.ts';

@@ -4,7 +4,7 @@ import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../stand-i
 import { databaseDrivers, serverUrlOf } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.ts';
 import { openPostgres } from '../db/postgres.ts';
-import { createEsimAccessPartner } from './esim-access.ts';
+import { createEsimAccessPartner } from './esim-access/adapter.ts';
 import type { EsimPartner } from './partner.ts';
 import { postgresPartnerBudget, type PartnerBudget } from './partner-budget.ts';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { RateLimit } from '../../lib/rate-limiter.ts';
 import type { Db } from '../db/db.ts';
 
 /**
@@ -24,57 +25,11 @@ export interface PartnerBudget {
   acquire(priority: PartnerPriority): Promise<PartnerBudgetRelease>;
 }
 
-export interface PartnerBudgetLimit {
-  /** Requests per window. */
-  requests: number;
-  windowMs: number;
-  /** Added to the window: clock ticks and rounding must not let a ninth request into the partner's second. */
-  marginMs: number;
-}
+/** Requests per window, plus a margin (src/lib/rate-limiter.ts). */
+export type PartnerBudgetLimit = RateLimit;
 
 /** eSIM Access: 8 requests a second per account (an account was suspended for more). */
 export const ESIM_ACCESS_BUDGET: PartnerBudgetLimit = { requests: 8, windowMs: 1000, marginMs: 100 };
-
-/**
- * One process's own limiter, first come first served, priorities ignored: enough for the
- * catalogue generator and unit tests, which are the only callers of their account. Two processes
- * with one each send twice the budget: the shop uses `postgresPartnerBudget`.
- *
- * At most `requests` requests in any window, counted from each request's END: the partner counts
- * arrivals, and a request arrives somewhere between its start and its end (a first request that
- * opens a connection arrives late), so only spacing from the end holds whatever the network does.
- */
-export function memoryPartnerBudget(limit: PartnerBudgetLimit = ESIM_ACCESS_BUDGET): PartnerBudget {
-  const windowMs = limit.windowMs + limit.marginMs;
-  /** The last requests' end times; Infinity while in flight. */
-  const slots = new Set<{ end: number }>();
-  let wake: (() => void) | undefined;
-  let queue = Promise.resolve();
-  return {
-    acquire() {
-      const slot = { end: Infinity };
-      const turn = queue.then(async () => {
-        for (;;) {
-          const now = performance.now();
-          for (const s of slots) if (s.end + windowMs <= now) slots.delete(s);
-          if (slots.size < limit.requests) break;
-          const soonest = Math.min(...[...slots].map((s) => s.end));
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            if (soonest !== Infinity) setTimeout(resolve, soonest + windowMs - now);
-          });
-          wake = undefined;
-        }
-        slots.add(slot);
-      });
-      queue = turn;
-      return turn.then(() => () => {
-        slot.end = performance.now();
-        wake?.();
-      });
-    },
-  };
-}
 
 export interface PostgresPartnerBudgetOptions {
   /** The partner account whose budget this is (every instance must name it alike). */

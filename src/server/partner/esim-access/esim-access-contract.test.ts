@@ -2,8 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEsimAccessPartner, parsePartnerNotification } from './esim-access.ts';
-import type { PartnerNotification } from './partner.ts';
+import type { PartnerNotification } from '../partner.ts';
+import { createEsimAccessPartner } from './adapter.ts';
+import { parsePartnerNotification } from './notifications.ts';
 
 /**
  * The adapter against eSIM Access's own documented examples (tests/fixtures/esim-access, where

@@ -1,14 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
-import {
-  createEsimAccessPartner,
-  esimAccessConfigFromEnv,
-  mapEsimAccessPackage,
-  signEsimAccessRequest,
-  type EsimAccessConfig,
-  type EsimAccessPackage,
-} from './esim-access.ts';
-import { PartnerError } from './partner.ts';
+import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../../stand-ins/esim-access/server.ts';
+import { PartnerError } from '../partner.ts';
+import { createEsimAccessPartner } from './adapter.ts';
+import { signEsimAccessRequest } from './client.ts';
+import { esimAccessConfigFromEnv, type EsimAccessConfig } from './config.ts';
+import { mapEsimAccessPackage, type EsimAccessPackage } from './schemas.ts';
 
 // The adapter against the eSIM Access stand-in over real HTTP.
 const ACCESS_CODE = 'test-access-code';

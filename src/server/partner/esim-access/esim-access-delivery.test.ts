@@ -5,9 +5,12 @@ import {
   startEsimAccessStandIn,
   type EsimAccessStandIn,
   type StandInOptions,
-} from '../../../stand-ins/esim-access/server.ts';
-import { createEsimAccessPartner, mapEsimAccessProfile, parsePartnerNotification, type EsimAccessConfig } from './esim-access.ts';
-import { PartnerError, type EsimPartner, type EsimProfile, type ProfileQuery } from './partner.ts';
+} from '../../../../stand-ins/esim-access/server.ts';
+import { PartnerError, type EsimPartner, type EsimProfile, type ProfileQuery } from '../partner.ts';
+import { createEsimAccessPartner } from './adapter.ts';
+import type { EsimAccessConfig } from './config.ts';
+import { parsePartnerNotification } from './notifications.ts';
+import { mapEsimAccessProfile } from './schemas.ts';
 
 // Delivery calls of the adapter against the eSIM Access stand-in over real HTTP, and the
 // stand-in's webhook notifications through the parser.

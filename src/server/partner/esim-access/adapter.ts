@@ -1,0 +1,153 @@
+import {
+  PartnerError,
+  type EsimPartner,
+  type EsimUsage,
+  type PackageQuery,
+  type ProfileAnswer,
+  type TopUpResult,
+} from '../partner.ts';
+import { createEsimAccessClient, NOT_ALLOCATED, NotFound } from './client.ts';
+import { PARTNER, type EsimAccessConfig } from './config.ts';
+import {
+  BalanceObj,
+  FIXED_DATA,
+  mapEsimAccessPackage,
+  mapEsimAccessProfile,
+  OrderObj,
+  PackageListObj,
+  partnerTime,
+  PRE_ALLOCATION,
+  QueryObj,
+  TopUpObj,
+  UsageObj,
+} from './schemas.ts';
+
+/**
+ * The eSIM Access open API (docs.esimaccess.com) behind the partner interface: each method one
+ * call through the client (client.ts: signing, the envelope, retries, the request budget), its
+ * answer read with schemas.ts. Prices are US dollars × 10,000, volumes bytes.
+ */
+
+/** eSIMs per esim/usage/query call, at most (docs.esimaccess.com, Usage Check). */
+const USAGE_QUERY_MAX = 10;
+/** How far around an order's time to look for it, and how many pages of 50 at most. */
+const FIND_ORDER_WINDOW_MS = 10 * 60_000;
+const FIND_ORDER_MAX_PAGES = 20;
+
+export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
+  const call = createEsimAccessClient(config);
+  return {
+    name: PARTNER,
+    async listPackages(query: PackageQuery = {}) {
+      const body: Record<string, string> = { type: 'BASE' };
+      if (query.location) body['locationCode'] = query.location;
+      if (query.packageCode) body['packageCode'] = query.packageCode;
+      return call('package/list', body, (obj) =>
+        // Daily plans (a volume per day) have no place in our catalogue of fixed-data plans.
+        PackageListObj.parse(obj).packageList.filter((raw) => raw.dataType === FIXED_DATA).map(mapEsimAccessPackage),
+      );
+    },
+
+    // Retried like every call: the partner keeps one order per transactionId, so a repeat after a
+    // lost answer returns the same orderNo instead of buying a second eSIM (DESIGN 6).
+    async orderEsim({ transactionId, partnerCode, priceUsdE4, count }) {
+      const item: Record<string, string | number> = { packageCode: partnerCode, count };
+      const body: Record<string, unknown> = { transactionId, packageInfoList: [item] };
+      if (priceUsdE4 !== undefined) {
+        // With a price the partner refuses the order (200005/200006) rather than charge another.
+        item['price'] = priceUsdE4;
+        body['amount'] = priceUsdE4 * count;
+      }
+      return call('esim/order', body, (obj) => ({ partnerOrderNo: OrderObj.parse(obj).orderNo }));
+    },
+
+    async queryProfiles(which): Promise<ProfileAnswer> {
+      const byOrder = 'partnerOrderNo' in which;
+      const body = {
+        ...(byOrder ? { orderNo: which.partnerOrderNo } : { esimTranNo: which.esimTranNo }),
+        iccid: '',
+        pager: { pageNum: 1, pageSize: 50 },
+      };
+      try {
+        return await call('esim/query', body, (obj): ProfileAnswer => {
+          const list = QueryObj.parse(obj).esimList;
+          // An order whose profiles are not listed yet is still being allocated; an eSIM asked for by
+          // its own id that is not listed does not exist (the docs are silent on both cases).
+          if (list.length === 0 && !byOrder) throw new NotFound(`no eSIM ${which.esimTranNo}`);
+          if (list.length === 0 || list.some((raw) => PRE_ALLOCATION.has(raw.esimStatus) || !raw.ac)) {
+            return { status: 'allocating' };
+          }
+          return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
+        }, { priority: byOrder ? 'delivery' : 'refund' });
+      } catch (error) {
+        if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
+        throw error;
+      }
+    },
+
+    // Query by time window (docs: esim/query takes startTime and endTime, UTC): the profiles of the
+    // orders placed then, each naming its transactionId. The window is wide: clocks differ.
+    async findOrder(transactionId, placedAround) {
+      const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;
+      const window = { startTime: at(placedAround.getTime() - FIND_ORDER_WINDOW_MS), endTime: at(placedAround.getTime() + FIND_ORDER_WINDOW_MS) };
+      for (let pageNum = 1; pageNum <= FIND_ORDER_MAX_PAGES; pageNum++) {
+        const page = await call('esim/query', { ...window, iccid: '', pager: { pageNum, pageSize: 50 } }, (obj) => QueryObj.parse(obj).esimList, {
+          priority: 'delivery',
+        });
+        const found = page.find((raw) => raw.transactionId === transactionId);
+        if (found?.orderNo) return found.orderNo;
+        if (page.length < 50) return undefined;
+      }
+      return undefined;
+    },
+
+    async balance() {
+      return call('balance/query', {}, (obj) => BalanceObj.parse(obj).balance);
+    },
+
+    async cancelProfile(esimTranNo) {
+      await call('esim/cancel', { esimTranNo }, () => undefined);
+    },
+
+    // package/list with type TOPUP and the eSIM's iccid (docs.esimaccess.com, package/list; Top Up):
+    // the partner's TOPUP_ packages for it, empty when its package cannot be topped up. A read the
+    // buyer waits for (the top-up offer, the top-up order): in the budget with refunds and top-ups.
+    async listTopUps(iccid) {
+      return call('package/list', { type: 'TOPUP', iccid }, (obj) =>
+        PackageListObj.parse(obj).packageList.filter((raw) => raw.dataType === FIXED_DATA).map(mapEsimAccessPackage),
+      { priority: 'refund' });
+    },
+
+    // The docs do not say that a top-up's transactionId makes a repeat harmless, so a top-up is
+    // sent once: after a failure the caller checks the eSIM's totals before trying again.
+    async topUp({ esimTranNo, partnerCode, transactionId }): Promise<TopUpResult> {
+      return call('esim/topup', { esimTranNo, packageCode: partnerCode, transactionId }, (obj) => {
+        const raw = TopUpObj.parse(obj);
+        return {
+          totalBytes: raw.totalVolume,
+          usedBytes: raw.orderUsage,
+          validityDays: raw.totalDuration,
+          expiresAt: partnerTime(raw.expiredTime),
+        };
+      }, { retries: 0 });
+    },
+
+    // The partner takes at most 10 eSIMs a usage call (docs.esimaccess.com, Usage Check): a longer
+    // list goes in calls of 10, one after another through the limiter.
+    async usage(esimTranNos): Promise<EsimUsage[]> {
+      const usages: EsimUsage[] = [];
+      for (let from = 0; from < esimTranNos.length; from += USAGE_QUERY_MAX) {
+        const esimTranNoList = esimTranNos.slice(from, from + USAGE_QUERY_MAX);
+        usages.push(...(await call('esim/usage/query', { esimTranNoList }, (obj) =>
+          UsageObj.parse(obj).map((raw) => ({
+            esimTranNo: raw.esimTranNo,
+            usedBytes: raw.dataUsage,
+            totalBytes: raw.totalData,
+            measuredAt: partnerTime(raw.lastUpdateTime),
+          })),
+        )));
+      }
+      return usages;
+    },
+  };
+}

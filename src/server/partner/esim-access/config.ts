@@ -1,0 +1,36 @@
+import type { PartnerBudget } from '../partner-budget.ts';
+
+/** The partner's name in errors and on the EsimPartner. */
+export const PARTNER = 'eSIM Access';
+export const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
+
+export interface EsimAccessConfig {
+  accessCode: string;
+  secretKey: string;
+  /** Scheme and host without the /api/v1/open path; the stand-in's URL in dev and tests. */
+  baseUrl: string;
+  /** Retries after the first attempt, for network errors, HTTP 429 and 5xx, and busy answers. */
+  retries?: number;
+  /** First backoff; it doubles with each retry (with jitter), up to 5 s. */
+  backoffMs?: number;
+  timeoutMs?: number;
+  /**
+   * The account's request budget. The shop passes the one in its database (postgresPartnerBudget),
+   * shared by every API instance; without one, this process's own limiter for the account.
+   */
+  budget?: PartnerBudget;
+}
+
+/** The configuration from ESIM_ACCESS_CODE, ESIM_ACCESS_SECRET and ESIM_ACCESS_BASE_URL. */
+export function esimAccessConfigFromEnv(env: Record<string, string | undefined> = process.env): EsimAccessConfig {
+  const required = (name: string): string => {
+    const value = env[name]?.trim();
+    if (!value) throw new Error(`${name} is not set: the eSIM Access adapter needs it`);
+    return value;
+  };
+  return {
+    accessCode: required('ESIM_ACCESS_CODE'),
+    secretKey: required('ESIM_ACCESS_SECRET'),
+    baseUrl: env['ESIM_ACCESS_BASE_URL']?.trim() || ESIM_ACCESS_BASE_URL,
+  };
+}

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import type { EsimProfile, EsimStatus, PartnerPackage } from '../partner.ts';
+import { PARTNER } from './config.ts';
+
+// The partner's answers (the envelope's obj) as zod schemas, and their mapping to the EsimPartner types.
+
+export const FIXED_DATA = 1;
+/**
+ * package/list's supportTopUpType of a package whose eSIMs can be topped up: 2, as a docs example
+ * package shows and public integrations read it (1: no top-up). Another value is read as no: the
+ * shop does not promise a top-up the partner did not say it sells. A package without the field
+ * (the docs' 2026 example has none) is not refused for it: its eSIM's own top-up list then says.
+ */
+const TOP_UP_AVAILABLE = 2;
+
+// docs.esimaccess.com, Get All Data Packages: the field table calls slug mandatory and 'an alias
+// of packageCode', yet its own example has none (tests/fixtures/esim-access/package-list.json), and
+// its network list names locationName, locationLogo and operatorList, no locationCode: both are
+// read when given, else the package code and the comma-separated `location`.
+const RawPackage = z.looseObject({
+  packageCode: z.string().min(1),
+  slug: z.string().optional(),
+  name: z.string(),
+  price: z.number().int().nonnegative(),
+  currencyCode: z.string(),
+  volume: z.number().int().positive(),
+  dataType: z.number().int().default(FIXED_DATA),
+  duration: z.number().int().positive(),
+  durationUnit: z.string(),
+  location: z.string().default(''),
+  locationNetworkList: z.array(z.looseObject({ locationCode: z.string().optional() })).default([]),
+  supportTopUpType: z.number().int().nullish(),
+});
+export type EsimAccessPackage = z.input<typeof RawPackage>;
+export const PackageListObj = z.object({ packageList: z.array(RawPackage) });
+
+const GIB = 2 ** 30;
+const MIB = 2 ** 20;
+const DURATION_UNITS: Record<string, PartnerPackage['validityUnit']> = { DAY: 'day', WEEK: 'week', MONTH: 'month' };
+
+/** The partner's package in our terms: volume from bytes to MB/GB (binary, as the partner sells them). */
+export function mapEsimAccessPackage(input: EsimAccessPackage): PartnerPackage {
+  const raw = RawPackage.parse(input);
+  const validityUnit = DURATION_UNITS[raw.durationUnit.toUpperCase()];
+  if (!validityUnit) throw new Error(`${PARTNER} package ${raw.packageCode}: unknown durationUnit '${raw.durationUnit}'`);
+  if (raw.currencyCode !== 'USD') throw new Error(`${PARTNER} package ${raw.packageCode}: price in ${raw.currencyCode}, not USD`);
+  const listed = raw.locationNetworkList.flatMap((l) => (l.locationCode ? [l.locationCode] : []));
+  const codes = listed.length > 0 ? listed : raw.location.split(',');
+  return {
+    partnerCode: raw.packageCode,
+    slug: raw.slug || raw.packageCode,
+    name: raw.name,
+    countries: [...new Set(codes.map((c) => c.trim().toUpperCase()).filter(Boolean))].sort(),
+    dataAmount:
+      raw.volume >= GIB
+        ? { value: Math.round((raw.volume / GIB) * 100) / 100, unit: 'GB' }
+        : { value: Math.round(raw.volume / MIB), unit: 'MB' },
+    dataBytes: raw.volume,
+    validity: raw.duration,
+    validityUnit,
+    wholesaleUsdE4: raw.price,
+    topUp: raw.supportTopUpType == null || raw.supportTopUpType === TOP_UP_AVAILABLE,
+  };
+}
+
+export const OrderObj = z.looseObject({ orderNo: z.string().min(1) });
+export const BalanceObj = z.looseObject({ balance: z.number().int() });
+
+/** esimStatus values before a profile is allocated (an order being paid for or prepared). */
+export const PRE_ALLOCATION: ReadonlySet<string> = new Set(['CREATE', 'PAYING', 'PAID', 'GETTING_RESOURCE']);
+
+const RawProfile = z.looseObject({
+  esimTranNo: z.string().min(1),
+  orderNo: z.string().nullish(),
+  transactionId: z.string().nullish(),
+  iccid: z.string().min(1),
+  /** The LPA string. */
+  ac: z.string().nullish(),
+  esimStatus: z.string(),
+  smdpStatus: z.string().nullish(),
+  expiredTime: z.string().nullish(),
+  totalVolume: z.number().int().nonnegative().nullish(),
+  orderUsage: z.number().int().nonnegative().nullish(),
+  totalDuration: z.number().int().nonnegative().nullish(),
+  durationUnit: z.string().nullish(),
+  /** 'APN value' (docs, Query All Allocated Profiles: optional; '' or absent when there is none). */
+  apn: z.string().nullish(),
+  packageList: z.array(z.looseObject({ volume: z.number().nullish(), duration: z.number().nullish() })).nullish(),
+});
+export type EsimAccessProfile = z.input<typeof RawProfile>;
+export const QueryObj = z.looseObject({ esimList: z.array(RawProfile).nullish().transform((list) => list ?? []) });
+
+export const TopUpObj = z.looseObject({
+  totalVolume: z.number().int().nonnegative(),
+  orderUsage: z.number().int().nonnegative().default(0),
+  totalDuration: z.number().int().nonnegative(),
+  expiredTime: z.string().nullish(),
+});
+
+const RawUsage = z.looseObject({
+  esimTranNo: z.string().min(1),
+  dataUsage: z.number().int().nonnegative(),
+  totalData: z.number().int().nonnegative(),
+  lastUpdateTime: z.string().nullish(),
+});
+// The docs show the list both bare as obj and as obj.esimUsageList; both are read.
+export const UsageObj = z.union([z.array(RawUsage), z.looseObject({ esimUsageList: z.array(RawUsage) }).transform((o) => o.esimUsageList)]);
+
+/** esimStatus values whose meaning does not depend on the SM-DP+ status. */
+const STATUS_BY_ESIM_STATUS: Readonly<Record<string, EsimStatus>> = {
+  IN_USE: 'active',
+  SUSPENDED: 'suspended',
+  USED_UP: 'used_up',
+  USED_EXPIRED: 'expired',
+  UNUSED_EXPIRED: 'expired',
+  CANCEL: 'cancelled',
+  REVOKE: 'cancelled',
+  REVOKED: 'cancelled',
+};
+/** esimStatus values that only a device that downloaded the profile can reach. */
+const USED_STATUSES: ReadonlySet<string> = new Set(['IN_USE', 'USED_UP', 'USED_EXPIRED']);
+
+/**
+ * The eSIM's state in our terms from the partner's esimStatus and SM-DP+ status. smdpStatus
+ * (docs, Query All Allocated Profiles): RELEASED ready for download, DOWNLOAD downloaded,
+ * INSTALLATION installed, ENABLED, DISABLED, DELETED. Anything past RELEASED reached a phone, so it is
+ * installed and no longer refundable, though esimStatus stays GOT_RESOURCE until first use (docs,
+ * Webhooks, SMDP_EVENT: DOWNLOAD, INSTALLATION, ENABLED under GOT_RESOURCE, then IN_USE).
+ */
+export function esimState(esimStatus: string, smdpStatus: string | null | undefined): { status: EsimStatus; installed: boolean } {
+  const installed = USED_STATUSES.has(esimStatus) || (!!smdpStatus && smdpStatus !== 'RELEASED');
+  return { status: STATUS_BY_ESIM_STATUS[esimStatus] ?? (installed ? 'installed' : 'ready'), installed };
+}
+
+/**
+ * Splits an LPA activation code `LPA:1$<SM-DP+ address>$<matching id>` (GSMA SGP.22; optional
+ * further fields after another '$'). Undefined when it is not one. Never echo the input: it is a credential.
+ */
+export function parseLpaString(activationCode: string): { smdpAddress: string; matchingId: string } | undefined {
+  const [format, smdpAddress, matchingId] = activationCode.split('$');
+  if (format !== 'LPA:1' || !smdpAddress || !matchingId || !/^[A-Za-z0-9.-]+(:\d+)?$/.test(smdpAddress)) return undefined;
+  return { smdpAddress, matchingId };
+}
+
+/** A profile from esim/query in our terms; throws (without the activation code) if it is not usable. */
+export function mapEsimAccessProfile(input: EsimAccessProfile): EsimProfile {
+  const raw = RawProfile.parse(input);
+  const lpa = raw.ac ? parseLpaString(raw.ac) : undefined;
+  if (!raw.ac || !lpa) throw new Error(`${PARTNER} eSIM ${raw.esimTranNo}: the activation code is not an LPA string`);
+  const firstPackage = raw.packageList?.[0];
+  const { status, installed } = esimState(raw.esimStatus, raw.smdpStatus);
+  return {
+    esimTranNo: raw.esimTranNo,
+    transactionId: raw.transactionId ?? null,
+    iccid: raw.iccid,
+    activationCode: raw.ac,
+    ...lpa,
+    apn: raw.apn?.trim() || null,
+    status,
+    installed,
+    expiresAt: partnerTime(raw.expiredTime),
+    totalBytes: raw.totalVolume ?? firstPackage?.volume ?? 0,
+    usedBytes: raw.orderUsage ?? 0,
+    validityDays: raw.totalDuration != null ? raw.totalDuration * daysPer(raw.durationUnit) : (firstPackage?.duration ?? 0),
+  };
+}
+
+/** Days in a partner durationUnit (profiles come in DAY; a month is counted as 30 days). */
+function daysPer(unit: string | null | undefined): number {
+  return { WEEK: 7, MONTH: 30 }[unit?.toUpperCase() ?? ''] ?? 1;
+}
+
+/** The partner's times: ISO 8601 with 'Z' or '+0000' (no colon, which Date does not read everywhere). */
+export function partnerTime(text: string | null | undefined): Date | null {
+  if (!text) return null;
+  const date = new Date(text.trim().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
