@@ -1,4 +1,4 @@
-import type { Locale } from '../../i18n/locales.ts';
+import type { Locale } from '../i18n/locales.ts';
 
 /**
  * Bytes as a traveller reads data: '850 MB', '1.2 GB', in the page's language. The partner counts

@@ -1,7 +1,7 @@
 import { fill } from '../i18n/fill.ts';
 import type { Locale } from '../i18n/locales.ts';
 import type { OrderState, OrderView, PaymentMethod } from '../contract/shop-api.ts';
-import { formatDataAmount, formatValidity } from '../features/package/plans.ts';
+import { formatDataAmount, formatValidity } from '../lib/format.ts';
 
 /** How the pages name an order's parts in the page's language, in the browser (no i18next). */
 

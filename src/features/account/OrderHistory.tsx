@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
 import type { OrderView } from '../../contract/shop-api.ts';
 import type { AuthMessages } from '../auth/messages.ts';
-import { formatPrice } from '../package/plans.ts';
+import { formatPrice } from '../../lib/format.ts';
 import { formatOrderDate, paymentMethodText, planText } from '../../shop-client/order-format.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { listOrders } from '../../shop-client/shop.ts';

@@ -4,7 +4,7 @@ import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { ErrorBox, useHydrated } from '../auth/FormParts.tsx';
 import type { AuthMessages } from '../auth/messages.ts';
-import { formatPrice } from '../package/plans.ts';
+import { formatPrice } from '../../lib/format.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
 import { createOrder } from '../../shop-client/shop.ts';

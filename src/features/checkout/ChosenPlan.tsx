@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { DataAmount, Package, Price } from '../../catalogue/schema.ts';
 import { fill, fillPlural } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
+import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { listTopUps } from '../../shop-client/shop.ts';
 import CheckoutForm, { type CheckoutMessages } from './CheckoutForm.tsx';

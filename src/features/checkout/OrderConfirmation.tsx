@@ -3,7 +3,7 @@ import { ESIM_POLL_INTERVAL_MS, ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, PAY
 import type { Locale } from '../../i18n/locales.ts';
 import type { OrderState, OrderView } from '../../contract/shop-api.ts';
 import type { AuthMessages } from '../auth/messages.ts';
-import { formatPrice } from '../package/plans.ts';
+import { formatPrice } from '../../lib/format.ts';
 import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES, type MethodNames } from '../../shop-client/order-format.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { getOrder } from '../../shop-client/shop.ts';

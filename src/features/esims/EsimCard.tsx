@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
-import { formatDataAmount, formatValidity } from '../package/plans.ts';
+import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
 import InstallCodes from './InstallCodes.tsx';
 import type { MyEsimsMessages, MyEsimsPaths } from './messages.ts';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
 import type { TopUpPlan } from '../../contract/shop-api.ts';
 import { checkoutUrl } from '../checkout/plan-data.ts';
-import { formatDataAmount, formatPrice, formatValidity } from '../package/plans.ts';
+import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { listTopUps } from '../../shop-client/shop.ts';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { formatBytes, usedShare } from './data-size.ts';
+import { formatBytes, usedShare } from '../../lib/data-size.ts';
 
 interface Props {
   usedBytes: number;

@@ -1,6 +1,7 @@
 import type { Package, Price } from '../../catalogue/schema.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { T } from '../../i18n/t.ts';
+import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
 
 /** A plan card's text, formatted on the server so the island ships no Intl or i18n code. */
 export interface PlanView {
@@ -17,28 +18,6 @@ export interface PlanView {
 /** The orders a traveller can list plans in: the catalogue's own, or by price. */
 export const PLAN_ORDERS = ['default', 'price-asc', 'price-desc'] as const;
 export type PlanOrder = (typeof PLAN_ORDERS)[number];
-
-const UNIT = { MB: 'megabyte', GB: 'gigabyte' } as const;
-
-export function formatDataAmount(amount: Package['metadata']['dataAmount'], locale: Locale): string {
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: UNIT[amount.unit], maximumFractionDigits: 1 }).format(amount.value);
-}
-
-/** '7 days', '7 dni', '7 أيام': Intl spells the unit with the language's own plural rules. */
-export function formatValidity(validity: number, unit: Package['validityUnit'], locale: Locale): string {
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(validity);
-}
-
-/** A price in the currency's major units: 1999 EUR cents -> 19.99, 1999 JPY -> 1999 (ISO 4217 minor units, from Intl). */
-export function majorUnits(price: Price): number {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: price.currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return price.amountMinor / 10 ** digits;
-}
-
-/** A final price, VAT included, as the language writes money: '4,99 €' in German, '€4.99' in English. */
-export function formatPrice(price: Price, locale: Locale): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency }).format(majorUnits(price));
-}
 
 export function planView(pkg: Package, locale: Locale, t: T): PlanView {
   return {

@@ -1,5 +1,5 @@
 import type { Package } from '../../catalogue/schema.ts';
-import { majorUnits } from '../package/plans.ts';
+import { majorUnits } from '../../lib/format.ts';
 import { PROVIDER } from '../../config/provider.ts';
 import { SITE_NAME } from '../../config/site.ts';
 import { LOCALE_CODES } from '../../i18n/locales.ts';

@@ -1,6 +1,7 @@
 import type { Catalogue } from '../../catalogue/loader.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { formatPrice, lowestPrice } from '../package/plans.ts';
+import { formatPrice } from '../../lib/format.ts';
+import { lowestPrice } from '../package/plans.ts';
 import { searchText } from './search.ts';
 
 /** A store item as the page renders it: one country or region in one language. */

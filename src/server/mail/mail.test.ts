@@ -10,7 +10,7 @@ import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpStandIn, type SmtpStandIn } from '../../../stand-ins/smtp/server.ts';
-import { formatPrice } from '../../features/package/plans.ts';
+import { formatPrice } from '../../lib/format.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { TERMS_VERSION } from '../../contract/shop-api.ts';
 import { createMailer, MailError } from './mailer.ts';

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import type { Price } from '../../catalogue/schema.ts';
 import { REFUND_PROCESSING_BUSINESS_DAYS } from '../../config/constants.ts';
-import { formatDataAmount, formatPrice, formatValidity } from '../../features/package/plans.ts';
+import { formatDataAmount, formatDateTime, formatPrice, formatValidity } from '../../lib/format.ts';
 import { localeInfo, type Locale } from '../../i18n/locales.ts';
 import type { OrderView } from '../../contract/shop-api.ts';
 import { mailTranslations } from './translations.ts';
@@ -58,11 +58,6 @@ export function iphoneInstallUrl(lpa: string): string {
 /** The QR code of the LPA string as a PNG: e-mail clients show PNG, few show SVG. */
 function qrPng(lpa: string): Promise<Buffer> {
   return QRCode.toBuffer(lpa, { type: 'png', errorCorrectionLevel: 'M', margin: 4, width: 480 });
-}
-
-/** Order and consent times in the language, with the time zone spelled out (the buyer's is unknown here). */
-function formatDate(date: Date, lang: Locale): string {
-  return new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(date);
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -173,7 +168,7 @@ function summaryRows(order: MailOrder, lang: Locale): Row[] {
   const countries = order.plan.supportedCountries.length;
   return [
     { label: t('order.number'), value: order.number, code: true },
-    { label: t('order.date'), value: formatDate(order.createdAt, lang) },
+    { label: t('order.date'), value: formatDateTime(order.createdAt, lang) },
     { label: t('order.destination'), value: order.destinationName },
     // A regional plan names how many countries it covers; a country plan's destination says it all.
     ...(countries > 1 ? [{ label: common('package.coverage'), value: common('store.countriesCount', { count: countries }) }] : []),
@@ -195,7 +190,7 @@ function legalBlocks(order: MailOrder, lang: Locale, siteName: string): Block[] 
     { kind: 'subheading', text: t('order.legalHeading') },
     // A version like 2025-10-01 inside Arabic text keeps its order only inside a left-to-right isolate.
     { kind: 'paragraph', text: t('order.terms', { version: localeInfo(lang).dir === 'rtl' ? `\u2066${order.termsVersion}\u2069` : order.termsVersion }) },
-    { kind: 'paragraph', text: t('order.waiver', { date: formatDate(order.consentedAt, lang) }) },
+    { kind: 'paragraph', text: t('order.waiver', { date: formatDateTime(order.consentedAt, lang) }) },
     { kind: 'paragraph', text: t('order.keep'), small: true },
     { kind: 'paragraph', text: siteName, small: true },
   ];

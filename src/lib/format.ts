@@ -1,0 +1,42 @@
+import type { Package, Price } from '../catalogue/schema.ts';
+import type { Locale } from '../i18n/locales.ts';
+
+/**
+ * Numbers, money and dates as each language writes them, with Intl: shared by the pages, the
+ * islands and the shop API's e-mails. Nothing here depends on a page or on the server.
+ */
+
+const UNIT = { MB: 'megabyte', GB: 'gigabyte' } as const;
+
+export function formatDataAmount(amount: Package['metadata']['dataAmount'], locale: Locale): string {
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: UNIT[amount.unit], maximumFractionDigits: 1 }).format(amount.value);
+}
+
+/** '7 days', '7 dni', '7 أيام': Intl spells the unit with the language's own plural rules. */
+export function formatValidity(validity: number, unit: Package['validityUnit'], locale: Locale): string {
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(validity);
+}
+
+/** A price in the currency's major units: 1999 EUR cents -> 19.99, 1999 JPY -> 1999 (ISO 4217 minor units, from Intl). */
+export function majorUnits(price: Price): number {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: price.currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return price.amountMinor / 10 ** digits;
+}
+
+/** A final price, VAT included, as the language writes money: '4,99 €' in German, '€4.99' in English. */
+export function formatPrice(price: Price, locale: Locale): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency }).format(majorUnits(price));
+}
+
+/** A moment (an order's, a consent's) with the time zone spelled out: where the reader lives is unknown. */
+export function formatDateTime(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(date);
+}
