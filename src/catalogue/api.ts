@@ -1,275 +1,38 @@
-import { isIPv6 } from 'node:net';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { DEFAULT_LOCALE, isLocale, LOCALE_CODES, type Locale } from '../i18n/locales.ts';
-import { CountryCode, RegionCode, type Country, type Package, type Region, type Snapshot } from './schema.ts';
+import { Hono } from 'hono';
+import { noSuchEndpoint, catalogueError, routingPath, withoutTrailingSlashes } from './answers.ts';
+import { cspReportRoutes, type CspReportOptions } from './csp-reports.ts';
+import { catalogueRoutes } from './routes.ts';
+import type { Snapshot } from './schema.ts';
+
+export { CACHE_CONTROL } from './answers.ts';
 
 /**
- * The catalogue API (spec 7): GET /regions, GET /countries, GET /packages?regionId={code}.
- * Written against web-standard Request/Response, so the same handler runs in a serverless
- * function, behind Node's HTTP server (scripts/catalogue-api.ts) and in-process in the build.
- * With a base path ('/api', as a deployed function is mounted), only paths under it are served.
- *
- * Language: `?lang=xx` (one of the 12; default en) chooses the language of `name`.
- * Errors answer JSON `{ "error": { "code", "message" } }`: 400 for bad input, 404 for an
- * unknown code or path, 405 for another method. User input never causes a 500, and error
- * messages never echo unbounded input.
- *
- * Also POST /csp-reports: the site's Content-Security-Policy violation reports (see below).
+ * The catalogue API on its own (spec 7), without the shop: the catalogue's reads (./routes.ts:
+ * GET /regions, /countries, /packages) and POST /csp-reports (./csp-reports.ts), the same Hono
+ * routes the shop API mounts. A web-standard fetch handler, so it runs behind Node's HTTP server
+ * (scripts/catalogue-api.ts) and in-process in the build (loader.ts). With a base path ('/api', as
+ * a deployed function is mounted), only paths under it are served, matched by whole segment.
+ * Errors answer JSON `{ "error": { "code", "message" } }`; an unknown path 404.
  *
  * The second argument is what a Node server passes beside the request (@hono/node-server's
  * bindings: the socket it came on), from which POST /csp-reports tells its clients apart.
  */
 export type CatalogueHandler = (request: Request, connection?: unknown) => Promise<Response>;
 
-export interface CatalogueApiOptions {
+export interface CatalogueApiOptions extends CspReportOptions {
   /** '/api' when mounted as a deployed function is. */
   basePath?: string;
-  /**
-   * Proxies in front of the API that each append the address they were called from to
-   * X-Forwarded-For: the client is that many entries from the right (anything further left is
-   * whatever the client sent). 0 (the default): the socket's peer is the client.
-   */
-  trustedProxies?: number | undefined;
-  /** POST /csp-reports: how many requests one client may send in `windowSeconds` (default 30 a minute). */
-  cspReportLimit?: { requests: number; windowSeconds: number };
 }
-
-/** CDNs may keep answers an hour and serve stale ones for a day while revalidating. */
-export const CACHE_CONTROL = 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400';
-
-type Route = (request: Request, url: URL, connection: unknown) => Response | Promise<Response>;
 
 export function createCatalogueApi(snapshot: Snapshot, options: CatalogueApiOptions = {}): CatalogueHandler {
-  const basePath = withoutTrailingSlashes(options.basePath ?? '');
-  const receiveCspReports = cspReportReceiver(options);
-  const countryCodes = new Set(snapshot.countries.map((c) => c.code));
-  const regionCodes = new Set(snapshot.regions.map((r) => r.code));
-  const packagesByDestination = Map.groupBy(snapshot.packages, (p) => p.destination);
-
-  // A Map, not an object literal: '/constructor' or '__proto__' must not reach Object.prototype.
-  const routes = new Map<string, Route>([
-    ['/countries', catalogueGet((lang) =>
-      json(snapshot.countries.map(({ names, ...country }): Country => ({ ...country, name: names[lang] }))),
-    )],
-    ['/regions', catalogueGet((lang) =>
-      json(snapshot.regions.map(({ names, ...region }): Region => ({ ...region, name: names[lang] }))),
-    )],
-    ['/packages', catalogueGet((_, url) => {
-      const raw = url.searchParams.get('regionId');
-      if (raw === null || raw.trim() === '') return error(400, 'missing_region_id', 'Query parameter regionId is required.');
-      const code = normalizeCode(raw.trim());
-      if (code === undefined) {
-        return error(400, 'malformed_region_id', 'regionId must be a country code (DE) or a region code (europe).');
-      }
-      if (!countryCodes.has(code) && !regionCodes.has(code)) {
-        // `code` passed the schema, so it is short: safe to echo.
-        return error(404, 'unknown_region_id', `No country or region has the code ${code}.`);
-      }
-      // Named fields only: the partner code and the wholesale price (our margin) stay internal.
-      return json(
-        (packagesByDestination.get(code) ?? []).map(
-          ({ id, metadata, validity, validityUnit, supportedCountries, price }): Package => ({
-            id, metadata, validity, validityUnit, supportedCountries, ...(price && { price }),
-          }),
-        ),
-      );
-    })],
-    ['/csp-reports', receiveCspReports],
-  ]);
-
-  return async (request, connection) => {
-    const url = new URL(request.url);
-    // The base path matches whole segments: '/api/countries', never '/apicountries' or '/countries'.
-    const underBase = !basePath || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
-    const route = underBase ? routes.get(withoutTrailingSlashes(url.pathname.slice(basePath.length))) : undefined;
-    if (!route) return error(404, 'not_found', 'No such endpoint.');
-    return route(request, url, connection);
-  };
-}
-
-/** A catalogue read: GET or HEAD only, in one of the 12 languages. */
-function catalogueGet(answer: (lang: Locale, url: URL) => Response): Route {
-  return (request, url) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return error(405, 'method_not_allowed', 'Only GET is supported.', { Allow: 'GET, HEAD' });
-    }
-    const lang = url.searchParams.get('lang') ?? DEFAULT_LOCALE;
-    if (!isLocale(lang)) return error(400, 'unsupported_lang', `lang must be one of ${LOCALE_CODES.join(', ')}.`);
-    const response = answer(lang, url);
-    return request.method === 'HEAD' ? new Response(null, response) : response;
-  };
-}
-
-/** A loop, not /\/+$/: that regex backtracks quadratically on a long run of slashes. */
-function withoutTrailingSlashes(path: string): string {
-  let end = path.length;
-  while (end > 0 && path[end - 1] === '/') end--;
-  return path.slice(0, end);
-}
-
-/** 'de' and 'DE' name Germany; 'Europe' names the region. Anything else is malformed. */
-function normalizeCode(raw: string): string | undefined {
-  const country = raw.toUpperCase();
-  if (CountryCode.safeParse(country).success) return country;
-  const region = raw.toLowerCase();
-  return RegionCode.safeParse(region).success ? region : undefined;
-}
-
-function json(body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Cache-Control': CACHE_CONTROL,
-      'Access-Control-Allow-Origin': '*',
-      Vary: 'Accept-Encoding',
-    },
-  });
-}
-
-function error(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
-  });
-}
-
-/**
- * POST /csp-reports receives the browser's Content-Security-Policy violation reports, in the
- * Reporting API's form (`application/reports+json`: `[{ type: 'csp-violation', url, body }]`)
- * or the legacy `report-uri` form (`application/csp-report`: `{ "csp-report": {...} }`), and
- * logs one bounded line per violation: at most MAX_LOGGED_PER_REQUEST of one request, then one
- * line counting the rest, and at most `cspReportLimit` requests per client (per IP address, an
- * IPv6 client per /64), above which it answers 429 with Retry-After. Anyone can post here, so
- * nobody may fill the log. Browsers send reports cross-origin, hence CORS.
- */
-const MAX_REPORT_BYTES = 64 * 1024;
-const MAX_FIELD_LENGTH = 500;
-/** A page breaks a few rules at most; a body of thousands of violations is somebody filling the log. */
-const MAX_LOGGED_PER_REQUEST = 10;
-const CSP_REPORT_LIMIT = { requests: 30, windowSeconds: 60 };
-const CORS = { 'Access-Control-Allow-Origin': '*' };
-
-function cspReportReceiver(options: CatalogueApiOptions): Route {
-  const limit = options.cspReportLimit ?? CSP_REPORT_LIMIT;
-  const limiter = new RateLimiterMemory({ keyPrefix: 'csp-reports', points: limit.requests, duration: limit.windowSeconds });
-  const trustedProxies = options.trustedProxies ?? 0;
-
-  return async (request, _url, connection) => {
-    if (request.method === 'OPTIONS') {
-      return new Response(null, {
-        status: 204,
-        headers: { ...CORS, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' },
-      });
-    }
-    if (request.method !== 'POST') return error(405, 'method_not_allowed', 'Only POST is supported.', { Allow: 'POST, OPTIONS' });
-    try {
-      await limiter.consume(clientKey(request, connection, trustedProxies));
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      return error(429, 'too_many_reports', 'Too many reports from this address: try again later.', { ...CORS, 'Retry-After': String(seconds) });
-    }
-    const mediaType = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
-    if (mediaType !== 'application/reports+json' && mediaType !== 'application/csp-report') {
-      return error(415, 'unsupported_media_type', 'Content-Type must be application/reports+json or application/csp-report.');
-    }
-    const text = await readAtMost(request, MAX_REPORT_BYTES);
-    if (text === undefined) return error(413, 'report_too_large', `Reports are limited to ${MAX_REPORT_BYTES} bytes.`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return error(400, 'malformed_report', 'The body is not JSON.');
-    }
-    const violations = mediaType === 'application/reports+json' ? reportingApiViolations(body) : legacyViolation(body);
-    if (violations === undefined) return error(400, 'malformed_report', 'The body is not a CSP violation report.');
-    for (const violation of violations.slice(0, MAX_LOGGED_PER_REQUEST)) console.warn('csp-violation', JSON.stringify(violation));
-    if (violations.length > MAX_LOGGED_PER_REQUEST) {
-      console.warn('csp-violations-dropped', JSON.stringify({ logged: MAX_LOGGED_PER_REQUEST, dropped: violations.length - MAX_LOGGED_PER_REQUEST }));
-    }
-    return new Response(null, { status: 204, headers: CORS });
-  };
-}
-
-/** What @hono/node-server passes a handler beside the request. */
-interface NodeBindings {
-  incoming?: { socket?: { remoteAddress?: string | undefined } };
-}
-
-/**
- * The client a request counts against: its IP address (behind trusted proxies the entry of
- * X-Forwarded-For the outermost one wrote, else the socket's peer), an IPv6 address by its /64
- * (one household or server has a whole /64), and one shared key when there is none (a handler
- * called in-process).
- */
-function clientKey(request: Request, connection: unknown, trustedProxies: number): string {
-  const hops = request.headers.get('x-forwarded-for')?.split(',').map((hop) => hop.trim()).filter(Boolean) ?? [];
-  const address =
-    (trustedProxies > 0 && hops.length >= trustedProxies
-      ? hops[hops.length - trustedProxies]
-      : (connection as NodeBindings | undefined)?.incoming?.socket?.remoteAddress) || 'unknown';
-  return ipv6Prefix(address) ?? address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-}
-
-/** The /64 an IPv6 address belongs to ('2001:db8:1:2::/64'); undefined for anything else, and for an IPv4 address mapped into IPv6. */
-function ipv6Prefix(address: string): string | undefined {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  if (!isIPv6(bare) || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare)) return undefined;
-  const [head = '', tail] = bare.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  // A trailing dotted IPv4 part ('64:ff9b::192.0.2.1') stands for two groups.
-  const width = (groups: string[]) => groups.length + (groups.at(-1)?.includes('.') ? 1 : 0);
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
-}
-
-/** The body as text, or undefined once it exceeds `limit` bytes (declared or streamed). */
-async function readAtMost(request: Request, limit: number): Promise<string | undefined> {
-  if (Number(request.headers.get('content-length')) > limit) return undefined;
-  if (!request.body) return '';
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > limit) return undefined;
-    text += decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-interface Violation {
-  documentURL?: string | undefined;
-  blockedURL?: string | undefined;
-  effectiveDirective?: string | undefined;
-  disposition?: string | undefined;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-const field = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD_LENGTH) : undefined);
-
-/** Reports of other types (deprecation, intervention) may share the endpoint: they are skipped. */
-function reportingApiViolations(body: unknown): Violation[] | undefined {
-  if (!Array.isArray(body)) return undefined;
-  return body
-    .filter((report) => isRecord(report) && report.type === 'csp-violation' && isRecord(report.body))
-    .map(({ url, body: b }: { url?: unknown; body: Record<string, unknown> }) => ({
-      documentURL: field(b.documentURL ?? url),
-      blockedURL: field(b.blockedURL),
-      effectiveDirective: field(b.effectiveDirective),
-      disposition: field(b.disposition),
-    }));
-}
-
-function legacyViolation(body: unknown): Violation[] | undefined {
-  const report = isRecord(body) ? body['csp-report'] : undefined;
-  if (!isRecord(report)) return undefined;
-  return [{
-    documentURL: field(report['document-uri']),
-    blockedURL: field(report['blocked-uri']),
-    // Older browsers send only violated-directive.
-    effectiveDirective: field(report['effective-directive'] ?? report['violated-directive']),
-    disposition: field(report.disposition),
-  }];
+  const app = new Hono({ getPath: routingPath })
+    .basePath(withoutTrailingSlashes(options.basePath ?? '') || '/')
+    .route('/', catalogueRoutes(snapshot))
+    .route('/csp-reports', cspReportRoutes(options))
+    .notFound(noSuchEndpoint)
+    .onError((error, c) => {
+      console.error('catalogue-api', c.req.method, error);
+      return catalogueError(c, 500, 'internal_error', 'Something went wrong. Please try again.');
+    });
+  return async (request, connection) => app.fetch(request, connection as object | undefined);
 }
