@@ -23,7 +23,7 @@ import { destinationNames, sellablePlans } from './orders/plans.ts';
 import { createOrderStore, OPEN_ORDER_LIFETIME_MS, orderNumber, type OrderWithPayment, type SoldPlan } from './orders/store.ts';
 import { isTopUpId, topUpOffers } from './orders/top-ups.ts';
 import type { EsimPartner } from './partner/partner.ts';
-import { parsePartnerNotification } from './partner/esim-access.ts';
+import { parsePartnerNotification } from './partner/esim-access/notifications.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import { createCheckoutSession } from './payments/stripe.ts';
 import { resumeSalesIfFunded, salesPaused } from './orders/sales-pause.ts';

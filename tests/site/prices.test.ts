@@ -13,7 +13,7 @@ import type { Db } from '../../src/server/db/db.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
-import { createEsimAccessPartner } from '../../src/server/partner/esim-access.ts';
+import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
 import { createStripe } from '../../src/server/payments/stripe.ts';
 import { ApiError, PriceChangedError, type CreateOrderRequest } from '../../src/contract/shop-api.ts';
 import { DIST } from '../support/dist.ts';
