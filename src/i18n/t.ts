@@ -1,5 +1,6 @@
-import i18next, { type CustomTypeOptions, type Resource, type TFunction } from 'i18next';
-import { DEFAULT_LOCALE, LOCALE_CODES, type Locale } from './locales.ts';
+import type { CustomTypeOptions, Resource, TFunction } from 'i18next';
+import { createI18n } from './create-i18n.ts';
+import type { Locale } from './locales.ts';
 
 /**
  * The one translation function. Resources are the JSON files in locales/<lang>/<namespace>.json
@@ -14,23 +15,6 @@ export const resources: Resource = {};
 for (const [file, content] of Object.entries(files)) {
   const [, lang, ns] = file.match(/locales\/([^/]+)\/([^/]+)\.json$/)!;
   (resources[lang!] ??= {})[ns!] = content as Resource[string][string];
-}
-
-/** An i18next instance over the given resources; exported so tests can check fallback on small data. */
-export function createI18n(resources: Resource) {
-  const instance = i18next.createInstance();
-  void instance.init({
-    resources,
-    supportedLngs: [...LOCALE_CODES],
-    fallbackLng: DEFAULT_LOCALE,
-    ns: Object.keys(resources[DEFAULT_LOCALE] ?? {}),
-    defaultNS: 'common',
-    // Astro and React escape what they render; escaping here would double it.
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    returnNull: false,
-  });
-  return instance;
 }
 
 const instance = createI18n(resources);
