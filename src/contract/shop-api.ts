@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DataAmount, Price } from '../catalogue/schema.ts';
 import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
-import { LOCALE_CODES } from '../i18n/locales.ts';
+import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
 
 /**
  * The shop API's contract (DESIGN 6), one schema per request and answer, shared by the server
@@ -52,6 +52,15 @@ export type OrderState = z.infer<typeof OrderState>;
 
 /** The version of the terms a buyer accepts (stored on the order with the consents): their date. */
 export const TERMS_VERSION = LEGAL_LAST_UPDATED;
+
+/**
+ * `?lang=xx` of the reads (GET /orders, /orders/{id}, /esims, /esims/{id}/top-ups, POST /esims/{id}/refund):
+ * the language of names; en when absent. A repeated one counts by its first value, as URLSearchParams.get reads it.
+ */
+export const LangQuery = z.object({
+  lang: z.preprocess((value) => (Array.isArray(value) ? value[0] : value), z.enum(LOCALE_CODES).default(DEFAULT_LOCALE)),
+});
+export type LangQuery = z.infer<typeof LangQuery>;
 
 export const CreateOrderRequest = z.object({
   planId: z.string().min(1).max(100),

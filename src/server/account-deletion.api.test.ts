@@ -10,7 +10,7 @@ import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/suppor
 import { apiCaller, orderRequest, testShopApi } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError } from '../contract/shop-api.ts';
-import type { ShopApi } from './app.ts';
+import type { ShopApi } from './wiring.ts';
 import { firebaseAccounts } from './auth.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';

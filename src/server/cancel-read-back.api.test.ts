@@ -9,7 +9,7 @@ import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } f
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
-import type { ShopApi } from './app.ts';
+import type { ShopApi } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { AUDIT_GRACE_MS, auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';

@@ -6,7 +6,7 @@ import { databaseDrivers } from '../../tests/support/databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
 import { testShopApi } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import type { ShopApiOptions } from './app.ts';
+import type { ShopApiOptions } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { createStripe } from './payments/stripe.ts';
 

@@ -9,7 +9,7 @@ import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } f
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
-import type { ShopApi, ShopApiOptions } from './app.ts';
+import type { ShopApi, ShopApiOptions } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';

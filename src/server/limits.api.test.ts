@@ -9,7 +9,7 @@ import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topU
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
-import type { ShopApi, ShopApiOptions } from './app.ts';
+import type { ShopApi, ShopApiOptions } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createStripe } from './payments/stripe.ts';

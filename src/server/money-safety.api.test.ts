@@ -10,7 +10,7 @@ import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/suppor
 import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
-import type { ShopApi, ShopApiOptions } from './app.ts';
+import type { ShopApi, ShopApiOptions } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';

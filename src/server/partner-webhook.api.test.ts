@@ -9,7 +9,7 @@ import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } f
 import { apiCaller, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { TERMS_VERSION } from '../contract/shop-api.ts';
-import type { ShopApi } from './app.ts';
+import type { ShopApi } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';

@@ -1,5 +1,5 @@
 import { embeddedSnapshot, readSnapshot } from '../catalogue/snapshot.ts';
-import { createShopApi, type ShopApi, type ShopApiOptions } from './app.ts';
+import { createShopApi, type ShopApi, type ShopApiOptions } from './wiring.ts';
 import { firebaseAccounts } from './auth.ts';
 import type { ShopConfig } from './config.ts';
 import type { Db } from './db/db.ts';

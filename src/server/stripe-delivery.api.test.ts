@@ -8,7 +8,7 @@ import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/suppor
 import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { CreateOrderResponse, EsimList, OrderView } from '../contract/shop-api.ts';
-import type { ShopApi } from './app.ts';
+import type { ShopApi } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';

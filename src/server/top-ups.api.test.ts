@@ -9,7 +9,7 @@ import { apiCaller, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitF
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { retailPrice } from '../pricing/pricing.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView, PriceChangedError, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
-import type { ShopApi } from './app.ts';
+import type { ShopApi } from './wiring.ts';
 import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createStripe } from './payments/stripe.ts';

@@ -8,7 +8,7 @@ import type { PlanData } from '../../src/features/checkout/plan-data.ts';
 import { formatPrice, majorUnits } from '../../src/lib/format.ts';
 import { LOCALE_CODES, type Locale } from '../../src/i18n/locales.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { createShopApi } from '../../src/server/app.ts';
+import { createShopApi } from '../../src/server/wiring.ts';
 import type { Db } from '../../src/server/db/db.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 import { startSmtpStandIn, type SmtpStandIn } from '../../stand-ins/smtp/server.ts';
-import type { ShopApiOptions } from '../../src/server/app.ts';
+import type { ShopApiOptions } from '../../src/server/wiring.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
 import type { EsimAccessConfig } from '../../src/server/partner/esim-access/config.ts';

@@ -1,5 +1,5 @@
 import { STAND_IN_WEBHOOK_SECRET } from '../../stand-ins/stripe/server.ts';
-import { createShopApi, type ShopApiOptions } from '../../src/server/app.ts';
+import { createShopApi, type ShopApiOptions } from '../../src/server/wiring.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
 import type { SellablePlan } from '../../src/server/orders/plans.ts';
 import type { CreateOrderRequest, TopUpPlan } from '../../src/contract/shop-api.ts';

@@ -1,33 +1,33 @@
-import type { Context, Hono } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
-import type { Locale } from '../../i18n/locales.ts';
 import { ERROR_CODES, type EsimList, type TopUpPlans } from '../../contract/shop-api.ts';
-import type { Caller } from '../auth.ts';
+import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import { topUpOffers } from '../orders/top-ups.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
+import { langQuery } from '../validation.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
 import { canTopUp, esimStatus, esimView, isRefundable, topUpSupported, type DestinationOf } from './view.ts';
 
+export interface EsimRoutesDeps {
+  auth: MiddlewareHandler<BuyerEnv>;
+  esims: EsimStore;
+  destination: DestinationOf;
+  partner: EsimPartner;
+  fulfilment: Fulfilment;
+  limits: UserLimiter;
+}
+
 /**
- * My eSIMs (DESIGN 6): the caller's eSIMs with install codes and data use, the partner's top-ups
- * of one, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
+ * My eSIMs (DESIGN 6), mounted at /esims: the caller's eSIMs with install codes and data use, the
+ * partner's top-ups of one, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
  */
-export function createEsimRoutes(
-  app: Hono<{ Variables: { caller: Caller } }>,
-  deps: {
-    esims: EsimStore;
-    destination: DestinationOf;
-    partner: EsimPartner;
-    fulfilment: Fulfilment;
-    limits: UserLimiter;
-    langOf: (c: Context) => Locale | undefined;
-  },
-) {
-  const { esims, destination, partner, fulfilment, limits, langOf } = deps;
+export function esimRoutes(deps: EsimRoutesDeps) {
+  const { esims, destination, partner, fulfilment, limits } = deps;
+  const app = new Hono<BuyerEnv>().use('*', deps.auth);
 
   /**
    * Data use older than 5 minutes is read again from the partner, in its batch call (10 eSIMs a
@@ -52,23 +52,21 @@ export function createEsimRoutes(
     return esims.ownedBy(uid);
   }
 
-  const owned = async (c: Context<{ Variables: { caller: Caller } }>) => {
+  const owned = async (c: Context<BuyerEnv>) => {
     const id = c.req.param('id') ?? '';
     return isUuid(id) ? esims.ownedOne(c.get('caller').uid, id) : undefined;
   };
 
-  app.get('/esims', async (c) => {
-    const lang = langOf(c);
-    if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+  app.get('/', langQuery, async (c) => {
+    const { lang } = c.req.valid('query');
     const uid = c.get('caller').uid;
     const list = await withFreshUsage(await esims.ownedBy(uid), uid);
     const body: EsimList = { esims: await Promise.all(list.map(({ order, esim }) => esimView(order, esim, destination(order.destination, lang)))) };
     return c.json(body);
   });
 
-  app.get('/esims/:id/top-ups', async (c) => {
-    const lang = langOf(c);
-    if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+  app.get('/:id/top-ups', langQuery, async (c) => {
+    const { lang } = c.req.valid('query');
     const uid = c.get('caller').uid;
     const found = await owned(c);
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
@@ -102,9 +100,8 @@ export function createEsimRoutes(
     return c.json(body);
   });
 
-  app.post('/esims/:id/refund', async (c) => {
-    const lang = langOf(c);
-    if (!lang) return fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages.');
+  app.post('/:id/refund', langQuery, async (c) => {
+    const { lang } = c.req.valid('query');
     const uid = c.get('caller').uid;
     // A few a minute per user: each one that gets past the local checks costs the partner's budget, shared with every delivery.
     const refused = await limits.refuse(c, 'refunds', uid);
@@ -130,4 +127,6 @@ export function createEsimRoutes(
     const after = (await esims.ownedOne(uid, order.id))!;
     return c.json(await esimView(after.order, after.esim, destination(after.order.destination, lang)));
   });
+
+  return app;
 }

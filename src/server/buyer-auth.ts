@@ -1,0 +1,39 @@
+import type { MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
+import { cors } from 'hono/cors';
+import { ERROR_CODES } from '../contract/shop-api.ts';
+import type { Accounts, Caller } from './auth.ts';
+import { bearerToken, fail } from './http.ts';
+
+/** What the buyer routes see: the caller, from their Firebase ID token. */
+export type BuyerEnv = { Variables: { caller: Caller } };
+
+/**
+ * The buyer routes' guard: CORS for the site's pages (locally the site and the API have different
+ * ports), then a valid Firebase ID token (`Authorization: Bearer …`) as `c.var.caller`, or 401.
+ * The answers are the caller's own: never cached.
+ */
+export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string>): MiddlewareHandler<BuyerEnv> {
+  return every(
+    cors({
+      origin: (origin) => (allowedOrigins.has(origin) ? origin : null),
+      allowMethods: ['GET', 'POST', 'DELETE'],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      // A 429's wait, for the pages on another origin.
+      exposeHeaders: ['Retry-After'],
+      maxAge: 600,
+    }),
+    async (c, next) => {
+      const token = bearerToken(c);
+      if (!token) return fail(c, 401, ERROR_CODES.unauthorized, 'Sign in: an Authorization: Bearer <Firebase ID token> header is required.');
+      try {
+        c.set('caller', await accounts.verifyIdToken(token));
+      } catch {
+        return fail(c, 401, ERROR_CODES.unauthorized, 'The ID token is not valid or has expired.');
+      }
+      await next();
+      c.header('Cache-Control', 'no-store');
+      return undefined;
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import type Stripe from 'stripe';
+import type { Db } from '../db/db.ts';
+import type { Fulfilment } from '../fulfilment/fulfilment.ts';
+import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
+import type { OrderStore } from '../orders/store.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+import type { CheckoutExpiry } from '../payments/checkout-expiry.ts';
+import { syncCheckouts } from '../payments/checkout-sync.ts';
+import { refundMismatches } from '../payments/mismatches.ts';
+
+/**
+ * The reconcile job, run by the in-process timer and POST /jobs/reconcile: stuck orders, payments
+ * whose webhook never came, closed orders' payment pages still open at Stripe, money for no order.
+ * Answers how many things it handled.
+ */
+export function createReconcile(deps: {
+  db: Db;
+  stripe: Stripe;
+  partner: EsimPartner;
+  store: OrderStore;
+  fulfilment: Fulfilment;
+  checkouts: CheckoutExpiry;
+}): () => Promise<number> {
+  const { db, stripe, partner, store, fulfilment, checkouts } = deps;
+  return async () => {
+    // A paused shop sells again once the partner's balance covers what failed (asked at most once a minute).
+    await resumeSalesIfFunded(db, partner).catch((error: unknown) => console.error('sales pause: balance check failed', error instanceof Error ? error.message : error));
+    // Payments whose webhook never came: read at Stripe, then delivered like any other.
+    const paid = await syncCheckouts(db, stripe, store);
+    for (const id of paid) await fulfilment.run(id);
+    return paid.length + (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+  };
+}

@@ -1,0 +1,129 @@
+import type Stripe from 'stripe';
+import type { Snapshot } from '../catalogue/schema.ts';
+import { SITE_NAME } from '../config/site.ts';
+import { createApp } from './app.ts';
+import type { Accounts } from './auth.ts';
+import type { Db } from './db/db.ts';
+import { createEsimStore, type EsimStore } from './esims/store.ts';
+import type { DestinationOf } from './esims/view.ts';
+import { createFulfilment, type Fulfilment, type FulfilmentOptions } from './fulfilment/fulfilment.ts';
+import { createReconcile } from './jobs/reconcile.ts';
+import { createUserLimits, USER_LIMITS, type UserLimiter, type UserLimits } from './limits.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { destinationNames, sellablePlans, type SellablePlan } from './orders/plans.ts';
+import { createOrderStore, type OrderStore } from './orders/store.ts';
+import { parsePartnerNotification } from './partner/esim-access/notifications.ts';
+import type { EsimPartner, PartnerNotification } from './partner/partner.ts';
+import { createCheckoutExpiry, type CheckoutExpiry } from './payments/checkout-expiry.ts';
+
+export interface ShopApiOptions {
+  catalogue: Snapshot;
+  db: Db;
+  stripe: Stripe;
+  stripeWebhookSecret: string;
+  /** Who calls (Firebase ID tokens), and deleting an account with the shop's data. */
+  accounts: Accounts;
+  /** Where the pages live: the payment page returns there. */
+  siteUrl: string;
+  /** '/api' when mounted behind Hosting's rewrite. */
+  basePath?: string;
+  /** Origins whose pages may call the order routes from another origin (locally the site and the API have different ports). */
+  allowedOrigins?: readonly string[];
+  /** Proxies in front of the API that append to X-Forwarded-For: POST /csp-reports limits each client by its address (src/catalogue/csp-reports.ts). */
+  trustedProxies?: number | undefined;
+  /** The eSIM partner (eSIM Access; its stand-in locally). */
+  partner: EsimPartner;
+  /** Reads the partner's webhook bodies; eSIM Access's by default (the partner above speaks its protocol). */
+  parsePartnerNotification?: (body: unknown) => PartnerNotification | undefined;
+  mailer: Mailer;
+  /** The secret path segment of the partner's webhook URL (its notifications are not signed). */
+  partnerWebhookToken: string;
+  /** The scheduler's bearer token for POST /jobs/reconcile; unset: the route answers 404. */
+  reconcileToken?: string | undefined;
+  /** Per-user limits of the costly routes (src/config/constants.ts; a test may raise them). */
+  limits?: Partial<UserLimits>;
+  /** Retry timing of deliveries (tests make it short). */
+  delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs'>;
+}
+
+/**
+ * The fetch handler, the delivery it drives (for a clean stop) and the reconcile job (for the timer:
+ * stuck orders, and closed orders' payment pages still open at Stripe).
+ */
+export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & { fulfilment: Fulfilment; reconcile: () => Promise<number> };
+
+/** Everything the routes use, built once per API (app.ts mounts the routes on it). */
+export interface ShopParts {
+  catalogue: Snapshot;
+  basePath: string;
+  db: Db;
+  stripe: Stripe;
+  stripeWebhookSecret: string;
+  accounts: Accounts;
+  allowedOrigins: ReadonlySet<string>;
+  trustedProxies: number | undefined;
+  /** Without a trailing slash. */
+  siteUrl: string;
+  store: OrderStore;
+  esims: EsimStore;
+  plans: ReadonlyMap<string, SellablePlan>;
+  destination: DestinationOf;
+  partner: EsimPartner;
+  parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
+  partnerWebhookToken: string;
+  fulfilment: Fulfilment;
+  limits: UserLimiter;
+  checkouts: CheckoutExpiry;
+  reconcileToken: string | undefined;
+  reconcile: () => Promise<number>;
+}
+
+/**
+ * The shop API (DESIGN 6) from its parts: the stores on the database, the delivery through the
+ * partner and the mailer, the per-user limits, the payment pages' expiry and the reconcile job,
+ * handed to the routes (app.ts).
+ */
+export function createShopApi(options: ShopApiOptions): ShopApi {
+  const { db, stripe, catalogue, partner } = options;
+  const store = createOrderStore(db);
+  const esims = createEsimStore(db);
+  const destination = destinationNames(catalogue);
+  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const fulfilment = createFulfilment({
+    db,
+    partner,
+    stripe,
+    mailer: options.mailer,
+    siteUrl,
+    siteName: SITE_NAME,
+    destinationName: (code, lang) => destination(code, lang).name,
+    ...options.delivery,
+  });
+  const checkouts = createCheckoutExpiry(db, stripe);
+  const reconcile = createReconcile({ db, stripe, partner, store, fulfilment, checkouts });
+  const app = createApp({
+    catalogue,
+    basePath: options.basePath ?? '',
+    db,
+    stripe,
+    stripeWebhookSecret: options.stripeWebhookSecret,
+    accounts: options.accounts,
+    allowedOrigins: new Set(options.allowedOrigins ?? [new URL(siteUrl).origin]),
+    trustedProxies: options.trustedProxies,
+    siteUrl,
+    store,
+    esims,
+    plans: sellablePlans(catalogue),
+    destination,
+    partner,
+    parsePartnerNotification: options.parsePartnerNotification ?? parsePartnerNotification,
+    partnerWebhookToken: options.partnerWebhookToken,
+    fulfilment,
+    limits: createUserLimits(db, { ...USER_LIMITS, ...options.limits }),
+    checkouts,
+    reconcileToken: options.reconcileToken,
+    reconcile,
+  });
+  // The server's bindings (the socket) pass through: the CSP report limit tells clients apart by them.
+  return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), { fulfilment, reconcile });
+}
