@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SNAPSHOT_FILE } from '../src/catalogue/snapshot.ts';
 import { createEsimAccessPartner } from '../src/server/partner/esim-access/adapter.ts';
-import { esimAccessConfigFromEnv } from '../src/server/partner/esim-access/config.ts';
+import { esimAccessConfigFromEnv } from '../src/server/config.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
 import { generateSnapshot } from './lib/catalogue-snapshot.ts';
 import { COUNTRY_CODES } from './lib/geography.ts';

@@ -29,11 +29,14 @@ export interface ShopConfig {
   reconcileToken: string | undefined;
   /** Proxies in front of the API that append to X-Forwarded-For (0: clients connect directly); POST /api/csp-reports limits each client by its address. */
   trustedProxies: number;
+  /** The port main.ts listens on ($PORT, as Cloud Run sets it; 8080 by default). */
+  port: number;
 }
 
 type Env = Record<string, string | undefined>;
 
-export function shopConfigFromEnv(env: Env): ShopConfig {
+/** Every variable of the environment the shop API reads is read here. */
+export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
   const get = (name: string) => env[name]?.trim() || undefined;
   const missing = [
     'STRIPE_SECRET_KEY',
@@ -55,6 +58,8 @@ export function shopConfigFromEnv(env: Env): ShopConfig {
     if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0 (README: Going live).`);
     return ms;
   };
+  const port = Number(get('PORT') ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('PORT must be a port number (README: Going live).');
   const stripeTimeoutMs = timeout('STRIPE_TIMEOUT_MS');
   const partnerTimeoutMs = timeout('ESIM_ACCESS_TIMEOUT_MS');
   if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (README: Going live).`);
@@ -77,5 +82,23 @@ export function shopConfigFromEnv(env: Env): ShopConfig {
     mailFrom: get('MAIL_FROM')!,
     reconcileToken: get('RECONCILE_TOKEN'),
     trustedProxies,
+    port,
+  };
+}
+
+/**
+ * The eSIM Access account alone, from ESIM_ACCESS_CODE, ESIM_ACCESS_SECRET and ESIM_ACCESS_BASE_URL
+ * (scripts/generate-catalogue.ts asks the partner for its packages without the rest of the shop).
+ */
+export function esimAccessConfigFromEnv(env: Env = process.env): EsimAccessConfig {
+  const required = (name: string): string => {
+    const value = env[name]?.trim();
+    if (!value) throw new Error(`${name} is not set: the eSIM Access adapter needs it`);
+    return value;
+  };
+  return {
+    accessCode: required('ESIM_ACCESS_CODE'),
+    secretKey: required('ESIM_ACCESS_SECRET'),
+    baseUrl: env['ESIM_ACCESS_BASE_URL']?.trim() || ESIM_ACCESS_BASE_URL,
   };
 }

@@ -5,10 +5,9 @@ import { serve } from '@hono/node-server';
 import { shopConfigFromEnv } from './config.ts';
 import { startShopApi } from './start.ts';
 
-const config = shopConfigFromEnv(process.env);
+const config = shopConfigFromEnv();
 const { handler, stop } = await startShopApi(config, { basePath: '/api' });
-const port = Number(process.env.PORT ?? 8080);
-const server = serve({ fetch: handler, port }, () => console.log(`shop API listening on :${port}/api`));
+const server = serve({ fetch: handler, port: config.port }, () => console.log(`shop API listening on :${config.port}/api`));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => server.close(() => void stop().then(() => process.exit(0))));
 }

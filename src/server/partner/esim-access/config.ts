@@ -20,17 +20,3 @@ export interface EsimAccessConfig {
    */
   budget?: PartnerBudget;
 }
-
-/** The configuration from ESIM_ACCESS_CODE, ESIM_ACCESS_SECRET and ESIM_ACCESS_BASE_URL. */
-export function esimAccessConfigFromEnv(env: Record<string, string | undefined> = process.env): EsimAccessConfig {
-  const required = (name: string): string => {
-    const value = env[name]?.trim();
-    if (!value) throw new Error(`${name} is not set: the eSIM Access adapter needs it`);
-    return value;
-  };
-  return {
-    accessCode: required('ESIM_ACCESS_CODE'),
-    secretKey: required('ESIM_ACCESS_SECRET'),
-    baseUrl: env['ESIM_ACCESS_BASE_URL']?.trim() || ESIM_ACCESS_BASE_URL,
-  };
-}

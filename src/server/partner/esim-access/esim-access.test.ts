@@ -3,7 +3,8 @@ import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../../stan
 import { PartnerError } from '../partner.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import { signEsimAccessRequest } from './client.ts';
-import { esimAccessConfigFromEnv, type EsimAccessConfig } from './config.ts';
+import { esimAccessConfigFromEnv } from '../../config.ts';
+import type { EsimAccessConfig } from './config.ts';
 import { mapEsimAccessPackage, type EsimAccessPackage } from './schemas.ts';
 
 // The adapter against the eSIM Access stand-in over real HTTP.
