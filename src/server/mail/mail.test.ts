@@ -14,7 +14,9 @@ import { formatPrice } from '../../lib/format.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { TERMS_VERSION } from '../../contract/shop-api.ts';
 import { createMailer, MailError } from './mailer.ts';
-import { orderEmail, refundEmail, type MailEsim, type MailOrder } from './order-email.ts';
+import { orderEmail, type MailEsim } from './order-email.ts';
+import type { MailOrder } from './order-summary.ts';
+import { refundEmail } from './refund-email.ts';
 
 // The order e-mail sent through the real mailer over loopback SMTP to the stand-in, read back as the buyer's mail program would.
 

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { Email } from './order-email.ts';
+import type { Email } from './render.ts';
 
 /**
  * Sends e-mail over SMTP (nodemailer). MAIL_FROM: 'Shop name <orders@example.com>'. SMTP_URL, with

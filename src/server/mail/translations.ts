@@ -12,7 +12,8 @@ const NAMESPACES = ['mail', 'common'] as const;
 
 const read = (lang: Locale, ns: string) => JSON.parse(readFileSync(new URL(`../../../locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
 
-const instance = createI18n(Object.fromEntries(LOCALE_CODES.map((lang) => [lang, Object.fromEntries(NAMESPACES.map((ns) => [ns, read(lang, ns)]))])));
+const resources = Object.fromEntries(LOCALE_CODES.map((lang) => [lang, Object.fromEntries(NAMESPACES.map((ns) => [ns, read(lang, ns)]))]));
+const instance = createI18n(resources);
 
 export function mailTranslations(lang: Locale) {
   return {
