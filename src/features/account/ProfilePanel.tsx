@@ -14,7 +14,10 @@ import {
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { RECENT_SIGN_IN_MS } from '../../config/constants.ts';
 import { firebaseAuth } from '../auth/firebase.ts';
-import { ErrorBox, Field, Notice, SubmitButton } from '../auth/FormParts.tsx';
+import ErrorBox from '../../ui/ErrorBox.tsx';
+import Field from '../../ui/Field.tsx';
+import Notice from '../../ui/Notice.tsx';
+import SubmitButton from '../../ui/SubmitButton.tsx';
 import type { AuthMessages } from '../auth/messages.ts';
 import { fill } from '../../i18n/fill.ts';
 import { $session, endSession, refreshSession } from '../auth/session.ts';

@@ -3,7 +3,11 @@ import { sendPasswordResetEmail, signInWithEmailAndPassword } from 'firebase/aut
 import { useEffect, useState, type FormEvent } from 'react';
 import { authErrorKey } from './errors.ts';
 import { firebaseAuth } from './firebase.ts';
-import { ErrorBox, Field, Notice, SubmitButton, useHydrated } from './FormParts.tsx';
+import ErrorBox from '../../ui/ErrorBox.tsx';
+import Field from '../../ui/Field.tsx';
+import Notice from '../../ui/Notice.tsx';
+import SubmitButton from '../../ui/SubmitButton.tsx';
+import { useHydrated } from '../../ui/use-hydrated.ts';
 import type { AuthMessages } from './messages.ts';
 import { ProviderButtons } from './ProviderButtons.tsx';
 import { safeNext } from './redirect.ts';

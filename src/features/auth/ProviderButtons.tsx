@@ -1,6 +1,6 @@
 import type { AuthMessages } from './messages.ts';
 import { signInWith } from './providers.ts';
-import { useHydrated } from './FormParts.tsx';
+import { useHydrated } from '../../ui/use-hydrated.ts';
 
 /**
  * Google and Apple sign-in; `run` is the form's action runner, so errors land in its red box.

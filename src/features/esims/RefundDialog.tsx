@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
-import { ErrorBox } from '../auth/FormParts.tsx';
+import ErrorBox from '../../ui/ErrorBox.tsx';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { refundEsim } from '../../shop-client/shop.ts';
