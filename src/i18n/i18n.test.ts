@@ -6,8 +6,10 @@ import { detectLocale } from './detect.ts';
 import { createI18n } from './create-i18n.ts';
 import { islandMessages, pluralForms, useTranslations } from './t.ts';
 import { fillPlural } from './fill.ts';
+import { namespaceMessages, pickMessages } from './namespace-messages.ts';
 import en from '../../locales/en/common.json';
 import ar from '../../locales/ar/common.json';
+import deAuth from '../../locales/de/auth.json';
 
 describe('locale table', () => {
   it('has the twelve languages of the spec, each with names and a direction', () => {
@@ -139,5 +141,17 @@ describe('t()', () => {
       'nav.home': 'ホーム',
       'nav.store': 'ストア',
     });
+  });
+});
+
+describe('island messages', () => {
+  it('resolves a whole namespace in a language on the server, with values filled in', () => {
+    const auth = namespaceMessages('de', 'auth', { min: 8 });
+    expect(auth.login.submit).toBe(deAuth.login.submit);
+    expect(auth.validation.passwordTooShort).toBe(deAuth.validation.passwordTooShort.replace('{{min}}', '8'));
+  });
+
+  it('picks exactly the keys an island reads', () => {
+    expect(pickMessages({ a: 'A', b: 'B', c: 'C' }, ['a', 'c'])).toEqual({ a: 'A', c: 'C' });
   });
 });

@@ -5,12 +5,27 @@ import type legal from '../../locales/en/legal.json';
 import type install from '../../locales/en/install.json';
 import type help from '../../locales/en/help.json';
 import type auth from '../../locales/en/auth.json';
+import type account from '../../locales/en/account.json';
+import type checkout from '../../locales/en/checkout.json';
+import type esims from '../../locales/en/esims.json';
 import type mail from '../../locales/en/mail.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: { common: typeof common; home: typeof home; faq: typeof faq; legal: typeof legal; install: typeof install; help: typeof help; auth: typeof auth; mail: typeof mail };
+    resources: {
+      common: typeof common;
+      home: typeof home;
+      faq: typeof faq;
+      legal: typeof legal;
+      install: typeof install;
+      help: typeof help;
+      auth: typeof auth;
+      account: typeof account;
+      checkout: typeof checkout;
+      esims: typeof esims;
+      mail: typeof mail;
+    };
     returnNull: false;
   }
 }

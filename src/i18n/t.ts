@@ -42,20 +42,6 @@ export function islandMessages<K extends MessageKey>(locale: Locale, keys: reado
 }
 
 /**
- * Whole sections of a namespace for an island (forms with many strings), resolved on the server
- * with `values` filled in. Like islandMessages, the island ships no i18next.
- */
-export function islandSections<N extends Namespace, K extends string>(
-  locale: Locale,
-  namespace: N,
-  sections: readonly K[],
-  values: Record<string, unknown> = {},
-): Record<K, unknown> {
-  const t = useTranslations(locale, namespace) as unknown as (key: string, options: object) => unknown;
-  return Object.fromEntries(sections.map((key) => [key, t(key, { returnObjects: true, ...values })])) as Record<K, unknown>;
-}
-
-/**
  * Every plural form the language needs of a counted message ('store.countriesCount'), with
  * {{count}} left in: for a script that picks one in the browser with Intl.PluralRules and fill().
  */

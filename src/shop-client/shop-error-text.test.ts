@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { authMessages } from '../features/auth/messages.ts';
 import { ShopError } from './shop-client.ts';
+import { shopErrorMessages } from './shop-error-messages.ts';
 import { shopErrorText, tooManyRequestsText } from './shop-error-text.ts';
 
 describe('the text of a reached per-user limit (429)', () => {
   it('says the wait as each language says a time from now, in seconds and then in minutes', () => {
-    expect(tooManyRequestsText(authMessages('en'), 'en', 45)).toBe('Too many attempts. Please try again in 45 seconds.');
-    expect(tooManyRequestsText(authMessages('en'), 'en', 1)).toBe('Too many attempts. Please try again in 1 second.');
-    expect(tooManyRequestsText(authMessages('en'), 'en', 600)).toBe('Too many attempts. Please try again in 10 minutes.');
-    expect(tooManyRequestsText(authMessages('de'), 'de', 45)).toBe('Zu viele Versuche. Bitte versuche es in 45 Sekunden erneut.');
-    expect(tooManyRequestsText(authMessages('ru'), 'ru', 21)).toBe('Слишком много попыток. Повторите попытку через 21 секунду.');
-    expect(tooManyRequestsText(authMessages('ja'), 'ja', 30)).toBe('試行回数が多すぎます。30 秒後にもう一度お試しください。');
+    expect(tooManyRequestsText(shopErrorMessages('en'), 'en', 45)).toBe('Too many attempts. Please try again in 45 seconds.');
+    expect(tooManyRequestsText(shopErrorMessages('en'), 'en', 1)).toBe('Too many attempts. Please try again in 1 second.');
+    expect(tooManyRequestsText(shopErrorMessages('en'), 'en', 600)).toBe('Too many attempts. Please try again in 10 minutes.');
+    expect(tooManyRequestsText(shopErrorMessages('de'), 'de', 45)).toBe('Zu viele Versuche. Bitte versuche es in 45 Sekunden erneut.');
+    expect(tooManyRequestsText(shopErrorMessages('ru'), 'ru', 21)).toBe('Слишком много попыток. Повторите попытку через 21 секунду.');
+    expect(tooManyRequestsText(shopErrorMessages('ja'), 'ja', 30)).toBe('試行回数が多すぎます。30 秒後にもう一度お試しください。');
   });
 
   it('without a wait, asks to wait a moment; other islands get it through shopErrorText', () => {
-    expect(tooManyRequestsText(authMessages('en'), 'en', undefined)).toBe('Too many attempts. Please wait a moment and try again.');
-    expect(shopErrorText(new ShopError('tooManyRequests', undefined, 50), authMessages('fr'), 'fr')).toBe('Trop de tentatives. Veuillez réessayer dans 50 secondes.');
-    expect(shopErrorText(new ShopError('tooManyRequests'), authMessages('fr'))).toBe(authMessages('fr').errors.tooManyRequests);
+    expect(tooManyRequestsText(shopErrorMessages('en'), 'en', undefined)).toBe('Too many attempts. Please wait a moment and try again.');
+    expect(shopErrorText(new ShopError('tooManyRequests', undefined, 50), shopErrorMessages('fr'), 'fr')).toBe('Trop de tentatives. Veuillez réessayer dans 50 secondes.');
+    expect(shopErrorText(new ShopError('tooManyRequests'), shopErrorMessages('fr'))).toBe(shopErrorMessages('fr').errors.tooManyRequests);
   });
 });

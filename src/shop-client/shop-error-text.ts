@@ -1,16 +1,14 @@
 import type { Locale } from '../i18n/locales.ts';
 import { fill } from '../i18n/fill.ts';
-import type { AuthMessages } from '../features/auth/messages.ts';
 import { ShopError } from './shop-client.ts';
-
-type Messages = Pick<AuthMessages, 'errors' | 'checkout'>;
+import type { ShopErrorMessages } from './shop-error-messages.ts';
 
 /**
  * A per-user limit was reached (429): 'Too many attempts', with the wait when the API said it,
  * as the language says a time from now ('in 45 seconds', 'через 45 секунд', '45 秒後').
  */
 export function tooManyRequestsText(
-  m: { errors: Pick<AuthMessages['errors'], 'tooManyRequests'>; checkout: { errors: Pick<AuthMessages['checkout']['errors'], 'tooManyRequests'> } },
+  m: { errors: Pick<ShopErrorMessages['errors'], 'tooManyRequests'>; checkout: { errors: Pick<ShopErrorMessages['checkout']['errors'], 'tooManyRequests'> } },
   locale: Locale,
   retryAfterSeconds: number | undefined,
 ): string {
@@ -25,7 +23,7 @@ export function tooManyRequestsText(
  * text of their own: the auth network error, 'too many attempts', else checkout's server,
  * sign-in and input errors.
  */
-export function shopErrorText(error: unknown, m: Messages, locale?: Locale): string {
+export function shopErrorText(error: unknown, m: ShopErrorMessages, locale?: Locale): string {
   const kind = error instanceof ShopError ? error.kind : 'server';
   if (kind === 'network') return m.errors.network;
   if (kind === 'tooManyRequests') return locale ? tooManyRequestsText(m, locale, (error as ShopError).retryAfterSeconds) : m.errors.tooManyRequests;

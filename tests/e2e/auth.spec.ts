@@ -8,6 +8,7 @@ const PASSWORD = 'travel-safe-1';
 
 for (const lang of ['en', 'ar'] as const) {
   const m = auth(lang);
+  const { profile } = messages(lang, 'account');
   const p = (route: string) => (lang === 'en' ? route : `/${lang}${route === '/' ? '/' : route}`);
 
   async function logIn(page: Page, email: string, password: string) {
@@ -28,9 +29,9 @@ for (const lang of ['en', 'ar'] as const) {
       await page.getByRole('button', { name: m.signup.submit }).click();
       await expect(page).toHaveURL(p('/profile'));
       await expect(page.locator('[data-email]')).toHaveText(email);
-      await expect(page.getByText(m.profile.emailNotVerified)).toBeVisible();
+      await expect(page.getByText(profile.emailNotVerified)).toBeVisible();
       await expect.poll(async () => (await oobCodes(email)).map((c) => c.requestType)).toContain('VERIFY_EMAIL');
-      await page.getByRole('button', { name: m.profile.resendVerification }).click();
+      await page.getByRole('button', { name: profile.resendVerification }).click();
       await expect(page.getByRole('status').filter({ hasText: email })).toBeVisible();
     });
 
@@ -118,20 +119,20 @@ for (const lang of ['en', 'ar'] as const) {
       await page.getByLabel(m.fields.currentPassword).fill(PASSWORD);
       await page.getByLabel(m.fields.newPassword, { exact: true }).fill(newPassword);
       await page.getByLabel(m.fields.confirmNewPassword).fill(newPassword);
-      await page.getByRole('button', { name: m.profile.changePassword }).click();
-      await expect(page.getByText(m.profile.passwordChanged)).toBeVisible();
+      await page.getByRole('button', { name: profile.changePassword }).click();
+      await expect(page.getByText(profile.passwordChanged)).toBeVisible();
 
-      await page.getByRole('button', { name: m.profile.logout }).click();
+      await page.getByRole('button', { name: profile.logout }).click();
       await expect(page).toHaveURL(p('/'));
       await page.goto(p('/profile'));
       await expect(page).toHaveURL(new RegExp(`${p('/login')}\\?next=`));
       await logIn(page, email, newPassword);
       await expect(page).toHaveURL(p('/profile'));
 
-      await page.getByRole('button', { name: m.profile.deleteAccount }).click();
-      const dialog = page.getByRole('dialog', { name: m.profile.deleteTitle });
+      await page.getByRole('button', { name: profile.deleteAccount }).click();
+      const dialog = page.getByRole('dialog', { name: profile.deleteTitle });
       await expect(dialog).toBeVisible();
-      await dialog.getByRole('button', { name: m.profile.deleteConfirm }).click();
+      await dialog.getByRole('button', { name: profile.deleteConfirm }).click();
       await expect(page).toHaveURL(p('/'));
       await page.goto(p('/login'));
       await logIn(page, email, newPassword);
@@ -144,9 +145,9 @@ for (const lang of ['en', 'ar'] as const) {
       await page.goto(p('/login'));
       await logIn(page, email, PASSWORD);
       await expect(page).toHaveURL(p('/profile'));
-      const toggle = page.getByRole('switch', { name: m.profile.darkMode });
+      const toggle = page.getByRole('switch', { name: profile.darkMode });
       await expect(toggle).toHaveAttribute('aria-checked', 'false');
-      await expect(page.getByRole('switch', { name: m.profile.push })).toHaveAttribute('aria-checked', 'true');
+      await expect(page.getByRole('switch', { name: profile.push })).toHaveAttribute('aria-checked', 'true');
       await toggle.click();
       await expect(page.locator('html')).toHaveClass(/\bdark\b/);
       await page.goto(p('/store'));
@@ -154,9 +155,9 @@ for (const lang of ['en', 'ar'] as const) {
       await page.reload();
       await expect(page.locator('html')).toHaveClass(/\bdark\b/);
       await page.goto(p('/profile'));
-      await expect(page.getByRole('switch', { name: m.profile.darkMode })).toHaveAttribute('aria-checked', 'true');
+      await expect(page.getByRole('switch', { name: profile.darkMode })).toHaveAttribute('aria-checked', 'true');
       // Saved, so nothing to say about storage (tests/e2e/profile.spec.ts blocks it).
-      await expect(page.getByRole('region', { name: m.profile.settings }).getByRole('status')).toHaveText('');
+      await expect(page.getByRole('region', { name: profile.settings }).getByRole('status')).toHaveText('');
     });
 
     test('the display name can be edited and stays after a reload', async ({ page }) => {
@@ -165,10 +166,10 @@ for (const lang of ['en', 'ar'] as const) {
       await page.goto(p('/login'));
       await logIn(page, email, PASSWORD);
       await expect(page).toHaveURL(p('/profile'));
-      await page.getByRole('button', { name: m.profile.editName }).click();
+      await page.getByRole('button', { name: profile.editName }).click();
       await page.getByLabel(m.fields.displayName).fill('Ada Traveller');
-      await page.getByRole('button', { name: m.profile.save }).click();
-      await expect(page.getByRole('status').filter({ hasText: m.profile.updated })).toBeVisible();
+      await page.getByRole('button', { name: profile.save }).click();
+      await expect(page.getByRole('status').filter({ hasText: profile.updated })).toBeVisible();
       await expect(page.locator('[data-display-name]')).toHaveText('Ada Traveller');
       await page.reload();
       await expect(page.locator('[data-display-name]')).toHaveText('Ada Traveller');

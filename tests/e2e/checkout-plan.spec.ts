@@ -24,7 +24,7 @@ function expected(lang: string, id: string) {
   const unit = plan.metadata.dataAmount.unit === 'GB' ? 'gigabyte' : 'megabyte';
   return {
     destination: destination.names[lang as 'en'],
-    plan: messages(lang, 'auth')
+    plan: messages(lang, 'checkout')
       .checkout.plan.replace('{{data}}', new Intl.NumberFormat(lang, { style: 'unit', unit, maximumFractionDigits: 1 }).format(plan.metadata.dataAmount.value))
       .replace('{{validity}}', new Intl.NumberFormat(lang, { style: 'unit', unit: plan.validityUnit, unitDisplay: 'long' }).format(plan.validity)),
     countries: countries.replace('{{count}}', String(count)),
@@ -40,11 +40,11 @@ async function expectPlan(page: Page, lang: string, id: string) {
   await expect(summary.locator('[data-plan]')).toHaveText(want.plan);
   await expect(summary.locator('[data-countries]')).toHaveText(want.countries);
   await expect(summary.locator('[data-total]')).toHaveText(want.total);
-  await expect(summary.getByText(messages(lang, 'auth').checkout.vatIncluded)).toBeVisible();
+  await expect(summary.getByText(messages(lang, 'checkout').checkout.vatIncluded)).toBeVisible();
 }
 
 for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
-  const m = messages(lang, 'auth').checkout;
+  const m = messages(lang, 'checkout').checkout;
   const common = messages(lang, 'common');
 
   test.describe(`checkout from a plan in ${lang}`, () => {

@@ -62,7 +62,8 @@ const axe = axeViolations;
 
 for (const lang of ['en', 'de', 'ar'] as const) {
   const auth = messages(lang, 'auth');
-  const m = auth.checkout;
+  const { history } = messages(lang, 'account');
+  const { checkout: m, paymentSuccess } = messages(lang, 'checkout');
   const checkoutUrl = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
   const scanned = lang !== 'de'; // axe in a left-to-right and the right-to-left language
 
@@ -219,14 +220,14 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       const calls = await shopApi(page, (_, route) => json(route, 404, { error: { code: 'not_found', message: 'No such order.' } }));
       const success = localizePath(lang, '/payment-success');
       await signedIn(page, lang, `${success}?order=0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11`);
-      await expect(page.getByText(auth.paymentSuccess.notFound)).toBeVisible();
-      await expect(page.getByRole('link', { name: auth.paymentSuccess.toHistory })).toHaveAttribute('href', localizePath(lang, '/history'));
+      await expect(page.getByText(paymentSuccess.notFound)).toBeVisible();
+      await expect(page.getByRole('link', { name: paymentSuccess.toHistory })).toHaveAttribute('href', localizePath(lang, '/history'));
       expect(calls.map((c) => c.url)).toEqual([`${API}/orders/0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11?lang=${lang}`]);
       if (scanned) expect(await axe(page)).toEqual([]);
 
       await page.goto(success);
-      await expect(page.getByText(auth.paymentSuccess.notFound)).toBeVisible();
-      await expect(page.getByRole('link', { name: auth.paymentSuccess.toHistory })).toBeVisible();
+      await expect(page.getByText(paymentSuccess.notFound)).toBeVisible();
+      await expect(page.getByRole('link', { name: paymentSuccess.toHistory })).toBeVisible();
       expect(calls).toHaveLength(1);
     });
 
@@ -236,9 +237,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       );
       await signedIn(page, lang, localizePath(lang, '/history'));
       await expect(page.getByRole('alert')).toHaveText(new RegExp(escape(m.errors.server)));
-      await page.getByRole('button', { name: auth.history.retry }).click();
-      await expect(page.locator('[data-empty-state]')).toContainText(auth.history.empty);
-      await expect(page.getByRole('link', { name: auth.history.toStore })).toHaveAttribute('href', localizePath(lang, '/store'));
+      await page.getByRole('button', { name: history.retry }).click();
+      await expect(page.locator('[data-empty-state]')).toContainText(history.empty);
+      await expect(page.getByRole('link', { name: history.toStore })).toHaveAttribute('href', localizePath(lang, '/store'));
       expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${API}/orders?lang=${lang}`, `GET ${API}/orders?lang=${lang}`]);
       expect(calls[0]!.authorization).toMatch(/^Bearer \S+$/);
     });

@@ -65,8 +65,9 @@ const installGuideTitle = (lang: string) =>
 const gigabytes = (lang: string, value: number) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'gigabyte', maximumFractionDigits: 1 }).format(value);
 
 for (const lang of ['en', 'ar'] as const) {
-  const auth = messages(lang, 'auth');
-  const m = auth.myEsim;
+  const { profile } = messages(lang, 'account');
+  const { checkout: checkoutTexts } = messages(lang, 'checkout');
+  const { myEsim: m, installCodes } = messages(lang, 'esims');
   const myEsimPath = localizePath(lang, '/my-esim');
 
   test.describe(`My eSIMs (${lang})`, () => {
@@ -115,7 +116,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(codes).toHaveAttribute('aria-expanded', 'false');
       await codes.click();
       await expect(codes).toHaveAttribute('aria-expanded', 'true');
-      await expect(active.getByRole('img', { name: auth.installCodes.qrLabel })).toBeVisible();
+      await expect(active.getByRole('img', { name: installCodes.qrLabel })).toBeVisible();
       await expect(active.getByText(ACTIVE.install!.activationCode)).toBeVisible();
 
       // Top-up: the partner's top-ups of it, each a way to checkout with the top-up and the eSIM.
@@ -145,7 +146,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(confirm).toBeFocused();
       await page.keyboard.press('Enter');
       // A failure stays in the dialog, which can try again.
-      await expect(dialog.getByRole('alert')).toHaveText(auth.checkout.errors.server);
+      await expect(dialog.getByRole('alert')).toHaveText(checkoutTexts.errors.server);
       await expect(dialog).toBeVisible();
       expect(await axe(page)).toEqual([]);
       await page.keyboard.press('Enter');
@@ -179,7 +180,7 @@ for (const lang of ['en', 'ar'] as const) {
 
       // Log out: the device forgets them.
       await page.goto(localizePath(lang, '/profile'));
-      await page.getByRole('button', { name: auth.profile.logout }).click();
+      await page.getByRole('button', { name: profile.logout }).click();
       await expect(page).not.toHaveURL(/profile/);
       expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
     });
@@ -204,7 +205,7 @@ for (const lang of ['en', 'ar'] as const) {
       );
       await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Pay</title>' }));
       await signedIn(page, lang, checkout);
-      await expect(page.locator('#checkout-summary')).toHaveText(auth.checkout.topUpTitle);
+      await expect(page.locator('#checkout-summary')).toHaveText(checkoutTexts.topUpTitle);
       await expect(page.locator('[data-top-up-summary]')).toContainText(ACTIVE.destination.name);
       await expect(page.locator('[data-chosen-plan="topup-2gb-15d"] [data-plan]')).toContainText(gigabytes(lang, 2));
       await expect(page.locator('[data-total]')).toHaveText(money(899));
@@ -220,7 +221,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(page.locator('#consent-terms')).toBeChecked();
       await expect(page.locator('#consent-immediate-start')).toBeChecked();
       await page.locator('[data-buy]').click();
-      await expect(page.getByRole('alert').filter({ hasText: auth.checkout.errors.cannotTopUp })).toBeVisible();
+      await expect(page.getByRole('alert').filter({ hasText: checkoutTexts.errors.cannotTopUp })).toBeVisible();
       const sent = calls.map((call) => call.postDataJSON() as CreateOrderRequest);
       expect(sent.map((r) => [r.planId, r.topUpOf, r.expectedPrice.amountMinor])).toEqual([
         ['topup-2gb-15d', ACTIVE.id, 899],
@@ -230,7 +231,7 @@ for (const lang of ['en', 'ar'] as const) {
 
       // A top-up the eSIM no longer has: said, with the way back to My eSIMs.
       await page.goto(`${localizePath(lang, '/checkout')}?plan=topup-9gb-9d&topUp=${ACTIVE.id}`);
-      await expect(page.locator('[data-plan-error]')).toContainText(auth.checkout.unknownPlan);
+      await expect(page.locator('[data-plan-error]')).toContainText(checkoutTexts.unknownPlan);
       await expect(page.locator('[data-plan-error] a')).toHaveAttribute('href', myEsimPath);
     });
 
@@ -255,7 +256,7 @@ test.describe('My eSIMs on a device without a network', () => {
 
   for (const lang of ['en', 'ar'] as const) {
     test(`after a visit, the page, the eSIMs and their codes open offline (${lang})`, async ({ page, context }) => {
-      const m = messages(lang, 'auth').myEsim;
+      const m = messages(lang, 'esims').myEsim;
       const myEsimPath = localizePath(lang, '/my-esim');
       await shopApi(page, '/esims', async (_, route) => json(route, 200, { esims: [ACTIVE] }));
       await signedIn(page, lang, myEsimPath);
@@ -279,7 +280,7 @@ test.describe('My eSIMs on a device without a network', () => {
       await card.getByRole('button', { name: m.showCodes }).click();
       await expect(card.getByText(ACTIVE.install!.smdpAddress)).toBeVisible();
       // The guide the codes link to reads offline too.
-      await card.getByRole('link', { name: messages(lang, 'auth').installCodes.guideLink }).click();
+      await card.getByRole('link', { name: messages(lang, 'esims').installCodes.guideLink }).click();
       await expect(page).toHaveURL(localizePath(lang, '/install-esim'));
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(installGuideTitle(lang));
     });

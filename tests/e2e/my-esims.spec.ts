@@ -13,8 +13,9 @@ import { axeViolations, messages } from './support.ts';
 const destination = (lang: string) => snapshot.countries.find((c) => c.code === PLAN.destination)!.names[lang as 'en'];
 
 for (const lang of ['en', 'de', 'ar'] as const) {
-  const auth = messages(lang, 'auth');
-  const m = auth.myEsim;
+  const { profile, history } = messages(lang, 'account');
+  const { checkout: checkoutTexts, paymentSuccess } = messages(lang, 'checkout');
+  const { myEsim: m, installCodes } = messages(lang, 'esims');
   const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
   const myEsims = localizePath(lang, '/my-esim');
   const card = (page: Page, orderNumber: string) => page.getByRole('list', { name: m.listLabel }).getByRole('listitem').filter({ hasText: orderNumber });
@@ -43,7 +44,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await dialog.getByRole('button', { name: m.refundConfirm }).click();
       await expect(first).toContainText(m.statuses.refunded);
       await expect(first.getByRole('button', { name: m.refund })).toHaveCount(0);
-      await expect(first.getByRole('img', { name: auth.installCodes.qrLabel })).toHaveCount(0);
+      await expect(first.getByRole('img', { name: installCodes.qrLabel })).toHaveCount(0);
       const refundMail = await mailTo(email, 2);
       expect(refundMail.subject).toContain(number);
       expect(refundMail.attachments).toHaveLength(0);
@@ -64,15 +65,15 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await offer.click();
       // One of the partner's own top-ups of this eSIM (its id 'topup-…'), shown from the shop API.
       await expect(page).toHaveURL(new RegExp(`plan=topup-[^&]+&topUp=${second}`));
-      await expect(page.locator('main')).toContainText(auth.checkout.topUpTitle);
+      await expect(page.locator('main')).toContainText(checkoutTexts.topUpTitle);
       await expect(page.locator('[data-top-up-summary]')).toContainText(destination(lang));
       await buy(page, lang);
       await payWith(page, '4242 4242 4242 4242');
-      await expect(page.getByRole('status').filter({ hasText: auth.paymentSuccess.toppedUp })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('status').filter({ hasText: paymentSuccess.toppedUp })).toBeVisible({ timeout: 15_000 });
 
       await page.goto(localizePath(lang, '/history'));
       await expect(page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ })).toHaveCount(3);
-      await expect(page.getByRole('listitem').filter({ hasText: number })).toContainText(auth.history.states.refunded);
+      await expect(page.getByRole('listitem').filter({ hasText: number })).toContainText(history.states.refunded);
     });
 
     test.describe('with the offline worker', () => {
@@ -98,7 +99,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
 
         expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).not.toBeNull();
         await page.goto(localizePath(lang, '/profile'));
-        await page.getByRole('button', { name: auth.profile.logout }).click();
+        await page.getByRole('button', { name: profile.logout }).click();
         await expect(page).not.toHaveURL(/profile/);
         expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
       });
@@ -112,8 +113,8 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await signedInAt(stranger, lang, myEsims);
       await expect(stranger.getByText(m.empty)).toBeVisible();
       await stranger.goto(`${localizePath(lang, '/payment-success')}?order=${order}`);
-      await expect(stranger.getByText(auth.paymentSuccess.notFound)).toBeVisible();
-      await expect(stranger.getByRole('img', { name: auth.installCodes.qrLabel })).toHaveCount(0);
+      await expect(stranger.getByText(paymentSuccess.notFound)).toBeVisible();
+      await expect(stranger.getByRole('img', { name: installCodes.qrLabel })).toHaveCount(0);
       await stranger.context().close();
     });
   });

@@ -12,6 +12,8 @@ const ME = `${LOCAL_API_BASE_URL}/me`;
 
 for (const lang of ['en', 'ar'] as const) {
   const m = messages(lang, 'auth');
+  const { profile, history } = messages(lang, 'account');
+  const { checkout: checkoutTexts, paymentSuccess } = messages(lang, 'checkout');
   const p = (route: string) => (lang === 'en' ? route : `/${lang}${route === '/' ? '/' : route}`);
 
   async function logIn(page: Page, email: string): Promise<void> {
@@ -26,7 +28,7 @@ for (const lang of ['en', 'ar'] as const) {
     await createAccount(email, PASSWORD);
     await page.goto(p('/login'));
     await logIn(page, email);
-    await expect(page.getByRole('button', { name: m.profile.logout })).toBeVisible();
+    await expect(page.getByRole('button', { name: profile.logout })).toBeVisible();
   }
 
   /** With storage blocked the cookie banner asks on every page; its answer closes it for the page. */
@@ -44,7 +46,7 @@ for (const lang of ['en', 'ar'] as const) {
     test('Log out goes to the home page once, never through login', async ({ page }) => {
       await openProfile(page);
       const navigations = recordNavigations(page);
-      await page.getByRole('button', { name: m.profile.logout }).click();
+      await page.getByRole('button', { name: profile.logout }).click();
       await expect(page).toHaveURL(p('/'));
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
       expect(navigations.map(pathOf)).toEqual([p('/')]);
@@ -53,11 +55,11 @@ for (const lang of ['en', 'ar'] as const) {
     test('Delete account goes to the home page once, never through login', async ({ page }) => {
       await openProfile(page);
       const navigations = recordNavigations(page);
-      await page.getByRole('button', { name: m.profile.deleteAccount }).click();
-      const dialog = page.getByRole('dialog', { name: m.profile.deleteTitle });
+      await page.getByRole('button', { name: profile.deleteAccount }).click();
+      const dialog = page.getByRole('dialog', { name: profile.deleteTitle });
       // What happens to the orders, before anyone confirms.
-      await expect(dialog).toContainText(m.profile.deleteOrders);
-      await dialog.getByRole('button', { name: m.profile.deleteConfirm }).click();
+      await expect(dialog).toContainText(profile.deleteOrders);
+      await dialog.getByRole('button', { name: profile.deleteConfirm }).click();
       await expect(page).toHaveURL(p('/'));
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
       expect(navigations.map(pathOf)).toEqual([p('/')]);
@@ -74,15 +76,15 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(page).toHaveURL(checkout);
       await buy(page, lang);
       await payWith(page, '4242 4242 4242 4242');
-      await expect(page.getByText(m.paymentSuccess.ready)).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByText(paymentSuccess.ready)).toBeVisible({ timeout: 15_000 });
       await page.goto(checkout);
       await buy(page, lang); // Left open on the payment page.
       const openPaymentPage = page.url();
 
       await page.goto(p('/profile'));
-      await page.getByRole('button', { name: m.profile.deleteAccount }).click();
+      await page.getByRole('button', { name: profile.deleteAccount }).click();
       const settled = page.waitForResponse((response) => response.url() === ME && response.request().method() === 'DELETE');
-      await page.getByRole('dialog', { name: m.profile.deleteTitle }).getByRole('button', { name: m.profile.deleteConfirm }).click();
+      await page.getByRole('dialog', { name: profile.deleteTitle }).getByRole('button', { name: profile.deleteConfirm }).click();
       expect((await settled).status()).toBe(204);
       await expect(page).toHaveURL(p('/'));
       // The open order is cancelled: nobody can pay it any more.
@@ -94,7 +96,7 @@ for (const lang of ['en', 'ar'] as const) {
       await page.goto(p('/login'));
       await logIn(page, email);
       await page.goto(p('/history'));
-      await expect(page.getByText(m.history.empty)).toBeVisible();
+      await expect(page.getByText(history.empty)).toBeVisible();
     });
 
     test('Delete account when the shop cannot settle the orders: the translated error, the account stays', async ({ page }) => {
@@ -102,9 +104,9 @@ for (const lang of ['en', 'ar'] as const) {
       await createAccount(email, PASSWORD);
       await page.goto(p('/login'));
       await logIn(page, email);
-      await page.getByRole('button', { name: m.profile.deleteAccount }).click();
-      const dialog = page.getByRole('dialog', { name: m.profile.deleteTitle });
-      const confirm = dialog.getByRole('button', { name: m.profile.deleteConfirm });
+      await page.getByRole('button', { name: profile.deleteAccount }).click();
+      const dialog = page.getByRole('dialog', { name: profile.deleteTitle });
+      const confirm = dialog.getByRole('button', { name: profile.deleteConfirm });
 
       await page.route(ME, (route) => route.abort('internetdisconnected'));
       await confirm.click();
@@ -114,12 +116,12 @@ for (const lang of ['en', 'ar'] as const) {
         route.fulfill({ status: 503, headers: { 'Access-Control-Allow-Origin': new URL(page.url()).origin }, contentType: 'text/html', body: '<h1>Service Unavailable</h1>' }),
       );
       await confirm.click();
-      await expect(dialog.getByRole('alert')).toHaveText(m.checkout.errors.server);
+      await expect(dialog.getByRole('alert')).toHaveText(checkoutTexts.errors.server);
       await expect(page).toHaveURL(p('/profile'));
 
       // The account is still there: out, and in again.
-      await dialog.getByRole('button', { name: m.profile.cancel }).click();
-      await page.getByRole('button', { name: m.profile.logout }).click();
+      await dialog.getByRole('button', { name: profile.cancel }).click();
+      await page.getByRole('button', { name: profile.logout }).click();
       await expect(page).toHaveURL(p('/'));
       await page.goto(p('/login'));
       await logIn(page, email);
@@ -142,16 +144,16 @@ for (const lang of ['en', 'ar'] as const) {
       await answerCookieBanner(page);
 
       await expect(page.locator('[data-email]')).toHaveText(email);
-      const settings = page.getByRole('region', { name: m.profile.settings });
-      await expect(settings.getByRole('status')).toHaveText(m.profile.settingsNotSaved);
-      await expect(settings.getByRole('switch', { name: m.profile.push })).toHaveAttribute('aria-checked', 'true');
-      const dark = settings.getByRole('switch', { name: m.profile.darkMode });
+      const settings = page.getByRole('region', { name: profile.settings });
+      await expect(settings.getByRole('status')).toHaveText(profile.settingsNotSaved);
+      await expect(settings.getByRole('switch', { name: profile.push })).toHaveAttribute('aria-checked', 'true');
+      const dark = settings.getByRole('switch', { name: profile.darkMode });
       await expect(dark).toHaveAttribute('aria-checked', 'false');
       // Still applies to this page.
       await dark.click();
       await expect(dark).toHaveAttribute('aria-checked', 'true');
       await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-      await expect(page.getByRole('button', { name: m.profile.logout })).toBeVisible();
+      await expect(page.getByRole('button', { name: profile.logout })).toBeVisible();
     });
   });
 }

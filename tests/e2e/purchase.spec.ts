@@ -13,7 +13,9 @@ import { messages, speak } from './support.ts';
 const money = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 
 for (const lang of ['en', 'de', 'ar'] as const) {
-  const auth = messages(lang, 'auth');
+  const { history } = messages(lang, 'account');
+  const { checkout: checkoutTexts, paymentSuccess } = messages(lang, 'checkout');
+  const { installCodes } = messages(lang, 'esims');
   const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
 
   test.describe(`buying in ${lang}`, () => {
@@ -29,11 +31,11 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(confirmation).toContainText(money(lang, PLAN.price!.amountMinor));
       await expect(confirmation).toContainText('Visa •••• 4242');
       // The page goes from 'preparing' to the eSIM by itself.
-      await expect(page.getByRole('status').filter({ hasText: auth.paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByRole('status').filter({ hasText: paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
       const codes = await installCodesOn(page, lang);
       const number = (await page.locator('[data-order-number]').textContent())!.trim();
       expect(loads()).toBe(0);
-      await expect(page.getByRole('link', { name: auth.paymentSuccess.viewEsims })).toBeVisible();
+      await expect(page.getByRole('link', { name: paymentSuccess.viewEsims })).toBeVisible();
 
       // The order e-mail: in the page's language, with the same codes and the QR code inline.
       const mail = await mailTo(email);
@@ -47,10 +49,10 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await page.goto(localizePath(lang, '/history'));
       const order = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
       await expect(order).toHaveCount(1);
-      await expect(order).toContainText(auth.history.states.delivered);
+      await expect(order).toContainText(history.states.delivered);
       await expect(order).toContainText(money(lang, PLAN.price!.amountMinor));
       await expect(order).toContainText('Visa •••• 4242');
-      await expect(order.getByRole('link', { name: new RegExp(auth.history.receipt) })).toHaveAttribute('href', new RegExp(`^${STRIPE_STAND_IN}/receipts/ch_test_`));
+      await expect(order.getByRole('link', { name: new RegExp(history.receipt) })).toHaveAttribute('href', new RegExp(`^${STRIPE_STAND_IN}/receipts/ch_test_`));
     });
 
     test.describe('on an iPhone', () => {
@@ -60,9 +62,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
         await buy(page, lang);
         await payWith(page, '4242 4242 4242 4242');
         const codes = await installCodesOn(page, lang);
-        const link = page.getByRole('link', { name: auth.installCodes.iphoneLink });
+        const link = page.getByRole('link', { name: installCodes.iphoneLink });
         await expect(link).toHaveAttribute('href', `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(codes.lpa)}`);
-        await page.getByRole('button', { name: auth.paymentSuccess.stay }).click();
+        await page.getByRole('button', { name: paymentSuccess.stay }).click();
         await page.waitForTimeout(PAYMENT_SUCCESS_REDIRECT_MS + 1_000);
         await expect(page).toHaveURL(new RegExp(localizePath(lang, '/payment-success')));
       });
@@ -78,21 +80,21 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await page.getByRole('button', { name: 'Cancel' }).click();
 
       await expect(page).toHaveURL(`${checkout}&cancelled=1`);
-      await expect(page.getByText(auth.checkout.cancelled)).toBeVisible();
-      await expect(page.getByRole('button', { name: auth.checkout.buyNow })).toBeVisible();
+      await expect(page.getByText(checkoutTexts.cancelled)).toBeVisible();
+      await expect(page.getByRole('button', { name: checkoutTexts.buyNow })).toBeVisible();
       await page.goto(localizePath(lang, '/history'));
       const order = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
       await expect(order).toHaveCount(1);
-      await expect(order).toContainText(auth.history.states.pending_payment);
+      await expect(order).toContainText(history.states.pending_payment);
     });
 
     test('without both consents nothing is ordered', async ({ page }) => {
       await signedInAt(page, lang, checkout);
       await page.locator('#consent-terms').check();
-      await page.getByRole('button', { name: auth.checkout.buyNow }).click();
+      await page.getByRole('button', { name: checkoutTexts.buyNow }).click();
       await expect(page.locator('#consent-immediate-start')).toBeFocused();
       await page.goto(localizePath(lang, '/history'));
-      await expect(page.getByText(auth.history.empty)).toBeVisible();
+      await expect(page.getByText(history.empty)).toBeVisible();
     });
 
     test('a signed-out visitor is sent to login and comes back to the same plan', async ({ page }) => {
@@ -103,7 +105,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(page).toHaveURL(new RegExp(`${localizePath(lang, '/login')}\\?next=`));
       await logIn(page, email);
       await expect(page).toHaveURL(checkout);
-      await expect(page.getByRole('button', { name: auth.checkout.buyNow })).toBeVisible();
+      await expect(page.getByRole('button', { name: checkoutTexts.buyNow })).toBeVisible();
       await expect(page.locator('main')).toContainText(money(lang, PLAN.price!.amountMinor));
     });
 
@@ -115,12 +117,12 @@ for (const lang of ['en', 'de', 'ar'] as const) {
         await tab.locator('#consent-terms').check();
         await tab.locator('#consent-immediate-start').check();
       }
-      await Promise.all([page, second].map((tab) => tab.getByRole('button', { name: auth.checkout.buyNow }).click()));
+      await Promise.all([page, second].map((tab) => tab.getByRole('button', { name: checkoutTexts.buyNow }).click()));
       await Promise.all([page, second].map((tab) => expect(tab).toHaveURL(new RegExp(`^${STRIPE_STAND_IN}/pay/`))));
       expect(second.url()).toBe(page.url());
 
       await payWith(page, '4242 4242 4242 4242');
-      await expect(page.getByText(auth.paymentSuccess.ready)).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByText(paymentSuccess.ready)).toBeVisible({ timeout: 15_000 });
       await second.reload();
       await expect(second.getByRole('status')).toHaveText('This payment is complete.');
       await expect(second.getByRole('button', { name: /^Pay / })).toHaveCount(0);
@@ -128,7 +130,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await page.goto(localizePath(lang, '/history'));
       const orders = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
       await expect(orders).toHaveCount(1);
-      await expect(orders).toContainText(auth.history.states.delivered);
+      await expect(orders).toContainText(history.states.delivered);
     });
   });
 }

@@ -14,7 +14,7 @@ export const PLAN = snapshot.packages.find((p) => p.id === 'de-1gb-7d')!;
 
 /** On the checkout page: both consents, Buy now, and on to the payment page (the order is open). */
 export async function buy(page: Page, lang: string): Promise<void> {
-  const m = messages(lang, 'auth').checkout;
+  const m = messages(lang, 'checkout').checkout;
   await page.locator('#consent-terms').check();
   await page.locator('#consent-immediate-start').check();
   await page.getByRole('button', { name: m.buyNow }).click();
@@ -49,7 +49,7 @@ export function countLoads(page: Page): () => number {
 
 /** The install codes section as a traveller reads it: the QR code by its name, the manual codes, the LPA string they make. */
 export async function installCodesOn(page: Page, lang: string, scope: Locator = page.locator('main')) {
-  const m = messages(lang, 'auth').installCodes;
+  const m = messages(lang, 'esims').installCodes;
   await expect(scope.getByRole('img', { name: m.qrLabel })).toBeVisible({ timeout: 15_000 });
   await expect(scope.locator('[data-qr-code] svg')).toBeVisible();
   const smdpAddress = (await scope.locator('[data-code="smdp"]').textContent())!.trim();
@@ -100,6 +100,6 @@ export async function signedInAt(page: Page, lang: string, url: string): Promise
 export async function buyAndReceive(page: Page, lang: string): Promise<string> {
   await buy(page, lang);
   await payWith(page, '4242 4242 4242 4242');
-  await expect(page.getByRole('status').filter({ hasText: messages(lang, 'auth').paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('status').filter({ hasText: messages(lang, 'checkout').paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
   return new URL(page.url()).searchParams.get('order')!;
 }

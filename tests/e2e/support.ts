@@ -5,6 +5,9 @@ import { expect, type Page } from '@playwright/test';
 interface Namespaces {
   common: typeof import('../../locales/en/common.json');
   auth: typeof import('../../locales/en/auth.json');
+  account: typeof import('../../locales/en/account.json');
+  checkout: typeof import('../../locales/en/checkout.json');
+  esims: typeof import('../../locales/en/esims.json');
   legal: typeof import('../../locales/en/legal.json');
 }
 

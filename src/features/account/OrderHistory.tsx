@@ -1,28 +1,22 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
 import type { OrderView } from '../../contract/shop-api.ts';
-import type { AuthMessages } from '../auth/messages.ts';
 import { formatPrice } from '../../lib/format.ts';
 import { formatOrderDate, paymentMethodText, planText } from '../../shop-client/order-format.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { listOrders } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
-
-export type HistoryMessages = AuthMessages['history'] & {
-  /** checkout.plan: '{{data}} data plan, {{validity}}'. */
-  plan: string;
-  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
-};
+import type { OrderHistoryMessages } from './order-history-messages.ts';
 
 interface Props {
   locale: Locale;
-  messages: HistoryMessages;
+  messages: OrderHistoryMessages;
   /** The empty state (no orders yet, with the way to the store). */
   children?: ReactNode;
 }
 
-type View = { status: 'loading' } | { status: 'failed'; kind: keyof HistoryMessages['errors'] } | { status: 'ready'; orders: OrderView[] };
+type View = { status: 'loading' } | { status: 'failed'; kind: keyof OrderHistoryMessages['errors'] } | { status: 'ready'; orders: OrderView[] };
 
 /** The signed-in traveller's orders, newest first, with each one's state and the provider's receipt. */
 export default function OrderHistory({ locale, messages: m, children }: Props) {

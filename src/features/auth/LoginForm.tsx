@@ -8,7 +8,7 @@ import Field from '../../ui/Field.tsx';
 import Notice from '../../ui/Notice.tsx';
 import SubmitButton from '../../ui/SubmitButton.tsx';
 import { useHydrated } from '../../ui/use-hydrated.ts';
-import type { AuthMessages } from './messages.ts';
+import type { LoginFormMessages } from './login-form-messages.ts';
 import { ProviderButtons } from './ProviderButtons.tsx';
 import { safeNext } from './redirect.ts';
 import { $session } from './session.ts';
@@ -16,7 +16,7 @@ import { useAuthAction } from './useAuthAction.ts';
 import { validateEmail } from './validation.ts';
 
 interface Props {
-  messages: AuthMessages;
+  messages: LoginFormMessages;
   profilePath: string;
   signupPath: string;
 }

@@ -1,4 +1,4 @@
-import type { AuthMessages } from './messages.ts';
+import type { ProviderButtonsMessages } from './messages.ts';
 import { signInWith } from './providers.ts';
 import { useHydrated } from '../../ui/use-hydrated.ts';
 
@@ -7,7 +7,7 @@ import { useHydrated } from '../../ui/use-hydrated.ts';
  * The form goes on once the session is signed in, as after any other way of signing in.
  */
 export function ProviderButtons(props: {
-  messages: AuthMessages;
+  messages: ProviderButtonsMessages;
   busy: boolean;
   run: (action: () => Promise<void>) => Promise<void>;
 }) {

@@ -5,7 +5,7 @@ import { firebaseAuth } from './firebase.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import Field from '../../ui/Field.tsx';
 import SubmitButton from '../../ui/SubmitButton.tsx';
-import type { AuthMessages } from './messages.ts';
+import type { SignupFormMessages } from './signup-form-messages.ts';
 import { ProviderButtons } from './ProviderButtons.tsx';
 import { safeNext } from './redirect.ts';
 import { $session } from './session.ts';
@@ -13,7 +13,7 @@ import { useAuthAction } from './useAuthAction.ts';
 import { validateEmail, validateNewPassword } from './validation.ts';
 
 interface Props {
-  messages: AuthMessages;
+  messages: SignupFormMessages;
   profilePath: string;
   loginPath: string;
 }

@@ -4,6 +4,7 @@ import { loginUrl, safeNext } from './redirect.ts';
 import { validateEmail, validateNewPassword } from './validation.ts';
 import { fill } from '../../i18n/fill.ts';
 import en from '../../../locales/en/auth.json';
+import account from '../../../locales/en/account.json';
 
 describe('Firebase error codes (spec 8)', () => {
   it.each([
@@ -88,6 +89,6 @@ describe('return after login', () => {
   );
 
   it('fills placeholders known only in the browser', () => {
-    expect(fill(en.profile.verificationSent, { email: 'ada@example.com' })).toContain('ada@example.com');
+    expect(fill(account.profile.verificationSent, { email: 'ada@example.com' })).toContain('ada@example.com');
   });
 });

@@ -1,16 +1,18 @@
 /** Firebase error codes (spec 8) mapped to our translated messages (auth.json `errors`). */
-export type AuthErrorKey =
-  | 'invalidCredential'
-  | 'emailInUse'
-  | 'weakPassword'
-  | 'invalidEmail'
-  | 'tooManyRequests'
-  | 'userDisabled'
-  | 'network'
-  | 'popupClosed'
-  | 'popupBlocked'
-  | 'unauthorizedDomain'
-  | 'requiresRecentLogin';
+export const AUTH_ERROR_KEYS = [
+  'invalidCredential',
+  'emailInUse',
+  'weakPassword',
+  'invalidEmail',
+  'tooManyRequests',
+  'userDisabled',
+  'network',
+  'popupClosed',
+  'popupBlocked',
+  'unauthorizedDomain',
+  'requiresRecentLogin',
+] as const;
+export type AuthErrorKey = (typeof AUTH_ERROR_KEYS)[number];
 
 const BY_CODE: Record<string, AuthErrorKey> = {
   // Production answers invalid-credential for both (e-mail enumeration protection); the emulator the older two.

@@ -1,17 +1,27 @@
-import type auth from '../../../locales/en/auth.json';
 import { MIN_PASSWORD_LENGTH } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { islandSections } from '../../i18n/t.ts';
+import { namespaceMessages, pickMessages, type NamespaceMessages } from '../../i18n/namespace-messages.ts';
+import { AUTH_ERROR_KEYS, type AuthErrorKey } from './errors.ts';
 
-/** The auth namespace as the islands receive it: every string resolved in the page's language. */
-export type AuthMessages = typeof auth;
+/** The auth namespace (sign-in and sign-up, reset, validation, errors, guard): what the auth islands' builders pick from. */
+export type AuthNamespace = NamespaceMessages<'auth'>;
 
-export function authMessages(locale: Locale): AuthMessages {
-  return islandSections(locale, 'auth', Object.keys(AUTH_SECTIONS) as (keyof AuthMessages)[], {
-    min: MIN_PASSWORD_LENGTH,
-  }) as unknown as AuthMessages;
+export function authNamespace(locale: Locale): AuthNamespace {
+  return namespaceMessages(locale, 'auth', { min: MIN_PASSWORD_LENGTH });
 }
-const AUTH_SECTIONS: Record<keyof AuthMessages, true> = {
-  login: true, signup: true, fields: true, or: true, google: true, apple: true, reset: true, validation: true,
-  errors: true, guard: true, profile: true, checkout: true, paymentSuccess: true, myEsim: true, history: true, installCodes: true,
-};
+
+/** What useAuthAction says for every Firebase error it knows, and the form's own fallback messages (`F`). */
+export interface AuthErrorMessages<F extends keyof AuthNamespace['errors'] = never> {
+  errors: Pick<AuthNamespace['errors'], AuthErrorKey | F>;
+}
+
+export function authErrorMessages<F extends keyof AuthNamespace['errors']>(auth: AuthNamespace, fallbacks: readonly F[]): AuthErrorMessages<F> {
+  return { errors: pickMessages(auth.errors, [...AUTH_ERROR_KEYS, ...fallbacks]) };
+}
+
+/** The Google and Apple buttons' texts. */
+export type ProviderButtonsMessages = Pick<AuthNamespace, 'or' | 'google' | 'apple'>;
+
+export function providerButtonsMessages(auth: AuthNamespace): ProviderButtonsMessages {
+  return pickMessages(auth, ['or', 'google', 'apple']);
+}

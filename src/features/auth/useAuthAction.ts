@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { authErrorKey } from './errors.ts';
-import type { AuthMessages } from './messages.ts';
+import type { AuthErrorMessages } from './messages.ts';
 
 /**
  * Runs a sign-in style action with the form states of spec 4: idle, busy, then success or a
  * translated error (the fallback message for codes we do not know). Inputs are never cleared.
  */
-export function useAuthAction(messages: AuthMessages, fallback: string) {
+export function useAuthAction(messages: AuthErrorMessages, fallback: string) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   async function run(action: () => Promise<void>) {

@@ -4,14 +4,12 @@ import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import { useHydrated } from '../../ui/use-hydrated.ts';
-import type { AuthMessages } from '../auth/messages.ts';
 import { formatPrice } from '../../lib/format.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
 import { createOrder } from '../../shop-client/shop.ts';
+import type { CheckoutFormMessages } from './chosen-plan-messages.ts';
 import ConsentCheckbox from './ConsentCheckbox.tsx';
-
-export type CheckoutMessages = AuthMessages['checkout'] & { network: string; tooManyRequests: string };
 
 interface Props {
   locale: Locale;
@@ -21,7 +19,7 @@ interface Props {
   /** The price shown to the buyer: what the order expects. */
   price: Price;
   termsPath: string;
-  messages: CheckoutMessages;
+  messages: CheckoutFormMessages;
   /** The API answered a different current price: show it everywhere. */
   onPriceChange: (price: Price) => void;
 }

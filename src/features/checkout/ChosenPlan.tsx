@@ -5,7 +5,8 @@ import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { listTopUps } from '../../shop-client/shop.ts';
-import CheckoutForm, { type CheckoutMessages } from './CheckoutForm.tsx';
+import CheckoutForm from './CheckoutForm.tsx';
+import type { ChosenPlanMessages } from './chosen-plan-messages.ts';
 import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
@@ -16,7 +17,7 @@ interface Props {
   /** My eSIMs, where a top-up that cannot be bought sends the buyer back. */
   myEsimsPath: string;
   termsPath: string;
-  messages: CheckoutMessages & { backToStore: string; viewEsims: string; countries: Record<string, string> };
+  messages: ChosenPlanMessages;
 }
 
 /** What the summary shows, in the page's language: a catalogue plan or one of an eSIM's top-ups. */

@@ -2,26 +2,19 @@ import { useEffect, useState } from 'react';
 import { ESIM_POLL_INTERVAL_MS, ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { OrderState, OrderView } from '../../contract/shop-api.ts';
-import type { AuthMessages } from '../auth/messages.ts';
 import { formatPrice } from '../../lib/format.ts';
-import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES, type MethodNames } from '../../shop-client/order-format.ts';
+import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES } from '../../shop-client/order-format.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { getOrder } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import InstallCodes from '../esims/InstallCodes.tsx';
-
-export type ConfirmationMessages = AuthMessages['paymentSuccess'] & {
-  states: Record<OrderState, string>;
-  methods: MethodNames;
-  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
-  installCodes: AuthMessages['installCodes'];
-};
+import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
 
 interface Props {
   locale: Locale;
   paths: { myEsim: string; store: string; history: string; installGuide: string };
-  messages: ConfirmationMessages;
+  messages: OrderConfirmationMessages;
 }
 
 /** The order is not finished yet: the page keeps asking. */

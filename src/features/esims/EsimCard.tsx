@@ -5,7 +5,7 @@ import type { EsimView } from '../../contract/shop-api.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
 import InstallCodes from './InstallCodes.tsx';
-import type { MyEsimsMessages, MyEsimsPaths } from './messages.ts';
+import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import RefundDialog from './RefundDialog.tsx';
 import TopUpOffer from './TopUpOffer.tsx';
 import UsageBar from './UsageBar.tsx';
@@ -14,7 +14,7 @@ interface Props {
   esim: EsimView;
   locale: Locale;
   paths: MyEsimsPaths;
-  messages: MyEsimsMessages;
+  messages: EsimCardMessages;
   /** Read from the device while offline: the install codes open, nothing that needs the API is offered. */
   offline: boolean;
   onRefunded: (esim: EsimView) => void;

@@ -1,10 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { InstallCodes as Codes } from '../../contract/shop-api.ts';
-import type { AuthMessages } from '../auth/messages.ts';
 import CopyButton from './CopyButton.tsx';
+import type { InstallCodesMessages } from './messages.ts';
 import { offersOneTapInstall } from './platform.ts';
-
-export type InstallCodesMessages = AuthMessages['installCodes'];
 
 interface Props {
   install: Codes;

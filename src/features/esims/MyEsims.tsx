@@ -9,7 +9,7 @@ import { listEsims } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import EsimCard from './EsimCard.tsx';
-import type { MyEsimsMessages, MyEsimsPaths } from './messages.ts';
+import type { MyEsimsMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import { readSavedEsims, saveEsims } from './saved-esims.ts';
 
 interface Props {

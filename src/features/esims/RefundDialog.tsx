@@ -6,12 +6,13 @@ import ErrorBox from '../../ui/ErrorBox.tsx';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { refundEsim } from '../../shop-client/shop.ts';
-import { refundFigures, type MyEsimsMessages } from './messages.ts';
+import type { RefundDialogMessages } from './my-esims-messages.ts';
+import { refundFigures } from './refund-figures.ts';
 
 interface Props {
   esimId: string;
   locale: Locale;
-  messages: MyEsimsMessages;
+  messages: RefundDialogMessages;
   /** The API's answer: the eSIM as it is now (refunding or refunded). */
   onRefunded: (esim: EsimView) => void;
 }

@@ -8,13 +8,13 @@ import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { listTopUps } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
-import type { MyEsimsMessages } from './messages.ts';
+import type { TopUpOfferMessages } from './my-esims-messages.ts';
 
 interface Props {
   esimId: string;
   locale: Locale;
   checkoutPath: string;
-  messages: MyEsimsMessages;
+  messages: TopUpOfferMessages;
 }
 
 type Plans = { status: 'closed' | 'loading' } | { status: 'failed'; text: string } | { status: 'ready'; plans: TopUpPlan[] };

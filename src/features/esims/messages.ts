@@ -1,27 +1,13 @@
-import { REFUND_PROCESSING_BUSINESS_DAYS, REFUND_WINDOW_DAYS } from '../../config/constants.ts';
-import type { AuthMessages } from '../auth/messages.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { namespaceMessages, type NamespaceMessages } from '../../i18n/namespace-messages.ts';
+import { refundFigures } from './refund-figures.ts';
 
-/** What the My eSIMs island says, resolved in the page's language (my-esim.astro). */
-export type MyEsimsMessages = AuthMessages['myEsim'] & {
-  /** checkout.plan: '{{data}} data plan, {{validity}}'. */
-  plan: string;
-  installCodes: AuthMessages['installCodes'];
-  /** For shopErrorText: the network error and checkout's server, sign-in and input errors. */
-  errors: AuthMessages['errors'];
-  checkout: AuthMessages['checkout'];
-};
+/** The esims namespace (My eSIMs, install codes): what the eSIM islands' builders pick from. */
+export type EsimsNamespace = NamespaceMessages<'esims'>;
 
-/** Where the island's links go, in the page's language. */
-export interface MyEsimsPaths {
-  /** The install guide (/install-esim). */
-  guide: string;
-  /** The checkout page (/checkout), which a top-up goes through with ?plan=&topUp=. */
-  checkout: string;
+export function esimsNamespace(locale: Locale): EsimsNamespace {
+  return namespaceMessages(locale, 'esims', refundFigures);
 }
 
-/** The FAQ's refund figures (the same placeholder names as faq.json's), filled in by the build and again by fill(). */
-export const refundFigures = {
-  refundDays: String(REFUND_WINDOW_DAYS),
-  refundMin: String(REFUND_PROCESSING_BUSINESS_DAYS.min),
-  refundMax: String(REFUND_PROCESSING_BUSINESS_DAYS.max),
-};
+/** What the install codes (InstallCodes.tsx) say: on My eSIMs and on payment success. */
+export type InstallCodesMessages = EsimsNamespace['installCodes'];

@@ -17,7 +17,7 @@ const body = (document: LegalDocument) =>
 
 describe.each(LOCALE_CODES)('legal texts in %s', (locale) => {
   const legal = read(locale, 'legal') as { privacy: LegalDocument; terms: LegalDocument };
-  const buyNow = (read(locale, 'auth') as { checkout: { buyNow: string } }).checkout.buyNow;
+  const buyNow = (read(locale, 'checkout') as { checkout: { buyNow: string } }).checkout.buyNow;
   const privacy = body(legal.privacy);
   const terms = body(legal.terms);
 

@@ -1,0 +1,29 @@
+import type { Locale } from '../../i18n/locales.ts';
+import { pickMessages } from '../../i18n/namespace-messages.ts';
+import { authNamespace } from '../auth/messages.ts';
+import { checkoutNamespace } from '../checkout/messages.ts';
+import { accountNamespace, type AccountNamespace } from './messages.ts';
+
+type History = AccountNamespace['history'];
+
+/** The order history texts the island shows: the page itself shows the title and the empty state. */
+const SHOWN = [
+  'loading', 'retry', 'orderNumber', 'states', 'topUp', 'total', 'paymentMethod', 'methods', 'date', 'receipt', 'newTab',
+] as const satisfies readonly (keyof History)[];
+
+/** What the order history island (OrderHistory.tsx) says, and nothing else. */
+export type OrderHistoryMessages = Pick<History, (typeof SHOWN)[number]> & {
+  /** checkout.plan: '{{data}} data plan, {{validity}}'. */
+  plan: string;
+  /** auth errors.network, checkout's server, sign-in and input errors. */
+  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+};
+
+export function orderHistoryMessages(locale: Locale): OrderHistoryMessages {
+  const { checkout } = checkoutNamespace(locale);
+  return {
+    ...pickMessages(accountNamespace(locale).history, SHOWN),
+    plan: checkout.plan,
+    errors: { ...pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput']), network: authNamespace(locale).errors.network },
+  };
+}

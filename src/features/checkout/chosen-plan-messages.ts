@@ -1,0 +1,47 @@
+import type { Locale } from '../../i18n/locales.ts';
+import { pickMessages } from '../../i18n/namespace-messages.ts';
+import { pluralForms, useTranslations } from '../../i18n/t.ts';
+import { authNamespace } from '../auth/messages.ts';
+import { checkoutNamespace, type CheckoutNamespace } from './messages.ts';
+
+type Checkout = CheckoutNamespace['checkout'];
+
+/** What the consents and Buy now form (CheckoutForm.tsx) says. */
+export type CheckoutFormMessages = Pick<
+  Checkout,
+  'unknownPlan' | 'priceChanged' | 'consents' | 'acceptTerms' | 'termsLink' | 'termsRequired' | 'immediateStart' | 'immediateStartRequired' | 'payOnProvider' | 'buyNow'
+> & {
+  errors: Pick<Checkout['errors'], 'server' | 'unauthorized' | 'badInput' | 'cannotTopUp' | 'salesPaused' | 'tooManyRequests'>;
+  /** auth errors.network */
+  network: string;
+  /** auth errors.tooManyRequests: without a wait. */
+  tooManyRequests: string;
+};
+
+/** What the checkout island (ChosenPlan.tsx, with its form) says, and nothing else: the page itself shows the title. */
+export type ChosenPlanMessages = CheckoutFormMessages &
+  Pick<Checkout, 'loading' | 'loadFailed' | 'retry' | 'noPlan' | 'cancelled' | 'summary' | 'topUpTitle' | 'topUpSummary' | 'plan' | 'total' | 'vatIncluded'> & {
+    /** common package.backToStore */
+    backToStore: string;
+    /** paymentSuccess.viewEsims: where a top-up that cannot be bought goes back to. */
+    viewEsims: string;
+    /** Every plural form of common store.countriesCount, {{count}} left to fill. */
+    countries: Record<string, string>;
+  };
+
+export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
+  const { checkout, paymentSuccess } = checkoutNamespace(locale);
+  const { errors } = authNamespace(locale);
+  return {
+    ...pickMessages(checkout, [
+      'unknownPlan', 'priceChanged', 'consents', 'acceptTerms', 'termsLink', 'termsRequired', 'immediateStart', 'immediateStartRequired', 'payOnProvider', 'buyNow',
+      'loading', 'loadFailed', 'retry', 'noPlan', 'cancelled', 'summary', 'topUpTitle', 'topUpSummary', 'plan', 'total', 'vatIncluded',
+    ]),
+    errors: pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput', 'cannotTopUp', 'salesPaused', 'tooManyRequests']),
+    network: errors.network,
+    tooManyRequests: errors.tooManyRequests,
+    backToStore: useTranslations(locale)('package.backToStore'),
+    viewEsims: paymentSuccess.viewEsims,
+    countries: pluralForms(locale, 'store.countriesCount'),
+  };
+}

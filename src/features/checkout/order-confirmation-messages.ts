@@ -1,0 +1,35 @@
+import type { Locale } from '../../i18n/locales.ts';
+import { pickMessages } from '../../i18n/namespace-messages.ts';
+import { accountNamespace, type AccountNamespace } from '../account/messages.ts';
+import { authNamespace } from '../auth/messages.ts';
+import { esimsNamespace, type InstallCodesMessages } from '../esims/messages.ts';
+import { checkoutNamespace, type CheckoutNamespace } from './messages.ts';
+
+type PaymentSuccess = CheckoutNamespace['paymentSuccess'];
+
+/** The payment success texts the island shows: the page itself shows the title and heading. */
+const SHOWN = [
+  'loading', 'retry', 'notFound', 'toHistory', 'waiting', 'toppedUp', 'ready', 'received', 'addingData', 'preparing', 'unpaid', 'refund', 'slow',
+  'orderId', 'amount', 'date', 'paymentMethod', 'redirect', 'stay', 'viewEsims', 'toStore',
+] as const satisfies readonly (keyof PaymentSuccess)[];
+
+/** What the payment success island (OrderConfirmation.tsx) says, and nothing else. */
+export type OrderConfirmationMessages = Pick<PaymentSuccess, (typeof SHOWN)[number]> & {
+  states: AccountNamespace['history']['states'];
+  methods: AccountNamespace['history']['methods'];
+  /** auth errors.network, checkout's server, sign-in and input errors. */
+  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+  installCodes: InstallCodesMessages;
+};
+
+export function orderConfirmationMessages(locale: Locale): OrderConfirmationMessages {
+  const { checkout, paymentSuccess } = checkoutNamespace(locale);
+  const { history } = accountNamespace(locale);
+  return {
+    ...pickMessages(paymentSuccess, SHOWN),
+    states: history.states,
+    methods: history.methods,
+    errors: { ...pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput']), network: authNamespace(locale).errors.network },
+    installCodes: esimsNamespace(locale).installCodes,
+  };
+}

@@ -1,0 +1,43 @@
+import type { Locale } from '../../i18n/locales.ts';
+import { pickMessages } from '../../i18n/namespace-messages.ts';
+import { shopErrorMessages, type ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
+import { checkoutNamespace } from '../checkout/messages.ts';
+import { esimsNamespace, type EsimsNamespace, type InstallCodesMessages } from './messages.ts';
+
+type MyEsim = EsimsNamespace['myEsim'];
+
+/** The My eSIMs texts the island shows: the page itself shows the title and the empty state. */
+const SHOWN = [
+  'loading', 'retry', 'listLabel', 'offline', 'orderNumber', 'statuses', 'usageLabel', 'usage', 'usagePending', 'validUntil', 'installBy', 'showCodes',
+  'topUp', 'topUpLoading', 'topUpHeading', 'topUpNone', 'cannotTopUp', 'topUpUnsupported',
+  'refund', 'refundTitle', 'refundText', 'refundWindow', 'refundConfirm', 'refundKeep', 'refundBusy', 'refundRequested', 'notRefundable',
+] as const satisfies readonly (keyof MyEsim)[];
+
+/** What the My eSIMs island (MyEsims.tsx and its cards) says, and nothing else. */
+export type MyEsimsMessages = Pick<MyEsim, (typeof SHOWN)[number]> &
+  ShopErrorMessages & {
+    /** checkout.plan: '{{data}} data plan, {{validity}}'. */
+    plan: string;
+    installCodes: InstallCodesMessages;
+  };
+
+/** One eSIM's card (EsimCard.tsx), with its top-up offer and refund dialog. */
+export type EsimCardMessages = Omit<MyEsimsMessages, 'loading' | 'listLabel' | 'offline'>;
+export type TopUpOfferMessages = Pick<EsimCardMessages, 'topUp' | 'topUpLoading' | 'topUpHeading' | 'topUpNone' | 'cannotTopUp' | 'retry' | keyof ShopErrorMessages>;
+export type RefundDialogMessages = Pick<
+  EsimCardMessages,
+  'refund' | 'refundTitle' | 'refundText' | 'refundWindow' | 'refundConfirm' | 'refundKeep' | 'refundBusy' | 'notRefundable' | keyof ShopErrorMessages
+>;
+
+/** Where the island's links go, in the page's language. */
+export interface MyEsimsPaths {
+  /** The install guide (/install-esim). */
+  guide: string;
+  /** The checkout page (/checkout), which a top-up goes through with ?plan=&topUp=. */
+  checkout: string;
+}
+
+export function myEsimsMessages(locale: Locale): MyEsimsMessages {
+  const { myEsim, installCodes } = esimsNamespace(locale);
+  return { ...pickMessages(myEsim, SHOWN), ...shopErrorMessages(locale), plan: checkoutNamespace(locale).checkout.plan, installCodes };
+}
