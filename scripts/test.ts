@@ -57,6 +57,10 @@ if (!step('build', 'astro', ['build'])) finish();
 // 2. Types: astro check over .astro, .ts and .tsx (strict tsconfig).
 step('typecheck', 'astro', ['check']);
 
+// 2b. Lint and format: ESLint's errors (TypeScript, React hooks, accessibility) and files Prettier would change.
+step('lint', 'eslint', ['.']);
+step('format', 'prettier', ['--check', '.']);
+
 // 3. Vitest: unit tests, the translation check, and the checks over dist/ (HTML, head, sitemap, links).
 const vitestJson = `${REPORTS}/vitest.json`;
 const vitestStatus = run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
