@@ -1,19 +1,16 @@
 import type Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
-import { localizePath } from '../../i18n/paths.ts';
 import type { Db } from '../db/db.ts';
 import { refreshEsims } from '../esims/refresh.ts';
 import { createEsimStore } from '../esims/store.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { orderEmail } from '../mail/order-email.ts';
-import type { MailOrder } from '../mail/order-summary.ts';
-import { refundEmail } from '../mail/refund-email.ts';
-import { topUpEmail } from '../mail/top-up-email.ts';
-import { createOrderStore, orderNumber, type OrderRow } from '../orders/store.ts';
+import { createOrderStore, type OrderRow } from '../orders/store.ts';
 import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } from '../partner/partner.ts';
 import { refundPayment, refundStatus } from '../payments/stripe.ts';
+import { createFulfilmentEmails } from './emails.ts';
 import { claimOrder, LeaseLost, type Lease } from './lease.ts';
 import { partnerWrites } from './partner-writes.ts';
+import * as queue from './queue.ts';
 import { pauseSales } from '../orders/sales-pause.ts';
 
 /**
@@ -22,7 +19,8 @@ import { pauseSales } from '../orders/sales-pause.ts';
  * transactionId, so a retry never buys twice) → its profile → delivered → the order e-mail, once;
  * or, when the retries run out, fulfilment_failed → a Stripe refund → refunded → the refund e-mail.
  * Whatever fails is tried again later by the reconcile job, with backoff. The payment webhook,
- * the partner's webhook, the refund button and the job all call the same `run`.
+ * the partner's webhook, the refund button and the job all call the same `run`. The SQL it runs
+ * is queue.ts's, the e-mails it sends emails.ts's.
  */
 export interface FulfilmentOptions {
   db: Db;
@@ -67,7 +65,7 @@ const refused = (error: unknown): error is PartnerError => error instanceof Part
 const ambiguous = (error: unknown) => !refused(error) && !(error instanceof LeaseLost);
 
 export function createFulfilment(options: FulfilmentOptions) {
-  const { db, partner, stripe, mailer } = options;
+  const { db, partner, stripe } = options;
   const orders = createOrderStore(db);
   const esims = createEsimStore(db);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
@@ -75,7 +73,7 @@ export function createFulfilment(options: FulfilmentOptions) {
   const allocationLimitMs = options.allocationLimitMs ?? ALLOCATION_LIMIT_MS;
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const refundPollMs = options.refundPollMs ?? REFUND_POLL_MS;
-  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const emails = createFulfilmentEmails({ ...options, esims });
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
 
@@ -99,7 +97,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         case 'paid':
           // A buyer who deleted their account can no longer see an eSIM: give the money back.
           if (order.uid === null) {
-            await lease.write((tx) => tx.query(`UPDATE orders SET refund_reason = 'account_deleted' WHERE id = $1`, [id]));
+            await lease.write((tx) => queue.setRefundReason(tx, id, 'account_deleted'));
             await move('fulfilment_failed', 'account_deleted');
           } else await move('provisioning', 'fulfilment_started');
           continue;
@@ -112,13 +110,13 @@ export function createFulfilment(options: FulfilmentOptions) {
           // Deleted while it was being delivered: it reached nobody, so it goes back for a refund.
           if (order.uid === null && order.kind === 'esim' && !order.email_sent_at) {
             await lease.write(async (tx) => {
-              await tx.query(`UPDATE orders SET refund_reason = 'account_deleted' WHERE id = $1`, [id]);
+              await queue.setRefundReason(tx, id, 'account_deleted');
               await orders.move(tx, id, 'refund_requested', 'account_deleted');
             });
             continue;
           }
           if (order.email_sent_at) return 'done';
-          await sendOrderEmail(lease, order);
+          await emails.sendOrderEmail(lease, order);
           return 'done';
         case 'refund_requested': {
           const kept = await cancelAtPartner(lease, order);
@@ -135,7 +133,7 @@ export function createFulfilment(options: FulfilmentOptions) {
           continue;
         }
         case 'refunded':
-          if (order.refund_reason && !order.email_sent_at) await sendRefundEmail(lease, order);
+          if (order.refund_reason && !order.email_sent_at) await emails.sendRefundEmail(lease, order);
           return 'done';
         default:
           return 'done';
@@ -172,7 +170,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       }
       await lease.write(async (tx) => {
         await partnerWrites.settle(tx, write, 'applied', partnerOrderNo!);
-        await tx.query('UPDATE orders SET partner_order_no = $2, updated_at = now() WHERE id = $1', [order.id, partnerOrderNo]);
+        await queue.setPartnerOrder(tx, order.id, partnerOrderNo!);
       });
     }
     const answer = await partner.queryProfiles({ partnerOrderNo });
@@ -265,7 +263,7 @@ export function createFulfilment(options: FulfilmentOptions) {
         // Installed in the meantime: not refundable (terms), so the eSIM stays the buyer's.
         await lease.write(async (tx) => {
           await partnerWrites.settle(tx, write, 'refused', `read back: ${now.status}`);
-          await tx.query('UPDATE orders SET refund_reason = NULL WHERE id = $1', [order.id]);
+          await queue.setRefundReason(tx, order.id, null);
           await orders.move(tx, order.id, 'delivered', 'refund_refused: installed');
         });
         await refreshEsims(partner, esims, [tranNo]).catch(() => undefined);
@@ -353,10 +351,7 @@ export function createFulfilment(options: FulfilmentOptions) {
       if (wait > 0) return { retryInMs: wait };
     }
     if (!refundId || status === 'failed') {
-      const [payment] = await db.query<{ payment_intent_id: string | null; amount_minor: number }>(
-        `SELECT payment_intent_id, amount_minor FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
-        [order.id],
-      );
+      const payment = await queue.paidPayment(db, order.id);
       if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
       await lease.check();
       const asked = await refundPayment(stripe, {
@@ -364,88 +359,17 @@ export function createFulfilment(options: FulfilmentOptions) {
       });
       [refundId, status] = [asked.id, asked.status];
       await lease.write((tx) =>
-        tx.query(
-          `UPDATE orders SET refund_id = $2, refund_status = $3, refund_status_at = now(), refund_reason = $4, refund_amount_minor = $5,
-             refund_failures = refund_failures + CASE WHEN $3 = 'failed' THEN 1 ELSE 0 END
-           WHERE id = $1`,
-          [order.id, asked.id, asked.status, reason, payment.amount_minor],
-        ),
+        queue.recordRefundAsked(tx, order.id, { id: asked.id, status: asked.status, reason, amountMinor: payment.amount_minor }),
       );
       if (status === 'failed') throw new Error(`refund ${refundId}: failed at Stripe`);
     }
     if (status === 'pending') return { retryInMs: refundPollMs };
     await lease.write(async (tx) => {
       // The refund e-mail goes once: not again after a refund that failed late and was asked again.
-      await tx.query(
-        `UPDATE orders SET email_sent_at = CASE WHEN EXISTS (SELECT 1 FROM order_emails WHERE order_id = $1 AND kind = 'refund') THEN email_sent_at END
-         WHERE id = $1`,
-        [order.id],
-      );
+      await queue.oweRefundEmail(tx, order.id);
       await orders.move(tx, order.id, 'refunded', `stripe:refund ${refundId}`);
     });
     return 'refunded';
-  }
-
-  /** Records an e-mail as sent: once per kind and order (the audit counts them). */
-  const markEmailSent = (lease: Lease, id: string, kind: 'order' | 'top_up' | 'refund' | undefined) =>
-    lease.write(async (tx) => {
-      await tx.query('UPDATE orders SET email_sent_at = now() WHERE id = $1', [id]);
-      if (kind) await tx.query('INSERT INTO order_emails (order_id, kind) VALUES ($1, $2)', [id, kind]);
-    });
-
-  /** The order as its e-mails tell it. */
-  const mailOrder = (order: OrderRow, lang: Locale): MailOrder => ({
-    number: orderNumber(order),
-    createdAt: order.created_at,
-    total: { amountMinor: order.amount_minor, currency: order.currency },
-    plan: order.plan,
-    destinationName: options.destinationName(order.destination, lang),
-    termsVersion: order.terms_version,
-    consentedAt: order.immediate_start_requested_at,
-  });
-
-  /** The confirmation on a durable medium (BGB § 312f): with the eSIM for a new one, with the way to My eSIMs for a top-up. */
-  async function sendOrderEmail(lease: Lease, order: OrderRow): Promise<void> {
-    const lang = order.lang as Locale;
-    // A detached order (the account was deleted) has nobody to write to.
-    if (!order.email) return markEmailSent(lease, order.id, undefined);
-    const email =
-      order.kind === 'top_up'
-        ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName: options.siteName })
-        : await newEsimEmail(order, lang);
-    await lease.check();
-    await mailer.send({ ...email, to: order.email });
-    await markEmailSent(lease, order.id, order.kind === 'top_up' ? 'top_up' : 'order');
-  }
-
-  /** A new eSIM's e-mail carries the eSIM itself: QR code, manual codes, install links. */
-  async function newEsimEmail(order: OrderRow, lang: Locale) {
-    const esim = await esims.ofOrder(db, order.id);
-    if (!esim) throw new Error(`order ${order.id}: delivered without an eSIM`);
-    return orderEmail({
-      lang,
-      order: mailOrder(order, lang),
-      esim: { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id },
-      installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
-      siteName: options.siteName,
-    });
-  }
-
-  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
-    // Never 'refunded' to the buyer before Stripe says the money went back (refund(), the state model).
-    if (order.refund_status !== 'succeeded') throw new Error(`order ${order.id}: refund ${order.refund_id ?? '(none)'} is ${order.refund_status ?? 'not asked'}, not succeeded`);
-    // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
-    const reason = order.refund_reason === 'requested' ? 'requested' : 'not_delivered';
-    if (!order.email) return markEmailSent(lease, order.id, undefined);
-    const email = refundEmail({
-      lang: order.lang as Locale,
-      order: { number: orderNumber(order), total: { amountMinor: order.amount_minor, currency: order.currency } },
-      reason,
-      siteName: options.siteName,
-    });
-    await lease.check();
-    await mailer.send({ ...email, to: order.email });
-    await markEmailSent(lease, order.id, 'refund');
   }
 
   /** A failure the same call cannot fix by being tried again: the order goes straight to its refund. */
@@ -462,7 +386,7 @@ export function createFulfilment(options: FulfilmentOptions) {
     } catch (error) {
       if (error instanceof LeaseLost) {
         console.error('fulfilment: another worker took over', id);
-        return lease.release('next_attempt_at = next_attempt_at');
+        return lease.release({ kind: 'unchanged' });
       }
       // The message names the call and the partner's code, never an activation code (PartnerError, MailError).
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -475,25 +399,22 @@ export function createFulfilment(options: FulfilmentOptions) {
         // Our prepaid balance at the partner ran dry: this buyer is refunded at once, and selling stops until it is topped up.
         const outOfBalance = refused(error) && error.kind === 'insufficient_balance';
         const moved = await lease.write(async (tx) => {
-          await tx.query('UPDATE orders SET attempts = 0, last_error = $2, next_attempt_at = NULL WHERE id = $1', [id, text]);
+          await queue.giveUp(tx, id, text);
           if (outOfBalance) {
-            await tx.query(`UPDATE orders SET refund_reason = 'out_of_balance' WHERE id = $1`, [id]);
+            await queue.setRefundReason(tx, id, 'out_of_balance');
             await pauseSales(tx, lease.order.wholesale_usd_e4);
           }
           return orders.move(tx, id, 'fulfilment_failed', outOfBalance ? 'partner_out_of_balance' : `retries_exhausted after ${attempts} tries`);
         }).catch(() => false);
-        await lease.release('next_attempt_at = next_attempt_at');
+        await lease.release({ kind: 'unchanged' });
         // The refund follows at once (and is itself retried if it fails).
         if (moved) return runOnce(id);
         return;
       }
       console.error('fulfilment: will try again', id, `try ${attempts}`, text);
-      return lease.release(`attempts = $3, last_error = $4, next_attempt_at = now() + $5 * interval '1 millisecond'`, [
-        attempts, text, delays[Math.min(attempts, delays.length) - 1],
-      ]);
+      return lease.release({ kind: 'retry', attempts, error: text, inMs: delays[Math.min(attempts, delays.length) - 1]! });
     }
-    if (outcome === 'done') await lease.release('next_attempt_at = NULL, attempts = 0');
-    else await lease.release(`next_attempt_at = now() + $3 * interval '1 millisecond'`, [outcome.retryInMs]);
+    await lease.release(outcome === 'done' ? { kind: 'done' } : { kind: 'look_again', inMs: outcome.retryInMs });
   }
 
   /**
@@ -525,18 +446,9 @@ export function createFulfilment(options: FulfilmentOptions) {
 
   /** The reconcile job: every order that is due (paid but not delivered, owed a refund or an e-mail). */
   async function reconcile(limit = 50): Promise<number> {
-    const due = await db.query<{ id: string }>(
-      `SELECT id FROM orders
-       WHERE (state IN ('paid', 'provisioning', 'fulfilment_failed', 'refund_requested')
-              OR (state = 'delivered' AND email_sent_at IS NULL)
-              OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL))
-         AND (next_attempt_at IS NULL OR next_attempt_at <= now())
-         AND (locked_until IS NULL OR locked_until < now())
-       ORDER BY next_attempt_at NULLS FIRST LIMIT $1`,
-      [limit],
-    );
+    const due = await queue.due(db, limit);
     // One at a time: the partner allows 8 requests a second. (run never rejects: it logs.)
-    for (const { id } of due) await run(id);
+    for (const id of due) await run(id);
     return due.length;
   }
 
@@ -544,7 +456,7 @@ export function createFulfilment(options: FulfilmentOptions) {
   async function requestRefund(id: string): Promise<boolean> {
     const moved = await db.transaction(async (tx) => {
       const ok = await orders.move(tx, id, 'refund_requested', 'buyer_requested');
-      if (ok) await tx.query(`UPDATE orders SET refund_reason = 'requested', attempts = 0, next_attempt_at = NULL WHERE id = $1`, [id]);
+      if (ok) await queue.refundRequested(tx, id);
       return ok;
     });
     if (moved) await run(id);

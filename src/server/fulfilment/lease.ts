@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts';
 import type { OrderRow } from '../orders/store.ts';
+import * as queue from './queue.ts';
 
 /** Another worker holds the order now: this one stops without writing anything more. */
 export class LeaseLost extends Error {
@@ -21,25 +22,22 @@ export interface Lease {
   check(tx?: Queryable): Promise<void>;
   /** Runs `work` in a transaction that first checks the claim still holds. */
   write<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Gives the order up, with its schedule for the next try; nothing when the claim was lost. */
-  release(schedule: string, values?: unknown[]): Promise<void>;
+  /** Gives the order up, with its next try; nothing when the claim was lost. */
+  release(next: queue.NextTry): Promise<void>;
 }
 
 export async function claimOrder(db: Db, id: string, leaseMs: number): Promise<Lease | undefined> {
-  const [order] = await db.query<OrderRow>(
-    `UPDATE orders SET locked_until = now() + $2 * interval '1 millisecond', lease = lease + 1
-     WHERE id = $1 AND (locked_until IS NULL OR locked_until < now()) RETURNING *`,
-    [id, leaseMs],
-  );
+  const order = await queue.claim(db, id, leaseMs);
   if (!order) return undefined;
-  const lease = Number(order.lease);
+  const claim = { id, lease: Number(order.lease) };
   let lost = false;
 
   // Renewed at a third of its length: two renewals may fail (a slow database) before it lapses.
   const renewal = setInterval(() => {
-    db.query(`UPDATE orders SET locked_until = now() + $3 * interval '1 millisecond' WHERE id = $1 AND lease = $2 RETURNING id`, [id, lease, leaseMs])
-      .then((rows) => {
-        if (rows.length === 0) lost = true;
+    queue
+      .renew(db, claim, leaseMs)
+      .then((held) => {
+        if (!held) lost = true;
       })
       .catch(() => undefined);
   }, Math.max(10, Math.floor(leaseMs / 3)));
@@ -47,8 +45,7 @@ export async function claimOrder(db: Db, id: string, leaseMs: number): Promise<L
 
   async function check(tx: Queryable = db): Promise<void> {
     if (lost) throw new LeaseLost(id);
-    const [row] = await tx.query<{ lease: string | number }>(`SELECT lease FROM orders WHERE id = $1${tx === db ? '' : ' FOR UPDATE'}`, [id]);
-    if (!row || Number(row.lease) !== lease) {
+    if ((await queue.currentLease(tx, id, tx !== db)) !== claim.lease) {
       lost = true;
       throw new LeaseLost(id);
     }
@@ -62,9 +59,9 @@ export async function claimOrder(db: Db, id: string, leaseMs: number): Promise<L
         await check(tx);
         return work(tx);
       }),
-    async release(schedule, values = []) {
+    async release(next) {
       clearInterval(renewal);
-      await db.query(`UPDATE orders SET locked_until = NULL, ${schedule} WHERE id = $1 AND lease = $2`, [id, lease, ...values]);
+      await queue.release(db, claim, next);
     },
   };
 }

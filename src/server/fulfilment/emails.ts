@@ -1,0 +1,93 @@
+import type { Locale } from '../../i18n/locales.ts';
+import { localizePath } from '../../i18n/paths.ts';
+import type { Db } from '../db/db.ts';
+import type { EsimStore } from '../esims/store.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { orderEmail } from '../mail/order-email.ts';
+import { refundEmail } from '../mail/refund-email.ts';
+import { topUpEmail } from '../mail/top-up-email.ts';
+import { orderNumber, type OrderRow } from '../orders/store.ts';
+import type { Lease } from './lease.ts';
+import { markEmailSent } from './queue.ts';
+
+/** The order as its e-mails tell it. */
+type MailOrder = Parameters<typeof topUpEmail>[0]['order'];
+
+export interface FulfilmentEmailOptions {
+  db: Db;
+  esims: EsimStore;
+  mailer: Mailer;
+  /** The site's address (links in e-mails) and its name. */
+  siteUrl: string;
+  siteName: string;
+  destinationName: (code: string, lang: Locale) => string;
+}
+
+/**
+ * The e-mails the fulfilment sends, each once: built from the order's row (the wording and
+ * rendering are src/server/mail's), sent while the claim on the order holds, then recorded sent.
+ */
+export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
+  const { db, esims, mailer, siteName } = options;
+  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const sent = (lease: Lease, id: string, kind: 'order' | 'top_up' | 'refund' | undefined) =>
+    lease.write((tx) => markEmailSent(tx, id, kind));
+
+  const mailOrder = (order: OrderRow, lang: Locale): MailOrder => ({
+    number: orderNumber(order),
+    createdAt: order.created_at,
+    total: { amountMinor: order.amount_minor, currency: order.currency },
+    plan: order.plan,
+    destinationName: options.destinationName(order.destination, lang),
+    termsVersion: order.terms_version,
+    consentedAt: order.immediate_start_requested_at,
+  });
+
+  /** A new eSIM's e-mail carries the eSIM itself: QR code, manual codes, install links. */
+  async function newEsimEmail(order: OrderRow, lang: Locale) {
+    const esim = await esims.ofOrder(db, order.id);
+    if (!esim) throw new Error(`order ${order.id}: delivered without an eSIM`);
+    return orderEmail({
+      lang,
+      order: mailOrder(order, lang),
+      esim: { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id },
+      installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
+      siteName,
+    });
+  }
+
+  /** The confirmation on a durable medium (BGB § 312f): with the eSIM for a new one, with the way to My eSIMs for a top-up. */
+  async function sendOrderEmail(lease: Lease, order: OrderRow): Promise<void> {
+    const lang = order.lang as Locale;
+    // A detached order (the account was deleted) has nobody to write to.
+    if (!order.email) return sent(lease, order.id, undefined);
+    const email =
+      order.kind === 'top_up'
+        ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
+        : await newEsimEmail(order, lang);
+    await lease.check();
+    await mailer.send({ ...email, to: order.email });
+    await sent(lease, order.id, order.kind === 'top_up' ? 'top_up' : 'order');
+  }
+
+  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
+    // Never 'refunded' to the buyer before Stripe says the money went back (fulfilment.ts, refund()).
+    if (order.refund_status !== 'succeeded') {
+      throw new Error(`order ${order.id}: refund ${order.refund_id ?? '(none)'} is ${order.refund_status ?? 'not asked'}, not succeeded`);
+    }
+    // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
+    const reason = order.refund_reason === 'requested' ? 'requested' : 'not_delivered';
+    if (!order.email) return sent(lease, order.id, undefined);
+    const email = refundEmail({
+      lang: order.lang as Locale,
+      order: { number: orderNumber(order), total: { amountMinor: order.amount_minor, currency: order.currency } },
+      reason,
+      siteName,
+    });
+    await lease.check();
+    await mailer.send({ ...email, to: order.email });
+    await sent(lease, order.id, 'refund');
+  }
+
+  return { sendOrderEmail, sendRefundEmail };
+}
