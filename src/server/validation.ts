@@ -4,17 +4,30 @@ import type { z } from 'zod';
 import { ERROR_CODES, LangQuery } from '../contract/shop-api.ts';
 import { fail } from './http.ts';
 
+/** What hono/validator takes for JSON. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
 /**
  * Requests checked against the contract's schemas (src/contract/shop-api.ts) before a route runs,
  * answering the API's own `{ error: { code, message } }`: `c.req.valid('json' | 'query')` in the route.
  */
 
-/** A body that is no JSON at all (read whatever its Content-Type says) is refused before its fields are checked. */
-const parsableJson: MiddlewareHandler = async (c, next) => {
+/**
+ * The API reads a body as JSON whatever its Content-Type says; the validator reads only bodies
+ * declared JSON. So a body that is no JSON is refused here, and one that is JSON under another
+ * Content-Type is handed on declared as JSON.
+ */
+const readAsJson: MiddlewareHandler = async (c, next) => {
+  const text = await c.req.text();
   try {
-    JSON.parse(await c.req.text());
+    JSON.parse(text);
   } catch {
     return fail(c, 400, ERROR_CODES.badRequest, 'The body must be JSON.');
+  }
+  if (!JSON_MEDIA_TYPE.test(c.req.header('content-type')?.split(';')[0]?.trim() ?? '')) {
+    const headers = new Headers(c.req.raw.headers);
+    headers.set('Content-Type', 'application/json');
+    c.req.raw = new Request(c.req.url, { method: c.req.method, headers, body: text });
   }
   await next();
   return undefined;
@@ -23,7 +36,7 @@ const parsableJson: MiddlewareHandler = async (c, next) => {
 /** A JSON body valid by `schema`; else 400 naming the fields, by their paths only: the message never echoes what was sent. */
 export const jsonBody = <S extends z.ZodType>(schema: S) =>
   [
-    parsableJson,
+    readAsJson,
     zValidator('json', schema, (result, c) => {
       if (result.success) return undefined;
       const fields = [...new Set(result.error.issues.map((issue) => issue.path.join('.') || '(body)'))].slice(0, 5);
