@@ -69,7 +69,13 @@ const answers = new Map<string, unknown[]>();
 /** package/list of a base package's top-ups. */
 let topUpList: unknown;
 
-async function post(call: string, payload: object): Promise<{ success: boolean; obj: any }> {
+/** A partner answer, with what these tests read of esim/order's (orderNo) and esim/query's (esimList). */
+interface Answer {
+  success: boolean;
+  obj: { orderNo: string; esimList: { esimTranNo: string }[] };
+}
+
+async function post(call: string, payload: object): Promise<Answer> {
   const body = JSON.stringify(payload);
   const timestamp = String(Date.now());
   const requestId = 'a0b1c2d3';
@@ -84,7 +90,7 @@ async function post(call: string, payload: object): Promise<{ success: boolean; 
     },
     body,
   });
-  const answer = (await response.json()) as { success: boolean; obj: any };
+  const answer = (await response.json()) as Answer;
   if (answer.success) answers.set(call, [...(answers.get(call) ?? []), answer]);
   return answer;
 }
@@ -100,7 +106,7 @@ beforeAll(async () => {
     const { obj } = await post('esim/order', { transactionId, packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }] });
     for (let i = 0; i < 100; i++) {
       const answer = await post('esim/query', { orderNo: obj.orderNo, pager: { pageNum: 1, pageSize: 10 } });
-      if (answer.success) return answer.obj.esimList[0].esimTranNo as string;
+      if (answer.success) return answer.obj.esimList[0]!.esimTranNo;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     throw new Error('never allocated');

@@ -45,7 +45,22 @@ afterEach(() => standIn.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function post(call: string, payload: object): Promise<{ success: boolean; errorCode: string | null; obj: any }> {
+/** An esim/query profile: the fields these tests read by name, the others only matched. */
+interface Profile extends Record<string, unknown> {
+  esimTranNo: string;
+  iccid: string;
+  orderNo: string;
+  expiredTime: string;
+  totalDuration: number;
+}
+/** A partner answer, with what these tests read of esim/order's (orderNo) and esim/query's (esimList). */
+interface Answer {
+  success: boolean;
+  errorCode: string | null;
+  obj: { orderNo: string; esimList: Profile[] };
+}
+
+async function post(call: string, payload: object): Promise<Answer> {
   const body = JSON.stringify(payload);
   const timestamp = String(Date.now());
   const requestId = 'f0e1d2c3';
@@ -60,21 +75,21 @@ async function post(call: string, payload: object): Promise<{ success: boolean; 
     },
     body,
   });
-  return (await response.json()) as { success: boolean; errorCode: string | null; obj: any };
+  return (await response.json()) as Answer;
 }
 
 /** An allocated eSIM of the first package, as esim/query lists it. */
-async function allocatedEsim(transactionId = 'order-1'): Promise<Record<string, any>> {
+async function allocatedEsim(transactionId = 'order-1'): Promise<Profile> {
   const ordered = await post('esim/order', { transactionId, packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }] });
   for (let i = 0; i < 100; i++) {
     const answer = await post('esim/query', { orderNo: ordered.obj.orderNo, pager: { pageNum: 1, pageSize: 10 } });
-    if (answer.success) return answer.obj.esimList[0];
+    if (answer.success) return answer.obj.esimList[0]!;
     await sleep(20);
   }
   throw new Error('never allocated');
 }
-const profileOf = async (esimTranNo: string): Promise<Record<string, any>> =>
-  (await post('esim/query', { esimTranNo, pager: { pageNum: 1, pageSize: 10 } })).obj.esimList[0];
+const profileOf = async (esimTranNo: string): Promise<Profile> =>
+  (await post('esim/query', { esimTranNo, pager: { pageNum: 1, pageSize: 10 } })).obj.esimList[0]!;
 
 /** Waits until every notification sent so far was answered by the webhook. */
 async function settled(): Promise<void> {
