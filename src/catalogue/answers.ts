@@ -11,7 +11,13 @@ export const catalogueJson = (c: Context, body: unknown) =>
   c.json(body, 200, { ...JSON_TYPE, 'Cache-Control': CACHE_CONTROL, 'Access-Control-Allow-Origin': '*', Vary: 'Accept-Encoding' });
 
 /** A failure: `{ error: { code, message } }`, never cached. */
-export const catalogueError = (c: Context, status: ContentfulStatusCode, code: string, message: string, headers: Record<string, string> = {}) =>
+export const catalogueError = (
+  c: Context,
+  status: ContentfulStatusCode,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+) =>
   c.json({ error: { code, message } }, status, { ...JSON_TYPE, 'Cache-Control': 'no-store', ...headers });
 
 /** Any path no route serves. */

@@ -38,7 +38,12 @@ export function cspReportRoutes(options: CspReportOptions = {}) {
 
   return new Hono()
     .options('/', (c) =>
-      c.body(null, 204, { ...CORS, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' }),
+      c.body(null, 204, {
+        ...CORS,
+        'Access-Control-Allow-Methods': 'POST',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '86400',
+      }),
     )
     .post('/', async (c) => {
       const request = c.req.raw;

@@ -24,8 +24,12 @@ export function catalogueRoutes(snapshot: Snapshot) {
     routes.all(path, (c) => catalogueError(c, 405, 'method_not_allowed', 'Only GET is supported.', { Allow: 'GET, HEAD' }));
   };
 
-  read('/countries', (c, lang) => catalogueJson(c, snapshot.countries.map(({ names, ...country }): Country => ({ ...country, name: names[lang] }))));
-  read('/regions', (c, lang) => catalogueJson(c, snapshot.regions.map(({ names, ...region }): Region => ({ ...region, name: names[lang] }))));
+  read('/countries', (c, lang) =>
+    catalogueJson(c, snapshot.countries.map(({ names, ...country }): Country => ({ ...country, name: names[lang] }))),
+  );
+  read('/regions', (c, lang) =>
+    catalogueJson(c, snapshot.regions.map(({ names, ...region }): Region => ({ ...region, name: names[lang] }))),
+  );
   read('/packages', (c) => {
     const raw = c.req.query('regionId');
     if (raw === undefined || raw.trim() === '') return catalogueError(c, 400, 'missing_region_id', 'Query parameter regionId is required.');

@@ -8,7 +8,12 @@ import type { OrderStore } from '../orders/store.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.ts';
 
 /** The buyer's account, mounted at /me: DELETE / deletes it with the shop's data. */
-export function accountRoutes(deps: { auth: MiddlewareHandler<BuyerEnv>; accounts: Accounts; store: OrderStore; checkouts: CheckoutExpiry }) {
+export function accountRoutes(deps: {
+  auth: MiddlewareHandler<BuyerEnv>;
+  accounts: Accounts;
+  store: OrderStore;
+  checkouts: CheckoutExpiry;
+}) {
   const { accounts, store, checkouts } = deps;
   // Only /me itself: /me/x is no route (404 without asking who calls).
   return new Hono<BuyerEnv>().use('/', deps.auth).delete('/', async (c) => {

@@ -33,24 +33,28 @@ export interface WebhookRoutesDeps {
 export function webhookRoutes(deps: WebhookRoutesDeps) {
   const { db, stripe, store, esims, partner, fulfilment } = deps;
   return new Hono()
-    .post('/stripe', bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The event is too large.') }), async (c) => {
-      const signature = c.req.header('stripe-signature');
-      const payload = await c.req.text();
-      let event: Stripe.Event;
-      try {
-        if (!signature) throw new Error('no signature');
-        event = stripe.webhooks.constructEvent(payload, signature, deps.stripeWebhookSecret);
-      } catch {
-        return fail(c, 400, 'bad_signature', 'The Stripe-Signature header does not verify.');
-      }
-      const { outcome, orderId } = await handleStripeEvent(stripe, store, event);
-      // A paid order is delivered now, and a settled refund carried through, not when the job next
-      // looks (the job catches it if this process stops).
-      if (outcome === 'moved' && orderId) void fulfilment.run(orderId);
-      // Money for no order it matches goes back now (the reconcile job retries what fails).
-      if (outcome === 'mismatch') await refundMismatches(db, stripe);
-      return c.json({ received: true, outcome });
-    })
+    .post(
+      '/stripe',
+      bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The event is too large.') }),
+      async (c) => {
+        const signature = c.req.header('stripe-signature');
+        const payload = await c.req.text();
+        let event: Stripe.Event;
+        try {
+          if (!signature) throw new Error('no signature');
+          event = stripe.webhooks.constructEvent(payload, signature, deps.stripeWebhookSecret);
+        } catch {
+          return fail(c, 400, 'bad_signature', 'The Stripe-Signature header does not verify.');
+        }
+        const { outcome, orderId } = await handleStripeEvent(stripe, store, event);
+        // A paid order is delivered now, and a settled refund carried through, not when the job next
+        // looks (the job catches it if this process stops).
+        if (outcome === 'moved' && orderId) void fulfilment.run(orderId);
+        // Money for no order it matches goes back now (the reconcile job retries what fails).
+        if (outcome === 'mismatch') await refundMismatches(db, stripe);
+        return c.json({ received: true, outcome });
+      },
+    )
     // The partner's notifications are not signed: a secret in the URL keeps strangers out, and each
     // one only makes us ask the partner (DESIGN 6). Answered at once; the work follows.
     .post(
