@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { InstallCodes as Codes } from '../../contract/shop-api.ts';
-import CopyButton from './CopyButton.tsx';
+import ManualCode from './ManualCode.tsx';
 import type { InstallCodesMessages } from './messages.ts';
 import { offersOneTapInstall } from './platform.ts';
 
@@ -43,27 +43,13 @@ export default function InstallCodes({ install, messages: m, guidePath }: Props)
       />
       <h3 className="mt-4 font-semibold">{m.manualHeading}</h3>
       <dl className="mt-2 space-y-3">
-        <Code label={m.smdpAddress} value={install.smdpAddress} messages={m} name="smdp" />
-        <Code label={m.activationCode} value={install.activationCode} messages={m} name="activation" />
+        <ManualCode label={m.smdpAddress} value={install.smdpAddress} messages={m} name="smdp" />
+        <ManualCode label={m.activationCode} value={install.activationCode} messages={m} name="activation" />
       </dl>
       <p className="mt-3 text-sm text-ink-muted">{m.keepPrivate}</p>
       <a href={guidePath} className="mt-3 inline-block font-semibold text-brand underline">
         {m.guideLink}
       </a>
     </section>
-  );
-}
-
-function Code({ label, value, messages: m, name }: { label: string; value: string; messages: InstallCodesMessages; name: string }) {
-  return (
-    <div>
-      <dt className="text-sm text-ink-muted">{label}</dt>
-      <dd className="flex flex-wrap items-center gap-2">
-        <code dir="ltr" className="break-all font-mono" data-code={name}>
-          {value}
-        </code>
-        <CopyButton text={value} label={m.copy.replace('{{what}}', label)} copiedText={m.copied} failedText={m.copyFailed} />
-      </dd>
-    </div>
   );
 }
