@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import type { Price } from '../../catalogue/schema.ts';
-import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION, type OrderView } from '../../contract/shop-api.ts';
+import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION } from '../../contract/shop-api.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
@@ -19,8 +19,9 @@ import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import type { SellablePlan } from './plans.ts';
 import { salesPaused } from './sales-pause.ts';
-import { OPEN_ORDER_LIFETIME_MS, orderNumber, type OrderStore, type OrderWithPayment, type SoldPlan } from './store.ts';
+import { OPEN_ORDER_LIFETIME_MS, type OrderStore, type OrderWithPayment, type SoldPlan } from './store.ts';
 import { isTopUpId, topUpOffers } from './top-ups.ts';
+import { orderView } from './view.ts';
 
 /** What one order sells, priced now: a catalogue plan or one of the partner's top-ups of an eSIM. */
 interface Sale {
@@ -58,23 +59,7 @@ export interface OrderRoutesDeps {
 export function orderRoutes(deps: OrderRoutesDeps) {
   const { db, stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl } = deps;
 
-  const view = (row: OrderWithPayment, lang: Locale): Omit<OrderView, 'esim'> => ({
-    id: row.id,
-    number: orderNumber(row),
-    state: row.state,
-    kind: row.kind,
-    esimId: row.top_up_of ?? row.id,
-    plan: row.plan,
-    destination: destination(row.destination, lang),
-    total: { amountMinor: row.amount_minor, currency: row.currency },
-    createdAt: row.created_at.toISOString(),
-    paidAt: row.paid_at?.toISOString() ?? null,
-    paymentMethod: row.method_type
-      ? { type: row.method_type, ...(row.card_brand && { brand: row.card_brand }), ...(row.card_last4 && { last4: row.card_last4 }) }
-      : null,
-    receiptUrl: row.receipt_url,
-    checkoutUrl: row.state === 'pending_payment' ? row.checkout_url : null,
-  });
+  const view = (row: OrderWithPayment, lang: Locale) => orderView(row, lang, destination);
 
   return new Hono<BuyerEnv>()
     .use('*', deps.auth)
