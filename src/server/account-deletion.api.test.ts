@@ -1,20 +1,15 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, testShopApi } from '../../tests/support/shop-api.ts';
+import { orderRequest, testShopApi } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError } from '../contract/shop-api.ts';
-import type { ShopApi } from './wiring.ts';
 import { firebaseAccounts } from './auth.ts';
-import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
-import { createStripe } from './payments/stripe.ts';
 
 /**
  * Deleting an account cannot be undone (issue 20 item 11): the server wants a token that is not
@@ -40,33 +35,14 @@ function emulatorToken(uid: string, email: string, minutesAgo: number): string {
 }
 
 describe.each(databaseDrivers())('account deletion on $name', (driver) => {
-  let db: Db;
-  let stand: DeliveryStandIns;
-  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
-  let stripe: Stripe;
-  let api: Awaited<ReturnType<typeof serveApi>>;
-  let handler: ShopApi;
+  // No webhooks: nothing here is paid or delivered.
+  const bed = shopTestBed(driver, {
+    catalogue, siteUrl: 'http://127.0.0.1:4329', stripe: { webhooks: false }, partnerNotifications: false,
+  });
   const admin = () => getAuth(getApps().find((a) => a.name === 'account-deletion-test') ?? initializeApp({ projectId: PROJECT }, 'account-deletion-test'));
-
-  beforeAll(async () => {
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-    db = await driver.open();
-    stand = await startDeliveryStandIns();
-    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: 'http://127.0.0.1:9/none', webhookSecret: STAND_IN_WEBHOOK_SECRET });
-    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
-    handler = testShopApi({ catalogue, db, stripe, siteUrl: 'http://127.0.0.1:4329', ...stand.options });
-    api = await serveApi(handler);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await stripeStandIn?.close();
-    await stand?.close();
-    await db?.close();
-  });
-
-  const call = apiCaller(() => api.url);
+  const { call } = bed;
   const openOrder = async (token: string) => (await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN)) })).status;
-  const ownerOfOrders = async (uid: string) => (await db.query('SELECT id FROM orders WHERE uid = $1', [uid])).length;
+  const ownerOfOrders = async (uid: string) => (await bed.db.query('SELECT id FROM orders WHERE uid = $1', [uid])).length;
   /** Tokens count as revoked when their sign-in is older than this (the account's creation, by default). */
   async function accountValidSince(uid: string, minutesAgo: number) {
     const response = await fetch(`http://${inject('authEmulatorHost')}/identitytoolkit.googleapis.com/v1/projects/${PROJECT}/accounts:update`, {
@@ -115,7 +91,7 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
   it('leaves the shop data attached when the accounts service refuses, so the buyer can try again', async () => {
     const real = firebaseAccounts(PROJECT);
     const refusing = testShopApi(
-      { catalogue, db, stripe, siteUrl: 'http://127.0.0.1:4329', ...stand.options },
+      { catalogue, db: bed.db, stripe: bed.stripe, siteUrl: 'http://127.0.0.1:4329', ...bed.stand.options },
       { accounts: { verifyIdToken: real.verifyIdToken, deleteAccount: () => Promise.reject(new Error('auth/internal-error')) } },
     );
     const server = await serveApi(refusing);
@@ -127,7 +103,7 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
       expect(ApiError.parse(await response.json()).error.code).toBe('account_not_deleted');
       expect(await accountExists(buyer.uid)).toBe(true);
       expect(await ownerOfOrders(buyer.uid)).toBe(1);
-      const [open] = await db.query<{ state: string }>('SELECT state FROM orders WHERE uid = $1', [buyer.uid]);
+      const [open] = await bed.db.query<{ state: string }>('SELECT state FROM orders WHERE uid = $1', [buyer.uid]);
       expect(open!.state).toBe('pending_payment');
     } finally {
       await server.close();

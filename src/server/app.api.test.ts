@@ -1,15 +1,14 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, OrderList, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
-import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
 import { checkoutEvent, checkoutSession, signedEvent, STAGE_OF, stripeId, type CheckoutEventType, type SessionFacts } from '../../tests/support/stripe-events.ts';
-import type { Db } from './db/db.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './orders/store.ts';
 import { createStripe } from './payments/stripe.ts';
@@ -30,36 +29,8 @@ const PAID = ['paid', 'provisioning', 'delivered'];
 const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
 
 describe.each(databaseDrivers())('shop API on $name', (driver) => {
-  let db: Db;
-  let api: Awaited<ReturnType<typeof serveApi>>;
-  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
-  let stripe: Stripe;
-  let port: number;
-  let delivery: DeliveryStandIns;
-
-  const handler = () => testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...delivery.options });
-
-  beforeAll(async () => {
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-    db = await driver.open();
-    delivery = await startDeliveryStandIns();
-    api = await serveApi(handler());
-    port = Number(new URL(api.url).port);
-    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800, 1600, 3200] });
-    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
-    // The API was built before the stand-in existed: serve again with the real client.
-    await api.close();
-    api = await serveApi(handler(), port);
-    delivery.connect(`${api.url}/api`);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await stripeStandIn?.close();
-    await delivery?.close();
-    await db?.close();
-  });
-
-  const call = apiCaller(() => api.url);
+  const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, stripe: { retryDelaysMs: [100, 200, 400, 800, 1600, 3200] } });
+  const { call } = bed;
   const order = (token: string, body: unknown) => call('/orders', { method: 'POST', token, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
   const pay = payOnStandIn;
@@ -82,13 +53,13 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     const b = CreateOrderResponse.parse(await second.json());
     expect(b.order.id).toBe(a.order.id);
     expect(b.checkoutUrl).toBe(a.checkoutUrl);
-    expect(a.checkoutUrl.startsWith(stripeStandIn.url)).toBe(true);
+    expect(a.checkoutUrl.startsWith(bed.stripeStandIn.url)).toBe(true);
     expect(a.order).toMatchObject({ state: 'pending_payment', total: PLAN.price, plan: { id: PLAN.pkg.id }, destination: { code: PLAN.destination.code } });
     expect(a.order.number).toMatch(/^ES-\d{4}-\d{6}$/);
     const list = OrderList.parse(await (await call('/orders?lang=de', { token: buyer.idToken })).json());
     expect(list.orders.map((o) => o.id)).toEqual([a.order.id]);
     // One Checkout Session, in the buyer's language, VAT-inclusive, naming our order.
-    const session = await stripe.checkout.sessions.retrieve(new URL(a.checkoutUrl).pathname.split('/').pop()!);
+    const session = await bed.stripe.checkout.sessions.retrieve(new URL(a.checkoutUrl).pathname.split('/').pop()!);
     expect(session).toMatchObject({ client_reference_id: a.order.id, amount_total: PLAN.price.amountMinor, locale: 'de', currency: 'eur' });
     // VAT included in the price shown, computed by Stripe Tax for the buyer's country (README: Taxes).
     expect(session.automatic_tax).toMatchObject({ enabled: true });
@@ -98,22 +69,22 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
 
   it('opens a payment page when the buyer retries minutes after Stripe was down: the session expires 30 min to 24 h from now', async () => {
     const buyer = await signUp();
-    stripeStandIn.outage({ drop: true });
+    bed.stripeStandIn.outage({ drop: true });
     try {
       const down = await order(buyer.idToken, orderFor());
       expect(down.status).toBe(502);
       expect(ApiError.parse(await down.json()).error.code).toBe('payment_unavailable');
     } finally {
-      stripeStandIn.outage(null);
+      bed.stripeStandIn.outage(null);
     }
     // The order stays open; the buyer comes back over 2 minutes later (its clock moved back in the database).
-    const [open] = await db.query<{ id: string }>(`SELECT id FROM orders WHERE uid = $1 AND state = 'pending_payment'`, [buyer.uid]);
-    await db.query(`UPDATE orders SET created_at = created_at - interval '150 seconds' WHERE id = $1`, [open!.id]);
+    const [open] = await bed.db.query<{ id: string }>(`SELECT id FROM orders WHERE uid = $1 AND state = 'pending_payment'`, [buyer.uid]);
+    await bed.db.query(`UPDATE orders SET created_at = created_at - interval '150 seconds' WHERE id = $1`, [open!.id]);
     const retried = await order(buyer.idToken, orderFor());
     expect(retried.status).toBe(200);
     const { order: reused, checkoutUrl } = CreateOrderResponse.parse(await retried.json());
     expect(reused.id).toBe(open!.id);
-    const session = await stripe.checkout.sessions.retrieve(new URL(checkoutUrl).pathname.split('/').pop()!);
+    const session = await bed.stripe.checkout.sessions.retrieve(new URL(checkoutUrl).pathname.split('/').pop()!);
     const now = Math.floor(Date.now() / 1000);
     expect(session.expires_at - now).toBeGreaterThanOrEqual(30 * 60 - 5);
     expect(session.expires_at - now).toBeLessThanOrEqual(24 * 3600);
@@ -198,7 +169,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     expect(after.receiptUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/receipts\//);
     expect(after.paidAt).not.toBeNull();
     // Every change recorded, with its cause.
-    const events = await db.query<{ from_state: string | null; to_state: string; cause: string }>(
+    const events = await bed.db.query<{ from_state: string | null; to_state: string; cause: string }>(
       'SELECT from_state, to_state, cause FROM order_events WHERE order_id = $1 ORDER BY id', [created.id]);
     expect(events.slice(0, 2).map((e) => [e.from_state, e.to_state])).toEqual([[null, 'pending_payment'], ['pending_payment', 'paid']]);
     expect(events[1]!.cause).toMatch(/^stripe:checkout\.session\.completed evt_/);
@@ -211,7 +182,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     /** A Checkout event about this session, shaped as Stripe sends it at the stage its type carries (tests/support/stripe-events.ts). */
     const event = (type: CheckoutEventType, facts: Omit<SessionFacts, 'stage'>, stage = STAGE_OF[type]) =>
       checkoutEvent(type, checkoutSession({ ...facts, stage, ...(stage === 'expired' && { payment_intent: null }) }));
-    const deliver = (payload: string, signature: string | undefined, url = `${api.url}/api`) =>
+    const deliver = (payload: string, signature: string | undefined, url = `${bed.api.url}/api`) =>
       fetch(`${url}/webhooks/stripe`, { method: 'POST', body: payload, headers: { 'Content-Type': 'application/json', ...(signature && { 'Stripe-Signature': signature }) } });
     /** Delivers it signed with the endpoint's secret, as Stripe would; answers the API's outcome. */
     async function send(e: Stripe.Event, url?: string) {
@@ -256,10 +227,10 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       for (let i = 0; i < 3; i++) outcomes.push(await send(paid));
       expect(outcomes).toEqual(['moved', 'replay', 'replay']);
       expect((await readOrder(buyer.idToken, created.id)).state).toSatisfy((state: string) => PAID.includes(state));
-      const payments = await db.query<{ payment_intent_id: string }>('SELECT payment_intent_id FROM payments WHERE order_id = $1', [created.id]);
+      const payments = await bed.db.query<{ payment_intent_id: string }>('SELECT payment_intent_id FROM payments WHERE order_id = $1', [created.id]);
       // The PaymentIntent the event names is the one kept to refund later.
       expect(payments).toEqual([{ payment_intent_id: session.payment_intent }]);
-      const events = await db.query<{ to_state: string }>('SELECT * FROM order_events WHERE order_id = $1', [created.id]);
+      const events = await bed.db.query<{ to_state: string }>('SELECT * FROM order_events WHERE order_id = $1', [created.id]);
       expect(events.filter((e) => e.to_state === 'paid')).toHaveLength(1);
     });
 
@@ -273,7 +244,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       const second = await openOrder();
       for (const type of ['checkout.session.expired', 'checkout.session.completed'] as const) await send(event(type, second.session));
       expect((await readOrder(second.buyer.idToken, second.created.id)).state).toSatisfy((state: string) => PAID.includes(state));
-      const events = await db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [second.created.id]);
+      const events = await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [second.created.id]);
       expect(events.slice(0, 3).map((e) => e.to_state)).toEqual(['pending_payment', 'expired', 'paid']);
     });
 
@@ -301,7 +272,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       // An account of ours whose own events reach no endpoint: the only events are the ones sent here.
       const quietStandIn = await startStripeStandIn({ port: 0, webhookSecret: STAND_IN_WEBHOOK_SECRET });
       const quietStripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: quietStandIn.url });
-      const quietApi = await serveApi(testShopApi({ catalogue, db, stripe: quietStripe, siteUrl: SITE, ...delivery.options }));
+      const quietApi = await serveApi(testShopApi({ catalogue, db: bed.db, stripe: quietStripe, siteUrl: SITE, ...bed.stand.options }));
       try {
         // Paid sessions for no order of ours: an order id we never made, and a reference that is no order id at all.
         for (const reference of [crypto.randomUUID(), 'cart_4711']) {
@@ -316,7 +287,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
           const completed = event('checkout.session.completed', { id: created.id, client_reference_id: reference, amount_total: 777, currency: 'eur', payment_intent: intent });
 
           expect(await send(completed, `${quietApi.url}/api`)).toBe('mismatch');
-          const recorded = await db.query('SELECT order_id, payment_intent_id, amount_minor, currency, reason, refund_id IS NOT NULL AS refunded FROM payment_mismatches WHERE checkout_session_id = $1', [created.id]);
+          const recorded = await bed.db.query('SELECT order_id, payment_intent_id, amount_minor, currency, reason, refund_id IS NOT NULL AS refunded FROM payment_mismatches WHERE checkout_session_id = $1', [created.id]);
           expect(recorded).toEqual([{ order_id: null, payment_intent_id: intent, amount_minor: 777, currency: 'EUR', reason: 'unknown_order', refunded: true }]);
           const refunds = async () => (await quietStripe.refunds.list({ payment_intent: intent })).data.map((r) => [r.amount, r.status]);
           expect(await refunds()).toEqual([[777, 'succeeded']]);
@@ -324,7 +295,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
           // Stripe sends it again (its retry, the same event), or another event about the same session: nothing more is given back.
           expect(await send(completed, `${quietApi.url}/api`)).toBe('replay');
           expect(await send(checkoutEvent('checkout.session.completed', completed.data.object as Stripe.Checkout.Session), `${quietApi.url}/api`)).toBe('mismatch');
-          expect(await db.query('SELECT id FROM payment_mismatches WHERE checkout_session_id = $1', [created.id])).toHaveLength(1);
+          expect(await bed.db.query('SELECT id FROM payment_mismatches WHERE checkout_session_id = $1', [created.id])).toHaveLength(1);
           expect(await refunds()).toEqual([[777, 'succeeded']]);
         }
       } finally {
@@ -337,11 +308,11 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
   it('loses nothing when the API is down between payment and webhook: the retried event marks it paid', async () => {
     const buyer = await signUp();
     const { order: created, checkoutUrl } = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor(OTHER_PLAN))).json());
-    await api.close();
+    await bed.api.close();
     expect((await pay(checkoutUrl, '4242424242424242')).status).toBe(303);
     await new Promise((r) => setTimeout(r, 500));
     // A new server process on the same port and database.
-    api = await serveApi(handler(), port);
+    bed.api = await serveApi(bed.build(), bed.port);
     const after = await waitFor(() => readOrder(buyer.idToken, created.id), (o) => PAID.includes(o.state), 15_000);
     expect(PAID).toContain(after.state);
   });
@@ -356,13 +327,13 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     // The account went with it: its token opens nothing any more.
     expect((await call('/orders', { token: buyer.idToken })).status).toBe(401);
-    const rows = await db.query<{ id: string; uid: string | null; email: string | null; state: string; amount_minor: number }>(
+    const rows = await bed.db.query<{ id: string; uid: string | null; email: string | null; state: string; amount_minor: number }>(
       'SELECT id, uid, email, state, amount_minor FROM orders WHERE id = ANY($1::uuid[]) ORDER BY created_at', [[paid.order.id, open.order.id]]);
     expect(rows).toEqual([
       { id: paid.order.id, uid: null, email: null, state: 'delivered', amount_minor: paid.order.total.amountMinor },
       { id: open.order.id, uid: null, email: null, state: 'cancelled', amount_minor: open.order.total.amountMinor },
     ]);
-    const session = await stripe.checkout.sessions.retrieve(new URL(open.checkoutUrl).pathname.split('/').pop()!);
+    const session = await bed.stripe.checkout.sessions.retrieve(new URL(open.checkoutUrl).pathname.split('/').pop()!);
     expect(session.status).toBe('expired');
   });
 

@@ -1,18 +1,12 @@
-import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { serveApi } from '../../scripts/lib/api-server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { offeredTopUps, orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
-import type { ShopApi, ShopApiOptions } from './wiring.ts';
-import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
-import { createStripe } from './payments/stripe.ts';
 
 /**
  * What one account can make the shop spend (issue 20 items 3 and 4), over real HTTP with real
@@ -29,44 +23,12 @@ const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => o
 const sessionIdOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split('/').pop()!;
 
 describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
-  let db: Db;
-  let stand: DeliveryStandIns;
-  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
-  let stripe: Stripe;
-  let handler: ShopApi;
-  let api: Awaited<ReturnType<typeof serveApi>>;
-  let port: number;
-
-  const build = (overrides: Partial<ShopApiOptions> = {}) => testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...stand.options }, overrides);
-  /** Serves another build of the API on the same port (the stand-ins keep calling it there). */
-  async function serve(next: ShopApi) {
-    await handler?.fulfilment.settled();
-    await api.close();
-    handler = next;
-    api = await serveApi(handler, port);
-  }
-
-  beforeAll(async () => {
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-    db = await driver.open();
-    stand = await startDeliveryStandIns({ allocationDelayMs: 200 });
-    api = await serveApi(() => Promise.resolve(new Response(null, { status: 503 })));
-    port = Number(new URL(api.url).port);
-    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800] });
-    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
-    await serve(build());
-    stand.connect(`${api.url}/api`);
-  });
-  afterAll(async () => {
+  const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 200, stripe: { retryDelaysMs: [100, 200, 400, 800] } });
+  // Before the test bed's own teardown (after-hooks run last registered first).
+  afterAll(() => {
     vi.restoreAllMocks();
-    await handler?.fulfilment.settled();
-    await api?.close();
-    await stripeStandIn?.close();
-    await stand?.close();
-    await db?.close();
   });
-
-  const call = apiCaller(() => api.url);
+  const { call } = bed;
   const postOrder = (token: string, request: CreateOrderRequest) => call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
@@ -76,7 +38,7 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     const created = CreateOrderResponse.parse(await (await postOrder(token, orderFor())).json());
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     const delivered = await waitFor(() => readOrder(token, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.iccid);
-    stand.partner.markInstalled(stand.partner.esimTranNoOf(delivered.esim!.iccid!)!);
+    bed.stand.partner.markInstalled(bed.stand.partner.esimTranNoOf(delivered.esim!.iccid!)!);
     const list = await waitFor(() => listEsims(token), (esims) => esims[0]?.status === 'active');
     expect(list[0]).toMatchObject({ id: created.order.id, status: 'active', refundable: false });
     return created.order.id;
@@ -95,8 +57,8 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
   it('refund posts on an installed eSIM are answered from what we know: a handful of partner calls for 40, the 6th in a minute 429', async () => {
     const buyer = await signUp();
     const esimId = await installedEsim(buyer.idToken);
-    await handler.fulfilment.settled();
-    const before = stand.partner.requests.length;
+    await bed.handler.fulfilment.settled();
+    const before = bed.stand.partner.requests.length;
 
     const answers: Response[] = [];
     for (let i = 0; i < 40; i++) {
@@ -104,7 +66,7 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
       answers.push(new Response(await response.arrayBuffer(), response));
     }
     // The partner was asked at most once or twice, not twice per post (80 calls took 10 s of the shop's budget).
-    const partnerCalls = stand.partner.requests.slice(before);
+    const partnerCalls = bed.stand.partner.requests.slice(before);
     expect(partnerCalls.length, JSON.stringify(partnerCalls.map((r) => r.call))).toBeLessThanOrEqual(2);
     const statuses = answers.map((r) => r.status);
     expect(statuses.slice(0, REFUND_REQUESTS_PER_USER_PER_MINUTE)).toEqual(Array(REFUND_REQUESTS_PER_USER_PER_MINUTE).fill(409));
@@ -122,26 +84,26 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     const created = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, orderFor())).json());
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     const delivered = await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.iccid);
-    await handler.fulfilment.settled();
+    await bed.handler.fulfilment.settled();
     // Installed, and the partner's notification lost: our side still says 'ready'.
-    stand.partner.setWebhookUrl(undefined);
+    bed.stand.partner.setWebhookUrl(undefined);
     try {
-      stand.partner.markInstalled(stand.partner.esimTranNoOf(delivered.esim!.iccid!)!);
+      bed.stand.partner.markInstalled(bed.stand.partner.esimTranNoOf(delivered.esim!.iccid!)!);
     } finally {
-      stand.connect(`${api.url}/api`);
+      bed.stand.connect(`${bed.api.url}/api`);
     }
-    const before = stand.partner.requests.length;
+    const before = bed.stand.partner.requests.length;
     const refund = () => call(`/esims/${created.order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect((await refund()).status).toBe(409);
-    expect(stand.partner.requests.slice(before).map((r) => r.call)).toEqual(['esim/query']);
+    expect(bed.stand.partner.requests.slice(before).map((r) => r.call)).toEqual(['esim/query']);
     expect((await refund()).status).toBe(409);
-    expect(stand.partner.requests.length - before).toBe(1);
+    expect(bed.stand.partner.requests.length - before).toBe(1);
     expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('delivered');
   });
 
   it('answers the 11th order in a minute with 429 and Retry-After, and opens no payment page for it', async () => {
     const buyer = await signUp();
-    const created = vi.spyOn(stripe.checkout.sessions, 'create');
+    const created = vi.spyOn(bed.stripe.checkout.sessions, 'create');
     try {
       const distinct = [...plans.values()].slice(0, ORDERS_PER_USER_PER_MINUTE + 1);
       for (const plan of distinct.slice(0, ORDERS_PER_USER_PER_MINUTE)) expect((await postOrder(buyer.idToken, orderFor(plan))).status).toBe(201);
@@ -160,11 +122,11 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
 
   it('switching a top-up back and forth between two eSIMs 20 times leaves every replaced payment page expired at Stripe: none takes a payment', async () => {
     // The per-minute limit would stop this buyer at 10: another build of the API with room for 20.
-    await serve(build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 } }));
+    await bed.serve(bed.build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 } }));
     const buyer = await signUp();
     const esimIds = [await installedEsim(buyer.idToken), await installedEsim(buyer.idToken)];
     // The same top-up (one destination: the same partner's top-ups) for one eSIM, then the other.
-    const [topUp] = await offeredTopUps(api.url, buyer.idToken, esimIds[0]!);
+    const [topUp] = await offeredTopUps(bed.api.url, buyer.idToken, esimIds[0]!);
     const urls: string[] = [];
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -176,45 +138,45 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     }
     expect(new Set(urls).size).toBe(20);
     for (const url of urls.slice(0, -1)) {
-      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(url))).status, url).toBe('expired');
+      expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(url))).status, url).toBe('expired');
       const paid = await payOnStandIn(url, '4242424242424242');
       expect(paid.status, url).toBe(409);
       expect(await paid.text()).toContain('expired');
     }
     // The open one still pays.
-    expect((await stripe.checkout.sessions.retrieve(sessionIdOf(urls.at(-1)!))).status).toBe('open');
+    expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(urls.at(-1)!))).status).toBe('open');
     const states = await Promise.all(ids.map(async (id) => (await readOrder(buyer.idToken, id)).state));
     expect(states).toEqual([...Array(19).fill('cancelled'), 'pending_payment']);
   });
 
   it('closes a replaced payment page later when Stripe could not be reached at the time (the reconcile job tries again)', async () => {
-    await serve(build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 }, reconcileToken: 'limits-reconcile-token' }));
+    await bed.serve(bed.build({ limits: { ordersPerMinute: 100, ordersPerHour: 100 }, reconcileToken: 'limits-reconcile-token' }));
     const buyer = await signUp();
     const esimIds = [await installedEsim(buyer.idToken), await installedEsim(buyer.idToken)];
-    const [topUp] = await offeredTopUps(api.url, buyer.idToken, esimIds[0]!);
+    const [topUp] = await offeredTopUps(bed.api.url, buyer.idToken, esimIds[0]!);
     const first = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, topUpRequest(topUp!, esimIds[0]!))).json());
-    const expire = vi.spyOn(stripe.checkout.sessions, 'expire').mockRejectedValueOnce(new Error('connection reset'));
+    const expire = vi.spyOn(bed.stripe.checkout.sessions, 'expire').mockRejectedValueOnce(new Error('connection reset'));
     try {
       // The same top-up for the other eSIM replaces it.
       const second = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, topUpRequest(topUp!, esimIds[1]!))).json());
       expect(second.order.id).not.toBe(first.order.id);
       expect((await readOrder(buyer.idToken, first.order.id)).state).toBe('cancelled');
       expect(expire).toHaveBeenCalled();
-      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('open');
+      expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('open');
 
       // Queued, and tried again 10 s later: the test moves that time forward.
-      const [queued] = await db.query<{ attempts: number; last_error: string }>('SELECT attempts, last_error FROM checkout_expiries WHERE checkout_session_id = $1', [sessionIdOf(first.checkoutUrl)]);
+      const [queued] = await bed.db.query<{ attempts: number; last_error: string }>('SELECT attempts, last_error FROM checkout_expiries WHERE checkout_session_id = $1', [sessionIdOf(first.checkoutUrl)]);
       expect(queued).toMatchObject({ attempts: 1, last_error: 'connection reset' });
-      await db.query(`UPDATE checkout_expiries SET next_attempt_at = now() - interval '1 second'`);
+      await bed.db.query(`UPDATE checkout_expiries SET next_attempt_at = now() - interval '1 second'`);
       const job = await call('/jobs/reconcile', { method: 'POST', token: 'limits-reconcile-token' });
       expect(job.status).toBe(200);
-      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('expired');
+      expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('expired');
       expect((await payOnStandIn(first.checkoutUrl, '4242424242424242')).status).toBe(409);
       // Once closed, the job leaves it alone.
       const calls = expire.mock.calls.length;
       await call('/jobs/reconcile', { method: 'POST', token: 'limits-reconcile-token' });
       expect(expire.mock.calls.length).toBe(calls);
-      expect((await stripe.checkout.sessions.retrieve(sessionIdOf(second.checkoutUrl))).status).toBe('open');
+      expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(second.checkoutUrl))).status).toBe('open');
     } finally {
       expire.mockRestore();
     }

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import { FAILURES, startEsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, offeredTopUps, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { offeredTopUps, orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, CreateOrderResponse, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
-import type { ShopApi, ShopApiOptions } from './wiring.ts';
-import type { Db } from './db/db.ts';
+import type { ShopApi } from './wiring.ts';
 import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
-import { createStripe } from './payments/stripe.ts';
 
 /**
  * Money under faults (issue 20): answers lost after the partner applied a write, a second API
@@ -29,56 +25,27 @@ const BIGGER = [...plans.values()].find((p) => p.destination.code === 'DE' && p.
 const SITE = 'http://127.0.0.1:4329';
 
 describe.each(databaseDrivers())('money under faults on $name', (driver) => {
-  let db: Db;
-  let stand: DeliveryStandIns;
-  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
-  let stripe: Stripe;
-  let handler: ShopApi;
-  let api: Awaited<ReturnType<typeof serveApi>>;
-
-  const build = (overrides: Partial<ShopApiOptions> = {}) => testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...stand.options }, overrides);
-
-  beforeAll(async () => {
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-    db = await driver.open();
-    stand = await startDeliveryStandIns({ allocationDelayMs: 200 });
-    api = await serveApi(() => Promise.resolve(new Response(null, { status: 503 })));
-    const port = Number(new URL(api.url).port);
-    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800, 1600] });
-    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
-    await api.close();
-    handler = build();
-    api = await serveApi(handler, port);
-    stand.connect(`${api.url}/api`);
-  });
-  afterAll(async () => {
-    await handler?.fulfilment.settled();
-    await api?.close();
-    await stripeStandIn?.close();
-    await stand?.close();
-    await db?.close();
-  });
-
-  const call = apiCaller(() => api.url);
+  const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 200 });
+  const { call } = bed;
   /** Another API process on the same port (the client's pooled connections to the old one notice it first). */
   async function restartApi(next: ShopApi) {
-    await api.close();
+    await bed.api.close();
     await new Promise((r) => setTimeout(r, 300));
-    api = await serveApi(next, Number(new URL(api.url).port));
+    bed.api = await serveApi(next, Number(new URL(bed.api.url).port));
   }
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const events = async (id: string) =>
-    (await db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
-  const tranNo = (orderId: string) => stand.partner.tranNoOfTransaction(orderId)!;
+    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
+  const tranNo = (orderId: string) => bed.stand.partner.tranNoOfTransaction(orderId)!;
   const partnerStatus = async (orderId: string) =>
-    (await stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) })) as { status: 'ready'; profiles: { status: string; totalBytes: number }[] };
+    (await bed.stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) })) as { status: 'ready'; profiles: { status: string; totalBytes: number }[] };
   const refundsOf = async (orderId: string) => {
-    const [payment] = await db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]);
-    return (await stripe.refunds.list({ payment_intent: payment!.payment_intent_id })).data;
+    const [payment] = await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]);
+    return (await bed.stripe.refunds.list({ payment_intent: payment!.payment_intent_id })).data;
   };
   /** Runs the reconcile job until the order reaches a state in `states`. */
   const settlesIn = (token: string, id: string, states: string[], ms = 15_000) =>
-    waitFor(() => handler.fulfilment.reconcile().then(() => readOrder(token, id)), (o) => states.includes(o.state), ms);
+    waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)), (o) => states.includes(o.state), ms);
 
   async function buy(token: string, request: CreateOrderRequest = orderRequest(PLAN)) {
     const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
@@ -97,18 +64,18 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
 
   /** Runs `work` while the partner's notifications reach nobody (they are only hints, and get lost). */
   async function withoutPartnerNotifications<T>(work: () => Promise<T>): Promise<T> {
-    stand.partner.setWebhookUrl(undefined);
+    bed.stand.partner.setWebhookUrl(undefined);
     try {
       return await work();
     } finally {
-      stand.connect(`${api.url}/api`);
+      bed.stand.connect(`${bed.api.url}/api`);
     }
   }
 
   /** A delivered eSIM the buyer installed, once the partner's notification has reached the shop. */
   const installedEsim = async (token: string) => {
     const order = await deliveredEsim(token);
-    stand.partner.markInstalled(tranNo(order.id));
+    bed.stand.partner.markInstalled(tranNo(order.id));
     await waitFor(() => readOrder(token, order.id), (o) => o.esim?.status === 'active');
     return order;
   };
@@ -116,7 +83,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   it('a cancel whose answer was lost still ends refunded: the partner is read, not guessed', async () => {
     const buyer = await signUp();
     const order = await deliveredEsim(buyer.idToken);
-    stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/cancel' });
+    bed.stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/cancel' });
     // Its CANCEL notification is lost too: only a read of the partner can tell.
     const after = await withoutPartnerNotifications(async () => {
       await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
@@ -133,8 +100,8 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const order = await deliveredEsim(buyer.idToken);
     // The refund was under way: the partner applied the cancel, and the process died before it wrote anything down.
     const after = await withoutPartnerNotifications(async () => {
-      await stand.options.partner.cancelProfile(tranNo(order.id));
-      await handler.fulfilment.requestRefund(order.id);
+      await bed.stand.options.partner.cancelProfile(tranNo(order.id));
+      await bed.handler.fulfilment.requestRefund(order.id);
       return settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
     });
     expect(after.state).toBe('refunded');
@@ -142,19 +109,19 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   });
 
   it.each(['same', 'refuse'] as const)('an order whose answer was lost is delivered once, whatever a repeated order answers (%s)', async (answer) => {
-    stand.partner.setRepeatedOrderAnswer(answer);
+    bed.stand.partner.setRepeatedOrderAnswer(answer);
     try {
       const buyer = await signUp();
-      const before = stand.partner.esimCount;
-      stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/order' });
+      const before = bed.stand.partner.esimCount;
+      bed.stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/order' });
       const order = await buy(buyer.idToken);
       const after = await settlesIn(buyer.idToken, order.id, ['delivered', 'refunded']);
       expect(after.state).toBe('delivered');
-      expect(stand.partner.esimCount - before).toBe(1);
-      const writes = await db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`, [order.id]);
+      expect(bed.stand.partner.esimCount - before).toBe(1);
+      const writes = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`, [order.id]);
       expect(writes.map((w) => w.outcome)).toEqual(['applied']);
     } finally {
-      stand.partner.setRepeatedOrderAnswer('same');
+      bed.stand.partner.setRepeatedOrderAnswer('same');
     }
   });
 
@@ -163,37 +130,37 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const base = await installedEsim(buyer.idToken);
     const totalBefore = (await partnerStatus(base.id)).profiles[0]!.totalBytes;
     // Two of the partner's own top-ups of this eSIM (whole gigabytes).
-    const [small, larger] = await offeredTopUps(api.url, buyer.idToken, base.id);
+    const [small, larger] = await offeredTopUps(bed.api.url, buyer.idToken, base.id);
     const added = small!.dataAmount.value * 2 ** 30;
 
     // Applied, answer lost.
-    stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/topup' });
+    bed.stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/topup' });
     const first = await buy(buyer.idToken, topUpRequest(small!, base.id));
     expect((await settlesIn(buyer.idToken, first.id, ['delivered', 'refunded'])).state).toBe('delivered');
-    expect(stand.partner.topUpsApplied(first.id)).toBe(1);
+    expect(bed.stand.partner.topUpsApplied(first.id)).toBe(1);
 
     // Refused before it was applied (a 503): the read shows nothing added, so it is sent again, once.
-    stand.partner.failNext({ status: 503 }, { call: 'esim/topup' });
+    bed.stand.partner.failNext({ status: 503 }, { call: 'esim/topup' });
     const second = await buy(buyer.idToken, topUpRequest(larger!, base.id));
     expect((await settlesIn(buyer.idToken, second.id, ['delivered', 'refunded'])).state).toBe('delivered');
-    expect(stand.partner.topUpsApplied(second.id)).toBe(1);
+    expect(bed.stand.partner.topUpsApplied(second.id)).toBe(1);
     const addedToo = larger!.dataAmount.value * 2 ** 30;
     expect((await partnerStatus(base.id)).profiles[0]!.totalBytes).toBe(totalBefore + added + addedToo);
-    const writes = await db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 ORDER BY id`, [second.id]);
+    const writes = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 ORDER BY id`, [second.id]);
     expect(writes.map((w) => w.outcome)).toEqual(['refused', 'applied']);
   });
 
   it('two API instances on one database never work on one order at once: the claim is renewed while a slow partner answers', async () => {
     // Both instances hold an order 300 ms unless renewed; the partner takes 1.5 s to top up.
-    const short = { ...stand.options.delivery, leaseMs: 300 };
-    const first = build({ delivery: short });
-    const second = build({ delivery: short });
+    const short = { ...bed.stand.options.delivery, leaseMs: 300 };
+    const first = bed.build({ delivery: short });
+    const second = bed.build({ delivery: short });
     await restartApi(first);
     try {
       const buyer = await signUp();
       const base = await installedEsim(buyer.idToken);
-      const [cheapest] = await offeredTopUps(api.url, buyer.idToken, base.id);
-      stand.partner.failNext({ delayMs: 1_500 }, { call: 'esim/topup' });
+      const [cheapest] = await offeredTopUps(bed.api.url, buyer.idToken, base.id);
+      bed.stand.partner.failNext({ delayMs: 1_500 }, { call: 'esim/topup' });
       const topUp = await buy(buyer.idToken, topUpRequest(cheapest!, base.id));
       const deadline = Date.now() + 2_500;
       while (Date.now() < deadline) {
@@ -203,29 +170,29 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
       await first.fulfilment.settled();
       await second.fulfilment.settled();
       expect((await readOrder(buyer.idToken, topUp.id)).state).toBe('delivered');
-      expect(stand.partner.topUpsApplied(topUp.id)).toBe(1);
+      expect(bed.stand.partner.topUpsApplied(topUp.id)).toBe(1);
       expect((await events(topUp.id)).filter((s) => s === 'delivered')).toHaveLength(1);
     } finally {
-      await restartApi(handler);
+      await restartApi(bed.handler);
     }
   });
 
   it("a profile that is another order's is an error the order survives: retried, then refunded, never 'delivered' without an eSIM", async () => {
     const first = await signUp();
     const taken = await deliveredEsim(first.idToken);
-    const [{ partner_order_no: takenPartnerOrder }] = await db.query<{ partner_order_no: string }>('SELECT partner_order_no FROM orders WHERE id = $1', [taken.id]) as [{ partner_order_no: string }];
+    const [{ partner_order_no: takenPartnerOrder }] = await bed.db.query<{ partner_order_no: string }>('SELECT partner_order_no FROM orders WHERE id = $1', [taken.id]) as [{ partner_order_no: string }];
 
     // The second order's first partner call fails; before its next try, it points at the first order's partner order.
     const buyer = await signUp();
-    stand.partner.failNext({ status: 500 }, { call: 'esim/order' });
+    bed.stand.partner.failNext({ status: 500 }, { call: 'esim/order' });
     const order = await buy(buyer.idToken);
-    await waitFor(() => db.query<{ last_error: string | null }>('SELECT last_error FROM orders WHERE id = $1', [order.id]), ([o]) => !!o?.last_error);
-    await db.query('UPDATE orders SET partner_order_no = $2 WHERE id = $1', [order.id, takenPartnerOrder]);
+    await waitFor(() => bed.db.query<{ last_error: string | null }>('SELECT last_error FROM orders WHERE id = $1', [order.id]), ([o]) => !!o?.last_error);
+    await bed.db.query('UPDATE orders SET partner_order_no = $2 WHERE id = $1', [order.id, takenPartnerOrder]);
 
     const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
     expect(after.state).toBe('refunded');
     expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
-    const [row] = await db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
+    const [row] = await bed.db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
     expect(row!.last_error).toContain("already another order's");
     expect(await refundsOf(order.id)).toHaveLength(1);
     // The first buyer keeps their eSIM.
@@ -234,17 +201,17 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
 
   it('orders from the partner at the price sold: a partner price rise is refused by the partner and ends in a refund with its reason', async () => {
     const buyer = await signUp();
-    const pkg = stand.partner.packages.find((p) => p.packageCode === BIGGER.pkg.partnerCode)! as { price: number };
+    const pkg = bed.stand.partner.packages.find((p) => p.packageCode === BIGGER.pkg.partnerCode)! as { price: number };
     const sold = pkg.price;
     pkg.price = sold + 10_000;
     try {
       const order = await buy(buyer.idToken, orderRequest(BIGGER));
       const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
       expect(after.state).toBe('refunded');
-      const sent = stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === order.id);
+      const sent = bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === order.id);
       expect(sent.length).toBeGreaterThan(0);
       expect((sent[0]!.body as { packageInfoList: { price: number }[] }).packageInfoList[0]!.price).toBe(sold);
-      const [row] = await db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
+      const [row] = await bed.db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
       expect(row!.last_error).toContain('200005');
       expect(await refundsOf(order.id)).toHaveLength(1);
     } finally {
@@ -257,15 +224,15 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
     const created = CreateOrderResponse.parse(await response.json());
     // The API is down while the buyer pays, longer than the stand-in retries its webhook (about 3 s here; Stripe: 3 days).
-    const port = Number(new URL(api.url).port);
-    await api.close();
+    const port = Number(new URL(bed.api.url).port);
+    await bed.api.close();
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     await new Promise((r) => setTimeout(r, 4_000));
-    api = await serveApi(handler, port);
+    bed.api = await serveApi(bed.handler, port);
     expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('pending_payment');
     // A couple of minutes later the job asks Stripe about the page itself.
-    await db.query(`UPDATE orders SET created_at = created_at - interval '3 minutes' WHERE id = $1`, [created.order.id]);
-    const after = await waitFor(() => handler.reconcile().then(() => readOrder(buyer.idToken, created.order.id)), (o) => o.state === 'delivered');
+    await bed.db.query(`UPDATE orders SET created_at = created_at - interval '3 minutes' WHERE id = $1`, [created.order.id]);
+    const after = await waitFor(() => bed.handler.reconcile().then(() => readOrder(buyer.idToken, created.order.id)), (o) => o.state === 'delivered');
     expect(after.state).toBe('delivered');
     expect(after.paymentMethod).toMatchObject({ type: 'card' });
     expect(await events(created.order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
@@ -276,17 +243,17 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
     const created = CreateOrderResponse.parse(await response.json());
     // The order's amount is not what its payment page charges (a bug, a tampered row): the payment cannot pay for it.
-    await db.query('UPDATE orders SET amount_minor = amount_minor + 100 WHERE id = $1', [created.order.id]);
+    await bed.db.query('UPDATE orders SET amount_minor = amount_minor + 100 WHERE id = $1', [created.order.id]);
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     // A session of ours for an order the shop does not know.
-    const stranger = await stripe.checkout.sessions.create({
+    const stranger = await bed.stripe.checkout.sessions.create({
       mode: 'payment', client_reference_id: randomUUID(), success_url: `${SITE}/ok`, expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
       line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: 777, product_data: { name: 'x' } } }],
     });
     expect((await payOnStandIn(stranger.url!, '4242424242424242')).status).toBe(303);
 
     const mismatches = await waitFor(
-      () => handler.reconcile().then(() => db.query<{ checkout_session_id: string; reason: string; refund_id: string | null; amount_minor: number }>(
+      () => bed.handler.reconcile().then(() => bed.db.query<{ checkout_session_id: string; reason: string; refund_id: string | null; amount_minor: number }>(
         'SELECT checkout_session_id, reason, refund_id, amount_minor FROM payment_mismatches WHERE checkout_session_id = ANY($1::text[]) ORDER BY id',
         [[new URL(created.checkoutUrl).pathname.split('/').pop(), stranger.id]],
       )),
@@ -294,8 +261,8 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     );
     expect(mismatches.map((m) => [m.reason, !!m.refund_id])).toEqual([['amount_differs', true], ['unknown_order', true]]);
     for (const m of mismatches) {
-      const session = await stripe.checkout.sessions.retrieve(m.checkout_session_id);
-      const refunds = (await stripe.refunds.list({ payment_intent: session.payment_intent as string })).data;
+      const session = await bed.stripe.checkout.sessions.retrieve(m.checkout_session_id);
+      const refunds = (await bed.stripe.refunds.list({ payment_intent: session.payment_intent as string })).data;
       expect(refunds.map((r) => r.amount)).toEqual([m.amount_minor]);
     }
     // The order was not paid by it: nothing is delivered for it.
@@ -304,12 +271,12 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
 
   it('an order still being prepared when its buyer deletes the account is refunded, not delivered to nobody', async () => {
     const buyer = await signUp();
-    stand.partner.failNext({ delayMs: 600 }, { call: 'esim/order' });
+    bed.stand.partner.failNext({ delayMs: 600 }, { call: 'esim/order' });
     const order = await buy(buyer.idToken);
-    await waitFor(() => db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id]), ([o]) => o?.state === 'provisioning');
+    await waitFor(() => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id]), ([o]) => o?.state === 'provisioning');
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     await waitFor(
-      () => handler.fulfilment.reconcile().then(() => db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id])),
+      () => bed.handler.fulfilment.reconcile().then(() => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id])),
       ([o]) => o?.state === 'refunded',
       15_000,
     );
@@ -320,26 +287,26 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
 
   it("stops selling cleanly when the partner's prepaid balance runs dry: the buyer refunded, orders paused with a clear answer, the audit names it, selling resumes once topped up", async () => {
     const buyer = await signUp();
-    stand.partner.setBalance(PLAN.pkg.wholesaleUsdE4 - 1);
+    bed.stand.partner.setBalance(PLAN.pkg.wholesaleUsdE4 - 1);
     const order = await buy(buyer.idToken);
     const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
     expect(after.state).toBe('refunded');
     expect(await refundsOf(order.id)).toHaveLength(1);
-    const mail = await stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+    const mail = await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
     expect(mail.subject).toContain(order.number);
 
     // No more money taken that would only be given back.
     const paused = await call('/orders', { method: 'POST', token: (await signUp()).idToken, body: JSON.stringify(orderRequest(BIGGER)) });
     expect(paused.status).toBe(503);
     expect(ApiError.parse(await paused.json()).error.code).toBe('sales_paused');
-    const findings = await auditOrders(db);
+    const findings = await auditOrders(bed.db);
     expect(findings.filter((f) => f.invariant === 'sales_paused').map((f) => f.orderId)).toEqual([order.id]);
 
     // Topped up: the next balance check (at most once a minute) resumes selling.
-    stand.partner.setBalance(1_000_000_000);
-    await db.query('UPDATE sales_pauses SET checked_at = NULL');
-    await handler.reconcile();
-    expect((await auditOrders(db)).filter((f) => f.invariant === 'sales_paused')).toEqual([]);
+    bed.stand.partner.setBalance(1_000_000_000);
+    await bed.db.query('UPDATE sales_pauses SET checked_at = NULL');
+    await bed.handler.reconcile();
+    expect((await auditOrders(bed.db)).filter((f) => f.invariant === 'sales_paused')).toEqual([]);
     expect((await deliveredEsim(buyer.idToken, orderRequest(BIGGER))).id).toBeTruthy();
   });
 });

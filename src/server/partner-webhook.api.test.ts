@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { serveApi } from '../../scripts/lib/api-server.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { FAILURES } from '../../stand-ins/esim-access/server.ts';
-import { STAND_IN_SECRET_KEY } from '../../stand-ins/stripe/server.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { PARTNER_WEBHOOK_TOKEN, startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
+import { waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { TERMS_VERSION } from '../contract/shop-api.ts';
-import type { ShopApi } from './wiring.ts';
-import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { signEsimAccessRequest } from './partner/esim-access/client.ts';
-import { createStripe } from './payments/stripe.ts';
 
 /**
  * The eSIM partner's webhook over HTTP (issue 20, item 6): its secret token never reaches a log,
@@ -34,38 +30,23 @@ const PARTNER_TIMEOUT_MS = 4_000;
 const RECONCILE_TOKEN = 'test-reconcile-token';
 
 describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
-  let db: Db;
-  let stand: DeliveryStandIns;
-  let handler: ShopApi;
-  let api: Awaited<ReturnType<typeof serveApi>>;
-
-  beforeAll(async () => {
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-    db = await driver.open();
-    stand = await startDeliveryStandIns({ allocationDelayMs: 100 });
-    handler = testShopApi({
-      catalogue,
-      db,
-      // Never called: no test here pays or refunds.
-      stripe: createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: 'http://127.0.0.1:9' }),
-      siteUrl: SITE,
-      ...stand.options,
-      partner: createEsimAccessPartner({ ...ACCOUNT, baseUrl: stand.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS }),
-    }, { reconcileToken: RECONCILE_TOKEN });
-    // The stand-in's own notifications are not sent anywhere: each test sends the ones it means.
-    api = await serveApi(handler);
+  // No Stripe: no test here pays or refunds. The partner stand-in's own notifications are not
+  // sent anywhere: each test sends the ones it means.
+  const bed = shopTestBed(driver, {
+    catalogue,
+    siteUrl: SITE,
+    allocationDelayMs: 100,
+    stripe: false,
+    partnerNotifications: false,
+    api: (standIns) => ({
+      partner: createEsimAccessPartner({ ...ACCOUNT, baseUrl: standIns.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS }),
+      reconcileToken: RECONCILE_TOKEN,
+    }),
   });
-  afterAll(async () => {
-    await handler?.fulfilment.settled();
-    await api?.close();
-    await stand?.close();
-    await db?.close();
-  });
-
-  const call = apiCaller(() => api.url);
+  const { call } = bed;
   const notify = (body: unknown) => call(`/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`, { method: 'POST', body: JSON.stringify(body) });
-  const store = () => createOrderStore(db);
-  const orderRow = async (id: string) => (await store().byId(db, id))!;
+  const store = () => createOrderStore(bed.db);
+  const orderRow = async (id: string) => (await store().byId(bed.db, id))!;
 
   /** A paid order of a German plan, as the Stripe webhook leaves it. */
   async function paidOrder(): Promise<string> {
@@ -83,15 +64,15 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
       consentedAt: new Date(),
       topUpOf: null,
     });
-    await db.transaction((tx) => store().move(tx, order.id, 'paid', 'test: paid'));
+    await bed.db.transaction((tx) => store().move(tx, order.id, 'paid', 'test: paid'));
     return order.id;
   }
 
   /** Runs the delivery until the order is delivered (the reconcile job's way); answers its eSIM's esimTranNo. */
   async function deliver(id: string): Promise<string> {
-    const state = await waitFor(() => handler.fulfilment.reconcile().then(async () => (await orderRow(id)).state), (s) => s === 'delivered', 15_000);
+    const state = await waitFor(() => bed.handler.fulfilment.reconcile().then(async () => (await orderRow(id)).state), (s) => s === 'delivered', 15_000);
     expect(state).toBe('delivered');
-    const [esim] = await db.query<{ esim_tran_no: string }>('SELECT esim_tran_no FROM esims WHERE order_id = $1', [id]);
+    const [esim] = await bed.db.query<{ esim_tran_no: string }>('SELECT esim_tran_no FROM esims WHERE order_id = $1', [id]);
     return esim!.esim_tran_no;
   }
 
@@ -101,7 +82,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     content: { esimTranNo, esimStatus: 'IN_USE', smdpStatus: 'ENABLED' },
   });
   const queriesOf = (esimTranNo: string) =>
-    stand.partner.requests.filter((r) => r.call === 'esim/query' && (r.body as { esimTranNo?: string }).esimTranNo === esimTranNo).length;
+    bed.stand.partner.requests.filter((r) => r.call === 'esim/query' && (r.body as { esimTranNo?: string }).esimTranNo === esimTranNo).length;
 
   // Issue 20, item 7: lengths were compared in characters and the secrets in UTF-8 bytes, so a
   // non-ASCII guess as long as the secret threw (500), and 404 or 500 told the secret's length.
@@ -117,7 +98,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
         expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
       }
     }
-    expect(stand.partner.requests.filter((r) => (r.body as { transactionId?: string }).transactionId === ready.content.transactionId)).toEqual([]);
+    expect(bed.stand.partner.requests.filter((r) => (r.body as { transactionId?: string }).transactionId === ready.content.transactionId)).toEqual([]);
   });
 
   it("answers 404, never 500, to a wrong reconcile job's bearer token of any script and length", async () => {
@@ -133,7 +114,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
 
   it('never logs its secret token when a notification fails: the route pattern instead', async () => {
     const esimTranNo = await deliver(await paidOrder());
-    stand.partner.failNext(FAILURES.serverError, { call: 'esim/query' });
+    bed.stand.partner.failNext(FAILURES.serverError, { call: 'esim/query' });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     let logged: string;
     let status: number;
@@ -153,7 +134,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     const id = await paidOrder();
     const esimTranNo = await deliver(id);
     const notification = statusNotification(esimTranNo);
-    stand.partner.failNext(FAILURES.serverError, { call: 'esim/query' });
+    bed.stand.partner.failNext(FAILURES.serverError, { call: 'esim/query' });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       expect((await notify(notification)).status).toBeGreaterThanOrEqual(500);
@@ -163,13 +144,13 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     const asked = queriesOf(esimTranNo);
 
     // The traveller installed it meanwhile; the partner sends the same notification again.
-    stand.partner.markInstalled(esimTranNo);
+    bed.stand.partner.markInstalled(esimTranNo);
     const again = await notify(notification);
     expect(again.status).toBe(200);
     expect(await again.json()).toMatchObject({ received: true, outcome: 'handled' });
     // Handled: the partner was asked again, and what it said is stored.
     expect(queriesOf(esimTranNo)).toBe(asked + 1);
-    const [esim] = await db.query<{ installed: boolean }>('SELECT installed FROM esims WHERE esim_tran_no = $1', [esimTranNo]);
+    const [esim] = await bed.db.query<{ installed: boolean }>('SELECT installed FROM esims WHERE esim_tran_no = $1', [esimTranNo]);
     expect(esim!.installed).toBe(true);
     // Now it is done, a third delivery is a replay and asks nothing.
     expect(await (await notify(notification)).json()).toMatchObject({ outcome: 'replay' });
@@ -178,15 +159,15 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
 
   /** What the partner sent since `from` (its notifications are not posted anywhere here: a test forwards them). */
   const sentSince = (from: number, type?: string) =>
-    stand.partner.notifications.slice(from).map((n) => n.body).filter((body) => !type || body.notifyType === type);
+    bed.stand.partner.notifications.slice(from).map((n) => n.body).filter((body) => !type || body.notifyType === type);
   const esimRow = async (esimTranNo: string) =>
-    (await db.query<{ status: string; installed: boolean; expires_at: Date }>('SELECT status, installed, expires_at FROM esims WHERE esim_tran_no = $1', [esimTranNo]))[0]!;
+    (await bed.db.query<{ status: string; installed: boolean; expires_at: Date }>('SELECT status, installed, expires_at FROM esims WHERE esim_tran_no = $1', [esimTranNo]))[0]!;
 
   it("takes a downloaded eSIM's SMDP_EVENT as installed, so not refundable, asking the partner once; the SM-DP+ steps after ask nothing", async () => {
     const esimTranNo = await deliver(await paidOrder());
-    const from = stand.partner.notifications.length;
+    const from = bed.stand.partner.notifications.length;
     // The phone downloads the profile: the partner still says GOT_RESOURCE, with smdpStatus DOWNLOAD.
-    stand.partner.installTo(esimTranNo, 'DOWNLOAD');
+    bed.stand.partner.installTo(esimTranNo, 'DOWNLOAD');
     const [download] = sentSince(from, 'SMDP_EVENT');
     const asked = queriesOf(esimTranNo);
     expect(await (await notify(download)).json()).toMatchObject({ received: true, outcome: 'handled' });
@@ -194,15 +175,15 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     expect(await esimRow(esimTranNo)).toMatchObject({ status: 'installed', installed: true });
 
     // Installation and enabling: many more SM-DP+ events (docs: very high volume), nothing new to us.
-    stand.partner.installTo(esimTranNo, 'ENABLED');
+    bed.stand.partner.installTo(esimTranNo, 'ENABLED');
     const steps = sentSince(from, 'SMDP_EVENT').slice(1);
     expect(steps.map((body) => body.content['smdpStatus'])).toEqual(['INSTALLATION', 'ENABLED']);
     for (const body of steps) expect(await (await notify(body)).json()).toMatchObject({ received: true, outcome: 'ignored' });
     expect(queriesOf(esimTranNo)).toBe(asked + 1);
 
     // First use: the ESIM_STATUS is read back from the partner (its SMDP_EVENT, again, is not).
-    const used = stand.partner.notifications.length;
-    stand.partner.installTo(esimTranNo, 'IN_USE');
+    const used = bed.stand.partner.notifications.length;
+    bed.stand.partner.installTo(esimTranNo, 'IN_USE');
     const [inUse, status] = sentSince(used);
     expect([inUse!.notifyType, status!.notifyType]).toEqual(['SMDP_EVENT', 'ESIM_STATUS']);
     expect(await (await notify(inUse)).json()).toMatchObject({ outcome: 'ignored' });
@@ -218,11 +199,11 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     const earlier = await deliver(await paidOrder());
     const esimTranNo = await deliver(await paidOrder());
     // The partner hands out ICCIDs again: the earlier eSIM had this one before.
-    const { iccid } = (await db.query<{ iccid: string }>('SELECT iccid FROM esims WHERE esim_tran_no = $1', [esimTranNo]))[0]!;
-    await db.query('UPDATE esims SET iccid = $1 WHERE esim_tran_no = $2', [iccid, earlier]);
-    stand.partner.markInstalled(esimTranNo);
-    const from = stand.partner.notifications.length;
-    stand.partner.sendValidityUsage(esimTranNo, 'older');
+    const { iccid } = (await bed.db.query<{ iccid: string }>('SELECT iccid FROM esims WHERE esim_tran_no = $1', [esimTranNo]))[0]!;
+    await bed.db.query('UPDATE esims SET iccid = $1 WHERE esim_tran_no = $2', [iccid, earlier]);
+    bed.stand.partner.markInstalled(esimTranNo);
+    const from = bed.stand.partner.notifications.length;
+    bed.stand.partner.sendValidityUsage(esimTranNo, 'older');
     const [validity] = sentSince(from, 'VALIDITY_USAGE');
     expect(validity!.content).not.toHaveProperty('esimTranNo');
     expect(validity).not.toHaveProperty('notifyId');
@@ -242,12 +223,12 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
   });
 
   it("answers the partner's CHECK_HEALTH when the webhook is registered (webhook/save), and does nothing else", async () => {
-    const body = JSON.stringify({ webhook: `${api.url}/api/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}` });
+    const body = JSON.stringify({ webhook: `${bed.api.url}/api/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}` });
     // Signed as the adapter signs; outside the shop's request budget, so after the partner's 'busy' it waits its turn.
     const save = async (): Promise<{ success: boolean; errorCode: string | null }> => {
       const timestamp = String(Date.now());
       const requestId = randomUUID();
-      const response = await fetch(`${stand.partner.url}/api/v1/open/webhook/save`, {
+      const response = await fetch(`${bed.stand.partner.url}/api/v1/open/webhook/save`, {
         method: 'POST',
         headers: {
           'Content-Type': 'application/json',
@@ -263,24 +244,24 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       return save();
     };
-    const before = stand.partner.requests.filter((r) => r.status !== 429).length;
+    const before = bed.stand.partner.requests.filter((r) => r.status !== 429).length;
     const saved = await save();
     try {
       expect(saved).toMatchObject({ success: true, errorCode: null });
-      const health = stand.partner.notifications.at(-1)!;
+      const health = bed.stand.partner.notifications.at(-1)!;
       expect(health).toMatchObject({ body: { notifyType: 'CHECK_HEALTH' }, status: 200 });
       // Not recorded, and nothing asked of the partner.
-      expect(await db.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [health.body.notifyId])).toEqual([]);
-      expect(stand.partner.requests.filter((r) => r.status !== 429).slice(before).map((r) => r.call)).toEqual(['webhook/save']);
+      expect(await bed.db.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [health.body.notifyId])).toEqual([]);
+      expect(bed.stand.partner.requests.filter((r) => r.status !== 429).slice(before).map((r) => r.call)).toEqual(['webhook/save']);
     } finally {
-      stand.partner.setWebhookUrl(undefined);
+      bed.stand.partner.setWebhookUrl(undefined);
     }
   });
 
   it("answers 'the profiles are ready' at once while the partner hangs, and the delivery still ends delivered", async () => {
     const id = await paidOrder();
     // The partner takes the order and never answers: the adapter gives up after PARTNER_TIMEOUT_MS.
-    stand.partner.failNext(FAILURES.timeout, { call: 'esim/order' });
+    bed.stand.partner.failNext(FAILURES.timeout, { call: 'esim/order' });
     const sent = performance.now();
     const response = await notify({ notifyType: 'ORDER_STATUS', notifyId: `ready-${id}`, content: { orderNo: 'B-unknown', transactionId: id, orderStatus: 'GOT_RESOURCE' } });
     const tookMs = performance.now() - sent;
@@ -292,7 +273,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     expect({ attempts: atAnswer.attempts, lastError: atAnswer.last_error }).toEqual({ attempts: 0, lastError: null });
 
     // Handed to the delivery: it asks the partner, which hangs, then tries again and delivers.
-    const ordered = () => stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
+    const ordered = () => bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
     expect((await waitFor(async () => ordered().length, (n) => n >= 1)) >= 1).toBe(true);
     await deliver(id);
     expect((await orderRow(id)).last_error).toContain('esim/order');

@@ -1,19 +1,13 @@
-import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { serveApi } from '../../scripts/lib/api-server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn, type StripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { describe, expect, it } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
+import { orderRequest, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { CreateOrderResponse, EsimList, OrderView } from '../contract/shop-api.ts';
-import type { ShopApi } from './wiring.ts';
-import type { Db } from './db/db.ts';
 import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './orders/store.ts';
-import { createStripe } from './payments/stripe.ts';
 
 /**
  * Stripe as it really delivers (issue 24 item 6): webhooks late, twice and out of order; a payment
@@ -28,62 +22,35 @@ const SITE = 'http://127.0.0.1:4329';
 const HOUR = 3600_000;
 
 describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (driver) => {
-  let db: Db;
-  let stand: DeliveryStandIns;
-  let stripeStandIn: StripeStandIn;
-  let stripe: Stripe;
-  let handler: ShopApi;
-  let api: Awaited<ReturnType<typeof serveApi>>;
-
-  beforeAll(async () => {
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-    db = await driver.open();
-    stand = await startDeliveryStandIns({ allocationDelayMs: 200 });
-    api = await serveApi(() => Promise.resolve(new Response(null, { status: 503 })));
-    const port = Number(new URL(api.url).port);
-    // Debits settle 300 ms after the page (the "delayed" IBANs after three minutes on the stand-in's
-    // clock); refunds only when a test says so (settleRefunds) or the clock passes an hour.
-    stripeStandIn = await startStripeStandIn({
-      port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800, 1600],
-      debitSettleMs: 300, refundSettleMs: HOUR,
-    });
-    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
-    await api.close();
-    handler = testShopApi(
-      { catalogue, db, stripe, siteUrl: SITE, ...stand.options },
-      { delivery: { ...stand.options.delivery, refundPollMs: 300 } },
-    );
-    api = await serveApi(handler, port);
-    stand.connect(`${api.url}/api`);
+  // Debits settle 300 ms after the page (the "delayed" IBANs after three minutes on the stand-in's
+  // clock); refunds only when a test says so (settleRefunds) or the clock passes an hour.
+  const bed = shopTestBed(driver, {
+    catalogue,
+    siteUrl: SITE,
+    allocationDelayMs: 200,
+    stripe: { debitSettleMs: 300, refundSettleMs: HOUR },
+    api: (standIns) => ({ delivery: { ...standIns.options.delivery, refundPollMs: 300 } }),
   });
-  afterAll(async () => {
-    await handler?.fulfilment.settled();
-    await api?.close();
-    await stripeStandIn?.close();
-    await stand?.close();
-    await db?.close();
-  });
-
-  const call = apiCaller(() => api.url);
+  const { call } = bed;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const myEsim = async (token: string, id: string) =>
     EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims.find((e) => e.id === id);
   const events = async (id: string) =>
-    (await db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
+    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
   const emails = async (id: string, kind: 'order' | 'refund') =>
-    Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM order_emails WHERE order_id = $1 AND kind = $2', [id, kind]))[0]!.n);
-  const payments = (id: string) => db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1 ORDER BY id', [id]);
+    Number((await bed.db.query<{ n: number }>('SELECT count(*)::int AS n FROM order_emails WHERE order_id = $1 AND kind = $2', [id, kind]))[0]!.n);
+  const payments = (id: string) => bed.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1 ORDER BY id', [id]);
   const intentOf = async (id: string) =>
-    (await db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [id]))[0]!.payment_intent_id;
+    (await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [id]))[0]!.payment_intent_id;
   const refundRow = async (id: string) =>
-    (await db.query<{ refund_id: string | null; refund_status: string | null; refund_failures: number }>(
+    (await bed.db.query<{ refund_id: string | null; refund_status: string | null; refund_failures: number }>(
       'SELECT refund_id, refund_status, refund_failures FROM orders WHERE id = $1',
       [id],
     ))[0]!;
-  const findingsFor = async (id: string) => (await auditOrders(db, new Date(Date.now() + HOUR))).filter((f) => f.orderId === id);
+  const findingsFor = async (id: string) => (await auditOrders(bed.db, new Date(Date.now() + HOUR))).filter((f) => f.orderId === id);
   /** Runs the reconcile job until the order reaches a state in `states`. */
   const settlesIn = (token: string, id: string, states: string[], ms = 15_000) =>
-    waitFor(() => handler.fulfilment.reconcile().then(() => readOrder(token, id)), (o) => states.includes(o.state), ms);
+    waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)), (o) => states.includes(o.state), ms);
 
   async function order(token: string) {
     const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN)) });
@@ -108,20 +75,20 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     const debitBuyer = await signUp();
     const byCard = await order(cardBuyer.idToken);
     const byDebit = await order(debitBuyer.idToken);
-    const before = stand.partner.esimCount;
+    const before = bed.stand.partner.esimCount;
     // Every event twice, at once; held 800 ms and sent newest first: the debit's async_payment_succeeded
     // (300 ms after the page) comes before its checkout.session.completed.
-    stripeStandIn.deliveryRules({ copies: 2, reorderWindowMs: 800 });
+    bed.stripeStandIn.deliveryRules({ copies: 2, reorderWindowMs: 800 });
     try {
       expect((await payOnStandIn(byCard.checkoutUrl, '4242424242424242')).status).toBe(303);
       expect((await debit(byDebit.checkoutUrl, 'DE89370400440532013000')).status).toBe(303);
-      await stripeStandIn.settled();
+      await bed.stripeStandIn.settled();
     } finally {
-      stripeStandIn.deliveryRules(null);
+      bed.stripeStandIn.deliveryRules(null);
     }
     const sessionOf = (url: string) => new URL(url).pathname.split('/').pop()!;
-    const delivered = stripeStandIn.deliveries.filter((d) => {
-      const record = stripeStandIn.events.find((e) => e.event.id === d.id)!;
+    const delivered = bed.stripeStandIn.deliveries.filter((d) => {
+      const record = bed.stripeStandIn.events.find((e) => e.event.id === d.id)!;
       return record.event.type.startsWith('checkout.') && record.event.data.object.id === sessionOf(byDebit.checkoutUrl);
     });
     expect(delivered.map((d) => [d.type, d.status])).toEqual([
@@ -134,14 +101,14 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       const after = await waitFor(() => readOrder(buyer.idToken, id), (o) => o.state === 'delivered' && !!o.esim?.install);
       expect(after.state).toBe('delivered');
       await waitFor(() => emails(id, 'order'), (n) => n === 1);
-      await handler.fulfilment.reconcile();
+      await bed.handler.fulfilment.reconcile();
       expect(await events(id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
       expect((await payments(id)).map((p) => p.status)).toEqual(['paid']);
       expect(await emails(id, 'order')).toBe(1);
-      const writes = await db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`, [id]);
+      const writes = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`, [id]);
       expect(writes.map((w) => w.outcome)).toEqual(['applied']);
     }
-    expect(stand.partner.esimCount - before).toBe(2);
+    expect(bed.stand.partner.esimCount - before).toBe(2);
     expect((await readOrder(debitBuyer.idToken, byDebit.order.id)).paymentMethod).toMatchObject({ type: 'sepa_debit' });
   });
 
@@ -151,14 +118,14 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('pending_payment');
     // The shop asks for a page that lives a little longer than an open order (app.ts): past it, on Stripe's clock.
     const past = OPEN_ORDER_LIFETIME_MS + 2 * 60_000;
-    stripeStandIn.advanceClock(past);
+    bed.stripeStandIn.advanceClock(past);
     try {
       const after = await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'expired');
       expect(after.state).toBe('expired');
     } finally {
-      stripeStandIn.advanceClock(-past);
+      bed.stripeStandIn.advanceClock(-past);
     }
-    const [event] = await db.query<{ cause: string }>(`SELECT cause FROM order_events WHERE order_id = $1 AND to_state = 'expired'`, [created.order.id]);
+    const [event] = await bed.db.query<{ cause: string }>(`SELECT cause FROM order_events WHERE order_id = $1 AND to_state = 'expired'`, [created.order.id]);
     expect(event!.cause).toMatch(/^stripe:checkout\.session\.expired evt_/);
     expect((await debit(created.checkoutUrl, 'DE89370400440532013000')).status).toBe(409);
     expect(await payments(created.order.id)).toEqual([]);
@@ -172,14 +139,14 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     // Stripe's "delayed" test IBANs: settled at least three minutes after the page.
     expect((await debit(later.checkoutUrl, 'DE08370400440532013003')).status).toBe(303);
     expect((await debit(never.checkoutUrl, 'DE78370400440532013004')).status).toBe(303);
-    await stripeStandIn.settled();
+    await bed.stripeStandIn.settled();
     // Completed, not paid: nothing is delivered on checkout.session.completed with payment_status 'unpaid'.
-    await handler.fulfilment.settled();
+    await bed.handler.fulfilment.settled();
     expect((await readOrder(good.idToken, later.order.id)).state).toBe('pending_payment');
     expect((await readOrder(bad.idToken, never.order.id)).state).toBe('pending_payment');
     expect(await payments(later.order.id)).toEqual([]);
 
-    stripeStandIn.advanceClock(3 * 60_000);
+    bed.stripeStandIn.advanceClock(3 * 60_000);
     try {
       const delivered = await waitFor(() => readOrder(good.idToken, later.order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
       expect(delivered.state).toBe('delivered');
@@ -189,7 +156,7 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       expect((await payments(never.order.id)).map((p) => p.status)).toEqual(['failed']);
       expect(await events(never.order.id)).toEqual(['pending_payment', 'payment_failed']);
     } finally {
-      stripeStandIn.advanceClock(-3 * 60_000);
+      bed.stripeStandIn.advanceClock(-3 * 60_000);
     }
   });
 
@@ -197,13 +164,13 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     const buyer = await signUp();
     const bought = await deliveredEsim(buyer.idToken);
     const intent = await intentOf(bought.id);
-    stripeStandIn.refundPaths(intent, ['pending_then_failed', 'pending_then_succeeded']);
+    bed.stripeStandIn.refundPaths(intent, ['pending_then_failed', 'pending_then_succeeded']);
 
     const asked = await call(`/esims/${bought.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect(asked.status).toBe(200);
     expect(((await asked.json()) as { status: string }).status).toBe('refunding');
     const pending = async () => {
-      await handler.fulfilment.reconcile();
+      await bed.handler.fulfilment.reconcile();
       expect((await readOrder(buyer.idToken, bought.id)).state).toBe('refund_requested');
       expect((await myEsim(buyer.idToken, bought.id))!.status).toBe('refunding');
       expect(await emails(bought.id, 'refund')).toBe(0);
@@ -212,25 +179,25 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     expect(await refundRow(bought.id)).toMatchObject({ refund_status: 'pending', refund_failures: 0 });
 
     // Stripe: refund.updated (failed), charge.refund.updated, refund.failed.
-    stripeStandIn.settleRefunds();
-    await stripeStandIn.settled();
-    await handler.fulfilment.settled();
+    bed.stripeStandIn.settleRefunds();
+    await bed.stripeStandIn.settled();
+    await bed.handler.fulfilment.settled();
     await pending();
     // Asked again after a wait (the first retry delay): a second refund, pending in turn.
     const second = await waitFor(
-      () => handler.fulfilment.reconcile().then(() => stripe.refunds.list({ payment_intent: intent })),
+      () => bed.handler.fulfilment.reconcile().then(() => bed.stripe.refunds.list({ payment_intent: intent })),
       (list) => list.data.length === 2,
     );
     expect(second.data.map((r) => r.status)).toEqual(['pending', 'failed']);
     await pending();
     expect(await refundRow(bought.id)).toMatchObject({ refund_id: second.data[0]!.id, refund_status: 'pending', refund_failures: 1 });
 
-    stripeStandIn.settleRefunds();
-    await stripeStandIn.settled();
+    bed.stripeStandIn.settleRefunds();
+    await bed.stripeStandIn.settled();
     const refunded = await settlesIn(buyer.idToken, bought.id, ['refunded']);
     expect(refunded.state).toBe('refunded');
     await waitFor(() => emails(bought.id, 'refund'), (n) => n === 1);
-    await handler.fulfilment.reconcile();
+    await bed.handler.fulfilment.reconcile();
     expect(await emails(bought.id, 'refund')).toBe(1);
     expect((await myEsim(buyer.idToken, bought.id))!.status).toBe('refunded');
     expect(await events(bought.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded']);
@@ -244,20 +211,20 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
     const intent = await intentOf(created.order.id);
     // The card's own path first, then a refund that holds.
-    stripeStandIn.refundPaths(intent, ['succeeded_then_failed', 'succeeded']);
+    bed.stripeStandIn.refundPaths(intent, ['succeeded_then_failed', 'succeeded']);
     await call(`/esims/${created.order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect((await settlesIn(buyer.idToken, created.order.id, ['refunded'])).state).toBe('refunded');
     await waitFor(() => emails(created.order.id, 'refund'), (n) => n === 1);
 
-    stripeStandIn.settleRefunds();
-    await stripeStandIn.settled();
-    await handler.fulfilment.settled();
+    bed.stripeStandIn.settleRefunds();
+    await bed.stripeStandIn.settled();
+    await bed.handler.fulfilment.settled();
     const again = await settlesIn(buyer.idToken, created.order.id, ['refunded']);
     expect(again.state).toBe('refunded');
-    expect((await stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.status)).toEqual(['succeeded', 'failed']);
+    expect((await bed.stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.status)).toEqual(['succeeded', 'failed']);
     expect(await refundRow(created.order.id)).toMatchObject({ refund_status: 'succeeded', refund_failures: 1 });
     expect(await events(created.order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded', 'refund_requested', 'refunded']);
-    await handler.fulfilment.reconcile();
+    await bed.handler.fulfilment.reconcile();
     expect(await emails(created.order.id, 'refund')).toBe(1);
     expect(await findingsFor(created.order.id)).toEqual([]);
   });
@@ -273,16 +240,16 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     expect(await refundRow(created.order.id)).toMatchObject({ refund_status: 'pending' });
 
     const { refund_id: refundId } = await refundRow(created.order.id);
-    stripeStandIn.deliveryRules({ delayMs: 20_000 });
+    bed.stripeStandIn.deliveryRules({ delayMs: 20_000 });
     try {
-      stripeStandIn.settleRefunds();
+      bed.stripeStandIn.settleRefunds();
       const refunded = await settlesIn(buyer.idToken, created.order.id, ['refunded'], 10_000);
       expect(refunded.state).toBe('refunded');
     } finally {
-      stripeStandIn.deliveryRules(null);
+      bed.stripeStandIn.deliveryRules(null);
     }
     // Not one event of its settling had reached the shop: the job read the refund at Stripe.
-    const told = stripeStandIn.deliveries.filter((d) => d.type !== 'refund.created').map((d) => stripeStandIn.events.find((e) => e.event.id === d.id)!.event.data.object.id);
+    const told = bed.stripeStandIn.deliveries.filter((d) => d.type !== 'refund.created').map((d) => bed.stripeStandIn.events.find((e) => e.event.id === d.id)!.event.data.object.id);
     expect(told).not.toContain(refundId);
     await waitFor(() => emails(created.order.id, 'refund'), (n) => n === 1);
     expect((await myEsim(buyer.idToken, created.order.id))!.status).toBe('refunded');

@@ -1,18 +1,12 @@
-import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { serveApi } from '../../scripts/lib/api-server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { describe, expect, it } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/support/delivery-stand-ins.ts';
-import { apiCaller, orderRequest, payOnStandIn, testShopApi, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { retailPrice } from '../pricing/pricing.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView, PriceChangedError, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
-import type { ShopApi } from './wiring.ts';
-import type { Db } from './db/db.ts';
 import { sellablePlans } from './orders/plans.ts';
-import { createStripe } from './payments/stripe.ts';
 
 /**
  * Top-ups are the partner's own packages (issue 24 item 2): an eSIM is offered exactly the
@@ -29,35 +23,8 @@ const SITE = 'http://127.0.0.1:4331';
 const GIB = 2 ** 30;
 
 describe.each(databaseDrivers())('top-ups on $name', (driver) => {
-  let db: Db;
-  let stand: DeliveryStandIns;
-  let stripeStandIn: Awaited<ReturnType<typeof startStripeStandIn>>;
-  let stripe: Stripe;
-  let handler: ShopApi;
-  let api: Awaited<ReturnType<typeof serveApi>>;
-
-  beforeAll(async () => {
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-    db = await driver.open();
-    stand = await startDeliveryStandIns({ allocationDelayMs: 200 });
-    api = await serveApi(() => Promise.resolve(new Response(null, { status: 503 })));
-    const port = Number(new URL(api.url).port);
-    stripeStandIn = await startStripeStandIn({ port: 0, webhookUrl: `${api.url}/api/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET, retryDelaysMs: [100, 200, 400, 800, 1600] });
-    stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
-    await api.close();
-    handler = testShopApi({ catalogue, db, stripe, siteUrl: SITE, ...stand.options });
-    api = await serveApi(handler, port);
-    stand.connect(`${api.url}/api`);
-  });
-  afterAll(async () => {
-    await handler?.fulfilment.settled();
-    await api?.close();
-    await stripeStandIn?.close();
-    await stand?.close();
-    await db?.close();
-  });
-
-  const call = apiCaller(() => api.url);
+  const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 200 });
+  const { call } = bed;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
   const topUpsOf = (token: string, esimId: string) => call(`/esims/${esimId}/top-ups?lang=de`, { token });
@@ -68,14 +35,14 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     return TopUpPlans.parse(body);
   };
   const postOrder = (token: string, request: CreateOrderRequest) => call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
-  const tranNo = (orderId: string) => stand.partner.tranNoOfTransaction(orderId)!;
+  const tranNo = (orderId: string) => bed.stand.partner.tranNoOfTransaction(orderId)!;
   const partnerTotal = async (orderId: string) => {
-    const answer = await stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) });
+    const answer = await bed.stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) });
     return answer.status === 'ready' ? answer.profiles[0]!.totalBytes : NaN;
   };
   /** package/list calls for top-ups of this eSIM so far. */
   const topUpLists = (iccid: string) =>
-    stand.partner.requests.filter((r) => r.call === 'package/list' && (r.body as { type?: string; iccid?: string }).type === 'TOPUP' && (r.body as { iccid?: string }).iccid === iccid).length;
+    bed.stand.partner.requests.filter((r) => r.call === 'package/list' && (r.body as { type?: string; iccid?: string }).type === 'TOPUP' && (r.body as { iccid?: string }).iccid === iccid).length;
 
   async function buy(token: string, request: CreateOrderRequest) {
     const response = await postOrder(token, request);
@@ -91,7 +58,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     const order = await buy(token, orderRequest(plan));
     const delivered = await waitFor(() => readOrder(token, order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
     expect(delivered.state).toBe('delivered');
-    stand.partner.markInstalled(tranNo(order.id));
+    bed.stand.partner.markInstalled(tranNo(order.id));
     const active = await waitFor(() => readOrder(token, order.id), (o) => o.esim?.status === 'active');
     expect(active.esim?.status).toBe('active');
     return active;
@@ -103,7 +70,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     const answer = await offered(buyer.idToken, esim.id);
     expect(answer.destination).toEqual({ code: 'DE', name: 'Deutschland', flag: PLAN.destination.flag });
 
-    const own = stand.partner.topUpsOf(PLAN.pkg.partnerCode);
+    const own = bed.stand.partner.topUpsOf(PLAN.pkg.partnerCode);
     expect(own.length).toBeGreaterThan(1);
     const expected = own
       .map((p) => ({ id: `topup-${p.volume / GIB}gb-${p.duration}d`, price: retailPrice(p.price) }))
@@ -129,7 +96,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     expect(refused.status).toBe(409);
     expect(ApiError.parse(await refused.json()).error).toMatchObject({ code: 'cannot_top_up', message: 'This plan cannot be topped up.' });
     // The partner agrees: it lists no top-up of this eSIM (and the shop did not need to ask it).
-    expect(stand.partner.topUpsOf(FIXED.pkg.partnerCode)).toEqual([]);
+    expect(bed.stand.partner.topUpsOf(FIXED.pkg.partnerCode)).toEqual([]);
     const order = await postOrder(buyer.idToken, topUpRequest({ id: 'topup-1gb-7d', price: retailPrice(10_000) }, esim.id));
     expect(order.status).toBe(409);
     expect(ApiError.parse(await order.json()).error.code).toBe('cannot_top_up');
@@ -143,16 +110,16 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     const buyer = await signUp();
     const esim = await installedEsim(buyer.idToken);
     const seen = (await offered(buyer.idToken, esim.id)).plans.find((p) => p.id === 'topup-5gb-30d')!;
-    const pkg = stand.partner.topUpsOf(PLAN.pkg.partnerCode).find((p) => p.volume === 5 * GIB && p.duration === 30)!;
+    const pkg = bed.stand.partner.topUpsOf(PLAN.pkg.partnerCode).find((p) => p.volume === 5 * GIB && p.duration === 30)!;
     const was = pkg.price;
-    stand.partner.setPrice(pkg.packageCode, was + 20_000);
+    bed.stand.partner.setPrice(pkg.packageCode, was + 20_000);
     try {
       const stale = await postOrder(buyer.idToken, topUpRequest(seen, esim.id));
       expect(stale.status).toBe(409);
       const now = retailPrice(was + 20_000);
       expect(PriceChangedError.parse(await stale.json()).error.price).toEqual(now);
       expect(now.amountMinor).toBeGreaterThan(seen.price.amountMinor);
-      expect((await db.query(`SELECT id FROM orders WHERE top_up_of = $1`, [esim.id]))).toEqual([]);
+      expect((await bed.db.query(`SELECT id FROM orders WHERE top_up_of = $1`, [esim.id]))).toEqual([]);
 
       // A client's price is never taken: the one the partner's price gives now is.
       const cheaper = await postOrder(buyer.idToken, topUpRequest({ ...seen, price: { ...seen.price, amountMinor: 1 } }, esim.id));
@@ -161,7 +128,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
       expect(accepted.status).toBe(201);
       expect(CreateOrderResponse.parse(await accepted.json()).order).toMatchObject({ kind: 'top_up', esimId: esim.id, total: now, plan: { id: 'topup-5gb-30d' } });
     } finally {
-      stand.partner.setPrice(pkg.packageCode, was);
+      bed.stand.partner.setPrice(pkg.packageCode, was);
     }
     // A catalogue plan's id, or an id the partner does not list for this eSIM, is no top-up of it.
     for (const id of [PLAN.pkg.id, 'topup-3gb-15d']) {
@@ -175,9 +142,9 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     const buyer = await signUp();
     const esim = await installedEsim(buyer.idToken);
     const before = await partnerTotal(esim.id);
-    const balance = await stand.options.partner.balance();
+    const balance = await bed.stand.options.partner.balance();
     const step = (await offered(buyer.idToken, esim.id)).plans.find((p) => p.id === 'topup-2gb-15d')!;
-    const pkg = stand.partner.topUpsOf(PLAN.pkg.partnerCode).find((p) => p.volume === 2 * GIB)!;
+    const pkg = bed.stand.partner.topUpsOf(PLAN.pkg.partnerCode).find((p) => p.volume === 2 * GIB)!;
 
     const topUp = await buy(buyer.idToken, topUpRequest(step, esim.id));
     expect(topUp).toMatchObject({ kind: 'top_up', esimId: esim.id, total: step.price });
@@ -186,11 +153,11 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
 
     expect(await partnerTotal(esim.id)).toBe(before + 2 * GIB);
     expect(done.esim!.usage!.totalBytes).toBe(before + 2 * GIB);
-    const sent = stand.partner.requests.filter((r) => r.call === 'esim/topup' && (r.body as { transactionId?: string }).transactionId === topUp.id);
+    const sent = bed.stand.partner.requests.filter((r) => r.call === 'esim/topup' && (r.body as { transactionId?: string }).transactionId === topUp.id);
     expect(sent.map((r) => [r.status, (r.body as { packageCode: string }).packageCode])).toEqual([[200, pkg.packageCode]]);
-    expect(stand.partner.topUpsApplied(topUp.id)).toBe(1);
-    expect(balance - (await stand.options.partner.balance())).toBe(pkg.price);
-    const [row] = await db.query<{ partner_code: string; wholesale_usd_e4: number }>('SELECT partner_code, wholesale_usd_e4 FROM orders WHERE id = $1', [topUp.id]);
+    expect(bed.stand.partner.topUpsApplied(topUp.id)).toBe(1);
+    expect(balance - (await bed.stand.options.partner.balance())).toBe(pkg.price);
+    const [row] = await bed.db.query<{ partner_code: string; wholesale_usd_e4: number }>('SELECT partner_code, wholesale_usd_e4 FROM orders WHERE id = $1', [topUp.id]);
     expect(row).toEqual({ partner_code: pkg.packageCode, wholesale_usd_e4: pkg.price });
   });
 });
