@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FAILURES } from '../../stand-ins/esim-access/server.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
+import { callEsimAccess } from '../../tests/support/esim-access-requests.ts';
 import { waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
@@ -11,7 +12,6 @@ import { TERMS_VERSION } from '../contract/shop-api.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
-import { signEsimAccessRequest } from './partner/esim-access/client.ts';
 
 /**
  * The eSIM partner's webhook over HTTP (issue 20, item 6): its secret token never reaches a log,
@@ -226,20 +226,9 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     const body = JSON.stringify({ webhook: `${bed.api.url}/api/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}` });
     // Signed as the adapter signs; outside the shop's request budget, so after the partner's 'busy' it waits its turn.
     const save = async (): Promise<{ success: boolean; errorCode: string | null }> => {
-      const timestamp = String(Date.now());
-      const requestId = randomUUID();
-      const response = await fetch(`${bed.stand.partner.url}/api/v1/open/webhook/save`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'RT-AccessCode': ACCOUNT.accessCode,
-          'RT-RequestID': requestId,
-          'RT-Timestamp': timestamp,
-          'RT-Signature': signEsimAccessRequest({ timestamp, requestId, accessCode: ACCOUNT.accessCode, body }, ACCOUNT.secretKey),
-        },
-        body,
-      });
-      const answer = (await response.json()) as { success: boolean; errorCode: string | null };
+      const answer = await callEsimAccess<{ success: boolean; errorCode: string | null }>(
+        bed.stand.partner.url, ACCOUNT, 'webhook/save', body, randomUUID(),
+      );
       if (answer.errorCode !== '900001') return answer;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       return save();

@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callEsimAccess } from '../../tests/support/esim-access-requests.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from './server.ts';
 
 /**
@@ -76,21 +76,7 @@ interface Answer {
 }
 
 async function post(call: string, payload: object): Promise<Answer> {
-  const body = JSON.stringify(payload);
-  const timestamp = String(Date.now());
-  const requestId = 'a0b1c2d3';
-  const response = await fetch(`${standIn.url}/api/v1/open/${call}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'RT-AccessCode': accessCode,
-      'RT-RequestID': requestId,
-      'RT-Timestamp': timestamp,
-      'RT-Signature': createHmac('sha256', secretKey).update(timestamp + requestId + accessCode + body).digest('hex'),
-    },
-    body,
-  });
-  const answer = (await response.json()) as Answer;
+  const answer = await callEsimAccess<Answer>(standIn.url, { accessCode, secretKey }, call, JSON.stringify(payload), 'a0b1c2d3');
   if (answer.success) answers.set(call, [...(answers.get(call) ?? []), answer]);
   return answer;
 }

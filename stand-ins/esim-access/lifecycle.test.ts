@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callEsimAccess } from '../../tests/support/esim-access-requests.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from './server.ts';
 
 // An eSIM's life after allocation as the partner reports it (docs.esimaccess.com, Webhooks and
@@ -60,23 +60,8 @@ interface Answer {
   obj: { orderNo: string; esimList: Profile[] };
 }
 
-async function post(call: string, payload: object): Promise<Answer> {
-  const body = JSON.stringify(payload);
-  const timestamp = String(Date.now());
-  const requestId = 'f0e1d2c3';
-  const response = await fetch(`${standIn.url}/api/v1/open/${call}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'RT-AccessCode': accessCode,
-      'RT-RequestID': requestId,
-      'RT-Timestamp': timestamp,
-      'RT-Signature': createHmac('sha256', secretKey).update(timestamp + requestId + accessCode + body).digest('hex'),
-    },
-    body,
-  });
-  return (await response.json()) as Answer;
-}
+const post = (call: string, payload: object) =>
+  callEsimAccess<Answer>(standIn.url, { accessCode, secretKey }, call, JSON.stringify(payload), 'f0e1d2c3');
 
 /** An allocated eSIM of the first package, as esim/query lists it. */
 async function allocatedEsim(transactionId = 'order-1'): Promise<Profile> {

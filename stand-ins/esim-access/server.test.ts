@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { esimAccessHeaders } from '../../tests/support/esim-access-requests.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from './server.ts';
 
 // The stand-in's own protocol checks, with hand-made requests (the adapter's tests cover the rest).
@@ -14,16 +14,8 @@ beforeEach(async () => {
 afterEach(() => standIn.close());
 
 function signedHeaders(body: string, overrides: Record<string, string> = {}): Record<string, string> {
-  const timestamp = overrides['RT-Timestamp'] ?? String(Date.now());
-  const requestId = 'a1b2c3';
-  return {
-    'Content-Type': 'application/json',
-    'RT-AccessCode': accessCode,
-    'RT-RequestID': requestId,
-    'RT-Timestamp': timestamp,
-    'RT-Signature': createHmac('sha256', secretKey).update(timestamp + requestId + accessCode + body).digest('hex'),
-    ...overrides,
-  };
+  const timestamp = overrides['RT-Timestamp'];
+  return { ...esimAccessHeaders({ accessCode, secretKey }, body, { requestId: 'a1b2c3', timestamp }), ...overrides };
 }
 
 async function post(body: string, headers = signedHeaders(body), path = '/api/v1/open/package/list') {
