@@ -143,17 +143,23 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     );
     expect(refunded.state).toBe('refunded');
     expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
+    await expectRefundedToBuyer(order, buyer);
+  });
+
+  const paymentIntent = async (orderId: string) =>
+    (await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]))[0]?.payment_intent_id;
+  /** Refunded as the buyer sees it: the whole payment back at Stripe, one e-mail without codes, shown refunded without codes. */
+  async function expectRefundedToBuyer(
+    order: { id: string; number: string; total: { amountMinor: number } },
+    buyer: { email: string; idToken: string },
+  ) {
     const refunds = await bed.stripe.refunds.list({ payment_intent: (await paymentIntent(order.id))! });
     expect(refunds.data.map((r) => [r.amount, r.status])).toEqual([[order.total.amountMinor, 'succeeded']]);
     const mail = await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
     expect(mail.subject).toContain(order.number);
     expect(mail.attachments).toEqual([]);
-    // Shown as refunded, without codes.
     expect((await listEsims(buyer.idToken)).find((e) => e.id === order.id)).toMatchObject({ status: 'refunded', install: null, refundable: false });
-  });
-
-  const paymentIntent = async (orderId: string) =>
-    (await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]))[0]?.payment_intent_id;
+  }
 
   it('refunds an unused eSIM on request (partner cancels, Stripe refunds, e-mail), and never an installed one', async () => {
     const buyer = await signUp();
@@ -303,12 +309,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
       expect(stuck.requests.filter((r) => r.call === 'esim/order')).toHaveLength(1);
       expect(stuck.requests.filter((r) => r.call === 'esim/query' && r.errorCode === '200010').length).toBeGreaterThanOrEqual(3);
       expect((await orderRow(order.id)).last_error).toMatch(/not allocated within 1 s/);
-      const refunds = await bed.stripe.refunds.list({ payment_intent: (await paymentIntent(order.id))! });
-      expect(refunds.data.map((r) => [r.amount, r.status])).toEqual([[order.total.amountMinor, 'succeeded']]);
-      const mail = await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
-      expect(mail.subject).toContain(order.number);
-      expect(mail.attachments).toEqual([]);
-      expect((await listEsims(buyer.idToken)).find((e) => e.id === order.id)).toMatchObject({ status: 'refunded', install: null, refundable: false });
+      await expectRefundedToBuyer(order, buyer);
     } finally {
       await serveWith(bed.build());
       await stuck.close();

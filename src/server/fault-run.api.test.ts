@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { reportLines, runFaultRun } from '../../scripts/lib/fault-run/run.ts';
+import { onServer, serverDatabaseUrl } from '../../tests/support/databases.ts';
 
 /**
  * The fault-injection run of `npm run faults` (README: The fault-injection run), short: 20 eSIM
@@ -16,21 +16,6 @@ import { reportLines, runFaultRun } from '../../scripts/lib/fault-run/run.ts';
 const SEED = 20_2026;
 let database: string;
 let logDir: string;
-
-const serverUrl = (name: string) => {
-  const url = new URL(inject('postgresUrl'));
-  url.pathname = `/${name}`;
-  return url.href;
-};
-async function onServer(sql: string) {
-  const client = new pg.Client({ connectionString: serverUrl('postgres') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 beforeAll(async () => {
   database = `fault_run_${randomUUID().replaceAll('-', '')}`;
@@ -55,7 +40,7 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
     buyingMs: 70_000,
     drainTimeoutMs: 40_000,
     authHost: inject('authEmulatorHost'),
-    databaseUrl: serverUrl(database),
+    databaseUrl: serverDatabaseUrl(database),
     logDir,
     log: (line) => lines.push(line),
   });

@@ -14,15 +14,16 @@ export interface DatabaseDriver {
   open(options?: { migrations?: string | false }): Promise<Db>;
 }
 
-function urlOf(database: string): string {
+/** The URL of a database on the run's PostgreSQL server. */
+export function serverDatabaseUrl(database: string): string {
   const url = new URL(inject('postgresUrl'));
   url.pathname = `/${database}`;
   return url.href;
 }
 
 /** One statement on the server's maintenance database (CREATE or DROP DATABASE cannot run inside the one concerned). */
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: urlOf('postgres') });
+export async function onServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverDatabaseUrl('postgres') });
   await client.connect();
   try {
     await client.query(sql);
@@ -35,7 +36,7 @@ async function onServer(sql: string): Promise<void> {
 async function openServerDatabase(): Promise<Db> {
   const name = `test_${randomUUID().replaceAll('-', '')}`;
   await onServer(`CREATE DATABASE ${name}`);
-  const db = await openPostgres(urlOf(name), { max: 4 });
+  const db = await openPostgres(serverDatabaseUrl(name), { max: 4 });
   return {
     ...db,
     async close() {
@@ -66,5 +67,5 @@ export function databaseDrivers(): DatabaseDriver[] {
 /** The URL of a database the PostgreSQL driver opened, for a second pool (a second process) or openDatabase. */
 export async function serverUrlOf(db: Db): Promise<string> {
   const [row] = await db.query<{ name: string }>('SELECT current_database() AS name');
-  return urlOf(row!.name);
+  return serverDatabaseUrl(row!.name);
 }
