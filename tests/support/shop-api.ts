@@ -4,7 +4,7 @@ import { firebaseAccounts } from '../../src/server/auth.ts';
 import type { SellablePlan } from '../../src/server/orders/plans.ts';
 import type { CreateOrderRequest, TopUpPlan } from '../../src/contract/shop-api.ts';
 
-/** The shop API as its tests call it over HTTP (src/**/*.api.test.ts). */
+// The shop API as its tests call it over HTTP (the *.api.test.ts files).
 
 /** The shop API as the tests build it: the Stripe stand-in's webhook secret, Auth emulator tokens of demo-esim, routes under /api. */
 export const testShopApi = (
