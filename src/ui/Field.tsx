@@ -15,7 +15,9 @@ export default function Field(props: {
   useEffect(() => {
     const typed = input.current?.value;
     if (typed && typed !== props.value) props.onChange(typed);
-  }, []); // once, at hydration
+    // Once, at hydration: later values come through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <div>
       <label htmlFor={props.id} className="block text-sm font-medium">

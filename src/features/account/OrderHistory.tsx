@@ -40,7 +40,7 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
     return () => {
       stopped = true;
     };
-  }, [attempt]);
+  }, [attempt, locale]);
 
   if (view.status === 'loading') {
     return (

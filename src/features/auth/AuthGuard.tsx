@@ -20,7 +20,7 @@ export default function AuthGuard({ loginPath, loadingLabel, children }: Props) 
     if (session.status === 'signedOut') {
       window.location.replace(session.leaveTo ?? loginUrl(loginPath, window.location.pathname + window.location.search));
     }
-  }, [session]);
+  }, [session, loginPath]);
 
   if (session.status === 'signedIn') return <>{children}</>;
   return (

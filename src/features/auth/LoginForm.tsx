@@ -34,7 +34,7 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
   // page: the form's only navigation, so signing in never starts two.
   useEffect(() => {
     if (session.status === 'signedIn') window.location.replace(safeNext(window.location, profilePath));
-  }, [session.status]);
+  }, [session.status, profilePath]);
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -30,7 +30,7 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
     // A visitor who is already signed in has nothing to sign up for; a new account goes on once
     // the confirmation e-mail is sent. The form's only navigation, so signing up never starts two.
     if (session.status === 'signedIn' && !creating) window.location.replace(safeNext(window.location, profilePath));
-  }, [session.status, creating]);
+  }, [session.status, creating, profilePath]);
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -41,7 +41,9 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
   const [failure, setFailure] = useState<string>();
   const [changedTo, setChangedTo] = useState<Price>();
   const inFlight = useRef(false);
-  const boxes = { terms: useRef<HTMLInputElement>(null), immediateStart: useRef<HTMLInputElement>(null) };
+  const termsBox = useRef<HTMLInputElement>(null);
+  const immediateStartBox = useRef<HTMLInputElement>(null);
+  const boxes = { terms: termsBox, immediateStart: immediateStartBox };
 
   // Back from the payment page through the browser's back/forward cache: the page is as it was
   // left, mid-request; make the button usable again.
@@ -130,7 +132,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
           checked={ticked.terms}
           onChange={(checked) => tick('terms', checked)}
           error={missing.terms ? m.termsRequired : undefined}
-          inputRef={boxes.terms}
+          inputRef={termsBox}
         >
           {beforeTerms}
           <a href={termsPath} className="font-semibold text-brand underline">
@@ -143,7 +145,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
           checked={ticked.immediateStart}
           onChange={(checked) => tick('immediateStart', checked)}
           error={missing.immediateStart ? m.immediateStartRequired : undefined}
-          inputRef={boxes.immediateStart}
+          inputRef={immediateStartBox}
         >
           {m.immediateStart}
         </ConsentCheckbox>

@@ -71,7 +71,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
       stopped = true;
       clearTimeout(timer);
     };
-  }, [attempt]);
+  }, [attempt, locale]);
 
   const paid = view.status === 'ready' && PAID_STATES.includes(view.order.state);
   const delivered = view.status === 'ready' && view.order.state === 'delivered' && !!view.order.esim;
@@ -81,7 +81,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
     if (!delivered || staying) return;
     const timer = setTimeout(() => window.location.assign(paths.myEsim), PAYMENT_SUCCESS_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [delivered, staying]);
+  }, [delivered, staying, paths.myEsim]);
 
   const retry = <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
 

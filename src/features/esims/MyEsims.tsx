@@ -66,7 +66,7 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
     return () => {
       stopped = true;
     };
-  }, [attempt]);
+  }, [attempt, locale, m]);
 
   // Back online while showing the device's copy: load the current list.
   const offline = view.status === 'ready' && view.savedAt !== undefined;
