@@ -43,7 +43,12 @@ export default defineConfig({
       PUBLIC_FIREBASE_AUTH_DOMAIN: publicOptional(),
       PUBLIC_FIREBASE_PROJECT_ID: publicOptional(),
       PUBLIC_FIREBASE_APP_ID: publicOptional(),
-      PUBLIC_FIREBASE_AUTH_EMULATOR_URL: envField.string({ context: 'client', access: 'public', url: true, default: DEFAULT_AUTH_EMULATOR_URL }),
+      PUBLIC_FIREBASE_AUTH_EMULATOR_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        url: true,
+        default: DEFAULT_AUTH_EMULATOR_URL,
+      }),
       // Where the pages reach the shop API: /api behind Hosting's rewrite, the local API otherwise.
       PUBLIC_API_BASE_URL: envField.string({ context: 'client', access: 'public', default: apiBaseUrl(env) }),
       CATALOGUE_API_URL: envField.string({ context: 'server', access: 'public', url: true, optional: true }),
@@ -87,7 +92,8 @@ export default defineConfig({
           async (entries) => {
             const manifest = entries.filter((entry) => !needsNetwork(entry.url));
             // Workbox only warns when the globs find nothing: a worker without offline pages must not ship.
-            if (!manifest.some((entry) => entry.url.endsWith('offline.html'))) throw new Error('The service worker precaches no offline page');
+            if (!manifest.some((entry) => entry.url.endsWith('offline.html')))
+              throw new Error('The service worker precaches no offline page');
             return { manifest, warnings: [] };
           },
         ],

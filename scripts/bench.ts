@@ -142,7 +142,6 @@ async function pageWeights(origin: string): Promise<PageFigures[]> {
   return figures;
 }
 
-
 async function lighthouseScores(origin: string): Promise<LighthouseFigures[]> {
   const figures: LighthouseFigures[] = [];
   const reports = LIGHTHOUSE_REPORTS;

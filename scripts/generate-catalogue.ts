@@ -51,7 +51,9 @@ try {
       `${Math.min(...prices) / 100}-${Math.max(...prices) / 100} ${snapshot.packages[0]!.price.currency}.`,
   );
   if (unmatched.length > 0) {
-    console.log(`Left out ${unmatched.length} partner packages that fit none of our destinations: ${unmatched.slice(0, 20).join(', ')}${unmatched.length > 20 ? ', ...' : ''}`);
+    console.log(
+      `Left out ${unmatched.length} partner packages that fit none of our destinations: ${unmatched.slice(0, 20).join(', ')}${unmatched.length > 20 ? ', ...' : ''}`,
+    );
   }
 } finally {
   await standIn?.close();

@@ -75,7 +75,9 @@ const { handler, stop: stopShop } = await startShopApi(config, {
 });
 const api = await serveApi(handler, Number(values.port));
 
-console.log(`Shop API at ${apiUrl} (database: ${postgres ? 'a throwaway PostgreSQL server' : config.databaseUrl ? 'DATABASE_URL' : `PGlite in ${config.dataDir}`})`);
+console.log(
+  `Shop API at ${apiUrl} (database: ${postgres ? 'a throwaway PostgreSQL server' : config.databaseUrl ? 'DATABASE_URL' : `PGlite in ${config.dataDir}`})`,
+);
 console.log(`Stripe stand-in at ${stripe.url} (test card 4242 4242 4242 4242; events at ${stripe.url}/_stand-in/events)`);
 console.log(`eSIM Access stand-in at ${partner.url}; SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`);
 

@@ -13,7 +13,8 @@ const databaseUrl = get('DATABASE_URL');
 const dataDir = get('SHOP_DATA_DIR') ?? '.data/pglite';
 
 try {
-  if (!databaseUrl && !existsSync(dataDir)) throw new Error(`no database: DATABASE_URL is unset and ${dataDir} does not exist (npm start creates it)`);
+  if (!databaseUrl && !existsSync(dataDir))
+    throw new Error(`no database: DATABASE_URL is unset and ${dataDir} does not exist (npm start creates it)`);
   const db = await openDatabase({ databaseUrl, dataDir });
   try {
     const { checked, findings } = await auditDatabase(db);

@@ -24,6 +24,10 @@ export async function serveApi(
     url,
     server,
     // Keep-alive connections too, so a stopped server is really down (a test may restart it on its port).
-    close: () => new Promise((done) => { server.close(() => done()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -30,12 +30,16 @@ export async function startAuthEmulator(): Promise<{ host: string; stop(): void 
     },
   };
   writeFileSync(join(folder, 'firebase.json'), JSON.stringify(config));
-  const emulator = spawn('firebase', ['emulators:start', '--only', 'auth', '--project', 'demo-esim', '--config', join(folder, 'firebase.json')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    // CI=true skips firebase-tools' update check and news, which would wait on the closed network.
-    env: { ...process.env, CI: 'true' },
-    detached: true,
-  });
+  const emulator = spawn(
+    'firebase',
+    ['emulators:start', '--only', 'auth', '--project', 'demo-esim', '--config', join(folder, 'firebase.json')],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      // CI=true skips firebase-tools' update check and news, which would wait on the closed network.
+      env: { ...process.env, CI: 'true' },
+      detached: true,
+    },
+  );
   const stop = () => {
     // The whole group: firebase-tools runs the emulator as a child of its own.
     try {
@@ -47,7 +51,13 @@ export async function startAuthEmulator(): Promise<{ host: string; stop(): void 
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (emulator.exitCode !== null) throw new Error(`The Auth emulator exited with ${emulator.exitCode}`);
-    if (await fetch(`http://${host}/`).then(() => true, () => false)) return { host, stop };
+    if (
+      await fetch(`http://${host}/`).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { host, stop };
     if (Date.now() > deadline) {
       stop();
       throw new Error('The Auth emulator did not start within 90 s');
@@ -57,7 +67,10 @@ export async function startAuthEmulator(): Promise<{ host: string; stop(): void 
 }
 
 /** A new account on the emulator and its ID token, as the site's sign-up gets them. */
-export async function signUpOn(host: string, email = `buyer-${crypto.randomUUID()}@example.test`): Promise<{ uid: string; idToken: string; email: string }> {
+export async function signUpOn(
+  host: string,
+  email = `buyer-${crypto.randomUUID()}@example.test`,
+): Promise<{ uid: string; idToken: string; email: string }> {
   const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

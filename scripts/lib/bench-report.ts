@@ -79,7 +79,12 @@ const sizeValue = (s: Sizes) => `${kb(s.raw).padStart(8)} ${kb(s.gzip).padStart(
 function weightRows(pages: PageFigures[]): Row[] {
   const rows: Row[] = [
     section('Bytes Chromium loads from the site: a first visit, and one with the cookie consent stored'),
-    { figure: `${'page'.padEnd(24)} ${'visit'.padEnd(7)} kind`, value: `${'raw'.padStart(8)} ${'gzip'.padStart(8)} ${'brotli'.padStart(8)}`, budget: '', mark: '' },
+    {
+      figure: `${'page'.padEnd(24)} ${'visit'.padEnd(7)} kind`,
+      value: `${'raw'.padStart(8)} ${'gzip'.padStart(8)} ${'brotli'.padStart(8)}`,
+      budget: '',
+      mark: '',
+    },
   ];
   for (const page of pages) {
     const label = `${`${page.name} ${page.path}`.padEnd(24)} ${(page.consent ? 'consent' : 'first').padEnd(7)}`;
@@ -134,13 +139,17 @@ function precacheRows(figures: Precache): Row[] {
 const SHORT: Record<string, string> = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'bp', seo: 'seo' };
 const score = (value: number | null) => (value === null ? '--' : value.toFixed(2));
 /** Lighthouse columns: the four scores, then LCP, TBT and CLS. */
-const lighthouseValue = (cells: string[]) =>
-  cells.map((cell, index) => cell.padStart(index < 4 ? 4 : index === 6 ? 6 : 8)).join(' ');
+const lighthouseValue = (cells: string[]) => cells.map((cell, index) => cell.padStart(index < 4 ? 4 : index === 6 ? 6 : 8)).join(' ');
 
 function lighthouseRows(results: LighthouseFigures[], runs: number): Row[] {
   const rows = [
     section(`Lighthouse 13, mobile defaults${runs > 1 ? `, median of ${runs} runs` : ''}, first visit`),
-    { figure: 'language page', value: lighthouseValue([...LIGHTHOUSE_CATEGORIES.map((c) => SHORT[c]!), 'LCP', 'TBT', 'CLS']), budget: '', mark: '' },
+    {
+      figure: 'language page',
+      value: lighthouseValue([...LIGHTHOUSE_CATEGORIES.map((c) => SHORT[c]!), 'LCP', 'TBT', 'CLS']),
+      budget: '',
+      mark: '',
+    },
   ];
   const budget = `perf >= ${BUDGETS.lighthouse.performance}, others = 1`;
   for (const result of results) {
@@ -166,20 +175,27 @@ function shopRows(figures: ShopFigures): Row[] {
   const atLeast = (value: number, goal: number): Mark => (value >= goal ? 'ok' : 'LOW');
   const run = figures.orders;
   const failed = run.non2xx + run.errors + (run.planned - run.sent);
-  const statuses = Object.entries(run.statuses).map(([status, n]) => `${n}x${status}`).join(', ');
+  const statuses = Object.entries(run.statuses)
+    .map(([status, n]) => `${n}x${status}`)
+    .join(', ');
   return [
     section(
       `Shop API on PostgreSQL, loopback: POST /orders arriving at a fixed ${run.rate}/s for ${run.seconds} s (open loop; ` +
         `${run.planned.toLocaleString('en')} new orders by ${figures.buyers.toLocaleString('en')} buyers in all, ${figures.ordersPerBuyer} at most each); reads at 50 connections`,
     ),
-    { figure: 'POST /orders p50, the API\'s own share (payment provider excluded)', value: ms(run.ownP50Ms), budget: '', mark: '' },
+    { figure: "POST /orders p50, the API's own share (payment provider excluded)", value: ms(run.ownP50Ms), budget: '', mark: '' },
     {
-      figure: 'POST /orders p99, the API\'s own share (payment provider excluded)',
+      figure: "POST /orders p99, the API's own share (payment provider excluded)",
       value: ms(run.ownP99Ms),
       budget: `<= ${BUDGETS.ordersP99Ms} ms at ${run.rate}/s`,
       mark: Number.isFinite(run.ownP99Ms) ? overMark(run.ownP99Ms, BUDGETS.ordersP99Ms) : 'ERROR',
     },
-    { figure: 'POST /orders p50 / p99, whole round trip (Stripe stand-in included)', value: `${ms(run.totalP50Ms)} / ${ms(run.totalP99Ms)}`, budget: '', mark: '' },
+    {
+      figure: 'POST /orders p50 / p99, whole round trip (Stripe stand-in included)',
+      value: `${ms(run.totalP50Ms)} / ${ms(run.totalP99Ms)}`,
+      budget: '',
+      mark: '',
+    },
     {
       figure: 'POST /orders created / non-2xx / errors',
       value: `${run.created.toLocaleString('en')} / ${run.non2xx}${statuses ? ` (${statuses})` : ''} / ${run.errors}${run.stopped ? `; ${run.stopped}` : ''}`,
@@ -188,15 +204,38 @@ function shopRows(figures: ShopFigures): Row[] {
     },
     ...(run.apiCpuMsPerOrder === null
       ? []
-      : [{ figure: 'POST /orders CPU time an order: API process / PostgreSQL (steadier than latency)', value: `${ms(run.apiCpuMsPerOrder)} / ${ms(run.postgresCpuMsPerOrder!)}`, budget: '', mark: '' }]),
+      : [
+          {
+            figure: 'POST /orders CPU time an order: API process / PostgreSQL (steadier than latency)',
+            value: `${ms(run.apiCpuMsPerOrder)} / ${ms(run.postgresCpuMsPerOrder!)}`,
+            budget: '',
+            mark: '',
+          },
+        ]),
     ...(run.transactionsPerOrder === null
       ? []
-      : [{ figure: 'POST /orders PostgreSQL transactions an order (background jobs included)', value: run.transactionsPerOrder.toFixed(1), budget: '', mark: '' }]),
-    { figure: 'POST /orders sender behind schedule, p99 / max', value: `${ms(run.sendLagP99Ms)} / ${ms(run.sendLagMaxMs)}`, budget: '', mark: '' },
-    ...(run.cpu ? [{ figure: 'POST /orders CPUs meanwhile (others\' work makes it noisy)', value: describeCpu(run.cpu), budget: '', mark: '' }] : []),
+      : [
+          {
+            figure: 'POST /orders PostgreSQL transactions an order (background jobs included)',
+            value: run.transactionsPerOrder.toFixed(1),
+            budget: '',
+            mark: '',
+          },
+        ]),
+    {
+      figure: 'POST /orders sender behind schedule, p99 / max',
+      value: `${ms(run.sendLagP99Ms)} / ${ms(run.sendLagMaxMs)}`,
+      budget: '',
+      mark: '',
+    },
+    ...(run.cpu
+      ? [{ figure: "POST /orders CPUs meanwhile (others' work makes it noisy)", value: describeCpu(run.cpu), budget: '', mark: '' }]
+      : []),
     {
       figure: `POST /orders saturation rate (own p99 <= ${BUDGETS.ordersP99Ms} ms, none fails)`,
-      value: figures.saturationRate ? perSecond(figures.saturationRate) : `under ${Math.min(...figures.saturationRuns.map((r) => r.rate))} /s`,
+      value: figures.saturationRate
+        ? perSecond(figures.saturationRate)
+        : `under ${Math.min(...figures.saturationRuns.map((r) => r.rate))} /s`,
       budget: 'goal 200 /s (DESIGN 3)',
       mark: '',
     },
@@ -206,8 +245,18 @@ function shopRows(figures: ShopFigures): Row[] {
       budget: '',
       mark: '',
     })),
-    { figure: 'GET /countries?lang=ja', value: perSecond(figures.countriesPerSecond), budget: `>= ${BUDGETS.catalogueReadsPerSecond} /s`, mark: atLeast(figures.countriesPerSecond, BUDGETS.catalogueReadsPerSecond) },
-    { figure: 'GET /packages?regionId=DE', value: perSecond(figures.packagesPerSecond), budget: `>= ${BUDGETS.catalogueReadsPerSecond} /s`, mark: atLeast(figures.packagesPerSecond, BUDGETS.catalogueReadsPerSecond) },
+    {
+      figure: 'GET /countries?lang=ja',
+      value: perSecond(figures.countriesPerSecond),
+      budget: `>= ${BUDGETS.catalogueReadsPerSecond} /s`,
+      mark: atLeast(figures.countriesPerSecond, BUDGETS.catalogueReadsPerSecond),
+    },
+    {
+      figure: 'GET /packages?regionId=DE',
+      value: perSecond(figures.packagesPerSecond),
+      budget: `>= ${BUDGETS.catalogueReadsPerSecond} /s`,
+      mark: atLeast(figures.packagesPerSecond, BUDGETS.catalogueReadsPerSecond),
+    },
   ];
 }
 
@@ -234,9 +283,16 @@ function signedInRows(dist: string): Row[] {
 function deliveryRows(figures: DeliveryFigures): Row[] {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   return [
-    section(`Delivery: ${figures.purchases} purchases, payment to QR code on the success page (partner allocates in ${figures.allocationDelayMs / 1000} s)`),
+    section(
+      `Delivery: ${figures.purchases} purchases, payment to QR code on the success page (partner allocates in ${figures.allocationDelayMs / 1000} s)`,
+    ),
     { figure: 'payment to QR code p50', value: seconds(figures.qrP50Ms), budget: '', mark: '' },
-    { figure: 'payment to QR code p95', value: seconds(figures.qrP95Ms), budget: `<= ${BUDGETS.paymentToQrP95Ms / 1000} s`, mark: overMark(figures.qrP95Ms, BUDGETS.paymentToQrP95Ms) },
+    {
+      figure: 'payment to QR code p95',
+      value: seconds(figures.qrP95Ms),
+      budget: `<= ${BUDGETS.paymentToQrP95Ms / 1000} s`,
+      mark: overMark(figures.qrP95Ms, BUDGETS.paymentToQrP95Ms),
+    },
     { figure: 'payment to QR code, slowest', value: seconds(figures.qrMaxMs), budget: '', mark: '' },
   ];
 }
@@ -323,7 +379,9 @@ function benchNotes(report: BenchReport, buildLog: string): string[] {
       notes.push(`${page.path} sends a signed-out visitor to ${page.redirectedTo}: counted is what ${page.path} loaded before it left.`);
     }
   }
-  const notFound = report.pages.flatMap((page) => page.files.filter((file) => file.status >= 400).map((file) => `${page.path} -> ${file.url} ${file.status}`));
+  const notFound = report.pages.flatMap((page) =>
+    page.files.filter((file) => file.status >= 400).map((file) => `${page.path} -> ${file.url} ${file.status}`),
+  );
   if (notFound.length) notes.push(`Failed loads: ${[...new Set(notFound)].join(', ')}`);
   if (report.precache && !report.precache.present) {
     const elsewhere = existsSync(buildLog) ? /"globDirectory": "([^"]+)"/.exec(readFileSync(buildLog, 'utf8'))?.[1] : undefined;
@@ -348,7 +406,8 @@ function benchNotes(report: BenchReport, buildLog: string): string[] {
       );
       for (const fact of relevant) notes.push(`  ${fact}`);
     }
-    if (result.performanceRuns.length > 1) notes.push(`Lighthouse ${result.path} performance runs: ${result.performanceRuns.map(score).join(', ')}`);
+    if (result.performanceRuns.length > 1)
+      notes.push(`Lighthouse ${result.path} performance runs: ${result.performanceRuns.map(score).join(', ')}`);
   }
   return notes;
 }

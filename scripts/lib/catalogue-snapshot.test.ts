@@ -34,11 +34,15 @@ describe('the catalogue snapshot', () => {
     for (const pkg of snapshot.packages) {
       expect(pkg.price.amountMinor, pkg.id).toBeGreaterThanOrEqual(retailPrice(pkg.wholesaleUsdE4).amountMinor);
       const smaller = snapshot.packages.filter(
-        (p) => p.destination === pkg.destination && p.validity === pkg.validity && p.metadata.dataAmount.value < pkg.metadata.dataAmount.value,
+        (p) =>
+          p.destination === pkg.destination && p.validity === pkg.validity && p.metadata.dataAmount.value < pkg.metadata.dataAmount.value,
       );
       for (const p of smaller) expect(pkg.price.amountMinor, `${pkg.id} vs ${p.id}`).toBeGreaterThanOrEqual(p.price.amountMinor);
     }
-    expect(snapshot.packages.find((p) => p.id === 'de-1gb-7d')).toMatchObject({ partnerCode: expect.any(String), price: { currency: 'EUR' } });
+    expect(snapshot.packages.find((p) => p.id === 'de-1gb-7d')).toMatchObject({
+      partnerCode: expect.any(String),
+      price: { currency: 'EUR' },
+    });
   });
 
   it('maps a package to our country or the region of exactly its countries, and leaves out the rest', async () => {

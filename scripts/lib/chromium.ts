@@ -9,7 +9,9 @@ export function ensureChromium(): void {
   if (existsSync(CHROMIUM_PATH)) return;
   const canInstall = process.getuid?.() === 0 && spawnSync('which', ['apt-get']).status === 0;
   if (!canInstall) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}. Install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}. Install Debian's chromium package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
   }
   console.log('Installing Debian chromium for the browser tests (about 90 s, once)...');
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {

@@ -56,7 +56,9 @@ function compressOnEnd(res: ServerResponse, encoding: Encoding, cache: Map<strin
     if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk));
     const body = Buffer.concat(chunks);
     const headers = Object.fromEntries(Object.entries(headArgs).filter(([name]) => !/^content-length$/i.test(name)));
-    const type = String(Object.entries(headArgs).find(([name]) => /^content-type$/i.test(name))?.[1] ?? res.getHeader('content-type') ?? '');
+    const type = String(
+      Object.entries(headArgs).find(([name]) => /^content-type$/i.test(name))?.[1] ?? res.getHeader('content-type') ?? '',
+    );
     if (body.length === 0 || (status !== 200 && status !== 404) || !COMPRESSIBLE.test(type)) {
       writeHead(status, { ...headers, 'Content-Length': body.length });
       return end(body);

@@ -139,7 +139,10 @@ export function setPolicies(config: FirebaseConfig, byKind: Record<PageKind, str
 
 /** A policy as directive name -> sources: "script-src 'self' x" -> { 'script-src': ["'self'", 'x'] }. */
 export function parsePolicy(policy: string): Map<string, string[]> {
-  const directives = policy.split(';').map((d) => d.trim().split(/\s+/)).filter((parts) => parts[0]);
+  const directives = policy
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .filter((parts) => parts[0]);
   return new Map(directives.map(([name, ...sources]) => [name!, sources]));
 }
 

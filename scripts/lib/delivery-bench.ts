@@ -37,14 +37,26 @@ export async function benchDelivery(port = 8799): Promise<DeliveryFigures> {
       const created = await fetch(`${api}/orders`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ planId: plan.pkg.id, lang: 'en', expectedPrice: plan.price, consents: { terms: true, immediateStart: true } }),
+        body: JSON.stringify({
+          planId: plan.pkg.id,
+          lang: 'en',
+          expectedPrice: plan.price,
+          consents: { terms: true, immediateStart: true },
+        }),
       });
       const { order, checkoutUrl } = (await created.json()) as { order: { id: string }; checkoutUrl: string };
-      const paid = await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }), redirect: 'manual' });
+      const paid = await fetch(checkoutUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+        redirect: 'manual',
+      });
       if (paid.status !== 303) throw new Error(`the stand-in did not take the payment: ${paid.status}`);
       const started = performance.now();
       for (;;) {
-        const view = (await (await fetch(`${api}/orders/${order.id}?lang=en`, { headers })).json()) as { state: string; esim?: { install: unknown } | null };
+        const view = (await (await fetch(`${api}/orders/${order.id}?lang=en`, { headers })).json()) as {
+          state: string;
+          esim?: { install: unknown } | null;
+        };
         if (view.esim?.install) break;
         if (performance.now() - started > 60_000) throw new Error(`order ${order.id} not delivered within a minute (${view.state})`);
         await new Promise((done) => setTimeout(done, view.state === 'pending_payment' ? ORDER_POLL_INTERVAL_MS : ESIM_POLL_INTERVAL_MS));
@@ -52,7 +64,13 @@ export async function benchDelivery(port = 8799): Promise<DeliveryFigures> {
       samples.push(performance.now() - started);
     }
     const sorted = [...samples].sort((a, b) => a - b);
-    return { purchases: PURCHASES, allocationDelayMs: ALLOCATION_DELAY_MS, qrP50Ms: percentile(sorted, 50), qrP95Ms: percentile(sorted, 95), qrMaxMs: sorted.at(-1)! };
+    return {
+      purchases: PURCHASES,
+      allocationDelayMs: ALLOCATION_DELAY_MS,
+      qrP50Ms: percentile(sorted, 50),
+      qrP95Ms: percentile(sorted, 95),
+      qrMaxMs: sorted.at(-1)!,
+    };
   } finally {
     await stop();
     rmSync(mailDir, { recursive: true, force: true });

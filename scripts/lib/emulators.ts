@@ -55,11 +55,23 @@ function writeLocalConfig(hostingPort: number): string {
 export async function startLocalShop(siteUrl: string, options: { postgres?: boolean } = {}): Promise<ChildProcess> {
   mkdirSync(dirname(LOCAL_API_LOG), { recursive: true });
   const log = openSync(LOCAL_API_LOG, 'w');
-  const args = ['scripts/local-shop.ts', '--port', String(LOCAL_API_PORT), '--site-url', siteUrl, ...(options.postgres ? ['--postgres'] : [])];
+  const args = [
+    'scripts/local-shop.ts',
+    '--port',
+    String(LOCAL_API_PORT),
+    '--site-url',
+    siteUrl,
+    ...(options.postgres ? ['--postgres'] : []),
+  ];
   const shop = spawn(process.execPath, args, { stdio: ['ignore', log, log] });
   process.on('exit', () => shop.kill());
   const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${LOCAL_API_BASE_URL}/regions`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${LOCAL_API_BASE_URL}/regions`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (shop.exitCode !== null || Date.now() > deadline) throw new Error(`The local shop API did not start: see ${LOCAL_API_LOG}`);
     await new Promise((done) => setTimeout(done, 250));
   }

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
  * stand-in sells plans in them (a real partner's regions may differ: see catalogue-snapshot.ts).
  */
 const require = createRequire(import.meta.url);
-const containment: Record<string, { _contains?: string[] }> =
-  require('cldr-core/supplemental/territoryContainment.json').supplemental.territoryContainment;
+const containment: Record<string, { _contains?: string[] }> = require('cldr-core/supplemental/territoryContainment.json').supplemental
+  .territoryContainment;
 
 /** Uninhabited territories sell no data plans (DESIGN 4); EA, IC and CQ are not ISO countries. */
 const EXCLUDED = new Set(['AQ', 'BV', 'HM', 'TF', 'GS', 'UM', 'EA', 'IC', 'CQ']);

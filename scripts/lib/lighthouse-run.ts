@@ -53,7 +53,9 @@ export async function runLighthouse(port: number, url: string, reportFile?: stri
   }
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? null;
   const scored = new Set(
-    LIGHTHOUSE_CATEGORIES.flatMap((category) => (lhr.categories[category]?.auditRefs ?? []).filter((ref) => ref.weight > 0).map((ref) => ref.id)),
+    LIGHTHOUSE_CATEGORIES.flatMap((category) =>
+      (lhr.categories[category]?.auditRefs ?? []).filter((ref) => ref.weight > 0).map((ref) => ref.id),
+    ),
   );
   return {
     url,
@@ -84,7 +86,7 @@ interface AuditItem {
 
 /** The facts behind the usual suspects, read from the report's audit details. */
 export function evidence(lhr: { audits: Record<string, { details?: unknown }> }): string[] {
-  const items = (id: string) => ((lhr.audits[id]?.details as { items?: AuditItem[] } | undefined)?.items ?? []);
+  const items = (id: string) => (lhr.audits[id]?.details as { items?: AuditItem[] } | undefined)?.items ?? [];
   const label = (node: AuditItem['node']) => `${node?.selector ?? '?'} ("${(node?.nodeLabel ?? '').replace(/\s+/g, ' ').slice(0, 50)}")`;
   const facts: string[] = [];
   const lcp = items('lcp-breakdown-insight').find((item) => (item as { type?: string }).type === 'node') as AuditItem['node'] | undefined;

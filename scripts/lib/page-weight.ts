@@ -54,10 +54,9 @@ const sum = (all: Sizes[]): Sizes =>
  * everything those import, statically or dynamically (counted as if all were fetched).
  */
 export function pageScripts(dist: string, html: string): string[] {
-  const entries = [
-    ...html.matchAll(/<script[^>]*\ssrc="(\/[^"]+)"/g),
-    ...html.matchAll(/(?:component-url|renderer-url)="(\/[^"]+)"/g),
-  ].map((m) => m[1]!);
+  const entries = [...html.matchAll(/<script[^>]*\ssrc="(\/[^"]+)"/g), ...html.matchAll(/(?:component-url|renderer-url)="(\/[^"]+)"/g)].map(
+    (m) => m[1]!,
+  );
   const seen = new Set<string>();
   const queue = [...entries];
   while (queue.length) {

@@ -99,7 +99,7 @@ const WARM_UP = { rate: 50, seconds: 3 };
 /** An order without an answer after this long counts as an error. */
 const TIMEOUT_MS = 10_000;
 /** The shop's per-user limit (10 orders a minute, 30 an hour): no buyer places more in the whole benchmark. */
-const ORDERS_PER_BUYER: number = (constants as Record<string, unknown>).ORDERS_PER_USER_PER_MINUTE as number | undefined ?? 10;
+const ORDERS_PER_BUYER: number = ((constants as Record<string, unknown>).ORDERS_PER_USER_PER_MINUTE as number | undefined) ?? 10;
 const READ_SECONDS = 10;
 
 export const percentile = (sorted: number[], p: number) =>
@@ -113,7 +113,19 @@ export async function startBenchShop(port: number, extraArgs: string[] = []) {
   const auth = await startAuthEmulator();
   const shop = spawn(
     process.execPath,
-    ['scripts/local-shop.ts', '--port', String(port), '--stripe-port', '0', '--partner-port', '0', '--smtp-port', '0', '--postgres', ...extraArgs],
+    [
+      'scripts/local-shop.ts',
+      '--port',
+      String(port),
+      '--stripe-port',
+      '0',
+      '--partner-port',
+      '0',
+      '--smtp-port',
+      '0',
+      '--postgres',
+      ...extraArgs,
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: auth.host } },
   );
   const api = `http://127.0.0.1:${port}/api`;
@@ -122,7 +134,12 @@ export async function startBenchShop(port: number, extraArgs: string[] = []) {
     if (shop.exitCode === null) await once(shop, 'exit');
     auth.stop();
   }
-  while (!(await fetch(`${api}/regions`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${api}/regions`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (shop.exitCode !== null) {
       auth.stop();
       throw new Error('The shop API did not start');
@@ -204,7 +221,8 @@ interface PreparedOrder {
  */
 function orderSource(authHost: string) {
   const plans = [...sellablePlans(embeddedSnapshot()).values()];
-  if (plans.length < ORDERS_PER_BUYER) throw new Error(`only ${plans.length} sellable plans: a buyer could not order ${ORDERS_PER_BUYER} distinct ones`);
+  if (plans.length < ORDERS_PER_BUYER)
+    throw new Error(`only ${plans.length} sellable plans: a buyer could not order ${ORDERS_PER_BUYER} distinct ones`);
   let buyersSoFar = 0;
   return {
     get buyers() {
@@ -355,11 +373,15 @@ async function openLoop(
     sendLagMaxMs: lags.at(-1) ?? 0,
     apiCpuMsPerOrder: cpuBefore && cpuAfter && next ? Number((((cpuAfter.api - cpuBefore.api) * 1000) / next).toFixed(2)) : null,
     transactionsPerOrder:
-      transactionsBefore !== undefined && transactionsAfter !== undefined && next ? Number(((transactionsAfter - transactionsBefore) / next).toFixed(1)) : null,
-    postgresCpuMsPerOrder: cpuBefore && cpuAfter && next ? Number((((cpuAfter.postgres - cpuBefore.postgres) * 1000) / next).toFixed(2)) : null,
-    cpu: cpuBefore && cpuAfter
-      ? { cores: cpus().length, machine: cores('machine'), api: cores('api'), postgres: cores('postgres'), client: cores('client') }
-      : null,
+      transactionsBefore !== undefined && transactionsAfter !== undefined && next
+        ? Number(((transactionsAfter - transactionsBefore) / next).toFixed(1))
+        : null,
+    postgresCpuMsPerOrder:
+      cpuBefore && cpuAfter && next ? Number((((cpuAfter.postgres - cpuBefore.postgres) * 1000) / next).toFixed(2)) : null,
+    cpu:
+      cpuBefore && cpuAfter
+        ? { cores: cpus().length, machine: cores('machine'), api: cores('api'), postgres: cores('postgres'), client: cores('client') }
+        : null,
     held: !stopped && errors === 0 && non2xx === 0 && created === planned && ownP99Ms <= OWN_P99_BUDGET_MS,
   };
 }

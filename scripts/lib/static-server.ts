@@ -15,10 +15,7 @@ export function createStaticServer(root: string): Server {
     extensions: ['html'],
     etag: true,
     setHeaders(res, pathname) {
-      res.setHeader(
-        'Cache-Control',
-        pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
+      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
 
@@ -33,7 +30,11 @@ export function createStaticServer(root: string): Server {
 /** The nearest built not-found page in the path's language (see notFoundPages). */
 function notFoundPage(root: string, pathname: string): string {
   const file = (page: string) => join(root, `${page}.html`);
-  return notFoundPages(pathname).map(file).find((candidate) => existsSync(candidate)) ?? join(root, '404.html');
+  return (
+    notFoundPages(pathname)
+      .map(file)
+      .find((candidate) => existsSync(candidate)) ?? join(root, '404.html')
+  );
 }
 
 /** Starts the server on 127.0.0.1 and resolves with its base URL. */

@@ -17,8 +17,7 @@ export const catalogueError = (
   code: string,
   message: string,
   headers: Record<string, string> = {},
-) =>
-  c.json({ error: { code, message } }, status, { ...JSON_TYPE, 'Cache-Control': 'no-store', ...headers });
+) => c.json({ error: { code, message } }, status, { ...JSON_TYPE, 'Cache-Control': 'no-store', ...headers });
 
 /** Any path no route serves. */
 export const noSuchEndpoint = (c: Context) => catalogueError(c, 404, 'not_found', 'No such endpoint.');

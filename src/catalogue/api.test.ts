@@ -45,9 +45,17 @@ describe('GET /countries', () => {
 describe('GET /regions', () => {
   it('lists the nine regions with their countries', async () => {
     const regions = RegionList.parse(await (await get('/regions?lang=de')).json());
-    expect(regions.map((r) => r.code).sort()).toEqual(
-      ['africa', 'asia', 'caribbean', 'europe', 'global', 'latin-america', 'mena', 'north-america', 'oceania'],
-    );
+    expect(regions.map((r) => r.code).sort()).toEqual([
+      'africa',
+      'asia',
+      'caribbean',
+      'europe',
+      'global',
+      'latin-america',
+      'mena',
+      'north-america',
+      'oceania',
+    ]);
     const europe = regions.find((r) => r.code === 'europe')!;
     expect(europe.name).toBe('Europa');
     expect(europe.supportedCountries).toEqual(expect.arrayContaining(['DE', 'FR', 'IT', 'ES', 'PL']));
@@ -130,7 +138,17 @@ describe('a base path', () => {
   it('serves the routes under it only, matched by whole segment', async () => {
     expect((await fetch(`${underBase.url}/api/countries`)).status).toBe(200);
     expect((await fetch(`${underBase.url}/api/packages/?regionId=de`)).status).toBe(200);
-    for (const path of ['/countries', '/apicountries', '/apiconstructor', '/api__proto__', '/api', '/api/', '/api/constructor', '/api/__proto__', '/x/api/countries']) {
+    for (const path of [
+      '/countries',
+      '/apicountries',
+      '/apiconstructor',
+      '/api__proto__',
+      '/api',
+      '/api/',
+      '/api/constructor',
+      '/api/__proto__',
+      '/x/api/countries',
+    ]) {
       const response = await fetch(`${underBase.url}${path}`);
       expect(response.status, path).toBe(404);
       expect(((await response.json()) as { error: { code: string } }).error.code, path).toBe('not_found');
@@ -144,12 +162,15 @@ function send(origin: string, method: string, path: string, headers: Record<stri
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
     // Node sends a DELETE's or an OPTIONS' body without a length unless told: the server would read it as a request.
     const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
-    const req = request({ hostname, port, method, path, headers: { ...headers, ...length }, ...(localAddress && { localAddress }) }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
+    const req = request(
+      { hostname, port, method, path, headers: { ...headers, ...length }, ...(localAddress && { localAddress }) },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -170,19 +191,79 @@ function seeded(seed: number): <T>(items: readonly T[]) => T {
 describe('generated odd requests', () => {
   const ROUTES = ['/countries', '/regions', '/packages'];
   const odd = [
-    'constructor', '__proto__', 'toString', 'hasOwnProperty', 'prototype', '', '.', '..', '%2e%2e', '%00', '%E0%A4%A', '%', '%%',
-    'countries%2F', 'Countries', 'packages.json', '*', '\\', encodeURIComponent('日本'), 'a'.repeat(3000),
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'prototype',
+    '',
+    '.',
+    '..',
+    '%2e%2e',
+    '%00',
+    '%E0%A4%A',
+    '%',
+    '%%',
+    'countries%2F',
+    'Countries',
+    'packages.json',
+    '*',
+    '\\',
+    encodeURIComponent('日本'),
+    'a'.repeat(3000),
   ];
   const keys = ['lang', 'lang', 'regionId', 'regionId', 'regionId', 'regionid', 'lang[]', '__proto__', 'constructor', ''];
   const values = [
-    'en', 'de', 'ja', 'EN', 'ko', 'de-DE', '', 'constructor', '__proto__', 'toString', 'DE', 'de', 'europe', 'Europe', 'north-america',
-    'ZZ', 'atlantis', '%', '%E0%A4%A', '%00', '%FF%FE', 'a'.repeat(3000), `${'x'.repeat(39)}-y`, '..%2F..%2Fetc', '%3Cscript%3E',
-    'D', '-1', '1e309', 'NaN', '+', encodeURIComponent('日本'), '%20de%20',
+    'en',
+    'de',
+    'ja',
+    'EN',
+    'ko',
+    'de-DE',
+    '',
+    'constructor',
+    '__proto__',
+    'toString',
+    'DE',
+    'de',
+    'europe',
+    'Europe',
+    'north-america',
+    'ZZ',
+    'atlantis',
+    '%',
+    '%E0%A4%A',
+    '%00',
+    '%FF%FE',
+    'a'.repeat(3000),
+    `${'x'.repeat(39)}-y`,
+    '..%2F..%2Fetc',
+    '%3Cscript%3E',
+    'D',
+    '-1',
+    '1e309',
+    'NaN',
+    '+',
+    encodeURIComponent('日本'),
+    '%20de%20',
   ];
   const methods = ['GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE'];
-  const contentTypes = [undefined, 'application/json', 'text/plain', 'application/reports+json', 'application/reports+json', 'application/csp-report'];
+  const contentTypes = [
+    undefined,
+    'application/json',
+    'text/plain',
+    'application/reports+json',
+    'application/reports+json',
+    'application/csp-report',
+  ];
   const bodies = [
-    '', '{}', '[]', 'not json', 'x'.repeat(70_000), '{"csp-report":{}}', '{"csp-report":{"blocked-uri":"inline"}}',
+    '',
+    '{}',
+    '[]',
+    'not json',
+    'x'.repeat(70_000),
+    '{"csp-report":{}}',
+    '{"csp-report":{"blocked-uri":"inline"}}',
     JSON.stringify([{ type: 'csp-violation', url: 'https://esim.example/', body: { blockedURL: 'x'.repeat(5000), disposition: 1 } }]),
   ];
 
@@ -207,7 +288,12 @@ describe('generated odd requests', () => {
       if (pick([true, false, false, false])) path += '/';
       const query = Array.from({ length: pick([0, 1, 1, 2, 3]) }, () => `${pick(keys)}=${pick(values)}`).join('&');
       const method = pick(methods);
-      return { method, target: query ? `${path}?${query}` : path, headers: {}, body: method === 'GET' || method === 'HEAD' ? undefined : pick(bodies) };
+      return {
+        method,
+        target: query ? `${path}?${query}` : path,
+        headers: {},
+        body: method === 'GET' || method === 'HEAD' ? undefined : pick(bodies),
+      };
     });
   }
 
@@ -287,7 +373,11 @@ describe('POST /csp-reports', () => {
       },
     });
     const response = await post(
-      JSON.stringify([violation('https://evil.example/x.js'), { type: 'deprecation', body: {} }, violation(`https://e.example/${'a'.repeat(2000)}`)]),
+      JSON.stringify([
+        violation('https://evil.example/x.js'),
+        { type: 'deprecation', body: {} },
+        violation(`https://e.example/${'a'.repeat(2000)}`),
+      ]),
       'application/reports+json',
       underBase,
       '/api/csp-reports',
@@ -298,24 +388,43 @@ describe('POST /csp-reports', () => {
     expect(rest).toEqual([]);
     expect(first).toEqual([
       'csp-violation',
-      { documentURL: 'https://esim.example/store', blockedURL: 'https://evil.example/x.js', effectiveDirective: 'script-src-elem', disposition: 'enforce' },
+      {
+        documentURL: 'https://esim.example/store',
+        blockedURL: 'https://evil.example/x.js',
+        effectiveDirective: 'script-src-elem',
+        disposition: 'enforce',
+      },
     ]);
     expect(second![1].blockedURL).toHaveLength(500);
   });
 
   it('reads the legacy report-uri form', async () => {
     const lines = logged();
-    const report = { 'csp-report': { 'document-uri': 'https://esim.example/', 'blocked-uri': 'inline', 'violated-directive': 'script-src', disposition: 'report' } };
+    const report = {
+      'csp-report': {
+        'document-uri': 'https://esim.example/',
+        'blocked-uri': 'inline',
+        'violated-directive': 'script-src',
+        disposition: 'report',
+      },
+    };
     expect((await post(JSON.stringify(report), 'application/csp-report; charset=utf-8')).status).toBe(204);
     expect(lines()).toEqual([
-      ['csp-violation', { documentURL: 'https://esim.example/', blockedURL: 'inline', effectiveDirective: 'script-src', disposition: 'report' }],
+      [
+        'csp-violation',
+        { documentURL: 'https://esim.example/', blockedURL: 'inline', effectiveDirective: 'script-src', disposition: 'report' },
+      ],
     ]);
   });
 
   it('answers the CORS preflight', async () => {
     const response = await fetch(`${api.url}/csp-reports`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://esim.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      headers: {
+        Origin: 'https://esim.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -349,7 +458,15 @@ describe('POST /csp-reports', () => {
   // Issue 20, item 8: one 64 KB body of minimal reports wrote 1,872 log lines.
   it('logs at most 10 violations of one request, each field cut, and one line counting the rest', async () => {
     const lines = logged();
-    const long = { type: 'csp-violation', body: { documentURL: `https://esim.example/${'d'.repeat(1000)}`, blockedURL: `https://x.example/${'b'.repeat(1000)}`, effectiveDirective: 's'.repeat(1000), disposition: 'enforce' } };
+    const long = {
+      type: 'csp-violation',
+      body: {
+        documentURL: `https://esim.example/${'d'.repeat(1000)}`,
+        blockedURL: `https://x.example/${'b'.repeat(1000)}`,
+        effectiveDirective: 's'.repeat(1000),
+        disposition: 'enforce',
+      },
+    };
     // As many minimal reports as the 64 KB a request may carry hold.
     const reports = [long, ...Array.from({ length: 1600 }, () => ({ type: 'csp-violation', body: {} }))];
     const body = JSON.stringify(reports);
@@ -366,7 +483,8 @@ describe('POST /csp-reports', () => {
     const limited = await serveApi(createCatalogueApi(embeddedSnapshot(), { cspReportLimit: { requests: 3, windowSeconds: 60 } }));
     const lines = logged();
     const report = JSON.stringify([{ type: 'csp-violation', body: { blockedURL: 'inline' } }]);
-    const from = (localAddress: string) => send(limited.url, 'POST', '/csp-reports', { 'Content-Type': 'application/reports+json' }, report, localAddress);
+    const from = (localAddress: string) =>
+      send(limited.url, 'POST', '/csp-reports', { 'Content-Type': 'application/reports+json' }, report, localAddress);
     try {
       for (let i = 0; i < 3; i++) expect((await from('127.0.0.1')).status).toBe(204);
       const refused = await from('127.0.0.1');
@@ -388,16 +506,31 @@ describe('POST /csp-reports', () => {
   });
 
   it('behind trusted proxies, tells clients apart by X-Forwarded-For, never by what a client wrote into it, an IPv6 client by its /64', async () => {
-    const proxied = await serveApi(createCatalogueApi(embeddedSnapshot(), { trustedProxies: 1, cspReportLimit: { requests: 2, windowSeconds: 60 } }));
+    const proxied = await serveApi(
+      createCatalogueApi(embeddedSnapshot(), { trustedProxies: 1, cspReportLimit: { requests: 2, windowSeconds: 60 } }),
+    );
     const lines = logged();
     const report = JSON.stringify([{ type: 'csp-violation', body: { blockedURL: 'inline' } }]);
     const via = async (forwardedFor: string) =>
-      (await send(proxied.url, 'POST', '/csp-reports', { 'Content-Type': 'application/reports+json', 'X-Forwarded-For': forwardedFor }, report)).status;
+      (
+        await send(
+          proxied.url,
+          'POST',
+          '/csp-reports',
+          { 'Content-Type': 'application/reports+json', 'X-Forwarded-For': forwardedFor },
+          report,
+        )
+      ).status;
     try {
       // The proxy appends the address it was called from; what stands left of it is the client's own.
       expect([await via('203.0.113.7'), await via('1.1.1.1, 203.0.113.7'), await via('2.2.2.2,203.0.113.7')]).toEqual([204, 204, 429]);
       expect(await via('198.51.100.1')).toBe(204);
-      expect([await via('2001:db8:1:2::1'), await via('2001:db8:1:2:ffff::9'), await via('2001:0db8:0001:0002::5'), await via('2001:db8:1:3::1')]).toEqual([204, 204, 429, 204]);
+      expect([
+        await via('2001:db8:1:2::1'),
+        await via('2001:db8:1:2:ffff::9'),
+        await via('2001:0db8:0001:0002::5'),
+        await via('2001:db8:1:3::1'),
+      ]).toEqual([204, 204, 429, 204]);
     } finally {
       lines();
       await proxied.close();

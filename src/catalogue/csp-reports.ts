@@ -52,7 +52,10 @@ export function cspReportRoutes(options: CspReportOptions = {}) {
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
         const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-        return catalogueError(c, 429, 'too_many_reports', 'Too many reports from this address: try again later.', { ...CORS, 'Retry-After': String(seconds) });
+        return catalogueError(c, 429, 'too_many_reports', 'Too many reports from this address: try again later.', {
+          ...CORS,
+          'Retry-After': String(seconds),
+        });
       }
       const mediaType = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
       if (mediaType !== 'application/reports+json' && mediaType !== 'application/csp-report') {
@@ -70,7 +73,10 @@ export function cspReportRoutes(options: CspReportOptions = {}) {
       if (violations === undefined) return catalogueError(c, 400, 'malformed_report', 'The body is not a CSP violation report.');
       for (const violation of violations.slice(0, MAX_LOGGED_PER_REQUEST)) console.warn('csp-violation', JSON.stringify(violation));
       if (violations.length > MAX_LOGGED_PER_REQUEST) {
-        console.warn('csp-violations-dropped', JSON.stringify({ logged: MAX_LOGGED_PER_REQUEST, dropped: violations.length - MAX_LOGGED_PER_REQUEST }));
+        console.warn(
+          'csp-violations-dropped',
+          JSON.stringify({ logged: MAX_LOGGED_PER_REQUEST, dropped: violations.length - MAX_LOGGED_PER_REQUEST }),
+        );
       }
       return c.body(null, 204, CORS);
     })
@@ -89,7 +95,12 @@ interface NodeBindings {
  * called in-process).
  */
 function clientKey(request: Request, connection: unknown, trustedProxies: number): string {
-  const hops = request.headers.get('x-forwarded-for')?.split(',').map((hop) => hop.trim()).filter(Boolean) ?? [];
+  const hops =
+    request.headers
+      .get('x-forwarded-for')
+      ?.split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean) ?? [];
   const address =
     (trustedProxies > 0 && hops.length >= trustedProxies
       ? hops[hops.length - trustedProxies]
@@ -107,7 +118,10 @@ function ipv6Prefix(address: string): string | undefined {
   // A trailing dotted IPv4 part ('64:ff9b::192.0.2.1') stands for two groups.
   const width = (groups: string[]) => groups.length + (groups.at(-1)?.includes('.') ? 1 : 0);
   const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** The body as text, or undefined once it exceeds `limit` bytes (declared or streamed). */
@@ -151,11 +165,13 @@ function reportingApiViolations(body: unknown): Violation[] | undefined {
 function legacyViolation(body: unknown): Violation[] | undefined {
   const report = isRecord(body) ? body['csp-report'] : undefined;
   if (!isRecord(report)) return undefined;
-  return [{
-    documentURL: field(report['document-uri']),
-    blockedURL: field(report['blocked-uri']),
-    // Older browsers send only violated-directive.
-    effectiveDirective: field(report['effective-directive'] ?? report['violated-directive']),
-    disposition: field(report.disposition),
-  }];
+  return [
+    {
+      documentURL: field(report['document-uri']),
+      blockedURL: field(report['blocked-uri']),
+      // Older browsers send only violated-directive.
+      effectiveDirective: field(report['effective-directive'] ?? report['violated-directive']),
+      disposition: field(report.disposition),
+    },
+  ];
 }

@@ -62,26 +62,58 @@ describe('the catalogue invariants', () => {
   const packageOf = (destination: string) => snapshot.packages.findIndex((p) => p.destination === destination);
 
   it.each<[string, (s: Snapshot) => void, RegExp]>([
-    ['a repeated country code', (s) => s.countries.push(s.countries[at('DE')]!),
-      new RegExp(`countries\\[${snapshot.countries.length}\\]\\.code \\(code DE\\): DE repeats \\[${at('DE')}\\]`)],
-    ['a repeated region code', (s) => s.regions.push(s.regions[0]!),
-      new RegExp(`regions\\[${snapshot.regions.length}\\]\\.code \\(code ${snapshot.regions[0]!.code}\\): ${snapshot.regions[0]!.code} repeats \\[0\\]`)],
-    ['a repeated package id', (s) => (s.packages[packageOf('FR')]!.id = s.packages[packageOf('DE')]!.id),
-      new RegExp(`packages\\[${packageOf('FR')}\\]\\.id \\(id de-1gb-7d\\): de-1gb-7d repeats \\[${packageOf('DE')}\\]`)],
-    ['a package for no destination', (s) => (s.packages[packageOf('DE')]!.destination = 'atlantis'),
-      new RegExp(`packages\\[${packageOf('DE')}\\]\\.destination \\(id de-1gb-7d\\): atlantis is neither a country nor a region`)],
-    ["a country's package not covering it", (s) => (s.packages[packageOf('DE')]!.supportedCountries = ['FR']),
-      /packages\[\d+\]\.supportedCountries \(id de-1gb-7d\): does not cover its destination DE/],
-    ['a package listing an unknown country', (s) => s.packages[packageOf('europe')]!.supportedCountries.push('ZZ'),
-      /packages\[\d+\]\.supportedCountries \(id europe-1gb-7d\): lists unknown countries ZZ/],
-    ['a region listing an unknown country', (s) => s.regions.find((r) => r.code === 'europe')!.supportedCountries.push('ZZ', 'QQ'),
-      /regions\[\d+\]\.supportedCountries \(code europe\): lists unknown countries ZZ, QQ/],
-    ['a destination without packages', (s) => (s.packages = s.packages.filter((p) => p.destination !== 'FR')),
-      new RegExp(`countries\\[${at('FR')}\\] \\(code FR\\): FR has no packages`)],
-    ['a missing flag file', (s) => (s.countries[at('JP')]!.flag = '/flags/JP-missing.svg'),
-      new RegExp(`countries\\[${at('JP')}\\]\\.flag \\(code JP\\): public/flags/JP-missing\\.svg does not exist`)],
-    ['a missing region flag', (s) => (s.regions.find((r) => r.code === 'africa')!.flag = '/flags/region-africa.svg'),
-      /regions\[\d+\]\.flag \(code africa\): public\/flags\/region-africa\.svg does not exist/],
+    [
+      'a repeated country code',
+      (s) => s.countries.push(s.countries[at('DE')]!),
+      new RegExp(`countries\\[${snapshot.countries.length}\\]\\.code \\(code DE\\): DE repeats \\[${at('DE')}\\]`),
+    ],
+    [
+      'a repeated region code',
+      (s) => s.regions.push(s.regions[0]!),
+      new RegExp(
+        `regions\\[${snapshot.regions.length}\\]\\.code \\(code ${snapshot.regions[0]!.code}\\): ${snapshot.regions[0]!.code} repeats \\[0\\]`,
+      ),
+    ],
+    [
+      'a repeated package id',
+      (s) => (s.packages[packageOf('FR')]!.id = s.packages[packageOf('DE')]!.id),
+      new RegExp(`packages\\[${packageOf('FR')}\\]\\.id \\(id de-1gb-7d\\): de-1gb-7d repeats \\[${packageOf('DE')}\\]`),
+    ],
+    [
+      'a package for no destination',
+      (s) => (s.packages[packageOf('DE')]!.destination = 'atlantis'),
+      new RegExp(`packages\\[${packageOf('DE')}\\]\\.destination \\(id de-1gb-7d\\): atlantis is neither a country nor a region`),
+    ],
+    [
+      "a country's package not covering it",
+      (s) => (s.packages[packageOf('DE')]!.supportedCountries = ['FR']),
+      /packages\[\d+\]\.supportedCountries \(id de-1gb-7d\): does not cover its destination DE/,
+    ],
+    [
+      'a package listing an unknown country',
+      (s) => s.packages[packageOf('europe')]!.supportedCountries.push('ZZ'),
+      /packages\[\d+\]\.supportedCountries \(id europe-1gb-7d\): lists unknown countries ZZ/,
+    ],
+    [
+      'a region listing an unknown country',
+      (s) => s.regions.find((r) => r.code === 'europe')!.supportedCountries.push('ZZ', 'QQ'),
+      /regions\[\d+\]\.supportedCountries \(code europe\): lists unknown countries ZZ, QQ/,
+    ],
+    [
+      'a destination without packages',
+      (s) => (s.packages = s.packages.filter((p) => p.destination !== 'FR')),
+      new RegExp(`countries\\[${at('FR')}\\] \\(code FR\\): FR has no packages`),
+    ],
+    [
+      'a missing flag file',
+      (s) => (s.countries[at('JP')]!.flag = '/flags/JP-missing.svg'),
+      new RegExp(`countries\\[${at('JP')}\\]\\.flag \\(code JP\\): public/flags/JP-missing\\.svg does not exist`),
+    ],
+    [
+      'a missing region flag',
+      (s) => (s.regions.find((r) => r.code === 'africa')!.flag = '/flags/region-africa.svg'),
+      /regions\[\d+\]\.flag \(code africa\): public\/flags\/region-africa\.svg does not exist/,
+    ],
   ])('refuses %s, naming the record', (_, corrupt, message) => {
     const broken = structuredClone(snapshot);
     corrupt(broken);

@@ -66,22 +66,39 @@ describe('build-time catalogue loading', () => {
 
   it('refuses an empty store, and a destination without plans', async () => {
     const empty = { ...snapshot, countries: [], regions: [] };
-    await expect(loadCatalogue({ handler: createCatalogueApi(empty as typeof snapshot) })).rejects.toThrow(/refusing to build an empty store/);
+    await expect(loadCatalogue({ handler: createCatalogueApi(empty as typeof snapshot) })).rejects.toThrow(
+      /refusing to build an empty store/,
+    );
     const planless = { ...snapshot, packages: snapshot.packages.filter((p) => p.destination !== 'FR') };
     await expect(loadCatalogue({ handler: createCatalogueApi(planless) })).rejects.toThrow(/FR has no packages/);
   });
 
   it.each<[string, (s: typeof snapshot) => void, RegExp]>([
-    ['a repeated country code', (s) => s.countries.push(s.countries.find((c) => c.code === 'DE')!),
-      /GET \/countries\?lang=\w+ returned invalid data:\n\[\d+\]\.code \(code DE\): DE repeats \[\d+\]/],
-    ['a package id sold for two destinations', (s) => (s.packages.find((p) => p.destination === 'FR')!.id = 'de-1gb-7d'),
-      /Catalogue is inconsistent:\npackages\[\d+\]\.id \(id de-1gb-7d\): de-1gb-7d repeats \[\d+\]/],
-    ["a country's package not covering it", (s) => (s.packages.find((p) => p.destination === 'DE')!.supportedCountries = ['FR']),
-      /Catalogue is inconsistent:\npackages\[\d+\]\.supportedCountries \(id de-1gb-7d\): does not cover its destination DE/],
-    ['a region listing an unknown country', (s) => s.regions[0]!.supportedCountries.push('ZZ'),
-      /Catalogue is inconsistent:\nregions\[0\]\.supportedCountries \(code \w+\): lists unknown countries ZZ/],
-    ['a flag file that does not exist', (s) => (s.countries.find((c) => c.code === 'JP')!.flag = '/flags/JP-missing.svg'),
-      /Catalogue is inconsistent:\ncountries\[\d+\]\.flag \(code JP\): public\/flags\/JP-missing\.svg does not exist/],
+    [
+      'a repeated country code',
+      (s) => s.countries.push(s.countries.find((c) => c.code === 'DE')!),
+      /GET \/countries\?lang=\w+ returned invalid data:\n\[\d+\]\.code \(code DE\): DE repeats \[\d+\]/,
+    ],
+    [
+      'a package id sold for two destinations',
+      (s) => (s.packages.find((p) => p.destination === 'FR')!.id = 'de-1gb-7d'),
+      /Catalogue is inconsistent:\npackages\[\d+\]\.id \(id de-1gb-7d\): de-1gb-7d repeats \[\d+\]/,
+    ],
+    [
+      "a country's package not covering it",
+      (s) => (s.packages.find((p) => p.destination === 'DE')!.supportedCountries = ['FR']),
+      /Catalogue is inconsistent:\npackages\[\d+\]\.supportedCountries \(id de-1gb-7d\): does not cover its destination DE/,
+    ],
+    [
+      'a region listing an unknown country',
+      (s) => s.regions[0]!.supportedCountries.push('ZZ'),
+      /Catalogue is inconsistent:\nregions\[0\]\.supportedCountries \(code \w+\): lists unknown countries ZZ/,
+    ],
+    [
+      'a flag file that does not exist',
+      (s) => (s.countries.find((c) => c.code === 'JP')!.flag = '/flags/JP-missing.svg'),
+      /Catalogue is inconsistent:\ncountries\[\d+\]\.flag \(code JP\): public\/flags\/JP-missing\.svg does not exist/,
+    ],
   ])('refuses %s in the API answers, naming the record', async (_, corrupt, message) => {
     const broken = structuredClone(snapshot);
     corrupt(broken);

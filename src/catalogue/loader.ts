@@ -76,9 +76,7 @@ async function getValid<S extends z.ZodType>(get: Get, path: string, schema: S):
   const data = await get(path);
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    throw new CatalogueError(
-      `Catalogue API GET ${path} returned invalid data:\n${describeIssues(parsed.error, data)}`,
-    );
+    throw new CatalogueError(`Catalogue API GET ${path} returned invalid data:\n${describeIssues(parsed.error, data)}`);
   }
   return parsed.data;
 }

@@ -25,10 +25,16 @@ export function catalogueRoutes(snapshot: Snapshot) {
   };
 
   read('/countries', (c, lang) =>
-    catalogueJson(c, snapshot.countries.map(({ names, ...country }): Country => ({ ...country, name: names[lang] }))),
+    catalogueJson(
+      c,
+      snapshot.countries.map(({ names, ...country }): Country => ({ ...country, name: names[lang] })),
+    ),
   );
   read('/regions', (c, lang) =>
-    catalogueJson(c, snapshot.regions.map(({ names, ...region }): Region => ({ ...region, name: names[lang] }))),
+    catalogueJson(
+      c,
+      snapshot.regions.map(({ names, ...region }): Region => ({ ...region, name: names[lang] })),
+    ),
   );
   read('/packages', (c) => {
     const raw = c.req.query('regionId');
@@ -44,11 +50,14 @@ export function catalogueRoutes(snapshot: Snapshot) {
     // Named fields only: the partner code and the wholesale price (our margin) stay internal.
     return catalogueJson(
       c,
-      (packagesByDestination.get(code) ?? []).map(
-        ({ id, metadata, validity, validityUnit, supportedCountries, price }): Package => ({
-          id, metadata, validity, validityUnit, supportedCountries, ...(price && { price }),
-        }),
-      ),
+      (packagesByDestination.get(code) ?? []).map(({ id, metadata, validity, validityUnit, supportedCountries, price }): Package => ({
+        id,
+        metadata,
+        validity,
+        validityUnit,
+        supportedCountries,
+        ...(price && { price }),
+      })),
     );
   });
   return routes;

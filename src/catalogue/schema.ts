@@ -95,7 +95,8 @@ function crossRecordInvariants({ countries, regions, packages }: Records, ctx: z
   const unknownCountries = (codes: readonly string[]) => codes.filter((code) => !countryCodes.has(code)).join(', ');
   regions.forEach((region, index) => {
     const unknown = unknownCountries(region.supportedCountries);
-    if (unknown) ctx.addIssue({ code: 'custom', path: ['regions', index, 'supportedCountries'], message: `lists unknown countries ${unknown}` });
+    if (unknown)
+      ctx.addIssue({ code: 'custom', path: ['regions', index, 'supportedCountries'], message: `lists unknown countries ${unknown}` });
   });
   const sold = new Set<string>();
   packages.forEach((pkg, index) => {
@@ -109,7 +110,10 @@ function crossRecordInvariants({ countries, regions, packages }: Records, ctx: z
       issue('supportedCountries', `does not cover its destination ${pkg.destination}`);
     }
   });
-  for (const [kind, list] of [['countries', countries], ['regions', regions]] as const) {
+  for (const [kind, list] of [
+    ['countries', countries],
+    ['regions', regions],
+  ] as const) {
     list.forEach((record, index) => {
       if (!sold.has(record.code)) ctx.addIssue({ code: 'custom', path: [kind, index], message: `${record.code} has no packages` });
     });
@@ -132,8 +136,14 @@ const SnapshotPackage = Package.extend({
 export const Snapshot = z
   .object({
     sources: z.record(z.string(), z.string()),
-    countries: z.array(Country.omit({ name: true }).extend({ names: Names })).min(1).superRefine(unique('code')),
-    regions: z.array(Region.omit({ name: true }).extend({ names: Names })).min(1).superRefine(unique('code')),
+    countries: z
+      .array(Country.omit({ name: true }).extend({ names: Names }))
+      .min(1)
+      .superRefine(unique('code')),
+    regions: z
+      .array(Region.omit({ name: true }).extend({ names: Names }))
+      .min(1)
+      .superRefine(unique('code')),
     packages: z.array(SnapshotPackage).min(1).superRefine(unique('id')),
   })
   .superRefine(crossRecordInvariants);
@@ -176,5 +186,8 @@ export function describeIssues(error: z.ZodError, data?: unknown): string {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '') || '(root)';
+  return (
+    path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '') ||
+    '(root)'
+  );
 }

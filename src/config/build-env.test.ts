@@ -39,7 +39,9 @@ describe('the build refuses a Firebase configuration that would not sign anyone 
   });
 
   it('stops a real origin without any Firebase configuration from using the Auth emulator', () => {
-    expect(() => checkBuildEnv(REAL_SITE)).toThrow(/a real origin.*Missing: PUBLIC_FIREBASE_API_KEY, PUBLIC_FIREBASE_AUTH_DOMAIN, PUBLIC_FIREBASE_PROJECT_ID, PUBLIC_FIREBASE_APP_ID/);
+    expect(() => checkBuildEnv(REAL_SITE)).toThrow(
+      /a real origin.*Missing: PUBLIC_FIREBASE_API_KEY, PUBLIC_FIREBASE_AUTH_DOMAIN, PUBLIC_FIREBASE_PROJECT_ID, PUBLIC_FIREBASE_APP_ID/,
+    );
   });
 
   it('refuses a partial configuration on any origin', () => {

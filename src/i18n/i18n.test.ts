@@ -79,9 +79,7 @@ describe('hreflang alternates', () => {
     expect(alternates.map((a) => a.hreflang)).toEqual([...LOCALE_CODES, 'x-default']);
     expect(alternates.find((a) => a.hreflang === 'ja')?.href).toBe('https://shop.example/ja/store');
     expect(alternates.find((a) => a.hreflang === 'x-default')?.href).toBe('https://shop.example/store');
-    expect(alternatesFor('https://shop.example', '/').find((a) => a.hreflang === 'ar')?.href).toBe(
-      'https://shop.example/ar/',
-    );
+    expect(alternatesFor('https://shop.example', '/').find((a) => a.hreflang === 'ar')?.href).toBe('https://shop.example/ar/');
   });
 });
 

@@ -10,7 +10,11 @@ export type NamespaceMessages<N extends Namespace> = CustomTypeOptions['resource
  * with `values` filled in: what the islands' message builders pick their island's strings from,
  * so an island ships only those and no i18next.
  */
-export function namespaceMessages<N extends Namespace>(locale: Locale, namespace: N, values: Record<string, unknown> = {}): NamespaceMessages<N> {
+export function namespaceMessages<N extends Namespace>(
+  locale: Locale,
+  namespace: N,
+  values: Record<string, unknown> = {},
+): NamespaceMessages<N> {
   const t = useTranslations(locale, namespace) as unknown as (key: string, options: object) => unknown;
   const sections = Object.keys(resources[DEFAULT_LOCALE]?.[namespace] ?? {});
   return Object.fromEntries(sections.map((key) => [key, t(key, { returnObjects: true, ...values })])) as NamespaceMessages<N>;

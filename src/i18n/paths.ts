@@ -21,7 +21,10 @@ export function splitLocale(pathname: string): { locale: Locale; route: string }
 }
 
 function normalizeRoute(path: string): string {
-  const trimmed = path.replace(/\/+$/, '').replace(/\.html$/, '').replace(/(^|\/)index$/, '');
+  const trimmed = path
+    .replace(/\/+$/, '')
+    .replace(/\.html$/, '')
+    .replace(/(^|\/)index$/, '');
   const route = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
   return route.replace(/\/+$/, '') || '/';
 }

@@ -47,5 +47,7 @@ export function islandMessages<K extends MessageKey>(locale: Locale, keys: reado
  */
 export function pluralForms(locale: Locale, key: string): Record<string, string> {
   const t = useTranslations(locale) as unknown as (key: string) => string;
-  return Object.fromEntries(new Intl.PluralRules(locale).resolvedOptions().pluralCategories.map((category) => [category, t(`${key}_${category}`)]));
+  return Object.fromEntries(
+    new Intl.PluralRules(locale).resolvedOptions().pluralCategories.map((category) => [category, t(`${key}_${category}`)]),
+  );
 }

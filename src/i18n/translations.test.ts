@@ -53,7 +53,9 @@ const englishShape = shape(english);
 
 describe('translation check', () => {
   it('has a folder for each of the 12 languages and nothing else', () => {
-    const folders = readdirSync(LOCALES_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const folders = readdirSync(LOCALES_DIR, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(folders.sort()).toEqual([...LOCALE_CODES].sort());
   });
 
@@ -87,7 +89,10 @@ describe('translation check', () => {
           }
           // A plural form may spell its number out ('دولتان', two countries): {{count}} is optional there.
           const source = placeholders(english.get(key.slice(0, -match[0].length) + '_other') ?? '');
-          expect(placeholders(value).filter((p) => p !== 'count'), key).toEqual(source.filter((p) => p !== 'count'));
+          expect(
+            placeholders(value).filter((p) => p !== 'count'),
+            key,
+          ).toEqual(source.filter((p) => p !== 'count'));
         }
       });
 

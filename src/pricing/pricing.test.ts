@@ -112,7 +112,10 @@ describe('enforceMonotonicPrices', () => {
   const gigabytes = fc.constantFrom(1, 3, 5, 10, 20, 50);
   const validity = fc.constantFrom(7, 15, 30);
   const price = fc.integer({ min: 0, max: 200 }).map((n) => n * 50 + 49);
-  const destination = fc.array(fc.tuple(gigabytes, validity, price).map(([g, d, p]) => plan(g, d, p)), { maxLength: 12 });
+  const destination = fc.array(
+    fc.tuple(gigabytes, validity, price).map(([g, d, p]) => plan(g, d, p)),
+    { maxLength: 12 },
+  );
 
   it('leaves no larger plan cheaper than a smaller one of the same validity, lowers nothing, and is stable', () => {
     fc.assert(

@@ -48,8 +48,7 @@ export function enforceMonotonicPrices<T extends PricedPlan>(plans: readonly T[]
     for (const [, sameSize] of bySize) {
       let sizeMax = smallerMax;
       for (const plan of sameSize) {
-        const amountMinor =
-          plan.price.amountMinor < smallerMax ? roundUpToEnding(smallerMax, config.priceEndings) : plan.price.amountMinor;
+        const amountMinor = plan.price.amountMinor < smallerMax ? roundUpToEnding(smallerMax, config.priceEndings) : plan.price.amountMinor;
         if (amountMinor !== plan.price.amountMinor) raised.set(plan, { ...plan.price, amountMinor });
         sizeMax = Math.max(sizeMax, amountMinor);
       }

@@ -29,30 +29,52 @@ function emulatorToken(uid: string, email: string, minutesAgo: number): string {
   const now = Math.floor(Date.now() / 1000);
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   return `${part({ alg: 'none', typ: 'JWT' })}.${part({
-    iss: `https://securetoken.google.com/${PROJECT}`, aud: PROJECT, auth_time: now - minutesAgo * 60, user_id: uid, sub: uid,
-    iat: now, exp: now + 3600, email, email_verified: false, firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
+    iss: `https://securetoken.google.com/${PROJECT}`,
+    aud: PROJECT,
+    auth_time: now - minutesAgo * 60,
+    user_id: uid,
+    sub: uid,
+    iat: now,
+    exp: now + 3600,
+    email,
+    email_verified: false,
+    firebase: { identities: { email: [email] }, sign_in_provider: 'password' },
   })}.`;
 }
 
 describe.each(databaseDrivers())('account deletion on $name', (driver) => {
   // No webhooks: nothing here is paid or delivered.
   const bed = shopTestBed(driver, {
-    catalogue, siteUrl: 'http://127.0.0.1:4329', stripe: { webhooks: false }, partnerNotifications: false,
+    catalogue,
+    siteUrl: 'http://127.0.0.1:4329',
+    stripe: { webhooks: false },
+    partnerNotifications: false,
   });
-  const admin = () => getAuth(getApps().find((a) => a.name === 'account-deletion-test') ?? initializeApp({ projectId: PROJECT }, 'account-deletion-test'));
+  const admin = () =>
+    getAuth(getApps().find((a) => a.name === 'account-deletion-test') ?? initializeApp({ projectId: PROJECT }, 'account-deletion-test'));
   const { call } = bed;
-  const openOrder = async (token: string) => (await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN)) })).status;
+  const openOrder = async (token: string) =>
+    (await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN)) })).status;
   const ownerOfOrders = async (uid: string) => (await bed.db.query('SELECT id FROM orders WHERE uid = $1', [uid])).length;
   /** Tokens count as revoked when their sign-in is older than this (the account's creation, by default). */
   async function accountValidSince(uid: string, minutesAgo: number) {
-    const response = await fetch(`http://${inject('authEmulatorHost')}/identitytoolkit.googleapis.com/v1/projects/${PROJECT}/accounts:update`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
-      body: JSON.stringify({ localId: uid, validSince: String(Math.floor(Date.now() / 1000) - minutesAgo * 60) }),
-    });
+    const response = await fetch(
+      `http://${inject('authEmulatorHost')}/identitytoolkit.googleapis.com/v1/projects/${PROJECT}/accounts:update`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
+        body: JSON.stringify({ localId: uid, validSince: String(Math.floor(Date.now() / 1000) - minutesAgo * 60) }),
+      },
+    );
     expect(response.status).toBe(200);
   }
-  const accountExists = (uid: string) => admin().getUser(uid).then(() => true, () => false);
+  const accountExists = (uid: string) =>
+    admin()
+      .getUser(uid)
+      .then(
+        () => true,
+        () => false,
+      );
 
   it('deletes the Firebase account with the shop data in one step', async () => {
     const buyer = await signUp();

@@ -7,7 +7,15 @@ import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { orderRequest, payOnStandIn, testShopApi, waitFor } from '../../tests/support/shop-api.ts';
-import { checkoutEvent, checkoutSession, signedEvent, STAGE_OF, stripeId, type CheckoutEventType, type SessionFacts } from '../../tests/support/stripe-events.ts';
+import {
+  checkoutEvent,
+  checkoutSession,
+  signedEvent,
+  STAGE_OF,
+  stripeId,
+  type CheckoutEventType,
+  type SessionFacts,
+} from '../../tests/support/stripe-events.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './orders/store.ts';
@@ -31,7 +39,8 @@ const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => o
 describe.each(databaseDrivers())('shop API on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, stripe: { retryDelaysMs: [100, 200, 400, 800, 1600, 3200] } });
   const { call } = bed;
-  const order = (token: string, body: unknown) => call('/orders', { method: 'POST', token, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const order = (token: string, body: unknown) =>
+    call('/orders', { method: 'POST', token, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
   const pay = payOnStandIn;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
@@ -54,7 +63,12 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     expect(b.order.id).toBe(a.order.id);
     expect(b.checkoutUrl).toBe(a.checkoutUrl);
     expect(a.checkoutUrl.startsWith(bed.stripeStandIn.url)).toBe(true);
-    expect(a.order).toMatchObject({ state: 'pending_payment', total: PLAN.price, plan: { id: PLAN.pkg.id }, destination: { code: PLAN.destination.code } });
+    expect(a.order).toMatchObject({
+      state: 'pending_payment',
+      total: PLAN.price,
+      plan: { id: PLAN.pkg.id },
+      destination: { code: PLAN.destination.code },
+    });
     expect(a.order.number).toMatch(/^ES-\d{4}-\d{6}$/);
     const list = OrderList.parse(await (await call('/orders?lang=de', { token: buyer.idToken })).json());
     expect(list.orders.map((o) => o.id)).toEqual([a.order.id]);
@@ -104,11 +118,22 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
   it('answers malformed orders with 400 (never 500) and stores nothing', async () => {
     const buyer = await signUp();
     const bodies: unknown[] = [
-      'not json', '', '[]', 'null', '"x"', '{"planId":', { ...orderFor(), consents: { terms: true } },
-      { ...orderFor(), consents: { terms: false, immediateStart: true } }, { ...orderFor(), consents: undefined },
-      { ...orderFor(), lang: 'xx' }, { ...orderFor(), planId: 'x'.repeat(5000) }, { ...orderFor(), planId: 42 },
-      { ...orderFor(), expectedPrice: { amountMinor: -1, currency: 'EUR' } }, { ...orderFor(), expectedPrice: '4.99' },
-      { ...orderFor(), consents: { terms: 'true', immediateStart: 'true' } }, { planId: PLAN.pkg.id },
+      'not json',
+      '',
+      '[]',
+      'null',
+      '"x"',
+      '{"planId":',
+      { ...orderFor(), consents: { terms: true } },
+      { ...orderFor(), consents: { terms: false, immediateStart: true } },
+      { ...orderFor(), consents: undefined },
+      { ...orderFor(), lang: 'xx' },
+      { ...orderFor(), planId: 'x'.repeat(5000) },
+      { ...orderFor(), planId: 42 },
+      { ...orderFor(), expectedPrice: { amountMinor: -1, currency: 'EUR' } },
+      { ...orderFor(), expectedPrice: '4.99' },
+      { ...orderFor(), consents: { terms: 'true', immediateStart: 'true' } },
+      { planId: PLAN.pkg.id },
     ];
     for (const body of bodies) {
       const response = await order(buyer.idToken, body);
@@ -124,9 +149,30 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     const buyer = await signUp();
     let seed = 14;
     const pick = <T>(items: readonly T[]) => items[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % items.length]!;
-    const paths = ['/orders', '/orders/', `/orders/${crypto.randomUUID()}`, '/orders/%E0%A4%A', '/orders/..%2F..%2Fme', '/me', '/me/x',
-      '/webhooks/stripe', '/orders?lang=%00', '/orders?lang=' + 'x'.repeat(3000), '/orders/constructor', '/__proto__'];
-    const bodies = ['', '{}', '[]', 'null', '{"planId":{"$ne":1}}', '\u0000', 'x'.repeat(20_000), JSON.stringify(orderFor(PLAN, { lang: 'xx' as 'de' }))];
+    const paths = [
+      '/orders',
+      '/orders/',
+      `/orders/${crypto.randomUUID()}`,
+      '/orders/%E0%A4%A',
+      '/orders/..%2F..%2Fme',
+      '/me',
+      '/me/x',
+      '/webhooks/stripe',
+      '/orders?lang=%00',
+      '/orders?lang=' + 'x'.repeat(3000),
+      '/orders/constructor',
+      '/__proto__',
+    ];
+    const bodies = [
+      '',
+      '{}',
+      '[]',
+      'null',
+      '{"planId":{"$ne":1}}',
+      '\u0000',
+      'x'.repeat(20_000),
+      JSON.stringify(orderFor(PLAN, { lang: 'xx' as 'de' })),
+    ];
     for (let i = 0; i < 120; i++) {
       const method = pick(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']);
       const response = await call(pick(paths), {
@@ -164,14 +210,22 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     const paid = await pay(checkoutUrl, '4242 4242 4242 4242');
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toBe(`${SITE}/de/payment-success?order=${created.id}`);
-    const after = await waitFor(() => readOrder(buyer.idToken, created.id), (o) => PAID.includes(o.state));
+    const after = await waitFor(
+      () => readOrder(buyer.idToken, created.id),
+      (o) => PAID.includes(o.state),
+    );
     expect(after).toMatchObject({ paymentMethod: { type: 'card', brand: 'visa', last4: '4242' }, checkoutUrl: null });
     expect(after.receiptUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/receipts\//);
     expect(after.paidAt).not.toBeNull();
     // Every change recorded, with its cause.
     const events = await bed.db.query<{ from_state: string | null; to_state: string; cause: string }>(
-      'SELECT from_state, to_state, cause FROM order_events WHERE order_id = $1 ORDER BY id', [created.id]);
-    expect(events.slice(0, 2).map((e) => [e.from_state, e.to_state])).toEqual([[null, 'pending_payment'], ['pending_payment', 'paid']]);
+      'SELECT from_state, to_state, cause FROM order_events WHERE order_id = $1 ORDER BY id',
+      [created.id],
+    );
+    expect(events.slice(0, 2).map((e) => [e.from_state, e.to_state])).toEqual([
+      [null, 'pending_payment'],
+      ['pending_payment', 'paid'],
+    ]);
     expect(events[1]!.cause).toMatch(/^stripe:checkout\.session\.completed evt_/);
     // A new order of the same plan is a new purchase, not the paid one.
     const again = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
@@ -183,7 +237,11 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     const event = (type: CheckoutEventType, facts: Omit<SessionFacts, 'stage'>, stage = STAGE_OF[type]) =>
       checkoutEvent(type, checkoutSession({ ...facts, stage, ...(stage === 'expired' && { payment_intent: null }) }));
     const deliver = (payload: string, signature: string | undefined, url = `${bed.api.url}/api`) =>
-      fetch(`${url}/webhooks/stripe`, { method: 'POST', body: payload, headers: { 'Content-Type': 'application/json', ...(signature && { 'Stripe-Signature': signature }) } });
+      fetch(`${url}/webhooks/stripe`, {
+        method: 'POST',
+        body: payload,
+        headers: { 'Content-Type': 'application/json', ...(signature && { 'Stripe-Signature': signature }) },
+      });
     /** Delivers it signed with the endpoint's secret, as Stripe would; answers the API's outcome. */
     async function send(e: Stripe.Event, url?: string) {
       const { payload, signature } = signedEvent(e, STAND_IN_WEBHOOK_SECRET);
@@ -197,8 +255,12 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       const { order: created, checkoutUrl } = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
       // What Stripe's events about this order's session say: its id, our order id, the amount, and the PaymentIntent that pays it.
       const session = {
-        id: new URL(checkoutUrl).pathname.split('/').pop()!, client_reference_id: created.id, amount_total: created.total.amountMinor, currency: 'eur',
-        payment_intent: stripeId('pi'), customer_email: buyer.email,
+        id: new URL(checkoutUrl).pathname.split('/').pop()!,
+        client_reference_id: created.id,
+        amount_total: created.total.amountMinor,
+        currency: 'eur',
+        payment_intent: stripeId('pi'),
+        customer_email: buyer.email,
       };
       return { buyer, created, session };
     }
@@ -208,7 +270,9 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       const genuine = event('checkout.session.completed', session);
       const { payload } = signedEvent(genuine, STAND_IN_WEBHOOK_SECRET);
       const forged = [
-        undefined, 'garbage', signedEvent(genuine, 'whsec_someone_else').signature,
+        undefined,
+        'garbage',
+        signedEvent(genuine, 'whsec_someone_else').signature,
         // A genuine signature of another body (the amount changed on the way).
         signedEvent(event('checkout.session.completed', { ...session, amount_total: 1 }), STAND_IN_WEBHOOK_SECRET).signature,
       ];
@@ -227,7 +291,9 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       for (let i = 0; i < 3; i++) outcomes.push(await send(paid));
       expect(outcomes).toEqual(['moved', 'replay', 'replay']);
       expect((await readOrder(buyer.idToken, created.id)).state).toSatisfy((state: string) => PAID.includes(state));
-      const payments = await bed.db.query<{ payment_intent_id: string }>('SELECT payment_intent_id FROM payments WHERE order_id = $1', [created.id]);
+      const payments = await bed.db.query<{ payment_intent_id: string }>('SELECT payment_intent_id FROM payments WHERE order_id = $1', [
+        created.id,
+      ]);
       // The PaymentIntent the event names is the one kept to refund later.
       expect(payments).toEqual([{ payment_intent_id: session.payment_intent }]);
       const events = await bed.db.query<{ to_state: string }>('SELECT * FROM order_events WHERE order_id = $1', [created.id]);
@@ -244,7 +310,9 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
       const second = await openOrder();
       for (const type of ['checkout.session.expired', 'checkout.session.completed'] as const) await send(event(type, second.session));
       expect((await readOrder(second.buyer.idToken, second.created.id)).state).toSatisfy((state: string) => PAID.includes(state));
-      const events = await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [second.created.id]);
+      const events = await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [
+        second.created.id,
+      ]);
       expect(events.slice(0, 3).map((e) => e.to_state)).toEqual(['pending_payment', 'expired', 'paid']);
     });
 
@@ -277,24 +345,43 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
         // Paid sessions for no order of ours: an order id we never made, and a reference that is no order id at all.
         for (const reference of [crypto.randomUUID(), 'cart_4711']) {
           const created = await quietStripe.checkout.sessions.create({
-            mode: 'payment', client_reference_id: reference, success_url: `${SITE}/ok`, expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
+            mode: 'payment',
+            client_reference_id: reference,
+            success_url: `${SITE}/ok`,
+            expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
             line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: 777, product_data: { name: 'eSIM' } } }],
           });
           expect((await payOnStandIn(created.url!, '4242424242424242')).status).toBe(303);
           const paid = await quietStripe.checkout.sessions.retrieve(created.id);
           const intent = paid.payment_intent as string;
           expect(intent).toMatch(/^pi_/);
-          const completed = event('checkout.session.completed', { id: created.id, client_reference_id: reference, amount_total: 777, currency: 'eur', payment_intent: intent });
+          const completed = event('checkout.session.completed', {
+            id: created.id,
+            client_reference_id: reference,
+            amount_total: 777,
+            currency: 'eur',
+            payment_intent: intent,
+          });
 
           expect(await send(completed, `${quietApi.url}/api`)).toBe('mismatch');
-          const recorded = await bed.db.query('SELECT order_id, payment_intent_id, amount_minor, currency, reason, refund_id IS NOT NULL AS refunded FROM payment_mismatches WHERE checkout_session_id = $1', [created.id]);
-          expect(recorded).toEqual([{ order_id: null, payment_intent_id: intent, amount_minor: 777, currency: 'EUR', reason: 'unknown_order', refunded: true }]);
+          const recorded = await bed.db.query(
+            'SELECT order_id, payment_intent_id, amount_minor, currency, reason, refund_id IS NOT NULL AS refunded FROM payment_mismatches WHERE checkout_session_id = $1',
+            [created.id],
+          );
+          expect(recorded).toEqual([
+            { order_id: null, payment_intent_id: intent, amount_minor: 777, currency: 'EUR', reason: 'unknown_order', refunded: true },
+          ]);
           const refunds = async () => (await quietStripe.refunds.list({ payment_intent: intent })).data.map((r) => [r.amount, r.status]);
           expect(await refunds()).toEqual([[777, 'succeeded']]);
 
           // Stripe sends it again (its retry, the same event), or another event about the same session: nothing more is given back.
           expect(await send(completed, `${quietApi.url}/api`)).toBe('replay');
-          expect(await send(checkoutEvent('checkout.session.completed', completed.data.object as Stripe.Checkout.Session), `${quietApi.url}/api`)).toBe('mismatch');
+          expect(
+            await send(
+              checkoutEvent('checkout.session.completed', completed.data.object as Stripe.Checkout.Session),
+              `${quietApi.url}/api`,
+            ),
+          ).toBe('mismatch');
           expect(await bed.db.query('SELECT id FROM payment_mismatches WHERE checkout_session_id = $1', [created.id])).toHaveLength(1);
           expect(await refunds()).toEqual([[777, 'succeeded']]);
         }
@@ -313,7 +400,11 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     await new Promise((r) => setTimeout(r, 500));
     // A new server process on the same port and database.
     bed.api = await serveApi(bed.build(), bed.port);
-    const after = await waitFor(() => readOrder(buyer.idToken, created.id), (o) => PAID.includes(o.state), 15_000);
+    const after = await waitFor(
+      () => readOrder(buyer.idToken, created.id),
+      (o) => PAID.includes(o.state),
+      15_000,
+    );
     expect(PAID).toContain(after.state);
   });
 
@@ -321,14 +412,19 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     const buyer = await signUp();
     const paid = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor())).json());
     await pay(paid.checkoutUrl, '4242424242424242');
-    await waitFor(() => readOrder(buyer.idToken, paid.order.id), (o) => o.state === 'delivered');
+    await waitFor(
+      () => readOrder(buyer.idToken, paid.order.id),
+      (o) => o.state === 'delivered',
+    );
     const open = CreateOrderResponse.parse(await (await order(buyer.idToken, orderFor(OTHER_PLAN))).json());
 
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     // The account went with it: its token opens nothing any more.
     expect((await call('/orders', { token: buyer.idToken })).status).toBe(401);
     const rows = await bed.db.query<{ id: string; uid: string | null; email: string | null; state: string; amount_minor: number }>(
-      'SELECT id, uid, email, state, amount_minor FROM orders WHERE id = ANY($1::uuid[]) ORDER BY created_at', [[paid.order.id, open.order.id]]);
+      'SELECT id, uid, email, state, amount_minor FROM orders WHERE id = ANY($1::uuid[]) ORDER BY created_at',
+      [[paid.order.id, open.order.id]],
+    );
     expect(rows).toEqual([
       { id: paid.order.id, uid: null, email: null, state: 'delivered', amount_minor: paid.order.total.amountMinor },
       { id: open.order.id, uid: null, email: null, state: 'cancelled', amount_minor: open.order.total.amountMinor },

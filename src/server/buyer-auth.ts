@@ -25,7 +25,8 @@ export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string
     }),
     async (c, next) => {
       const token = bearerToken(c);
-      if (!token) return fail(c, 401, ERROR_CODES.unauthorized, 'Sign in: an Authorization: Bearer <Firebase ID token> header is required.');
+      if (!token)
+        return fail(c, 401, ERROR_CODES.unauthorized, 'Sign in: an Authorization: Bearer <Firebase ID token> header is required.');
       try {
         c.set('caller', await accounts.verifyIdToken(token));
       } catch {

@@ -27,10 +27,15 @@ describe.each(databaseDrivers())('a cancel read back from the partner on $name',
 
   it('an eSIM the partner shows cancelled settles the cancel whose answer was lost: no write left unsettled', async () => {
     const buyer = await signUp();
-    const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) })).json());
+    const created = CreateOrderResponse.parse(
+      await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) })).json(),
+    );
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     const id = created.order.id;
-    await waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, id)), (o) => o.state === 'delivered' && !!o.esim?.install);
+    await waitFor(
+      () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, id)),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
     await bed.handler.fulfilment.settled();
 
     // The partner's notifications wait (a slow webhook); the cancel is applied and its answer lost,
@@ -39,19 +44,34 @@ describe.each(databaseDrivers())('a cancel read back from the partner on $name',
     bed.stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/cancel' });
     bed.stand.partner.failNext({ status: 500 }, { call: 'esim/query' });
     await bed.handler.fulfilment.requestRefund(id);
-    const sent = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/cancel'`, [id]);
+    const sent = await bed.db.query<{ outcome: string }>(
+      `SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/cancel'`,
+      [id],
+    );
     expect(sent.map((w) => w.outcome)).toEqual(['sent']);
 
     // The partner's CANCEL notification arrives before the next try: the shop reads the eSIM cancelled.
-    const cancel = bed.stand.partner.notifications.findLast((n) => n.body.notifyType === 'ESIM_STATUS' && n.body.content['esimStatus'] === 'CANCEL');
+    const cancel = bed.stand.partner.notifications.findLast(
+      (n) => n.body.notifyType === 'ESIM_STATUS' && n.body.content['esimStatus'] === 'CANCEL',
+    );
     expect(cancel).toBeDefined();
-    const answer = await fetch(`${bed.api.url}/api/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cancel!.body) });
+    const answer = await fetch(`${bed.api.url}/api/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(cancel!.body),
+    });
     expect(answer.status).toBe(200);
     bed.stand.connect(`${bed.api.url}/api`);
 
-    const after = await waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, id)), (o) => o.state === 'refunded');
+    const after = await waitFor(
+      () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, id)),
+      (o) => o.state === 'refunded',
+    );
     expect(after.state).toBe('refunded');
-    const writes = await bed.db.query<{ outcome: string; detail: string }>(`SELECT outcome, detail FROM partner_writes WHERE order_id = $1 AND call = 'esim/cancel'`, [id]);
+    const writes = await bed.db.query<{ outcome: string; detail: string }>(
+      `SELECT outcome, detail FROM partner_writes WHERE order_id = $1 AND call = 'esim/cancel'`,
+      [id],
+    );
     expect(writes).toEqual([{ outcome: 'applied', detail: 'read back: cancelled' }]);
     // The audit, as if its grace for work in flight were over, finds nothing about this order.
     const findings = await auditOrders(bed.db, new Date(Date.now() + AUDIT_GRACE_MS + 60_000));

@@ -23,12 +23,20 @@ describe('the shop API configuration', () => {
   });
 
   it('uses PGlite under .data/ unless DATABASE_URL is set, and the real Stripe unless STRIPE_API_URL is', () => {
-    expect(shopConfigFromEnv(live)).toMatchObject({ databaseUrl: undefined, dataDir: '.data/pglite', stripeApiUrl: undefined, firebaseProjectId: 'esim-shop' });
+    expect(shopConfigFromEnv(live)).toMatchObject({
+      databaseUrl: undefined,
+      dataDir: '.data/pglite',
+      stripeApiUrl: undefined,
+      firebaseProjectId: 'esim-shop',
+    });
     expect(shopConfigFromEnv({ ...live, DATABASE_URL: 'postgres://db/shop' }).databaseUrl).toBe('postgres://db/shop');
   });
 
   it('talks to the real eSIM Access unless ESIM_ACCESS_BASE_URL says otherwise, and runs the reconcile route only with a token', () => {
-    expect(shopConfigFromEnv(live)).toMatchObject({ partner: { accessCode: 'code', baseUrl: 'https://api.esimaccess.com' }, reconcileToken: undefined });
+    expect(shopConfigFromEnv(live)).toMatchObject({
+      partner: { accessCode: 'code', baseUrl: 'https://api.esimaccess.com' },
+      reconcileToken: undefined,
+    });
     expect(shopConfigFromEnv({ ...live, ESIM_ACCESS_BASE_URL: 'http://127.0.0.1:8790', RECONCILE_TOKEN: 't' })).toMatchObject({
       partner: { baseUrl: 'http://127.0.0.1:8790' },
       reconcileToken: 't',
@@ -36,14 +44,18 @@ describe('the shop API configuration', () => {
   });
 
   it('sends buyers back to the site and lets only its origin call the order routes from a browser', () => {
-    expect(shopConfigFromEnv(live)).toMatchObject({ siteUrl: 'https://shop.example-travel.com', allowedOrigins: ['https://shop.example-travel.com'] });
+    expect(shopConfigFromEnv(live)).toMatchObject({
+      siteUrl: 'https://shop.example-travel.com',
+      allowedOrigins: ['https://shop.example-travel.com'],
+    });
     expect(shopConfigFromEnv({ ...live, SITE_URL: 'http://127.0.0.1:4321' }).allowedOrigins).toEqual(['http://127.0.0.1:4321']);
   });
 
   it('takes clients for directly connected unless TRUSTED_PROXIES counts the proxies in front', () => {
     expect(shopConfigFromEnv(live).trustedProxies).toBe(0);
     expect(shopConfigFromEnv({ ...live, TRUSTED_PROXIES: '2' }).trustedProxies).toBe(2);
-    for (const wrong of ['-1', '1.5', 'two']) expect(() => shopConfigFromEnv({ ...live, TRUSTED_PROXIES: wrong })).toThrow('TRUSTED_PROXIES');
+    for (const wrong of ['-1', '1.5', 'two'])
+      expect(() => shopConfigFromEnv({ ...live, TRUSTED_PROXIES: wrong })).toThrow('TRUSTED_PROXIES');
   });
 
   it('verifies Auth emulator tokens of the demo project when the emulator is configured', () => {

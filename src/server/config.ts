@@ -47,10 +47,12 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
     'SMTP_URL',
     'MAIL_FROM',
   ].filter((name) => !get(name));
-  const firebaseProjectId = get('FIREBASE_PROJECT_ID') ?? get('GOOGLE_CLOUD_PROJECT') ?? (get('FIREBASE_AUTH_EMULATOR_HOST') ? 'demo-esim' : undefined);
+  const firebaseProjectId =
+    get('FIREBASE_PROJECT_ID') ?? get('GOOGLE_CLOUD_PROJECT') ?? (get('FIREBASE_AUTH_EMULATOR_HOST') ? 'demo-esim' : undefined);
   if (!firebaseProjectId) missing.push('FIREBASE_PROJECT_ID');
   const trustedProxies = Number(get('TRUSTED_PROXIES') ?? 0);
-  if (!Number.isInteger(trustedProxies) || trustedProxies < 0) throw new Error('TRUSTED_PROXIES must be a whole number of proxies, 0 or more (README: Going live).');
+  if (!Number.isInteger(trustedProxies) || trustedProxies < 0)
+    throw new Error('TRUSTED_PROXIES must be a whole number of proxies, 0 or more (README: Going live).');
   const timeout = (name: string) => {
     const value = get(name);
     if (value === undefined) return undefined;
@@ -75,8 +77,12 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
     siteUrl,
     firebaseProjectId: firebaseProjectId!,
     allowedOrigins: (get('SHOP_ALLOWED_ORIGINS') ?? new URL(siteUrl).origin).split(',').map((origin) => origin.trim()),
-    partner: { accessCode: get('ESIM_ACCESS_CODE')!, secretKey: get('ESIM_ACCESS_SECRET')!, baseUrl: get('ESIM_ACCESS_BASE_URL') ?? ESIM_ACCESS_BASE_URL,
-      ...(partnerTimeoutMs !== undefined && { timeoutMs: partnerTimeoutMs }) },
+    partner: {
+      accessCode: get('ESIM_ACCESS_CODE')!,
+      secretKey: get('ESIM_ACCESS_SECRET')!,
+      baseUrl: get('ESIM_ACCESS_BASE_URL') ?? ESIM_ACCESS_BASE_URL,
+      ...(partnerTimeoutMs !== undefined && { timeoutMs: partnerTimeoutMs }),
+    },
     partnerWebhookToken: get('PARTNER_WEBHOOK_TOKEN')!,
     smtpUrl: get('SMTP_URL')!,
     mailFrom: get('MAIL_FROM')!,

@@ -36,18 +36,29 @@ describe('CSP reports through the shop API', () => {
 
   async function serve(overrides: Partial<ShopApiOptions> = {}) {
     const stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: 'http://127.0.0.1:9' });
-    const server = await serveApi(testShopApi({ catalogue: embeddedSnapshot(), db, stripe, siteUrl: 'http://127.0.0.1:4329', ...stand.options }, overrides));
+    const server = await serveApi(
+      testShopApi({ catalogue: embeddedSnapshot(), db, stripe, siteUrl: 'http://127.0.0.1:4329', ...stand.options }, overrides),
+    );
     servers.push(server);
     return server.url;
   }
 
-  const report = JSON.stringify([{ type: 'csp-violation', url: 'https://esim.example/', body: { blockedURL: 'inline', effectiveDirective: 'script-src-elem' } }]);
+  const report = JSON.stringify([
+    { type: 'csp-violation', url: 'https://esim.example/', body: { blockedURL: 'inline', effectiveDirective: 'script-src-elem' } },
+  ]);
   /** One report, from this local address (127.0.0.0/8 is all loopback), with these headers. */
   const post = (url: string, localAddress: string, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
       const { hostname, port } = new URL(url);
       const req = request(
-        { hostname, port, localAddress, method: 'POST', path: '/api/csp-reports', headers: { 'Content-Type': 'application/reports+json', ...headers } },
+        {
+          hostname,
+          port,
+          localAddress,
+          method: 'POST',
+          path: '/api/csp-reports',
+          headers: { 'Content-Type': 'application/reports+json', ...headers },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'] }));

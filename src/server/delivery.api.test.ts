@@ -7,7 +7,17 @@ import { PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts
 import { orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
-import { ApiError, CreateOrderResponse, EsimList, EsimView, OrderList, OrderView, TERMS_VERSION, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
+import {
+  ApiError,
+  CreateOrderResponse,
+  EsimList,
+  EsimView,
+  OrderList,
+  OrderView,
+  TERMS_VERSION,
+  TopUpPlans,
+  type CreateOrderRequest,
+} from '../contract/shop-api.ts';
 import type { ShopApi } from './wiring.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
@@ -31,15 +41,23 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
   const events = async (id: string) =>
-    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
+    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map(
+      (e) => e.to_state,
+    );
 
   /** Orders and pays with the test card, as the buyer's browser would. */
   async function buy(token: string, request = orderFor()) {
-    const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token, body: JSON.stringify(request) })).json());
+    const created = CreateOrderResponse.parse(
+      await (await call('/orders', { method: 'POST', token, body: JSON.stringify(request) })).json(),
+    );
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     return created.order;
   }
-  const delivered = (token: string, id: string) => waitFor(() => readOrder(token, id), (o) => o.state === 'delivered' && !!o.esim?.install);
+  const delivered = (token: string, id: string) =>
+    waitFor(
+      () => readOrder(token, id),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
 
   it('delivers a paid order within seconds: install codes to the owner only, and one e-mail with the same codes', async () => {
     const buyer = await signUp();
@@ -85,9 +103,12 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     await bed.handler.fulfilment.run(order.id);
     expect(bed.stand.partner.esimCount - before).toBe(1);
 
-    const notify = (token: string, body: unknown) =>
-      call(`/webhooks/partner/${token}`, { method: 'POST', body: JSON.stringify(body) });
-    const ready = { notifyType: 'ORDER_STATUS', notifyId: `n-${order.id}`, content: { orderNo: 'nope', transactionId: order.id, orderStatus: 'GOT_RESOURCE' } };
+    const notify = (token: string, body: unknown) => call(`/webhooks/partner/${token}`, { method: 'POST', body: JSON.stringify(body) });
+    const ready = {
+      notifyType: 'ORDER_STATUS',
+      notifyId: `n-${order.id}`,
+      content: { orderNo: 'nope', transactionId: order.id, orderStatus: 'GOT_RESOURCE' },
+    };
     expect((await notify('wrong-token', ready)).status).toBe(404);
     expect((await notify(PARTNER_WEBHOOK_TOKEN, 'garbage')).status).toBe(400);
     expect(await (await notify(PARTNER_WEBHOOK_TOKEN, ready)).json()).toMatchObject({ outcome: 'handled' });
@@ -95,7 +116,11 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     // A forged 'the eSIM was cancelled' is checked with the partner, which says otherwise.
     const esim = (await listEsims(buyer.idToken))[0]!;
     const [row] = await bed.db.query<{ esim_tran_no: string }>('SELECT esim_tran_no FROM esims WHERE order_id = $1', [order.id]);
-    await notify(PARTNER_WEBHOOK_TOKEN, { notifyType: 'ESIM_STATUS', notifyId: `c-${order.id}`, content: { esimTranNo: row!.esim_tran_no, iccid: esim.iccid, esimStatus: 'CANCEL', smdpStatus: 'DELETED' } });
+    await notify(PARTNER_WEBHOOK_TOKEN, {
+      notifyType: 'ESIM_STATUS',
+      notifyId: `c-${order.id}`,
+      content: { esimTranNo: row!.esim_tran_no, iccid: esim.iccid, esimStatus: 'CANCEL', smdpStatus: 'DELETED' },
+    });
     expect((await listEsims(buyer.idToken))[0]!.status).toBe('ready');
     expect(bed.stand.partner.esimCount - before).toBe(1);
   });
@@ -105,11 +130,16 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     // The first server cannot reach the partner: the order is paid, and no partner order exists.
     await bed.api.close();
     await new Promise((r) => setTimeout(r, 300));
-    const cut = bed.build({ partner: createEsimAccessPartner({ accessCode: 'x', secretKey: 'y', baseUrl: 'http://127.0.0.1:9', retries: 0 }) });
+    const cut = bed.build({
+      partner: createEsimAccessPartner({ accessCode: 'x', secretKey: 'y', baseUrl: 'http://127.0.0.1:9', retries: 0 }),
+    });
     bed.api = await serveApi(cut, bed.port);
     const before = bed.stand.partner.requests.filter((r) => r.call === 'esim/order').length;
     const order = await buy(buyer.idToken);
-    const stuck = await waitFor(() => readOrder(buyer.idToken, order.id), (o) => o.state === 'provisioning');
+    const stuck = await waitFor(
+      () => readOrder(buyer.idToken, order.id),
+      (o) => o.state === 'provisioning',
+    );
     expect(stuck.state).toBe('provisioning');
     await cut.fulfilment.settled();
     await bed.api.close();
@@ -126,7 +156,11 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const job = await reconcile('test-reconcile-token');
     expect(job.status).toBe(200);
     expect(((await job.json()) as { handled: number }).handled).toBeGreaterThanOrEqual(1);
-    await waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)), (o) => o.state === 'delivered', 10_000);
+    await waitFor(
+      () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)),
+      (o) => o.state === 'delivered',
+      10_000,
+    );
     expect((await delivered(buyer.idToken, order.id)).esim!.install).not.toBeNull();
     await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
   });
@@ -147,7 +181,11 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
   });
 
   const paymentIntent = async (orderId: string) =>
-    (await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]))[0]?.payment_intent_id;
+    (
+      await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [
+        orderId,
+      ])
+    )[0]?.payment_intent_id;
   /** Refunded as the buyer sees it: the whole payment back at Stripe, one e-mail without codes, shown refunded without codes. */
   async function expectRefundedToBuyer(
     order: { id: string; number: string; total: { amountMinor: number } },
@@ -158,7 +196,11 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const mail = await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
     expect(mail.subject).toContain(order.number);
     expect(mail.attachments).toEqual([]);
-    expect((await listEsims(buyer.idToken)).find((e) => e.id === order.id)).toMatchObject({ status: 'refunded', install: null, refundable: false });
+    expect((await listEsims(buyer.idToken)).find((e) => e.id === order.id)).toMatchObject({
+      status: 'refunded',
+      install: null,
+      refundable: false,
+    });
   }
 
   it('refunds an unused eSIM on request (partner cancels, Stripe refunds, e-mail), and never an installed one', async () => {
@@ -175,7 +217,10 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect((await readOrder(buyer.idToken, order.id)).state).toBe('refunded');
     expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded']);
     expect(bed.stand.partner.requests.some((r) => r.call === 'esim/cancel' && r.status === 200)).toBe(true);
-    await waitFor(async () => bed.stand.smtp.messages.filter((m) => m.to.includes(buyer.email)).length, (n) => n === 2);
+    await waitFor(
+      async () => bed.stand.smtp.messages.filter((m) => m.to.includes(buyer.email)).length,
+      (n) => n === 2,
+    );
     expect(bed.stand.smtp.messages.filter((m) => m.to.includes(buyer.email)).map((m) => m.attachments.length)).toEqual([1, 0]);
     const again = await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect(again.status).toBe(409);
@@ -199,7 +244,9 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect((await listEsims(buyer.idToken)).find((e) => e.id === second.id)).toMatchObject({ status: 'active', refundable: false });
     // Nothing was undone for it: no refund asked for, no cancel at the partner, no money back.
     expect(await events(second.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
-    expect(bed.stand.partner.requests.filter((r) => r.call === 'esim/cancel' && (r.body as { esimTranNo?: string }).esimTranNo === secondTranNo)).toEqual([]);
+    expect(
+      bed.stand.partner.requests.filter((r) => r.call === 'esim/cancel' && (r.body as { esimTranNo?: string }).esimTranNo === secondTranNo),
+    ).toEqual([]);
     expect((await bed.stripe.refunds.list({ payment_intent: (await paymentIntent(second.id))! })).data).toEqual([]);
     const atPartner = await bed.stand.options.partner.queryProfiles({ esimTranNo: secondTranNo });
     expect(atPartner).toMatchObject({ status: 'ready', profiles: [{ esimTranNo: secondTranNo, installed: true }] });
@@ -218,8 +265,16 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     bed.api = await serveApi(bed.handler, bed.port);
   }
   const orderRow = async (id: string) =>
-    (await bed.db.query<{ state: string; uid: string | null; attempts: number; last_error: string | null; email_sent_at: Date | null; refund_reason: string | null }>(
-      'SELECT state, uid, attempts, last_error, email_sent_at, refund_reason FROM orders WHERE id = $1', [id]))[0]!;
+    (
+      await bed.db.query<{
+        state: string;
+        uid: string | null;
+        attempts: number;
+        last_error: string | null;
+        email_sent_at: Date | null;
+        refund_reason: string | null;
+      }>('SELECT state, uid, attempts, last_error, email_sent_at, refund_reason FROM orders WHERE id = $1', [id])
+    )[0]!;
   const partnerOrders = (id: string) =>
     bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
   const mailsTo = (email: string) => bed.stand.smtp.messages.filter((m) => m.to.includes(email));
@@ -230,12 +285,19 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const { esim } = await delivered(buyer.idToken, order.id);
     // Not installed yet: no top-up.
     expect((await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).status).toBe(409);
-    const refused = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(topUpRequest({ id: 'topup-1gb-7d', price: PLAN.price }, order.id)) });
+    const refused = await call('/orders', {
+      method: 'POST',
+      token: buyer.idToken,
+      body: JSON.stringify(topUpRequest({ id: 'topup-1gb-7d', price: PLAN.price }, order.id)),
+    });
     expect(refused.status).toBe(409);
 
     bed.stand.partner.markInstalled(tranNo(esim!.iccid!));
     bed.stand.partner.setUsage(tranNo(esim!.iccid!), 400 * 1024 ** 2);
-    const active = await waitFor(() => listEsims(buyer.idToken), (list) => list[0]?.status === 'active' && list[0].usage?.usedBytes === 400 * 1024 ** 2);
+    const active = await waitFor(
+      () => listEsims(buyer.idToken),
+      (list) => list[0]?.status === 'active' && list[0].usage?.usedBytes === 400 * 1024 ** 2,
+    );
     expect(active[0]).toMatchObject({ status: 'active', canTopUp: true, refundable: false });
     const totalBefore = active[0]!.usage!.totalBytes;
     // Data use is kept up to 5 minutes: reading My eSIMs again does not ask the partner again.
@@ -251,7 +313,10 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(offered.every((p) => p.id.startsWith('topup-') && !plans.has(p.id))).toBe(true);
     const topUp = await buy(buyer.idToken, topUpRequest(offered[0]!, order.id));
     expect(topUp).toMatchObject({ kind: 'top_up', esimId: order.id });
-    const done = await waitFor(() => readOrder(buyer.idToken, topUp.id), (o) => o.state === 'delivered');
+    const done = await waitFor(
+      () => readOrder(buyer.idToken, topUp.id),
+      (o) => o.state === 'delivered',
+    );
     expect(done.esim).toMatchObject({ id: order.id, status: 'active' });
     expect(done.esim!.usage!.totalBytes).toBe(totalBefore + offered[0]!.dataAmount.value * 2 ** 30);
     // Its own confirmation (BGB § 312f): the order, the terms and the waiver, the way to My eSIMs, no codes to install again.
@@ -263,7 +328,10 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(confirmation.attachments).toEqual([]);
     // The history lists the top-up beside the purchase; My eSIMs still one eSIM.
     const history = OrderList.parse(await (await call('/orders?lang=de', { token: buyer.idToken })).json()).orders;
-    expect(history.map((o) => [o.kind, o.esimId])).toEqual([['top_up', order.id], ['esim', order.id]]);
+    expect(history.map((o) => [o.kind, o.esimId])).toEqual([
+      ['top_up', order.id],
+      ['esim', order.id],
+    ]);
     expect((await listEsims(buyer.idToken)).map((e) => e.id)).toEqual([order.id]);
   });
 
@@ -272,7 +340,10 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     await serveWith(bed.build({ partner: bed.stand.adapter({ timeoutMs: 2_000 }) }));
     try {
       // A 500 (nothing applied), then success; no answer at all until the time-out, then success.
-      for (const [failure, status] of [[FAILURES.serverError, 500], [FAILURES.timeout, 0]] as const) {
+      for (const [failure, status] of [
+        [FAILURES.serverError, 500],
+        [FAILURES.timeout, 0],
+      ] as const) {
         const buyer = await signUp();
         const before = bed.stand.partner.esimCount;
         bed.stand.partner.failNext(failure, { call: 'esim/order' });
@@ -294,15 +365,25 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
 
   it('refunds, with an e-mail, an order whose eSIM the partner never allocates', async () => {
     // A partner that takes the order and never allocates its profile (esim/query answers 200010 for ever).
-    const stuck = await startEsimAccessStandIn({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', allocationDelayMs: 24 * 3600_000 });
+    const stuck = await startEsimAccessStandIn({
+      accessCode: 'stuck-access-code',
+      secretKey: 'stuck-secret',
+      allocationDelayMs: 24 * 3600_000,
+    });
     try {
-      await serveWith(bed.build({
-        partner: createEsimAccessPartner({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', baseUrl: stuck.url, retries: 0 }),
-        delivery: { retryDelaysMs: [100, 200, 400], allocationPollMs: 100, allocationLimitMs: 1_000 },
-      }));
+      await serveWith(
+        bed.build({
+          partner: createEsimAccessPartner({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', baseUrl: stuck.url, retries: 0 }),
+          delivery: { retryDelaysMs: [100, 200, 400], allocationPollMs: 100, allocationLimitMs: 1_000 },
+        }),
+      );
       const buyer = await signUp();
       const order = await buy(buyer.idToken);
-      const refunded = await waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)), (o) => o.state === 'refunded', 15_000);
+      const refunded = await waitFor(
+        () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)),
+        (o) => o.state === 'refunded',
+        15_000,
+      );
       expect(refunded.state).toBe('refunded');
       expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
       // Ordered once, asked about until the limit, then given up with the reason.
@@ -325,7 +406,10 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
       orderId = order.id;
       expect((await delivered(buyer.idToken, order.id)).state).toBe('delivered');
       // The relay turned the e-mail away (421): recorded on the order, due again, nothing sent.
-      const failed = await waitFor(() => orderRow(order.id), (o) => o.last_error !== null);
+      const failed = await waitFor(
+        () => orderRow(order.id),
+        (o) => o.last_error !== null,
+      );
       expect(failed).toMatchObject({ state: 'delivered', email_sent_at: null });
       expect(failed.last_error).toMatch(/421/);
       await new Promise((r) => setTimeout(r, 150));
@@ -335,7 +419,10 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
       bed.stand.smtp.setDown(false);
     }
     // The relay is back: the job sends it, once, however often it runs.
-    const sent = await waitFor(async () => (await bed.handler.reconcile(), mailsTo(buyer.email).length), (n) => n > 0);
+    const sent = await waitFor(
+      async () => (await bed.handler.reconcile(), mailsTo(buyer.email).length),
+      (n) => n > 0,
+    );
     expect(sent).toBe(1);
     for (let i = 0; i < 3; i++) await bed.handler.reconcile();
     await bed.handler.fulfilment.run(orderId!);
@@ -348,7 +435,9 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
 
   it("takes no payment on a deleted account's order: its payment page was closed with the account", async () => {
     const buyer = await signUp();
-    const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor()) })).json());
+    const created = CreateOrderResponse.parse(
+      await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor()) })).json(),
+    );
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     // The buyer's old tab pays on the page: Stripe has expired it.
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(409);
@@ -359,9 +448,11 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(partnerOrders(created.order.id)).toEqual([]);
   });
 
-  it('refunds a payment that reaches a deleted account\'s order after all (Stripe could not close its page), never delivering it to nobody', async () => {
+  it("refunds a payment that reaches a deleted account's order after all (Stripe could not close its page), never delivering it to nobody", async () => {
     const buyer = await signUp();
-    const created = CreateOrderResponse.parse(await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor()) })).json());
+    const created = CreateOrderResponse.parse(
+      await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderFor()) })).json(),
+    );
     // Stripe cannot be reached while the account is deleted: the page stays open (the job would close it later).
     bed.stripeStandIn.outage({ drop: true });
     try {
@@ -372,7 +463,11 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect((await bed.stripe.checkout.sessions.retrieve(new URL(created.checkoutUrl).pathname.split('/').pop()!)).status).toBe('open');
     // The old tab pays: the money reaches an order with no buyer.
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
-    const end = await waitFor(() => bed.handler.fulfilment.reconcile().then(() => orderRow(created.order.id)), (o) => o.state === 'refunded', 15_000);
+    const end = await waitFor(
+      () => bed.handler.fulfilment.reconcile().then(() => orderRow(created.order.id)),
+      (o) => o.state === 'refunded',
+      15_000,
+    );
     expect(end).toMatchObject({ state: 'refunded', uid: null, refund_reason: 'account_deleted' });
     expect(await events(created.order.id)).toEqual(['pending_payment', 'cancelled', 'paid', 'fulfilment_failed', 'refunded']);
     const refunds = await bed.stripe.refunds.list({ payment_intent: (await paymentIntent(created.order.id))! });

@@ -29,7 +29,8 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     vi.restoreAllMocks();
   });
   const { call } = bed;
-  const postOrder = (token: string, request: CreateOrderRequest) => call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
+  const postOrder = (token: string, request: CreateOrderRequest) =>
+    call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
 
@@ -37,9 +38,15 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
   async function installedEsim(token: string) {
     const created = CreateOrderResponse.parse(await (await postOrder(token, orderFor())).json());
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
-    const delivered = await waitFor(() => readOrder(token, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.iccid);
+    const delivered = await waitFor(
+      () => readOrder(token, created.order.id),
+      (o) => o.state === 'delivered' && !!o.esim?.iccid,
+    );
     bed.stand.partner.markInstalled(bed.stand.partner.esimTranNoOf(delivered.esim!.iccid!)!);
-    const list = await waitFor(() => listEsims(token), (esims) => esims[0]?.status === 'active');
+    const list = await waitFor(
+      () => listEsims(token),
+      (esims) => esims[0]?.status === 'active',
+    );
     expect(list[0]).toMatchObject({ id: created.order.id, status: 'active', refundable: false });
     return created.order.id;
   }
@@ -83,7 +90,10 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     const buyer = await signUp();
     const created = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, orderFor())).json());
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
-    const delivered = await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.iccid);
+    const delivered = await waitFor(
+      () => readOrder(buyer.idToken, created.order.id),
+      (o) => o.state === 'delivered' && !!o.esim?.iccid,
+    );
     await bed.handler.fulfilment.settled();
     // Installed, and the partner's notification lost: our side still says 'ready'.
     bed.stand.partner.setWebhookUrl(undefined);
@@ -106,7 +116,8 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
     const created = vi.spyOn(bed.stripe.checkout.sessions, 'create');
     try {
       const distinct = [...plans.values()].slice(0, ORDERS_PER_USER_PER_MINUTE + 1);
-      for (const plan of distinct.slice(0, ORDERS_PER_USER_PER_MINUTE)) expect((await postOrder(buyer.idToken, orderFor(plan))).status).toBe(201);
+      for (const plan of distinct.slice(0, ORDERS_PER_USER_PER_MINUTE))
+        expect((await postOrder(buyer.idToken, orderFor(plan))).status).toBe(201);
       expect(created).toHaveBeenCalledTimes(ORDERS_PER_USER_PER_MINUTE);
       await expectTooMany(await postOrder(buyer.idToken, orderFor(distinct.at(-1)!)), 60);
       expect(created).toHaveBeenCalledTimes(ORDERS_PER_USER_PER_MINUTE);
@@ -165,7 +176,10 @@ describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
       expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('open');
 
       // Queued, and tried again 10 s later: the test moves that time forward.
-      const [queued] = await bed.db.query<{ attempts: number; last_error: string }>('SELECT attempts, last_error FROM checkout_expiries WHERE checkout_session_id = $1', [sessionIdOf(first.checkoutUrl)]);
+      const [queued] = await bed.db.query<{ attempts: number; last_error: string }>(
+        'SELECT attempts, last_error FROM checkout_expiries WHERE checkout_session_id = $1',
+        [sessionIdOf(first.checkoutUrl)],
+      );
       expect(queued).toMatchObject({ attempts: 1, last_error: 'connection reset' });
       await bed.db.query(`UPDATE checkout_expiries SET next_attempt_at = now() - interval '1 second'`);
       const job = await call('/jobs/reconcile', { method: 'POST', token: 'limits-reconcile-token' });

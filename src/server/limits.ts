@@ -1,6 +1,11 @@
 import type { Context } from 'hono';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { ORDERS_PER_USER_PER_HOUR, ORDERS_PER_USER_PER_MINUTE, REFUND_REQUESTS_PER_USER_PER_MINUTE, TOP_UP_LISTS_PER_USER_PER_MINUTE } from '../config/constants.ts';
+import {
+  ORDERS_PER_USER_PER_HOUR,
+  ORDERS_PER_USER_PER_MINUTE,
+  REFUND_REQUESTS_PER_USER_PER_MINUTE,
+  TOP_UP_LISTS_PER_USER_PER_MINUTE,
+} from '../config/constants.ts';
 import { ERROR_CODES } from '../contract/shop-api.ts';
 import type { Db } from './db/db.ts';
 import { fail } from './http.ts';

@@ -35,17 +35,29 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   }
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
   const events = async (id: string) =>
-    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
+    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map(
+      (e) => e.to_state,
+    );
   const tranNo = (orderId: string) => bed.stand.partner.tranNoOfTransaction(orderId)!;
   const partnerStatus = async (orderId: string) =>
-    (await bed.stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) })) as { status: 'ready'; profiles: { status: string; totalBytes: number }[] };
+    (await bed.stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) })) as {
+      status: 'ready';
+      profiles: { status: string; totalBytes: number }[];
+    };
   const refundsOf = async (orderId: string) => {
-    const [payment] = await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [orderId]);
+    const [payment] = await bed.db.query<{ payment_intent_id: string }>(
+      `SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`,
+      [orderId],
+    );
     return (await bed.stripe.refunds.list({ payment_intent: payment!.payment_intent_id })).data;
   };
   /** Runs the reconcile job until the order reaches a state in `states`. */
   const settlesIn = (token: string, id: string, states: string[], ms = 15_000) =>
-    waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)), (o) => states.includes(o.state), ms);
+    waitFor(
+      () => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)),
+      (o) => states.includes(o.state),
+      ms,
+    );
 
   async function buy(token: string, request: CreateOrderRequest = orderRequest(PLAN)) {
     const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
@@ -57,7 +69,10 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   }
   const deliveredEsim = async (token: string, request?: CreateOrderRequest) => {
     const order = await buy(token, request);
-    const after = await waitFor(() => readOrder(token, order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
+    const after = await waitFor(
+      () => readOrder(token, order.id),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
     expect(after.state).toBe('delivered');
     return order;
   };
@@ -76,7 +91,10 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   const installedEsim = async (token: string) => {
     const order = await deliveredEsim(token);
     bed.stand.partner.markInstalled(tranNo(order.id));
-    await waitFor(() => readOrder(token, order.id), (o) => o.esim?.status === 'active');
+    await waitFor(
+      () => readOrder(token, order.id),
+      (o) => o.esim?.status === 'active',
+    );
     return order;
   };
 
@@ -108,22 +126,28 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect(await refundsOf(order.id)).toHaveLength(1);
   });
 
-  it.each(['same', 'refuse'] as const)('an order whose answer was lost is delivered once, whatever a repeated order answers (%s)', async (answer) => {
-    bed.stand.partner.setRepeatedOrderAnswer(answer);
-    try {
-      const buyer = await signUp();
-      const before = bed.stand.partner.esimCount;
-      bed.stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/order' });
-      const order = await buy(buyer.idToken);
-      const after = await settlesIn(buyer.idToken, order.id, ['delivered', 'refunded']);
-      expect(after.state).toBe('delivered');
-      expect(bed.stand.partner.esimCount - before).toBe(1);
-      const writes = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`, [order.id]);
-      expect(writes.map((w) => w.outcome)).toEqual(['applied']);
-    } finally {
-      bed.stand.partner.setRepeatedOrderAnswer('same');
-    }
-  });
+  it.each(['same', 'refuse'] as const)(
+    'an order whose answer was lost is delivered once, whatever a repeated order answers (%s)',
+    async (answer) => {
+      bed.stand.partner.setRepeatedOrderAnswer(answer);
+      try {
+        const buyer = await signUp();
+        const before = bed.stand.partner.esimCount;
+        bed.stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/order' });
+        const order = await buy(buyer.idToken);
+        const after = await settlesIn(buyer.idToken, order.id, ['delivered', 'refunded']);
+        expect(after.state).toBe('delivered');
+        expect(bed.stand.partner.esimCount - before).toBe(1);
+        const writes = await bed.db.query<{ outcome: string }>(
+          `SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`,
+          [order.id],
+        );
+        expect(writes.map((w) => w.outcome)).toEqual(['applied']);
+      } finally {
+        bed.stand.partner.setRepeatedOrderAnswer('same');
+      }
+    },
+  );
 
   it('a top-up whose answer was lost is not sent again once the partner shows it applied, and sent again when it shows it was not', async () => {
     const buyer = await signUp();
@@ -146,7 +170,9 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect(bed.stand.partner.topUpsApplied(second.id)).toBe(1);
     const addedToo = larger!.dataAmount.value * 2 ** 30;
     expect((await partnerStatus(base.id)).profiles[0]!.totalBytes).toBe(totalBefore + added + addedToo);
-    const writes = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 ORDER BY id`, [second.id]);
+    const writes = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 ORDER BY id`, [
+      second.id,
+    ]);
     expect(writes.map((w) => w.outcome)).toEqual(['refused', 'applied']);
   });
 
@@ -180,13 +206,19 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   it("a profile that is another order's is an error the order survives: retried, then refunded, never 'delivered' without an eSIM", async () => {
     const first = await signUp();
     const taken = await deliveredEsim(first.idToken);
-    const [{ partner_order_no: takenPartnerOrder }] = await bed.db.query<{ partner_order_no: string }>('SELECT partner_order_no FROM orders WHERE id = $1', [taken.id]) as [{ partner_order_no: string }];
+    const [{ partner_order_no: takenPartnerOrder }] = (await bed.db.query<{ partner_order_no: string }>(
+      'SELECT partner_order_no FROM orders WHERE id = $1',
+      [taken.id],
+    )) as [{ partner_order_no: string }];
 
     // The second order's first partner call fails; before its next try, it points at the first order's partner order.
     const buyer = await signUp();
     bed.stand.partner.failNext({ status: 500 }, { call: 'esim/order' });
     const order = await buy(buyer.idToken);
-    await waitFor(() => bed.db.query<{ last_error: string | null }>('SELECT last_error FROM orders WHERE id = $1', [order.id]), ([o]) => !!o?.last_error);
+    await waitFor(
+      () => bed.db.query<{ last_error: string | null }>('SELECT last_error FROM orders WHERE id = $1', [order.id]),
+      ([o]) => !!o?.last_error,
+    );
     await bed.db.query('UPDATE orders SET partner_order_no = $2 WHERE id = $1', [order.id, takenPartnerOrder]);
 
     const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
@@ -208,7 +240,9 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
       const order = await buy(buyer.idToken, orderRequest(BIGGER));
       const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
       expect(after.state).toBe('refunded');
-      const sent = bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === order.id);
+      const sent = bed.stand.partner.requests.filter(
+        (r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === order.id,
+      );
       expect(sent.length).toBeGreaterThan(0);
       expect((sent[0]!.body as { packageInfoList: { price: number }[] }).packageInfoList[0]!.price).toBe(sold);
       const [row] = await bed.db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
@@ -232,7 +266,10 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('pending_payment');
     // A couple of minutes later the job asks Stripe about the page itself.
     await bed.db.query(`UPDATE orders SET created_at = created_at - interval '3 minutes' WHERE id = $1`, [created.order.id]);
-    const after = await waitFor(() => bed.handler.reconcile().then(() => readOrder(buyer.idToken, created.order.id)), (o) => o.state === 'delivered');
+    const after = await waitFor(
+      () => bed.handler.reconcile().then(() => readOrder(buyer.idToken, created.order.id)),
+      (o) => o.state === 'delivered',
+    );
     expect(after.state).toBe('delivered');
     expect(after.paymentMethod).toMatchObject({ type: 'card' });
     expect(await events(created.order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
@@ -247,19 +284,30 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     // A session of ours for an order the shop does not know.
     const stranger = await bed.stripe.checkout.sessions.create({
-      mode: 'payment', client_reference_id: randomUUID(), success_url: `${SITE}/ok`, expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
+      mode: 'payment',
+      client_reference_id: randomUUID(),
+      success_url: `${SITE}/ok`,
+      expires_at: Math.floor(Date.now() / 1000) + 31 * 60,
       line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: 777, product_data: { name: 'x' } } }],
     });
     expect((await payOnStandIn(stranger.url!, '4242424242424242')).status).toBe(303);
 
     const mismatches = await waitFor(
-      () => bed.handler.reconcile().then(() => bed.db.query<{ checkout_session_id: string; reason: string; refund_id: string | null; amount_minor: number }>(
-        'SELECT checkout_session_id, reason, refund_id, amount_minor FROM payment_mismatches WHERE checkout_session_id = ANY($1::text[]) ORDER BY id',
-        [[new URL(created.checkoutUrl).pathname.split('/').pop(), stranger.id]],
-      )),
+      () =>
+        bed.handler
+          .reconcile()
+          .then(() =>
+            bed.db.query<{ checkout_session_id: string; reason: string; refund_id: string | null; amount_minor: number }>(
+              'SELECT checkout_session_id, reason, refund_id, amount_minor FROM payment_mismatches WHERE checkout_session_id = ANY($1::text[]) ORDER BY id',
+              [[new URL(created.checkoutUrl).pathname.split('/').pop(), stranger.id]],
+            ),
+          ),
       (rows) => rows.length === 2 && rows.every((r) => r.refund_id),
     );
-    expect(mismatches.map((m) => [m.reason, !!m.refund_id])).toEqual([['amount_differs', true], ['unknown_order', true]]);
+    expect(mismatches.map((m) => [m.reason, !!m.refund_id])).toEqual([
+      ['amount_differs', true],
+      ['unknown_order', true],
+    ]);
     for (const m of mismatches) {
       const session = await bed.stripe.checkout.sessions.retrieve(m.checkout_session_id);
       const refunds = (await bed.stripe.refunds.list({ payment_intent: session.payment_intent as string })).data;
@@ -273,10 +321,16 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const buyer = await signUp();
     bed.stand.partner.failNext({ delayMs: 600 }, { call: 'esim/order' });
     const order = await buy(buyer.idToken);
-    await waitFor(() => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id]), ([o]) => o?.state === 'provisioning');
+    await waitFor(
+      () => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id]),
+      ([o]) => o?.state === 'provisioning',
+    );
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id])),
+      () =>
+        bed.handler.fulfilment
+          .reconcile()
+          .then(() => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id])),
       ([o]) => o?.state === 'refunded',
       15_000,
     );

@@ -54,7 +54,13 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     const { order } = await store().openOrder({
       uid: `buyer-${randomUUID()}`,
       email: 'buyer@example.test',
-      plan: { id: pkg.id, metadata: pkg.metadata, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.supportedCountries },
+      plan: {
+        id: pkg.id,
+        metadata: pkg.metadata,
+        validity: pkg.validity,
+        validityUnit: pkg.validityUnit,
+        supportedCountries: pkg.supportedCountries,
+      },
       destination: PLAN.destination.code,
       partnerCode: pkg.partnerCode,
       wholesaleUsdE4: pkg.wholesaleUsdE4,
@@ -70,7 +76,11 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
 
   /** Runs the delivery until the order is delivered (the reconcile job's way); answers its eSIM's esimTranNo. */
   async function deliver(id: string): Promise<string> {
-    const state = await waitFor(() => bed.handler.fulfilment.reconcile().then(async () => (await orderRow(id)).state), (s) => s === 'delivered', 15_000);
+    const state = await waitFor(
+      () => bed.handler.fulfilment.reconcile().then(async () => (await orderRow(id)).state),
+      (s) => s === 'delivered',
+      15_000,
+    );
     expect(state).toBe('delivered');
     const [esim] = await bed.db.query<{ esim_tran_no: string }>('SELECT esim_tran_no FROM esims WHERE order_id = $1', [id]);
     return esim!.esim_tran_no;
@@ -82,14 +92,19 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     content: { esimTranNo, esimStatus: 'IN_USE', smdpStatus: 'ENABLED' },
   });
   const queriesOf = (esimTranNo: string) =>
-    bed.stand.partner.requests.filter((r) => r.call === 'esim/query' && (r.body as { esimTranNo?: string }).esimTranNo === esimTranNo).length;
+    bed.stand.partner.requests.filter((r) => r.call === 'esim/query' && (r.body as { esimTranNo?: string }).esimTranNo === esimTranNo)
+      .length;
 
   // Issue 20, item 7: lengths were compared in characters and the secrets in UTF-8 bytes, so a
   // non-ASCII guess as long as the secret threw (500), and 404 or 500 told the secret's length.
   const lengths = (secret: string) => [1, secret.length - 1, secret.length, secret.length + 1, secret.length * 2];
 
   it('answers 404, never 500, to a wrong webhook token of any script and length', async () => {
-    const ready = { notifyType: 'ORDER_STATUS', notifyId: `n-${randomUUID()}`, content: { orderNo: 'B-1', transactionId: randomUUID(), orderStatus: 'GOT_RESOURCE' } };
+    const ready = {
+      notifyType: 'ORDER_STATUS',
+      notifyId: `n-${randomUUID()}`,
+      content: { orderNo: 'B-1', transactionId: randomUUID(), orderStatus: 'GOT_RESOURCE' },
+    };
     for (const length of lengths(PARTNER_WEBHOOK_TOKEN)) {
       for (const unit of ['a', 'é', '日', '😀']) {
         const token = unit.repeat(length);
@@ -98,7 +113,9 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
         expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
       }
     }
-    expect(bed.stand.partner.requests.filter((r) => (r.body as { transactionId?: string }).transactionId === ready.content.transactionId)).toEqual([]);
+    expect(
+      bed.stand.partner.requests.filter((r) => (r.body as { transactionId?: string }).transactionId === ready.content.transactionId),
+    ).toEqual([]);
   });
 
   it("answers 404, never 500, to a wrong reconcile job's bearer token of any script and length", async () => {
@@ -120,7 +137,9 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     let status: number;
     try {
       status = (await notify(statusNotification(esimTranNo))).status;
-      logged = errors.mock.calls.map((args) => args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 5 }))).join(' ')).join('\n');
+      logged = errors.mock.calls
+        .map((args) => args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 5 }))).join(' '))
+        .join('\n');
     } finally {
       errors.mockRestore();
     }
@@ -159,9 +178,17 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
 
   /** What the partner sent since `from` (its notifications are not posted anywhere here: a test forwards them). */
   const sentSince = (from: number, type?: string) =>
-    bed.stand.partner.notifications.slice(from).map((n) => n.body).filter((body) => !type || body.notifyType === type);
+    bed.stand.partner.notifications
+      .slice(from)
+      .map((n) => n.body)
+      .filter((body) => !type || body.notifyType === type);
   const esimRow = async (esimTranNo: string) =>
-    (await bed.db.query<{ status: string; installed: boolean; expires_at: Date }>('SELECT status, installed, expires_at FROM esims WHERE esim_tran_no = $1', [esimTranNo]))[0]!;
+    (
+      await bed.db.query<{ status: string; installed: boolean; expires_at: Date }>(
+        'SELECT status, installed, expires_at FROM esims WHERE esim_tran_no = $1',
+        [esimTranNo],
+      )
+    )[0]!;
 
   it("takes a downloaded eSIM's SMDP_EVENT as installed, so not refundable, asking the partner once; the SM-DP+ steps after ask nothing", async () => {
     const esimTranNo = await deliver(await paidOrder());
@@ -227,7 +254,11 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     // Signed as the adapter signs; outside the shop's request budget, so after the partner's 'busy' it waits its turn.
     const save = async (): Promise<{ success: boolean; errorCode: string | null }> => {
       const answer = await callEsimAccess<{ success: boolean; errorCode: string | null }>(
-        bed.stand.partner.url, ACCOUNT, 'webhook/save', body, randomUUID(),
+        bed.stand.partner.url,
+        ACCOUNT,
+        'webhook/save',
+        body,
+        randomUUID(),
       );
       if (answer.errorCode !== '900001') return answer;
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -241,7 +272,12 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
       expect(health).toMatchObject({ body: { notifyType: 'CHECK_HEALTH' }, status: 200 });
       // Not recorded, and nothing asked of the partner.
       expect(await bed.db.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [health.body.notifyId])).toEqual([]);
-      expect(bed.stand.partner.requests.filter((r) => r.status !== 429).slice(before).map((r) => r.call)).toEqual(['webhook/save']);
+      expect(
+        bed.stand.partner.requests
+          .filter((r) => r.status !== 429)
+          .slice(before)
+          .map((r) => r.call),
+      ).toEqual(['webhook/save']);
     } finally {
       bed.stand.partner.setWebhookUrl(undefined);
     }
@@ -252,7 +288,11 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     // The partner takes the order and never answers: the adapter gives up after PARTNER_TIMEOUT_MS.
     bed.stand.partner.failNext(FAILURES.timeout, { call: 'esim/order' });
     const sent = performance.now();
-    const response = await notify({ notifyType: 'ORDER_STATUS', notifyId: `ready-${id}`, content: { orderNo: 'B-unknown', transactionId: id, orderStatus: 'GOT_RESOURCE' } });
+    const response = await notify({
+      notifyType: 'ORDER_STATUS',
+      notifyId: `ready-${id}`,
+      content: { orderNo: 'B-unknown', transactionId: id, orderStatus: 'GOT_RESOURCE' },
+    });
     const tookMs = performance.now() - sent;
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ received: true, outcome: 'handled' });
@@ -262,11 +302,25 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     expect({ attempts: atAnswer.attempts, lastError: atAnswer.last_error }).toEqual({ attempts: 0, lastError: null });
 
     // Handed to the delivery: it asks the partner, which hangs, then tries again and delivers.
-    const ordered = () => bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
-    expect((await waitFor(async () => ordered().length, (n) => n >= 1)) >= 1).toBe(true);
+    const ordered = () =>
+      bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
+    expect(
+      (await waitFor(
+        async () => ordered().length,
+        (n) => n >= 1,
+      )) >= 1,
+    ).toBe(true);
     await deliver(id);
     expect((await orderRow(id)).last_error).toContain('esim/order');
     // The notification is recorded: the partner's repeat changes nothing.
-    expect(await (await notify({ notifyType: 'ORDER_STATUS', notifyId: `ready-${id}`, content: { orderNo: 'B-unknown', transactionId: id, orderStatus: 'GOT_RESOURCE' } })).json()).toMatchObject({ outcome: 'replay' });
+    expect(
+      await (
+        await notify({
+          notifyType: 'ORDER_STATUS',
+          notifyId: `ready-${id}`,
+          content: { orderNo: 'B-unknown', transactionId: id, orderStatus: 'GOT_RESOURCE' },
+        })
+      ).json(),
+    ).toMatchObject({ outcome: 'replay' });
   });
 });

@@ -50,7 +50,10 @@ export async function startShopApi(
   });
   // Orders left stuck by a stopped process are picked up from the first tick (and closed orders'
   // payment pages that Stripe could not be asked to expire at the time).
-  const reconciler = startReconciler({ ...handler.fulfilment, reconcile: handler.reconcile }, options.reconcileEveryMs ?? RECONCILE_EVERY_MS);
+  const reconciler = startReconciler(
+    { ...handler.fulfilment, reconcile: handler.reconcile },
+    options.reconcileEveryMs ?? RECONCILE_EVERY_MS,
+  );
   async function stop() {
     await reconciler.stop();
     mailer.close();

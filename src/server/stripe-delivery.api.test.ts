@@ -36,21 +36,36 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
   const myEsim = async (token: string, id: string) =>
     EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims.find((e) => e.id === id);
   const events = async (id: string) =>
-    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.to_state);
+    (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map(
+      (e) => e.to_state,
+    );
   const emails = async (id: string, kind: 'order' | 'refund') =>
-    Number((await bed.db.query<{ n: number }>('SELECT count(*)::int AS n FROM order_emails WHERE order_id = $1 AND kind = $2', [id, kind]))[0]!.n);
+    Number(
+      (await bed.db.query<{ n: number }>('SELECT count(*)::int AS n FROM order_emails WHERE order_id = $1 AND kind = $2', [id, kind]))[0]!
+        .n,
+    );
   const payments = (id: string) => bed.db.query<{ status: string }>('SELECT status FROM payments WHERE order_id = $1 ORDER BY id', [id]);
   const intentOf = async (id: string) =>
-    (await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [id]))[0]!.payment_intent_id;
+    (
+      await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [
+        id,
+      ])
+    )[0]!.payment_intent_id;
   const refundRow = async (id: string) =>
-    (await bed.db.query<{ refund_id: string | null; refund_status: string | null; refund_failures: number }>(
-      'SELECT refund_id, refund_status, refund_failures FROM orders WHERE id = $1',
-      [id],
-    ))[0]!;
+    (
+      await bed.db.query<{ refund_id: string | null; refund_status: string | null; refund_failures: number }>(
+        'SELECT refund_id, refund_status, refund_failures FROM orders WHERE id = $1',
+        [id],
+      )
+    )[0]!;
   const findingsFor = async (id: string) => (await auditOrders(bed.db, new Date(Date.now() + HOUR))).filter((f) => f.orderId === id);
   /** Runs the reconcile job until the order reaches a state in `states`. */
   const settlesIn = (token: string, id: string, states: string[], ms = 15_000) =>
-    waitFor(() => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)), (o) => states.includes(o.state), ms);
+    waitFor(
+      () => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)),
+      (o) => states.includes(o.state),
+      ms,
+    );
 
   async function order(token: string) {
     const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN)) });
@@ -64,9 +79,15 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
   async function deliveredEsim(token: string) {
     const created = await order(token);
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
-    const after = await waitFor(() => readOrder(token, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
+    const after = await waitFor(
+      () => readOrder(token, created.order.id),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
     expect(after.state).toBe('delivered');
-    await waitFor(() => emails(created.order.id, 'order'), (n) => n === 1);
+    await waitFor(
+      () => emails(created.order.id, 'order'),
+      (n) => n === 1,
+    );
     return created.order;
   }
 
@@ -92,20 +113,34 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       return record.event.type.startsWith('checkout.') && record.event.data.object.id === sessionOf(byDebit.checkoutUrl);
     });
     expect(delivered.map((d) => [d.type, d.status])).toEqual([
-      ['checkout.session.async_payment_succeeded', 200], ['checkout.session.async_payment_succeeded', 200],
-      ['checkout.session.completed', 200], ['checkout.session.completed', 200],
+      ['checkout.session.async_payment_succeeded', 200],
+      ['checkout.session.async_payment_succeeded', 200],
+      ['checkout.session.completed', 200],
+      ['checkout.session.completed', 200],
     ]);
 
-    for (const [buyer, created] of [[cardBuyer, byCard], [debitBuyer, byDebit]] as const) {
+    for (const [buyer, created] of [
+      [cardBuyer, byCard],
+      [debitBuyer, byDebit],
+    ] as const) {
       const id = created.order.id;
-      const after = await waitFor(() => readOrder(buyer.idToken, id), (o) => o.state === 'delivered' && !!o.esim?.install);
+      const after = await waitFor(
+        () => readOrder(buyer.idToken, id),
+        (o) => o.state === 'delivered' && !!o.esim?.install,
+      );
       expect(after.state).toBe('delivered');
-      await waitFor(() => emails(id, 'order'), (n) => n === 1);
+      await waitFor(
+        () => emails(id, 'order'),
+        (n) => n === 1,
+      );
       await bed.handler.fulfilment.reconcile();
       expect(await events(id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
       expect((await payments(id)).map((p) => p.status)).toEqual(['paid']);
       expect(await emails(id, 'order')).toBe(1);
-      const writes = await bed.db.query<{ outcome: string }>(`SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`, [id]);
+      const writes = await bed.db.query<{ outcome: string }>(
+        `SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/order'`,
+        [id],
+      );
       expect(writes.map((w) => w.outcome)).toEqual(['applied']);
     }
     expect(bed.stand.partner.esimCount - before).toBe(2);
@@ -120,12 +155,17 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     const past = OPEN_ORDER_LIFETIME_MS + 2 * 60_000;
     bed.stripeStandIn.advanceClock(past);
     try {
-      const after = await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'expired');
+      const after = await waitFor(
+        () => readOrder(buyer.idToken, created.order.id),
+        (o) => o.state === 'expired',
+      );
       expect(after.state).toBe('expired');
     } finally {
       bed.stripeStandIn.advanceClock(-past);
     }
-    const [event] = await bed.db.query<{ cause: string }>(`SELECT cause FROM order_events WHERE order_id = $1 AND to_state = 'expired'`, [created.order.id]);
+    const [event] = await bed.db.query<{ cause: string }>(`SELECT cause FROM order_events WHERE order_id = $1 AND to_state = 'expired'`, [
+      created.order.id,
+    ]);
     expect(event!.cause).toMatch(/^stripe:checkout\.session\.expired evt_/);
     expect((await debit(created.checkoutUrl, 'DE89370400440532013000')).status).toBe(409);
     expect(await payments(created.order.id)).toEqual([]);
@@ -148,10 +188,16 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
 
     bed.stripeStandIn.advanceClock(3 * 60_000);
     try {
-      const delivered = await waitFor(() => readOrder(good.idToken, later.order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
+      const delivered = await waitFor(
+        () => readOrder(good.idToken, later.order.id),
+        (o) => o.state === 'delivered' && !!o.esim?.install,
+      );
       expect(delivered.state).toBe('delivered');
       expect(await events(later.order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
-      const failed = await waitFor(() => readOrder(bad.idToken, never.order.id), (o) => o.state === 'payment_failed');
+      const failed = await waitFor(
+        () => readOrder(bad.idToken, never.order.id),
+        (o) => o.state === 'payment_failed',
+      );
       expect(failed.state).toBe('payment_failed');
       expect((await payments(never.order.id)).map((p) => p.status)).toEqual(['failed']);
       expect(await events(never.order.id)).toEqual(['pending_payment', 'payment_failed']);
@@ -196,7 +242,10 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     await bed.stripeStandIn.settled();
     const refunded = await settlesIn(buyer.idToken, bought.id, ['refunded']);
     expect(refunded.state).toBe('refunded');
-    await waitFor(() => emails(bought.id, 'refund'), (n) => n === 1);
+    await waitFor(
+      () => emails(bought.id, 'refund'),
+      (n) => n === 1,
+    );
     await bed.handler.fulfilment.reconcile();
     expect(await emails(bought.id, 'refund')).toBe(1);
     expect((await myEsim(buyer.idToken, bought.id))!.status).toBe('refunded');
@@ -208,13 +257,19 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     const buyer = await signUp();
     const created = await order(buyer.idToken);
     expect((await payOnStandIn(created.checkoutUrl, '4000000000005126')).status).toBe(303);
-    await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
+    await waitFor(
+      () => readOrder(buyer.idToken, created.order.id),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
     const intent = await intentOf(created.order.id);
     // The card's own path first, then a refund that holds.
     bed.stripeStandIn.refundPaths(intent, ['succeeded_then_failed', 'succeeded']);
     await call(`/esims/${created.order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect((await settlesIn(buyer.idToken, created.order.id, ['refunded'])).state).toBe('refunded');
-    await waitFor(() => emails(created.order.id, 'refund'), (n) => n === 1);
+    await waitFor(
+      () => emails(created.order.id, 'refund'),
+      (n) => n === 1,
+    );
 
     bed.stripeStandIn.settleRefunds();
     await bed.stripeStandIn.settled();
@@ -223,7 +278,16 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     expect(again.state).toBe('refunded');
     expect((await bed.stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.status)).toEqual(['succeeded', 'failed']);
     expect(await refundRow(created.order.id)).toMatchObject({ refund_status: 'succeeded', refund_failures: 1 });
-    expect(await events(created.order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded', 'refund_requested', 'refunded']);
+    expect(await events(created.order.id)).toEqual([
+      'pending_payment',
+      'paid',
+      'provisioning',
+      'delivered',
+      'refund_requested',
+      'refunded',
+      'refund_requested',
+      'refunded',
+    ]);
     await bed.handler.fulfilment.reconcile();
     expect(await emails(created.order.id, 'refund')).toBe(1);
     expect(await findingsFor(created.order.id)).toEqual([]);
@@ -234,7 +298,10 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     const buyer = await signUp();
     const created = await order(buyer.idToken);
     expect((await payOnStandIn(created.checkoutUrl, '4000000000007726')).status).toBe(303);
-    await waitFor(() => readOrder(buyer.idToken, created.order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
+    await waitFor(
+      () => readOrder(buyer.idToken, created.order.id),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
     await call(`/esims/${created.order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
     expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('refund_requested');
     expect(await refundRow(created.order.id)).toMatchObject({ refund_status: 'pending' });
@@ -249,9 +316,14 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       bed.stripeStandIn.deliveryRules(null);
     }
     // Not one event of its settling had reached the shop: the job read the refund at Stripe.
-    const told = bed.stripeStandIn.deliveries.filter((d) => d.type !== 'refund.created').map((d) => bed.stripeStandIn.events.find((e) => e.event.id === d.id)!.event.data.object.id);
+    const told = bed.stripeStandIn.deliveries
+      .filter((d) => d.type !== 'refund.created')
+      .map((d) => bed.stripeStandIn.events.find((e) => e.event.id === d.id)!.event.data.object.id);
     expect(told).not.toContain(refundId);
-    await waitFor(() => emails(created.order.id, 'refund'), (n) => n === 1);
+    await waitFor(
+      () => emails(created.order.id, 'refund'),
+      (n) => n === 1,
+    );
     expect((await myEsim(buyer.idToken, created.order.id))!.status).toBe('refunded');
     expect(await findingsFor(created.order.id)).toEqual([]);
   });

@@ -5,7 +5,15 @@ import { orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/s
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { retailPrice } from '../pricing/pricing.ts';
-import { ApiError, CreateOrderResponse, EsimList, OrderView, PriceChangedError, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
+import {
+  ApiError,
+  CreateOrderResponse,
+  EsimList,
+  OrderView,
+  PriceChangedError,
+  TopUpPlans,
+  type CreateOrderRequest,
+} from '../contract/shop-api.ts';
 import { sellablePlans } from './orders/plans.ts';
 
 /**
@@ -34,7 +42,8 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     expect(response.status, JSON.stringify(body)).toBe(200);
     return TopUpPlans.parse(body);
   };
-  const postOrder = (token: string, request: CreateOrderRequest) => call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
+  const postOrder = (token: string, request: CreateOrderRequest) =>
+    call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
   const tranNo = (orderId: string) => bed.stand.partner.tranNoOfTransaction(orderId)!;
   const partnerTotal = async (orderId: string) => {
     const answer = await bed.stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) });
@@ -42,7 +51,12 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
   };
   /** package/list calls for top-ups of this eSIM so far. */
   const topUpLists = (iccid: string) =>
-    bed.stand.partner.requests.filter((r) => r.call === 'package/list' && (r.body as { type?: string; iccid?: string }).type === 'TOPUP' && (r.body as { iccid?: string }).iccid === iccid).length;
+    bed.stand.partner.requests.filter(
+      (r) =>
+        r.call === 'package/list' &&
+        (r.body as { type?: string; iccid?: string }).type === 'TOPUP' &&
+        (r.body as { iccid?: string }).iccid === iccid,
+    ).length;
 
   async function buy(token: string, request: CreateOrderRequest) {
     const response = await postOrder(token, request);
@@ -56,10 +70,16 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
   /** An eSIM of this plan, delivered and installed on a phone, once the partner's notification reached the shop. */
   async function installedEsim(token: string, plan = PLAN) {
     const order = await buy(token, orderRequest(plan));
-    const delivered = await waitFor(() => readOrder(token, order.id), (o) => o.state === 'delivered' && !!o.esim?.install);
+    const delivered = await waitFor(
+      () => readOrder(token, order.id),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
     expect(delivered.state).toBe('delivered');
     bed.stand.partner.markInstalled(tranNo(order.id));
-    const active = await waitFor(() => readOrder(token, order.id), (o) => o.esim?.status === 'active');
+    const active = await waitFor(
+      () => readOrder(token, order.id),
+      (o) => o.esim?.status === 'active',
+    );
     expect(active.esim?.status).toBe('active');
     return active;
   }
@@ -78,7 +98,12 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     expect(answer.plans.map(({ id, price }) => ({ id, price }))).toEqual(expected);
     // Their own steps and prices, not the catalogue's: a 2 GB step no plan has, and 5 GB for 30 days
     // priced from the top-up's wholesale price, not the plan's.
-    expect(answer.plans.find((p) => p.id === 'topup-2gb-15d')).toMatchObject({ dataAmount: { value: 2, unit: 'GB' }, validity: 15, validityUnit: 'day', supportedCountries: ['DE'] });
+    expect(answer.plans.find((p) => p.id === 'topup-2gb-15d')).toMatchObject({
+      dataAmount: { value: 2, unit: 'GB' },
+      validity: 15,
+      validityUnit: 'day',
+      supportedCountries: ['DE'],
+    });
     expect(plans.has('de-2gb-15d')).toBe(false);
     const fiveGb = answer.plans.find((p) => p.id === 'topup-5gb-30d')!;
     expect(fiveGb.price.amountMinor).not.toBe(plans.get('de-5gb-30d')!.price.amountMinor);
@@ -89,7 +114,11 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     expect(FIXED).toBeDefined();
     const buyer = await signUp();
     const esim = await installedEsim(buyer.idToken, FIXED);
-    expect((await listEsims(buyer.idToken)).find((e) => e.id === esim.id)).toMatchObject({ status: 'active', canTopUp: false, topUpSupported: false });
+    expect((await listEsims(buyer.idToken)).find((e) => e.id === esim.id)).toMatchObject({
+      status: 'active',
+      canTopUp: false,
+      topUpSupported: false,
+    });
     const asked = topUpLists(esim.esim!.iccid!);
 
     const refused = await topUpsOf(buyer.idToken, esim.id);
@@ -119,14 +148,19 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
       const now = retailPrice(was + 20_000);
       expect(PriceChangedError.parse(await stale.json()).error.price).toEqual(now);
       expect(now.amountMinor).toBeGreaterThan(seen.price.amountMinor);
-      expect((await bed.db.query(`SELECT id FROM orders WHERE top_up_of = $1`, [esim.id]))).toEqual([]);
+      expect(await bed.db.query(`SELECT id FROM orders WHERE top_up_of = $1`, [esim.id])).toEqual([]);
 
       // A client's price is never taken: the one the partner's price gives now is.
       const cheaper = await postOrder(buyer.idToken, topUpRequest({ ...seen, price: { ...seen.price, amountMinor: 1 } }, esim.id));
       expect(cheaper.status).toBe(409);
       const accepted = await postOrder(buyer.idToken, topUpRequest({ ...seen, price: now }, esim.id));
       expect(accepted.status).toBe(201);
-      expect(CreateOrderResponse.parse(await accepted.json()).order).toMatchObject({ kind: 'top_up', esimId: esim.id, total: now, plan: { id: 'topup-5gb-30d' } });
+      expect(CreateOrderResponse.parse(await accepted.json()).order).toMatchObject({
+        kind: 'top_up',
+        esimId: esim.id,
+        total: now,
+        plan: { id: 'topup-5gb-30d' },
+      });
     } finally {
       bed.stand.partner.setPrice(pkg.packageCode, was);
     }
@@ -138,7 +172,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     }
   });
 
-  it("delivers a top-up with its own package: the partner is sent its code, adds its own volume and charges its own price", async () => {
+  it('delivers a top-up with its own package: the partner is sent its code, adds its own volume and charges its own price', async () => {
     const buyer = await signUp();
     const esim = await installedEsim(buyer.idToken);
     const before = await partnerTotal(esim.id);
@@ -148,16 +182,25 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
 
     const topUp = await buy(buyer.idToken, topUpRequest(step, esim.id));
     expect(topUp).toMatchObject({ kind: 'top_up', esimId: esim.id, total: step.price });
-    const done = await waitFor(() => readOrder(buyer.idToken, topUp.id), (o) => o.state === 'delivered', 15_000);
+    const done = await waitFor(
+      () => readOrder(buyer.idToken, topUp.id),
+      (o) => o.state === 'delivered',
+      15_000,
+    );
     expect(done.state).toBe('delivered');
 
     expect(await partnerTotal(esim.id)).toBe(before + 2 * GIB);
     expect(done.esim!.usage!.totalBytes).toBe(before + 2 * GIB);
-    const sent = bed.stand.partner.requests.filter((r) => r.call === 'esim/topup' && (r.body as { transactionId?: string }).transactionId === topUp.id);
+    const sent = bed.stand.partner.requests.filter(
+      (r) => r.call === 'esim/topup' && (r.body as { transactionId?: string }).transactionId === topUp.id,
+    );
     expect(sent.map((r) => [r.status, (r.body as { packageCode: string }).packageCode])).toEqual([[200, pkg.packageCode]]);
     expect(bed.stand.partner.topUpsApplied(topUp.id)).toBe(1);
     expect(balance - (await bed.stand.options.partner.balance())).toBe(pkg.price);
-    const [row] = await bed.db.query<{ partner_code: string; wholesale_usd_e4: number }>('SELECT partner_code, wholesale_usd_e4 FROM orders WHERE id = $1', [topUp.id]);
+    const [row] = await bed.db.query<{ partner_code: string; wholesale_usd_e4: number }>(
+      'SELECT partner_code, wholesale_usd_e4 FROM orders WHERE id = $1',
+      [topUp.id],
+    );
     expect(row).toEqual({ partner_code: pkg.packageCode, wholesale_usd_e4: pkg.price });
   });
 });

@@ -50,7 +50,10 @@ export interface ShopApiOptions {
  * The fetch handler, the delivery it drives (for a clean stop) and the reconcile job (for the timer:
  * stuck orders, and closed orders' payment pages still open at Stripe).
  */
-export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & { fulfilment: Fulfilment; reconcile: () => Promise<number> };
+export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & {
+  fulfilment: Fulfilment;
+  reconcile: () => Promise<number>;
+};
 
 /** Everything the routes use, built once per API (app.ts mounts the routes on it). */
 export interface ShopParts {
@@ -125,5 +128,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     reconcile,
   });
   // The server's bindings (the socket) pass through: the CSP report limit tells clients apart by them.
-  return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), { fulfilment, reconcile });
+  return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), {
+    fulfilment,
+    reconcile,
+  });
 }

@@ -40,7 +40,8 @@ const METHOD_BRANDS: Record<string, string> = {
 
 /** 'Visa •••• 4242' for a card with its digits, a brand's name ('PayPal'), else the method's translated name. */
 export function paymentMethodText(method: PaymentMethod, names: MethodNames): string {
-  if (method.type === 'card' && method.brand && method.last4) return `${Object.hasOwn(BRANDS, method.brand) ? BRANDS[method.brand] : method.brand} •••• ${method.last4}`;
+  if (method.type === 'card' && method.brand && method.last4)
+    return `${Object.hasOwn(BRANDS, method.brand) ? BRANDS[method.brand] : method.brand} •••• ${method.last4}`;
   if (Object.hasOwn(METHOD_BRANDS, method.type)) return METHOD_BRANDS[method.type]!;
   return Object.hasOwn(names, method.type) ? names[method.type as keyof MethodNames] : names.other;
 }

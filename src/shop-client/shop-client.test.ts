@@ -48,7 +48,9 @@ async function failure(call: Promise<unknown>): Promise<ShopError> {
 describe('the fixtures', () => {
   it('are what the contract allows', () => {
     expect(() => CreateOrderResponse.parse(createOrderResponse())).not.toThrow();
-    expect(() => OrderView.parse(orderView({ state: 'paid', paymentMethod: { type: 'card', brand: 'visa', last4: '4242' } }))).not.toThrow();
+    expect(() =>
+      OrderView.parse(orderView({ state: 'paid', paymentMethod: { type: 'card', brand: 'visa', last4: '4242' } })),
+    ).not.toThrow();
   });
 });
 
@@ -79,7 +81,11 @@ describe('createOrder', () => {
     ['500', apiError(500, 'internal_error'), 'server'],
     ['502 payment provider', apiError(502, 'payment_unavailable'), 'server'],
     ['an HTML error page', { status: 503, body: '<h1>Service Unavailable</h1>', contentType: 'text/html' }, 'server'],
-    ['409 without a usable price', json(409, { error: { code: 'price_changed', message: 'x', price: { amountMinor: 'a lot' } } }), 'server'],
+    [
+      '409 without a usable price',
+      json(409, { error: { code: 'price_changed', message: 'x', price: { amountMinor: 'a lot' } } }),
+      'server',
+    ],
     ['200 that is not an order', json(200, { checkoutUrl: 'https://pay.test/1' }), 'server'],
     ['201 with a checkout URL that is no URL', json(201, { ...createOrderResponse(), checkoutUrl: 'not a url' }), 'server'],
     ['201 with a script for a checkout URL', json(201, { ...createOrderResponse(), checkoutUrl: 'javascript:alert(1)' }), 'server'],

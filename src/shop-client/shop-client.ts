@@ -1,6 +1,16 @@
 import type { Price } from '../catalogue/schema.ts';
 import type { Locale } from '../i18n/locales.ts';
-import type { CreateOrderRequest, CreateOrderResponse, EsimList, EsimStatus, EsimView, OrderList, OrderState, OrderView, TopUpPlans } from '../contract/shop-api.ts';
+import type {
+  CreateOrderRequest,
+  CreateOrderResponse,
+  EsimList,
+  EsimStatus,
+  EsimView,
+  OrderList,
+  OrderState,
+  OrderView,
+  TopUpPlans,
+} from '../contract/shop-api.ts';
 
 /**
  * The pages' client of the shop API (src/contract/shop-api.ts). Every failure becomes one ShopError
@@ -10,7 +20,15 @@ import type { CreateOrderRequest, CreateOrderResponse, EsimList, EsimStatus, Esi
  */
 
 export type ShopErrorKind =
-  | 'network' | 'server' | 'unauthorized' | 'badInput' | 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests'
+  | 'network'
+  | 'server'
+  | 'unauthorized'
+  | 'badInput'
+  | 'notFound'
+  | 'priceChanged'
+  | 'notRefundable'
+  | 'cannotTopUp'
+  | 'tooManyRequests'
   /** The shop has stopped selling for a while (the partner's balance ran dry): nothing was charged. */
   | 'salesPaused';
 
@@ -51,27 +69,45 @@ export interface ShopClient {
 
 /** Every state, checked at compile time against the contract's. */
 const STATES: Record<OrderState, true> = {
-  pending_payment: true, paid: true, provisioning: true, delivered: true, expired: true,
-  payment_failed: true, cancelled: true, fulfilment_failed: true, refund_requested: true, refunded: true,
+  pending_payment: true,
+  paid: true,
+  provisioning: true,
+  delivered: true,
+  expired: true,
+  payment_failed: true,
+  cancelled: true,
+  fulfilment_failed: true,
+  refund_requested: true,
+  refunded: true,
 };
 
 const ESIM_STATUSES: Record<EsimStatus, true> = {
-  preparing: true, ready: true, active: true, used_up: true, expired: true, refunding: true, refunded: true,
+  preparing: true,
+  ready: true,
+  active: true,
+  used_up: true,
+  expired: true,
+  refunding: true,
+  refunded: true,
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isPrice = (value: unknown): value is Price =>
-  isObject(value) && Number.isInteger(value.amountMinor) && (value.amountMinor as number) >= 0 && isString(value.currency) && /^[A-Z]{3}$/.test(value.currency);
+  isObject(value) &&
+  Number.isInteger(value.amountMinor) &&
+  (value.amountMinor as number) >= 0 &&
+  isString(value.currency) &&
+  /^[A-Z]{3}$/.test(value.currency);
 
 const isPlan = (plan: unknown) =>
   isObject(plan) &&
   isObject(plan.metadata) &&
-    isObject(plan.metadata.dataAmount) &&
-    typeof plan.metadata.dataAmount.value === 'number' &&
-    ['MB', 'GB'].includes(plan.metadata.dataAmount.unit as string) &&
-    Number.isInteger(plan.validity) &&
-    ['day', 'week', 'month'].includes(plan.validityUnit as string) &&
+  isObject(plan.metadata.dataAmount) &&
+  typeof plan.metadata.dataAmount.value === 'number' &&
+  ['MB', 'GB'].includes(plan.metadata.dataAmount.unit as string) &&
+  Number.isInteger(plan.validity) &&
+  ['day', 'week', 'month'].includes(plan.validityUnit as string) &&
   Array.isArray(plan.supportedCountries);
 
 const isDestination = (destination: unknown) => isObject(destination) && isString(destination.name) && isString(destination.flag);
@@ -172,7 +208,8 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       if (body.error.code === 'not_refundable') throw new ShopError('notRefundable');
       if (body.error.code === 'cannot_top_up') throw new ShopError('cannotTopUp');
     }
-    if (response.status === 503 && isObject(body) && isObject(body.error) && body.error.code === 'sales_paused') throw new ShopError('salesPaused');
+    if (response.status === 503 && isObject(body) && isObject(body.error) && body.error.code === 'sales_paused')
+      throw new ShopError('salesPaused');
     throw new ShopError(kindOf(response.status));
   }
 
@@ -181,11 +218,19 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       call(
         '/orders',
         // The page goes wherever checkoutUrl says: a web address only, never javascript: or data:.
-        (body): body is CreateOrderResponse => isObject(body) && isString(body.checkoutUrl) && /^https?:\/\//.test(body.checkoutUrl) && URL.canParse(body.checkoutUrl) && isOrderView(body.order),
+        (body): body is CreateOrderResponse =>
+          isObject(body) &&
+          isString(body.checkoutUrl) &&
+          /^https?:\/\//.test(body.checkoutUrl) &&
+          URL.canParse(body.checkoutUrl) &&
+          isOrderView(body.order),
         { method: 'POST', body: request },
       ),
     listOrders: (lang) =>
-      call(`/orders?lang=${lang}`, (body): body is OrderList => isObject(body) && Array.isArray(body.orders) && body.orders.every(isOrderView)),
+      call(
+        `/orders?lang=${lang}`,
+        (body): body is OrderList => isObject(body) && Array.isArray(body.orders) && body.orders.every(isOrderView),
+      ),
     getOrder: (id, lang) => call(`/orders/${encodeURIComponent(id)}?lang=${lang}`, isOrderView),
     // 204 has no body; anything with one is not what the contract answers.
     deleteMe: () => call('/me', (body): body is void => body === undefined, { method: 'DELETE' }),
@@ -202,7 +247,12 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
             (plan) =>
               isObject(plan) &&
               isString(plan.id) &&
-              isPlan({ metadata: { dataAmount: plan.dataAmount }, validity: plan.validity, validityUnit: plan.validityUnit, supportedCountries: plan.supportedCountries }) &&
+              isPlan({
+                metadata: { dataAmount: plan.dataAmount },
+                validity: plan.validity,
+                validityUnit: plan.validityUnit,
+                supportedCountries: plan.supportedCountries,
+              }) &&
               isPrice(plan.price),
           ),
       ),

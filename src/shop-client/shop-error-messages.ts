@@ -6,12 +6,22 @@ import { checkoutNamespace, type CheckoutNamespace } from '../features/checkout/
 /** What shopErrorText says (shop-error-text.ts): auth's network and 'too many attempts' errors, checkout's server, sign-in and input errors. */
 export interface ShopErrorMessages {
   errors: Pick<AuthNamespace['errors'], 'network' | 'tooManyRequests'>;
-  checkout: { errors: Pick<CheckoutNamespace['checkout']['errors'], 'server' | 'unauthorized' | 'badInput' | 'salesPaused' | 'tooManyRequests'> };
+  checkout: {
+    errors: Pick<CheckoutNamespace['checkout']['errors'], 'server' | 'unauthorized' | 'badInput' | 'salesPaused' | 'tooManyRequests'>;
+  };
 }
 
 export function shopErrorMessages(locale: Locale): ShopErrorMessages {
   return {
     errors: pickMessages(authNamespace(locale).errors, ['network', 'tooManyRequests']),
-    checkout: { errors: pickMessages(checkoutNamespace(locale).checkout.errors, ['server', 'unauthorized', 'badInput', 'salesPaused', 'tooManyRequests']) },
+    checkout: {
+      errors: pickMessages(checkoutNamespace(locale).checkout.errors, [
+        'server',
+        'unauthorized',
+        'badInput',
+        'salesPaused',
+        'tooManyRequests',
+      ]),
+    },
   };
 }

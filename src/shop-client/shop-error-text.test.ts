@@ -15,7 +15,9 @@ describe('the text of a reached per-user limit (429)', () => {
 
   it('without a wait, asks to wait a moment; other islands get it through shopErrorText', () => {
     expect(tooManyRequestsText(shopErrorMessages('en'), 'en', undefined)).toBe('Too many attempts. Please wait a moment and try again.');
-    expect(shopErrorText(new ShopError('tooManyRequests', undefined, 50), shopErrorMessages('fr'), 'fr')).toBe('Trop de tentatives. Veuillez réessayer dans 50 secondes.');
+    expect(shopErrorText(new ShopError('tooManyRequests', undefined, 50), shopErrorMessages('fr'), 'fr')).toBe(
+      'Trop de tentatives. Veuillez réessayer dans 50 secondes.',
+    );
     expect(shopErrorText(new ShopError('tooManyRequests'), shopErrorMessages('fr'))).toBe(shopErrorMessages('fr').errors.tooManyRequests);
   });
 });

@@ -8,7 +8,10 @@ import type { ShopErrorMessages } from './shop-error-messages.ts';
  * as the language says a time from now ('in 45 seconds', 'через 45 секунд', '45 秒後').
  */
 export function tooManyRequestsText(
-  m: { errors: Pick<ShopErrorMessages['errors'], 'tooManyRequests'>; checkout: { errors: Pick<ShopErrorMessages['checkout']['errors'], 'tooManyRequests'> } },
+  m: {
+    errors: Pick<ShopErrorMessages['errors'], 'tooManyRequests'>;
+    checkout: { errors: Pick<ShopErrorMessages['checkout']['errors'], 'tooManyRequests'> };
+  },
   locale: Locale,
   retryAfterSeconds: number | undefined,
 ): string {
@@ -26,7 +29,8 @@ export function tooManyRequestsText(
 export function shopErrorText(error: unknown, m: ShopErrorMessages, locale?: Locale): string {
   const kind = error instanceof ShopError ? error.kind : 'server';
   if (kind === 'network') return m.errors.network;
-  if (kind === 'tooManyRequests') return locale ? tooManyRequestsText(m, locale, (error as ShopError).retryAfterSeconds) : m.errors.tooManyRequests;
+  if (kind === 'tooManyRequests')
+    return locale ? tooManyRequestsText(m, locale, (error as ShopError).retryAfterSeconds) : m.errors.tooManyRequests;
   if (kind === 'unauthorized' || kind === 'badInput' || kind === 'salesPaused') return m.checkout.errors[kind];
   return m.checkout.errors.server;
 }

@@ -2,7 +2,11 @@
 export default function ErrorBox({ message }: { message: string | undefined }) {
   return (
     <div role="alert" className="empty:hidden">
-      {message && <p className="rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">{message}</p>}
+      {message && (
+        <p className="rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          {message}
+        </p>
+      )}
     </div>
   );
 }

@@ -4,7 +4,12 @@ import { useHydrated } from './use-hydrated.ts';
 export default function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
   const hydrated = useHydrated();
   return (
-    <button type="submit" disabled={busy || !hydrated} aria-busy={busy} className="w-full rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:opacity-70">
+    <button
+      type="submit"
+      disabled={busy || !hydrated}
+      aria-busy={busy}
+      className="w-full rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:opacity-70"
+    >
       {busy ? busyLabel : label}
     </button>
   );

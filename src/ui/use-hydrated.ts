@@ -7,5 +7,9 @@ const noSubscription = () => () => {};
  * would put the password in the URL).
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }

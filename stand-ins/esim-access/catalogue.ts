@@ -10,16 +10,37 @@ import { COUNTRY_CODES, REGIONS } from '../../scripts/lib/geography.ts';
  */
 
 const require = createRequire(import.meta.url);
-const territoryInfo: Record<string, { _population?: string }> =
-  require('cldr-core/supplemental/territoryInfo.json').supplemental.territoryInfo;
+const territoryInfo: Record<string, { _population?: string }> = require('cldr-core/supplemental/territoryInfo.json').supplemental
+  .territoryInfo;
 
 // Plans: every country gets the core ladder; large markets get more, tiny ones fewer.
 type Plan = [gigabytes: number, days: number];
-const CORE: Plan[] = [[1, 7], [3, 15], [5, 30], [10, 30], [20, 30]];
+const CORE: Plan[] = [
+  [1, 7],
+  [3, 15],
+  [5, 30],
+  [10, 30],
+  [20, 30],
+];
 const LARGE_EXTRA: Plan[] = [[50, 30]];
-const SMALL: Plan[] = [[1, 7], [3, 15], [5, 30]];
-const REGION_PLANS: Plan[] = [[1, 7], [3, 15], [5, 30], [10, 30], [20, 30]];
-const GLOBAL_PLANS: Plan[] = [[1, 7], [3, 30], [5, 30], [10, 30]];
+const SMALL: Plan[] = [
+  [1, 7],
+  [3, 15],
+  [5, 30],
+];
+const REGION_PLANS: Plan[] = [
+  [1, 7],
+  [3, 15],
+  [5, 30],
+  [10, 30],
+  [20, 30],
+];
+const GLOBAL_PLANS: Plan[] = [
+  [1, 7],
+  [3, 30],
+  [5, 30],
+  [10, 30],
+];
 
 function plansFor(code: string): Plan[] {
   const population = Number(territoryInfo[code]?._population ?? 0);
@@ -143,7 +164,10 @@ export function buildWholesaleCatalogue(): StandInPackage[] {
       const usd = wholesaleUsd(gigabytes, days, cost);
       const name = `${placeName} ${gigabytes}GB ${days}Days`;
       const slug = `${locationCode}_${gigabytes}_${days}`;
-      const packageCode = `P${Math.floor(unitHash(slug) * 36 ** 7).toString(36).toUpperCase().padStart(7, '0')}`;
+      const packageCode = `P${Math.floor(unitHash(slug) * 36 ** 7)
+        .toString(36)
+        .toUpperCase()
+        .padStart(7, '0')}`;
       if (codes.has(packageCode)) throw new Error(`Stand-in package code ${packageCode} is not unique (${slug})`);
       codes.add(packageCode);
 
@@ -187,8 +211,17 @@ export function buildWholesaleCatalogue(): StandInPackage[] {
  * days would be (no new profile in it). None for a location that does not reload.
  */
 type TopUpStep = [gigabytes: number, days: number];
-const TOP_UP_STEPS: TopUpStep[] = [[1, 7], [2, 15], [5, 30], [10, 30]];
-const SMALL_TOP_UP_STEPS: TopUpStep[] = [[1, 7], [2, 15], [5, 30]];
+const TOP_UP_STEPS: TopUpStep[] = [
+  [1, 7],
+  [2, 15],
+  [5, 30],
+  [10, 30],
+];
+const SMALL_TOP_UP_STEPS: TopUpStep[] = [
+  [1, 7],
+  [2, 15],
+  [5, 30],
+];
 /** A top-up costs this much of what a plan of its size and days would. */
 const TOP_UP_PRICE_FACTOR = 0.85;
 
@@ -206,7 +239,10 @@ export function buildTopUpCatalogue(packages: readonly StandInPackage[]): Map<st
       location,
       steps.map(([gigabytes, days]): StandInPackage => {
         const slug = `${location}_${gigabytes}_${days}_TOPUP`;
-        const packageCode = `TOPUP_T${Math.floor(unitHash(slug) * 36 ** 7).toString(36).toUpperCase().padStart(7, '0')}`;
+        const packageCode = `TOPUP_T${Math.floor(unitHash(slug) * 36 ** 7)
+          .toString(36)
+          .toUpperCase()
+          .padStart(7, '0')}`;
         if (codes.has(packageCode)) throw new Error(`Stand-in top-up code ${packageCode} is not unique (${slug})`);
         codes.add(packageCode);
         const usd = wholesaleUsd(gigabytes, days, cost) * TOP_UP_PRICE_FACTOR;

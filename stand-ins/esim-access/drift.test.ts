@@ -30,8 +30,12 @@ function shapeDifferences(example: unknown, actual: unknown, path = '$'): string
   const documented = example as Record<string, unknown>;
   const given = actual as Record<string, unknown>;
   return [
-    ...Object.keys(documented).flatMap((key) => (key in given ? shapeDifferences(documented[key], given[key], `${path}.${key}`) : [`${path}.${key}: missing`])),
-    ...Object.keys(given).filter((key) => !(key in documented)).map((key) => `${path}.${key}: not in the docs' example`),
+    ...Object.keys(documented).flatMap((key) =>
+      key in given ? shapeDifferences(documented[key], given[key], `${path}.${key}`) : [`${path}.${key}: missing`],
+    ),
+    ...Object.keys(given)
+      .filter((key) => !(key in documented))
+      .map((key) => `${path}.${key}: not in the docs' example`),
   ].filter((difference, i, all) => all.indexOf(difference) === i);
 }
 
@@ -55,9 +59,18 @@ const KNOWN: Record<string, string[]> = {
   'package-list-topup.json': [
     "$.errorCode: not in the docs' example",
     "$.errorMsg: not in the docs' example",
-    ...['slug', 'smsStatus', 'dataType', 'favorite', 'retailPrice', 'speed', 'locationNetworkList', 'ipExport', 'supportTopUpType', 'fupPolicy'].map(
-      (key) => `$.obj.packageList[].${key}: not in the docs' example`,
-    ),
+    ...[
+      'slug',
+      'smsStatus',
+      'dataType',
+      'favorite',
+      'retailPrice',
+      'speed',
+      'locationNetworkList',
+      'ipExport',
+      'supportTopUpType',
+      'fupPolicy',
+    ].map((key) => `$.obj.packageList[].${key}: not in the docs' example`),
   ],
 };
 
@@ -89,7 +102,10 @@ beforeAll(async () => {
   const reloadable = standIn.packages.find((p) => standIn.topUpsOf(p.packageCode).length > 0)!;
   topUpList = await post('package/list', { type: 'TOPUP', packageCode: reloadable.packageCode });
   const order = async (transactionId: string) => {
-    const { obj } = await post('esim/order', { transactionId, packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }] });
+    const { obj } = await post('esim/order', {
+      transactionId,
+      packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }],
+    });
     for (let i = 0; i < 100; i++) {
       const answer = await post('esim/query', { orderNo: obj.orderNo, pager: { pageNum: 1, pageSize: 10 } });
       if (answer.success) return answer.obj.esimList[0]!.esimTranNo;
@@ -143,7 +159,8 @@ describe("the stand-in's notifications have the documented shapes", () => {
   ] as const)('%s: %s', (name, type, filter) => {
     const given = notificationsOf(type, filter);
     expect(given.length).toBeGreaterThan(0);
-    for (const body of given) expect(shapeDifferences(fixture(join('webhooks', name)), body).sort()).toEqual([...(KNOWN[name] ?? [])].sort());
+    for (const body of given)
+      expect(shapeDifferences(fixture(join('webhooks', name)), body).sort()).toEqual([...(KNOWN[name] ?? [])].sort());
   });
 });
 

@@ -136,9 +136,16 @@ export function createEsimStore(options: EsimStoreOptions) {
   const packageByCode = (code: unknown) => (typeof code === 'string' ? options.packages.find((p) => p.packageCode === code) : undefined);
   const days = (pkg: StandInPackage) => (pkg.durationUnit === 'MONTH' ? pkg.duration * 30 : pkg.duration);
 
-  function notify(notifyType: PartnerNotificationBody['notifyType'], content: Record<string, unknown>, esim?: StandInEsim, shape: NotificationShape = 'current') {
+  function notify(
+    notifyType: PartnerNotificationBody['notifyType'],
+    content: Record<string, unknown>,
+    esim?: StandInEsim,
+    shape: NotificationShape = 'current',
+  ) {
     const body: PartnerNotificationBody =
-      shape === 'older' ? { notifyType, content } : { notifyType, notifyId: randomUUID().replaceAll('-', ''), eventGenerateTime: partnerTime(new Date()), content };
+      shape === 'older'
+        ? { notifyType, content }
+        : { notifyType, notifyId: randomUUID().replaceAll('-', ''), eventGenerateTime: partnerTime(new Date()), content };
     options.notify(body, esim?.esimTranNo);
   }
   /** The SM-DP+'s sequence number of its events (docs, SMDP_EVENT: seqNumber). */
@@ -146,18 +153,22 @@ export function createEsimStore(options: EsimStoreOptions) {
   /** An SM-DP+ step (docs, Webhooks, SMDP_EVENT sample: eid, timestamp, seqNumber, notifyStatus). */
   function smdpEvent(esim: StandInEsim) {
     const now = partnerTime(new Date());
-    notify('SMDP_EVENT', {
-      iccid: esim.iccid,
-      eid: esim.eid,
-      orderNo: esim.orderNo,
-      esimTranNo: esim.esimTranNo,
-      transactionId: esim.transactionId,
-      esimStatus: esim.esimStatus,
-      smdpStatus: esim.smdpStatus,
-      timestamp: now,
-      seqNumber: ++smdpSequence,
-      notifyStatus: 'Executed-Success',
-    }, esim);
+    notify(
+      'SMDP_EVENT',
+      {
+        iccid: esim.iccid,
+        eid: esim.eid,
+        orderNo: esim.orderNo,
+        esimTranNo: esim.esimTranNo,
+        transactionId: esim.transactionId,
+        esimStatus: esim.esimStatus,
+        smdpStatus: esim.smdpStatus,
+        timestamp: now,
+        seqNumber: ++smdpSequence,
+        notifyStatus: 'Executed-Success',
+      },
+      esim,
+    );
   }
   /** The eSIM's validity starts: its days count from now. */
   function startValidity(esim: StandInEsim) {
@@ -315,7 +326,9 @@ export function createEsimStore(options: EsimStoreOptions) {
       const from = Date.parse(body['startTime']);
       const to = Date.parse(body['endTime']);
       if (Number.isNaN(from) || Number.isNaN(to) || to < from) throw REFUSE.orderParam();
-      const all = [...orders.values()].filter((o) => o.allocated && o.placedAt.getTime() >= from && o.placedAt.getTime() <= to).flatMap((o) => o.esims);
+      const all = [...orders.values()]
+        .filter((o) => o.allocated && o.placedAt.getTime() >= from && o.placedAt.getTime() <= to)
+        .flatMap((o) => o.esims);
       const { pageNum = 1, pageSize = 50 } = pager as { pageNum?: number; pageSize?: number };
       const page = all.slice((pageNum - 1) * pageSize, pageNum * pageSize);
       return { esimList: page.map(profile), pager: { pageNum, pageSize, total: all.length } };
@@ -396,7 +409,8 @@ export function createEsimStore(options: EsimStoreOptions) {
   function installTo(esimTranNo: string, stage: InstallStage): void {
     const esim = allocated(esimTranNo);
     if (esim.esimStatus === 'CANCEL') throw new Error(`stand-in: eSIM ${esimTranNo} was cancelled`);
-    const reached = esim.esimStatus === 'GOT_RESOURCE' ? INSTALL_STAGES.indexOf(esim.smdpStatus as InstallStage) : INSTALL_STAGES.length - 1;
+    const reached =
+      esim.esimStatus === 'GOT_RESOURCE' ? INSTALL_STAGES.indexOf(esim.smdpStatus as InstallStage) : INSTALL_STAGES.length - 1;
     for (const step of INSTALL_STAGES.slice(reached + 1, INSTALL_STAGES.indexOf(stage) + 1)) {
       if (step === 'IN_USE') {
         esim.esimStatus = 'IN_USE';
@@ -443,14 +457,18 @@ export function createEsimStore(options: EsimStoreOptions) {
       esim.orderUsage = usedBytes;
       esim.usageMeasuredAt = new Date();
       const remain = Math.max(0, esim.totalVolume - usedBytes);
-      notify('DATA_USAGE', {
-        ...aboutEsim(esim),
-        totalVolume: esim.totalVolume,
-        orderUsage: usedBytes,
-        remain,
-        lastUpdateTime: partnerTime(esim.usageMeasuredAt),
-        remainThreshold: esim.totalVolume ? Math.round((remain / esim.totalVolume) * 100) / 100 : 0,
-      }, esim);
+      notify(
+        'DATA_USAGE',
+        {
+          ...aboutEsim(esim),
+          totalVolume: esim.totalVolume,
+          orderUsage: usedBytes,
+          remain,
+          lastUpdateTime: partnerTime(esim.usageMeasuredAt),
+          remainThreshold: esim.totalVolume ? Math.round((remain / esim.totalVolume) * 100) / 100 : 0,
+        },
+        esim,
+      );
       if (remain === 0 && esim.esimStatus === 'IN_USE') {
         esim.esimStatus = 'USED_UP';
         notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus }, esim);
@@ -466,7 +484,8 @@ export function createEsimStore(options: EsimStoreOptions) {
      */
     sendValidityUsage(esimTranNo: string, shape: NotificationShape = 'current'): void {
       const esim = allocated(esimTranNo);
-      if (!esim.installedAt || esim.esimStatus === 'CANCEL') throw new Error(`stand-in: eSIM ${esimTranNo} is not in use: its validity has not started`);
+      if (!esim.installedAt || esim.esimStatus === 'CANCEL')
+        throw new Error(`stand-in: eSIM ${esimTranNo} is not in use: its validity has not started`);
       const dayLeft = new Date(Date.now() + DAY_MS);
       if (esim.expiresAt > dayLeft) esim.expiresAt = dayLeft;
       const expiredTime = partnerTime(esim.expiresAt);

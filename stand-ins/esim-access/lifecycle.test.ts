@@ -65,7 +65,10 @@ const post = (call: string, payload: object) =>
 
 /** An allocated eSIM of the first package, as esim/query lists it. */
 async function allocatedEsim(transactionId = 'order-1'): Promise<Profile> {
-  const ordered = await post('esim/order', { transactionId, packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }] });
+  const ordered = await post('esim/order', {
+    transactionId,
+    packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }],
+  });
   for (let i = 0; i < 100; i++) {
     const answer = await post('esim/query', { orderNo: ordered.obj.orderNo, pager: { pageNum: 1, pageSize: 10 } });
     if (answer.success) return answer.obj.esimList[0]!;
@@ -98,14 +101,26 @@ describe('installation (docs, Webhooks: SMDP_EVENT, ESIM_STATUS)', () => {
     expect(sent().at(-1)).toMatchObject({
       notifyType: 'SMDP_EVENT',
       notifyId: expect.stringMatching(/^[0-9a-f]{32}$/),
-      content: { esimTranNo: esim['esimTranNo'], iccid: esim['iccid'], orderNo: esim['orderNo'], transactionId: 'order-1', eid: downloaded['eid'], notifyStatus: 'Executed-Success' },
+      content: {
+        esimTranNo: esim['esimTranNo'],
+        iccid: esim['iccid'],
+        orderNo: esim['orderNo'],
+        transactionId: 'order-1',
+        eid: downloaded['eid'],
+        notifyStatus: 'Executed-Success',
+      },
     });
     // Downloaded to a phone: no longer cancellable (Cancel Profile: only GOT_RESOURCE + RELEASED).
     expect((await post('esim/cancel', { esimTranNo: esim['esimTranNo'] })).errorCode).toBe('200002');
 
     standIn.installTo(esim['esimTranNo'], 'ENABLED');
     // Validity from first connection (the stand-in's packages: activeType 2): not started yet.
-    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'ENABLED', activateTime: null, expiredTime: esim['expiredTime'] });
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({
+      esimStatus: 'GOT_RESOURCE',
+      smdpStatus: 'ENABLED',
+      activateTime: null,
+      expiredTime: esim['expiredTime'],
+    });
 
     standIn.installTo(esim['esimTranNo'], 'IN_USE');
     const inUse = await profileOf(esim['esimTranNo']);
@@ -119,11 +134,15 @@ describe('installation (docs, Webhooks: SMDP_EVENT, ESIM_STATUS)', () => {
       'SMDP_EVENT IN_USE/ENABLED',
       'ESIM_STATUS IN_USE/ENABLED',
     ]);
-    const seqNumbers = sent().slice(before).flatMap((b) => (b.notifyType === 'SMDP_EVENT' ? [b.content['seqNumber'] as number] : []));
+    const seqNumbers = sent()
+      .slice(before)
+      .flatMap((b) => (b.notifyType === 'SMDP_EVENT' ? [b.content['seqNumber'] as number] : []));
     expect(seqNumbers).toEqual([...seqNumbers].sort((a, b) => a - b));
     // Each arrived, in the order sent.
     await settled();
-    expect(received.slice(-5).map((r) => `${r.body.notifyType} ${r.body.content['esimStatus']}/${r.body.content['smdpStatus']}`)).toEqual(steps(before));
+    expect(received.slice(-5).map((r) => `${r.body.notifyType} ${r.body.content['esimStatus']}/${r.body.content['smdpStatus']}`)).toEqual(
+      steps(before),
+    );
   });
 
   it('markInstalled walks every step at once and ends in use; again, it changes nothing', async () => {
@@ -157,7 +176,7 @@ describe('installation (docs, Webhooks: SMDP_EVENT, ESIM_STATUS)', () => {
     expect(arrivals[1]!.at - arrivals[0]!.at).toBeGreaterThanOrEqual(290);
   });
 
-  it("lists the profile details the partner gives: apn, eid once downloaded, msisdn, qrCodeUrl, shortUrl, pin, puk (docs, Query All Allocated Profiles)", async () => {
+  it('lists the profile details the partner gives: apn, eid once downloaded, msisdn, qrCodeUrl, shortUrl, pin, puk (docs, Query All Allocated Profiles)', async () => {
     const esim = await allocatedEsim();
     expect(esim).toMatchObject({
       apn: expect.stringMatching(/^[a-z0-9.-]+$/),
@@ -261,7 +280,8 @@ describe('CHECK_HEALTH (docs, Webhooks: Endpoint Setup; Set Webhook)', () => {
 describe('the same hooks over HTTP, for tests in another process', () => {
   it('installs to a stage and sends VALIDITY_USAGE by transactionId', async () => {
     const esim = await allocatedEsim('order-http');
-    const control = (name: string, body: object) => fetch(`${standIn.url}/_stand-in/${name}`, { method: 'POST', body: JSON.stringify(body) });
+    const control = (name: string, body: object) =>
+      fetch(`${standIn.url}/_stand-in/${name}`, { method: 'POST', body: JSON.stringify(body) });
     expect((await control('install', { transactionId: 'order-http', stage: 'DOWNLOAD' })).status).toBe(200);
     expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'DOWNLOAD' });
     expect((await control('validity', { transactionId: 'order-http' })).status).toBe(409);

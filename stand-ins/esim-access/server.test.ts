@@ -57,7 +57,8 @@ describe('eSIM Access stand-in', () => {
   });
 
   it('refuses esim/usage/query for more than 10 eSIMs in its envelope, and takes 10', async () => {
-    const list = (n: number) => JSON.stringify({ esimTranNoList: Array.from({ length: n }, (_, i) => `2503030348${String(i).padStart(4, '0')}`) });
+    const list = (n: number) =>
+      JSON.stringify({ esimTranNoList: Array.from({ length: n }, (_, i) => `2503030348${String(i).padStart(4, '0')}`) });
     const eleven = await post(list(11), signedHeaders(list(11)), '/api/v1/open/esim/usage/query');
     expect(eleven.status).toBe(200);
     expect(eleven.envelope).toMatchObject({ success: false, errorCode: '000105', obj: null });

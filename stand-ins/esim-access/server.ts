@@ -210,7 +210,11 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       packageList:
         body['type'] === 'TOPUP'
           ? // Top-ups of one eSIM (its iccid) or of one base package (packageCode): docs, package/list.
-            topUpsOf(typeof body['iccid'] === 'string' && body['iccid'] ? store.packageOfIccid(body['iccid']) : packages.find((p) => p.packageCode === body['packageCode']))
+            topUpsOf(
+              typeof body['iccid'] === 'string' && body['iccid']
+                ? store.packageOfIccid(body['iccid'])
+                : packages.find((p) => p.packageCode === body['packageCode']),
+            )
           : listPackages(packages, body),
     }),
     ...store.routes,
@@ -234,7 +238,10 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url)) throw new PartnerRefusal('000105', 'Mandatory params missing');
       const status = await checkHealth(url);
       if (status === null || status < 200 || status >= 300) {
-        throw new PartnerRefusal('000001', `The test send (CHECK_HEALTH) to the webhook failed: ${status ? `HTTP ${status}` : 'no answer'}`);
+        throw new PartnerRefusal(
+          '000001',
+          `The test send (CHECK_HEALTH) to the webhook failed: ${status ? `HTTP ${status}` : 'no answer'}`,
+        );
       }
       webhookUrl = url;
       return {};
@@ -351,7 +358,11 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
       else if (name === 'balance' && typeof input['balance'] === 'number') store.setBalance(input['balance']);
       else if (name === 'fail-next' && typeof input['failure'] === 'string' && Object.hasOwn(FAILURES, input['failure'])) {
         const count = typeof input['count'] === 'number' ? input['count'] : 1;
-        for (let i = 0; i < count; i++) failures.push({ failure: FAILURES[input['failure'] as keyof typeof FAILURES], call: typeof input['call'] === 'string' ? input['call'] : undefined });
+        for (let i = 0; i < count; i++)
+          failures.push({
+            failure: FAILURES[input['failure'] as keyof typeof FAILURES],
+            call: typeof input['call'] === 'string' ? input['call'] : undefined,
+          });
       } else return send(res, 400, { error: 'unknown control or eSIM' });
     } catch (error) {
       return send(res, 409, { error: error instanceof Error ? error.message : String(error) });

@@ -24,7 +24,13 @@ it('hands a waiting test the message that arrives after it started waiting, sent
   await transport.sendMail({ from: 'shop@example.com', to: ['a@example.com', 'b@example.com'], subject: 'Later', text: 'Grüße, مرحبا' });
   transport.close();
   const message = await waiting;
-  expect(message).toMatchObject({ from: 'shop@example.com', to: ['a@example.com', 'b@example.com'], text: 'Grüße, مرحبا', secure: false, user: undefined });
+  expect(message).toMatchObject({
+    from: 'shop@example.com',
+    to: ['a@example.com', 'b@example.com'],
+    text: 'Grüße, مرحبا',
+    secure: false,
+    user: undefined,
+  });
   expect(await readdir(dir)).toContain(message.file.slice(dir.length + 1));
 });
 

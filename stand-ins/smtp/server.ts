@@ -93,7 +93,14 @@ async function selfSignedCertificate(): Promise<{ key: string; cert: string }> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
     ],
   });
   return { key: pems.private, cert: pems.cert };
@@ -160,7 +167,10 @@ export async function startSmtpStandIn(options: SmtpStandInOptions = {}): Promis
       stream.on('error', callback);
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
-        void capture(raw, session.envelope, { secure: session.secure, user: typeof session.user === 'string' ? session.user : undefined }).then(() => callback(), callback);
+        void capture(raw, session.envelope, {
+          secure: session.secure,
+          user: typeof session.user === 'string' ? session.user : undefined,
+        }).then(() => callback(), callback);
       });
     },
   });
@@ -195,7 +205,12 @@ export async function startSmtpStandIn(options: SmtpStandInOptions = {}): Promis
   const port = (server.server.address() as AddressInfo).port;
 
   return {
-    url: tls === 'implicit' ? `smtps://127.0.0.1:${port}` : tls === 'starttls' ? `smtp://127.0.0.1:${port}?tls=required` : `smtp://127.0.0.1:${port}`,
+    url:
+      tls === 'implicit'
+        ? `smtps://127.0.0.1:${port}`
+        : tls === 'starttls'
+          ? `smtp://127.0.0.1:${port}?tls=required`
+          : `smtp://127.0.0.1:${port}`,
     port,
     ca: certificate?.cert,
     setDown(value) {

@@ -6,7 +6,13 @@ import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '12111' }, 'webhook-url': { type: 'string' } } });
 const webhookSecret = process.env['STRIPE_WEBHOOK_SECRET'] || STAND_IN_WEBHOOK_SECRET;
-const standIn = await startStripeStandIn({ port: Number(values.port), webhookSecret, ...(values['webhook-url'] && { webhookUrl: values['webhook-url'] }) });
+const standIn = await startStripeStandIn({
+  port: Number(values.port),
+  webhookSecret,
+  ...(values['webhook-url'] && { webhookUrl: values['webhook-url'] }),
+});
 console.log(`Stripe stand-in at ${standIn.url}; events at ${standIn.url}/_stand-in/events. Point the shop API at it:`);
-console.log(`STRIPE_API_URL=${standIn.url} STRIPE_SECRET_KEY=${STAND_IN_SECRET_KEY} STRIPE_WEBHOOK_SECRET=${process.env['STRIPE_WEBHOOK_SECRET'] ? '<yours>' : webhookSecret}`);
+console.log(
+  `STRIPE_API_URL=${standIn.url} STRIPE_SECRET_KEY=${STAND_IN_SECRET_KEY} STRIPE_WEBHOOK_SECRET=${process.env['STRIPE_WEBHOOK_SECRET'] ? '<yours>' : webhookSecret}`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void standIn.close().then(() => process.exit(0)));

@@ -38,7 +38,12 @@ afterEach(() => {
 
 const params = (amount = 499): Stripe.Checkout.SessionCreateParams => ({
   mode: 'payment',
-  line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: amount, tax_behavior: 'inclusive', product_data: { name: 'Germany: 1 GB, 7 days' } } }],
+  line_items: [
+    {
+      quantity: 1,
+      price_data: { currency: 'eur', unit_amount: amount, tax_behavior: 'inclusive', product_data: { name: 'Germany: 1 GB, 7 days' } },
+    },
+  ],
   client_reference_id: 'order-1',
   success_url: 'http://127.0.0.1:4321/payment-success?order=1&session={CHECKOUT_SESSION_ID}',
   cancel_url: 'http://127.0.0.1:4321/checkout?plan=de-1gb-7d&cancelled=1',
@@ -60,7 +65,10 @@ describe('Stripe stand-in', () => {
     const first = await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-1' });
     const again = await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-1' });
     expect(again.id).toBe(first.id);
-    await expect(stripe.checkout.sessions.create(params(999), { idempotencyKey: 'key-1' })).rejects.toMatchObject({ statusCode: 400, type: 'StripeIdempotencyError' });
+    await expect(stripe.checkout.sessions.create(params(999), { idempotencyKey: 'key-1' })).rejects.toMatchObject({
+      statusCode: 400,
+      type: 'StripeIdempotencyError',
+    });
     const other = await stripe.checkout.sessions.create(params());
     expect(other.id).not.toBe(first.id);
   });
@@ -69,7 +77,9 @@ describe('Stripe stand-in', () => {
     const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
     for (const expires_at of [inSeconds(-60), inSeconds(29 * 60), inSeconds(24 * 3600 + 60)]) {
       await expect(stripe.checkout.sessions.create({ ...params(), expires_at })).rejects.toMatchObject({
-        statusCode: 400, type: 'StripeInvalidRequestError', param: 'expires_at',
+        statusCode: 400,
+        type: 'StripeInvalidRequestError',
+        param: 'expires_at',
       });
     }
     for (const expires_at of [inSeconds(31 * 60), inSeconds(23 * 3600)]) {
@@ -82,7 +92,9 @@ describe('Stripe stand-in', () => {
 
   it('saves no result for parameters that fail validation: the corrected request may use the same key', async () => {
     const tooSoon = Math.floor(Date.now() / 1000) + 60;
-    await expect(stripe.checkout.sessions.create({ ...params(), expires_at: tooSoon }, { idempotencyKey: 'key-invalid' })).rejects.toMatchObject({ statusCode: 400, param: 'expires_at' });
+    await expect(
+      stripe.checkout.sessions.create({ ...params(), expires_at: tooSoon }, { idempotencyKey: 'key-invalid' }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'expires_at' });
     const corrected = await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-invalid' });
     expect(corrected.status).toBe('open');
     expect((await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-invalid' })).id).toBe(corrected.id);
@@ -91,16 +103,24 @@ describe('Stripe stand-in', () => {
   it('saves a 500 once the endpoint ran and replays it for that key, until the key is pruned after 24 hours', async () => {
     standIn.outage({ status: 500 });
     try {
-      await expect(stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-500' })).rejects.toMatchObject({ statusCode: 500, type: 'StripeAPIError' });
+      await expect(stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-500' })).rejects.toMatchObject({
+        statusCode: 500,
+        type: 'StripeAPIError',
+      });
     } finally {
       standIn.outage(null);
     }
     // The outage is over, but the same key and parameters get the saved 500 back, not retried by the SDK.
-    const replayed = await stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-500' }).catch((e: Stripe.errors.StripeError) => e);
+    const replayed = await stripe.checkout.sessions
+      .create(params(), { idempotencyKey: 'key-500' })
+      .catch((e: Stripe.errors.StripeError) => e);
     expect(replayed).toMatchObject({ statusCode: 500, type: 'StripeAPIError' });
     expect((replayed as Stripe.errors.StripeError).headers?.['idempotent-replayed']).toBe('true');
     // The same key with other parameters is refused.
-    await expect(stripe.checkout.sessions.create(params(999), { idempotencyKey: 'key-500' })).rejects.toMatchObject({ statusCode: 400, type: 'StripeIdempotencyError' });
+    await expect(stripe.checkout.sessions.create(params(999), { idempotencyKey: 'key-500' })).rejects.toMatchObject({
+      statusCode: 400,
+      type: 'StripeIdempotencyError',
+    });
     standIn.advanceClock(24 * 3600_000 - 5_000);
     try {
       await expect(stripe.checkout.sessions.create(params(), { idempotencyKey: 'key-500' })).rejects.toMatchObject({ statusCode: 500 });
@@ -116,8 +136,14 @@ describe('Stripe stand-in', () => {
 
   it("lets the shop's retry open a session once a 500 outage ends: a later press is a new request under a new key", async () => {
     const request = (expiresInMs: number): CheckoutRequest => ({
-      orderId: 'order-outage', email: null, lang: 'de', productName: 'Germany: 1 GB, 7 days', amountMinor: 499, currency: 'EUR',
-      successUrl: 'http://127.0.0.1:4321/payment-success?order=order-outage', cancelUrl: 'http://127.0.0.1:4321/checkout?plan=de-1gb-7d&cancelled=1',
+      orderId: 'order-outage',
+      email: null,
+      lang: 'de',
+      productName: 'Germany: 1 GB, 7 days',
+      amountMinor: 499,
+      currency: 'EUR',
+      successUrl: 'http://127.0.0.1:4321/payment-success?order=order-outage',
+      cancelUrl: 'http://127.0.0.1:4321/checkout?plan=de-1gb-7d&cancelled=1',
       expiresAt: new Date(Date.now() + expiresInMs),
     });
     standIn.outage({ status: 500 });
@@ -158,7 +184,11 @@ describe('Stripe stand-in', () => {
 
   it('declines 0002 and 9995 on the page, keeping the number and the session open, with no event', async () => {
     const session = await stripe.checkout.sessions.create(params());
-    for (const [card, message] of [['4000 0000 0000 0002', 'Your card was declined.'], ['4000000000009995', 'Your card has insufficient funds.'], ['1234', 'Your card number is incorrect.']]) {
+    for (const [card, message] of [
+      ['4000 0000 0000 0002', 'Your card was declined.'],
+      ['4000000000009995', 'Your card has insufficient funds.'],
+      ['1234', 'Your card number is incorrect.'],
+    ]) {
       const answer = await pay(session, { action: 'pay', card: card! });
       expect(answer.status).toBe(402);
       const html = await answer.text();
@@ -208,8 +238,14 @@ describe('Stripe stand-in', () => {
     const charge = await stripe.charges.retrieve((await stripe.paymentIntents.retrieve(intent)).latest_charge as string);
     expect(charge).toMatchObject({ amount_refunded: 1299, refunded: true });
     // Another key cannot refund it again; an unknown intent is Stripe's error.
-    await expect(refundPayment(stripe, { ...request, reference: 'order-other' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'charge_already_refunded' });
-    await expect(refundPayment(stripe, { ...request, reference: 'order-x', paymentIntentId: 'pi_test_unknown' })).rejects.toMatchObject({ type: 'StripeInvalidRequestError', code: 'resource_missing' });
+    await expect(refundPayment(stripe, { ...request, reference: 'order-other' })).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      code: 'charge_already_refunded',
+    });
+    await expect(refundPayment(stripe, { ...request, reference: 'order-x', paymentIntentId: 'pi_test_unknown' })).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      code: 'resource_missing',
+    });
   });
 });
 
@@ -251,7 +287,8 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
     got.length = 0;
   });
 
-  const session = async (amount = 499) => sdk.checkout.sessions.create({ ...params(amount), expires_at: Math.floor(Date.now() / 1000) + 31 * 60 });
+  const session = async (amount = 499) =>
+    sdk.checkout.sessions.create({ ...params(amount), expires_at: Math.floor(Date.now() / 1000) + 31 * 60 });
   const cardPaid = async (card: string, amount = 1299) => {
     const s = await session(amount);
     expect((await pay(s, { action: 'pay', card })).status).toBe(303);
@@ -268,7 +305,15 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
     // Newest first, each twice (the copies go out at once).
     expect(got.map((e) => e.object.id)).toEqual([second.id, second.id, first.id, first.id]);
     expect(new Set(got.map((e) => e.id)).size).toBe(2);
-    expect(later.events.at(-1)!.attempts.map((a) => [a.copy, a.status]).sort()).toEqual([[0, 200], [1, 200]]);
+    expect(
+      later.events
+        .at(-1)!
+        .attempts.map((a) => [a.copy, a.status])
+        .sort(),
+    ).toEqual([
+      [0, 200],
+      [1, 200],
+    ]);
 
     later.deliveryRules({ delayMs: 400 });
     const third = await session();
@@ -294,7 +339,10 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
       later.advanceClock(-31 * 60_000 - 1_000);
     }
     await later.settled();
-    expect(got.map((e) => [e.type, e.object.id])).toEqual([['checkout.session.completed', paid.id], ['checkout.session.expired', open.id]]);
+    expect(got.map((e) => [e.type, e.object.id])).toEqual([
+      ['checkout.session.completed', paid.id],
+      ['checkout.session.expired', open.id],
+    ]);
     expect(await (await fetch(open.url!)).text()).toContain('This payment page has expired.');
     expect((await pay(open, { action: 'pay', card: '4242424242424242' })).status).toBe(409);
   });
@@ -319,7 +367,10 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
     ]);
     const read = await sdk.checkout.sessions.retrieve(good.id, { expand: ['payment_intent.latest_charge'] });
     expect(read).toMatchObject({ status: 'complete', payment_status: 'unpaid', payment_intent: { status: 'processing' } });
-    expect(((read.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).payment_method_details).toMatchObject({ type: 'sepa_debit', sepa_debit: { last4: '3000' } });
+    expect(((read.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).payment_method_details).toMatchObject({
+      type: 'sepa_debit',
+      sepa_debit: { last4: '3000' },
+    });
 
     got.length = 0;
     later.advanceClock(HOUR);
@@ -332,8 +383,14 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
         ['checkout.session.async_payment_succeeded', good.id],
         ['checkout.session.async_payment_failed', bad.id],
       ]);
-      expect(await sdk.checkout.sessions.retrieve(good.id, { expand: ['payment_intent'] })).toMatchObject({ payment_status: 'paid', payment_intent: { status: 'succeeded' } });
-      expect(await sdk.checkout.sessions.retrieve(bad.id, { expand: ['payment_intent'] })).toMatchObject({ payment_status: 'unpaid', payment_intent: { status: 'requires_payment_method' } });
+      expect(await sdk.checkout.sessions.retrieve(good.id, { expand: ['payment_intent'] })).toMatchObject({
+        payment_status: 'paid',
+        payment_intent: { status: 'succeeded' },
+      });
+      expect(await sdk.checkout.sessions.retrieve(bad.id, { expand: ['payment_intent'] })).toMatchObject({
+        payment_status: 'unpaid',
+        payment_intent: { status: 'requires_payment_method' },
+      });
     } finally {
       later.advanceClock(-HOUR);
     }
@@ -344,7 +401,8 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
     const flaky = await cardPaid('4000000000005126');
     const hooked = await cardPaid('4242424242424242');
     later.refundPaths(hooked, ['pending_then_failed', 'succeeded']);
-    const ask = (intent: string, attempt = 0) => refundPayment(sdk, { reference: `order-${intent}`, paymentIntentId: intent, amountMinor: 1299, reason: 'requested', attempt });
+    const ask = (intent: string, attempt = 0) =>
+      refundPayment(sdk, { reference: `order-${intent}`, paymentIntentId: intent, amountMinor: 1299, reason: 'requested', attempt });
 
     const pending = await ask(slow);
     expect(pending.status).toBe('pending');
@@ -355,16 +413,23 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
     await expect(sdk.refunds.create({ payment_intent: slow, amount: 1 })).rejects.toMatchObject({ code: 'charge_already_refunded' });
     await later.settled();
     expect(got.filter((e) => e.type.startsWith('refund.')).map((e) => [e.type, e.object.status])).toEqual([
-      ['refund.created', 'pending'], ['refund.created', 'succeeded'], ['refund.created', 'pending'],
+      ['refund.created', 'pending'],
+      ['refund.created', 'succeeded'],
+      ['refund.created', 'pending'],
     ]);
 
     got.length = 0;
     later.settleRefunds();
     await later.settled();
     expect(got.map((e) => [e.type, e.object.payment_intent, e.object.status])).toEqual([
-      ['refund.updated', slow, 'succeeded'], ['charge.refund.updated', slow, 'succeeded'],
-      ['refund.updated', flaky, 'failed'], ['charge.refund.updated', flaky, 'failed'], ['refund.failed', flaky, 'failed'],
-      ['refund.updated', hooked, 'failed'], ['charge.refund.updated', hooked, 'failed'], ['refund.failed', hooked, 'failed'],
+      ['refund.updated', slow, 'succeeded'],
+      ['charge.refund.updated', slow, 'succeeded'],
+      ['refund.updated', flaky, 'failed'],
+      ['charge.refund.updated', flaky, 'failed'],
+      ['refund.failed', flaky, 'failed'],
+      ['refund.updated', hooked, 'failed'],
+      ['charge.refund.updated', hooked, 'failed'],
+      ['refund.failed', hooked, 'failed'],
     ]);
     expect(await sdk.refunds.retrieve(pending.id)).toMatchObject({ status: 'succeeded', pending_reason: null });
     expect(await sdk.refunds.retrieve(hookedFirst.id)).toMatchObject({ status: 'failed', failure_reason: 'expired_or_canceled_card' });

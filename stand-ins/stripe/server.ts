@@ -101,14 +101,35 @@ export interface DeliveryRules {
  */
 export type StripeOutage = { drop: true } | { status: 500 };
 
-type Session = Record<string, unknown> & { id: string; status: 'open' | 'complete' | 'expired'; payment_status: string; success_url: string; cancel_url?: string; amount_total: number; currency: string; payment_intent: string | null; expires_at: number };
-type Refund = Record<string, unknown> & { id: string; object: 'refund'; amount: number; payment_intent: string; charge: string; status: 'pending' | 'succeeded' | 'failed'; metadata: Record<string, string> };
+type Session = Record<string, unknown> & {
+  id: string;
+  status: 'open' | 'complete' | 'expired';
+  payment_status: string;
+  success_url: string;
+  cancel_url?: string;
+  amount_total: number;
+  currency: string;
+  payment_intent: string | null;
+  expires_at: number;
+};
+type Refund = Record<string, unknown> & {
+  id: string;
+  object: 'refund';
+  amount: number;
+  payment_intent: string;
+  charge: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  metadata: Record<string, string>;
+};
 
-export type CheckoutEventType = 'checkout.session.completed' | 'checkout.session.expired' | 'checkout.session.async_payment_succeeded' | 'checkout.session.async_payment_failed';
+export type CheckoutEventType =
+  | 'checkout.session.completed'
+  | 'checkout.session.expired'
+  | 'checkout.session.async_payment_succeeded'
+  | 'checkout.session.async_payment_failed';
 export type RefundEventType = 'refund.created' | 'refund.updated' | 'refund.failed' | 'charge.refund.updated';
 export type StandInEvent =
-  | { id: string; type: CheckoutEventType; data: { object: Session } }
-  | { id: string; type: RefundEventType; data: { object: Refund } };
+  { id: string; type: CheckoutEventType; data: { object: Session } } | { id: string; type: RefundEventType; data: { object: Refund } };
 
 export interface DeliveredEvent {
   event: StandInEvent;
@@ -180,7 +201,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const intents = new Map<string, Record<string, unknown>>();
   const charges = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Refund>();
-  const idempotent = new Map<string, { request: string; savedAt: number; status: number; body: unknown; headers: Record<string, string> }>();
+  const idempotent = new Map<
+    string,
+    { request: string; savedAt: number; status: number; body: unknown; headers: Record<string, string> }
+  >();
   const events: DeliveredEvent[] = [];
   const deliveries: StripeStandIn['deliveries'] = [];
   const delays = options.retryDelaysMs ?? [500, 1000, 2000, 4000, 8000, 16000, 30000];
@@ -220,14 +244,25 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     events.push(record);
     const { webhookUrl } = options;
     if (!webhookUrl) return;
-    const payload = JSON.stringify({ ...record.event, object: 'event', api_version: API_VERSION, created: now(), livemode: false, pending_webhooks: 1 });
+    const payload = JSON.stringify({
+      ...record.event,
+      object: 'event',
+      api_version: API_VERSION,
+      created: now(),
+      livemode: false,
+      pending_webhooks: 1,
+    });
     /** One copy, retried until answered 2xx or the delays run out. */
     const attempt = async (copy: number) => {
       for (let attempt = 0; attempt <= delays.length && !closed; attempt++) {
         if (attempt > 0) await new Promise((done) => setTimeout(done, delays[attempt - 1]));
         let status: number | null = null;
         try {
-          const response = await fetch(webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature(payload) }, body: payload });
+          const response = await fetch(webhookUrl, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature(payload) },
+            body: payload,
+          });
           await response.arrayBuffer();
           status = response.status;
           record.attempts.push({ at: Date.now(), status, copy });
@@ -285,11 +320,22 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     json(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
 
   function createSession(params: Record<string, unknown>): Answer {
-    const items = params.line_items as { quantity?: string; price_data?: { currency?: string; unit_amount?: string; tax_behavior?: string; product_data?: { name?: string } } }[] | undefined;
+    const items = params.line_items as
+      | {
+          quantity?: string;
+          price_data?: { currency?: string; unit_amount?: string; tax_behavior?: string; product_data?: { name?: string } };
+        }[]
+      | undefined;
     const price = items?.[0]?.price_data;
     if (params.mode !== 'payment') return invalid('mode', 'mode must be payment.');
     if (typeof params.success_url !== 'string') return invalid('success_url', 'Missing required param: success_url.');
-    if (items?.length !== 1 || !price || !/^[a-z]{3}$/.test(price.currency ?? '') || !/^\d+$/.test(price.unit_amount ?? '') || !price.product_data?.name) {
+    if (
+      items?.length !== 1 ||
+      !price ||
+      !/^[a-z]{3}$/.test(price.currency ?? '') ||
+      !/^\d+$/.test(price.unit_amount ?? '') ||
+      !price.product_data?.name
+    ) {
       return invalid('line_items', 'One line item with price_data (currency, unit_amount, product_data.name) is required.');
     }
     // API reference, Checkout Sessions, create, expires_at (docs.stripe.com/api/checkout/sessions/create#create_checkout_session-expires_at):
@@ -300,7 +346,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const expiresAt = params.expires_at === undefined ? created + 24 * 3600 : Number(params.expires_at);
     if (!Number.isInteger(expiresAt)) return invalid('expires_at', 'Invalid integer: expires_at.');
     if (expiresAt < created + 30 * 60 || expiresAt > created + 24 * 3600) {
-      return invalid('expires_at', 'The expires_at timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.');
+      return invalid(
+        'expires_at',
+        'The expires_at timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.',
+      );
     }
     const session: Session = {
       id: id('cs'),
@@ -324,7 +373,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       line_items_description: price.product_data.name,
       tax_behavior: price.tax_behavior ?? null,
       // API reference, Checkout Sessions, automatic_tax: echoed; the stand-in computes no tax (the prices are VAT-inclusive, the total is the same).
-      automatic_tax: { enabled: (params.automatic_tax as { enabled?: string } | undefined)?.enabled === 'true', liability: null, status: null },
+      automatic_tax: {
+        enabled: (params.automatic_tax as { enabled?: string } | undefined)?.enabled === 'true',
+        liability: null,
+        status: null,
+      },
       url: '',
     };
     session.url = `${url}/pay/${session.id}`;
@@ -342,7 +395,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   /** What the endpoint answers, or during a 500 outage api_error once it has run (validation failures keep their 400). */
   function execute(method: string, path: string, params: Record<string, unknown>): Answer {
     const answer = api(method, path, params);
-    if (down && 'status' in down && !answer[2]) return [down.status, { error: { type: 'api_error', message: 'Stripe stand-in outage: an error occurred on the server.' } }];
+    if (down && 'status' in down && !answer[2])
+      return [down.status, { error: { type: 'api_error', message: 'Stripe stand-in outage: an error occurred on the server.' } }];
     return answer;
   }
 
@@ -351,13 +405,28 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     let match = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
     if (method === 'GET' && match) {
       const session = sessions.get(match[1]!);
-      return session ? [200, expanded(session, (params.expand as string[] | undefined) ?? [])] : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } }];
+      return session
+        ? [200, expanded(session, (params.expand as string[] | undefined) ?? [])]
+        : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } }];
     }
     match = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(path);
     if (method === 'POST' && match) {
       const session = sessions.get(match[1]!);
-      if (!session) return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } }];
-      if (session.status !== 'open') return [400, { error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` } }];
+      if (!session)
+        return [
+          404,
+          { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } },
+        ];
+      if (session.status !== 'open')
+        return [
+          400,
+          {
+            error: {
+              type: 'invalid_request_error',
+              message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+            },
+          },
+        ];
       session.status = 'expired';
       send('checkout.session.expired', session);
       return [200, session];
@@ -367,14 +436,29 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       const data = [...refunds.values()].filter((r) => !params.payment_intent || r.payment_intent === params.payment_intent).reverse();
       return [200, { object: 'list', data, has_more: false, url: '/v1/refunds' }];
     }
-    for (const [prefix, store] of [['payment_intents', intents], ['charges', charges], ['refunds', refunds]] as const) {
+    for (const [prefix, store] of [
+      ['payment_intents', intents],
+      ['charges', charges],
+      ['refunds', refunds],
+    ] as const) {
       match = new RegExp(`^/v1/${prefix}/([\\w]+)$`).exec(path);
       if (method === 'GET' && match) {
         const found = store.get(match[1]!);
-        return found ? [200, found] : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${prefix}: '${match[1]}'` } }];
+        return found
+          ? [200, found]
+          : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${prefix}: '${match[1]}'` } }];
       }
     }
-    return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}). The Stripe stand-in implements only the calls the shop makes.` } }, 'unsaved'];
+    return [
+      404,
+      {
+        error: {
+          type: 'invalid_request_error',
+          message: `Unrecognized request URL (${method}: ${path}). The Stripe stand-in implements only the calls the shop makes.`,
+        },
+      },
+      'unsaved',
+    ];
   }
 
   /**
@@ -385,32 +469,74 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   function createRefund(params: Record<string, unknown>): Answer {
     const intent = typeof params.payment_intent === 'string' ? intents.get(params.payment_intent) : undefined;
     if (!intent) {
-      return [400, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${String(params.payment_intent ?? '')}'`, param: 'payment_intent' } }];
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such payment_intent: '${String(params.payment_intent ?? '')}'`,
+            param: 'payment_intent',
+          },
+        },
+      ];
     }
     const charge = charges.get(intent.latest_charge as string)!;
     const left = Number(charge.amount) - Number(charge.amount_refunded ?? 0);
-    if (left <= 0) return [400, { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${String(charge.id)} has already been refunded.` } }];
+    if (left <= 0)
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'charge_already_refunded',
+            message: `Charge ${String(charge.id)} has already been refunded.`,
+          },
+        },
+      ];
     const amount = params.amount === undefined ? left : Number(params.amount);
     if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
-      return [400, { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount (${String(params.amount)}) is greater than unrefunded amount on charge (${left}).`, param: 'amount' } }];
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'amount_too_large',
+            message: `Refund amount (${String(params.amount)}) is greater than unrefunded amount on charge (${left}).`,
+            param: 'amount',
+          },
+        },
+      ];
     }
     const plan = refundPlans.get(intent.id as string);
     const path: RefundPath = plan ? plan.paths[Math.min(plan.used++, plan.paths.length - 1)]! : 'succeeded';
     const pending = path.startsWith('pending');
     const refund: Refund = {
-      id: id('re'), object: 'refund', amount, currency: charge.currency, payment_intent: intent.id as string, charge: charge.id as string,
+      id: id('re'),
+      object: 'refund',
+      amount,
+      currency: charge.currency,
+      payment_intent: intent.id as string,
+      charge: charge.id as string,
       status: pending ? 'pending' : 'succeeded',
       // API changelog 2025-04-30.basil, "Adds a field explaining why refunds are pending": processing, insufficient_funds, charge_pending.
       pending_reason: pending ? 'processing' : null,
       failure_reason: null,
-      reason: (params.reason as string | undefined) ?? null, metadata: (params.metadata as Record<string, string> | undefined) ?? {}, created: clock(),
+      reason: (params.reason as string | undefined) ?? null,
+      metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+      created: clock(),
     };
     refunds.set(refund.id, refund);
     charge.amount_refunded = Number(charge.amount_refunded ?? 0) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
     // API reference, Refunds, Events: "refund.created: Occurs whenever a refund is created."
     send('refund.created', refund);
-    if (path !== 'succeeded') later.push({ kind: 'refund', dueMs: clockMs() + refundSettleMs, run: () => settleRefund(refund, path.endsWith('failed') ? 'failed' : 'succeeded') });
+    if (path !== 'succeeded')
+      later.push({
+        kind: 'refund',
+        dueMs: clockMs() + refundSettleMs,
+        run: () => settleRefund(refund, path.endsWith('failed') ? 'failed' : 'succeeded'),
+      });
     return [200, refund];
   }
 
@@ -435,8 +561,15 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   }
 
   /** The hosted test-payment page: Pay with a test card or by SEPA Direct Debit with a test IBAN, or Cancel back to the shop. */
-  function payPage(res: ServerResponse, session: Session, status = 200, error?: { field: 'card' | 'iban'; message: string; value: string }) {
-    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency.toUpperCase() }).format(session.amount_total / 100);
+  function payPage(
+    res: ServerResponse,
+    session: Session,
+    status = 200,
+    error?: { field: 'card' | 'iban'; message: string; value: string },
+  ) {
+    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency.toUpperCase() }).format(
+      session.amount_total / 100,
+    );
     const field = (name: 'card' | 'iban', label: string, attributes: string) => {
       const wrong = error?.field === name;
       return `<label for="${name}">${label}</label>
@@ -477,12 +610,27 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (!card) return payPage(res, session, 402, { field: 'card', message: 'Your card number is incorrect.', value: typed });
     if ('decline' in card) return payPage(res, session, 402, { field: 'card', message: card.decline, value: typed });
     const charge = {
-      id: id('ch'), object: 'charge', paid: true, status: 'succeeded', amount: session.amount_total, currency: session.currency,
+      id: id('ch'),
+      object: 'charge',
+      paid: true,
+      status: 'succeeded',
+      amount: session.amount_total,
+      currency: session.currency,
       payment_method_details: { type: 'card', card: { brand: card.brand, last4: typed.replace(/\D/g, '').slice(-4) } },
-      receipt_url: '', created: clock(),
+      receipt_url: '',
+      created: clock(),
     };
     charge.receipt_url = `${url}/receipts/${charge.id}`;
-    const intent = { id: id('pi'), object: 'payment_intent', status: 'succeeded', amount: session.amount_total, currency: session.currency, latest_charge: charge.id, metadata: session.metadata, created: clock() };
+    const intent = {
+      id: id('pi'),
+      object: 'payment_intent',
+      status: 'succeeded',
+      amount: session.amount_total,
+      currency: session.currency,
+      latest_charge: charge.id,
+      metadata: session.metadata,
+      created: clock(),
+    };
     charges.set(charge.id, { ...charge, payment_intent: intent.id });
     intents.set(intent.id, intent);
     if (card.refunds && !refundPlans.has(intent.id)) refundPlans.set(intent.id, { paths: [card.refunds], used: 0 });
@@ -501,16 +649,33 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   function debit(res: ServerResponse, session: Session, typed: string) {
     const iban = typed.replace(/\s/g, '').toUpperCase();
     const test = TEST_IBANS[iban];
-    if (!test) return payPage(res, session, 402, { field: 'iban', message: 'Your IBAN is incorrect. Use one of the test IBANs.', value: typed });
+    if (!test)
+      return payPage(res, session, 402, { field: 'iban', message: 'Your IBAN is incorrect. Use one of the test IBANs.', value: typed });
     const charge: Record<string, unknown> = {
-      id: id('py'), object: 'charge', paid: false, status: 'pending', amount: session.amount_total, currency: session.currency,
-      payment_method_details: { type: 'sepa_debit', sepa_debit: { country: iban.slice(0, 2), bank_code: iban.slice(4, 12), last4: iban.slice(-4) } },
-      receipt_url: '', created: clock(),
+      id: id('py'),
+      object: 'charge',
+      paid: false,
+      status: 'pending',
+      amount: session.amount_total,
+      currency: session.currency,
+      payment_method_details: {
+        type: 'sepa_debit',
+        sepa_debit: { country: iban.slice(0, 2), bank_code: iban.slice(4, 12), last4: iban.slice(-4) },
+      },
+      receipt_url: '',
+      created: clock(),
     };
     charge.receipt_url = `${url}/receipts/${String(charge.id)}`;
     const intent: Record<string, unknown> = {
-      id: id('pi'), object: 'payment_intent', status: 'processing', amount: session.amount_total, currency: session.currency, latest_charge: charge.id,
-      payment_method_types: ['sepa_debit'], metadata: session.metadata, created: clock(),
+      id: id('pi'),
+      object: 'payment_intent',
+      status: 'processing',
+      amount: session.amount_total,
+      currency: session.currency,
+      latest_charge: charge.id,
+      payment_method_types: ['sepa_debit'],
+      metadata: session.metadata,
+      created: clock(),
     };
     charge.payment_intent = intent.id;
     charges.set(charge.id as string, charge);
@@ -527,7 +692,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           session.payment_status = 'paid';
           send('checkout.session.async_payment_succeeded', session);
         } else {
-          Object.assign(charge, { status: 'failed', failure_code: 'insufficient_funds', failure_message: 'The account has insufficient funds to cover this payment.' });
+          Object.assign(charge, {
+            status: 'failed',
+            failure_code: 'insufficient_funds',
+            failure_message: 'The account has insufficient funds to cover this payment.',
+          });
           intent.status = 'requires_payment_method';
           send('checkout.session.async_payment_failed', session);
         }
@@ -555,7 +724,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       if (match && charges.has(match[1]!)) {
         const charge = charges.get(match[1]!)!;
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-        return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head><body><main><h1>Receipt (Stripe stand-in)</h1><p>${escape(String(charge.id))}: ${Number(charge.amount) / 100} ${escape(String(charge.currency).toUpperCase())}</p></main></body></html>`);
+        return void res.end(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head><body><main><h1>Receipt (Stripe stand-in)</h1><p>${escape(String(charge.id))}: ${Number(charge.amount) / 100} ${escape(String(charge.currency).toUpperCase())}</p></main></body></html>`,
+        );
       }
       if (path === '/_stand-in/events') return json(res, 200, events);
       if (path === '/_stand-in/refunds') return json(res, 200, [...refunds.values()]);
@@ -590,7 +761,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       const request = `${path} ${body}`;
       const earlier = idempotent.get(key);
       if (earlier && earlier.request !== request) {
-        return json(res, 400, { error: { type: 'idempotency_error', message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.` } });
+        return json(res, 400, {
+          error: {
+            type: 'idempotency_error',
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+          },
+        });
       }
       if (earlier) return json(res, earlier.status, earlier.body, { ...earlier.headers, 'Idempotent-Replayed': 'true' });
       const [status, answer, unsaved] = execute(req.method, path, params);

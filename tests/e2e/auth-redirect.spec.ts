@@ -20,7 +20,10 @@ function cases(profile: string): Array<[string, string]> {
   return [
     ['/history?tab=all', '/history?tab=all'],
     // A control the parser keeps is just part of a path on this site.
-    ...CONTROLS.map((c): [string, string] => [`/${c}/evil.example`, DROPPED.includes(c) ? profile : `/${encodeURIComponent(c)}/evil.example`]),
+    ...CONTROLS.map((c): [string, string] => [
+      `/${c}/evil.example`,
+      DROPPED.includes(c) ? profile : `/${encodeURIComponent(c)}/evil.example`,
+    ]),
     ...usual.map((next): [string, string] => [next, profile]),
     ...forms.map((next): [string, string] => [next, profile]),
   ];
@@ -70,7 +73,9 @@ for (const form of FORMS) {
       await expectLanding(page, navigations, `/ar${form}?next=${encodeURIComponent('/\t/evil.example')}`, '/ar/profile');
     });
 
-    test(`a visitor who ${form === '/login' ? 'logs in' : 'signs up'} there is sent on to this site only, never back to a form`, async ({ browser }) => {
+    test(`a visitor who ${form === '/login' ? 'logs in' : 'signs up'} there is sent on to this site only, never back to a form`, async ({
+      browser,
+    }) => {
       for (const [next, landing] of cases('/profile')) {
         await test.step(JSON.stringify(next), async () => {
           // A fresh browser profile each time: signed out again.

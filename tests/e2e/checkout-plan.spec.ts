@@ -25,8 +25,14 @@ function expected(lang: string, id: string) {
   return {
     destination: destination.names[lang as 'en'],
     plan: messages(lang, 'checkout')
-      .checkout.plan.replace('{{data}}', new Intl.NumberFormat(lang, { style: 'unit', unit, maximumFractionDigits: 1 }).format(plan.metadata.dataAmount.value))
-      .replace('{{validity}}', new Intl.NumberFormat(lang, { style: 'unit', unit: plan.validityUnit, unitDisplay: 'long' }).format(plan.validity)),
+      .checkout.plan.replace(
+        '{{data}}',
+        new Intl.NumberFormat(lang, { style: 'unit', unit, maximumFractionDigits: 1 }).format(plan.metadata.dataAmount.value),
+      )
+      .replace(
+        '{{validity}}',
+        new Intl.NumberFormat(lang, { style: 'unit', unit: plan.validityUnit, unitDisplay: 'long' }).format(plan.validity),
+      ),
     countries: countries.replace('{{count}}', String(count)),
     // EUR has two minor digits.
     total: new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(plan.price.amountMinor / 100),
@@ -76,7 +82,10 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
       await page.goto(`${path(lang, '/checkout')}?plan=jp-5gb-30d`);
       await expectPlan(page, lang, 'jp-5gb-30d');
 
-      for (const [query, message] of [['?plan=atlantis-1gb-7d', m.unknownPlan], ['', m.noPlan]] as const) {
+      for (const [query, message] of [
+        ['?plan=atlantis-1gb-7d', m.unknownPlan],
+        ['', m.noPlan],
+      ] as const) {
         await page.goto(`${path(lang, '/checkout')}${query}`);
         await expect(page.getByText(message)).toBeVisible();
         await expect(page.locator('[data-total]')).toHaveCount(0);

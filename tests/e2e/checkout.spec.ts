@@ -16,9 +16,9 @@ import { axeViolations, messages } from './support.ts';
 const API = LOCAL_API_BASE_URL;
 const PLAN = snapshot.packages.find((p) => p.id === 'jp-5gb-30d')!;
 
-const money = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+const money = (lang: string, amountMinor: number) =>
+  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 const escape = (text: string) => text.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&');
-
 
 interface Call {
   method: string;
@@ -43,7 +43,12 @@ async function shopApi(page: Page, answer: (call: Call, route: Route) => Promise
     async (route) => {
       const request = route.request();
       if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors(request) });
-      const call = { method: request.method(), url: request.url(), authorization: request.headers().authorization, body: request.postDataJSON() as unknown };
+      const call = {
+        method: request.method(),
+        url: request.url(),
+        authorization: request.headers().authorization,
+        body: request.postDataJSON() as unknown,
+      };
       calls.push(call);
       await answer(call, route);
     },
@@ -68,7 +73,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
   const scanned = lang !== 'de'; // axe in a left-to-right and the right-to-left language
 
   test.describe(`checkout in ${lang}`, () => {
-    test('without both consents nothing is sent: each missing one says so, the first gets focus; the button commits to pay', async ({ page }) => {
+    test('without both consents nothing is sent: each missing one says so, the first gets focus; the button commits to pay', async ({
+      page,
+    }) => {
       const calls = await shopApi(page, (_, route) => json(route, 500, { error: { code: 'internal_error', message: 'unexpected' } }));
       await signedIn(page, lang, checkoutUrl);
       const buy = page.getByRole('button', { name: m.buyNow });
@@ -98,7 +105,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       expect(calls).toEqual([]);
     });
 
-    test('network error, 500, 401 and 400 say so and keep the ticks; pressing again retries and goes to the payment page', async ({ page }) => {
+    test('network error, 500, 401 and 400 say so and keep the ticks; pressing again retries and goes to the payment page', async ({
+      page,
+    }) => {
       const payment = createOrderResponse({ checkoutUrl: 'https://checkout.stripe.test/c/pay/cs_test_ui' });
       const answers = [
         (route: Route) => route.abort('internetdisconnected'),
@@ -109,7 +118,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       ];
       const calls = await shopApi(page, (_, route) => answers[calls.length - 1]!(route));
       // The payment provider's page, which the real flow reaches through the Stripe stand-in.
-      await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Pay</title><h1>Pay</h1>' }));
+      await page.route('https://checkout.stripe.test/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>Pay</title><h1>Pay</h1>' }),
+      );
       await signedIn(page, lang, checkoutUrl);
       await page.locator('#consent-terms').check();
       await page.locator('#consent-immediate-start').check();
@@ -144,7 +155,11 @@ for (const lang of ['en', 'de', 'ar'] as const) {
           status: 429,
           contentType: 'application/json',
           // The API exposes Retry-After to the pages of another origin (src/server/app.ts, CORS).
-          headers: { 'Access-Control-Allow-Origin': route.request().headers().origin ?? '*', 'Access-Control-Expose-Headers': 'Retry-After', ...headers },
+          headers: {
+            'Access-Control-Allow-Origin': route.request().headers().origin ?? '*',
+            'Access-Control-Expose-Headers': 'Retry-After',
+            ...headers,
+          },
           body: JSON.stringify({ error: { code: 'too_many_requests', message: 'Too many attempts.' } }),
         });
       const answers = [(route: Route) => limited(route, { 'Retry-After': '42' }), (route: Route) => limited(route, {})];
@@ -154,7 +169,10 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await page.locator('#consent-immediate-start').check();
       const buy = page.getByRole('button', { name: m.buyNow });
       // The wait as the browser says a time from now in this language ('in 42 seconds').
-      const inSeconds = await page.evaluate((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(42, 'second'), lang);
+      const inSeconds = await page.evaluate(
+        (locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(42, 'second'),
+        lang,
+      );
       await buy.click();
       await expect(page.getByRole('alert')).toHaveText(m.errors.tooManyRequests.replace('{{when}}', inSeconds));
       await expect(page.locator('#consent-terms')).toBeChecked();
@@ -167,7 +185,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       expect(calls).toHaveLength(2);
     });
 
-    test('while selling is paused (the partner balance ran dry, 503 sales_paused) it says nothing was charged and keeps the ticks', async ({ page }) => {
+    test('while selling is paused (the partner balance ran dry, 503 sales_paused) it says nothing was charged and keeps the ticks', async ({
+      page,
+    }) => {
       const calls = await shopApi(page, (_, route) => json(route, 503, { error: { code: 'sales_paused', message: 'Orders are paused.' } }));
       await signedIn(page, lang, checkoutUrl);
       await page.locator('#consent-terms').check();
@@ -183,7 +203,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
 
     test('a changed price is shown before paying and is what the next press expects', async ({ page }) => {
       const newPrice = { amountMinor: PLAN.price.amountMinor + 150, currency: 'EUR' };
-      const changed: PriceChangedError = { error: { code: 'price_changed', message: 'The price of this plan has changed.', price: newPrice } };
+      const changed: PriceChangedError = {
+        error: { code: 'price_changed', message: 'The price of this plan has changed.', price: newPrice },
+      };
       const calls = await shopApi(page, (_, route) =>
         calls.length === 1 ? json(route, 409, changed) : json(route, 500, { error: { code: 'internal_error', message: 'x' } }),
       );

@@ -78,7 +78,11 @@ test.describe('FAQ', () => {
     await page.getByRole('button', { name: 'How long does activation take?' }).click();
     await expect(page.getByText(/usually activates 5 to 15 minutes .* up to 24 hours/)).toBeVisible();
     await page.getByRole('button', { name: 'Can I get a refund?' }).click();
-    await expect(page.getByText(/within 30 days of purchase.* 5 to 7 business days\. Once the eSIM has been activated, it can no longer be refunded\./)).toBeVisible();
+    await expect(
+      page.getByText(
+        /within 30 days of purchase.* 5 to 7 business days\. Once the eSIM has been activated, it can no longer be refunded\./,
+      ),
+    ).toBeVisible();
   });
 
   test('carries FAQPage structured data, and shows every answer without JavaScript', async ({ browser }) => {
@@ -88,7 +92,13 @@ test.describe('FAQ', () => {
     const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
     expect(data['@type']).toBe('FAQPage');
     expect(data.mainEntity).toHaveLength(enFaq.items.length);
-    expect(data.mainEntity[0].name).toBe(await page.locator('[data-accordion] button').first().textContent().then((s) => s!.trim()));
+    expect(data.mainEntity[0].name).toBe(
+      await page
+        .locator('[data-accordion] button')
+        .first()
+        .textContent()
+        .then((s) => s!.trim()),
+    );
     await expect(page.locator('[data-accordion] section[aria-labelledby]').last()).toBeVisible();
     await context.close();
   });
@@ -97,14 +107,20 @@ test.describe('FAQ', () => {
 test.describe('legal pages', () => {
   for (const lang of ['en', 'de', 'ar'] as const) {
     const prefix = lang === 'en' ? '' : `/${lang}`;
-    for (const [route, doc] of [['/terms-conditions', 'terms'], ['/privacy-policy', 'privacy'], ['/legal-notice', 'imprint']] as const) {
+    for (const [route, doc] of [
+      ['/terms-conditions', 'terms'],
+      ['/privacy-policy', 'privacy'],
+      ['/legal-notice', 'imprint'],
+    ] as const) {
       test(`${prefix}${route} in ${lang}: header card, its last-updated month, every section`, async ({ page }) => {
         const text = legal(lang);
         await speak(page, lang);
         await page.goto(`${prefix}${route}`);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(text[doc].title);
         await expect(page.getByText(text[doc].subtitle)).toBeVisible();
-        const lastUpdated = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(LEGAL_LAST_UPDATED));
+        const lastUpdated = new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+          new Date(LEGAL_LAST_UPDATED),
+        );
         await expect(page.locator('[data-last-updated]')).toContainText(lastUpdated);
         await expect(page.locator('article h2')).toHaveText(text[doc].sections.map((s) => s.heading));
         await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
@@ -164,7 +180,9 @@ test.describe('legal pages', () => {
     test(`the legal notice links the e-mail address and names a second fast way to reach us (${lang})`, async ({ page }) => {
       await speak(page, lang);
       await page.goto(lang === 'en' ? '/legal-notice' : `/${lang}/legal-notice`);
-      const contact = page.locator('article section').filter({ has: page.getByRole('heading', { name: legal(lang).imprint.sections[1]!.heading }) });
+      const contact = page
+        .locator('article section')
+        .filter({ has: page.getByRole('heading', { name: legal(lang).imprint.sections[1]!.heading }) });
       await expect(contact.getByRole('link', { name: PROVIDER.supportEmail })).toHaveAttribute('href', `mailto:${PROVIDER.supportEmail}`);
       await expect(contact).toContainText(PROVIDER.phone);
     });
@@ -176,7 +194,12 @@ test.describe('support, contact and install guide', () => {
     await speak(page, 'en');
     await page.goto('/support');
     await expect(page.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
-    for (const [name, url] of <const>[['FAQ', '/faq'], ['Terms and Conditions', '/terms-conditions'], ['Privacy Policy', '/privacy-policy'], ['Legal Notice', '/legal-notice']]) {
+    for (const [name, url] of <const>[
+      ['FAQ', '/faq'],
+      ['Terms and Conditions', '/terms-conditions'],
+      ['Privacy Policy', '/privacy-policy'],
+      ['Legal Notice', '/legal-notice'],
+    ]) {
       await expect(page.getByRole('main').getByRole('link', { name, exact: true })).toHaveAttribute('href', url);
     }
   });

@@ -15,7 +15,11 @@ test.beforeEach(async ({ context }) => {
   await context.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com|fonts\.gstatic\.com)\//, (route) => route.abort());
 });
 
-for (const [lang, provider] of [['en', 'google'], ['ar', 'google'], ['en', 'apple']] as const) {
+for (const [lang, provider] of [
+  ['en', 'google'],
+  ['ar', 'google'],
+  ['en', 'apple'],
+] as const) {
   test(`${provider} sign-in through the emulator's popup (${lang})`, async ({ page }) => {
     const m = auth(lang);
     const email = uniqueEmail(provider);

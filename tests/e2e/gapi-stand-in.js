@@ -24,14 +24,21 @@
       }
     });
     return {
-      register: function (type, handler) { handlers[type] = handler; },
+      register: function (type, handler) {
+        handlers[type] = handler;
+      },
       send: function (type, data, callback) {
         var id = 'm' + nextId++;
         pending[id] = callback || function () {};
         targetWindow.postMessage({ __gapiStandIn: 'call', id: id, type: type, data: data }, '*');
       },
-      ping: function (callback) { if (callback) callback(); return Promise.resolve(); },
-      restyle: function () { return Promise.resolve(); },
+      ping: function (callback) {
+        if (callback) callback();
+        return Promise.resolve();
+      },
+      restyle: function () {
+        return Promise.resolve();
+      },
     };
   }
 
@@ -40,19 +47,39 @@
       return new Promise(function (resolve) {
         var frame = document.createElement('iframe');
         var attributes = options.attributes || {};
-        Object.keys(attributes.style || {}).forEach(function (k) { frame.style[k] = attributes.style[k]; });
+        Object.keys(attributes.style || {}).forEach(function (k) {
+          frame.style[k] = attributes.style[k];
+        });
         frame.setAttribute('aria-hidden', 'true');
-        frame.addEventListener('load', function () { resolve(onOpened(channel(frame.contentWindow))); }, { once: true });
+        frame.addEventListener(
+          'load',
+          function () {
+            resolve(onOpened(channel(frame.contentWindow)));
+          },
+          { once: true },
+        );
         frame.src = options.url;
         (options.where || document.body).appendChild(frame);
       });
     },
-    getParentIframe: function () { return channel(window.parent); },
+    getParentIframe: function () {
+      return channel(window.parent);
+    },
   };
 
   window.gapi = {
-    load: function (_name, options) { (typeof options === 'function' ? options : options.callback)(); },
-    iframes: { CROSS_ORIGIN_IFRAMES_FILTER: function () { return true; }, Iframe: function () {}, getContext: function () { return context; } },
+    load: function (_name, options) {
+      (typeof options === 'function' ? options : options.callback)();
+    },
+    iframes: {
+      CROSS_ORIGIN_IFRAMES_FILTER: function () {
+        return true;
+      },
+      Iframe: function () {},
+      getContext: function () {
+        return context;
+      },
+    },
   };
 
   var script = document.currentScript;

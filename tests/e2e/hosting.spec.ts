@@ -9,7 +9,23 @@ import { createAccount, uniqueEmail } from './auth-support.ts';
 import { recordCspViolations, speak } from './support.ts';
 
 /** The built site as firebase.json's hosting configuration serves it (the Firebase Hosting emulator). */
-const PAGE_TYPES = ['/', '/store', '/package/jp', '/package/europe', '/package/atlantis', '/faq', '/support', '/chat', '/install-esim', '/terms-conditions', '/login', '/signup', '/profile', '/offline', '/no-such-page'];
+const PAGE_TYPES = [
+  '/',
+  '/store',
+  '/package/jp',
+  '/package/europe',
+  '/package/atlantis',
+  '/faq',
+  '/support',
+  '/chat',
+  '/install-esim',
+  '/terms-conditions',
+  '/login',
+  '/signup',
+  '/profile',
+  '/offline',
+  '/no-such-page',
+];
 const HASHED_ASSET = `/_astro/${readdirSync(new URL('../../dist/_astro/', import.meta.url)).find((f) => f.endsWith('.css'))}`;
 
 const config = readFirebaseConfig();
@@ -17,7 +33,19 @@ const config = readFirebaseConfig();
 const servedPolicy = (path: string) => localPolicy(policyOf(pageKind(path), config), authEmulatorOrigin(config));
 
 test('every response carries the security headers and the Content-Security-Policy of its kind of page', async ({ request }) => {
-  const paths = ['/', '/de/store', HASHED_ASSET, '/sw.js', '/manifest.webmanifest', '/flags/DE.svg', '/ar/no-such-page', '/login', '/ar/profile', '/checkout', '/de/history'];
+  const paths = [
+    '/',
+    '/de/store',
+    HASHED_ASSET,
+    '/sw.js',
+    '/manifest.webmanifest',
+    '/flags/DE.svg',
+    '/ar/no-such-page',
+    '/login',
+    '/ar/profile',
+    '/checkout',
+    '/de/history',
+  ];
   for (const path of paths) {
     const headers = (await request.get(path)).headers();
     expect(headers['strict-transport-security'], path).toMatch(/^max-age=\d{8,}; includeSubDomains/);

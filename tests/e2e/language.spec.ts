@@ -26,8 +26,18 @@ test.describe('language picker', () => {
     await page.keyboard.press('Enter');
     const options = page.locator('[data-language-picker] a');
     await expect(options).toHaveText([
-      'English', 'Español', 'Français', 'Deutsch', 'العربية', 'Italiano',
-      'Nederlands', 'Polski', '中文', '日本語', 'Português', 'Русский',
+      'English',
+      'Español',
+      'Français',
+      'Deutsch',
+      'العربية',
+      'Italiano',
+      'Nederlands',
+      'Polski',
+      '中文',
+      '日本語',
+      'Português',
+      'Русский',
     ]);
     await expect(options.first()).toHaveAttribute('aria-current', 'true');
     await page.keyboard.press('Escape');

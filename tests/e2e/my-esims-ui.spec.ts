@@ -30,9 +30,17 @@ const UNUSED = esimView({
 /** The partner's top-ups of ACTIVE (GET /esims/{id}/top-ups), priced. */
 const TOP_UPS = topUpPlans({
   destination: ACTIVE.destination,
-  plans: [{ id: 'topup-2gb-15d', dataAmount: { value: 2, unit: 'GB' }, validity: 15, validityUnit: 'day', supportedCountries: ['JP'], price: { amountMinor: 899, currency: 'EUR' } }],
+  plans: [
+    {
+      id: 'topup-2gb-15d',
+      dataAmount: { value: 2, unit: 'GB' },
+      validity: 15,
+      validityUnit: 'day',
+      supportedCountries: ['JP'],
+      price: { amountMinor: 899, currency: 'EUR' },
+    },
+  ],
 });
-
 
 const cors = (request: Request) => ({
   'Access-Control-Allow-Origin': request.headers().origin ?? '*',
@@ -40,7 +48,12 @@ const cors = (request: Request) => ({
   'Access-Control-Allow-Methods': 'GET, POST, DELETE',
 });
 const json = (route: Route, status: number, body: unknown) =>
-  route.fulfill({ status, contentType: 'application/json', headers: { 'Access-Control-Allow-Origin': route.request().headers().origin ?? '*' }, body: JSON.stringify(body) });
+  route.fulfill({
+    status,
+    contentType: 'application/json',
+    headers: { 'Access-Control-Allow-Origin': route.request().headers().origin ?? '*' },
+    body: JSON.stringify(body),
+  });
 
 /** Answers the shop API under `prefix` (preflights answered, not passed on); records each call. */
 async function shopApi(page: Page, prefix: string, answer: (request: Request, route: Route) => Promise<void>): Promise<Request[]> {
@@ -62,7 +75,8 @@ const axe = axeViolations;
 const installGuideTitle = (lang: string) =>
   (JSON.parse(readFileSync(new URL(`../../locales/${lang}/install.json`, import.meta.url), 'utf8')) as { title: string }).title;
 
-const gigabytes = (lang: string, value: number) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'gigabyte', maximumFractionDigits: 1 }).format(value);
+const gigabytes = (lang: string, value: number) =>
+  new Intl.NumberFormat(lang, { style: 'unit', unit: 'gigabyte', maximumFractionDigits: 1 }).format(value);
 
 for (const lang of ['en', 'ar'] as const) {
   const { profile } = messages(lang, 'account');
@@ -101,7 +115,9 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(bar).toHaveAttribute('aria-valuetext', usage);
       await expect(active.locator('[data-usage-text]')).toHaveText(usage);
       await expect(active.locator('[data-order-number]')).toHaveText(ACTIVE.orderNumber);
-      await expect(active.locator('[data-valid-until]')).toHaveText(new Intl.DateTimeFormat(lang, { dateStyle: 'long' }).format(new Date(ACTIVE.expiresAt!)));
+      await expect(active.locator('[data-valid-until]')).toHaveText(
+        new Intl.DateTimeFormat(lang, { dateStyle: 'long' }).format(new Date(ACTIVE.expiresAt!)),
+      );
       // The bar grows from the start edge: the right in Arabic.
       const [track, used] = await Promise.all([bar.boundingBox(), active.locator('[data-usage-fill]').boundingBox()]);
       if (lang === 'ar') expect(Math.abs(track!.x + track!.width - (used!.x + used!.width))).toBeLessThan(1);
@@ -142,7 +158,8 @@ for (const lang of ['en', 'ar'] as const) {
       await page.keyboard.press('Enter');
       await expect(dialog).toBeVisible();
       const confirm = dialog.getByRole('button', { name: m.refundConfirm });
-      for (let tabs = 0; tabs < 5 && !(await confirm.evaluate((b) => b === document.activeElement)); tabs++) await page.keyboard.press('Tab');
+      for (let tabs = 0; tabs < 5 && !(await confirm.evaluate((b) => b === document.activeElement)); tabs++)
+        await page.keyboard.press('Tab');
       await expect(confirm).toBeFocused();
       await page.keyboard.press('Enter');
       // A failure stays in the dialog, which can try again.
@@ -164,7 +181,10 @@ for (const lang of ['en', 'ar'] as const) {
       expect(calls).toHaveLength(1);
 
       await page.unroute((url) => url.href.startsWith(`${API}/esims`));
-      await page.route((url) => url.href.startsWith(`${API}/esims`), (route) => route.abort('internetdisconnected'));
+      await page.route(
+        (url) => url.href.startsWith(`${API}/esims`),
+        (route) => route.abort('internetdisconnected'),
+      );
       await page.reload();
       const note = page.locator('[data-esims-offline]');
       const [before, after] = m.offline.split('{{time}}') as [string, string];
@@ -185,11 +205,15 @@ for (const lang of ['en', 'ar'] as const) {
       expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.savedEsims)).toBeNull();
     });
 
-    test("a top-up checkout shows the eSIM's top-up from the API, keeps the ticks through a new price, sends the eSIM, and explains a refused top-up", async ({ page }) => {
+    test("a top-up checkout shows the eSIM's top-up from the API, keeps the ticks through a new price, sends the eSIM, and explains a refused top-up", async ({
+      page,
+    }) => {
       const checkout = `${localizePath(lang, '/checkout')}?plan=topup-2gb-15d&topUp=${ACTIVE.id}`;
       const money = (amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
       const listed = await shopApi(page, '/esims', async (request, route) =>
-        new URL(request.url()).pathname.endsWith(`/esims/${ACTIVE.id}/top-ups`) ? json(route, 200, TOP_UPS) : json(route, 404, { error: { code: 'not_found', message: 'x' } }),
+        new URL(request.url()).pathname.endsWith(`/esims/${ACTIVE.id}/top-ups`)
+          ? json(route, 200, TOP_UPS)
+          : json(route, 404, { error: { code: 'not_found', message: 'x' } }),
       );
       // A top-up is not in the build: its page never asks for /plans/{id}.json.
       const planFiles: string[] = [];
@@ -203,7 +227,9 @@ for (const lang of ['en', 'ar'] as const) {
             ? json(route, 409, { error: { code: 'cannot_top_up', message: 'x' } })
             : json(route, 201, createOrderResponse({ kind: 'top_up' })),
       );
-      await page.route('https://checkout.stripe.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Pay</title>' }));
+      await page.route('https://checkout.stripe.test/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>Pay</title>' }),
+      );
       await signedIn(page, lang, checkout);
       await expect(page.locator('#checkout-summary')).toHaveText(checkoutTexts.topUpTitle);
       await expect(page.locator('[data-top-up-summary]')).toContainText(ACTIVE.destination.name);
@@ -270,7 +296,10 @@ test.describe('My eSIMs on a device without a network', () => {
       // its worker alike. A route that answers would still answer offline (page.route fulfils
       // without the network), and recent Chromium lets the page ask: shopApi's route goes.
       await page.unrouteAll();
-      await context.route((url) => url.href.startsWith(API), (route) => route.abort('internetdisconnected'));
+      await context.route(
+        (url) => url.href.startsWith(API),
+        (route) => route.abort('internetdisconnected'),
+      );
       await context.setOffline(true);
       await page.reload();
       const [before, after] = m.offline.split('{{time}}') as [string, string];

@@ -18,11 +18,14 @@ for (const lang of ['en', 'de', 'ar'] as const) {
   const { myEsim: m, installCodes } = messages(lang, 'esims');
   const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
   const myEsims = localizePath(lang, '/my-esim');
-  const card = (page: Page, orderNumber: string) => page.getByRole('list', { name: m.listLabel }).getByRole('listitem').filter({ hasText: orderNumber });
+  const card = (page: Page, orderNumber: string) =>
+    page.getByRole('list', { name: m.listLabel }).getByRole('listitem').filter({ hasText: orderNumber });
   const numberOn = async (page: Page) => (await page.locator('[data-order-number]').textContent())!.trim();
 
   test.describe(`My eSIMs in ${lang}`, () => {
-    test('lists the eSIM with its status, data bar and codes; refunds it unused; tops up an installed one through checkout', async ({ page }) => {
+    test('lists the eSIM with its status, data bar and codes; refunds it unused; tops up an installed one through checkout', async ({
+      page,
+    }) => {
       const email = await signedInAt(page, lang, checkout);
       await buyAndReceive(page, lang);
       const number = await numberOn(page);

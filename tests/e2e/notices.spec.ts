@@ -7,7 +7,10 @@ const common = (locale: string) => messages(locale, 'common');
 
 test.describe('cookie banner', () => {
   test.use(FIRST_VISIT);
-  for (const [answer, stored] of [['accept', 'accepted'], ['reject', 'rejected']] as const) {
+  for (const [answer, stored] of [
+    ['accept', 'accepted'],
+    ['reject', 'rejected'],
+  ] as const) {
     test(`${answer} is stored and the banner stays hidden on every page after`, async ({ page }) => {
       await speak(page, 'de');
       const text = common('de').consent;
@@ -55,7 +58,10 @@ test.describe('cookie banner', () => {
     await page.goto('/faq');
     await expect(page.locator('[data-cookie-banner]')).toBeVisible();
     await page.waitForLoadState('networkidle');
-    for (const url of scripts) expect(readFileSync(new URL(`../../dist${new URL(url).pathname}`, import.meta.url), 'utf8'), url).not.toContain('react.transitional.element');
+    for (const url of scripts)
+      expect(readFileSync(new URL(`../../dist${new URL(url).pathname}`, import.meta.url), 'utf8'), url).not.toContain(
+        'react.transitional.element',
+      );
   });
 });
 
@@ -72,7 +78,9 @@ async function offerInstall(page: Page): Promise<void> {
 const installCalls = (page: Page) => page.evaluate(() => (window as unknown as { installCalls: string[] }).installCalls);
 
 test.describe('install prompt', () => {
-  test(`appears ${INSTALL_PROMPT_DELAY_MS / 1000} s after the browser offers installation; Install opens the browser's dialog and hides it`, async ({ page }) => {
+  test(`appears ${INSTALL_PROMPT_DELAY_MS / 1000} s after the browser offers installation; Install opens the browser's dialog and hides it`, async ({
+    page,
+  }) => {
     await speak(page, 'ja');
     await page.goto('/ja/store');
     const text = common('ja').installApp;

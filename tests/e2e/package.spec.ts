@@ -89,13 +89,16 @@ for (const lang of ['en', 'ar', 'ja'] as const) {
 /** The snapshot the site was built from: the plans of a destination and their prices in minor units. */
 const plansOf = (destination: string) => snapshot.packages.filter((p) => p.destination === destination);
 /** Intl's own output in the test, never a hand-typed price (DESIGN 4); EUR has two minor digits. */
-const euros = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+const euros = (lang: string, amountMinor: number) =>
+  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 
 for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
   const t = messages(lang, 'common').package;
 
   test.describe(`prices on the package page in ${lang}`, () => {
-    test('every card shows its final price in the language’s format; the bar shows the selected one; Checkout opens it', async ({ page }) => {
+    test('every card shows its final price in the language’s format; the bar shows the selected one; Checkout opens it', async ({
+      page,
+    }) => {
       await open(page, lang, '/package/de');
       const germany = plansOf('DE');
       const plans = page.getByRole('list', { name: t.plansLabel }).getByRole('button');

@@ -65,7 +65,9 @@ for (const lang of ['en', 'ar'] as const) {
       expect(navigations.map(pathOf)).toEqual([p('/')]);
     });
 
-    test('Delete account after buying: the open order can no longer be paid, and a new account with the same address has no orders', async ({ page }) => {
+    test('Delete account after buying: the open order can no longer be paid, and a new account with the same address has no orders', async ({
+      page,
+    }) => {
       const email = uniqueEmail('delete-buyer');
       await createAccount(email, PASSWORD);
       const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
@@ -113,7 +115,12 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(dialog.getByRole('alert')).toHaveText(m.errors.network);
       await page.unroute(ME);
       await page.route(ME, (route) =>
-        route.fulfill({ status: 503, headers: { 'Access-Control-Allow-Origin': new URL(page.url()).origin }, contentType: 'text/html', body: '<h1>Service Unavailable</h1>' }),
+        route.fulfill({
+          status: 503,
+          headers: { 'Access-Control-Allow-Origin': new URL(page.url()).origin },
+          contentType: 'text/html',
+          body: '<h1>Service Unavailable</h1>',
+        }),
       );
       await confirm.click();
       await expect(dialog.getByRole('alert')).toHaveText(checkoutTexts.errors.server);

@@ -2,7 +2,19 @@ import { expect, test } from '@playwright/test';
 import { PAYMENT_SUCCESS_REDIRECT_MS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
-import { buy, countLoads, installCodesOn, IPHONE_SAFARI, logIn, mailTo, PASSWORD, payWith, PLAN, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
+import {
+  buy,
+  countLoads,
+  installCodesOn,
+  IPHONE_SAFARI,
+  logIn,
+  mailTo,
+  PASSWORD,
+  payWith,
+  PLAN,
+  signedInAt,
+  STRIPE_STAND_IN,
+} from './shop-support.ts';
 import { messages, speak } from './support.ts';
 
 /**
@@ -10,7 +22,8 @@ import { messages, speak } from './support.ts';
  * (playwright.config.ts starts both), Firebase ID tokens from the Auth emulator, and the Stripe
  * stand-in's hosted test-payment page and signed webhooks.
  */
-const money = (lang: string, amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+const money = (lang: string, amountMinor: number) =>
+  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 
 for (const lang of ['en', 'de', 'ar'] as const) {
   const { history } = messages(lang, 'account');
@@ -19,7 +32,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
   const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
 
   test.describe(`buying in ${lang}`, () => {
-    test('the test card pays: the eSIM appears on payment success without a reload, the same codes arrive by e-mail, then My eSIMs and history', async ({ page }) => {
+    test('the test card pays: the eSIM appears on payment success without a reload, the same codes arrive by e-mail, then My eSIMs and history', async ({
+      page,
+    }) => {
       const email = await signedInAt(page, lang, checkout);
       await buy(page, lang);
       await payWith(page, '4242 4242 4242 4242');
@@ -52,7 +67,10 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(order).toContainText(history.states.delivered);
       await expect(order).toContainText(money(lang, PLAN.price!.amountMinor));
       await expect(order).toContainText('Visa •••• 4242');
-      await expect(order.getByRole('link', { name: new RegExp(history.receipt) })).toHaveAttribute('href', new RegExp(`^${STRIPE_STAND_IN}/receipts/ch_test_`));
+      await expect(order.getByRole('link', { name: new RegExp(history.receipt) })).toHaveAttribute(
+        'href',
+        new RegExp(`^${STRIPE_STAND_IN}/receipts/ch_test_`),
+      );
     });
 
     test.describe('on an iPhone', () => {
@@ -63,14 +81,19 @@ for (const lang of ['en', 'de', 'ar'] as const) {
         await payWith(page, '4242 4242 4242 4242');
         const codes = await installCodesOn(page, lang);
         const link = page.getByRole('link', { name: installCodes.iphoneLink });
-        await expect(link).toHaveAttribute('href', `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(codes.lpa)}`);
+        await expect(link).toHaveAttribute(
+          'href',
+          `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(codes.lpa)}`,
+        );
         await page.getByRole('button', { name: paymentSuccess.stay }).click();
         await page.waitForTimeout(PAYMENT_SUCCESS_REDIRECT_MS + 1_000);
         await expect(page).toHaveURL(new RegExp(localizePath(lang, '/payment-success')));
       });
     });
 
-    test('a declined card is refused on the payment page; Cancel returns to checkout with the plan still chosen, nothing paid', async ({ page }) => {
+    test('a declined card is refused on the payment page; Cancel returns to checkout with the plan still chosen, nothing paid', async ({
+      page,
+    }) => {
       await signedInAt(page, lang, checkout);
       await buy(page, lang);
       await payWith(page, '4000 0000 0000 0002');

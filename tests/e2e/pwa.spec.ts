@@ -64,13 +64,19 @@ test('a new deployment replaces the worker and the saved pages, so nobody reads 
   const worker = readFileSync(new URL('sw.js', DIST), 'utf8');
   site.deploy('/sw.js', 'text/javascript', `${worker}\n// deployment 2\n`);
   const terms = readFileSync(new URL('terms-conditions.html', DIST), 'utf8');
-  site.deploy('/terms-conditions', 'text/html; charset=utf-8', terms.replace(/<title>[^<]*<\/title>/, '<title>Terms, deployment 2</title>'));
+  site.deploy(
+    '/terms-conditions',
+    'text/html; charset=utf-8',
+    terms.replace(/<title>[^<]*<\/title>/, '<title>Terms, deployment 2</title>'),
+  );
 
   // The browser finds the changed worker; the reader's Reload lets it take over, and it refreshes
   // the pages saved by the old one.
   await checkForUpdate(page);
   await reloadOntoUpdate(page, 'en');
-  await expect.poll(() => page.evaluate(async () => (await (await caches.match('/terms-conditions'))?.text())?.includes('deployment 2'))).toBe(true);
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.match('/terms-conditions'))?.text())?.includes('deployment 2')))
+    .toBe(true);
 
   await site.goOffline();
   await page.goto(site.url + '/terms-conditions');
@@ -108,7 +114,10 @@ test('only a page’s own answer is saved for offline: never a redirect or an er
 
 test('Chromium finds the site installable', async ({ baseURL }, testInfo) => {
   // Not in an incognito context (Playwright's default), where Chromium never offers installation.
-  const context = await chromium.launchPersistentContext(testInfo.outputPath('profile'), { ...testInfo.project.use.launchOptions, baseURL: baseURL! });
+  const context = await chromium.launchPersistentContext(testInfo.outputPath('profile'), {
+    ...testInfo.project.use.launchOptions,
+    baseURL: baseURL!,
+  });
   try {
     const page = await context.newPage();
     await page.goto('/');

@@ -47,7 +47,10 @@ test('Arabic mirrors the layout: navigation runs right to left and arrows point 
   expect(picker!.x).toBeLessThan(brand!.x);
   // Direction icons are flipped horizontally (Tailwind's rtl:-scale-x-100 sets the CSS `scale`).
   const horizontalScale = () =>
-    page.locator('[data-direction-icon]').first().evaluate((el) => getComputedStyle(el).scale.split(' ')[0]);
+    page
+      .locator('[data-direction-icon]')
+      .first()
+      .evaluate((el) => getComputedStyle(el).scale.split(' ')[0]);
   expect(Number(await horizontalScale())).toBe(-1);
 
   await page.goto('/');

@@ -100,6 +100,8 @@ export async function signedInAt(page: Page, lang: string, url: string): Promise
 export async function buyAndReceive(page: Page, lang: string): Promise<string> {
   await buy(page, lang);
   await payWith(page, '4242 4242 4242 4242');
-  await expect(page.getByRole('status').filter({ hasText: messages(lang, 'checkout').paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('status').filter({ hasText: messages(lang, 'checkout').paymentSuccess.ready })).toBeVisible({
+    timeout: 15_000,
+  });
   return new URL(page.url()).searchParams.get('order')!;
 }

@@ -28,7 +28,9 @@ for (const lang of ['en', 'ar', 'ja'] as const) {
       await expect(first.locator('img')).toHaveAttribute('src', /^\/flags\/[A-Z]{2}\.svg$/);
       await expect(first.locator('span').nth(1)).toHaveText(/^[A-Z]{2}$/);
       await page.getByRole('searchbox', { name: t.searchLabel }).fill('DE');
-      const germany = visibleItems(page).filter({ has: page.locator('span', { hasText: /^DE$/ }) }).getByRole('link');
+      const germany = visibleItems(page)
+        .filter({ has: page.locator('span', { hasText: /^DE$/ }) })
+        .getByRole('link');
       await germany.click();
       await expect(page).toHaveURL(lang === 'en' ? '/package/de' : `/${lang}/package/de`);
     });
@@ -123,12 +125,19 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
   const t = messages(lang, 'common').store;
   test(`every destination shows its lowest price, in the language’s format (${lang})`, async ({ page }) => {
     await openStore(page, lang);
-    const price = (code: string) => visibleItems(page).filter({ has: page.locator('span', { hasText: new RegExp(`^${code}$`) }) }).locator('a > span').last();
+    const price = (code: string) =>
+      visibleItems(page)
+        .filter({ has: page.locator('span', { hasText: new RegExp(`^${code}$`) }) })
+        .locator('a > span')
+        .last();
     const rows = visibleItems(page);
     await expect(rows.locator('a > span:nth-of-type(3)')).toHaveCount(await rows.count());
     for (const code of ['DE', 'JP', 'US']) await expect(price(code)).toHaveText(t.fromPrice.replace('{{price}}', lowestPrice(lang, code)));
     await page.getByRole('tab', { name: t.regions }).click();
-    const europe = visibleItems(page).filter({ has: page.locator(`a[href$="/package/europe"]`) }).locator('a > span').last();
+    const europe = visibleItems(page)
+      .filter({ has: page.locator(`a[href$="/package/europe"]`) })
+      .locator('a > span')
+      .last();
     await expect(europe).toHaveText(t.fromPrice.replace('{{price}}', lowestPrice(lang, 'europe')));
   });
 }

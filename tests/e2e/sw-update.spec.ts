@@ -12,7 +12,9 @@ test.use({ serviceWorkers: 'allow' });
 const SLOW_PAGE_MS = 3_000;
 
 for (const locale of ['en', 'ar'] as const) {
-  test(`a tab open across a deployment keeps its code, offers the new version (${locale}), and Reload moves it onto it`, async ({ page }) => {
+  test(`a tab open across a deployment keeps its code, offers the new version (${locale}), and Reload moves it onto it`, async ({
+    page,
+  }) => {
     const site = await ownSite();
     const failed: string[] = [];
     page.on('response', (response) => response.status() >= 400 && failed.push(response.url()));
@@ -62,7 +64,9 @@ for (const locale of ['en', 'ar'] as const) {
   });
 }
 
-test('the new worker refreshes the saved pages after taking over, a few at a time: the reloaded page does not wait for them', async ({ page }) => {
+test('the new worker refreshes the saved pages after taking over, a few at a time: the reloaded page does not wait for them', async ({
+  page,
+}) => {
   const site = await ownSite();
   await speak(page, 'en');
   await page.goto(site.url + '/package/jp');
@@ -93,6 +97,11 @@ test('the new worker refreshes the saved pages after taking over, a few at a tim
   expect(most).toBeLessThanOrEqual(4);
   // The saved copies are the new deployment's, which reference its code.
   await expect
-    .poll(() => page.evaluate(async (paths) => Promise.all(paths.map(async (p) => (await (await caches.match(p))?.text())?.includes('v2.js'))), reading))
+    .poll(() =>
+      page.evaluate(
+        async (paths) => Promise.all(paths.map(async (p) => (await (await caches.match(p))?.text())?.includes('v2.js'))),
+        reading,
+      ),
+    )
     .toEqual(reading.map(() => true));
 });

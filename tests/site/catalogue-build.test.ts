@@ -63,7 +63,8 @@ describe('the build and prices', () => {
     try {
       const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
       expect(status, output).toBe(0);
-      const ldJson = (page: string) => readFileSync(join(outDir, page), 'utf8').match(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s)?.[1];
+      const ldJson = (page: string) =>
+        readFileSync(join(outDir, page), 'utf8').match(/<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/s)?.[1];
       expect(ldJson('package/jp.html')).toBeUndefined();
       expect(JSON.parse(ldJson('package/de.html')!)).toMatchObject({ '@type': 'Product', offers: { '@type': 'AggregateOffer' } });
       // Its cards say the price comes soon; no checkout file exists for its plans, so /checkout?plan= says it is not available.
@@ -73,9 +74,13 @@ describe('the build and prices', () => {
       expect(cardPrices('package/de.html')).not.toContain(en.package.priceSoon);
       expect(readFileSync(join(outDir, 'package/jp.html'), 'utf8')).not.toContain(en.package.vatIncluded);
       expect(existsSync(join(outDir, 'plans/jp-1gb-7d.json'))).toBe(false);
-      expect(JSON.parse(readFileSync(join(outDir, 'plans/de-1gb-7d.json'), 'utf8'))).toMatchObject({ id: 'de-1gb-7d', price: { currency: 'EUR' } });
+      expect(JSON.parse(readFileSync(join(outDir, 'plans/de-1gb-7d.json'), 'utf8'))).toMatchObject({
+        id: 'de-1gb-7d',
+        price: { currency: 'EUR' },
+      });
       // The store row has no 'from' price.
-      const storeRow = (code: string) => readFileSync(join(outDir, 'store.html'), 'utf8').match(new RegExp(`href="/package/${code}".*?</a>`))![0];
+      const storeRow = (code: string) =>
+        readFileSync(join(outDir, 'store.html'), 'utf8').match(new RegExp(`href="/package/${code}".*?</a>`))![0];
       const from = en.store.fromPrice.replace('{{price}}', '');
       expect(storeRow('jp')).not.toContain(from);
       expect(storeRow('de')).toContain(from);

@@ -40,9 +40,7 @@ describe('head of every page', () => {
   });
 
   it.each(LOCALE_CODES)('%s: every page has its own title', (locale) => {
-    const titles = indexable
-      .filter((p) => splitLocale(p.path).locale === locale)
-      .map((p) => p.doc.querySelector('title')!.text);
+    const titles = indexable.filter((p) => splitLocale(p.path).locale === locale).map((p) => p.doc.querySelector('title')!.text);
     expect(new Set(titles).size).toBe(titles.length);
   });
 

@@ -47,7 +47,10 @@ beforeAll(async () => {
     stripe: createStripe({ secretKey: 'sk_test_unused', apiUrl: nowhere }),
     stripeWebhookSecret: 'whsec_unused',
     // A buyer per token, signed in now (the price check is the same for everyone).
-    accounts: { verifyIdToken: async (token) => ({ uid: token, email: `${token}@example.com`, signedInAt: new Date() }), deleteAccount: async () => undefined },
+    accounts: {
+      verifyIdToken: async (token) => ({ uid: token, email: `${token}@example.com`, signedInAt: new Date() }),
+      deleteAccount: async () => undefined,
+    },
     siteUrl: 'http://127.0.0.1:4321',
     basePath: '/api',
     partner: createEsimAccessPartner({ accessCode: 'unused', secretKey: 'unused', baseUrl: nowhere, retries: 0 }),
@@ -60,7 +63,12 @@ beforeAll(async () => {
 
   const ask = async (plan: PlanData) => {
     // A price no plan has (zero): the shop answers 409 with the one it charges, and orders nothing.
-    const order: CreateOrderRequest = { planId: plan.id, lang: 'en', expectedPrice: { amountMinor: 0, currency: plan.price.currency }, consents: { terms: true, immediateStart: true } };
+    const order: CreateOrderRequest = {
+      planId: plan.id,
+      lang: 'en',
+      expectedPrice: { amountMinor: 0, currency: plan.price.currency },
+      consents: { terms: true, immediateStart: true },
+    };
     const response = await fetch(`${api.url}/api/orders`, {
       method: 'POST',
       headers: { Authorization: 'Bearer price-check', 'Content-Type': 'application/json' },
@@ -68,13 +76,20 @@ beforeAll(async () => {
     });
     const body: unknown = await response.json();
     const changed = PriceChangedError.safeParse(body);
-    charged.set(plan.id, response.status === 409 && changed.success ? changed.data.error.price : `${response.status} ${ApiError.safeParse(body).data?.error.code ?? JSON.stringify(body)}`);
+    charged.set(
+      plan.id,
+      response.status === 409 && changed.success
+        ? changed.data.error.price
+        : `${response.status} ${ApiError.safeParse(body).data?.error.code ?? JSON.stringify(body)}`,
+    );
   };
   // A few at a time: the API and its in-process database share this process.
   const queue = [...builtPlans];
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    for (let plan = queue.shift(); plan; plan = queue.shift()) await ask(plan);
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let plan = queue.shift(); plan; plan = queue.shift()) await ask(plan);
+    }),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -99,43 +114,66 @@ describe('prices on the built pages', () => {
       for (const p of packages) if (p.price) sold.add(p.id);
     }
     const built = new Set(builtPlans.map((p) => p.id));
-    expect([...sold].filter((id) => !built.has(id)), 'plans the shop sells without a page').toEqual([]);
+    expect(
+      [...sold].filter((id) => !built.has(id)),
+      'plans the shop sells without a page',
+    ).toEqual([]);
   });
 
   it("show in every plan's checkout data (/plans/{id}.json) the price the shop charges for it", () => {
-    const drift = builtPlans.filter((p) => JSON.stringify(priceOf(p.id)) !== JSON.stringify(p.price)).map((p) => `${p.id}: page ${JSON.stringify(p.price)}, shop ${JSON.stringify(charged.get(p.id))}`);
+    const drift = builtPlans
+      .filter((p) => JSON.stringify(priceOf(p.id)) !== JSON.stringify(p.price))
+      .map((p) => `${p.id}: page ${JSON.stringify(p.price)}, shop ${JSON.stringify(charged.get(p.id))}`);
     expect(drift).toEqual([]);
     expect(charged.size).toBe(builtPlans.length);
   });
 
-  it.each(LOCALE_CODES)("%s: show on every package page each plan's card at the price the shop charges, and Product offers that span them", (locale: Locale) => {
-    const drift: string[] = [];
-    let cards = 0;
-    for (const code of new Set(builtPlans.map((p) => p.destination.code))) {
-      const path = localizePath(locale, `/package/${code.toLowerCase()}`);
-      const html = readFileSync(join(DIST, `${path}.html`), 'utf8');
-      const plans = builtPlans.filter((p) => p.destination.code === code);
-      for (const plan of plans) {
-        const card = new RegExp(`data-plan-id="${plan.id}"[^>]*>(?:(?!</button>)[\\s\\S])*?data-plan-price="true">([^<]*)<`).exec(html);
-        const shown = card?.[1];
-        const expected = formatPrice(priceOf(plan.id)!, locale);
-        if (shown !== expected) drift.push(`${path} ${plan.id}: card ${shown ?? 'missing'}, shop ${expected}`);
-        cards++;
+  it.each(LOCALE_CODES)(
+    "%s: show on every package page each plan's card at the price the shop charges, and Product offers that span them",
+    (locale: Locale) => {
+      const drift: string[] = [];
+      let cards = 0;
+      for (const code of new Set(builtPlans.map((p) => p.destination.code))) {
+        const path = localizePath(locale, `/package/${code.toLowerCase()}`);
+        const html = readFileSync(join(DIST, `${path}.html`), 'utf8');
+        const plans = builtPlans.filter((p) => p.destination.code === code);
+        for (const plan of plans) {
+          const card = new RegExp(`data-plan-id="${plan.id}"[^>]*>(?:(?!</button>)[\\s\\S])*?data-plan-price="true">([^<]*)<`).exec(html);
+          const shown = card?.[1];
+          const expected = formatPrice(priceOf(plan.id)!, locale);
+          if (shown !== expected) drift.push(`${path} ${plan.id}: card ${shown ?? 'missing'}, shop ${expected}`);
+          cards++;
+        }
+        // Product structured data (src/features/seo): the lowest and highest price of the plans on the page.
+        const product = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)]
+          .map(
+            (m) =>
+              JSON.parse(m[1]!) as {
+                '@type'?: string;
+                offers?: { lowPrice: number; highPrice: number; offerCount: number; priceCurrency: string };
+              },
+          )
+          .find((d) => d['@type'] === 'Product');
+        const prices = plans.map((p) => priceOf(p.id)!);
+        const amounts = prices.map((p) => p.amountMinor);
+        const low = prices[amounts.indexOf(Math.min(...amounts))]!;
+        const high = prices[amounts.indexOf(Math.max(...amounts))]!;
+        const offers = { lowPrice: majorUnits(low), highPrice: majorUnits(high), offerCount: plans.length, priceCurrency: low.currency };
+        if (
+          JSON.stringify(
+            product?.offers && {
+              lowPrice: product.offers.lowPrice,
+              highPrice: product.offers.highPrice,
+              offerCount: product.offers.offerCount,
+              priceCurrency: product.offers.priceCurrency,
+            },
+          ) !== JSON.stringify(offers)
+        ) {
+          drift.push(`${path}: Product offers ${JSON.stringify(product?.offers)}, shop ${JSON.stringify(offers)}`);
+        }
       }
-      // Product structured data (src/features/seo): the lowest and highest price of the plans on the page.
-      const product = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)]
-        .map((m) => JSON.parse(m[1]!) as { '@type'?: string; offers?: { lowPrice: number; highPrice: number; offerCount: number; priceCurrency: string } })
-        .find((d) => d['@type'] === 'Product');
-      const prices = plans.map((p) => priceOf(p.id)!);
-      const amounts = prices.map((p) => p.amountMinor);
-      const low = prices[amounts.indexOf(Math.min(...amounts))]!;
-      const high = prices[amounts.indexOf(Math.max(...amounts))]!;
-      const offers = { lowPrice: majorUnits(low), highPrice: majorUnits(high), offerCount: plans.length, priceCurrency: low.currency };
-      if (JSON.stringify(product?.offers && { lowPrice: product.offers.lowPrice, highPrice: product.offers.highPrice, offerCount: product.offers.offerCount, priceCurrency: product.offers.priceCurrency }) !== JSON.stringify(offers)) {
-        drift.push(`${path}: Product offers ${JSON.stringify(product?.offers)}, shop ${JSON.stringify(offers)}`);
-      }
-    }
-    expect(drift).toEqual([]);
-    expect(cards).toBe(builtPlans.length);
-  });
+      expect(drift).toEqual([]);
+      expect(cards).toBe(builtPlans.length);
+    },
+  );
 });

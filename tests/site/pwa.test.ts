@@ -32,7 +32,10 @@ interface Manifest {
 
 describe('web app manifest', () => {
   const manifests = new Map(
-    LOCALE_CODES.map((locale) => [locale, JSON.parse(readFileSync(join(DIST, localizePath(locale, '/manifest.webmanifest')), 'utf8')) as Manifest]),
+    LOCALE_CODES.map((locale) => [
+      locale,
+      JSON.parse(readFileSync(join(DIST, localizePath(locale, '/manifest.webmanifest')), 'utf8')) as Manifest,
+    ]),
   );
 
   it.each(LOCALE_CODES)('%s: an installable app that opens on the home page of its language', (locale) => {
@@ -43,7 +46,8 @@ describe('web app manifest', () => {
     expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
     expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
     expect(manifest.start_url).toBe(localizePath(locale, '/'));
-    for (const { url } of [{ url: manifest.start_url }, ...manifest.shortcuts]) expect(fileForUrl(new URL(url, SITE).href), url).toBeDefined();
+    for (const { url } of [{ url: manifest.start_url }, ...manifest.shortcuts])
+      expect(fileForUrl(new URL(url, SITE).href), url).toBeDefined();
     if (locale !== 'en') expect(manifest.shortcuts.map((s) => s.name)).not.toEqual(manifests.get('en')!.shortcuts.map((s) => s.name));
   });
 

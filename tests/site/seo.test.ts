@@ -45,14 +45,17 @@ describe('Open Graph', () => {
     const image = new URL(meta(page, 'meta[property="og:image"]')!);
     expect(image.origin).toBe(SITE);
     expect(existsSync(join(DIST, image.pathname))).toBe(true);
-    if (isIndexable(page)) expect(meta(page, 'meta[property="og:url"]')).toBe(page.doc.querySelector('link[rel="canonical"]')!.getAttribute('href'));
+    if (isIndexable(page))
+      expect(meta(page, 'meta[property="og:url"]')).toBe(page.doc.querySelector('link[rel="canonical"]')!.getAttribute('href'));
   });
 });
 
 describe('structured data (JSON-LD)', () => {
   it.each(LOCALE_CODES)('%s: Organization on the home page, FAQPage on the FAQ', (locale) => {
     const home = byPath.get(locale === 'en' ? '/' : `/${locale}/`)!;
-    expect(structuredData(home)).toEqual([expect.objectContaining({ '@context': 'https://schema.org', '@type': 'Organization', url: `${SITE}/` })]);
+    expect(structuredData(home)).toEqual([
+      expect.objectContaining({ '@context': 'https://schema.org', '@type': 'Organization', url: `${SITE}/` }),
+    ]);
 
     const faq = byPath.get(locale === 'en' ? '/faq' : `/${locale}/faq`)!;
     const [data] = structuredData(faq) as [{ '@type': string; mainEntity: { name: string; acceptedAnswer: { text: string } }[] }];
@@ -74,7 +77,11 @@ describe('structured data (JSON-LD)', () => {
       return;
     }
     const [product] = data;
-    expect(product).toMatchObject({ '@type': 'Product', name: page.doc.querySelector('title')!.text.split(' · ')[0], url: `${SITE}${page.path}` });
+    expect(product).toMatchObject({
+      '@type': 'Product',
+      name: page.doc.querySelector('title')!.text.split(' · ')[0],
+      url: `${SITE}${page.path}`,
+    });
     // What Google's product snippets need: a price range in a currency, in stock, at this page.
     expect(product!.offers).toEqual({
       '@type': 'AggregateOffer',
@@ -94,7 +101,9 @@ describe('structured data (JSON-LD)', () => {
   });
 
   it('puts no structured data on other pages', () => {
-    const others = pages.filter((p) => !['/', '/faq'].includes(splitLocale(p.path).route) && !/^\/package\/[^/]+$/.test(splitLocale(p.path).route));
+    const others = pages.filter(
+      (p) => !['/', '/faq'].includes(splitLocale(p.path).route) && !/^\/package\/[^/]+$/.test(splitLocale(p.path).route),
+    );
     for (const page of others) expect(structuredData(page), page.path).toEqual([]);
   });
 });

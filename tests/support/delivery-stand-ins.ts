@@ -32,7 +32,9 @@ export interface DeliveryStandIns {
 }
 
 /** The eSIM partner and SMTP stand-ins on free ports, with the real adapter and mailer talking to them. */
-export async function startDeliveryStandIns(settings: { allocationDelayMs?: number; retryDelaysMs?: number[] } = {}): Promise<DeliveryStandIns> {
+export async function startDeliveryStandIns(
+  settings: { allocationDelayMs?: number; retryDelaysMs?: number[] } = {},
+): Promise<DeliveryStandIns> {
   const account = { accessCode: 'test-access-code', secretKey: 'test-secret-key' };
   const partner = await startEsimAccessStandIn({ ...account, allocationDelayMs: settings.allocationDelayMs ?? 200 });
   const dir = mkdtempSync(join(tmpdir(), 'mail-'));

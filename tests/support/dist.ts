@@ -37,4 +37,3 @@ export function fileForUrl(url: string): string | undefined {
   const base = join(DIST, decodeURIComponent(pathname));
   return [base, `${base}.html`, join(base, 'index.html')].find((f) => existsSync(f) && !f.endsWith('/'));
 }
-

@@ -21,7 +21,9 @@ export function esimAccessHeaders(
     'RT-AccessCode': account.accessCode,
     'RT-RequestID': requestId,
     'RT-Timestamp': timestamp,
-    'RT-Signature': createHmac('sha256', account.secretKey).update(timestamp + requestId + account.accessCode + body).digest('hex'),
+    'RT-Signature': createHmac('sha256', account.secretKey)
+      .update(timestamp + requestId + account.accessCode + body)
+      .digest('hex'),
   };
 }
 

@@ -11,7 +11,13 @@ export const testShopApi = (
   parts: Omit<ShopApiOptions, 'stripeWebhookSecret' | 'accounts' | 'basePath'>,
   overrides: Partial<ShopApiOptions> = {},
 ) =>
-  createShopApi({ stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET, accounts: firebaseAccounts('demo-esim'), basePath: '/api', ...parts, ...overrides });
+  createShopApi({
+    stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET,
+    accounts: firebaseAccounts('demo-esim'),
+    basePath: '/api',
+    ...parts,
+    ...overrides,
+  });
 
 /** A German buyer's order of this plan at its price, with both consents. */
 export const orderRequest = (plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
@@ -23,7 +29,11 @@ export const orderRequest = (plan: SellablePlan, overrides: Partial<CreateOrderR
 });
 
 /** A German buyer's order of one of an eSIM's top-ups (GET /esims/{id}/top-ups) at its price, with both consents. */
-export const topUpRequest = (topUp: Pick<TopUpPlan, 'id' | 'price'>, esimId: string, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({
+export const topUpRequest = (
+  topUp: Pick<TopUpPlan, 'id' | 'price'>,
+  esimId: string,
+  overrides: Partial<CreateOrderRequest> = {},
+): CreateOrderRequest => ({
   planId: topUp.id,
   lang: 'de',
   expectedPrice: topUp.price,
@@ -36,7 +46,8 @@ export const topUpRequest = (topUp: Pick<TopUpPlan, 'id' | 'price'>, esimId: str
 export async function offeredTopUps(baseUrl: string, token: string, esimId: string): Promise<TopUpPlan[]> {
   const response = await fetch(`${baseUrl}/api/esims/${esimId}/top-ups?lang=de`, { headers: { Authorization: `Bearer ${token}` } });
   const body = (await response.json()) as { plans?: TopUpPlan[] };
-  if (response.status !== 200 || !body.plans) throw new Error(`GET /esims/${esimId}/top-ups answered ${response.status}: ${JSON.stringify(body)}`);
+  if (response.status !== 200 || !body.plans)
+    throw new Error(`GET /esims/${esimId}/top-ups answered ${response.status}: ${JSON.stringify(body)}`);
   return body.plans;
 }
 

@@ -12,7 +12,15 @@ describe('the shop API fixtures', () => {
   it('are what the contract allows, as the tests make them', () => {
     const made: [unknown, { parse(value: unknown): unknown }][] = [
       [orderView(), OrderView],
-      [orderView({ state: 'paid', paymentMethod: { type: 'card', brand: 'visa', last4: '4242' }, paidAt: '2026-03-14T09:28:00.000Z', checkoutUrl: null }), OrderView],
+      [
+        orderView({
+          state: 'paid',
+          paymentMethod: { type: 'card', brand: 'visa', last4: '4242' },
+          paidAt: '2026-03-14T09:28:00.000Z',
+          checkoutUrl: null,
+        }),
+        OrderView,
+      ],
       [createOrderResponse(), CreateOrderResponse],
       [createOrderResponse({ kind: 'top_up', checkoutUrl: 'https://checkout.stripe.test/c/pay/cs_test_ui' }), CreateOrderResponse],
       [{ orders: [orderView({ state: 'paid' }), orderView({ id: 'b', number: 'ES-2026-000122' })] }, OrderList],

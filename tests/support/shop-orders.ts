@@ -13,7 +13,13 @@ export function orderView(overrides: Partial<OrderView> = {}): OrderView {
     state: 'pending_payment',
     kind: 'esim',
     esimId: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
-    plan: { id: 'jp-5gb-30d', metadata: { dataAmount: { value: 5, unit: 'GB' } }, validity: 30, validityUnit: 'day', supportedCountries: ['JP'] },
+    plan: {
+      id: 'jp-5gb-30d',
+      metadata: { dataAmount: { value: 5, unit: 'GB' } },
+      validity: 30,
+      validityUnit: 'day',
+      supportedCountries: ['JP'],
+    },
     destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
     total: { amountMinor: 1299, currency: 'EUR' },
     createdAt: '2026-03-14T09:26:53.000Z',
@@ -38,7 +44,13 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     orderNumber: 'ES-2026-000123',
     status: 'active',
-    plan: { id: 'jp-3gb-15d', metadata: { dataAmount: { value: 3, unit: 'GB' } }, validity: 15, validityUnit: 'day', supportedCountries: ['JP'] },
+    plan: {
+      id: 'jp-3gb-15d',
+      metadata: { dataAmount: { value: 3, unit: 'GB' } },
+      validity: 15,
+      validityUnit: 'day',
+      supportedCountries: ['JP'],
+    },
     destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
     purchasedAt: '2026-03-14T09:26:53.000Z',
     iccid: '8985200012345678901',
@@ -62,7 +74,16 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
 export function topUpPlans(overrides: Partial<TopUpPlans> = {}): TopUpPlans {
   return TopUpPlans.parse({
     destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
-    plans: [{ id: 'topup-2gb-15d', dataAmount: { value: 2, unit: 'GB' }, validity: 15, validityUnit: 'day', supportedCountries: ['JP'], price: { amountMinor: 899, currency: 'EUR' } }],
+    plans: [
+      {
+        id: 'topup-2gb-15d',
+        dataAmount: { value: 2, unit: 'GB' },
+        validity: 15,
+        validityUnit: 'day',
+        supportedCountries: ['JP'],
+        price: { amountMinor: 899, currency: 'EUR' },
+      },
+    ],
     ...overrides,
   });
 }

@@ -87,7 +87,10 @@ export function shopTestBed(driver: DatabaseDriver, options: ShopTestBedOptions)
       bed.stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: NOWHERE });
     } else if (!webhooks) {
       bed.stripeStandIn = await startStripeStandIn({
-        port: 0, webhookUrl: `${NOWHERE}/none`, webhookSecret: STAND_IN_WEBHOOK_SECRET, ...stripeOptions,
+        port: 0,
+        webhookUrl: `${NOWHERE}/none`,
+        webhookSecret: STAND_IN_WEBHOOK_SECRET,
+        ...stripeOptions,
       });
       bed.stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: bed.stripeStandIn.url });
     } else {

@@ -18,7 +18,11 @@ import Stripe from 'stripe';
  *   unless the buyer tried to pay (a payment-mode session creates it only then).
  */
 
-export type CheckoutEventType = 'checkout.session.completed' | 'checkout.session.async_payment_succeeded' | 'checkout.session.async_payment_failed' | 'checkout.session.expired';
+export type CheckoutEventType =
+  | 'checkout.session.completed'
+  | 'checkout.session.async_payment_succeeded'
+  | 'checkout.session.async_payment_failed'
+  | 'checkout.session.expired';
 
 /** Where a session is: what each event of the list above carries. */
 export type SessionStage = 'paid' | 'processing' | 'payment_failed' | 'expired';
@@ -93,7 +97,18 @@ export function checkoutSession(facts: SessionFacts): Stripe.Checkout.Session {
     expires_at: created + 24 * 3600,
     integration_identifier: null,
     invoice: null,
-    invoice_creation: { enabled: false, invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: null, metadata: {}, rendering_options: null } },
+    invoice_creation: {
+      enabled: false,
+      invoice_data: {
+        account_tax_ids: null,
+        custom_fields: null,
+        description: null,
+        footer: null,
+        issuer: null,
+        metadata: {},
+        rendering_options: null,
+      },
+    },
     livemode: false,
     locale: 'de',
     managed_payments: null,

@@ -85,15 +85,23 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
 
   // The plan of each buyer decided up front from the seed: one or two eSIMs, and what to do with each.
   type Intent = 'keep' | 'refund' | 'top_up';
-  const buyers: { purchases: { plan: SellablePlan; intent: Intent; doubleClick: boolean; refundInstalled: boolean; topUpPick: number }[] }[] = [];
-  for (let left = settings.orders; left > 0; ) {
+  const buyers: {
+    purchases: { plan: SellablePlan; intent: Intent; doubleClick: boolean; refundInstalled: boolean; topUpPick: number }[];
+  }[] = [];
+  for (let left = settings.orders; left > 0;) {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
     left -= count;
     buyers.push({
       purchases: Array.from({ length: count }, () => {
         const r = random();
         const intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
-        return { plan: pick(random, settings.plans), intent, doubleClick: random() < 0.1, refundInstalled: random() < 0.4, topUpPick: random() };
+        return {
+          plan: pick(random, settings.plans),
+          intent,
+          doubleClick: random() < 0.1,
+          refundInstalled: random() < 0.4,
+          topUpPick: random(),
+        };
       }),
     });
   }
@@ -143,7 +151,12 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   }
 
   /** Reads the order until `done` holds or the wait is over, at the success page's pace. */
-  async function waitOrder(token: string, id: string, done: (order: OrderView) => boolean, ms = settings.deliveryWaitMs): Promise<OrderView | undefined> {
+  async function waitOrder(
+    token: string,
+    id: string,
+    done: (order: OrderView) => boolean,
+    ms = settings.deliveryWaitMs,
+  ): Promise<OrderView | undefined> {
     const deadline = Date.now() + ms;
     let last: OrderView | undefined;
     while (Date.now() < deadline) {
@@ -158,11 +171,19 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const delivered = (order: OrderView) => order.state === 'delivered' && (order.kind === 'top_up' || !!order.esim?.install);
 
   /** POST /orders then the payment: the order's id once paid, else undefined. */
-  async function buy(buyer: { uid: string; email: string; token: string }, body: CreateOrderRequest, kind: 'esim' | 'top_up', doubleClick: boolean): Promise<string | undefined> {
+  async function buy(
+    buyer: { uid: string; email: string; token: string },
+    body: CreateOrderRequest,
+    kind: 'esim' | 'top_up',
+    doubleClick: boolean,
+  ): Promise<string | undefined> {
     let answer: Answer;
     if (doubleClick) {
       stats.doubleClicks++;
-      const [a, b] = await Promise.all([persist('/orders', { method: 'POST', token: buyer.token, body }), persist('/orders', { method: 'POST', token: buyer.token, body })]);
+      const [a, b] = await Promise.all([
+        persist('/orders', { method: 'POST', token: buyer.token, body }),
+        persist('/orders', { method: 'POST', token: buyer.token, body }),
+      ]);
       const [idA, idB] = [a, b].map((x) => (x.status < 300 ? (x.body as { order: { id: string } }).order.id : undefined));
       if (idA && idB && idA !== idB) stats.violations.push(`a double click opened two orders for one buyer and plan: ${idA} and ${idB}`);
       answer = idA ? a : b;
@@ -195,7 +216,12 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     return order.id;
   }
 
-  async function installAndTopUp(buyer: { uid: string; email: string; token: string }, id: string, refundInstalled: boolean, topUpPick: number) {
+  async function installAndTopUp(
+    buyer: { uid: string; email: string; token: string },
+    id: string,
+    refundInstalled: boolean,
+    topUpPick: number,
+  ) {
     const tranNo = settings.partner.tranNoOfTransaction(id);
     if (!tranNo) return void stats.violations.push(`order ${id}: delivered, but the partner has no eSIM for it`);
     try {
@@ -222,7 +248,12 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     }
     const extra = offered[Math.floor(topUpPick * offered.length)]!;
     stats.topUps.ordered++;
-    const topUpId = await buy(buyer, { planId: extra.id, lang: 'en', expectedPrice: extra.price, consents: { terms: true, immediateStart: true }, topUpOf: id }, 'top_up', false);
+    const topUpId = await buy(
+      buyer,
+      { planId: extra.id, lang: 'en', expectedPrice: extra.price, consents: { terms: true, immediateStart: true }, topUpOf: id },
+      'top_up',
+      false,
+    );
     if (!topUpId) return;
     stats.topUps.paid++;
     stats.paid++;
@@ -240,7 +271,10 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     stats.refunds.requested++;
     const first = await request(`/esims/${id}/refund?lang=en`, { method: 'POST', token: buyer.token });
     // A never-installed eSIM of today is refundable: refused at the first answer is a broken promise.
-    if (first.status === 409) return void stats.violations.push(`order ${id}: the refund of a never-installed eSIM was refused (${errorCode(first.body) ?? '409'})`);
+    if (first.status === 409)
+      return void stats.violations.push(
+        `order ${id}: the refund of a never-installed eSIM was refused (${errorCode(first.body) ?? '409'})`,
+      );
     const answer = first.status === 200 ? first : await persist(`/esims/${id}/refund?lang=en`, { method: 'POST', token: buyer.token }, 6);
     if (answer.status === 200) stats.refunds.accepted++;
     // A retry after a lost answer (the instance was killed, a 5xx) finds the refund under way: 409.
@@ -269,7 +303,12 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         continue;
       }
       settings.onOrderStarted?.(++stats.esimOrdersStarted);
-      const body: CreateOrderRequest = { planId: purchase.plan.pkg.id, lang: 'en', expectedPrice: purchase.plan.price, consents: { terms: true, immediateStart: true } };
+      const body: CreateOrderRequest = {
+        planId: purchase.plan.pkg.id,
+        lang: 'en',
+        expectedPrice: purchase.plan.price,
+        consents: { terms: true, immediateStart: true },
+      };
       const id = await buy(buyer, body, 'esim', purchase.doubleClick);
       if (!id) continue;
       stats.paid++;

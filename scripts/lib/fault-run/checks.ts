@@ -49,7 +49,10 @@ export async function crossCheck(deps: {
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
   const esims = new Map(
-    (await db.query<{ order_id: string; esim_tran_no: string }>('SELECT order_id, esim_tran_no FROM esims')).map((e) => [e.order_id, e.esim_tran_no]),
+    (await db.query<{ order_id: string; esim_tran_no: string }>('SELECT order_id, esim_tran_no FROM esims')).map((e) => [
+      e.order_id,
+      e.esim_tran_no,
+    ]),
   );
   const name = (o: OrderRow) => `${orderNumber(o)} (${o.kind}, ${o.state}, ${o.id})`;
 
@@ -60,7 +63,8 @@ export async function crossCheck(deps: {
     const session = event.data.object;
     const orderId = String(session.client_reference_id);
     const list = sessions.get(orderId) ?? [];
-    if (!list.some((s) => s.sessionId === session.id)) list.push({ sessionId: session.id, intent: String(session.payment_intent), amount: session.amount_total });
+    if (!list.some((s) => s.sessionId === session.id))
+      list.push({ sessionId: session.id, intent: String(session.payment_intent), amount: session.amount_total });
     sessions.set(orderId, list);
   }
   // And what it gave back, per payment intent, as the SDK lists it.
@@ -68,7 +72,12 @@ export async function crossCheck(deps: {
   for (const list of sessions.values()) {
     // A refund that failed gave nothing back (Stripe then asks the shop to refund again): only the others count.
     for (const { intent } of list) {
-      refunds.set(intent, (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data.filter((r) => r.status !== 'failed' && r.status !== 'canceled'));
+      refunds.set(
+        intent,
+        (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data.filter(
+          (r) => r.status !== 'failed' && r.status !== 'canceled',
+        ),
+      );
     }
   }
 
@@ -86,16 +95,23 @@ export async function crossCheck(deps: {
       // What Stripe did about it: its events for the order, each with its delivery attempts.
       const sent = stripeStandIn.events
         .filter(({ event }) => String(event.data.object.client_reference_id) === orderId)
-        .map(({ event, attempts, delivered }) => `${event.type} ${event.id} (session ${event.data.object.id}) ${delivered ? 'delivered' : 'NEVER delivered'} after ${attempts.length} attempts [${attempts.map((a) => `${new Date(a.at).toISOString().slice(11, 23)} ${a.status ?? a.error ?? 'no answer'}`).join(', ')}]`);
-      paidOnce.push(`${name(order)}: paid at Stripe (session ${list.map((s) => s.sessionId).join(', ')}; the order's session ${order.checkout_session_id ?? 'none'}), ended ${order.state}; Stripe's events: ${sent.join('; ') || 'none'}`);
+        .map(
+          ({ event, attempts, delivered }) =>
+            `${event.type} ${event.id} (session ${event.data.object.id}) ${delivered ? 'delivered' : 'NEVER delivered'} after ${attempts.length} attempts [${attempts.map((a) => `${new Date(a.at).toISOString().slice(11, 23)} ${a.status ?? a.error ?? 'no answer'}`).join(', ')}]`,
+        );
+      paidOnce.push(
+        `${name(order)}: paid at Stripe (session ${list.map((s) => s.sessionId).join(', ')}; the order's session ${order.checkout_session_id ?? 'none'}), ended ${order.state}; Stripe's events: ${sent.join('; ') || 'none'}`,
+      );
     }
     const given = list.flatMap((s) => refunds.get(s.intent) ?? []);
     const paid = list.reduce((sum, s) => sum + s.amount, 0);
-    if (order.state === 'delivered' && given.length > 0) refundedRight.push(`${name(order)}: delivered, and also refunded ${given.map((r) => r.amount).join(' + ')}`);
+    if (order.state === 'delivered' && given.length > 0)
+      refundedRight.push(`${name(order)}: delivered, and also refunded ${given.map((r) => r.amount).join(' + ')}`);
     if (order.state === 'refunded') {
       if (given.length !== 1) refundedRight.push(`${name(order)}: refunded, with ${given.length} refunds at Stripe`);
       else if (given[0]!.amount !== paid) refundedRight.push(`${name(order)}: refunded ${given[0]!.amount} of ${paid} paid`);
-      else if (given[0]!.id !== order.refund_id) refundedRight.push(`${name(order)}: Stripe's refund ${given[0]!.id}, the order names ${order.refund_id}`);
+      else if (given[0]!.id !== order.refund_id)
+        refundedRight.push(`${name(order)}: Stripe's refund ${given[0]!.id}, the order names ${order.refund_id}`);
     }
   }
   for (const list of sessions.values()) {
@@ -107,7 +123,10 @@ export async function crossCheck(deps: {
   }
   // An order the shop thinks paid that Stripe never completed.
   for (const order of orders) {
-    if (['paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded'].includes(order.state) && !sessions.has(order.id)) {
+    if (
+      ['paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded'].includes(order.state) &&
+      !sessions.has(order.id)
+    ) {
       paidOnce.push(`${name(order)}: no payment at Stripe`);
     }
   }
@@ -135,20 +154,26 @@ export async function crossCheck(deps: {
       oneEsim.push(`eSIM ${tranNo} allocated for transactionId ${id}, which is no eSIM order of ours`);
       continue;
     }
-    if (order.state === 'delivered' && esims.get(id) !== tranNo) oneEsim.push(`${name(order)}: the partner allocated ${tranNo}, the shop stored ${esims.get(id) ?? 'none'}`);
+    if (order.state === 'delivered' && esims.get(id) !== tranNo)
+      oneEsim.push(`${name(order)}: the partner allocated ${tranNo}, the shop stored ${esims.get(id) ?? 'none'}`);
     const profile = await statusAtPartner(tranNo);
     if (order.state === 'refunded' && profile?.status !== 'cancelled') {
-      cancelled.push(`${name(order)}: refunded (${order.refund_reason ?? 'no reason'}), but its eSIM ${tranNo} is ${profile?.status ?? 'unknown'} at the partner`);
+      cancelled.push(
+        `${name(order)}: refunded (${order.refund_reason ?? 'no reason'}), but its eSIM ${tranNo} is ${profile?.status ?? 'unknown'} at the partner`,
+      );
     }
-    if (order.state !== 'refunded' && profile?.status === 'cancelled') cancelled.push(`${name(order)}: eSIM ${tranNo} cancelled at the partner, order ${order.state}`);
+    if (order.state !== 'refunded' && profile?.status === 'cancelled')
+      cancelled.push(`${name(order)}: eSIM ${tranNo} cancelled at the partner, order ${order.state}`);
   }
   for (const order of orders) {
-    if (order.kind === 'esim' && order.state === 'delivered' && !partnerStandIn.tranNoOfTransaction(order.id)) oneEsim.push(`${name(order)}: delivered, but the partner has no eSIM for it`);
+    if (order.kind === 'esim' && order.state === 'delivered' && !partnerStandIn.tranNoOfTransaction(order.id))
+      oneEsim.push(`${name(order)}: delivered, but the partner has no eSIM for it`);
   }
 
   // Top-ups: applied once when delivered, never when not; the eSIM's data is its plan plus the top-ups delivered.
   const topUps: string[] = [];
-  const volumeOf = (partnerCode: string) => [...partnerStandIn.packages, ...partnerStandIn.topUpPackages].find((p) => p.packageCode === partnerCode)?.volume ?? NaN;
+  const volumeOf = (partnerCode: string) =>
+    [...partnerStandIn.packages, ...partnerStandIn.topUpPackages].find((p) => p.packageCode === partnerCode)?.volume ?? NaN;
   const topped = new Map<string, OrderRow[]>();
   for (const order of orders) {
     if (order.kind !== 'top_up') continue;
@@ -163,8 +188,12 @@ export async function crossCheck(deps: {
     const tranNo = partnerStandIn.tranNoOfTransaction(esimOrderId);
     if (!tranNo) continue;
     const profile = await statusAtPartner(tranNo);
-    const expected = volumeOf(base.partner_code) + list.filter((o) => o.state === 'delivered').reduce((sum, o) => sum + volumeOf(o.partner_code), 0);
-    if (profile && profile.totalBytes !== expected) topUps.push(`${name(base)}: eSIM ${tranNo} has ${profile.totalBytes} bytes at the partner, its plan and delivered top-ups make ${expected}`);
+    const expected =
+      volumeOf(base.partner_code) + list.filter((o) => o.state === 'delivered').reduce((sum, o) => sum + volumeOf(o.partner_code), 0);
+    if (profile && profile.totalBytes !== expected)
+      topUps.push(
+        `${name(base)}: eSIM ${tranNo} has ${profile.totalBytes} bytes at the partner, its plan and delivered top-ups make ${expected}`,
+      );
   }
 
   // E-mails: the order's (or the top-up's, or the refund's) e-mail reached the buyer.
@@ -172,7 +201,9 @@ export async function crossCheck(deps: {
   const subjects = smtp.messages.map((m) => `${m.to.join(',')} ${m.subject}`);
   for (const order of orders) {
     if (!order.email) continue;
-    const owed = order.state === 'delivered' || (order.state === 'refunded' && (order.refund_reason === 'requested' || order.refund_reason === 'not_delivered'));
+    const owed =
+      order.state === 'delivered' ||
+      (order.state === 'refunded' && (order.refund_reason === 'requested' || order.refund_reason === 'not_delivered'));
     if (!owed) continue;
     const number = orderNumber(order);
     const sent = subjects.filter((s) => s.includes(order.email!) && s.includes(number)).length;
@@ -180,13 +211,39 @@ export async function crossCheck(deps: {
   }
 
   return [
-    { name: 'paid_delivered_or_refunded', description: 'every order paid at Stripe ended delivered or refunded, and every order the shop holds paid was paid at Stripe', breaches: paidOnce },
+    {
+      name: 'paid_delivered_or_refunded',
+      description: 'every order paid at Stripe ended delivered or refunded, and every order the shop holds paid was paid at Stripe',
+      breaches: paidOnce,
+    },
     { name: 'charged_once', description: 'no buyer was charged twice for one order', breaches: chargedOnce },
-    { name: 'refunds_once_in_full', description: 'a refunded order has exactly one refund of what was paid, a delivered one none; no payment refunded twice or beyond its amount', breaches: refundedRight },
-    { name: 'one_esim_per_transaction', description: 'the partner allocated at most one eSIM per transactionId, each for an eSIM order of ours, the one the shop stored', breaches: oneEsim },
-    { name: 'refund_cancels_esim', description: 'an eSIM refunded is cancelled at the partner (unless never allocated), and one cancelled is refunded', breaches: cancelled },
-    { name: 'top_up_applied_once', description: 'a delivered top-up was applied exactly once at the partner, one not delivered never; the eSIM holds its plan plus the delivered top-ups', breaches: topUps },
-    { name: 'email_sent', description: 'every delivered or refunded order\'s e-mail reached the buyer (the SMTP stand-in)', breaches: mails },
+    {
+      name: 'refunds_once_in_full',
+      description:
+        'a refunded order has exactly one refund of what was paid, a delivered one none; no payment refunded twice or beyond its amount',
+      breaches: refundedRight,
+    },
+    {
+      name: 'one_esim_per_transaction',
+      description: 'the partner allocated at most one eSIM per transactionId, each for an eSIM order of ours, the one the shop stored',
+      breaches: oneEsim,
+    },
+    {
+      name: 'refund_cancels_esim',
+      description: 'an eSIM refunded is cancelled at the partner (unless never allocated), and one cancelled is refunded',
+      breaches: cancelled,
+    },
+    {
+      name: 'top_up_applied_once',
+      description:
+        'a delivered top-up was applied exactly once at the partner, one not delivered never; the eSIM holds its plan plus the delivered top-ups',
+      breaches: topUps,
+    },
+    {
+      name: 'email_sent',
+      description: "every delivered or refunded order's e-mail reached the buyer (the SMTP stand-in)",
+      breaches: mails,
+    },
   ];
 }
 

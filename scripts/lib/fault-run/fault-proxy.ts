@@ -1,4 +1,11 @@
-import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Random } from './random.ts';
 
@@ -60,18 +67,29 @@ interface Answer {
   body: Buffer;
 }
 
-export function forwardRequest(agent: Agent, upstream: URL, method: string, path: string, headers: IncomingHttpHeaders, body: Buffer, timeoutMs = 60_000): Promise<Answer> {
+export function forwardRequest(
+  agent: Agent,
+  upstream: URL,
+  method: string,
+  path: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  timeoutMs = 60_000,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const outgoing: IncomingHttpHeaders = {};
     for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) outgoing[name] = value;
     outgoing.host = upstream.host;
     outgoing['content-length'] = String(body.length);
-    const req = httpRequest({ agent, host: upstream.hostname, port: upstream.port, method, path, headers: outgoing, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { agent, host: upstream.hostname, port: upstream.port, method, path, headers: outgoing, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${upstream.host} within ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end(body);
@@ -185,5 +203,7 @@ export const partnerErrorAnswer = (status: number) => ({
 /** Stripe's api_error body. */
 export const stripeErrorAnswer = (status: number) => ({
   contentType: 'application/json',
-  body: JSON.stringify({ error: { type: 'api_error', message: `An error occurred with our connection to Stripe (fault proxy, HTTP ${status}).` } }),
+  body: JSON.stringify({
+    error: { type: 'api_error', message: `An error occurred with our connection to Stripe (fault proxy, HTTP ${status}).` },
+  }),
 });

@@ -64,7 +64,9 @@ export function createFleet(settings: { size: number; env: Record<string, string
           if (url) resolve(url);
         } catch {}
       });
-      child.once('exit', (code, signal) => reject(new Error(`${slot.name} exited (${signal ?? code}) before it answered; see ${slot.log.path}`)));
+      child.once('exit', (code, signal) =>
+        reject(new Error(`${slot.name} exited (${signal ?? code}) before it answered; see ${slot.log.path}`)),
+      );
     });
     child.once('exit', (code, signal) => {
       slot.log.write(`--- ${new Date().toISOString()} exit ${signal ?? code}\n`);

@@ -65,7 +65,14 @@ export interface FaultRunReport {
   /** Front: requests answered, lost with a killed instance, refused with none up. */
   front: { answered: number; lost: number; noneUp: number };
   /** partnerFailedBy: the failed notifications by HTTP status (0: no answer within the partner's 5 s, or no connection). */
-  webhooks: { stripeEvents: number; stripeFailedAttempts: number; stripeNeverDelivered: number; partnerSent: number; partnerFailed: number; partnerFailedBy: Record<string, number> };
+  webhooks: {
+    stripeEvents: number;
+    stripeFailedAttempts: number;
+    stripeNeverDelivered: number;
+    partnerSent: number;
+    partnerFailed: number;
+    partnerFailedBy: Record<string, number>;
+  };
   buyers: Omit<BuyerStats, 'orders'>;
   /** Slots of the partner's 8 held by requests of killed instances while buying (each until its lease ran out): most at once, and on average. */
   partnerBudget: { strandedMax: number; strandedMean: number };
@@ -105,7 +112,10 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
   mkdirSync(join(logDir, 'mail'), { recursive: true });
   const cleanup: (() => Promise<unknown> | unknown)[] = [];
   const closeAll = async () => {
-    for (const step of cleanup.reverse()) await Promise.resolve().then(step).catch((error: unknown) => log(`cleanup: ${String(error)}`));
+    for (const step of cleanup.reverse())
+      await Promise.resolve()
+        .then(step)
+        .catch((error: unknown) => log(`cleanup: ${String(error)}`));
   };
 
   try {
@@ -183,7 +193,11 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         FAULT_RUN_API_OPTIONS: JSON.stringify({
           // About a minute of tries before a delivery is given up and refunded; claims that lapse in
           // seconds once their process is killed.
-          delivery: { retryDelaysMs: [500, 1_000, 2_000, 3_000, 5_000, 5_000, 8_000, 10_000, 10_000, 15_000], allocationPollMs: 700, leaseMs: 6_000 },
+          delivery: {
+            retryDelaysMs: [500, 1_000, 2_000, 3_000, 5_000, 5_000, 8_000, 10_000, 10_000, 15_000],
+            allocationPollMs: 700,
+            leaseMs: 6_000,
+          },
           reconcileEveryMs: 1_000,
         }),
       },
@@ -276,7 +290,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       clearInterval(report);
       clearInterval(sampler);
     }
-    log(`buying done in ${Math.round((Date.now() - started) / 1000)} s: ${buyers.paid} payments, ${instances.kills} kills; faults off, every instance up, draining`);
+    log(
+      `buying done in ${Math.round((Date.now() - started) / 1000)} s: ${buyers.paid} payments, ${instances.kills} kills; faults off, every instance up, draining`,
+    );
 
     // The end: faults off, every instance up, Stripe's webhooks delivered, the reconcile job until nothing is due.
     stripeProxy.enabled = false;
@@ -288,8 +304,12 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     log(`  instances up and Stripe's webhooks delivered after ${Math.round((Date.now() - drainStarted) / 1000)} s; reconciling`);
     let left: string[] = [];
     let settled = false;
-    for (let quiet = 0; Date.now() - drainStarted < drainTimeoutMs; ) {
-      const handled = await fetch(`${api}/jobs/reconcile`, { method: 'POST', headers: { Authorization: `Bearer ${RECONCILE_TOKEN}` }, signal: AbortSignal.timeout(30_000) })
+    for (let quiet = 0; Date.now() - drainStarted < drainTimeoutMs;) {
+      const handled = await fetch(`${api}/jobs/reconcile`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${RECONCILE_TOKEN}` },
+        signal: AbortSignal.timeout(30_000),
+      })
         .then(async (r) => (r.ok ? ((await r.json()) as { handled: number }).handled : -1))
         .catch(() => -1);
       left = await outstanding(db);
@@ -312,7 +332,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     const checks = await crossCheck({ db, stripe, stripeStandIn, partnerStandIn, partner, smtp });
 
     const endStates: Record<string, Record<string, number>> = {};
-    for (const row of await db.query<{ kind: string; state: string; n: number }>('SELECT kind, state, count(*)::int AS n FROM orders GROUP BY kind, state ORDER BY kind, state')) {
+    for (const row of await db.query<{ kind: string; state: string; n: number }>(
+      'SELECT kind, state, count(*)::int AS n FROM orders GROUP BY kind, state ORDER BY kind, state',
+    )) {
       (endStates[row.kind] ??= {})[row.state] = row.n;
     }
     const failures = [
@@ -322,31 +344,50 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       ...buyers.violations.map((v) => `buyer: ${v}`),
     ];
     // What happened to each order concerned, for whoever reads the failure.
-    const concerned = new Set<string>(failures.flatMap((f) => f.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []));
+    const concerned = new Set<string>(
+      failures.flatMap((f) => f.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? []),
+    );
     for (const f of audit.findings) if (f.orderId) concerned.add(f.orderId);
-    for (const row of await db.query<{ order_id: string }>(`SELECT DISTINCT order_id FROM partner_writes WHERE outcome = 'sent'`)) concerned.add(row.order_id);
+    for (const row of await db.query<{ order_id: string }>(`SELECT DISTINCT order_id FROM partner_writes WHERE outcome = 'sent'`))
+      concerned.add(row.order_id);
     const histories = await orderHistories(db, [...concerned].slice(0, 20));
     const { orders: _orders, ...buyerFigures } = buyers;
     return {
       seed,
       durationMs: Date.now() - started,
       logDir,
-      faults: { stripe: { ...stripeProxy.counts }, partner: { ...partnerProxy.counts }, stripeRequests: stripeProxy.requests, partnerRequests: partnerProxy.requests },
+      faults: {
+        stripe: { ...stripeProxy.counts },
+        partner: { ...partnerProxy.counts },
+        stripeRequests: stripeProxy.requests,
+        partnerRequests: partnerProxy.requests,
+      },
       kills: instances.kills,
       starts: instances.starts,
       front: { ...front.counts },
       webhooks: {
         stripeEvents: stripeStandIn.events.length,
-        stripeFailedAttempts: stripeStandIn.events.reduce((n, e) => n + e.attempts.filter((a) => a.status === null || a.status >= 300).length, 0),
+        stripeFailedAttempts: stripeStandIn.events.reduce(
+          (n, e) => n + e.attempts.filter((a) => a.status === null || a.status >= 300).length,
+          0,
+        ),
         stripeNeverDelivered: stripeStandIn.events.filter((e) => !e.delivered).length,
         partnerSent: partnerStandIn.notifications.length,
         partnerFailed: partnerStandIn.notifications.filter((n) => n.status === null || n.status === 0 || n.status >= 300).length,
         partnerFailedBy: Object.fromEntries(
-          Object.entries(Object.groupBy(partnerStandIn.notifications.filter((n) => n.status === null || n.status === 0 || n.status >= 300), (n) => String(n.status ?? 0))).map(([status, list]) => [status, list!.length]),
+          Object.entries(
+            Object.groupBy(
+              partnerStandIn.notifications.filter((n) => n.status === null || n.status === 0 || n.status >= 300),
+              (n) => String(n.status ?? 0),
+            ),
+          ).map(([status, list]) => [status, list!.length]),
         ),
       },
       buyers: buyerFigures,
-      partnerBudget: { strandedMax: stranded.max, strandedMean: stranded.samples ? Math.round((stranded.total / stranded.samples) * 10) / 10 : 0 },
+      partnerBudget: {
+        strandedMax: stranded.max,
+        strandedMean: stranded.samples ? Math.round((stranded.total / stranded.samples) * 10) / 10 : 0,
+      },
       endStates,
       drain: { ms: drainMs, settled, left },
       audit,
@@ -375,7 +416,10 @@ async function orderHistories(db: Db, ids: string[]): Promise<Record<string, str
        ORDER BY 1`,
       [id],
     );
-    const [esim] = await db.query<{ line: string }>(`SELECT 'eSIM ' || esim_tran_no || ' ' || status || ', updated ' || updated_at::text AS line FROM esims WHERE order_id = $1`, [id]);
+    const [esim] = await db.query<{ line: string }>(
+      `SELECT 'eSIM ' || esim_tran_no || ' ' || status || ', updated ' || updated_at::text AS line FROM esims WHERE order_id = $1`,
+      [id],
+    );
     histories[id] = [...rows.map((r) => `${new Date(r.at).toISOString().slice(11, 23)}  ${r.line}`), ...(esim ? [esim.line] : [])];
   }
   return histories;
@@ -407,9 +451,7 @@ async function outstanding(db: Db): Promise<string[]> {
     GROUP BY 1
     UNION ALL
     SELECT 'partner write ' || call || ' unsettled', count(*)::int FROM partner_writes WHERE outcome = 'sent' GROUP BY call`);
-  const expiries = await db
-    .query<{ n: number }>(`SELECT count(*)::int AS n FROM checkout_expiries`)
-    .catch(() => [{ n: 0 }]);
+  const expiries = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM checkout_expiries`).catch(() => [{ n: 0 }]);
   if (expiries[0]!.n > 0) rows.push({ what: 'payment page not yet closed at Stripe', n: expiries[0]!.n });
   return rows.map((r) => `${r.n} ${r.what}`);
 }
@@ -429,7 +471,11 @@ export function reportLines(r: FaultRunReport): string[] {
     `faults injected, eSIM Access (${r.faults.partnerRequests} requests): ${counts(r.faults.partner)}`,
     `API instances: ${r.kills} killed with SIGKILL, ${r.starts} started; front: ${r.front.answered} answered, ${r.front.lost} lost with a killed instance, ${r.front.noneUp} with none up`,
     `partner budget: up to ${r.partnerBudget.strandedMax} of its 8 slots (${r.partnerBudget.strandedMean} on average) held by requests of killed instances until their lease ran out`,
-    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried, ${r.webhooks.stripeNeverDelivered} given up by the stand-in (its retries span about a minute); partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${Object.entries(r.webhooks.partnerFailedBy).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'})`,
+    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried, ${r.webhooks.stripeNeverDelivered} given up by the stand-in (its retries span about a minute); partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${
+      Object.entries(r.webhooks.partnerFailedBy)
+        .map(([s, n]) => `${s} ${n}`)
+        .join(', ') || 'none'
+    })`,
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}`,
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
@@ -443,7 +489,6 @@ export function reportLines(r: FaultRunReport): string[] {
   if (r.failures.length > 0) {
     lines.push('', `FAILED: ${r.failures.length}`, ...r.failures.map((f) => `  ${f}`));
     for (const [id, history] of Object.entries(r.histories)) lines.push('', `order ${id}:`, ...history.map((h) => `  ${h}`));
-  }
-  else lines.push('', 'PASSED: every check holds');
+  } else lines.push('', 'PASSED: every check holds');
   return lines;
 }

@@ -36,7 +36,9 @@ export default function AccountCard({ user, m }: { user: User; m: AccountCardMes
       <h2 id="account-heading" className="text-xl font-bold" data-display-name>
         {user.displayName || user.email}
       </h2>
-      <p className="text-ink-muted" data-email>{user.email}</p>
+      <p className="text-ink-muted" data-email>
+        {user.email}
+      </p>
       <p className="mt-2 text-sm" data-email-verified={user.emailVerified}>
         {user.emailVerified ? m.profile.emailVerified : m.profile.emailNotVerified}
       </p>
@@ -47,14 +49,33 @@ export default function AccountCard({ user, m }: { user: User; m: AccountCardMes
       )}
       {editing ? (
         <form onSubmit={save} className="mt-4 space-y-3">
-          <Field id="display-name" label={m.fields.displayName} type="text" autoComplete="name" value={name} onChange={setName} required={false} />
+          <Field
+            id="display-name"
+            label={m.fields.displayName}
+            type="text"
+            autoComplete="name"
+            value={name}
+            onChange={setName}
+            required={false}
+          />
           <div className="flex gap-3">
-            <button type="submit" disabled={busy} className="rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink">{m.profile.save}</button>
-            <button type="button" onClick={() => setEditing(false)} className="rounded-full border border-line px-5 py-2 font-semibold">{m.profile.cancel}</button>
+            <button type="submit" disabled={busy} className="rounded-full bg-brand px-5 py-2 font-semibold text-brand-ink">
+              {m.profile.save}
+            </button>
+            <button type="button" onClick={() => setEditing(false)} className="rounded-full border border-line px-5 py-2 font-semibold">
+              {m.profile.cancel}
+            </button>
           </div>
         </form>
       ) : (
-        <button type="button" onClick={() => { setEditing(true); setNotice(undefined); }} className="mt-4 rounded-full border border-line px-4 py-2 text-sm font-semibold">
+        <button
+          type="button"
+          onClick={() => {
+            setEditing(true);
+            setNotice(undefined);
+          }}
+          className="mt-4 rounded-full border border-line px-4 py-2 text-sm font-semibold"
+        >
           {m.profile.editName}
         </button>
       )}

@@ -82,25 +82,49 @@ export default function DangerCard({ user, m, homePath }: { user: User; m: Dange
         <button type="button" onClick={logOut} className="rounded-full border border-line px-5 py-3 font-semibold">
           {m.profile.logout}
         </button>
-        <button type="button" onClick={() => dialog.current?.showModal()} className="rounded-full px-5 py-3 font-semibold text-red-700 dark:text-red-300">
+        <button
+          type="button"
+          onClick={() => dialog.current?.showModal()}
+          className="rounded-full px-5 py-3 font-semibold text-red-700 dark:text-red-300"
+        >
           {m.profile.deleteAccount}
         </button>
       </div>
-      <dialog ref={dialog} aria-labelledby="delete-title" className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-3xl bg-surface p-6 text-ink backdrop:bg-black/50">
-        <h2 id="delete-title" className="text-lg font-bold">{m.profile.deleteTitle}</h2>
+      <dialog
+        ref={dialog}
+        aria-labelledby="delete-title"
+        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-3xl bg-surface p-6 text-ink backdrop:bg-black/50"
+      >
+        <h2 id="delete-title" className="text-lg font-bold">
+          {m.profile.deleteTitle}
+        </h2>
         <p className="mt-2 text-ink-muted">{m.profile.deleteText}</p>
         <p className="mt-2 text-ink-muted">{m.profile.deleteOrders}</p>
         {needsPassword && (
           <div className="mt-4">
-            <Field id="delete-password" label={m.fields.password} type="password" autoComplete="current-password" value={password} onChange={setPassword} />
+            <Field
+              id="delete-password"
+              label={m.fields.password}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={setPassword}
+            />
           </div>
         )}
-        <div className="mt-4"><ErrorBox message={error} /></div>
+        <div className="mt-4">
+          <ErrorBox message={error} />
+        </div>
         <div className="mt-6 flex flex-wrap justify-end gap-3">
           <button type="button" onClick={() => dialog.current?.close()} className="rounded-full border border-line px-5 py-2 font-semibold">
             {m.profile.cancel}
           </button>
-          <button type="button" disabled={busy} onClick={remove} className="rounded-full bg-red-700 px-5 py-2 font-semibold text-white disabled:opacity-70">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={remove}
+            className="rounded-full bg-red-700 px-5 py-2 font-semibold text-white disabled:opacity-70"
+          >
             {m.profile.deleteConfirm}
           </button>
         </div>

@@ -16,7 +16,8 @@ interface Props {
   children?: ReactNode;
 }
 
-type View = { status: 'loading' } | { status: 'failed'; kind: keyof OrderHistoryMessages['errors'] } | { status: 'ready'; orders: OrderView[] };
+type View =
+  { status: 'loading' } | { status: 'failed'; kind: keyof OrderHistoryMessages['errors'] } | { status: 'ready'; orders: OrderView[] };
 
 /** The signed-in traveller's orders, newest first, with each one's state and the provider's receipt. */
 export default function OrderHistory({ locale, messages: m, children }: Props) {
@@ -43,9 +44,7 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
   }, [attempt, locale]);
 
   if (view.status === 'loading') {
-    return (
-      <LoadingStatus>{m.loading}</LoadingStatus>
-    );
+    return <LoadingStatus>{m.loading}</LoadingStatus>;
   }
   if (view.status === 'failed') {
     return (
@@ -95,7 +94,13 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
             <dd data-date>{formatOrderDate(order.createdAt, locale)}</dd>
           </dl>
           {order.receiptUrl && (
-            <a href={order.receiptUrl} target="_blank" rel="noopener" className="mt-3 inline-block font-semibold text-brand underline" data-receipt>
+            <a
+              href={order.receiptUrl}
+              target="_blank"
+              rel="noopener"
+              className="mt-3 inline-block font-semibold text-brand underline"
+              data-receipt
+            >
               {m.receipt}
               <span className="sr-only"> ({m.newTab})</span>
             </a>

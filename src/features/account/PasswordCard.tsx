@@ -34,11 +34,27 @@ export default function PasswordCard({ user, m }: { user: User; m: PasswordCardM
 
   return (
     <section className={PROFILE_CARD_CLASS} aria-labelledby="password-heading">
-      <h2 id="password-heading" className="text-lg font-semibold">{m.profile.changePassword}</h2>
+      <h2 id="password-heading" className="text-lg font-semibold">
+        {m.profile.changePassword}
+      </h2>
       <form noValidate onSubmit={submit} className="mt-4 space-y-4">
-        <Field id="current-password" label={m.fields.currentPassword} type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
+        <Field
+          id="current-password"
+          label={m.fields.currentPassword}
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={setCurrent}
+        />
         <Field id="new-password" label={m.fields.newPassword} type="password" autoComplete="new-password" value={next} onChange={setNext} />
-        <Field id="confirm-new-password" label={m.fields.confirmNewPassword} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+        <Field
+          id="confirm-new-password"
+          label={m.fields.confirmNewPassword}
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={setConfirm}
+        />
         <ErrorBox message={error} />
         {done && <Notice>{m.profile.passwordChanged}</Notice>}
         <SubmitButton busy={busy} label={m.profile.changePassword} busyLabel={m.profile.changePassword} />

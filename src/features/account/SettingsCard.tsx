@@ -12,10 +12,22 @@ export default function SettingsCard({ m }: { m: SettingsCardMessages }) {
   const { dark, push, storable } = settings;
   return (
     <section className={PROFILE_CARD_CLASS} aria-labelledby="settings-heading">
-      <h2 id="settings-heading" className="text-lg font-semibold">{m.profile.settings}</h2>
+      <h2 id="settings-heading" className="text-lg font-semibold">
+        {m.profile.settings}
+      </h2>
       <div className="mt-2 divide-y divide-line">
-        <SettingSwitch id="setting-push" label={m.profile.push} checked={push} onChange={(on) => setSettings({ ...settings, push: on, storable: writePush(on) })} />
-        <SettingSwitch id="setting-dark" label={m.profile.darkMode} checked={dark} onChange={(on) => setSettings({ ...settings, dark: on, storable: writeDarkMode(on) })} />
+        <SettingSwitch
+          id="setting-push"
+          label={m.profile.push}
+          checked={push}
+          onChange={(on) => setSettings({ ...settings, push: on, storable: writePush(on) })}
+        />
+        <SettingSwitch
+          id="setting-dark"
+          label={m.profile.darkMode}
+          checked={dark}
+          onChange={(on) => setSettings({ ...settings, dark: on, storable: writeDarkMode(on) })}
+        />
       </div>
       {/* Always in the page, so screen readers announce the text when blocked storage is found. */}
       <div role="status">{!storable && <p className="mt-2 text-sm text-ink-muted">{m.profile.settingsNotSaved}</p>}</div>

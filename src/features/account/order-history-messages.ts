@@ -8,7 +8,17 @@ type History = AccountNamespace['history'];
 
 /** The order history texts the island shows: the page itself shows the title and the empty state. */
 const SHOWN = [
-  'loading', 'retry', 'orderNumber', 'states', 'topUp', 'total', 'paymentMethod', 'methods', 'date', 'receipt', 'newTab',
+  'loading',
+  'retry',
+  'orderNumber',
+  'states',
+  'topUp',
+  'total',
+  'paymentMethod',
+  'methods',
+  'date',
+  'receipt',
+  'newTab',
 ] as const satisfies readonly (keyof History)[];
 
 /** What the order history island (OrderHistory.tsx) says, and nothing else. */

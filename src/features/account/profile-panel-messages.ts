@@ -11,11 +11,36 @@ type Fields = AuthNamespace['fields'];
 
 /** The profile texts the island shows: the page itself shows its link lists (shortcuts, help). */
 const SHOWN = [
-  'emailVerified', 'emailNotVerified', 'resendVerification', 'verificationSent', 'editName', 'save', 'cancel', 'updated', 'updateFailed',
-  'changePassword', 'passwordChanged', 'settings', 'push', 'darkMode', 'settingsNotSaved',
-  'logout', 'deleteAccount', 'deleteTitle', 'deleteText', 'deleteOrders', 'deleteConfirm', 'reauthText',
+  'emailVerified',
+  'emailNotVerified',
+  'resendVerification',
+  'verificationSent',
+  'editName',
+  'save',
+  'cancel',
+  'updated',
+  'updateFailed',
+  'changePassword',
+  'passwordChanged',
+  'settings',
+  'push',
+  'darkMode',
+  'settingsNotSaved',
+  'logout',
+  'deleteAccount',
+  'deleteTitle',
+  'deleteText',
+  'deleteOrders',
+  'deleteConfirm',
+  'reauthText',
 ] as const satisfies readonly (keyof Profile)[];
-const FIELDS = ['displayName', 'currentPassword', 'newPassword', 'confirmNewPassword', 'password'] as const satisfies readonly (keyof Fields)[];
+const FIELDS = [
+  'displayName',
+  'currentPassword',
+  'newPassword',
+  'confirmNewPassword',
+  'password',
+] as const satisfies readonly (keyof Fields)[];
 
 /** What the profile island (ProfilePanel.tsx and its cards) says, and nothing else. */
 export interface ProfilePanelMessages extends AuthErrorMessages<'generic'> {
@@ -29,7 +54,18 @@ type Panel = ProfilePanelMessages;
 
 /** Name, e-mail and its confirmation (AccountCard.tsx). */
 export interface AccountCardMessages extends AuthErrorMessages {
-  profile: Pick<Panel['profile'], 'emailVerified' | 'emailNotVerified' | 'resendVerification' | 'verificationSent' | 'editName' | 'save' | 'cancel' | 'updated' | 'updateFailed'>;
+  profile: Pick<
+    Panel['profile'],
+    | 'emailVerified'
+    | 'emailNotVerified'
+    | 'resendVerification'
+    | 'verificationSent'
+    | 'editName'
+    | 'save'
+    | 'cancel'
+    | 'updated'
+    | 'updateFailed'
+  >;
   fields: Pick<Panel['fields'], 'displayName'>;
 }
 
@@ -47,7 +83,10 @@ export interface SettingsCardMessages {
 
 /** Log out and delete the account (DangerCard.tsx). */
 export interface DangerCardMessages extends AuthErrorMessages<'generic'> {
-  profile: Pick<Panel['profile'], 'logout' | 'deleteAccount' | 'deleteTitle' | 'deleteText' | 'deleteOrders' | 'deleteConfirm' | 'cancel' | 'reauthText'>;
+  profile: Pick<
+    Panel['profile'],
+    'logout' | 'deleteAccount' | 'deleteTitle' | 'deleteText' | 'deleteOrders' | 'deleteConfirm' | 'cancel' | 'reauthText'
+  >;
   fields: Pick<Panel['fields'], 'password'>;
   checkout: Panel['checkout'];
 }

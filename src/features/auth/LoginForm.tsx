@@ -69,7 +69,16 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
         <ErrorBox message={error} />
         {resetSent && <Notice>{m.reset.sent}</Notice>}
         <SubmitButton busy={busy} label={m.reset.submit} busyLabel={m.reset.submitting} />
-        <button type="button" disabled={!hydrated} className="w-full text-sm font-semibold text-brand underline" onClick={() => { setResetting(false); setResetSent(false); setError(undefined); }}>
+        <button
+          type="button"
+          disabled={!hydrated}
+          className="w-full text-sm font-semibold text-brand underline"
+          onClick={() => {
+            setResetting(false);
+            setResetSent(false);
+            setError(undefined);
+          }}
+        >
           {m.reset.back}
         </button>
       </form>
@@ -80,8 +89,23 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
     <div className="space-y-6">
       <form noValidate onSubmit={submit} className="space-y-4">
         <Field id="email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
-        <Field id="password" label={m.fields.password} type="password" autoComplete="current-password" value={password} onChange={setPassword} />
-        <button type="button" disabled={!hydrated} className="text-sm font-semibold text-brand underline" onClick={() => { setResetting(true); setError(undefined); }}>
+        <Field
+          id="password"
+          label={m.fields.password}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
+        <button
+          type="button"
+          disabled={!hydrated}
+          className="text-sm font-semibold text-brand underline"
+          onClick={() => {
+            setResetting(true);
+            setError(undefined);
+          }}
+        >
           {m.login.forgot}
         </button>
         <ErrorBox message={error} />
@@ -90,7 +114,9 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
       <ProviderButtons messages={m} busy={busy} run={run} />
       <p className="text-center text-sm">
         {m.login.noAccount}{' '}
-        <a href={signupPath} className="font-semibold text-brand underline">{m.login.signupLink}</a>
+        <a href={signupPath} className="font-semibold text-brand underline">
+          {m.login.signupLink}
+        </a>
       </p>
     </div>
   );

@@ -13,7 +13,8 @@ export function ProviderButtons(props: {
 }) {
   const hydrated = useHydrated();
   const disabled = props.busy || !hydrated;
-  const button = 'flex w-full items-center justify-center gap-3 rounded-full border border-line px-5 py-3 font-semibold disabled:opacity-70';
+  const button =
+    'flex w-full items-center justify-center gap-3 rounded-full border border-line px-5 py-3 font-semibold disabled:opacity-70';
   const signIn = (provider: 'google' | 'apple') =>
     props.run(async () => {
       await signInWith(provider);

@@ -51,15 +51,31 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
     <div className="space-y-6">
       <form noValidate onSubmit={submit} className="space-y-4">
         <Field id="email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
-        <Field id="password" label={m.fields.password} type="password" autoComplete="new-password" value={password} onChange={setPassword} />
-        <Field id="confirm-password" label={m.fields.confirmPassword} type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+        <Field
+          id="password"
+          label={m.fields.password}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+        />
+        <Field
+          id="confirm-password"
+          label={m.fields.confirmPassword}
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={setConfirm}
+        />
         <ErrorBox message={error} />
         <SubmitButton busy={busy} label={m.signup.submit} busyLabel={m.signup.submitting} />
       </form>
       <ProviderButtons messages={m} busy={busy} run={run} />
       <p className="text-center text-sm">
         {m.signup.haveAccount}{' '}
-        <a href={loginPath} className="font-semibold text-brand underline">{m.signup.loginLink}</a>
+        <a href={loginPath} className="font-semibold text-brand underline">
+          {m.signup.loginLink}
+        </a>
       </p>
     </div>
   );

@@ -1,6 +1,13 @@
 import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
-import { authErrorMessages, authNamespace, providerButtonsMessages, type AuthErrorMessages, type AuthNamespace, type ProviderButtonsMessages } from './messages.ts';
+import {
+  authErrorMessages,
+  authNamespace,
+  providerButtonsMessages,
+  type AuthErrorMessages,
+  type AuthNamespace,
+  type ProviderButtonsMessages,
+} from './messages.ts';
 import type { EmailValidationKey } from './validation.ts';
 
 /** What the login island (LoginForm.tsx) says, and nothing else: the page itself shows the title and heading. */

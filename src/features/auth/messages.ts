@@ -15,7 +15,10 @@ export interface AuthErrorMessages<F extends keyof AuthNamespace['errors'] = nev
   errors: Pick<AuthNamespace['errors'], AuthErrorKey | F>;
 }
 
-export function authErrorMessages<F extends keyof AuthNamespace['errors']>(auth: AuthNamespace, fallbacks: readonly F[]): AuthErrorMessages<F> {
+export function authErrorMessages<F extends keyof AuthNamespace['errors']>(
+  auth: AuthNamespace,
+  fallbacks: readonly F[],
+): AuthErrorMessages<F> {
   return { errors: pickMessages(auth.errors, [...AUTH_ERROR_KEYS, ...fallbacks]) };
 }
 

@@ -4,10 +4,7 @@ import { forgetSavedEsims } from '../esims/saved-esims.ts';
 import { firebaseAuth } from './firebase.ts';
 
 /** Auth state (spec 4): loading until Firebase answers, then signed in or signed out. */
-export type Session =
-  | { status: 'loading' }
-  | { status: 'signedOut'; leaveTo: string | undefined }
-  | { status: 'signedIn'; user: User };
+export type Session = { status: 'loading' } | { status: 'signedOut'; leaveTo: string | undefined } | { status: 'signedIn'; user: User };
 
 export const $session = atom<Session>({ status: 'loading' });
 
@@ -18,9 +15,7 @@ let leaveTo: string | undefined;
 // disabled or expired accounts on its own, and the listener passes that on.
 onMount($session, () => {
   if (typeof window === 'undefined') return; // Server rendering: the state stays 'loading'.
-  return onAuthStateChanged(firebaseAuth(), (user) =>
-    $session.set(user ? { status: 'signedIn', user } : { status: 'signedOut', leaveTo }),
-  );
+  return onAuthStateChanged(firebaseAuth(), (user) => $session.set(user ? { status: 'signedIn', user } : { status: 'signedOut', leaveTo }));
 });
 
 /** Re-reads the user after a change Firebase does not announce (display name, verification). */

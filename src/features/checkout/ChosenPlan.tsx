@@ -42,7 +42,15 @@ async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): P
   const { metadata, validity, validityUnit, supportedCountries, price, destination } = plan;
   return {
     status: 'ready',
-    plan: { id: plan.id, dataAmount: metadata.dataAmount, validity, validityUnit, countries: supportedCountries.length, price, destination: { name: destination.names[locale], flag: destination.flag } },
+    plan: {
+      id: plan.id,
+      dataAmount: metadata.dataAmount,
+      validity,
+      validityUnit,
+      countries: supportedCountries.length,
+      price,
+      destination: { name: destination.names[locale], flag: destination.flag },
+    },
   };
 }
 
@@ -102,9 +110,7 @@ export default function ChosenPlan({ locale, storePath, myEsimsPath, termsPath, 
   }, [attempt, locale]);
 
   if (state.status === 'loading') {
-    return (
-      <LoadingStatus>{m.loading}</LoadingStatus>
-    );
+    return <LoadingStatus>{m.loading}</LoadingStatus>;
   }
   if (state.status === 'failed') {
     return (
@@ -135,7 +141,12 @@ export default function ChosenPlan({ locale, storePath, myEsimsPath, termsPath, 
           {m.cancelled}
         </p>
       )}
-      <section className="rounded-2xl border border-line p-5" aria-labelledby="checkout-summary" data-chosen-plan={plan.id} data-top-up-of={topUpOf}>
+      <section
+        className="rounded-2xl border border-line p-5"
+        aria-labelledby="checkout-summary"
+        data-chosen-plan={plan.id}
+        data-top-up-of={topUpOf}
+      >
         <h2 id="checkout-summary" className="text-lg font-semibold">
           {topUpOf ? m.topUpTitle : m.summary}
         </h2>

@@ -19,14 +19,20 @@ interface Props {
 
 /** The order is not finished yet: the page keeps asking. */
 const inProgress = (order: OrderView) =>
-  order.state === 'pending_payment' || order.state === 'paid' || order.state === 'provisioning' || (order.state === 'delivered' && !order.esim);
+  order.state === 'pending_payment' ||
+  order.state === 'paid' ||
+  order.state === 'provisioning' ||
+  (order.state === 'delivered' && !order.esim);
 /** Delivery failed: the money is being or has been returned. */
 const REFUND_STATES: readonly OrderState[] = ['fulfilment_failed', 'refund_requested', 'refunded'];
 
 type View =
   | { status: 'loading' }
   | { status: 'notFound' }
-  | { status: 'failed'; kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests' | 'salesPaused'> }
+  | {
+      status: 'failed';
+      kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests' | 'salesPaused'>;
+    }
   | { status: 'ready'; order: OrderView; gaveUp: boolean };
 
 /** The query parameter of the shop API's success URL. */
@@ -63,7 +69,21 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
       } catch (error) {
         if (stopped) return;
         const kind = error instanceof ShopError ? error.kind : 'server';
-        setView(kind === 'notFound' ? { status: 'notFound' } : { status: 'failed', kind: kind === 'priceChanged' || kind === 'notRefundable' || kind === 'cannotTopUp' || kind === 'tooManyRequests' || kind === 'salesPaused' ? 'server' : kind });
+        setView(
+          kind === 'notFound'
+            ? { status: 'notFound' }
+            : {
+                status: 'failed',
+                kind:
+                  kind === 'priceChanged' ||
+                  kind === 'notRefundable' ||
+                  kind === 'cannotTopUp' ||
+                  kind === 'tooManyRequests' ||
+                  kind === 'salesPaused'
+                    ? 'server'
+                    : kind,
+              },
+        );
       }
     }
     void load(id);
@@ -86,9 +106,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
   const retry = <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
 
   if (view.status === 'loading') {
-    return (
-      <LoadingStatus>{m.loading}</LoadingStatus>
-    );
+    return <LoadingStatus>{m.loading}</LoadingStatus>;
   }
   if (view.status === 'notFound') {
     return (

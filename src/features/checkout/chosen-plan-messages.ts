@@ -9,7 +9,16 @@ type Checkout = CheckoutNamespace['checkout'];
 /** What the consents and Buy now form (CheckoutForm.tsx) says. */
 export type CheckoutFormMessages = Pick<
   Checkout,
-  'unknownPlan' | 'priceChanged' | 'consents' | 'acceptTerms' | 'termsLink' | 'termsRequired' | 'immediateStart' | 'immediateStartRequired' | 'payOnProvider' | 'buyNow'
+  | 'unknownPlan'
+  | 'priceChanged'
+  | 'consents'
+  | 'acceptTerms'
+  | 'termsLink'
+  | 'termsRequired'
+  | 'immediateStart'
+  | 'immediateStartRequired'
+  | 'payOnProvider'
+  | 'buyNow'
 > & {
   errors: Pick<Checkout['errors'], 'server' | 'unauthorized' | 'badInput' | 'cannotTopUp' | 'salesPaused' | 'tooManyRequests'>;
   /** auth errors.network */
@@ -20,7 +29,20 @@ export type CheckoutFormMessages = Pick<
 
 /** What the checkout island (ChosenPlan.tsx, with its form) says, and nothing else: the page itself shows the title. */
 export type ChosenPlanMessages = CheckoutFormMessages &
-  Pick<Checkout, 'loading' | 'loadFailed' | 'retry' | 'noPlan' | 'cancelled' | 'summary' | 'topUpTitle' | 'topUpSummary' | 'plan' | 'total' | 'vatIncluded'> & {
+  Pick<
+    Checkout,
+    | 'loading'
+    | 'loadFailed'
+    | 'retry'
+    | 'noPlan'
+    | 'cancelled'
+    | 'summary'
+    | 'topUpTitle'
+    | 'topUpSummary'
+    | 'plan'
+    | 'total'
+    | 'vatIncluded'
+  > & {
     /** common package.backToStore */
     backToStore: string;
     /** paymentSuccess.viewEsims: where a top-up that cannot be bought goes back to. */
@@ -34,8 +56,27 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
   const { errors } = authNamespace(locale);
   return {
     ...pickMessages(checkout, [
-      'unknownPlan', 'priceChanged', 'consents', 'acceptTerms', 'termsLink', 'termsRequired', 'immediateStart', 'immediateStartRequired', 'payOnProvider', 'buyNow',
-      'loading', 'loadFailed', 'retry', 'noPlan', 'cancelled', 'summary', 'topUpTitle', 'topUpSummary', 'plan', 'total', 'vatIncluded',
+      'unknownPlan',
+      'priceChanged',
+      'consents',
+      'acceptTerms',
+      'termsLink',
+      'termsRequired',
+      'immediateStart',
+      'immediateStartRequired',
+      'payOnProvider',
+      'buyNow',
+      'loading',
+      'loadFailed',
+      'retry',
+      'noPlan',
+      'cancelled',
+      'summary',
+      'topUpTitle',
+      'topUpSummary',
+      'plan',
+      'total',
+      'vatIncluded',
     ]),
     errors: pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput', 'cannotTopUp', 'salesPaused', 'tooManyRequests']),
     network: errors.network,

@@ -9,8 +9,27 @@ type PaymentSuccess = CheckoutNamespace['paymentSuccess'];
 
 /** The payment success texts the island shows: the page itself shows the title and heading. */
 const SHOWN = [
-  'loading', 'retry', 'notFound', 'toHistory', 'waiting', 'toppedUp', 'ready', 'received', 'addingData', 'preparing', 'unpaid', 'refund', 'slow',
-  'orderId', 'amount', 'date', 'paymentMethod', 'redirect', 'stay', 'viewEsims', 'toStore',
+  'loading',
+  'retry',
+  'notFound',
+  'toHistory',
+  'waiting',
+  'toppedUp',
+  'ready',
+  'received',
+  'addingData',
+  'preparing',
+  'unpaid',
+  'refund',
+  'slow',
+  'orderId',
+  'amount',
+  'date',
+  'paymentMethod',
+  'redirect',
+  'stay',
+  'viewEsims',
+  'toStore',
 ] as const satisfies readonly (keyof PaymentSuccess)[];
 
 /** What the payment success island (OrderConfirmation.tsx) says, and nothing else. */

@@ -19,7 +19,10 @@ describe('the plans checkout can show (/plans/{id}.json)', () => {
 
   it('leaves out a plan without a price: it cannot be bought', () => {
     const packages = new Map(catalogue.packages);
-    packages.set('JP', packages.get('JP')!.map(({ price: _, ...pkg }) => pkg));
+    packages.set(
+      'JP',
+      packages.get('JP')!.map(({ price: _, ...pkg }) => pkg),
+    );
     const ids = planData({ ...catalogue, packages }).map((p) => p.id);
     expect(ids.some((id) => id.startsWith('jp-'))).toBe(false);
     expect(ids).toContain('de-1gb-7d');

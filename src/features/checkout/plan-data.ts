@@ -28,8 +28,6 @@ export const planDataUrl = (planId: string) => `/plans/${encodeURIComponent(plan
 /** Every plan that can be bought, i.e. has a price (DESIGN 2). */
 export function planData(catalogue: Catalogue): PlanData[] {
   return [...catalogue.countries, ...catalogue.regions].flatMap(({ code, flag, names }) =>
-    catalogue.packages
-      .get(code)!
-      .flatMap((pkg) => (pkg.price ? [{ ...pkg, price: pkg.price, destination: { code, flag, names } }] : [])),
+    catalogue.packages.get(code)!.flatMap((pkg) => (pkg.price ? [{ ...pkg, price: pkg.price, destination: { code, flag, names } }] : [])),
   );
 }

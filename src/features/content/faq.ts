@@ -1,8 +1,4 @@
-import {
-  ACTIVATION_MINUTES,
-  REFUND_PROCESSING_BUSINESS_DAYS,
-  REFUND_WINDOW_DAYS,
-} from '../../config/constants.ts';
+import { ACTIVATION_MINUTES, REFUND_PROCESSING_BUSINESS_DAYS, REFUND_WINDOW_DAYS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { useTranslations } from '../../i18n/t.ts';
 

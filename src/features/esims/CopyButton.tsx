@@ -1,7 +1,17 @@
 import { useState } from 'react';
 
 /** Copies a code to the clipboard and says so in a polite live region next to it. */
-export default function CopyButton({ text, label, copiedText, failedText }: { text: string; label: string; copiedText: string; failedText: string }) {
+export default function CopyButton({
+  text,
+  label,
+  copiedText,
+  failedText,
+}: {
+  text: string;
+  label: string;
+  copiedText: string;
+  failedText: string;
+}) {
   const [said, setSaid] = useState('');
   async function copy() {
     try {
@@ -14,7 +24,11 @@ export default function CopyButton({ text, label, copiedText, failedText }: { te
   }
   return (
     <>
-      <button type="button" onClick={() => void copy()} className="rounded-full border border-brand px-3 py-1 text-sm font-semibold text-brand">
+      <button
+        type="button"
+        onClick={() => void copy()}
+        className="rounded-full border border-brand px-3 py-1 text-sm font-semibold text-brand"
+      >
         {label}
       </button>
       <span role="status" className="text-sm text-ink-muted">

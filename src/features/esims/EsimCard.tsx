@@ -70,7 +70,13 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
         })}
       </p>
       {esim.usage ? (
-        <UsageBar usedBytes={esim.usage.usedBytes} totalBytes={esim.usage.totalBytes} locale={locale} label={m.usageLabel} template={m.usage} />
+        <UsageBar
+          usedBytes={esim.usage.usedBytes}
+          totalBytes={esim.usage.totalBytes}
+          locale={locale}
+          label={m.usageLabel}
+          template={m.usage}
+        />
       ) : (
         esim.status === 'preparing' && <p className="mt-3 text-sm text-ink-muted">{m.usagePending}</p>
       )}

@@ -28,7 +28,11 @@ export default function InstallCodes({ install, messages: m, guidePath }: Props)
         {m.heading}
       </h2>
       {oneTap && (
-        <a href={install.iphoneUrl} className="mt-3 inline-block rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink" data-iphone-install>
+        <a
+          href={install.iphoneUrl}
+          className="mt-3 inline-block rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink"
+          data-iphone-install
+        >
           {m.iphoneLink}
         </a>
       )}

@@ -60,7 +60,11 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
       } catch (error) {
         if (stopped) return;
         const copy = error instanceof ShopError && error.kind === 'network' ? saved() : undefined;
-        setView(copy ? { status: 'ready', esims: newestFirst(copy.esims), savedAt: copy.savedAt } : { status: 'failed', text: shopErrorText(error, m) });
+        setView(
+          copy
+            ? { status: 'ready', esims: newestFirst(copy.esims), savedAt: copy.savedAt }
+            : { status: 'failed', text: shopErrorText(error, m) },
+        );
       }
     })();
     return () => {

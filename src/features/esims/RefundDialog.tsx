@@ -44,7 +44,11 @@ export default function RefundDialog({ esimId, locale, messages: m, onRefunded }
       dialog.current?.close();
       onRefunded(esim);
     } catch (caught) {
-      setError(caught instanceof ShopError && caught.kind === 'notRefundable' ? fill(m.notRefundable, refundFigures) : shopErrorText(caught, m, locale));
+      setError(
+        caught instanceof ShopError && caught.kind === 'notRefundable'
+          ? fill(m.notRefundable, refundFigures)
+          : shopErrorText(caught, m, locale),
+      );
     } finally {
       setBusy(false);
     }
@@ -82,7 +86,13 @@ export default function RefundDialog({ esimId, locale, messages: m, onRefunded }
           <ErrorBox message={error} />
         </div>
         <div className="mt-6 flex flex-wrap justify-end gap-3">
-          <button type="button" onClick={() => busy || dialog.current?.close()} aria-disabled={busy} className="rounded-full border border-line px-5 py-2 font-semibold aria-disabled:opacity-70" data-refund-keep>
+          <button
+            type="button"
+            onClick={() => busy || dialog.current?.close()}
+            aria-disabled={busy}
+            className="rounded-full border border-line px-5 py-2 font-semibold aria-disabled:opacity-70"
+            data-refund-keep
+          >
             {m.refundKeep}
           </button>
           <button

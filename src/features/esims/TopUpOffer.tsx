@@ -33,7 +33,10 @@ export default function TopUpOffer({ esimId, locale, checkoutPath, messages: m }
     listTopUps(esimId, locale).then(
       (answer) => setPlans({ status: 'ready', plans: answer.plans }),
       (error: unknown) =>
-        setPlans({ status: 'failed', text: error instanceof ShopError && error.kind === 'cannotTopUp' ? m.cannotTopUp : shopErrorText(error, m) }),
+        setPlans({
+          status: 'failed',
+          text: error instanceof ShopError && error.kind === 'cannotTopUp' ? m.cannotTopUp : shopErrorText(error, m),
+        }),
     );
   }
 

@@ -8,9 +8,33 @@ type MyEsim = EsimsNamespace['myEsim'];
 
 /** The My eSIMs texts the island shows: the page itself shows the title and the empty state. */
 const SHOWN = [
-  'loading', 'retry', 'listLabel', 'offline', 'orderNumber', 'statuses', 'usageLabel', 'usage', 'usagePending', 'validUntil', 'installBy', 'showCodes',
-  'topUp', 'topUpLoading', 'topUpHeading', 'topUpNone', 'cannotTopUp', 'topUpUnsupported',
-  'refund', 'refundTitle', 'refundText', 'refundWindow', 'refundConfirm', 'refundKeep', 'refundBusy', 'refundRequested', 'notRefundable',
+  'loading',
+  'retry',
+  'listLabel',
+  'offline',
+  'orderNumber',
+  'statuses',
+  'usageLabel',
+  'usage',
+  'usagePending',
+  'validUntil',
+  'installBy',
+  'showCodes',
+  'topUp',
+  'topUpLoading',
+  'topUpHeading',
+  'topUpNone',
+  'cannotTopUp',
+  'topUpUnsupported',
+  'refund',
+  'refundTitle',
+  'refundText',
+  'refundWindow',
+  'refundConfirm',
+  'refundKeep',
+  'refundBusy',
+  'refundRequested',
+  'notRefundable',
 ] as const satisfies readonly (keyof MyEsim)[];
 
 /** What the My eSIMs island (MyEsims.tsx and its cards) says, and nothing else. */
@@ -23,10 +47,21 @@ export type MyEsimsMessages = Pick<MyEsim, (typeof SHOWN)[number]> &
 
 /** One eSIM's card (EsimCard.tsx), with its top-up offer and refund dialog. */
 export type EsimCardMessages = Omit<MyEsimsMessages, 'loading' | 'listLabel' | 'offline'>;
-export type TopUpOfferMessages = Pick<EsimCardMessages, 'topUp' | 'topUpLoading' | 'topUpHeading' | 'topUpNone' | 'cannotTopUp' | 'retry' | keyof ShopErrorMessages>;
+export type TopUpOfferMessages = Pick<
+  EsimCardMessages,
+  'topUp' | 'topUpLoading' | 'topUpHeading' | 'topUpNone' | 'cannotTopUp' | 'retry' | keyof ShopErrorMessages
+>;
 export type RefundDialogMessages = Pick<
   EsimCardMessages,
-  'refund' | 'refundTitle' | 'refundText' | 'refundWindow' | 'refundConfirm' | 'refundKeep' | 'refundBusy' | 'notRefundable' | keyof ShopErrorMessages
+  | 'refund'
+  | 'refundTitle'
+  | 'refundText'
+  | 'refundWindow'
+  | 'refundConfirm'
+  | 'refundKeep'
+  | 'refundBusy'
+  | 'notRefundable'
+  | keyof ShopErrorMessages
 >;
 
 /** Where the island's links go, in the page's language. */

@@ -62,7 +62,12 @@ describe('saved eSIMs', () => {
   });
 
   it('survives a full storage', () => {
-    const store = { ...memoryStorage(), setItem: () => { throw new DOMException('full', 'QuotaExceededError'); } } as Storage;
+    const store = {
+      ...memoryStorage(),
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+    } as Storage;
     expect(() => saveEsims('user-a', list, savedAt, store)).not.toThrow();
   });
 });

@@ -43,7 +43,8 @@ export function readSavedEsims(uid: string, store = storage()): SavedEsims | und
   if (!raw) return undefined;
   try {
     const saved = JSON.parse(raw) as Partial<SavedEsims>;
-    if (saved.uid !== uid || typeof saved.savedAt !== 'string' || Number.isNaN(Date.parse(saved.savedAt)) || !Array.isArray(saved.esims)) return undefined;
+    if (saved.uid !== uid || typeof saved.savedAt !== 'string' || Number.isNaN(Date.parse(saved.savedAt)) || !Array.isArray(saved.esims))
+      return undefined;
     return saved as SavedEsims;
   } catch {
     return undefined;

@@ -20,7 +20,11 @@ describe('contact details in the legal texts', () => {
 
   it('links the details wherever they stand, in any order and more than once', () => {
     const segments = linkContacts('+49 30 1234567, help@shop.test, help@shop.test', links);
-    expect(segments.filter((s) => s.href).map((s) => s.href)).toEqual(['tel:+49301234567', 'mailto:help@shop.test', 'mailto:help@shop.test']);
+    expect(segments.filter((s) => s.href).map((s) => s.href)).toEqual([
+      'tel:+49301234567',
+      'mailto:help@shop.test',
+      'mailto:help@shop.test',
+    ]);
     expect(segments.map((s) => s.text).join('')).toBe('+49 30 1234567, help@shop.test, help@shop.test');
   });
 

@@ -12,8 +12,7 @@ interface LegalDocument {
 }
 const read = (locale: string, namespace: string): unknown =>
   JSON.parse(readFileSync(join(import.meta.dirname, '../../../locales', locale, `${namespace}.json`), 'utf8'));
-const body = (document: LegalDocument) =>
-  document.sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n');
+const body = (document: LegalDocument) => document.sections.flatMap((section) => [section.heading, ...section.paragraphs]).join('\n');
 
 describe.each(LOCALE_CODES)('legal texts in %s', (locale) => {
   const legal = read(locale, 'legal') as { privacy: LegalDocument; terms: LegalDocument };

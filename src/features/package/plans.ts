@@ -43,5 +43,8 @@ export function sortPlans(plans: readonly PlanView[], order: PlanOrder): PlanVie
 
 /** The cheapest priced package of a destination, for the store's 'from' price; undefined if none is priced. */
 export function lowestPrice(packages: readonly Package[]): Price | undefined {
-  return packages.reduce<Price | undefined>((low, pkg) => (pkg.price && (!low || pkg.price.amountMinor < low.amountMinor) ? pkg.price : low), undefined);
+  return packages.reduce<Price | undefined>(
+    (low, pkg) => (pkg.price && (!low || pkg.price.amountMinor < low.amountMinor) ? pkg.price : low),
+    undefined,
+  );
 }

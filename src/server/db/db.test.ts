@@ -28,7 +28,9 @@ describe.each(databaseDrivers())('$name', ({ open }) => {
   });
 
   it('runs several statements sent without parameters and answers the last one’s rows', async () => {
-    const rows = await db.query("CREATE TABLE a (x integer); INSERT INTO a VALUES (7); SELECT x, count(*) OVER () AS c, '{}'::jsonb AS j FROM a");
+    const rows = await db.query(
+      "CREATE TABLE a (x integer); INSERT INTO a VALUES (7); SELECT x, count(*) OVER () AS c, '{}'::jsonb AS j FROM a",
+    );
     expect(rows).toEqual([{ x: 7, c: 1, j: {} }]);
   });
 

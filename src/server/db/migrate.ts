@@ -22,9 +22,7 @@ export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<str
 
   await db.transaction(async (tx) => {
     await lock(tx);
-    await tx.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
   });
 
   const applied: string[] = [];

@@ -37,7 +37,9 @@ export function esimRoutes(deps: EsimRoutesDeps) {
   async function withFreshUsage(owned: OwnedEsim[], uid: string): Promise<OwnedEsim[]> {
     const now = Date.now();
     const stale = owned.flatMap(({ order, esim }) =>
-      esim && order.state === 'delivered' && !['cancelled', 'expired'].includes(esim.status) &&
+      esim &&
+      order.state === 'delivered' &&
+      !['cancelled', 'expired'].includes(esim.status) &&
       (!esim.usage_checked_at || now - esim.usage_checked_at.getTime() > ESIM_USAGE_MAX_AGE_MS)
         ? [esim.esim_tran_no]
         : [],
@@ -61,7 +63,9 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const { lang } = c.req.valid('query');
     const uid = c.get('caller').uid;
     const list = await withFreshUsage(await esims.ownedBy(uid), uid);
-    const body: EsimList = { esims: await Promise.all(list.map(({ order, esim }) => esimView(order, esim, destination(order.destination, lang)))) };
+    const body: EsimList = {
+      esims: await Promise.all(list.map(({ order, esim }) => esimView(order, esim, destination(order.destination, lang)))),
+    };
     return c.json(body);
   });
 
@@ -108,7 +112,8 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     if (refused) return refused;
     const found = await owned(c);
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-    const notRefundable = () => fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
+    const notRefundable = () =>
+      fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
     // What we know first (the order's state, the 30 days, the installed flag the partner's
     // notifications keep): an eSIM that is not refundable by it costs the partner nothing.
     if (!isRefundable(esimStatus(found.order, found.esim, new Date()), found.order, found.esim, new Date())) return notRefundable();

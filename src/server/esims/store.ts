@@ -45,8 +45,20 @@ export function createEsimStore(db: Queryable) {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
          ON CONFLICT (esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
          RETURNING order_id`,
-        [p.esimTranNo, orderId, p.iccid, p.activationCode, p.smdpAddress, p.matchingId, p.status, p.installed,
-          p.expiresAt, p.totalBytes, p.usedBytes, p.validityDays],
+        [
+          p.esimTranNo,
+          orderId,
+          p.iccid,
+          p.activationCode,
+          p.smdpAddress,
+          p.matchingId,
+          p.status,
+          p.installed,
+          p.expiresAt,
+          p.totalBytes,
+          p.usedBytes,
+          p.validityDays,
+        ],
       );
       if (stored?.order_id !== orderId) throw new Error(`order ${orderId}: the partner's eSIM ${p.esimTranNo} is already another order's`);
     },
@@ -57,7 +69,15 @@ export function createEsimStore(db: Queryable) {
         `UPDATE esims SET status = $2, installed = installed OR $3, expires_at = $4, total_bytes = $5, used_bytes = $6,
            validity_days = $7, usage_checked_at = now(), updated_at = now()
          WHERE esim_tran_no = $1`,
-        [profile.esimTranNo, profile.status, profile.installed, profile.expiresAt, profile.totalBytes, profile.usedBytes, profile.validityDays],
+        [
+          profile.esimTranNo,
+          profile.status,
+          profile.installed,
+          profile.expiresAt,
+          profile.totalBytes,
+          profile.usedBytes,
+          profile.validityDays,
+        ],
       );
     },
 

@@ -39,7 +39,13 @@ describe('what the owner sees of an eSIM', () => {
     expect(isRefundable('ready', order('delivered', 30), esim(), NOW)).toBe(false);
     expect(isRefundable('active', order('delivered', 1), esim({ installed: true }), NOW)).toBe(false);
     expect(isRefundable('ready', order('delivered', 1), esim({ installed: true }), NOW)).toBe(false);
-    expect([canTopUp('active'), canTopUp('used_up'), canTopUp('ready'), canTopUp('expired'), canTopUp('refunded')]).toEqual([true, true, false, false, false]);
+    expect([canTopUp('active'), canTopUp('used_up'), canTopUp('ready'), canTopUp('expired'), canTopUp('refunded')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('offers no top-up of a plan the partner sells none for, and says so; an order from before it was kept asks the partner', async () => {
@@ -48,7 +54,14 @@ describe('what the owner sees of an eSIM', () => {
         ...order('delivered'),
         id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
         number: 7,
-        plan: { id: 'ad-1gb-7d', metadata: { dataAmount: { value: 1, unit: 'GB' } }, validity: 7, validityUnit: 'day', supportedCountries: ['AD'], ...(topUp === undefined ? {} : { topUp }) },
+        plan: {
+          id: 'ad-1gb-7d',
+          metadata: { dataAmount: { value: 1, unit: 'GB' } },
+          validity: 7,
+          validityUnit: 'day',
+          supportedCountries: ['AD'],
+          ...(topUp === undefined ? {} : { topUp }),
+        },
       }) as OrderRow;
     const installed = esim({
       status: 'active',
@@ -61,7 +74,11 @@ describe('what the owner sees of an eSIM', () => {
       used_bytes: 0,
     });
     const andorra = { code: 'AD', name: 'Andorra', flag: '/flags/AD.svg' };
-    expect(await esimView(sold(false), installed, andorra, NOW)).toMatchObject({ status: 'active', canTopUp: false, topUpSupported: false });
+    expect(await esimView(sold(false), installed, andorra, NOW)).toMatchObject({
+      status: 'active',
+      canTopUp: false,
+      topUpSupported: false,
+    });
     expect(await esimView(sold(true), installed, andorra, NOW)).toMatchObject({ status: 'active', canTopUp: true, topUpSupported: true });
     expect(await esimView(sold(), installed, andorra, NOW)).toMatchObject({ canTopUp: true, topUpSupported: true });
   });

@@ -158,12 +158,18 @@ export function createFulfilment(options: FulfilmentOptions) {
       if (!partnerOrderNo) {
         await lease.check();
         try {
-          ({ partnerOrderNo } = await partner.orderEsim({ transactionId: order.id, partnerCode: order.partner_code, priceUsdE4: order.wholesale_usd_e4, count: 1 }));
+          ({ partnerOrderNo } = await partner.orderEsim({
+            transactionId: order.id,
+            partnerCode: order.partner_code,
+            priceUsdE4: order.wholesale_usd_e4,
+            count: 1,
+          }));
         } catch (error) {
           // Refused after an unknown earlier try: the refusal may be 'that order exists'.
           partnerOrderNo = refused(error) ? ((await lookUp()) ?? null) : null;
           if (!partnerOrderNo) {
-            if (refused(error) && !earlier) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
+            if (refused(error) && !earlier)
+              await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
             throw error;
           }
         }
@@ -216,9 +222,12 @@ export function createFulfilment(options: FulfilmentOptions) {
       }
       await lease.write((tx) => partnerWrites.settle(tx, earlier.id, 'refused', 'read back: not applied'));
     }
-    if (await partnerWrites.topUpUnderWay(db, tranNo, order.id)) throw new Error(`top-up ${order.id}: another top-up of ${tranNo} is under way`);
+    if (await partnerWrites.topUpUnderWay(db, tranNo, order.id))
+      throw new Error(`top-up ${order.id}: another top-up of ${tranNo} is under way`);
     const before = await partnerEsim(tranNo);
-    const write = await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/topup', esimTranNo: tranNo, beforeTotalBytes: before.totalBytes }));
+    const write = await lease.write((tx) =>
+      partnerWrites.record(tx, { orderId: order.id, call: 'esim/topup', esimTranNo: tranNo, beforeTotalBytes: before.totalBytes }),
+    );
     await lease.check();
     let result: TopUpResult;
     try {
@@ -248,7 +257,8 @@ export function createFulfilment(options: FulfilmentOptions) {
       return false;
     }
     const tranNo = esim.esim_tran_no;
-    const write = (await partnerWrites.unsettled(db, order.id, 'esim/cancel'))?.id ??
+    const write =
+      (await partnerWrites.unsettled(db, order.id, 'esim/cancel'))?.id ??
       (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: tranNo })));
     await lease.check();
     let how = 'answered';
@@ -289,13 +299,18 @@ export function createFulfilment(options: FulfilmentOptions) {
     try {
       const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
       const partnerOrderNo = order.partner_order_no ?? (earlier ? await partner.findOrder(order.id, earlier.sent_at) : undefined);
-      if (earlier) await lease.write((tx) => partnerWrites.settle(tx, earlier.id, partnerOrderNo ? 'applied' : 'refused', `read back: ${partnerOrderNo ?? 'no order'}`));
+      if (earlier)
+        await lease.write((tx) =>
+          partnerWrites.settle(tx, earlier.id, partnerOrderNo ? 'applied' : 'refused', `read back: ${partnerOrderNo ?? 'no order'}`),
+        );
       if (!partnerOrderNo) return;
       const answer = await partner.queryProfiles({ partnerOrderNo });
       // Only this order's own eSIMs: a partner order number can point elsewhere (the partner's mistake or ours).
       const own = answer.status === 'ready' ? answer.profiles.filter((p) => p.transactionId === order.id && p.status !== 'cancelled') : [];
       for (const profile of own) {
-        const write = await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: profile.esimTranNo }));
+        const write = await lease.write((tx) =>
+          partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: profile.esimTranNo }),
+        );
         await partner.cancelProfile(profile.esimTranNo).catch(async (error: unknown) => {
           if ((await partnerEsim(profile.esimTranNo)).status !== 'cancelled') throw error;
         });
@@ -303,7 +318,11 @@ export function createFulfilment(options: FulfilmentOptions) {
       }
     } catch (error) {
       if (error instanceof LeaseLost) throw error;
-      console.error('fulfilment: an undelivered eSIM could not be released; refunding the buyer all the same', order.id, error instanceof Error ? error.message : error);
+      console.error(
+        'fulfilment: an undelivered eSIM could not be released; refunding the buyer all the same',
+        order.id,
+        error instanceof Error ? error.message : error,
+      );
     }
   }
 
@@ -331,7 +350,11 @@ export function createFulfilment(options: FulfilmentOptions) {
    *
    * Answers 'refunded' once the order is refunded, else when to look again.
    */
-  async function refund(lease: Lease, order: OrderRow, reason: NonNullable<OrderRow['refund_reason']>): Promise<'refunded' | { retryInMs: number }> {
+  async function refund(
+    lease: Lease,
+    order: OrderRow,
+    reason: NonNullable<OrderRow['refund_reason']>,
+  ): Promise<'refunded' | { retryInMs: number }> {
     let refundId = order.refund_id;
     let status = refundId ? (order.refund_status ?? 'pending') : null;
     let failures = order.refund_failures;
@@ -355,7 +378,11 @@ export function createFulfilment(options: FulfilmentOptions) {
       if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
       await lease.check();
       const asked = await refundPayment(stripe, {
-        reference: order.id, paymentIntentId: payment.payment_intent_id, amountMinor: payment.amount_minor, reason, attempt: lease.order.attempts,
+        reference: order.id,
+        paymentIntentId: payment.payment_intent_id,
+        amountMinor: payment.amount_minor,
+        reason,
+        attempt: lease.order.attempts,
       });
       [refundId, status] = [asked.id, asked.status];
       await lease.write((tx) =>
@@ -375,7 +402,10 @@ export function createFulfilment(options: FulfilmentOptions) {
   /** A failure the same call cannot fix by being tried again: the order goes straight to its refund. */
   const hopeless = (error: unknown) =>
     refused(error) &&
-    (error.kind === 'not_found' || error.kind === 'price_changed' || error.kind === 'insufficient_balance' || (error.call === 'esim/topup' && error.kind === 'not_allowed'));
+    (error.kind === 'not_found' ||
+      error.kind === 'price_changed' ||
+      error.kind === 'insufficient_balance' ||
+      (error.call === 'esim/topup' && error.kind === 'not_allowed'));
 
   async function runOnce(id: string): Promise<void> {
     const lease = await claimOrder(db, id, leaseMs);
@@ -398,14 +428,21 @@ export function createFulfilment(options: FulfilmentOptions) {
         console.error('fulfilment: giving up, refunding', id, text);
         // Our prepaid balance at the partner ran dry: this buyer is refunded at once, and selling stops until it is topped up.
         const outOfBalance = refused(error) && error.kind === 'insufficient_balance';
-        const moved = await lease.write(async (tx) => {
-          await queue.giveUp(tx, id, text);
-          if (outOfBalance) {
-            await queue.setRefundReason(tx, id, 'out_of_balance');
-            await pauseSales(tx, lease.order.wholesale_usd_e4);
-          }
-          return orders.move(tx, id, 'fulfilment_failed', outOfBalance ? 'partner_out_of_balance' : `retries_exhausted after ${attempts} tries`);
-        }).catch(() => false);
+        const moved = await lease
+          .write(async (tx) => {
+            await queue.giveUp(tx, id, text);
+            if (outOfBalance) {
+              await queue.setRefundReason(tx, id, 'out_of_balance');
+              await pauseSales(tx, lease.order.wholesale_usd_e4);
+            }
+            return orders.move(
+              tx,
+              id,
+              'fulfilment_failed',
+              outOfBalance ? 'partner_out_of_balance' : `retries_exhausted after ${attempts} tries`,
+            );
+          })
+          .catch(() => false);
         await lease.release({ kind: 'unchanged' });
         // The refund follows at once (and is itself retried if it fails).
         if (moved) return runOnce(id);

@@ -33,14 +33,17 @@ export async function claimOrder(db: Db, id: string, leaseMs: number): Promise<L
   let lost = false;
 
   // Renewed at a third of its length: two renewals may fail (a slow database) before it lapses.
-  const renewal = setInterval(() => {
-    queue
-      .renew(db, claim, leaseMs)
-      .then((held) => {
-        if (!held) lost = true;
-      })
-      .catch(() => undefined);
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+  const renewal = setInterval(
+    () => {
+      queue
+        .renew(db, claim, leaseMs)
+        .then((held) => {
+          if (!held) lost = true;
+        })
+        .catch(() => undefined);
+    },
+    Math.max(10, Math.floor(leaseMs / 3)),
+  );
   renewal.unref();
 
   async function check(tx: Queryable = db): Promise<void> {

@@ -85,7 +85,12 @@ async function handle(
     case 'data_usage': {
       const esim = await esimOf(notification);
       if (!esim) return 'ignored';
-      await esims.recordUsage({ esimTranNo: esim.esim_tran_no, usedBytes: notification.usedBytes, totalBytes: notification.totalBytes, measuredAt: notification.measuredAt });
+      await esims.recordUsage({
+        esimTranNo: esim.esim_tran_no,
+        usedBytes: notification.usedBytes,
+        totalBytes: notification.totalBytes,
+        measuredAt: notification.measuredAt,
+      });
       return 'handled';
     }
     case 'smdp_event':

@@ -36,7 +36,10 @@ export const partnerWrites = {
     return rows.length > 0;
   },
 
-  async record(tx: Queryable, write: { orderId: string; call: PartnerWriteCall; esimTranNo?: string; beforeTotalBytes?: number }): Promise<number> {
+  async record(
+    tx: Queryable,
+    write: { orderId: string; call: PartnerWriteCall; esimTranNo?: string; beforeTotalBytes?: number },
+  ): Promise<number> {
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO partner_writes (order_id, call, esim_tran_no, before_total_bytes) VALUES ($1, $2, $3, $4) RETURNING id`,
       [write.orderId, write.call, write.esimTranNo ?? null, write.beforeTotalBytes ?? null],

@@ -75,10 +75,11 @@ export async function release(db: Db, claim: Claim, next: NextTry): Promise<void
       await db.query(`UPDATE orders SET locked_until = NULL ${holds}`, [claim.id, claim.lease]);
       return;
     case 'look_again':
-      await db.query(
-        `UPDATE orders SET locked_until = NULL, next_attempt_at = now() + $3 * interval '1 millisecond' ${holds}`,
-        [claim.id, claim.lease, next.inMs],
-      );
+      await db.query(`UPDATE orders SET locked_until = NULL, next_attempt_at = now() + $3 * interval '1 millisecond' ${holds}`, [
+        claim.id,
+        claim.lease,
+        next.inMs,
+      ]);
       return;
     case 'retry':
       await db.query(

@@ -24,7 +24,9 @@ export function createReconcile(deps: {
   const { db, stripe, partner, store, fulfilment, checkouts } = deps;
   return async () => {
     // A paused shop sells again once the partner's balance covers what failed (asked at most once a minute).
-    await resumeSalesIfFunded(db, partner).catch((error: unknown) => console.error('sales pause: balance check failed', error instanceof Error ? error.message : error));
+    await resumeSalesIfFunded(db, partner).catch((error: unknown) =>
+      console.error('sales pause: balance check failed', error instanceof Error ? error.message : error),
+    );
     // Payments whose webhook never came: read at Stripe, then delivered like any other.
     const paid = await syncCheckouts(db, stripe, store);
     for (const id of paid) await fulfilment.run(id);

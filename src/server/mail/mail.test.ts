@@ -38,9 +38,30 @@ const order = (destinationName: string, number: string): MailOrder => ({
 
 /** What the buyer must read in each language (written here, not taken from the locale files). */
 const EXPECTED = {
-  en: { destination: 'Germany', subject: 'Your eSIM for Germany: order {n}', qrAlt: 'QR code to install your eSIM', waiver: 'you lose your right of withdrawal once delivery has begun (§ 356(5) BGB)', price: '€19.99', date: 'November 20, 2026' },
-  de: { destination: 'Deutschland', subject: 'Deine eSIM für Deutschland: Bestellung {n}', qrAlt: 'QR-Code zur Installation deiner eSIM', waiver: 'dass du mit Beginn der Bereitstellung dein Widerrufsrecht verlierst (§ 356 Abs. 5 BGB)', price: '19,99\u00a0€', date: '20. November 2026' },
-  ar: { destination: 'ألمانيا', subject: 'شريحة eSIM الخاصة بك لـ ألمانيا: الطلب {n}', qrAlt: 'رمز QR لتثبيت شريحة eSIM الخاصة بك', waiver: 'وأقررت بأنك تفقد حقك في الانسحاب بمجرد بدء التسليم', price: formatPrice(total, 'ar'), date: 'نوفمبر 2026' },
+  en: {
+    destination: 'Germany',
+    subject: 'Your eSIM for Germany: order {n}',
+    qrAlt: 'QR code to install your eSIM',
+    waiver: 'you lose your right of withdrawal once delivery has begun (§ 356(5) BGB)',
+    price: '€19.99',
+    date: 'November 20, 2026',
+  },
+  de: {
+    destination: 'Deutschland',
+    subject: 'Deine eSIM für Deutschland: Bestellung {n}',
+    qrAlt: 'QR-Code zur Installation deiner eSIM',
+    waiver: 'dass du mit Beginn der Bereitstellung dein Widerrufsrecht verlierst (§ 356 Abs. 5 BGB)',
+    price: '19,99\u00a0€',
+    date: '20. November 2026',
+  },
+  ar: {
+    destination: 'ألمانيا',
+    subject: 'شريحة eSIM الخاصة بك لـ ألمانيا: الطلب {n}',
+    qrAlt: 'رمز QR لتثبيت شريحة eSIM الخاصة بك',
+    waiver: 'وأقررت بأنك تفقد حقك في الانسحاب بمجرد بدء التسليم',
+    price: formatPrice(total, 'ar'),
+    date: 'نوفمبر 2026',
+  },
 } satisfies Partial<Record<Locale, Record<string, string>>>;
 
 let smtp: SmtpStandIn;
@@ -72,7 +93,13 @@ describe('the order e-mail, sent over SMTP', () => {
       const expected = EXPECTED[lang];
       const number = `ES-2026-00012${['en', 'de', 'ar'].indexOf(lang)}`;
       const to = `buyer-${lang}@example.com`;
-      const email = await orderEmail({ lang, order: order(expected.destination, number), esim, installGuideUrl: `https://shop.example/${lang}/install/`, siteName: 'Travel eSIM' });
+      const email = await orderEmail({
+        lang,
+        order: order(expected.destination, number),
+        esim,
+        installGuideUrl: `https://shop.example/${lang}/install/`,
+        siteName: 'Travel eSIM',
+      });
       // Credentials in the URL, as in production: the stand-in takes any login.
       const mailer = mailerFor(smtp.url.replace('smtp://', 'smtp://shop:secret@'));
       await mailer.send({ ...email, to });
@@ -131,9 +158,17 @@ describe('the order e-mail, sent over SMTP', () => {
   }
 
   it('tells why when the mail server refuses the connection, without the activation code or the message', async () => {
-    const email = await orderEmail({ lang: 'en', order: order('Germany', 'ES-2026-000130'), esim, installGuideUrl: 'https://shop.example/install/', siteName: 'Travel eSIM' });
+    const email = await orderEmail({
+      lang: 'en',
+      order: order('Germany', 'ES-2026-000130'),
+      esim,
+      installGuideUrl: 'https://shop.example/install/',
+      siteName: 'Travel eSIM',
+    });
     const port = await closedPort();
-    const error = await mailerFor(`smtp://shop:secret@127.0.0.1:${port}`).send({ ...email, to: 'buyer@example.com' }).catch((e: unknown) => e);
+    const error = await mailerFor(`smtp://shop:secret@127.0.0.1:${port}`)
+      .send({ ...email, to: 'buyer@example.com' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailError);
     const { message } = error as MailError;
     expect(message).toContain('mailer.send');
@@ -155,8 +190,16 @@ describe('the order e-mail, sent over SMTP', () => {
     });
     await new Promise<void>((resolve) => rejecting.listen(0, '127.0.0.1', resolve));
     try {
-      const email = await orderEmail({ lang: 'en', order: order('Germany', 'ES-2026-000131'), esim, installGuideUrl: 'https://shop.example/install/', siteName: 'Travel eSIM' });
-      const error = (await mailerFor(`smtp://127.0.0.1:${(rejecting.server.address() as { port: number }).port}`).send({ ...email, to: 'buyer@example.com' }).catch((e: unknown) => e)) as MailError;
+      const email = await orderEmail({
+        lang: 'en',
+        order: order('Germany', 'ES-2026-000131'),
+        esim,
+        installGuideUrl: 'https://shop.example/install/',
+        siteName: 'Travel eSIM',
+      });
+      const error = (await mailerFor(`smtp://127.0.0.1:${(rejecting.server.address() as { port: number }).port}`)
+        .send({ ...email, to: 'buyer@example.com' })
+        .catch((e: unknown) => e)) as MailError;
       expect(error).toBeInstanceOf(MailError);
       expect(error.responseCode).toBe(554);
       expect(error.message).toContain('Rejected');
@@ -170,7 +213,13 @@ describe('the order e-mail, sent over SMTP', () => {
 describe('over TLS with a login, as in production', () => {
   const login = { user: 'shop', pass: 'Relay-Pa55word' };
   const buyerEmail = (number: string) =>
-    orderEmail({ lang: 'en', order: order('Germany', number), esim, installGuideUrl: 'https://shop.example/install/', siteName: 'Travel eSIM' });
+    orderEmail({
+      lang: 'en',
+      order: order('Germany', number),
+      esim,
+      installGuideUrl: 'https://shop.example/install/',
+      siteName: 'Travel eSIM',
+    });
   const withLogin = (url: string, pass = login.pass) => url.replace(/^(smtps?:\/\/)/, `$1${login.user}:${encodeURIComponent(pass)}@`);
   let relays: SmtpStandIn[] = [];
   const relay = async (options: Parameters<typeof startSmtpStandIn>[0]) => {
@@ -216,7 +265,11 @@ describe('over TLS with a login, as in production', () => {
   it('fails on a wrong password with the SMTP code, and never shows a password', async () => {
     const starttls = await relay({ tls: 'starttls', auth: login });
     const wrong = 'Wr0ng-Pa55word';
-    const error = (await createMailer({ smtpUrl: withLogin(starttls.url, wrong), from: 'Travel eSIM <orders@shop.example>', ca: starttls.ca })
+    const error = (await createMailer({
+      smtpUrl: withLogin(starttls.url, wrong),
+      from: 'Travel eSIM <orders@shop.example>',
+      ca: starttls.ca,
+    })
       .send({ ...(await buyerEmail('ES-2026-000153')), to: 'buyer@example.com' })
       .catch((e: unknown) => e)) as MailError;
     expect(error).toBeInstanceOf(MailError);
@@ -224,7 +277,8 @@ describe('over TLS with a login, as in production', () => {
     expect(error.responseCode).toBe(535);
     expect(error.message).toContain('EAUTH 535');
     const shown = `${error.message}\n${inspect(error)}\n${JSON.stringify(error)}`;
-    for (const secret of [wrong, login.pass, Buffer.from(`\0${login.user}\0${wrong}`).toString('base64'), MATCHING_ID]) expect(shown).not.toContain(secret);
+    for (const secret of [wrong, login.pass, Buffer.from(`\0${login.user}\0${wrong}`).toString('base64'), MATCHING_ID])
+      expect(shown).not.toContain(secret);
     expect(starttls.messages).toHaveLength(0);
   });
 
@@ -270,14 +324,25 @@ describe('over TLS with a login, as in production', () => {
 
   it('refuses a plain smtp:// URL to any host but this machine, and a relay without a login, without showing the password', () => {
     const create = (smtpUrl: string) => () => createMailer({ smtpUrl, from: 'Travel eSIM <orders@shop.example>' });
-    for (const plain of ['smtp://shop:Relay-Pa55word@smtp.example.com:587', 'smtp://shop:Relay-Pa55word@smtp.example.com', 'smtp://shop:Relay-Pa55word@10.0.0.25:25', 'smtp://shop:Relay-Pa55word@127.0.0.2:25']) {
+    for (const plain of [
+      'smtp://shop:Relay-Pa55word@smtp.example.com:587',
+      'smtp://shop:Relay-Pa55word@smtp.example.com',
+      'smtp://shop:Relay-Pa55word@10.0.0.25:25',
+      'smtp://shop:Relay-Pa55word@127.0.0.2:25',
+    ]) {
       expect(create(plain)).toThrow(/no plain text to .*smtps:\/\/.*\?tls=required/);
       expect(create(plain)).not.toThrow(/Pa55word/);
     }
     expect(create('smtps://smtp.example.com')).toThrow('needs a login');
     expect(create('smtp://smtp.example.com:587?tls=required')).toThrow('needs a login');
     expect(create('smtp://shop:Relay-Pa55word@smtp.example.com:587?tls=maybe')).toThrow('?tls=required');
-    for (const fine of ['smtps://shop:Relay-Pa55word@smtp.example.com', 'smtp://shop:Relay-Pa55word@smtp.example.com:587?tls=required', 'smtp://127.0.0.1:2525', 'smtp://localhost:2525', 'smtp://[::1]:2525']) {
+    for (const fine of [
+      'smtps://shop:Relay-Pa55word@smtp.example.com',
+      'smtp://shop:Relay-Pa55word@smtp.example.com:587?tls=required',
+      'smtp://127.0.0.1:2525',
+      'smtp://localhost:2525',
+      'smtp://[::1]:2525',
+    ]) {
       expect(create(fine)).not.toThrow();
     }
   });
@@ -287,7 +352,10 @@ describe('the refund e-mail', () => {
   it('says in German how much is refunded and within how many business days', async () => {
     const to = 'refund-de@example.com';
     const mailer = mailerFor(smtp.url);
-    await mailer.send({ ...refundEmail({ lang: 'de', order: { number: 'ES-2026-000140', total }, reason: 'requested', siteName: 'Travel eSIM' }), to });
+    await mailer.send({
+      ...refundEmail({ lang: 'de', order: { number: 'ES-2026-000140', total }, reason: 'requested', siteName: 'Travel eSIM' }),
+      to,
+    });
     mailer.close();
     const message = await smtp.waitFor((m) => m.to.includes(to));
     expect(message.subject).toBe('Erstattung für Bestellung ES-2026-000140');
@@ -300,7 +368,12 @@ describe('the refund e-mail', () => {
   });
 
   it('apologises in Arabic, right to left, when the eSIM could not be delivered', () => {
-    const { html, text, subject } = refundEmail({ lang: 'ar', order: { number: 'ES-2026-000141', total }, reason: 'not_delivered', siteName: 'Travel eSIM' });
+    const { html, text, subject } = refundEmail({
+      lang: 'ar',
+      order: { number: 'ES-2026-000141', total },
+      reason: 'not_delivered',
+      siteName: 'Travel eSIM',
+    });
     expect(subject).toBe('استرداد المبلغ للطلب ES-2026-000141');
     expect(text).toContain('لم نتمكن من تسليم شريحة eSIM');
     expect(parse(html).querySelector('html')?.getAttribute('dir')).toBe('rtl');

@@ -72,7 +72,9 @@ export function createMailer({ smtpUrl, from, ca }: MailerOptions): Mailer {
   const server = `${url.protocol}//${url.hostname}:${port}`;
   const local = LOOPBACK.has(url.hostname.toLowerCase());
   if (!local && !secure && !startTls) {
-    throw new Error(`SMTP_URL: no plain text to ${url.hostname}: use smtps://${url.hostname} (implicit TLS, port 465) or smtp://${url.hostname}:587?tls=required (STARTTLS); plain smtp:// is only for 127.0.0.1 or localhost`);
+    throw new Error(
+      `SMTP_URL: no plain text to ${url.hostname}: use smtps://${url.hostname} (implicit TLS, port 465) or smtp://${url.hostname}:587?tls=required (STARTTLS); plain smtp:// is only for 127.0.0.1 or localhost`,
+    );
   }
   if (!local && !url.username) throw new Error(`SMTP_URL: the relay ${url.hostname} needs a login: smtps://user:password@${url.hostname}`);
   const transport = createTransport({
@@ -104,7 +106,9 @@ export function createMailer({ smtpUrl, from, ca }: MailerOptions): Mailer {
       } catch (error) {
         const { code, responseCode, message: reason } = error as { code?: string; responseCode?: number; message?: string };
         throw new MailError(
-          redact(`mailer.send via ${server} failed${code ? ` (${code}${responseCode ? ` ${responseCode}` : ''})` : ''}: ${reason ?? String(error)}`),
+          redact(
+            `mailer.send via ${server} failed${code ? ` (${code}${responseCode ? ` ${responseCode}` : ''})` : ''}: ${reason ?? String(error)}`,
+          ),
           code,
           responseCode,
         );

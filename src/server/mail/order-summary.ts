@@ -48,7 +48,10 @@ export function legalBlocks(order: MailOrder, lang: Locale, siteName: string): B
   return [
     { kind: 'subheading', text: t('order.legalHeading') },
     // A version like 2025-10-01 inside Arabic text keeps its order only inside a left-to-right isolate.
-    { kind: 'paragraph', text: t('order.terms', { version: localeInfo(lang).dir === 'rtl' ? `\u2066${order.termsVersion}\u2069` : order.termsVersion }) },
+    {
+      kind: 'paragraph',
+      text: t('order.terms', { version: localeInfo(lang).dir === 'rtl' ? `\u2066${order.termsVersion}\u2069` : order.termsVersion }),
+    },
     { kind: 'paragraph', text: t('order.waiver', { date: formatDateTime(order.consentedAt, lang) }) },
     { kind: 'paragraph', text: t('order.keep'), small: true },
     { kind: 'paragraph', text: siteName, small: true },

@@ -10,7 +10,8 @@ import { LOCALE_CODES, type Locale } from '../../i18n/locales.ts';
  */
 const NAMESPACES = ['mail', 'common'] as const;
 
-const read = (lang: Locale, ns: string) => JSON.parse(readFileSync(new URL(`../../../locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
+const read = (lang: Locale, ns: string) =>
+  JSON.parse(readFileSync(new URL(`../../../locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
 
 const resources = Object.fromEntries(LOCALE_CODES.map((lang) => [lang, Object.fromEntries(NAMESPACES.map((ns) => [ns, read(lang, ns)]))]));
 const instance = createI18n(resources);

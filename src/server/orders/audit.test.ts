@@ -46,8 +46,20 @@ function fixtures(db: Queryable) {
            refund_amount_minor, created_at, refund_status, refund_status_at, refund_failures)
          VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, $4, 'EUR', 'en', '2026-01', $5, $5,
            $6, $7, $8, $9, $5, $10, $11, $12)`,
-        [id, `uid-${id}`, state, amountMinor, minutesAgo(60), kind, topUpOf, refundId, refundAmountMinor,
-          refundStatus, refundStatus ? refundStatusAt : null, refundFailures],
+        [
+          id,
+          `uid-${id}`,
+          state,
+          amountMinor,
+          minutesAgo(60),
+          kind,
+          topUpOf,
+          refundId,
+          refundAmountMinor,
+          refundStatus,
+          refundStatus ? refundStatusAt : null,
+          refundFailures,
+        ],
       );
       return id;
     },
@@ -71,7 +83,12 @@ function fixtures(db: Queryable) {
       return esimTranNo;
     },
     async partnerWrite(orderId: string, call: string, outcome: 'sent' | 'applied' | 'refused', sentAt = STALE) {
-      await db.query('INSERT INTO partner_writes (order_id, call, outcome, sent_at) VALUES ($1, $2, $3, $4)', [orderId, call, outcome, sentAt]);
+      await db.query('INSERT INTO partner_writes (order_id, call, outcome, sent_at) VALUES ($1, $2, $3, $4)', [
+        orderId,
+        call,
+        outcome,
+        sentAt,
+      ]);
     },
     async email(orderId: string, kind: 'order' | 'top_up' | 'refund') {
       await db.query('INSERT INTO order_emails (order_id, kind) VALUES ($1, $2)', [orderId, kind]);
@@ -137,9 +154,27 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       await data.payment(topUp);
 
       expect(await audit()).toEqual([
-        { invariant: 'paid_without_esim_or_refund', orderId: provisioning, orderNumber: await numberOf(provisioning), state: 'provisioning', detail: 'paid 20 min ago (2026-03-01T11:40:00Z), no eSIM and no refund' },
-        { invariant: 'paid_without_esim_or_refund', orderId: failed, orderNumber: await numberOf(failed), state: 'fulfilment_failed', detail: 'paid 20 min ago (2026-03-01T11:40:00Z), no eSIM and no refund' },
-        { invariant: 'paid_without_esim_or_refund', orderId: topUp, orderNumber: await numberOf(topUp), state: 'refund_requested', detail: 'paid 20 min ago (2026-03-01T11:40:00Z), top-up not delivered and no refund' },
+        {
+          invariant: 'paid_without_esim_or_refund',
+          orderId: provisioning,
+          orderNumber: await numberOf(provisioning),
+          state: 'provisioning',
+          detail: 'paid 20 min ago (2026-03-01T11:40:00Z), no eSIM and no refund',
+        },
+        {
+          invariant: 'paid_without_esim_or_refund',
+          orderId: failed,
+          orderNumber: await numberOf(failed),
+          state: 'fulfilment_failed',
+          detail: 'paid 20 min ago (2026-03-01T11:40:00Z), no eSIM and no refund',
+        },
+        {
+          invariant: 'paid_without_esim_or_refund',
+          orderId: topUp,
+          orderNumber: await numberOf(topUp),
+          state: 'refund_requested',
+          detail: 'paid 20 min ago (2026-03-01T11:40:00Z), top-up not delivered and no refund',
+        },
       ]);
     });
 
@@ -165,7 +200,13 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     it('flags a delivered eSIM order with no eSIM stored', async () => {
       const id = await data.order({ state: 'delivered' });
       expect(await audit()).toEqual([
-        { invariant: 'delivered_without_esim', orderId: id, orderNumber: await numberOf(id), state: 'delivered', detail: 'delivered, but no eSIM stored for it' },
+        {
+          invariant: 'delivered_without_esim',
+          orderId: id,
+          orderNumber: await numberOf(id),
+          state: 'delivered',
+          detail: 'delivered, but no eSIM stored for it',
+        },
       ]);
     });
 
@@ -180,7 +221,13 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     it('flags a refunded order without the refund’s id', async () => {
       const id = await data.order({ state: 'refunded' });
       expect(await audit()).toEqual([
-        { invariant: 'refunded_without_refund_id', orderId: id, orderNumber: await numberOf(id), state: 'refunded', detail: 'refunded, but no refund id' },
+        {
+          invariant: 'refunded_without_refund_id',
+          orderId: id,
+          orderNumber: await numberOf(id),
+          state: 'refunded',
+          detail: 'refunded, but no refund id',
+        },
       ]);
     });
 
@@ -193,10 +240,28 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
   describe('refunded_before_succeeded', () => {
     it('flags a refunded order whose refund Stripe has not said succeeded', async () => {
       const pending = await data.order({ state: 'refunded', refundId: 're_p', refundStatus: 'pending' });
-      const failed = await data.order({ state: 'refunded', refundId: 're_f', refundStatus: 'failed', refundStatusAt: FRESH, refundFailures: 1 });
+      const failed = await data.order({
+        state: 'refunded',
+        refundId: 're_f',
+        refundStatus: 'failed',
+        refundStatusAt: FRESH,
+        refundFailures: 1,
+      });
       expect(await only('refunded_before_succeeded')).toEqual([
-        { invariant: 'refunded_before_succeeded', orderId: pending, orderNumber: await numberOf(pending), state: 'refunded', detail: "refunded, but Stripe's refund re_p is pending" },
-        { invariant: 'refunded_before_succeeded', orderId: failed, orderNumber: await numberOf(failed), state: 'refunded', detail: "refunded, but Stripe's refund re_f is failed" },
+        {
+          invariant: 'refunded_before_succeeded',
+          orderId: pending,
+          orderNumber: await numberOf(pending),
+          state: 'refunded',
+          detail: "refunded, but Stripe's refund re_p is pending",
+        },
+        {
+          invariant: 'refunded_before_succeeded',
+          orderId: failed,
+          orderNumber: await numberOf(failed),
+          state: 'refunded',
+          detail: "refunded, but Stripe's refund re_f is failed",
+        },
       ]);
     });
 
@@ -210,10 +275,28 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
   describe('refund_failed', () => {
     it('flags a refund failed over 15 minutes ago and not asked again, and refunds that failed 3 times', async () => {
       const stuck = await data.order({ state: 'fulfilment_failed', refundId: 're_1', refundStatus: 'failed', refundFailures: 1 });
-      const again = await data.order({ state: 'refund_requested', refundId: 're_3', refundStatus: 'pending', refundStatusAt: FRESH, refundFailures: 3 });
+      const again = await data.order({
+        state: 'refund_requested',
+        refundId: 're_3',
+        refundStatus: 'pending',
+        refundStatusAt: FRESH,
+        refundFailures: 3,
+      });
       expect(await audit()).toEqual([
-        { invariant: 'refund_failed', orderId: stuck, orderNumber: await numberOf(stuck), state: 'fulfilment_failed', detail: '1 refund failed at Stripe; the latest, re_1, is failed since 20 min ago (2026-03-01T11:40:00Z): the money is not back' },
-        { invariant: 'refund_failed', orderId: again, orderNumber: await numberOf(again), state: 'refund_requested', detail: '3 refunds failed at Stripe; the latest, re_3, is pending since 10 min ago (2026-03-01T11:50:00Z): the money is not back' },
+        {
+          invariant: 'refund_failed',
+          orderId: stuck,
+          orderNumber: await numberOf(stuck),
+          state: 'fulfilment_failed',
+          detail: '1 refund failed at Stripe; the latest, re_1, is failed since 20 min ago (2026-03-01T11:40:00Z): the money is not back',
+        },
+        {
+          invariant: 'refund_failed',
+          orderId: again,
+          orderNumber: await numberOf(again),
+          state: 'refund_requested',
+          detail: '3 refunds failed at Stripe; the latest, re_3, is pending since 10 min ago (2026-03-01T11:50:00Z): the money is not back',
+        },
       ]);
     });
 
@@ -227,9 +310,20 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
 
   describe('refund_pending_too_long', () => {
     it('flags a refund pending at Stripe for more than a day', async () => {
-      const id = await data.order({ state: 'refund_requested', refundId: 're_1', refundStatus: 'pending', refundStatusAt: minutesAgo(25 * 60) });
+      const id = await data.order({
+        state: 'refund_requested',
+        refundId: 're_1',
+        refundStatus: 'pending',
+        refundStatusAt: minutesAgo(25 * 60),
+      });
       expect(await audit()).toEqual([
-        { invariant: 'refund_pending_too_long', orderId: id, orderNumber: await numberOf(id), state: 'refund_requested', detail: 'refund re_1 pending at Stripe since 25 h ago (2026-02-28T11:00:00Z)' },
+        {
+          invariant: 'refund_pending_too_long',
+          orderId: id,
+          orderNumber: await numberOf(id),
+          state: 'refund_requested',
+          detail: 'refund re_1 pending at Stripe since 25 h ago (2026-02-28T11:00:00Z)',
+        },
       ]);
     });
 
@@ -244,7 +338,13 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       const id = await data.order({ state: 'refund_requested' });
       const esim = await data.esim(id, 'cancelled');
       expect(await audit()).toEqual([
-        { invariant: 'cancelled_esim_not_refunded', orderId: id, orderNumber: await numberOf(id), state: 'refund_requested', detail: `eSIM ${esim} cancelled (last changed 20 min ago (2026-03-01T11:40:00Z)), order not refunded` },
+        {
+          invariant: 'cancelled_esim_not_refunded',
+          orderId: id,
+          orderNumber: await numberOf(id),
+          state: 'refund_requested',
+          detail: `eSIM ${esim} cancelled (last changed 20 min ago (2026-03-01T11:40:00Z)), order not refunded`,
+        },
       ]);
     });
 
@@ -265,8 +365,20 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       const topUp = await data.order({ state: 'delivered', kind: 'top_up', topUpOf: parent });
       for (let i = 0; i < 3; i++) await data.partnerWrite(topUp, 'esim/topup', 'applied');
       expect(await audit()).toEqual([
-        { invariant: 'more_than_one_partner_write', orderId: id, orderNumber: await numberOf(id), state: 'delivered', detail: 'esim/order applied 2 times' },
-        { invariant: 'more_than_one_partner_write', orderId: topUp, orderNumber: await numberOf(topUp), state: 'delivered', detail: 'esim/topup applied 3 times' },
+        {
+          invariant: 'more_than_one_partner_write',
+          orderId: id,
+          orderNumber: await numberOf(id),
+          state: 'delivered',
+          detail: 'esim/order applied 2 times',
+        },
+        {
+          invariant: 'more_than_one_partner_write',
+          orderId: topUp,
+          orderNumber: await numberOf(topUp),
+          state: 'delivered',
+          detail: 'esim/topup applied 3 times',
+        },
       ]);
     });
 
@@ -289,7 +401,10 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       await data.partnerWrite(id, 'esim/order', 'sent');
       const [finding] = await only('partner_write_unsettled');
       expect(finding).toEqual({
-        invariant: 'partner_write_unsettled', orderId: id, orderNumber: await numberOf(id), state: 'provisioning',
+        invariant: 'partner_write_unsettled',
+        orderId: id,
+        orderNumber: await numberOf(id),
+        state: 'provisioning',
         detail: expect.stringMatching(/^esim\/order \(partner write \d+\) sent 20 min ago \(2026-03-01T11:40:00Z\), never settled$/),
       });
       expect(await audit()).toHaveLength(1);
@@ -310,8 +425,20 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       await data.payment(over, { amountMinor: 1000 });
       const unpaid = await data.order({ state: 'refunded', refundId: 're_2', refundAmountMinor: 1000 });
       expect(await audit()).toEqual([
-        { invariant: 'refund_exceeds_payment', orderId: over, orderNumber: await numberOf(over), state: 'refunded', detail: 'refunded 1500, paid 1000 (EUR minor units)' },
-        { invariant: 'refund_exceeds_payment', orderId: unpaid, orderNumber: await numberOf(unpaid), state: 'refunded', detail: 'refunded 1000, paid 0 (EUR minor units)' },
+        {
+          invariant: 'refund_exceeds_payment',
+          orderId: over,
+          orderNumber: await numberOf(over),
+          state: 'refunded',
+          detail: 'refunded 1500, paid 1000 (EUR minor units)',
+        },
+        {
+          invariant: 'refund_exceeds_payment',
+          orderId: unpaid,
+          orderNumber: await numberOf(unpaid),
+          state: 'refunded',
+          detail: 'refunded 1000, paid 0 (EUR minor units)',
+        },
       ]);
     });
 
@@ -329,7 +456,13 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       const id = await healthyDelivered(data);
       await data.email(id, 'order');
       expect(await audit()).toEqual([
-        { invariant: 'duplicate_email', orderId: id, orderNumber: await numberOf(id), state: 'delivered', detail: 'order e-mail sent 2 times' },
+        {
+          invariant: 'duplicate_email',
+          orderId: id,
+          orderNumber: await numberOf(id),
+          state: 'delivered',
+          detail: 'order e-mail sent 2 times',
+        },
       ]);
     });
 
@@ -348,8 +481,20 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       await data.mismatch(id, { session: 'cs_wrong_amount' });
       await data.mismatch(null, { session: 'cs_unknown' });
       expect(await audit()).toEqual([
-        { invariant: 'payment_mismatch_unrefunded', orderId: null, orderNumber: null, state: null, detail: 'payment 700 EUR on session cs_unknown (amount) recorded 20 min ago (2026-03-01T11:40:00Z), not refunded' },
-        { invariant: 'payment_mismatch_unrefunded', orderId: id, orderNumber: await numberOf(id), state: 'pending_payment', detail: 'payment 700 EUR on session cs_wrong_amount (amount) recorded 20 min ago (2026-03-01T11:40:00Z), not refunded' },
+        {
+          invariant: 'payment_mismatch_unrefunded',
+          orderId: null,
+          orderNumber: null,
+          state: null,
+          detail: 'payment 700 EUR on session cs_unknown (amount) recorded 20 min ago (2026-03-01T11:40:00Z), not refunded',
+        },
+        {
+          invariant: 'payment_mismatch_unrefunded',
+          orderId: id,
+          orderNumber: await numberOf(id),
+          state: 'pending_payment',
+          detail: 'payment 700 EUR on session cs_wrong_amount (amount) recorded 20 min ago (2026-03-01T11:40:00Z), not refunded',
+        },
       ]);
     });
 
@@ -443,7 +588,11 @@ describe('npm run orders:audit', () => {
       const broken = run({ DATABASE_URL: url });
       expect(broken.stderr).toBe('');
       expect(broken.status).toBe(1);
-      expect(broken.stdout).toMatch(new RegExp(`^delivered_without_esim +${id}  ES-\\d{4}-\\d{6}  delivered  delivered, but no eSIM stored for it\\n\\n1 finding \\(1 orders checked\\):\\n`));
+      expect(broken.stdout).toMatch(
+        new RegExp(
+          `^delivered_without_esim +${id}  ES-\\d{4}-\\d{6}  delivered  delivered, but no eSIM stored for it\\n\\n1 finding \\(1 orders checked\\):\\n`,
+        ),
+      );
       expect(broken.stdout).toMatch(/\n +1 {2}delivered_without_esim +a delivered eSIM order has its eSIM\n/);
 
       await data.esim(id);

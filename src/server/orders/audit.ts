@@ -78,8 +78,7 @@ export const INVARIANTS = {
           WHEN 'top_up' THEN o.state <> 'delivered'
           ELSE NOT EXISTS (SELECT 1 FROM esims e WHERE e.order_id = o.id)
         END`,
-    detail: (row, now) =>
-      `paid ${ago(row.paid_at, now)}, ${row.kind === 'top_up' ? 'top-up not delivered' : 'no eSIM'} and no refund`,
+    detail: (row, now) => `paid ${ago(row.paid_at, now)}, ${row.kind === 'top_up' ? 'top-up not delivered' : 'no eSIM'} and no refund`,
   }),
 
   delivered_without_esim: define<object>({
@@ -179,7 +178,13 @@ export const INVARIANTS = {
     detail: (row) => `${row.kind} e-mail sent ${row.sent} times`,
   }),
 
-  payment_mismatch_unrefunded: define<{ checkout_session_id: string; amount_minor: number | null; currency: string | null; reason: string; recorded_at: Date }>({
+  payment_mismatch_unrefunded: define<{
+    checkout_session_id: string;
+    amount_minor: number | null;
+    currency: string | null;
+    reason: string;
+    recorded_at: Date;
+  }>({
     description: 'a payment that does not match its order is given back',
     sql: `
       SELECT o.id AS order_id, o.number, o.created_at AS order_created_at, o.state,
@@ -228,7 +233,8 @@ export async function auditOrders(db: Queryable, now: Date = new Date()): Promis
       findings.push({
         invariant: name,
         orderId: row.order_id,
-        orderNumber: row.number !== null && row.order_created_at ? orderNumber({ number: row.number, created_at: row.order_created_at }) : null,
+        orderNumber:
+          row.number !== null && row.order_created_at ? orderNumber({ number: row.number, created_at: row.order_created_at }) : null,
         state: row.state,
         detail: invariant.detail(row, now),
       });

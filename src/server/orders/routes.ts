@@ -72,7 +72,8 @@ export function orderRoutes(deps: OrderRoutesDeps) {
         const request = c.req.valid('json');
         // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders and top-ups alike).
         // Out of balance at the partner: no money taken that would only be refunded (orders/sales-pause.ts).
-        if (await salesPaused(db)) return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
+        if (await salesPaused(db))
+          return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
         const refused = await limits.refuse(c, 'orders', caller.uid);
         if (refused) return refused;
         // What is sold: a catalogue plan, or one of the partner's top-ups of the caller's eSIM, each
@@ -99,7 +100,13 @@ export function orderRoutes(deps: OrderRoutesDeps) {
           if (!offer) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
           const { pkg } = offer;
           sale = {
-            plan: { id: offer.id, metadata: { dataAmount: pkg.dataAmount }, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.countries },
+            plan: {
+              id: offer.id,
+              metadata: { dataAmount: pkg.dataAmount },
+              validity: pkg.validity,
+              validityUnit: pkg.validityUnit,
+              supportedCountries: pkg.countries,
+            },
             destination: owned.order.destination,
             destinationName: destination(owned.order.destination, request.lang).name,
             partnerCode: pkg.partnerCode,
@@ -111,7 +118,14 @@ export function orderRoutes(deps: OrderRoutesDeps) {
           if (!plan) return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
           const { pkg } = plan;
           sale = {
-            plan: { id: pkg.id, metadata: pkg.metadata, validity: pkg.validity, validityUnit: pkg.validityUnit, supportedCountries: pkg.supportedCountries, topUp: pkg.topUp },
+            plan: {
+              id: pkg.id,
+              metadata: pkg.metadata,
+              validity: pkg.validity,
+              validityUnit: pkg.validityUnit,
+              supportedCountries: pkg.supportedCountries,
+              topUp: pkg.topUp,
+            },
             destination: plan.destination.code,
             destinationName: plan.destination.names[request.lang],
             partnerCode: pkg.partnerCode,

@@ -152,9 +152,23 @@ export function createOrderStore(db: Db) {
      */
     async openOrder(order: NewOrder, now = new Date()): Promise<{ order: OrderRow; created: boolean; closedCheckouts: string[] }> {
       const id = randomUUID();
-      const values = [order.uid, order.plan.id, id, order.email, order.destination, JSON.stringify(order.plan), order.partnerCode,
-        order.wholesaleUsdE4, order.price.amountMinor, order.price.currency, order.lang, order.termsVersion, order.consentedAt,
-        order.topUpOf ? 'top_up' : 'esim', order.topUpOf];
+      const values = [
+        order.uid,
+        order.plan.id,
+        id,
+        order.email,
+        order.destination,
+        JSON.stringify(order.plan),
+        order.partnerCode,
+        order.wholesaleUsdE4,
+        order.price.amountMinor,
+        order.price.currency,
+        order.lang,
+        order.termsVersion,
+        order.consentedAt,
+        order.topUpOf ? 'top_up' : 'esim',
+        order.topUpOf,
+      ];
       const [found] = await db.query<OrderRow & { created: boolean }>(
         `WITH open AS (
            SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
@@ -198,7 +212,10 @@ export function createOrderStore(db: Db) {
            RETURNING *`,
           values,
         );
-        await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`, [id]);
+        await tx.query(
+          `INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`,
+          [id],
+        );
         return { order: row!, created: true, closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [] };
       });
     },
@@ -243,8 +260,19 @@ export function createOrderStore(db: Db) {
            method_type, card_brand, card_last4, receipt_url)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (provider, checkout_session_id, status) DO NOTHING`,
-        [orderId, payment.provider, payment.checkoutSessionId, payment.paymentIntentId, payment.status, payment.amountMinor,
-          payment.currency, payment.method?.type ?? null, payment.method?.brand ?? null, payment.method?.last4 ?? null, payment.receiptUrl],
+        [
+          orderId,
+          payment.provider,
+          payment.checkoutSessionId,
+          payment.paymentIntentId,
+          payment.status,
+          payment.amountMinor,
+          payment.currency,
+          payment.method?.type ?? null,
+          payment.method?.brand ?? null,
+          payment.method?.last4 ?? null,
+          payment.receiptUrl,
+        ],
       );
     },
 
@@ -252,7 +280,12 @@ export function createOrderStore(db: Db) {
      * Runs `work` for a provider's event exactly once: the event id is stored in the same
      * transaction, so a replay (or a concurrent duplicate) finds it and changes nothing.
      */
-    async onceForEvent(provider: string, eventId: string, type: string, work: (tx: Queryable) => Promise<void>): Promise<'handled' | 'replay'> {
+    async onceForEvent(
+      provider: string,
+      eventId: string,
+      type: string,
+      work: (tx: Queryable) => Promise<void>,
+    ): Promise<'handled' | 'replay'> {
       return db.transaction(async (tx) => {
         const inserted = await tx.query(
           'INSERT INTO webhook_events (provider, event_id, type) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING event_id',
@@ -306,7 +339,10 @@ export function createOrderStore(db: Db) {
         );
         // Last, so that a refusal rolls the detaching back: the account and its data go together.
         await deleteAccount();
-        return { cancelledCheckouts: open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])), detached: detached.length };
+        return {
+          cancelledCheckouts: open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])),
+          detached: detached.length,
+        };
       });
     },
 

@@ -27,7 +27,12 @@ describe("the shop's top-ups", () => {
   });
 
   it('are priced from their own wholesale price, one per id (the cheaper package), cheapest first', () => {
-    const offers = topUpOffers([topUp('TOPUP_BIG', 10, 30, 60_000), topUp('TOPUP_ONE', 1, 7, 6_600), topUp('TOPUP_TWO', 2, 15, 14_000), topUp('TOPUP_TWO_DEAR', 2, 15, 19_000)]);
+    const offers = topUpOffers([
+      topUp('TOPUP_BIG', 10, 30, 60_000),
+      topUp('TOPUP_ONE', 1, 7, 6_600),
+      topUp('TOPUP_TWO', 2, 15, 14_000),
+      topUp('TOPUP_TWO_DEAR', 2, 15, 19_000),
+    ]);
     expect(offers.map((o) => [o.id, o.pkg.partnerCode, o.price])).toEqual([
       ['topup-1gb-7d', 'TOPUP_ONE', retailPrice(6_600)],
       ['topup-2gb-15d', 'TOPUP_TWO', retailPrice(14_000)],

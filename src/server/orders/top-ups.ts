@@ -24,7 +24,11 @@ export const TOP_UP_ID_PREFIX = 'topup-';
 export const isTopUpId = (id: string) => id.startsWith(TOP_UP_ID_PREFIX);
 
 /** As the catalogue's ids are made (scripts/lib/catalogue-snapshot.ts): whole gigabytes, else megabytes. */
-export function topUpId({ dataAmount: { value, unit }, validity, validityUnit }: Pick<PartnerPackage, 'dataAmount' | 'validity' | 'validityUnit'>): string {
+export function topUpId({
+  dataAmount: { value, unit },
+  validity,
+  validityUnit,
+}: Pick<PartnerPackage, 'dataAmount' | 'validity' | 'validityUnit'>): string {
   const amount = unit === 'GB' && Number.isInteger(value) ? `${value}gb` : `${Math.round(unit === 'GB' ? value * 1024 : value)}mb`;
   return `${TOP_UP_ID_PREFIX}${amount}-${validity}${validityUnit[0]}`;
 }

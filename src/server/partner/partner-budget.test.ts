@@ -98,13 +98,15 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
 
     const [orderedAt] = arrivals('esim/order');
     const usageBefore = arrivals('esim/usage/query').filter((t) => t < orderedAt!).length;
-    console.log(`${driver.name}: the delivery started ${orderedAt! - askedAt} ms after it was asked, after ${usageBefore} of 30 usage reads`);
+    console.log(
+      `${driver.name}: the delivery started ${orderedAt! - askedAt} ms after it was asked, after ${usageBefore} of 30 usage reads`,
+    );
     expect(orderedAt! - askedAt).toBeLessThan(WINDOW_MS);
     expect(refused()).toBe(0);
     expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
   });
 
-  it("deliveries on one instance go before refunds waiting on another, and never beyond the budget", { timeout: 30_000 }, async () => {
+  it('deliveries on one instance go before refunds waiting on another, and never beyond the budget', { timeout: 30_000 }, async () => {
     const [a, b] = [instance(db), instance(other)];
     const refunds = Array.from({ length: 30 }, () => readEsim(a));
     await until(() => standIn.requests.length >= 7);

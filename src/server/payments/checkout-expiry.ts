@@ -33,7 +33,7 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe) {
       await expire(sessionId);
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
-      console.error('stripe: expiring a closed order\'s payment page failed; the job tries again', sessionId, text);
+      console.error("stripe: expiring a closed order's payment page failed; the job tries again", sessionId, text);
       // Tried again in 10 s, 30 s, 90 s, 270 s, then every 5 minutes.
       // (Queued here if its caller had not: the order is found by its session.)
       await db.query(
@@ -52,7 +52,9 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe) {
   return {
     /** Closes these sessions now; never rejects (what fails stays queued for the job). */
     async close(sessionIds: readonly string[]): Promise<void> {
-      await Promise.all(sessionIds.map((id) => closeOne(id).catch((error: unknown) => console.error('stripe: checkout expiry', id, error))));
+      await Promise.all(
+        sessionIds.map((id) => closeOne(id).catch((error: unknown) => console.error('stripe: checkout expiry', id, error))),
+      );
     },
 
     /** The reconcile job's part: every queued session that is due; answers how many it tried. */
@@ -77,5 +79,8 @@ export type CheckoutExpiry = ReturnType<typeof createCheckoutExpiry>;
 /** Queues an order's payment page to be closed, in the caller's transaction (the order closes with it). */
 export async function queueCheckoutExpiry(tx: Queryable, orderId: string, sessionId: string | null): Promise<void> {
   if (!sessionId) return;
-  await tx.query('INSERT INTO checkout_expiries (checkout_session_id, order_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [sessionId, orderId]);
+  await tx.query('INSERT INTO checkout_expiries (checkout_session_id, order_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    sessionId,
+    orderId,
+  ]);
 }

@@ -28,12 +28,20 @@ export async function syncCheckouts(db: Db, stripe: Stripe, store: OrderStore, l
       const paid = session.status === 'complete' && session.payment_status === 'paid';
       const type = paid ? 'checkout.session.completed' : session.status === 'expired' ? 'checkout.session.expired' : undefined;
       if (type) {
-        const event = { id: `reconcile:${type}:${session.id}`, object: 'event', type, data: { object: session } } as unknown as Stripe.Event;
+        const event = {
+          id: `reconcile:${type}:${session.id}`,
+          object: 'event',
+          type,
+          data: { object: session },
+        } as unknown as Stripe.Event;
         const { outcome } = await handleStripeEvent(stripe, store, event);
         if (outcome === 'moved' && paid) moved.push(id);
       }
       // Paid or expired, the page has nothing more to say; open (or a bank debit on its way), ask again later.
-      await db.query(`UPDATE orders SET checkout_checked_at = now(), checkout_settled_at = CASE WHEN $2 THEN now() END WHERE id = $1`, [id, type !== undefined]);
+      await db.query(`UPDATE orders SET checkout_checked_at = now(), checkout_settled_at = CASE WHEN $2 THEN now() END WHERE id = $1`, [
+        id,
+        type !== undefined,
+      ]);
     } catch (error) {
       console.error('stripe: reading a payment page failed; the job asks again', sessionId, error instanceof Error ? error.message : error);
       await db.query('UPDATE orders SET checkout_checked_at = now() WHERE id = $1', [id]);

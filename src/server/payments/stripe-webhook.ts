@@ -53,7 +53,9 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
   const orderId = session?.client_reference_id ?? '';
   // Asked before the transaction: a slow answer from Stripe must not hold a database lock.
   const details =
-    target === 'paid' ? await paymentDetails(stripe, session!.id).catch(() => ({ paymentIntentId: null, method: null, receiptUrl: null })) : undefined;
+    target === 'paid'
+      ? await paymentDetails(stripe, session!.id).catch(() => ({ paymentIntentId: null, method: null, receiptUrl: null }))
+      : undefined;
 
   let outcome: WebhookOutcome = 'ignored';
   const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {

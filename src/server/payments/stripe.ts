@@ -7,7 +7,15 @@ import type { PaymentMethod } from '../../contract/shop-api.ts';
  * Stripe Checkout, the hosted page (DESIGN 6): no card data touches our pages. Locally and in
  * tests `apiUrl` points the real SDK at the stand-in (stand-ins/stripe/).
  */
-export function createStripe({ secretKey, apiUrl, timeoutMs }: { secretKey: string; apiUrl?: string | undefined; timeoutMs?: number | undefined }): Stripe {
+export function createStripe({
+  secretKey,
+  apiUrl,
+  timeoutMs,
+}: {
+  secretKey: string;
+  apiUrl?: string | undefined;
+  timeoutMs?: number | undefined;
+}): Stripe {
   const timeout = timeoutMs === undefined ? {} : { timeout: timeoutMs };
   if (!apiUrl) return new Stripe(secretKey, { maxNetworkRetries: 2, ...timeout });
   const url = new URL(apiUrl);
@@ -22,7 +30,18 @@ export function createStripe({ secretKey, apiUrl, timeoutMs }: { secretKey: stri
 
 /** Stripe Checkout speaks 11 of our 12 languages; Arabic buyers get the browser's language ('auto'). */
 const CHECKOUT_LOCALES: Record<Locale, Stripe.Checkout.SessionCreateParams.Locale> = {
-  en: 'en', es: 'es', fr: 'fr', de: 'de', ar: 'auto', it: 'it', nl: 'nl', pl: 'pl', zh: 'zh', ja: 'ja', pt: 'pt', ru: 'ru',
+  en: 'en',
+  es: 'es',
+  fr: 'fr',
+  de: 'de',
+  ar: 'auto',
+  it: 'it',
+  nl: 'nl',
+  pl: 'pl',
+  zh: 'zh',
+  ja: 'ja',
+  pt: 'pt',
+  ru: 'ru',
 };
 
 export interface CheckoutRequest {

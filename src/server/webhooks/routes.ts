@@ -32,40 +32,42 @@ export interface WebhookRoutesDeps {
 /** What the payment provider and the eSIM partner tell us, mounted at /webhooks: POST /stripe, POST /partner/:token. */
 export function webhookRoutes(deps: WebhookRoutesDeps) {
   const { db, stripe, store, esims, partner, fulfilment } = deps;
-  return new Hono()
-    .post(
-      '/stripe',
-      bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The event is too large.') }),
-      async (c) => {
-        const signature = c.req.header('stripe-signature');
-        const payload = await c.req.text();
-        let event: Stripe.Event;
-        try {
-          if (!signature) throw new Error('no signature');
-          event = stripe.webhooks.constructEvent(payload, signature, deps.stripeWebhookSecret);
-        } catch {
-          return fail(c, 400, 'bad_signature', 'The Stripe-Signature header does not verify.');
-        }
-        const { outcome, orderId } = await handleStripeEvent(stripe, store, event);
-        // A paid order is delivered now, and a settled refund carried through, not when the job next
-        // looks (the job catches it if this process stops).
-        if (outcome === 'moved' && orderId) void fulfilment.run(orderId);
-        // Money for no order it matches goes back now (the reconcile job retries what fails).
-        if (outcome === 'mismatch') await refundMismatches(db, stripe);
-        return c.json({ received: true, outcome });
-      },
-    )
-    // The partner's notifications are not signed: a secret in the URL keeps strangers out, and each
-    // one only makes us ask the partner (DESIGN 6). Answered at once; the work follows.
-    .post(
-      '/partner/:token',
-      bodyLimit({ maxSize: MAX_PARTNER_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The notification is too large.') }),
-      async (c) => {
-        if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
-        const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
-        if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
-        const outcome = await handlePartnerNotification({ db, store, esims, partner, fulfilment }, notification);
-        return c.json({ received: true, outcome });
-      },
-    );
+  return (
+    new Hono()
+      .post(
+        '/stripe',
+        bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The event is too large.') }),
+        async (c) => {
+          const signature = c.req.header('stripe-signature');
+          const payload = await c.req.text();
+          let event: Stripe.Event;
+          try {
+            if (!signature) throw new Error('no signature');
+            event = stripe.webhooks.constructEvent(payload, signature, deps.stripeWebhookSecret);
+          } catch {
+            return fail(c, 400, 'bad_signature', 'The Stripe-Signature header does not verify.');
+          }
+          const { outcome, orderId } = await handleStripeEvent(stripe, store, event);
+          // A paid order is delivered now, and a settled refund carried through, not when the job next
+          // looks (the job catches it if this process stops).
+          if (outcome === 'moved' && orderId) void fulfilment.run(orderId);
+          // Money for no order it matches goes back now (the reconcile job retries what fails).
+          if (outcome === 'mismatch') await refundMismatches(db, stripe);
+          return c.json({ received: true, outcome });
+        },
+      )
+      // The partner's notifications are not signed: a secret in the URL keeps strangers out, and each
+      // one only makes us ask the partner (DESIGN 6). Answered at once; the work follows.
+      .post(
+        '/partner/:token',
+        bodyLimit({ maxSize: MAX_PARTNER_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The notification is too large.') }),
+        async (c) => {
+          if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
+          const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
+          if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
+          const outcome = await handlePartnerNotification({ db, store, esims, partner, fulfilment }, notification);
+          return c.json({ received: true, outcome });
+        },
+      )
+  );
 }

@@ -1,11 +1,4 @@
-import {
-  PartnerError,
-  type EsimPartner,
-  type EsimUsage,
-  type PackageQuery,
-  type ProfileAnswer,
-  type TopUpResult,
-} from '../partner.ts';
+import { PartnerError, type EsimPartner, type EsimUsage, type PackageQuery, type ProfileAnswer, type TopUpResult } from '../partner.ts';
 import { createEsimAccessClient, NOT_ALLOCATED, NotFound } from './client.ts';
 import { PARTNER, type EsimAccessConfig } from './config.ts';
 import {
@@ -44,7 +37,9 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       if (query.packageCode) body['packageCode'] = query.packageCode;
       return call('package/list', body, (obj) =>
         // Daily plans (a volume per day) have no place in our catalogue of fixed-data plans.
-        PackageListObj.parse(obj).packageList.filter((raw) => raw.dataType === FIXED_DATA).map(mapEsimAccessPackage),
+        PackageListObj.parse(obj)
+          .packageList.filter((raw) => raw.dataType === FIXED_DATA)
+          .map(mapEsimAccessPackage),
       );
     },
 
@@ -69,16 +64,21 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
         pager: { pageNum: 1, pageSize: 50 },
       };
       try {
-        return await call('esim/query', body, (obj): ProfileAnswer => {
-          const list = QueryObj.parse(obj).esimList;
-          // An order whose profiles are not listed yet is still being allocated; an eSIM asked for by
-          // its own id that is not listed does not exist (the docs are silent on both cases).
-          if (list.length === 0 && !byOrder) throw new NotFound(`no eSIM ${which.esimTranNo}`);
-          if (list.length === 0 || list.some((raw) => PRE_ALLOCATION.has(raw.esimStatus) || !raw.ac)) {
-            return { status: 'allocating' };
-          }
-          return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
-        }, { priority: byOrder ? 'delivery' : 'refund' });
+        return await call(
+          'esim/query',
+          body,
+          (obj): ProfileAnswer => {
+            const list = QueryObj.parse(obj).esimList;
+            // An order whose profiles are not listed yet is still being allocated; an eSIM asked for by
+            // its own id that is not listed does not exist (the docs are silent on both cases).
+            if (list.length === 0 && !byOrder) throw new NotFound(`no eSIM ${which.esimTranNo}`);
+            if (list.length === 0 || list.some((raw) => PRE_ALLOCATION.has(raw.esimStatus) || !raw.ac)) {
+              return { status: 'allocating' };
+            }
+            return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
+          },
+          { priority: byOrder ? 'delivery' : 'refund' },
+        );
       } catch (error) {
         if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
         throw error;
@@ -89,11 +89,19 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
     // orders placed then, each naming its transactionId. The window is wide: clocks differ.
     async findOrder(transactionId, placedAround) {
       const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;
-      const window = { startTime: at(placedAround.getTime() - FIND_ORDER_WINDOW_MS), endTime: at(placedAround.getTime() + FIND_ORDER_WINDOW_MS) };
+      const window = {
+        startTime: at(placedAround.getTime() - FIND_ORDER_WINDOW_MS),
+        endTime: at(placedAround.getTime() + FIND_ORDER_WINDOW_MS),
+      };
       for (let pageNum = 1; pageNum <= FIND_ORDER_MAX_PAGES; pageNum++) {
-        const page = await call('esim/query', { ...window, iccid: '', pager: { pageNum, pageSize: 50 } }, (obj) => QueryObj.parse(obj).esimList, {
-          priority: 'delivery',
-        });
+        const page = await call(
+          'esim/query',
+          { ...window, iccid: '', pager: { pageNum, pageSize: 50 } },
+          (obj) => QueryObj.parse(obj).esimList,
+          {
+            priority: 'delivery',
+          },
+        );
         const found = page.find((raw) => raw.transactionId === transactionId);
         if (found?.orderNo) return found.orderNo;
         if (page.length < 50) return undefined;
@@ -113,23 +121,34 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
     // the partner's TOPUP_ packages for it, empty when its package cannot be topped up. A read the
     // buyer waits for (the top-up offer, the top-up order): in the budget with refunds and top-ups.
     async listTopUps(iccid) {
-      return call('package/list', { type: 'TOPUP', iccid }, (obj) =>
-        PackageListObj.parse(obj).packageList.filter((raw) => raw.dataType === FIXED_DATA).map(mapEsimAccessPackage),
-      { priority: 'refund' });
+      return call(
+        'package/list',
+        { type: 'TOPUP', iccid },
+        (obj) =>
+          PackageListObj.parse(obj)
+            .packageList.filter((raw) => raw.dataType === FIXED_DATA)
+            .map(mapEsimAccessPackage),
+        { priority: 'refund' },
+      );
     },
 
     // The docs do not say that a top-up's transactionId makes a repeat harmless, so a top-up is
     // sent once: after a failure the caller checks the eSIM's totals before trying again.
     async topUp({ esimTranNo, partnerCode, transactionId }): Promise<TopUpResult> {
-      return call('esim/topup', { esimTranNo, packageCode: partnerCode, transactionId }, (obj) => {
-        const raw = TopUpObj.parse(obj);
-        return {
-          totalBytes: raw.totalVolume,
-          usedBytes: raw.orderUsage,
-          validityDays: raw.totalDuration,
-          expiresAt: partnerTime(raw.expiredTime),
-        };
-      }, { retries: 0 });
+      return call(
+        'esim/topup',
+        { esimTranNo, packageCode: partnerCode, transactionId },
+        (obj) => {
+          const raw = TopUpObj.parse(obj);
+          return {
+            totalBytes: raw.totalVolume,
+            usedBytes: raw.orderUsage,
+            validityDays: raw.totalDuration,
+            expiresAt: partnerTime(raw.expiredTime),
+          };
+        },
+        { retries: 0 },
+      );
     },
 
     // The partner takes at most 10 eSIMs a usage call (docs.esimaccess.com, Usage Check): a longer
@@ -138,14 +157,16 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       const usages: EsimUsage[] = [];
       for (let from = 0; from < esimTranNos.length; from += USAGE_QUERY_MAX) {
         const esimTranNoList = esimTranNos.slice(from, from + USAGE_QUERY_MAX);
-        usages.push(...(await call('esim/usage/query', { esimTranNoList }, (obj) =>
-          UsageObj.parse(obj).map((raw) => ({
-            esimTranNo: raw.esimTranNo,
-            usedBytes: raw.dataUsage,
-            totalBytes: raw.totalData,
-            measuredAt: partnerTime(raw.lastUpdateTime),
-          })),
-        )));
+        usages.push(
+          ...(await call('esim/usage/query', { esimTranNoList }, (obj) =>
+            UsageObj.parse(obj).map((raw) => ({
+              esimTranNo: raw.esimTranNo,
+              usedBytes: raw.dataUsage,
+              totalBytes: raw.totalData,
+              measuredAt: partnerTime(raw.lastUpdateTime),
+            })),
+          )),
+        );
       }
       return usages;
     },

@@ -154,7 +154,15 @@ export function createEsimAccessClient(config: EsimAccessConfig) {
       if (result.ok) return result.value;
       if (!result.retryable || attempts > maxRetries) {
         const kind = result.kind ?? (result.code === undefined ? undefined : KIND_BY_CODE[result.code]);
-        const details = { partner: PARTNER, call: name, code: result.code, kind, retryable: result.retryable, attempts, reason: result.reason };
+        const details = {
+          partner: PARTNER,
+          call: name,
+          code: result.code,
+          kind,
+          retryable: result.retryable,
+          attempts,
+          reason: result.reason,
+        };
         throw new PartnerError(details, { cause: result.cause });
       }
       await sleep(Math.min(5_000, backoffMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2));

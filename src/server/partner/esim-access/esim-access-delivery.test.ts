@@ -1,11 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FAILURES,
-  startEsimAccessStandIn,
-  type EsimAccessStandIn,
-  type StandInOptions,
-} from '../../../../stand-ins/esim-access/server.ts';
+import { FAILURES, startEsimAccessStandIn, type EsimAccessStandIn, type StandInOptions } from '../../../../stand-ins/esim-access/server.ts';
 import { PartnerError, type EsimPartner, type EsimProfile, type ProfileQuery } from '../partner.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import type { EsimAccessConfig } from './config.ts';
@@ -72,7 +67,10 @@ const germany = () => standIn.packages.find((p) => p.slug === 'DE_1_7')!;
 const germanyLarger = () => standIn.packages.find((p) => p.slug === 'DE_3_15')!;
 
 async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PartnerError);
   return error as PartnerError;
 }
@@ -95,7 +93,12 @@ describe('orderEsim and queryProfiles', () => {
     const client = partner();
     const pkg = germany();
 
-    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-42', partnerCode: pkg.packageCode, priceUsdE4: pkg.price, count: 1 });
+    const { partnerOrderNo } = await client.orderEsim({
+      transactionId: 'order-42',
+      partnerCode: pkg.packageCode,
+      priceUsdE4: pkg.price,
+      count: 1,
+    });
     expect(standIn.requests[0]?.body).toEqual({
       transactionId: 'order-42',
       packageInfoList: [{ packageCode: pkg.packageCode, count: 1, price: pkg.price }],
@@ -141,7 +144,9 @@ describe('orderEsim and queryProfiles', () => {
 
   it("refuses an order at a price that is no longer the partner's, and one of an unknown package", async () => {
     const pkg = germany();
-    const priceChanged = await failure(partner().orderEsim({ transactionId: 'o-1', partnerCode: pkg.packageCode, priceUsdE4: pkg.price - 1, count: 1 }));
+    const priceChanged = await failure(
+      partner().orderEsim({ transactionId: 'o-1', partnerCode: pkg.packageCode, priceUsdE4: pkg.price - 1, count: 1 }),
+    );
     expect(priceChanged).toMatchObject({ call: 'esim/order', code: '200005', retryable: false });
     const unknown = await failure(partner().orderEsim({ transactionId: 'o-2', partnerCode: 'NOPE', count: 1 }));
     expect(unknown).toMatchObject({ code: '310241', kind: 'not_found', retryable: false });
@@ -184,17 +189,28 @@ describe('listTopUps', () => {
     const own = standIn.topUpsOf(germany().packageCode);
     expect(own.length).toBeGreaterThan(1);
     expect(topUps.map((p) => p.partnerCode)).toEqual(own.map((p) => p.packageCode));
-    expect(topUps.every((p) => p.partnerCode.startsWith('TOPUP_') && !standIn.packages.some((b) => b.packageCode === p.partnerCode))).toBe(true);
+    expect(topUps.every((p) => p.partnerCode.startsWith('TOPUP_') && !standIn.packages.some((b) => b.packageCode === p.partnerCode))).toBe(
+      true,
+    );
     const twoGb = topUps.find((p) => p.dataBytes === 2 * 2 ** 30)!;
     const raw = own.find((p) => p.packageCode === twoGb.partnerCode)!;
-    expect(twoGb).toMatchObject({ dataAmount: { value: 2, unit: 'GB' }, validity: raw.duration, validityUnit: 'day', wholesaleUsdE4: raw.price, countries: ['DE'] });
+    expect(twoGb).toMatchObject({
+      dataAmount: { value: 2, unit: 'GB' },
+      validity: raw.duration,
+      validityUnit: 'day',
+      wholesaleUsdE4: raw.price,
+      countries: ['DE'],
+    });
     expect(standIn.requests.at(-1)).toMatchObject({ call: 'package/list', body: { type: 'TOPUP', iccid: profile.iccid } });
   });
 
   it('lists none for an eSIM whose package cannot be topped up, as package/list says (supportTopUpType 1)', async () => {
     const client = partner();
     const fixed = standIn.packages.find((p) => p.supportTopUpType === 1 && p.locationNetworkList.length === 1)!;
-    expect((await client.listPackages({ packageCode: fixed.packageCode }))[0]).toMatchObject({ partnerCode: fixed.packageCode, topUp: false });
+    expect((await client.listPackages({ packageCode: fixed.packageCode }))[0]).toMatchObject({
+      partnerCode: fixed.packageCode,
+      topUp: false,
+    });
     expect((await client.listPackages({ packageCode: germany().packageCode }))[0]).toMatchObject({ topUp: true });
     const { partnerOrderNo } = await client.orderEsim({ transactionId: 'fixed-1', partnerCode: fixed.packageCode, count: 1 });
     const [profile] = await profilesOf(client, { partnerOrderNo });
@@ -234,7 +250,13 @@ describe('topUp', () => {
     const client = partner();
     const profile = await orderedEsim(client);
     standIn.failNext({ status: 503 }, { call: 'esim/topup' });
-    const error = await failure(client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: standIn.topUpsOf(germany().packageCode)[0]!.packageCode, transactionId: 't-1' }));
+    const error = await failure(
+      client.topUp({
+        esimTranNo: profile.esimTranNo,
+        partnerCode: standIn.topUpsOf(germany().packageCode)[0]!.packageCode,
+        transactionId: 't-1',
+      }),
+    );
     expect(error).toMatchObject({ call: 'esim/topup', retryable: true, attempts: 1 });
     expect(standIn.requests.filter((r) => r.call === 'esim/topup')).toHaveLength(1);
   });
@@ -260,17 +282,23 @@ describe('usage', () => {
     expect(standIn.requests).toEqual([]);
   });
 
-  it('asks for at most 10 eSIMs a call, the partner\'s limit: 23 eSIMs take 3 calls and all 23 come back', async () => {
+  it("asks for at most 10 eSIMs a call, the partner's limit: 23 eSIMs take 3 calls and all 23 come back", async () => {
     const client = partner();
     // 23 orders of one eSIM each (the limiter keeps them to 8 a second).
-    const orders = await Promise.all(Array.from({ length: 23 }, (_, i) => client.orderEsim({ transactionId: `order-${i}`, partnerCode: germany().packageCode, count: 1 })));
-    const esimTranNos = (await Promise.all(orders.map(({ partnerOrderNo }) => profilesOf(client, { partnerOrderNo })))).map(([p]) => p!.esimTranNo);
+    const orders = await Promise.all(
+      Array.from({ length: 23 }, (_, i) => client.orderEsim({ transactionId: `order-${i}`, partnerCode: germany().packageCode, count: 1 })),
+    );
+    const esimTranNos = (await Promise.all(orders.map(({ partnerOrderNo }) => profilesOf(client, { partnerOrderNo })))).map(
+      ([p]) => p!.esimTranNo,
+    );
     expect(new Set(esimTranNos).size).toBe(23);
     const usages = await client.usage(esimTranNos);
     expect(usages.map((u) => u.esimTranNo).sort()).toEqual([...esimTranNos].sort());
     const calls = standIn.requests.filter((r) => r.call === 'esim/usage/query');
     expect(calls.map((r) => [r.status, r.errorCode, (r.body as { esimTranNoList: string[] }).esimTranNoList.length])).toEqual([
-      [200, null, 10], [200, null, 10], [200, null, 3],
+      [200, null, 10],
+      [200, null, 10],
+      [200, null, 3],
     ]);
     expect(calls.flatMap((r) => (r.body as { esimTranNoList: string[] }).esimTranNoList)).toEqual(esimTranNos);
   }, 30_000);
@@ -298,7 +326,9 @@ describe('failures', () => {
   });
 
   it('a wrong secret is refused on the new calls too, and orders nothing', async () => {
-    const error = await failure(partner({ secretKey: 'wrong' }).orderEsim({ transactionId: 'o-1', partnerCode: germany().packageCode, count: 1 }));
+    const error = await failure(
+      partner({ secretKey: 'wrong' }).orderEsim({ transactionId: 'o-1', partnerCode: germany().packageCode, count: 1 }),
+    );
     expect(error).toMatchObject({ code: '101003', retryable: false, attempts: 1 });
     expect(standIn.esimCount).toBe(0);
   });
@@ -331,7 +361,12 @@ describe('parsePartnerNotification', () => {
     const client = partner();
     const profile = await orderedEsim(client, 'order-9');
     const ready = parsePartnerNotification(await notification('ORDER_STATUS'));
-    expect(ready).toEqual({ kind: 'order_ready', notifyId: expect.any(String), partnerOrderNo: expect.stringMatching(/^B/), transactionId: 'order-9' });
+    expect(ready).toEqual({
+      kind: 'order_ready',
+      notifyId: expect.any(String),
+      partnerOrderNo: expect.stringMatching(/^B/),
+      transactionId: 'order-9',
+    });
 
     standIn.markInstalled(profile.esimTranNo);
     expect(parsePartnerNotification(await notification('ESIM_STATUS'))).toMatchObject({
@@ -351,7 +386,12 @@ describe('parsePartnerNotification', () => {
     const other = await orderedEsim(client, 'order-10');
     await client.cancelProfile(other.esimTranNo);
     const cancelled = await notification('ESIM_STATUS', (n) => n.content['esimStatus'] === 'CANCEL');
-    expect(parsePartnerNotification(cancelled)).toMatchObject({ kind: 'esim_status', esimTranNo: other.esimTranNo, status: 'cancelled', installed: false });
+    expect(parsePartnerNotification(cancelled)).toMatchObject({
+      kind: 'esim_status',
+      esimTranNo: other.esimTranNo,
+      status: 'cancelled',
+      installed: false,
+    });
 
     const ids = received.map((n) => parsePartnerNotification(n)?.notifyId);
     expect(new Set(ids).size).toBe(received.length);
@@ -368,7 +408,15 @@ describe('parsePartnerNotification', () => {
     const validity = parsePartnerNotification(
       JSON.stringify({
         notifyType: 'VALIDITY_USAGE',
-        content: { orderNo: 'B1', transactionId: 't', iccid: '89', durationUnit: 'DAY', totalDuration: 30, expiredTime: '2030-01-11T08:10:19Z', remain: 1 },
+        content: {
+          orderNo: 'B1',
+          transactionId: 't',
+          iccid: '89',
+          durationUnit: 'DAY',
+          totalDuration: 30,
+          expiredTime: '2030-01-11T08:10:19Z',
+          remain: 1,
+        },
       }),
     );
     expect(validity).toMatchObject({ kind: 'validity', partnerOrderNo: 'B1', daysLeft: 1, expiresAt: new Date('2030-01-11T08:10:19Z') });
@@ -429,12 +477,26 @@ describe('mapEsimAccessProfile', () => {
       state('USED_EXPIRED', 'DELETED'),
       state('CANCEL', 'RELEASED'),
       state('SUSPENDED', 'ENABLED'),
-    ]).toEqual(['ready/false', 'installed/true', 'active/true', 'used_up/true', 'expired/false', 'expired/true', 'cancelled/false', 'suspended/true']);
+    ]).toEqual([
+      'ready/false',
+      'installed/true',
+      'active/true',
+      'used_up/true',
+      'expired/false',
+      'expired/true',
+      'cancelled/false',
+      'suspended/true',
+    ]);
   });
 
   it("reads the partner's times and counts validity in days", () => {
     const profile = mapEsimAccessProfile(raw);
-    expect(profile).toMatchObject({ smdpAddress: 'rsp.example.com', matchingId: '451F9802E6', validityDays: 30, totalBytes: 5_368_709_120 });
+    expect(profile).toMatchObject({
+      smdpAddress: 'rsp.example.com',
+      matchingId: '451F9802E6',
+      validityDays: 30,
+      totalBytes: 5_368_709_120,
+    });
     expect(profile.expiresAt).toEqual(new Date('2025-03-19T18:00:00Z'));
     expect(mapEsimAccessProfile({ ...raw, totalDuration: 1, durationUnit: 'MONTH' }).validityDays).toBe(30);
     expect(mapEsimAccessProfile({ ...raw, expiredTime: null }).expiresAt).toBeNull();

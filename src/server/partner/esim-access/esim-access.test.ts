@@ -20,7 +20,10 @@ const partner = (config: Partial<EsimAccessConfig> = {}) =>
   createEsimAccessPartner({ baseUrl: standIn.url, accessCode: ACCESS_CODE, secretKey: SECRET, backoffMs: 10, ...config });
 
 async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(PartnerError);
   return error as PartnerError;
 }
@@ -94,7 +97,11 @@ describe('errors and retries', () => {
     standIn.failNext({ status: 429, errorCode: '900001', errorMsg: 'System busy' });
     standIn.failNext({ errorCode: '900001', errorMsg: 'System busy' });
     await expect(partner().listPackages({ location: 'FR' })).resolves.not.toHaveLength(0);
-    expect(standIn.requests.map((r) => [r.status, r.errorCode])).toEqual([[429, '900001'], [200, '900001'], [200, null]]);
+    expect(standIn.requests.map((r) => [r.status, r.errorCode])).toEqual([
+      [429, '900001'],
+      [200, '900001'],
+      [200, null],
+    ]);
   });
 
   it('gives up after the configured retries with an error naming the call and the last answer', async () => {

@@ -7,7 +7,10 @@ const Notification = z.looseObject({
   notifyId: z.string().nullish(),
   content: z.looseObject({}).default({}),
 });
-const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().min(1)).optional().catch(undefined);
+const text = z
+  .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().min(1))
+  .optional()
+  .catch(undefined);
 const count = z.coerce.number().int().nonnegative().catch(0);
 const NotificationContent = z.looseObject({
   orderNo: text,

@@ -88,7 +88,12 @@ const RawProfile = z.looseObject({
   packageList: z.array(z.looseObject({ volume: z.number().nullish(), duration: z.number().nullish() })).nullish(),
 });
 export type EsimAccessProfile = z.input<typeof RawProfile>;
-export const QueryObj = z.looseObject({ esimList: z.array(RawProfile).nullish().transform((list) => list ?? []) });
+export const QueryObj = z.looseObject({
+  esimList: z
+    .array(RawProfile)
+    .nullish()
+    .transform((list) => list ?? []),
+});
 
 export const TopUpObj = z.looseObject({
   totalVolume: z.number().int().nonnegative(),
@@ -173,6 +178,11 @@ function daysPer(unit: string | null | undefined): number {
 /** The partner's times: ISO 8601 with 'Z' or '+0000' (no colon, which Date does not read everywhere). */
 export function partnerTime(text: string | null | undefined): Date | null {
   if (!text) return null;
-  const date = new Date(text.trim().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  const date = new Date(
+    text
+      .trim()
+      .replace(' ', 'T')
+      .replace(/([+-]\d{2})(\d{2})$/, '$1:$2'),
+  );
   return Number.isNaN(date.getTime()) ? null : date;
 }
