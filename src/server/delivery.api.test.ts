@@ -336,7 +336,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
   });
 
   it('delivers once through partner failures that the production adapter retries (3 retries, its backoff), with short time-outs', async () => {
-    // The adapter as production builds it (src/server/partner/esim-access.ts): only the 30 s time-out is short here.
+    // The adapter as production builds it (src/server/partner/esim-access/adapter.ts): only the 30 s time-out is short here.
     await serveWith(bed.build({ partner: bed.stand.adapter({ timeoutMs: 2_000 }) }));
     try {
       // A 500 (nothing applied), then success; no answer at all until the time-out, then success.

@@ -154,7 +154,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
         route.fulfill({
           status: 429,
           contentType: 'application/json',
-          // The API exposes Retry-After to the pages of another origin (src/server/app.ts, CORS).
+          // The API exposes Retry-After to the pages of another origin (src/server/buyer-auth.ts, CORS).
           headers: {
             'Access-Control-Allow-Origin': route.request().headers().origin ?? '*',
             'Access-Control-Expose-Headers': 'Retry-After',

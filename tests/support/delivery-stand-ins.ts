@@ -22,7 +22,7 @@ export interface DeliveryStandIns {
   options: Pick<ShopApiOptions, 'partner' | 'mailer' | 'partnerWebhookToken' | 'delivery'>;
   /**
    * Another adapter for the same stand-in and account (sharing its request budget), with the
-   * production defaults of src/server/partner/esim-access.ts (3 retries, backoff from 250 ms,
+   * production defaults of src/server/partner/esim-access/client.ts (3 retries, backoff from 250 ms,
    * 30 s time-outs) except what `config` sets.
    */
   adapter(config?: Omit<EsimAccessConfig, 'accessCode' | 'secretKey' | 'baseUrl'>): EsimPartner;
