@@ -127,10 +127,3 @@ export async function loadCatalogue(options: LoaderOptions = {}): Promise<Catalo
 
   return { countries, regions, packages };
 }
-
-let cached: Promise<Catalogue> | undefined;
-/** The build's catalogue, loaded once per build from CATALOGUE_API_URL or the snapshot. */
-export function buildCatalogue(): Promise<Catalogue> {
-  cached ??= loadCatalogue({ apiUrl: process.env.CATALOGUE_API_URL?.trim() || undefined });
-  return cached;
-}

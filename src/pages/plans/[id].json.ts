@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { buildCatalogue } from '../../catalogue/loader.ts';
+import { buildCatalogue } from '../../catalogue/build-catalogue.ts';
 import { planData, type PlanData } from '../../features/checkout/plan-data.ts';
 
 /** /plans/{id}.json for every plan that can be bought: what checkout shows (src/features/checkout). */
