@@ -82,8 +82,18 @@ describe('GET /packages', () => {
       const plans = JSON.parse(text) as Record<string, unknown>[];
       expect(plans.length).toBeGreaterThan(0);
       for (const plan of plans) {
-        expect(Object.keys(plan).sort()).toEqual(['id', 'metadata', 'price', 'supportedCountries', 'validity', 'validityUnit']);
+        expect(Object.keys(plan).sort()).toEqual(['facts', 'id', 'metadata', 'price', 'supportedCountries', 'validity', 'validityUnit']);
         expect(Object.keys(plan.metadata as object)).toEqual(['dataAmount']);
+        expect(Object.keys(plan.facts as object).sort()).toEqual([
+          'data',
+          'hotspot',
+          'installWithinDays',
+          'networks',
+          'sms',
+          'topUp',
+          'trafficExit',
+          'validityStarts',
+        ]);
       }
       for (const pkg of snapshot.packages.filter((p) => p.destination === regionId)) expect(text).not.toContain(pkg.partnerCode);
       expect(text).not.toMatch(/wholesale|partner|margin|destination/i);

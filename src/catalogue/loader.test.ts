@@ -86,7 +86,11 @@ describe('build-time catalogue loading', () => {
     ],
     [
       "a country's package not covering it",
-      (s) => (s.packages.find((p) => p.destination === 'DE')!.supportedCountries = ['FR']),
+      (s) => {
+        const pkg = s.packages.find((p) => p.destination === 'DE')!;
+        pkg.supportedCountries = ['FR'];
+        pkg.facts.networks = [{ country: 'FR', operators: [{ name: 'Orange', networkType: '5G' }] }];
+      },
       /Catalogue is inconsistent:\npackages\[\d+\]\.supportedCountries \(id de-1gb-7d\): does not cover its destination DE/,
     ],
     [

@@ -50,14 +50,17 @@ export function catalogueRoutes(snapshot: Snapshot) {
     // Named fields only: the partner code and the wholesale price (our margin) stay internal.
     return catalogueJson(
       c,
-      (packagesByDestination.get(code) ?? []).map(({ id, metadata, validity, validityUnit, supportedCountries, price }): Package => ({
-        id,
-        metadata,
-        validity,
-        validityUnit,
-        supportedCountries,
-        ...(price && { price }),
-      })),
+      (packagesByDestination.get(code) ?? []).map(
+        ({ id, metadata, validity, validityUnit, supportedCountries, price, facts }): Package => ({
+          id,
+          metadata,
+          validity,
+          validityUnit,
+          supportedCountries,
+          ...(price && { price }),
+          facts,
+        }),
+      ),
     );
   });
   return routes;

@@ -43,7 +43,55 @@ export const Price = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code'),
 });
 
-export const Package = z.object({
+/** A network generation, as the partner names it ('4G'); the best one an operator offers there. */
+export const NetworkType = z.enum(['2G', '3G', '4G', '5G'], { error: "must be one of '2G', '3G', '4G', '5G'" });
+
+/** A speed a plan falls back to after its (daily) volume, in kbit/s. */
+const Slowed = z.object({ slowedToKbps: z.number().int().positive('must be a positive number of kbit/s') });
+
+/** How the data is counted; metadata.dataAmount is the whole, the daily or the daily fair-use volume. */
+export const DataKind = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('total') }),
+    /** eSIM Access dataType 2 (then slowed to fupPolicy) and 3 (then cut off). */
+    z.object({ kind: z.literal('daily'), after: z.union([Slowed, z.literal('cut')], { error: "must be { slowedToKbps } or 'cut'" }) }),
+    /** dataType 4: a daily fair-use volume, then slowed to fupPolicy. */
+    z.object({ kind: z.literal('unlimited'), after: Slowed }),
+  ],
+  { error: "must be a data kind: 'total', 'daily' or 'unlimited'" },
+);
+
+/** The plan's facts, as the partner states them (issue 22): what the package page and cards show. */
+export const PlanFacts = z.object({
+  /** Per covered country (every one of supportedCountries), its operators and each one's best network type. */
+  networks: z
+    .array(
+      z.object({
+        country: CountryCode,
+        operators: z.array(z.object({ name: Name, networkType: NetworkType })).min(1, 'must name at least one operator'),
+      }),
+    )
+    .min(1, 'must list the networks of at least one country')
+    .superRefine(unique('country')),
+  data: DataKind,
+  /** When validity starts: at install, or at the first connection in a covered country (activeType). */
+  validityStarts: z.enum(['install', 'first-connection'], { error: "must be 'install' or 'first-connection'" }),
+  /** Days within which the eSIM must be installed after purchase (unusedValidTime). */
+  installWithinDays: z.number().int().positive('must be a positive number of days'),
+  /** Whether the partner sells top-ups of it (supportTopUpType). */
+  topUp: z.boolean(),
+  /** Hotspot/tethering as the partner states it; null where it says nothing. */
+  hotspot: z.boolean().nullable(),
+  /** Whether the eSIM receives SMS (smsStatus). */
+  sms: z.boolean(),
+  /** The country the traffic leaves from (ipExport), or null. */
+  trafficExit: CountryCode.nullable(),
+});
+export type PlanFacts = z.infer<typeof PlanFacts>;
+export type DataKind = z.infer<typeof DataKind>;
+
+const PackageObject = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/, 'must be lower-case letters, digits and hyphens'),
   metadata: z.object({ dataAmount: DataAmount }),
   validity: z.number().int().positive(),
@@ -51,7 +99,20 @@ export const Package = z.object({
   supportedCountries: z.array(CountryCode).min(1, 'must list at least one country'),
   /** Optional in the contract: without one, plan cards say 'Price will be updated soon' and it cannot be bought (DESIGN 2). */
   price: Price.optional(),
+  facts: PlanFacts,
 });
+export const Package = PackageObject.superRefine(networksCoverCountries);
+
+/** A plan's networks name exactly its covered countries: a country without operators is a gap the page would hide. */
+function networksCoverCountries(pkg: { supportedCountries: readonly string[]; facts: PlanFacts }, ctx: z.RefinementCtx): void {
+  const listed = new Set(pkg.facts.networks.map((n) => n.country));
+  const missing = pkg.supportedCountries.filter((c) => !listed.has(c));
+  const extra = [...listed].filter((c) => !pkg.supportedCountries.includes(c));
+  if (missing.length > 0)
+    ctx.addIssue({ code: 'custom', path: ['facts', 'networks'], message: `lists no operators for ${missing.join(', ')}` });
+  if (extra.length > 0)
+    ctx.addIssue({ code: 'custom', path: ['facts', 'networks'], message: `lists countries the plan does not cover: ${extra.join(', ')}` });
+}
 
 /** Flags an item whose `key` repeats an earlier item's, at the repeat: 'countries[12].code: DE repeats [3]: codes must be unique'. */
 function unique<K extends string>(key: K) {
@@ -120,17 +181,16 @@ function crossRecordInvariants({ countries, regions, packages }: Records, ctx: z
   }
 }
 
-const SnapshotPackage = Package.extend({
+const SnapshotPackageObject = PackageObject.extend({
   destination: z.union([CountryCode, RegionCode]),
   /** The partner's code for the package: what an order names. Internal: the API never answers it. */
   partnerCode: z.string().min(1, 'must not be empty'),
   /** The partner's price, US dollars × 10,000. Internal: the API never answers it. */
   wholesaleUsdE4: z.number().int().nonnegative(),
-  /** Whether an eSIM of it can be topped up later (the partner's word). Internal: kept on the order that sells it. */
-  topUp: z.boolean(),
   /** Every package of the snapshot comes from the partner with a price, so it can be bought. */
   price: Price,
 });
+const SnapshotPackage = SnapshotPackageObject.superRefine(networksCoverCountries);
 
 /** The committed snapshot the API serves by default: names in all 12 languages. */
 export const Snapshot = z
@@ -158,7 +218,7 @@ export const AssembledCatalogue = z
   .object({
     countries: z.array(Country.pick({ code: true, flag: true })).superRefine(unique('code')),
     regions: z.array(Region.pick({ code: true, flag: true, supportedCountries: true })).superRefine(unique('code')),
-    packages: z.array(SnapshotPackage.pick({ id: true, destination: true, supportedCountries: true })).superRefine(unique('id')),
+    packages: z.array(SnapshotPackageObject.pick({ id: true, destination: true, supportedCountries: true })).superRefine(unique('id')),
   })
   .superRefine(crossRecordInvariants);
 

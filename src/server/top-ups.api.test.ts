@@ -26,7 +26,7 @@ const catalogue = embeddedSnapshot();
 const plans = sellablePlans(catalogue);
 const PLAN = plans.get('de-1gb-7d')!;
 /** A plan the partner sells no top-up for (supportTopUpType 1): a country's, for a plain order. */
-const FIXED = [...plans.values()].find((p) => !p.pkg.topUp && p.pkg.destination.length === 2)!;
+const FIXED = [...plans.values()].find((p) => !p.pkg.facts.topUp && p.pkg.destination.length === 2)!;
 const SITE = 'http://127.0.0.1:4331';
 const GIB = 2 ** 30;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lowestPrice, planView, sortPlans } from './plans.ts';
 import { useTranslations } from '../../i18n/t.ts';
+import { testFacts } from '../../catalogue/test-facts.ts';
 import pl from '../../../locales/pl/common.json';
 import ar from '../../../locales/ar/common.json';
 
@@ -10,6 +11,7 @@ const pkg = {
   validity: 30,
   validityUnit: 'day' as const,
   supportedCountries: ['DE', 'FR'],
+  facts: testFacts(['DE', 'FR']),
 };
 
 describe('plan card text', () => {

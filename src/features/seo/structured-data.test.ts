@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLd, productData } from './structured-data.ts';
 import type { Package } from '../../catalogue/schema.ts';
+import { testFacts } from '../../catalogue/test-facts.ts';
 
 const plan = (id: string, price?: Package['price']): Package => ({
   id,
@@ -8,6 +9,7 @@ const plan = (id: string, price?: Package['price']): Package => ({
   validity: 7,
   validityUnit: 'day',
   supportedCountries: ['JP'],
+  facts: testFacts(['JP']),
   ...(price && { price }),
 });
 const product = (packages: Package[]) =>

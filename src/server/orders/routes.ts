@@ -124,7 +124,7 @@ export function orderRoutes(deps: OrderRoutesDeps) {
               validity: pkg.validity,
               validityUnit: pkg.validityUnit,
               supportedCountries: pkg.supportedCountries,
-              topUp: pkg.topUp,
+              topUp: pkg.facts.topUp,
             },
             destination: plan.destination.code,
             destinationName: plan.destination.names[request.lang],
