@@ -105,6 +105,8 @@ export const InstallCodes = z.object({
   qrSvg: z.string(),
   /** Apple's one-tap install link (iOS 17.5 and later). */
   iphoneUrl: z.url(),
+  /** The APN the partner names for the eSIM, for the get-connected checklist when data does not start; null when it names none. */
+  apn: z.string().nullable(),
 });
 export type InstallCodes = z.infer<typeof InstallCodes>;
 

@@ -69,6 +69,8 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(install.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     expect(install.qrSvg).not.toMatch(/<script|href=/i);
     expect(install.iphoneUrl).toBe(`https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(install.lpa)}`);
+    // The partner's APN from esim/query (the stand-in's, stand-ins/esim-access/esims.ts), for the get-connected checklist.
+    expect(install.apn).toBe('internet.stand-in.invalid');
     expect(after.esim).toMatchObject({ id: order.id, status: 'ready', refundable: true, canTopUp: false, orderNumber: order.number });
     expect(after.esim!.usage!.totalBytes).toBeGreaterThan(0);
     expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
@@ -91,7 +93,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect((await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: stranger.idToken })).status).toBe(404);
     expect((await call('/esims?lang=de')).status).toBe(401);
     const mine = await listEsims(buyer.idToken);
-    expect(mine.map((e) => [e.id, e.status])).toEqual([[order.id, 'ready']]);
+    expect(mine.map((e) => [e.id, e.status, e.install?.apn])).toEqual([[order.id, 'ready', 'internet.stand-in.invalid']]);
   });
 
   it('orders from the partner once however often it is asked, and takes partner notifications as hints only', async () => {

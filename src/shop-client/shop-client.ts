@@ -121,7 +121,9 @@ const isInstall = (install: unknown) =>
   isString(install.qrSvg) &&
   install.qrSvg.startsWith('<svg') &&
   isString(install.iphoneUrl) &&
-  install.iphoneUrl.startsWith('https://');
+  install.iphoneUrl.startsWith('https://') &&
+  // Absent in a list an older API answered or this device saved before the APN was sent.
+  (install.apn === undefined || install.apn === null || isString(install.apn));
 
 function isEsimView(value: unknown): value is EsimView {
   if (!isObject(value)) return false;

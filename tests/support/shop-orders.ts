@@ -62,6 +62,7 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
       activationCode: 'K2-1A2B3C-4D5E6F',
       qrSvg: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><path d="M0 0h2v2H0z"/></svg>',
       iphoneUrl: `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${encodeURIComponent(lpa)}`,
+      apn: 'internet.example.test',
     },
     refundable: false,
     canTopUp: true,

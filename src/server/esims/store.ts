@@ -11,6 +11,8 @@ export interface EsimRow {
   activation_code: string;
   smdp_address: string;
   matching_id: string;
+  /** The APN the partner names (migration 0009); null when it names none. */
+  apn: string | null;
   status: EsimStatus;
   installed: boolean;
   expires_at: Date | null;
@@ -41,8 +43,8 @@ export function createEsimStore(db: Queryable) {
     async saveProfile(tx: Queryable, orderId: string, p: EsimProfile): Promise<void> {
       const [stored] = await tx.query<{ order_id: string }>(
         `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
-           expires_at, total_bytes, used_bytes, validity_days, usage_checked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+           expires_at, total_bytes, used_bytes, validity_days, usage_checked_at, apn)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), $13)
          ON CONFLICT (esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
          RETURNING order_id`,
         [
@@ -58,6 +60,7 @@ export function createEsimStore(db: Queryable) {
           p.totalBytes,
           p.usedBytes,
           p.validityDays,
+          p.apn,
         ],
       );
       if (stored?.order_id !== orderId) throw new Error(`order ${orderId}: the partner's eSIM ${p.esimTranNo} is already another order's`);
@@ -67,7 +70,7 @@ export function createEsimStore(db: Queryable) {
     async refresh(profile: EsimProfile): Promise<void> {
       await db.query(
         `UPDATE esims SET status = $2, installed = installed OR $3, expires_at = $4, total_bytes = $5, used_bytes = $6,
-           validity_days = $7, usage_checked_at = now(), updated_at = now()
+           validity_days = $7, usage_checked_at = now(), updated_at = now(), apn = COALESCE($8, apn)
          WHERE esim_tran_no = $1`,
         [
           profile.esimTranNo,
@@ -77,6 +80,7 @@ export function createEsimStore(db: Queryable) {
           profile.totalBytes,
           profile.usedBytes,
           profile.validityDays,
+          profile.apn,
         ],
       );
     },

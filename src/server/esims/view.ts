@@ -43,6 +43,7 @@ export async function installCodes(esim: EsimRow): Promise<InstallCodes> {
     activationCode: esim.matching_id,
     qrSvg: await qrSvg(esim.activation_code),
     iphoneUrl: iphoneInstallUrl(esim.activation_code),
+    apn: esim.apn,
   };
 }
 
