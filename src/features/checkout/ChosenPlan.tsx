@@ -28,7 +28,8 @@ interface ShownPlan {
   validityUnit: Package['validityUnit'];
   countries: number;
   price: Price;
-  destination: { name: string; flag: string };
+  /** A top-up's destination (from the shop API) has no continent: the buyer already has its eSIM. */
+  destination: { name: string; flag: string; continent?: string | undefined };
 }
 
 type State = { status: 'loading' | 'noPlan' | 'unknown' | 'failed' | 'cannotTopUp' } | { status: 'ready'; plan: ShownPlan };
@@ -49,7 +50,7 @@ async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): P
       validityUnit,
       countries: supportedCountries.length,
       price,
-      destination: { name: destination.names[locale], flag: destination.flag },
+      destination: { name: destination.names[locale], flag: destination.flag, continent: destination.continent?.[locale] },
     },
   };
 }
@@ -155,10 +156,19 @@ export default function ChosenPlan({ locale, storePath, myEsimsPath, termsPath, 
             {fill(m.topUpSummary, { destination: plan.destination.name })}
           </p>
         )}
-        <p className="mt-3 flex items-center gap-3 font-semibold" data-destination>
+        <div className="mt-3 flex items-center gap-3">
           <img src={plan.destination.flag} alt="" width="36" height="24" className="rounded-sm border border-line" />
-          {plan.destination.name}
-        </p>
+          <div>
+            <p className="font-semibold" data-destination>
+              {plan.destination.name}
+            </p>
+            {plan.destination.continent && (
+              <p className="text-sm text-ink-muted" data-continent>
+                {plan.destination.continent}
+              </p>
+            )}
+          </div>
+        </div>
         <p className="mt-2" data-plan>
           {fill(m.plan, {
             data: formatDataAmount(plan.dataAmount, locale),

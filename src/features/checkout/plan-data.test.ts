@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { continentNames } from '../../catalogue/continents.ts';
 import { loadCatalogue } from '../../catalogue/loader.ts';
 import { checkoutUrl, planData, planDataUrl } from './plan-data.ts';
 
 const catalogue = await loadCatalogue();
 
 describe('the plans checkout can show (/plans/{id}.json)', () => {
-  it('holds every priced plan once, with its destination named in every language', () => {
-    const plans = planData(catalogue);
+  it('holds every priced plan once, with its destination (and a country’s continent) named in every language', () => {
+    const plans = planData(catalogue, continentNames);
     const all = [...catalogue.packages.values()].flat();
     expect(plans).toHaveLength(all.length);
     expect(new Set(plans.map((p) => p.id)).size).toBe(plans.length);
@@ -14,7 +15,10 @@ describe('the plans checkout can show (/plans/{id}.json)', () => {
     expect(germany.price).toEqual(catalogue.packages.get('DE')!.find((p) => p.id === 'de-1gb-7d')!.price);
     expect(germany.destination).toMatchObject({ code: 'DE', flag: '/flags/DE.svg' });
     expect(germany.destination.names.de).toBe('Deutschland');
-    expect(plans.find((p) => p.id.startsWith('europe-'))!.destination.code).toBe('europe');
+    expect(germany.destination.continent).toMatchObject({ en: 'Europe', de: 'Europa', ar: 'أوروبا' });
+    const europe = plans.find((p) => p.id.startsWith('europe-'))!.destination;
+    expect(europe.code).toBe('europe');
+    expect(europe.continent).toBeUndefined();
   });
 
   it('leaves out a plan without a price: it cannot be bought', () => {
@@ -23,7 +27,7 @@ describe('the plans checkout can show (/plans/{id}.json)', () => {
       'JP',
       packages.get('JP')!.map(({ price: _, ...pkg }) => pkg),
     );
-    const ids = planData({ ...catalogue, packages }).map((p) => p.id);
+    const ids = planData({ ...catalogue, packages }, continentNames).map((p) => p.id);
     expect(ids.some((id) => id.startsWith('jp-'))).toBe(false);
     expect(ids).toContain('de-1gb-7d');
   });

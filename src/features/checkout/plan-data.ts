@@ -16,7 +16,13 @@ export const TOP_UP_PARAM = 'topUp';
 /** What /plans/{id}.json holds: a priced plan and its destination, named in every language. */
 export interface PlanData extends Omit<Package, 'price'> {
   price: Price;
-  destination: { code: string; flag: string; names: Record<Locale, string> };
+  destination: {
+    code: string;
+    flag: string;
+    names: Record<Locale, string>;
+    /** A country's continent in every language, shown under its name (look-alikes: Niger, Nigeria); none for a region. */
+    continent?: Record<Locale, string>;
+  };
 }
 
 export const checkoutUrl = (checkoutPath: string, planId: string, topUpOf?: string) =>
@@ -25,9 +31,16 @@ export const checkoutUrl = (checkoutPath: string, planId: string, topUpOf?: stri
 /** Encoded, so whatever the address bar holds stays one path segment: an unknown id is a 404. */
 export const planDataUrl = (planId: string) => `/plans/${encodeURIComponent(planId)}.json`;
 
-/** Every plan that can be bought, i.e. has a price (DESIGN 2). */
-export function planData(catalogue: Catalogue): PlanData[] {
-  return [...catalogue.countries, ...catalogue.regions].flatMap(({ code, flag, names }) =>
-    catalogue.packages.get(code)!.flatMap((pkg) => (pkg.price ? [{ ...pkg, price: pkg.price, destination: { code, flag, names } }] : [])),
-  );
+/**
+ * Every plan that can be bought, i.e. has a price (DESIGN 2). The build passes continentNames
+ * (src/catalogue/continents.ts): this module is also the browser's (checkout, the package page's
+ * bar), which must not load CLDR's data.
+ */
+export function planData(catalogue: Catalogue, continentOf: (code: string) => Record<Locale, string> | undefined): PlanData[] {
+  return [...catalogue.countries, ...catalogue.regions].flatMap(({ code, flag, names }) => {
+    // A region's code ('europe') is no country's: it gets none.
+    const continent = continentOf(code);
+    const destination = { code, flag, names, ...(continent && { continent }) };
+    return catalogue.packages.get(code)!.flatMap((pkg) => (pkg.price ? [{ ...pkg, price: pkg.price, destination }] : []));
+  });
 }

@@ -1,3 +1,4 @@
+import { continentName, continentOf } from '../../catalogue/continents.ts';
 import type { Catalogue } from '../../catalogue/loader.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatPrice } from '../../lib/format.ts';
@@ -11,6 +12,8 @@ export interface Destination {
   slug: string;
   name: string;
   flag: string;
+  /** Countries: their continent, in the page's language, so look-alikes (Austria, Australia) are told apart. */
+  continent?: string;
   /** Regions: how many countries they cover. */
   countryCount?: number;
   /** The lowest price of its plans, formatted; undefined while none has a price. */
@@ -27,14 +30,18 @@ export function destinationsFor(catalogue: Catalogue, locale: Locale) {
     return price && formatPrice(price, locale);
   };
   const countries = catalogue.countries
-    .map((c): Destination => ({
-      code: c.code,
-      slug: c.code.toLowerCase(),
-      name: c.names[locale],
-      flag: c.flag,
-      fromPrice: fromPrice(c.code),
-      search: searchText([c.names[locale], c.names.en, c.code, ...c.aliases]),
-    }))
+    .map((c): Destination => {
+      const continent = continentOf(c.code);
+      return {
+        code: c.code,
+        slug: c.code.toLowerCase(),
+        name: c.names[locale],
+        flag: c.flag,
+        ...(continent && { continent: continentName(continent, locale) }),
+        fromPrice: fromPrice(c.code),
+        search: searchText([c.names[locale], c.names.en, c.code, ...c.aliases]),
+      };
+    })
     .sort(byName);
   const regions = catalogue.regions
     .map((r): Destination => ({
