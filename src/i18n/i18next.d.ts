@@ -9,6 +9,7 @@ import type account from '../../locales/en/account.json';
 import type checkout from '../../locales/en/checkout.json';
 import type esims from '../../locales/en/esims.json';
 import type mail from '../../locales/en/mail.json';
+import type plans from '../../locales/en/plans.json';
 import type connect from '../../locales/en/connect.json';
 
 declare module 'i18next' {
@@ -26,6 +27,7 @@ declare module 'i18next' {
       checkout: typeof checkout;
       esims: typeof esims;
       mail: typeof mail;
+      plans: typeof plans;
       connect: typeof connect;
     };
     returnNull: false;

@@ -4,7 +4,8 @@ import type { PlanView } from './plans.ts';
 import { $selectedPlanId } from './selection.ts';
 
 interface Props {
-  plans: PlanView[];
+  /** Only what the bar shows: the page's HTML carries the island's props. */
+  plans: Pick<PlanView, 'id' | 'summary' | 'validity' | 'price'>[];
   /** The localized /checkout; the chosen plan goes along as ?plan={id}. */
   checkoutPath: string;
   messages: { selectedPlan: string; noSelection: string; checkout: string; priceSoon: string };
@@ -23,7 +24,7 @@ export default function CheckoutBar({ plans, checkoutPath, messages }: Props) {
             <>
               <p className="text-xs text-ink-muted">{messages.selectedPlan}</p>
               <p className="font-semibold" data-selected-plan>
-                {plan.data} · {plan.validity}
+                {plan.summary} · {plan.validity}
               </p>
               <p className={plan.price ? 'font-bold text-brand' : 'text-sm text-brand'} data-selected-price>
                 {plan.price ?? messages.priceSoon}

@@ -54,8 +54,18 @@ export default function PlanGrid({ plans, messages }: Props) {
                     className={`size-5 rounded-full border-2 ${selected ? 'border-brand bg-brand' : 'border-line'}`}
                   />
                 </span>
+                {plan.limit && (
+                  <span className="text-sm font-medium" data-plan-limit>
+                    {plan.limit}
+                  </span>
+                )}
                 <span className="font-medium">{plan.validity}</span>
                 <span className="text-sm text-ink-muted">{plan.countries}</span>
+                {plan.facts.length > 0 && (
+                  <span className="text-sm text-ink-muted" data-plan-facts>
+                    {plan.facts.join(' · ')}
+                  </span>
+                )}
                 <span className={`mt-1 text-brand ${plan.price ? 'text-lg font-bold' : 'text-sm font-semibold'}`} data-plan-price>
                   {plan.price ?? messages.priceSoon}
                 </span>

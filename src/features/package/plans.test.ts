@@ -27,8 +27,13 @@ describe('plan card text', () => {
   });
 
   it('has no price until the catalogue sends one, then formats minor units', () => {
-    expect(planView(pkg, 'en', useTranslations('en')).price).toBeUndefined();
-    const priced = planView({ ...pkg, price: { amountMinor: 2999, currency: 'EUR' } }, 'de', useTranslations('de'));
+    expect(planView(pkg, 'en', useTranslations('en'), useTranslations('en', 'plans')).price).toBeUndefined();
+    const priced = planView(
+      { ...pkg, price: { amountMinor: 2999, currency: 'EUR' } },
+      'de',
+      useTranslations('de'),
+      useTranslations('de', 'plans'),
+    );
     expect(priced.price).toBe(new Intl.NumberFormat('de', { style: 'currency', currency: 'EUR' }).format(29.99));
   });
 });
@@ -41,7 +46,7 @@ describe('plans by price', () => {
     { ...pkg, id: 'a', price: euro(199) },
     { ...pkg, id: 'c', price: euro(2649) },
   ];
-  const views = plans.map((p) => planView(p, 'en', useTranslations('en')));
+  const views = plans.map((p) => planView(p, 'en', useTranslations('en'), useTranslations('en', 'plans')));
   const ids = (order: Parameters<typeof sortPlans>[1]) => sortPlans(views, order).map((p) => p.id);
 
   it('keeps the catalogue order by default, sorts by price either way, plans without a price last', () => {
