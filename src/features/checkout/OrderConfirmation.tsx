@@ -8,7 +8,9 @@ import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts'
 import { getOrder } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
+import ConnectChecklist from '../esims/ConnectChecklist.tsx';
 import InstallCodes from '../esims/InstallCodes.tsx';
+import { needsConnecting } from '../esims/needs-connecting.ts';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
 
 interface Props {
@@ -150,6 +152,9 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
       </div>
       {delivered && !topUp && order.esim?.install && (
         <InstallCodes install={order.esim.install} messages={m.installCodes} guidePath={paths.installGuide} />
+      )}
+      {delivered && !topUp && order.esim?.install && needsConnecting(order.esim) && (
+        <ConnectChecklist apn={order.esim.install.apn} messages={m.checklist} />
       )}
       {gaveUp && (
         <div className="rounded-xl border border-line p-4" data-gave-up>

@@ -2,7 +2,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { accountNamespace, type AccountNamespace } from '../account/messages.ts';
 import { authNamespace } from '../auth/messages.ts';
-import { esimsNamespace, type InstallCodesMessages } from '../esims/messages.ts';
+import { checklistMessages, installCodesMessages, type ChecklistMessages, type InstallCodesMessages } from '../esims/messages.ts';
 import { checkoutNamespace, type CheckoutNamespace } from './messages.ts';
 
 type PaymentSuccess = CheckoutNamespace['paymentSuccess'];
@@ -39,6 +39,7 @@ export type OrderConfirmationMessages = Pick<PaymentSuccess, (typeof SHOWN)[numb
   /** auth errors.network, checkout's server, sign-in and input errors. */
   errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
   installCodes: InstallCodesMessages;
+  checklist: ChecklistMessages;
 };
 
 export function orderConfirmationMessages(locale: Locale): OrderConfirmationMessages {
@@ -49,6 +50,7 @@ export function orderConfirmationMessages(locale: Locale): OrderConfirmationMess
     states: history.states,
     methods: history.methods,
     errors: { ...pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput']), network: authNamespace(locale).errors.network },
-    installCodes: esimsNamespace(locale).installCodes,
+    installCodes: installCodesMessages(locale),
+    checklist: checklistMessages(locale),
   };
 }

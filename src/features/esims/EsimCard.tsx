@@ -4,8 +4,10 @@ import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
+import ConnectChecklist from './ConnectChecklist.tsx';
 import InstallCodes from './InstallCodes.tsx';
 import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
+import { needsConnecting } from './needs-connecting.ts';
 import RefundDialog from './RefundDialog.tsx';
 import TopUpOffer from './TopUpOffer.tsx';
 import UsageBar from './UsageBar.tsx';
@@ -95,6 +97,7 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           </span>
         </dd>
       </dl>
+      {esim.install && needsConnecting(esim) && <ConnectChecklist apn={esim.install.apn} messages={m.checklist} />}
       {refundNotice && (
         <p ref={notice} tabIndex={-1} role="status" className="mt-3 rounded-xl bg-surface-muted px-4 py-3 text-sm" data-refund-notice>
           {m.refundRequested}

@@ -1,8 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import type { InstallCodes as Codes } from '../../contract/shop-api.ts';
 import ManualCode from './ManualCode.tsx';
 import type { InstallCodesMessages } from './messages.ts';
-import { offersOneTapInstall } from './platform.ts';
+import { androidInstallUrl } from './platform.ts';
+import { useDevice } from './use-device.ts';
 
 interface Props {
   install: Codes;
@@ -11,32 +12,26 @@ interface Props {
   guidePath: string;
 }
 
+const linkClass = 'mt-3 inline-block rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink';
+
 /**
- * How to install an eSIM (DESIGN 6): the QR code of the LPA string, the SM-DP+ address and the
- * activation code each with a copy button, on iPhone Apple's one-tap link, and our guide.
+ * How to install an eSIM (DESIGN 6, issue 22 item 2), in the order that works on this device: on
+ * iPhone with iOS 17.5+ Apple's one-tap link; on Android Chrome Google's link to try, codes beside
+ * it; on any other phone the codes to copy, since a phone cannot scan its own screen; on a desktop
+ * the QR code first, for the phone that travels. Every path keeps the QR code and the copy buttons.
  * Codes always read left to right, also on Arabic pages.
  */
 export default function InstallCodes({ install, messages: m, guidePath }: Props) {
   const headingId = useId();
-  // Known only in the browser: the server-rendered page never offers the link.
-  const [oneTap, setOneTap] = useState(false);
-  useEffect(() => setOneTap(offersOneTapInstall(navigator)), []);
+  // Undefined on the server and while hydrating (the same HTML as the server's): the QR code first.
+  const path = useDevice()?.path;
+  const onPhone = path === 'iosOneTap' || path === 'androidLink' || path === 'phone';
 
-  return (
-    <section aria-labelledby={headingId} className="rounded-xl bg-surface-muted p-4" data-install-codes>
-      <h2 id={headingId} className="text-lg font-bold">
-        {m.heading}
-      </h2>
-      {oneTap && (
-        <a
-          href={install.iphoneUrl}
-          className="mt-3 inline-block rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink"
-          data-iphone-install
-        >
-          {m.iphoneLink}
-        </a>
-      )}
-      <p className="mt-3 text-sm text-ink-muted">{m.qrInstructions}</p>
+  const qr = (
+    <>
+      <p className="mt-3 text-sm text-ink-muted" data-qr-instructions>
+        {onPhone ? m.paths.otherPhone : path === 'desktop' ? m.paths.scanWithPhone : m.qrInstructions}
+      </p>
       <div
         role="img"
         aria-label={m.qrLabel}
@@ -45,11 +40,55 @@ export default function InstallCodes({ install, messages: m, guidePath }: Props)
         dangerouslySetInnerHTML={{ __html: install.qrSvg }}
         data-qr-code
       />
+    </>
+  );
+  const manual = (
+    <>
       <h3 className="mt-4 font-semibold">{m.manualHeading}</h3>
+      {onPhone && (
+        <p className="mt-1 text-sm" data-own-screen>
+          {m.paths.ownScreen}
+        </p>
+      )}
       <dl className="mt-2 space-y-3">
         <ManualCode label={m.smdpAddress} value={install.smdpAddress} messages={m} name="smdp" />
         <ManualCode label={m.activationCode} value={install.activationCode} messages={m} name="activation" />
       </dl>
+    </>
+  );
+
+  return (
+    <section aria-labelledby={headingId} className="rounded-xl bg-surface-muted p-4" data-install-codes data-install-path={path}>
+      <h2 id={headingId} className="text-lg font-bold">
+        {m.heading}
+      </h2>
+      {path === 'iosOneTap' && (
+        <a href={install.iphoneUrl} className={linkClass} data-iphone-install>
+          {m.iphoneLink}
+        </a>
+      )}
+      {path === 'androidLink' && (
+        <>
+          <a href={androidInstallUrl(install.lpa)} className={linkClass} data-android-install>
+            {m.paths.androidLink}
+          </a>
+          <p className="mt-2 text-sm text-ink-muted">{m.paths.androidNote}</p>
+        </>
+      )}
+      <p className="mt-3 text-sm font-semibold" data-dont-delete>
+        {m.paths.dontDelete}
+      </p>
+      {onPhone ? (
+        <>
+          {manual}
+          {qr}
+        </>
+      ) : (
+        <>
+          {qr}
+          {manual}
+        </>
+      )}
       <p className="mt-3 text-sm text-ink-muted">{m.keepPrivate}</p>
       <a href={guidePath} className="mt-3 inline-block font-semibold text-brand underline">
         {m.guideLink}

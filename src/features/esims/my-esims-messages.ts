@@ -2,7 +2,14 @@ import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { shopErrorMessages, type ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
 import { checkoutNamespace } from '../checkout/messages.ts';
-import { esimsNamespace, type EsimsNamespace, type InstallCodesMessages } from './messages.ts';
+import {
+  checklistMessages,
+  esimsNamespace,
+  installCodesMessages,
+  type ChecklistMessages,
+  type EsimsNamespace,
+  type InstallCodesMessages,
+} from './messages.ts';
 
 type MyEsim = EsimsNamespace['myEsim'];
 
@@ -43,6 +50,7 @@ export type MyEsimsMessages = Pick<MyEsim, (typeof SHOWN)[number]> &
     /** checkout.plan: '{{data}} data plan, {{validity}}'. */
     plan: string;
     installCodes: InstallCodesMessages;
+    checklist: ChecklistMessages;
   };
 
 /** One eSIM's card (EsimCard.tsx), with its top-up offer and refund dialog. */
@@ -73,6 +81,12 @@ export interface MyEsimsPaths {
 }
 
 export function myEsimsMessages(locale: Locale): MyEsimsMessages {
-  const { myEsim, installCodes } = esimsNamespace(locale);
-  return { ...pickMessages(myEsim, SHOWN), ...shopErrorMessages(locale), plan: checkoutNamespace(locale).checkout.plan, installCodes };
+  const { myEsim } = esimsNamespace(locale);
+  return {
+    ...pickMessages(myEsim, SHOWN),
+    ...shopErrorMessages(locale),
+    plan: checkoutNamespace(locale).checkout.plan,
+    installCodes: installCodesMessages(locale),
+    checklist: checklistMessages(locale),
+  };
 }

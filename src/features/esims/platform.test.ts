@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offersOneTapInstall } from './platform.ts';
+import { androidInstallUrl, installPath, offersOneTapInstall, phoneSystem } from './platform.ts';
 
 const ua = (userAgent: string, maxTouchPoints = 5) => offersOneTapInstall({ userAgent, maxTouchPoints });
 
@@ -34,6 +34,58 @@ describe('offersOneTapInstall', () => {
     ).toBe(false);
     expect(ua('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36')).toBe(
       false,
+    );
+  });
+});
+
+const UA = {
+  iphone18:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  iphone16:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 16_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1',
+  ipadAsMac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15',
+  androidChrome: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  samsungInternet:
+    'Mozilla/5.0 (Linux; Android 14; SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/26.0 Chrome/122.0.0.0 Mobile Safari/537.36',
+  androidWebView:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/131.0.0.0 Mobile Safari/537.36',
+  androidInstagram:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 Instagram 350.0.0.0',
+  windowsChrome: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+};
+
+describe('installPath', () => {
+  const path = (userAgent: string, maxTouchPoints = 5) => installPath({ userAgent, maxTouchPoints });
+  it("gives iPhones and iPads with iOS 17.5+ Apple's link, Android Chrome Google's", () => {
+    expect(path(UA.iphone18)).toBe('iosOneTap');
+    expect(path(UA.ipadAsMac)).toBe('iosOneTap');
+    expect(path(UA.androidChrome)).toBe('androidLink');
+  });
+  it('gives other phones the codes to copy: older iOS, Samsung Internet, web views and in-app browsers', () => {
+    expect(path(UA.iphone16)).toBe('phone');
+    expect(path(UA.samsungInternet)).toBe('phone');
+    expect(path(UA.androidWebView)).toBe('phone');
+    expect(path(UA.androidInstagram)).toBe('phone');
+  });
+  it('gives a desktop (a Mac without touch too) the QR code', () => {
+    expect(path(UA.windowsChrome, 0)).toBe('desktop');
+    expect(path(UA.ipadAsMac, 0)).toBe('desktop');
+  });
+});
+
+describe('phoneSystem', () => {
+  it('names iOS (iPad as a Mac too), Android, or neither', () => {
+    expect(phoneSystem({ userAgent: UA.iphone16, maxTouchPoints: 5 })).toBe('ios');
+    expect(phoneSystem({ userAgent: UA.ipadAsMac, maxTouchPoints: 5 })).toBe('ios');
+    expect(phoneSystem({ userAgent: UA.samsungInternet, maxTouchPoints: 5 })).toBe('android');
+    expect(phoneSystem({ userAgent: UA.windowsChrome, maxTouchPoints: 0 })).toBe('other');
+  });
+});
+
+describe('androidInstallUrl', () => {
+  it("puts the URL-encoded LPA string on Google's host", () => {
+    expect(androidInstallUrl('LPA:1$rsp.example.test$K2-1A2B')).toBe(
+      'https://esimsetup.android.com/esim_qrcode_provisioning?carddata=LPA%3A1%24rsp.example.test%24K2-1A2B',
     );
   });
 });
