@@ -4,7 +4,8 @@ import { PLAN_ORDERS, sortPlans, type PlanOrder, type PlanView } from './plans.t
 import { $selectedPlanId, togglePlan } from './selection.ts';
 
 interface Props {
-  plans: PlanView[];
+  /** The cards' text; the one-line summary is the checkout bar's. */
+  plans: Omit<PlanView, 'summary'>[];
   messages: { label: string; priceSoon: string; sortLabel: string; sort: Record<PlanOrder, string> };
 }
 

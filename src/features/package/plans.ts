@@ -44,7 +44,7 @@ export function planView(pkg: Package, locale: Locale, t: T, tPlans: T<'plans'>,
 }
 
 /** Plans in the chosen order; plans without a price come last either way. */
-export function sortPlans(plans: readonly PlanView[], order: PlanOrder): PlanView[] {
+export function sortPlans<P extends Pick<PlanView, 'amountMinor'>>(plans: readonly P[], order: PlanOrder): P[] {
   if (order === 'default') return [...plans];
   const sign = order === 'price-asc' ? 1 : -1;
   return [...plans].sort((a, b) =>
