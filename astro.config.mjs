@@ -126,7 +126,11 @@ export default defineConfig({
               { name: 'react', test: /\/node_modules\/react\/(index|jsx-runtime|cjs\/react(-jsx-runtime)?\.production)\.js$/, priority: 2 },
               // The form widgets the form islands share, as one file (as FormParts.tsx was before it was split):
               // a chunk each costs the sign-in page more bytes of imports than they weigh.
-              { name: 'form-widgets', test: /\/src\/ui\/(Field|ErrorBox|Notice|SubmitButton|use-hydrated)\.tsx?$/, priority: 1 },
+              {
+                name: 'form-widgets',
+                test: /\/src\/ui\/(Field|EmailField|PasswordField|ErrorBox|Notice|SubmitButton|use-hydrated)\.tsx?$/,
+                priority: 1,
+              },
             ],
           },
         },

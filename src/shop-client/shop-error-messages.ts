@@ -25,3 +25,11 @@ export function shopErrorMessages(locale: Locale): ShopErrorMessages {
     },
   };
 }
+
+/** What an island says when loading failed, by ShopError kind: auth's network error, checkout's server, sign-in and input errors. */
+export type LoadErrorMessages = Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+
+export function loadErrorMessages(locale: Locale): LoadErrorMessages {
+  const { errors } = checkoutNamespace(locale).checkout;
+  return { ...pickMessages(errors, ['server', 'unauthorized', 'badInput']), network: authNamespace(locale).errors.network };
+}

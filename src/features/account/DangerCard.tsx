@@ -12,7 +12,7 @@ import { ShopError } from '../../shop-client/shop-client.ts';
 import { deleteMe } from '../../shop-client/shop.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
-import Field from '../../ui/Field.tsx';
+import PasswordField from '../../ui/PasswordField.tsx';
 import { firebaseAuth } from '../auth/firebase.ts';
 import { endSession } from '../auth/session.ts';
 import { useAuthAction } from '../auth/useAuthAction.ts';
@@ -102,14 +102,7 @@ export default function DangerCard({ user, m, homePath }: { user: User; m: Dange
         <p className="mt-2 text-ink-muted">{m.profile.deleteOrders}</p>
         {needsPassword && (
           <div className="mt-4">
-            <Field
-              id="delete-password"
-              label={m.fields.password}
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={setPassword}
-            />
+            <PasswordField id="delete-password" label={m.fields.password} value={password} onChange={setPassword} />
           </div>
         )}
         <div className="mt-4">

@@ -43,9 +43,7 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
     };
   }, [attempt, locale]);
 
-  if (view.status === 'loading') {
-    return <LoadingStatus>{m.loading}</LoadingStatus>;
-  }
+  if (view.status === 'loading') return <LoadingStatus>{m.loading}</LoadingStatus>;
   if (view.status === 'failed') {
     return (
       <div role="alert" className="mt-6 rounded-xl bg-surface-muted p-4" data-history-error>

@@ -1,7 +1,7 @@
 import { EmailAuthProvider, reauthenticateWithCredential, updatePassword, type User } from 'firebase/auth';
 import { useState, type FormEvent } from 'react';
 import ErrorBox from '../../ui/ErrorBox.tsx';
-import Field from '../../ui/Field.tsx';
+import PasswordField from '../../ui/PasswordField.tsx';
 import Notice from '../../ui/Notice.tsx';
 import SubmitButton from '../../ui/SubmitButton.tsx';
 import { useAuthAction } from '../auth/useAuthAction.ts';
@@ -38,23 +38,9 @@ export default function PasswordCard({ user, m }: { user: User; m: PasswordCardM
         {m.profile.changePassword}
       </h2>
       <form noValidate onSubmit={submit} className="mt-4 space-y-4">
-        <Field
-          id="current-password"
-          label={m.fields.currentPassword}
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          onChange={setCurrent}
-        />
-        <Field id="new-password" label={m.fields.newPassword} type="password" autoComplete="new-password" value={next} onChange={setNext} />
-        <Field
-          id="confirm-new-password"
-          label={m.fields.confirmNewPassword}
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={setConfirm}
-        />
+        <PasswordField id="current-password" label={m.fields.currentPassword} value={current} onChange={setCurrent} />
+        <PasswordField id="new-password" label={m.fields.newPassword} isNew value={next} onChange={setNext} />
+        <PasswordField id="confirm-new-password" label={m.fields.confirmNewPassword} isNew value={confirm} onChange={setConfirm} />
         <ErrorBox message={error} />
         {done && <Notice>{m.profile.passwordChanged}</Notice>}
         <SubmitButton busy={busy} label={m.profile.changePassword} busyLabel={m.profile.changePassword} />

@@ -1,6 +1,6 @@
 import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
-import { authNamespace } from '../auth/messages.ts';
+import { loadErrorMessages, type LoadErrorMessages } from '../../shop-client/shop-error-messages.ts';
 import { checkoutNamespace } from '../checkout/messages.ts';
 import { accountNamespace, type AccountNamespace } from './messages.ts';
 
@@ -25,15 +25,13 @@ const SHOWN = [
 export type OrderHistoryMessages = Pick<History, (typeof SHOWN)[number]> & {
   /** checkout.plan: '{{data}} data plan, {{validity}}'. */
   plan: string;
-  /** auth errors.network, checkout's server, sign-in and input errors. */
-  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+  errors: LoadErrorMessages;
 };
 
 export function orderHistoryMessages(locale: Locale): OrderHistoryMessages {
-  const { checkout } = checkoutNamespace(locale);
   return {
     ...pickMessages(accountNamespace(locale).history, SHOWN),
-    plan: checkout.plan,
-    errors: { ...pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput']), network: authNamespace(locale).errors.network },
+    plan: checkoutNamespace(locale).checkout.plan,
+    errors: loadErrorMessages(locale),
   };
 }

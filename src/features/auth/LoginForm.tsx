@@ -1,19 +1,22 @@
 import { useStore } from '@nanostores/react';
 import { sendPasswordResetEmail, signInWithEmailAndPassword } from 'firebase/auth';
 import { useEffect, useState, type FormEvent } from 'react';
+import CredentialsForm from './CredentialsForm.tsx';
 import { authErrorKey } from './errors.ts';
 import { firebaseAuth } from './firebase.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
-import Field from '../../ui/Field.tsx';
+import EmailField from '../../ui/EmailField.tsx';
+import PasswordField from '../../ui/PasswordField.tsx';
 import Notice from '../../ui/Notice.tsx';
 import SubmitButton from '../../ui/SubmitButton.tsx';
 import { useHydrated } from '../../ui/use-hydrated.ts';
 import type { LoginFormMessages } from './login-form-messages.ts';
-import { ProviderButtons } from './ProviderButtons.tsx';
 import { safeNext } from './redirect.ts';
 import { $session } from './session.ts';
 import { useAuthAction } from './useAuthAction.ts';
 import { validateEmail } from './validation.ts';
+
+const LINK_BUTTON = 'text-sm font-semibold text-brand underline';
 
 interface Props {
   messages: LoginFormMessages;
@@ -29,7 +32,8 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
   const [password, setPassword] = useState('');
   const [resetting, setResetting] = useState(false);
   const [resetSent, setResetSent] = useState(false);
-  const { busy, error, setError, run } = useAuthAction(m, m.errors.loginFailed);
+  const action = useAuthAction(m, m.errors.loginFailed);
+  const { busy, error, setError, run } = action;
   // Arriving already signed in, or signing in by any means, goes on to the profile or the guarded
   // page: the form's only navigation, so signing in never starts two.
   useEffect(() => {
@@ -43,6 +47,13 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
     void run(async () => {
       await signInWithEmailAndPassword(firebaseAuth(), email.trim(), password);
     });
+  }
+
+  // 'Forgot password?' and back: the form a traveller goes to starts without the other's messages.
+  function showReset(on: boolean) {
+    setResetting(on);
+    setResetSent(false);
+    setError(undefined);
   }
 
   function submitReset(event: FormEvent) {
@@ -65,59 +76,25 @@ export default function LoginForm({ messages: m, profilePath, signupPath }: Prop
       <form noValidate onSubmit={submitReset} className="space-y-4">
         <h2 className="text-lg font-semibold">{m.reset.heading}</h2>
         <p className="text-sm text-ink-muted">{m.reset.intro}</p>
-        <Field id="reset-email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
+        <EmailField id="reset-email" label={m.fields.email} value={email} onChange={setEmail} />
         <ErrorBox message={error} />
         {resetSent && <Notice>{m.reset.sent}</Notice>}
         <SubmitButton busy={busy} label={m.reset.submit} busyLabel={m.reset.submitting} />
-        <button
-          type="button"
-          disabled={!hydrated}
-          className="w-full text-sm font-semibold text-brand underline"
-          onClick={() => {
-            setResetting(false);
-            setResetSent(false);
-            setError(undefined);
-          }}
-        >
+        <button type="button" disabled={!hydrated} className={`w-full ${LINK_BUTTON}`} onClick={() => showReset(false)}>
           {m.reset.back}
         </button>
       </form>
     );
   }
 
+  const signup = { question: m.login.noAccount, link: m.login.signupLink, href: signupPath };
   return (
-    <div className="space-y-6">
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <Field id="email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
-        <Field
-          id="password"
-          label={m.fields.password}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={setPassword}
-        />
-        <button
-          type="button"
-          disabled={!hydrated}
-          className="text-sm font-semibold text-brand underline"
-          onClick={() => {
-            setResetting(true);
-            setError(undefined);
-          }}
-        >
-          {m.login.forgot}
-        </button>
-        <ErrorBox message={error} />
-        <SubmitButton busy={busy} label={m.login.submit} busyLabel={m.login.submitting} />
-      </form>
-      <ProviderButtons messages={m} busy={busy} run={run} />
-      <p className="text-center text-sm">
-        {m.login.noAccount}{' '}
-        <a href={signupPath} className="font-semibold text-brand underline">
-          {m.login.signupLink}
-        </a>
-      </p>
-    </div>
+    <CredentialsForm onSubmit={submit} action={action} messages={m} submit={m.login} other={signup}>
+      <EmailField id="email" label={m.fields.email} value={email} onChange={setEmail} />
+      <PasswordField id="password" label={m.fields.password} value={password} onChange={setPassword} />
+      <button type="button" disabled={!hydrated} className={LINK_BUTTON} onClick={() => showReset(true)}>
+        {m.login.forgot}
+      </button>
+    </CredentialsForm>
   );
 }

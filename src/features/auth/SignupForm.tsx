@@ -1,12 +1,11 @@
 import { useStore } from '@nanostores/react';
 import { createUserWithEmailAndPassword, sendEmailVerification } from 'firebase/auth';
 import { useEffect, useState, type FormEvent } from 'react';
+import CredentialsForm from './CredentialsForm.tsx';
 import { firebaseAuth } from './firebase.ts';
-import ErrorBox from '../../ui/ErrorBox.tsx';
-import Field from '../../ui/Field.tsx';
-import SubmitButton from '../../ui/SubmitButton.tsx';
+import EmailField from '../../ui/EmailField.tsx';
+import PasswordField from '../../ui/PasswordField.tsx';
 import type { SignupFormMessages } from './signup-form-messages.ts';
-import { ProviderButtons } from './ProviderButtons.tsx';
 import { safeNext } from './redirect.ts';
 import { $session } from './session.ts';
 import { useAuthAction } from './useAuthAction.ts';
@@ -25,7 +24,7 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [creating, setCreating] = useState(false);
-  const { busy, error, setError, run } = useAuthAction(m, m.errors.signupFailed);
+  const action = useAuthAction(m, m.errors.signupFailed);
   useEffect(() => {
     // A visitor who is already signed in has nothing to sign up for; a new account goes on once
     // the confirmation e-mail is sent. The form's only navigation, so signing up never starts two.
@@ -35,9 +34,9 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
   function submit(event: FormEvent) {
     event.preventDefault();
     const invalid = validateEmail(email) ?? validateNewPassword(password, confirm);
-    if (invalid) return setError(m.validation[invalid]);
+    if (invalid) return action.setError(m.validation[invalid]);
     setCreating(true);
-    void run(async () => {
+    void action.run(async () => {
       try {
         const { user } = await createUserWithEmailAndPassword(firebaseAuth(), email.trim(), password);
         await sendEmailVerification(user, { url: new URL(profilePath, window.location.origin).href });
@@ -47,36 +46,12 @@ export default function SignupForm({ messages: m, profilePath, loginPath }: Prop
     });
   }
 
+  const login = { question: m.signup.haveAccount, link: m.signup.loginLink, href: loginPath };
   return (
-    <div className="space-y-6">
-      <form noValidate onSubmit={submit} className="space-y-4">
-        <Field id="email" label={m.fields.email} type="email" autoComplete="email" value={email} onChange={setEmail} />
-        <Field
-          id="password"
-          label={m.fields.password}
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
-        />
-        <Field
-          id="confirm-password"
-          label={m.fields.confirmPassword}
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={setConfirm}
-        />
-        <ErrorBox message={error} />
-        <SubmitButton busy={busy} label={m.signup.submit} busyLabel={m.signup.submitting} />
-      </form>
-      <ProviderButtons messages={m} busy={busy} run={run} />
-      <p className="text-center text-sm">
-        {m.signup.haveAccount}{' '}
-        <a href={loginPath} className="font-semibold text-brand underline">
-          {m.signup.loginLink}
-        </a>
-      </p>
-    </div>
+    <CredentialsForm onSubmit={submit} action={action} messages={m} submit={m.signup} other={login}>
+      <EmailField id="email" label={m.fields.email} value={email} onChange={setEmail} />
+      <PasswordField id="password" label={m.fields.password} isNew value={password} onChange={setPassword} />
+      <PasswordField id="confirm-password" label={m.fields.confirmPassword} isNew value={confirm} onChange={setConfirm} />
+    </CredentialsForm>
   );
 }

@@ -1,17 +1,10 @@
 import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
-import {
-  authErrorMessages,
-  authNamespace,
-  providerButtonsMessages,
-  type AuthErrorMessages,
-  type AuthNamespace,
-  type ProviderButtonsMessages,
-} from './messages.ts';
+import { authNamespace, credentialsFormMessages, type AuthNamespace, type CredentialsFormMessages } from './messages.ts';
 import type { EmailValidationKey } from './validation.ts';
 
 /** What the login island (LoginForm.tsx) says, and nothing else: the page itself shows the title and heading. */
-export interface LoginFormMessages extends AuthErrorMessages<'loginFailed'>, ProviderButtonsMessages {
+export interface LoginFormMessages extends CredentialsFormMessages<'loginFailed'> {
   login: Pick<AuthNamespace['login'], 'forgot' | 'submit' | 'submitting' | 'noAccount' | 'signupLink'>;
   reset: AuthNamespace['reset'];
   fields: Pick<AuthNamespace['fields'], 'email' | 'password'>;
@@ -25,7 +18,6 @@ export function loginFormMessages(locale: Locale): LoginFormMessages {
     reset: auth.reset,
     fields: pickMessages(auth.fields, ['email', 'password']),
     validation: pickMessages(auth.validation, ['emailRequired', 'emailInvalid', 'passwordRequired']),
-    ...authErrorMessages(auth, ['loginFailed']),
-    ...providerButtonsMessages(auth),
+    ...credentialsFormMessages(auth, ['loginFailed']),
   };
 }

@@ -28,3 +28,13 @@ export type ProviderButtonsMessages = Pick<AuthNamespace, 'or' | 'google' | 'app
 export function providerButtonsMessages(auth: AuthNamespace): ProviderButtonsMessages {
   return pickMessages(auth, ['or', 'google', 'apple']);
 }
+
+/** What sign-in and sign-up share (CredentialsForm.tsx): every Firebase error, the form's own fallbacks (`F`), Google and Apple. */
+export type CredentialsFormMessages<F extends keyof AuthNamespace['errors']> = AuthErrorMessages<F> & ProviderButtonsMessages;
+
+export function credentialsFormMessages<F extends keyof AuthNamespace['errors']>(
+  auth: AuthNamespace,
+  fallbacks: readonly F[],
+): CredentialsFormMessages<F> {
+  return { ...authErrorMessages(auth, fallbacks), ...providerButtonsMessages(auth) };
+}

@@ -1,16 +1,9 @@
 import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
-import {
-  authErrorMessages,
-  authNamespace,
-  providerButtonsMessages,
-  type AuthErrorMessages,
-  type AuthNamespace,
-  type ProviderButtonsMessages,
-} from './messages.ts';
+import { authNamespace, credentialsFormMessages, type AuthNamespace, type CredentialsFormMessages } from './messages.ts';
 
 /** What the sign-up island (SignupForm.tsx) says, and nothing else: the page itself shows the title and heading. */
-export interface SignupFormMessages extends AuthErrorMessages<'signupFailed'>, ProviderButtonsMessages {
+export interface SignupFormMessages extends CredentialsFormMessages<'signupFailed'> {
   signup: Pick<AuthNamespace['signup'], 'submit' | 'submitting' | 'haveAccount' | 'loginLink'>;
   fields: Pick<AuthNamespace['fields'], 'email' | 'password' | 'confirmPassword'>;
   validation: AuthNamespace['validation'];
@@ -22,7 +15,6 @@ export function signupFormMessages(locale: Locale): SignupFormMessages {
     signup: pickMessages(auth.signup, ['submit', 'submitting', 'haveAccount', 'loginLink']),
     fields: pickMessages(auth.fields, ['email', 'password', 'confirmPassword']),
     validation: auth.validation,
-    ...authErrorMessages(auth, ['signupFailed']),
-    ...providerButtonsMessages(auth),
+    ...credentialsFormMessages(auth, ['signupFailed']),
   };
 }
