@@ -294,6 +294,17 @@ function deliveryRows(figures: DeliveryFigures): Row[] {
       mark: overMark(figures.qrP95Ms, BUDGETS.paymentToQrP95Ms),
     },
     { figure: 'payment to QR code, slowest', value: seconds(figures.qrMaxMs), budget: '', mark: '' },
+    ...(figures.afterAllocationP50Ms == null
+      ? []
+      : [
+          { figure: 'allocation to QR code p50 (issue 22: long-poll)', value: seconds(figures.afterAllocationP50Ms), budget: '', mark: '' },
+          {
+            figure: 'allocation to QR code p95',
+            value: seconds(figures.afterAllocationP95Ms!),
+            budget: '<= 0.3 s',
+            mark: overMark(figures.afterAllocationP95Ms!, 300),
+          },
+        ]),
   ];
 }
 

@@ -158,7 +158,7 @@ function processCpu(pid: number | string, withChildren = false): { seconds: numb
 }
 
 /** The PostgreSQL server the API talks to: the postmaster listening on a port the API's sockets are connected to. */
-function postmasterOf(apiPid: number): { pid: number; port: number } | undefined {
+export function postmasterOf(apiPid: number): { pid: number; port: number } | undefined {
   const inodes = new Set<string>();
   for (const fd of readdirSync(`/proc/${apiPid}/fd`)) {
     try {

@@ -9,12 +9,16 @@ export const LANGUAGE_DETECTION_DELAY_MS = 200;
 export const INSTALL_PROMPT_DELAY_MS = 2_000;
 /** Automatic redirect from /payment-success to /my-esim (spec 9). */
 export const PAYMENT_SUCCESS_REDIRECT_MS = 5_000;
-/** The confirmation asks for the order this often until the payment provider's webhook has marked it paid… */
+/** The confirmation's pause before asking again when a long-poll was cut off (a network change, a proxy's time-out)… */
 export const ORDER_POLL_INTERVAL_MS = 2_000;
-/** While the eSIM is prepared it asks more often: the partner allocates within seconds, and the QR code should follow at once… */
-export const ESIM_POLL_INTERVAL_MS = 1_000;
 /** …and gives up after this long, offering to check again. */
 export const ORDER_POLL_LIMIT_MS = 120_000;
+/** Each of the confirmation's long-polls waits this long at most for the order to change (the API's limit: 25 s). */
+export const ORDER_WAIT_MS = 20_000;
+/** My eSIMs asks for the install steps this often while an eSIM is on its way to use and the tab is visible (a database read, no partner call). */
+export const ESIM_STEP_POLL_INTERVAL_MS = 5_000;
+/** Downloaded but not installed for this long: My eSIMs offers the help (the install may be waiting on the phone). */
+export const DOWNLOADED_HELP_AFTER_MS = 10 * 60_000;
 
 /**
  * Deleting the account needs a sign-in this recent: the server refuses an older one, and the

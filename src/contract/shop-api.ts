@@ -13,11 +13,12 @@ import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
  *   POST   /orders          CreateOrderRequest  → 201 CreateOrderResponse (200 when it is the same open order again)
  *                           409 price_changed (PriceChangedError: the current price, no order)
  *   GET    /orders?lang=xx                      → OrderList (newest first)
- *   GET    /orders/{id}?lang=xx                 → OrderView (someone else's or unknown: 404)
+ *   GET    /orders/{id}?lang=xx[&waitMs=n]      → OrderView (someone else's or unknown: 404; waitMs: a long-poll, OrderQuery)
  *   DELETE /me                                  → 204 (open orders cancelled, paid ones detached)
  *   POST   /webhooks/stripe                     → 200 (signature checked; 400 otherwise)
  *   POST   /webhooks/partner/{token}            → 200 (the partner's notification: a hint, the partner is asked before acting)
  *   GET    /esims?lang=xx                       → EsimList (newest first; with install codes, usage at most 5 minutes old)
+ *   GET    /esims/steps                         → EsimSteps (states and install steps only, from the database: asks the partner nothing)
  *   GET    /esims/{id}/top-ups?lang=xx          → TopUpPlans (the partner's own top-ups of this eSIM, priced, cheapest first;
  *                                                409 cannot_top_up when its plan cannot be topped up or it is not on a phone and valid;
  *                                                503 partner_unavailable when the partner cannot say now)
@@ -62,6 +63,21 @@ export const LangQuery = z.object({
 });
 export type LangQuery = z.infer<typeof LangQuery>;
 
+/**
+ * GET /orders/{id}?lang=xx&waitMs=n: a long-poll. While the order is pending (payment not confirmed,
+ * eSIM being prepared) the answer waits up to waitMs (at most 25 s) for its state to change, and
+ * comes as soon as it does (the payment success page shows the QR code within moments of the
+ * delivery); at once when nothing is pending; after the wait, the current state.
+ */
+export const ORDER_WAIT_MAX_MS = 25_000;
+export const OrderQuery = LangQuery.extend({
+  waitMs: z.preprocess(
+    (value) => (Array.isArray(value) ? value[0] : value),
+    z.coerce.number().int().min(0).max(ORDER_WAIT_MAX_MS).default(0),
+  ),
+});
+export type OrderQuery = z.infer<typeof OrderQuery>;
+
 export const CreateOrderRequest = z.object({
   planId: z.string().min(1).max(100),
   /** The page's language: the payment page's and the e-mail's. */
@@ -93,6 +109,14 @@ export type PaymentMethod = z.infer<typeof PaymentMethod>;
  */
 export const EsimStatus = z.enum(['preparing', 'ready', 'active', 'used_up', 'expired', 'refunding', 'refunded']);
 export type EsimStatus = z.infer<typeof EsimStatus>;
+
+/**
+ * Where the eSIM is on the phone, as the partner last told us (its SM-DP+ and eSIM status): ready to
+ * install ('released'), downloaded, installed, turned on ('enabled'), in use; or deleted from the
+ * phone, expired. Null before allocation and when cancelled.
+ */
+export const InstallStep = z.enum(['released', 'downloaded', 'installed', 'enabled', 'in_use', 'deleted', 'expired']);
+export type InstallStep = z.infer<typeof InstallStep>;
 
 /** How to install an eSIM. The activation code is a credential: only its owner ever receives it. */
 export const InstallCodes = z.object({
@@ -141,6 +165,9 @@ export const EsimView = z.object({
   refundable: z.boolean(),
   /** Its plan can be topped up (topUpSupported), and it is installed and still valid: the top-up plans. */
   canTopUp: z.boolean(),
+  /** Where the eSIM is on the phone, and since when (null before allocation, once refunded, or not known). */
+  installStep: InstallStep.nullable(),
+  installStepAt: z.iso.datetime({ offset: true }).nullable(),
   /** Whether its plan can be topped up at all (the partner's word when it was sold); false: the page says so. */
   topUpSupported: z.boolean(),
 });
@@ -148,6 +175,17 @@ export type EsimView = z.infer<typeof EsimView>;
 
 export const EsimList = z.object({ esims: z.array(EsimView) });
 export type EsimList = z.infer<typeof EsimList>;
+
+/** GET /esims/steps: each of the caller's eSIMs' state and install step, from the shop's database only (My eSIMs' live status). */
+export const EsimStep = z.object({
+  id: z.string(),
+  status: EsimStatus,
+  installStep: InstallStep.nullable(),
+  installStepAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type EsimStep = z.infer<typeof EsimStep>;
+export const EsimSteps = z.object({ esims: z.array(EsimStep) });
+export type EsimSteps = z.infer<typeof EsimSteps>;
 
 /** One of the partner's top-ups of an eSIM, priced by the one pricing function from its own wholesale price. */
 export const TopUpPlan = z.object({

@@ -184,13 +184,13 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
       .filter((body) => !type || body.notifyType === type);
   const esimRow = async (esimTranNo: string) =>
     (
-      await bed.db.query<{ status: string; installed: boolean; expires_at: Date }>(
-        'SELECT status, installed, expires_at FROM esims WHERE esim_tran_no = $1',
+      await bed.db.query<{ status: string; installed: boolean; expires_at: Date; install_step: string | null }>(
+        'SELECT status, installed, expires_at, install_step FROM esims WHERE esim_tran_no = $1',
         [esimTranNo],
       )
     )[0]!;
 
-  it("takes a downloaded eSIM's SMDP_EVENT as installed, so not refundable, asking the partner once; the SM-DP+ steps after ask nothing", async () => {
+  it("takes a downloaded eSIM's SMDP_EVENT as installed, so not refundable; each new install step is read back once, a repeat asks nothing (issue 22)", async () => {
     const esimTranNo = await deliver(await paidOrder());
     const from = bed.stand.partner.notifications.length;
     // The phone downloads the profile: the partner still says GOT_RESOURCE, with smdpStatus DOWNLOAD.
@@ -199,27 +199,37 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     const asked = queriesOf(esimTranNo);
     expect(await (await notify(download)).json()).toMatchObject({ received: true, outcome: 'handled' });
     expect(queriesOf(esimTranNo)).toBe(asked + 1);
-    expect(await esimRow(esimTranNo)).toMatchObject({ status: 'installed', installed: true });
-
-    // Installation and enabling: many more SM-DP+ events (docs: very high volume), nothing new to us.
-    bed.stand.partner.installTo(esimTranNo, 'ENABLED');
-    const steps = sentSince(from, 'SMDP_EVENT').slice(1);
-    expect(steps.map((body) => body.content['smdpStatus'])).toEqual(['INSTALLATION', 'ENABLED']);
-    for (const body of steps) expect(await (await notify(body)).json()).toMatchObject({ received: true, outcome: 'ignored' });
+    expect(await esimRow(esimTranNo)).toMatchObject({ status: 'installed', installed: true, install_step: 'downloaded' });
+    // The same step again (the partner repeats its SM-DP+ events): nothing new, nothing asked.
+    expect(await (await notify({ ...download, notifyId: `again-${randomUUID()}` })).json()).toMatchObject({ outcome: 'ignored' });
     expect(queriesOf(esimTranNo)).toBe(asked + 1);
 
-    // First use: the ESIM_STATUS is read back from the partner (its SMDP_EVENT, again, is not).
+    // Installation and enabling, one at a time: each a step My eSIMs shows, read back once.
+    for (const [stage, step] of [
+      ['INSTALLATION', 'installed'],
+      ['ENABLED', 'enabled'],
+    ] as const) {
+      const before = bed.stand.partner.notifications.length;
+      bed.stand.partner.installTo(esimTranNo, stage);
+      const [event] = sentSince(before, 'SMDP_EVENT');
+      expect(event!.content['smdpStatus']).toBe(stage);
+      expect(await (await notify(event)).json()).toMatchObject({ received: true, outcome: 'handled' });
+      expect(await esimRow(esimTranNo)).toMatchObject({ install_step: step });
+    }
+    expect(queriesOf(esimTranNo)).toBe(asked + 3);
+
+    // First use: its SMDP_EVENT tells the step (read back); the ESIM_STATUS after it then says what is stored.
     const used = bed.stand.partner.notifications.length;
     bed.stand.partner.installTo(esimTranNo, 'IN_USE');
     const [inUse, status] = sentSince(used);
     expect([inUse!.notifyType, status!.notifyType]).toEqual(['SMDP_EVENT', 'ESIM_STATUS']);
-    expect(await (await notify(inUse)).json()).toMatchObject({ outcome: 'ignored' });
-    expect(await (await notify(status)).json()).toMatchObject({ outcome: 'handled' });
-    expect(queriesOf(esimTranNo)).toBe(asked + 2);
-    expect(await esimRow(esimTranNo)).toMatchObject({ status: 'active', installed: true });
+    expect(await (await notify(inUse)).json()).toMatchObject({ outcome: 'handled' });
+    expect(await (await notify(status)).json()).toMatchObject({ outcome: 'ignored' });
+    expect(queriesOf(esimTranNo)).toBe(asked + 4);
+    expect(await esimRow(esimTranNo)).toMatchObject({ status: 'active', installed: true, install_step: 'in_use' });
     // Another ESIM_STATUS saying what is stored already: nothing to ask.
     expect(await (await notify({ ...status, notifyId: `again-${randomUUID()}` })).json()).toMatchObject({ outcome: 'ignored' });
-    expect(queriesOf(esimTranNo)).toBe(asked + 2);
+    expect(queriesOf(esimTranNo)).toBe(asked + 4);
   });
 
   it('reads a VALIDITY_USAGE without esimTranNo (the older shape) for the eSIM of its ICCID and order, though ICCIDs are reused', async () => {

@@ -5,7 +5,9 @@ import type {
   CreateOrderResponse,
   EsimList,
   EsimStatus,
+  EsimSteps,
   EsimView,
+  InstallStep,
   OrderList,
   OrderState,
   OrderView,
@@ -56,11 +58,17 @@ export interface ShopClientOptions {
 export interface ShopClient {
   createOrder(request: CreateOrderRequest): Promise<CreateOrderResponse>;
   listOrders(lang: Locale): Promise<OrderList>;
-  getOrder(id: string, lang: Locale): Promise<OrderView>;
+  /**
+   * One order. With waitMs, a long-poll: answers as soon as a pending order changes, else after
+   * waitMs (the API's OrderQuery); `signal` abandons it (the page went away).
+   */
+  getOrder(id: string, lang: Locale, wait?: { waitMs: number; signal?: AbortSignal }): Promise<OrderView>;
   /** Before the account goes: cancels the caller's open orders and detaches the paid ones. */
   deleteMe(): Promise<void>;
   /** The caller's eSIMs with their install codes and data use. */
   listEsims(lang: Locale): Promise<EsimList>;
+  /** The caller's eSIMs' states and install steps only (from the shop's database: cheap to poll). */
+  listEsimSteps(): Promise<EsimSteps>;
   /** The partner's top-ups of this eSIM, priced, cheapest first, with the eSIM's destination. */
   listTopUps(esimId: string, lang: Locale): Promise<TopUpPlans>;
   /** Cancels a never-installed eSIM and refunds it; answers the eSIM as it is now. */
@@ -79,6 +87,15 @@ const STATES: Record<OrderState, true> = {
   fulfilment_failed: true,
   refund_requested: true,
   refunded: true,
+};
+const INSTALL_STEPS: Record<InstallStep, true> = {
+  released: true,
+  downloaded: true,
+  installed: true,
+  enabled: true,
+  in_use: true,
+  deleted: true,
+  expired: true,
 };
 
 const ESIM_STATUSES: Record<EsimStatus, true> = {
@@ -138,6 +155,8 @@ function isEsimView(value: unknown): value is EsimView {
     (usage === null || (isObject(usage) && typeof usage.usedBytes === 'number' && typeof usage.totalBytes === 'number')) &&
     (value.expiresAt === null || (isString(value.expiresAt) && !Number.isNaN(Date.parse(value.expiresAt)))) &&
     (value.install === null || isInstall(value.install)) &&
+    // A device's copy saved before install steps existed has none.
+    (value.installStep === undefined || value.installStep === null || Object.hasOwn(INSTALL_STEPS, value.installStep as string)) &&
     typeof value.refundable === 'boolean' &&
     typeof value.canTopUp === 'boolean' &&
     typeof value.topUpSupported === 'boolean'
@@ -180,7 +199,11 @@ function kindOf(status: number): ShopErrorKind {
 }
 
 export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }: ShopClientOptions): ShopClient {
-  async function call<R>(path: string, check: (body: unknown) => body is R, init: { method?: string; body?: unknown } = {}): Promise<R> {
+  async function call<R>(
+    path: string,
+    check: (body: unknown) => body is R,
+    init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<R> {
     // Firebase refreshes an expired token over the network; failing that is a network error.
     const token = await idToken().catch((error: unknown) => {
       throw error instanceof ShopError ? error : new ShopError('network');
@@ -189,6 +212,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     try {
       const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
       const request: RequestInit = { method: init.method ?? 'GET', headers };
+      if (init.signal) request.signal = init.signal;
       if (init.body !== undefined) {
         headers['Content-Type'] = 'application/json';
         request.body = JSON.stringify(init.body);
@@ -233,9 +257,26 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
         `/orders?lang=${lang}`,
         (body): body is OrderList => isObject(body) && Array.isArray(body.orders) && body.orders.every(isOrderView),
       ),
-    getOrder: (id, lang) => call(`/orders/${encodeURIComponent(id)}?lang=${lang}`, isOrderView),
+    getOrder: (id, lang, wait) =>
+      call(`/orders/${encodeURIComponent(id)}?lang=${lang}${wait ? `&waitMs=${wait.waitMs}` : ''}`, isOrderView, wait?.signal ? { signal: wait.signal } : {}),
     // 204 has no body; anything with one is not what the contract answers.
     deleteMe: () => call('/me', (body): body is void => body === undefined, { method: 'DELETE' }),
+    listEsimSteps: () =>
+      call(
+        '/esims/steps',
+        (body): body is EsimSteps =>
+          isObject(body) &&
+          Array.isArray(body.esims) &&
+          body.esims.every(
+            (e) =>
+              isObject(e) &&
+              isString(e.id) &&
+              isString(e.status) &&
+              Object.hasOwn(ESIM_STATUSES, e.status) &&
+              (e.installStep === null || (isString(e.installStep) && Object.hasOwn(INSTALL_STEPS, e.installStep))) &&
+              (e.installStepAt === null || isString(e.installStepAt)),
+          ),
+      ),
     listEsims: (lang) =>
       call(`/esims?lang=${lang}`, (body): body is EsimList => isObject(body) && Array.isArray(body.esims) && body.esims.every(isEsimView)),
     listTopUps: (esimId, lang) =>

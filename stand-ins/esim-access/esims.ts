@@ -54,7 +54,7 @@ export interface PartnerNotificationBody {
  * 'has been enabled'), while esimStatus stays GOT_RESOURCE (docs, Webhooks, SMDP_EVENT: the
  * installation sequence), then IN_USE when it first uses data.
  */
-export type InstallStage = 'DOWNLOAD' | 'INSTALLATION' | 'ENABLED' | 'IN_USE';
+export type InstallStage = 'DOWNLOAD' | 'INSTALLATION' | 'ENABLED' | 'IN_USE' | 'DELETED';
 const INSTALL_STAGES: readonly InstallStage[] = ['DOWNLOAD', 'INSTALLATION', 'ENABLED', 'IN_USE'];
 
 /** The shape of a VALIDITY_USAGE notification: today's, or the older sample's without esimTranNo or notifyId. */
@@ -76,7 +76,7 @@ interface StandInEsim {
   matchingId: string;
   pkg: StandInPackage;
   esimStatus: 'GOT_RESOURCE' | 'IN_USE' | 'USED_UP' | 'CANCEL';
-  smdpStatus: 'RELEASED' | 'DOWNLOAD' | 'INSTALLATION' | 'ENABLED';
+  smdpStatus: 'RELEASED' | 'DOWNLOAD' | 'INSTALLATION' | 'ENABLED' | 'DELETED';
   /** The phone's eUICC id: '' until it downloads the profile (docs: the eid column of the profile states). */
   eid: string;
   imsi: string;
@@ -398,7 +398,7 @@ export function createEsimStore(options: EsimStoreOptions) {
   }
 
   /**
-   * The traveller's phone takes the eSIM to `stage`, through each step it has not reached yet, with
+   * The traveller's phone takes the eSIM to `stage` (DELETED: removes it, from DOWNLOAD on), through each step it has not reached yet, with
    * the partner's notifications of each (docs, Webhooks): an SMDP_EVENT per SM-DP+ step, the
    * esimStatus still GOT_RESOURCE (which 'does not appear in ESIM_STATUS events'); on first use
    * IN_USE/ENABLED, both as an SMDP_EVENT (the last step of the docs' installation sequence) and
@@ -409,6 +409,18 @@ export function createEsimStore(options: EsimStoreOptions) {
   function installTo(esimTranNo: string, stage: InstallStage): void {
     const esim = allocated(esimTranNo);
     if (esim.esimStatus === 'CANCEL') throw new Error(`stand-in: eSIM ${esimTranNo} was cancelled`);
+    // Deleted from the phone: the SM-DP+ will not hand the profile out again (docs, smdpStatus DELETED).
+    if (esim.smdpStatus === 'DELETED') {
+      if (stage === 'DELETED') return;
+      throw new Error(`stand-in: eSIM ${esimTranNo} was deleted from the phone`);
+    }
+    if (stage === 'DELETED') {
+      // Only a phone that downloaded it can delete it; the esimStatus stays as it was (an SMDP_EVENT only).
+      if (esim.smdpStatus === 'RELEASED') throw new Error(`stand-in: eSIM ${esimTranNo} is on no phone to delete it from`);
+      esim.smdpStatus = 'DELETED';
+      smdpEvent(esim);
+      return;
+    }
     const reached =
       esim.esimStatus === 'GOT_RESOURCE' ? INSTALL_STAGES.indexOf(esim.smdpStatus as InstallStage) : INSTALL_STAGES.length - 1;
     for (const step of INSTALL_STAGES.slice(reached + 1, INSTALL_STAGES.indexOf(stage) + 1)) {

@@ -156,6 +156,44 @@ describe('installation (docs, Webhooks: SMDP_EVENT, ESIM_STATUS)', () => {
     expect(steps(before)).toHaveLength(5);
   });
 
+  it("takes one step a call: each hook call moves the eSIM one step on, with that step's notification (issue 22)", async () => {
+    const esim = await allocatedEsim();
+    const before = sent().length;
+    for (const stage of ['DOWNLOAD', 'INSTALLATION', 'ENABLED', 'IN_USE'] as const) {
+      const count = sent().length;
+      standIn.installTo(esim['esimTranNo'], stage);
+      expect((await profileOf(esim['esimTranNo']))['smdpStatus']).toBe(stage === 'IN_USE' ? 'ENABLED' : stage);
+      expect(steps(count).at(-1)).toBe(stage === 'IN_USE' ? 'ESIM_STATUS IN_USE/ENABLED' : `SMDP_EVENT GOT_RESOURCE/${stage}`);
+    }
+    expect(steps(before)).toHaveLength(5);
+  });
+
+  it('DELETED: the phone deletes a downloaded eSIM, an SMDP_EVENT with smdpStatus DELETED; nothing installs it again', async () => {
+    const fresh = await allocatedEsim('order-fresh');
+    // Never downloaded: there is no phone to delete it from.
+    expect(() => standIn.installTo(fresh['esimTranNo'], 'DELETED')).toThrow(/no phone/);
+
+    const esim = await allocatedEsim('order-enabled');
+    standIn.installTo(esim['esimTranNo'], 'ENABLED');
+    const before = sent().length;
+    standIn.installTo(esim['esimTranNo'], 'DELETED');
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'DELETED' });
+    expect(steps(before)).toEqual(['SMDP_EVENT GOT_RESOURCE/DELETED']);
+    expect(sent().at(-1)).toMatchObject({
+      content: { esimTranNo: esim['esimTranNo'], iccid: esim['iccid'], notifyStatus: 'Executed-Success' },
+    });
+    // Deleting again changes nothing; installing again is refused.
+    standIn.installTo(esim['esimTranNo'], 'DELETED');
+    expect(steps(before)).toHaveLength(1);
+    expect(() => standIn.installTo(esim['esimTranNo'], 'IN_USE')).toThrow(/deleted/);
+    // Over HTTP too, for the browser tests (after a second: the stand-in keeps the partner's 8 requests a second).
+    await sleep(1000);
+    const control = (body: object) => fetch(`${standIn.url}/_stand-in/install`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await control({ transactionId: 'order-fresh', stage: 'DOWNLOAD' })).status).toBe(200);
+    expect((await control({ transactionId: 'order-fresh', stage: 'DELETED' })).status).toBe(200);
+    expect(await profileOf(fresh['esimTranNo'])).toMatchObject({ smdpStatus: 'DELETED' });
+  });
+
   it('puts an enabled eSIM in use when it first uses data', async () => {
     const esim = await allocatedEsim();
     standIn.installTo(esim['esimTranNo'], 'ENABLED');

@@ -90,7 +90,8 @@ export interface EsimAccessStandIn {
   /**
    * The traveller's phone takes the eSIM to `stage`: DOWNLOAD, INSTALLATION, ENABLED (an
    * SMDP_EVENT each, still GOT_RESOURCE: no longer cancellable from DOWNLOAD on), IN_USE on first
-   * use (an SMDP_EVENT and an ESIM_STATUS). Steps already passed change nothing.
+   * use (an SMDP_EVENT and an ESIM_STATUS). Steps already passed change nothing. DELETED: the
+   * traveller deletes it from the phone (an SMDP_EVENT; from DOWNLOAD on; no step after it).
    */
   installTo(esimTranNo: string, stage: InstallStage): void;
   /** The traveller installs the eSIM and uses it: every step of installTo up to IN_USE, at once. */
@@ -350,7 +351,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
           : undefined;
     try {
       const stage = input['stage'] ?? 'IN_USE';
-      const stages: unknown[] = ['DOWNLOAD', 'INSTALLATION', 'ENABLED', 'IN_USE'];
+      const stages: unknown[] = ['DOWNLOAD', 'INSTALLATION', 'ENABLED', 'IN_USE', 'DELETED'];
       if (name === 'install' && esimTranNo && stages.includes(stage)) store.installTo(esimTranNo, stage as InstallStage);
       else if (name === 'validity' && esimTranNo) store.sendValidityUsage(esimTranNo, input['shape'] === 'older' ? 'older' : 'current');
       else if (name === 'check-health') void checkHealth();

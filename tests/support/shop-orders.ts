@@ -67,6 +67,8 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     refundable: false,
     canTopUp: true,
     topUpSupported: true,
+    installStep: 'in_use',
+    installStepAt: '2026-03-14T10:02:00.000Z',
     ...overrides,
   });
 }

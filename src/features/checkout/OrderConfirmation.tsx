@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ESIM_POLL_INTERVAL_MS, ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
+import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, ORDER_WAIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { OrderState, OrderView } from '../../contract/shop-api.ts';
 import { formatPrice } from '../../lib/format.ts';
@@ -45,8 +45,8 @@ const linkClass = 'inline-block rounded-full bg-brand px-5 py-3 font-semibold te
 /**
  * The payment provider's page returns here with ?order={id}. The order is read, never changed
  * (the webhooks decide, DESIGN 6): while the payment is not confirmed or the eSIM is being
- * prepared the page asks again (every 2 s, then every second) for up to 2 minutes, and shows the eSIM's install
- * codes the moment it is delivered; then it moves on to My eSIMs after 5 s (spec 9), unless
+ * prepared the page long-polls it (each answer as soon as the order changes) for up to 2 minutes,
+ * and shows the eSIM's install codes the moment it is delivered; then it moves on to My eSIMs after 5 s (spec 9), unless
  * the buyer chooses to stay.
  */
 export default function OrderConfirmation({ locale, paths, messages: m }: Props) {
@@ -58,18 +58,29 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
     if (!id) return setView({ status: 'notFound' });
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Leaving the page (or retrying) ends the request under way: the API stops waiting for it.
+    const leaving = new AbortController();
     const started = Date.now();
-    async function load(id: string) {
+    /**
+     * The first read answers at once; each one after is a long-poll (GET /orders/{id}?waitMs): the
+     * API answers the moment the order changes (paid, delivered), so the QR code shows within
+     * moments of the delivery rather than at the next turn of a timer.
+     */
+    async function load(id: string, wait: boolean) {
       try {
-        const order = await getOrder(id, locale);
+        const order = await getOrder(id, locale, wait ? { waitMs: ORDER_WAIT_MS, signal: leaving.signal } : { waitMs: 0 });
         if (stopped) return;
         const waiting = inProgress(order);
         const gaveUp = waiting && Date.now() - started >= ORDER_POLL_LIMIT_MS;
         setView({ status: 'ready', order, gaveUp });
-        const every = order.state === 'pending_payment' ? ORDER_POLL_INTERVAL_MS : ESIM_POLL_INTERVAL_MS;
-        if (waiting && !gaveUp) timer = setTimeout(() => void load(id), every);
+        if (waiting && !gaveUp) void load(id, true);
       } catch (error) {
         if (stopped) return;
+        // A long-poll cut off on the way (a proxy's time-out, a network change): ask again after a pause.
+        if (wait && error instanceof ShopError && (error.kind === 'network' || error.kind === 'server')) {
+          timer = setTimeout(() => void load(id, true), ORDER_POLL_INTERVAL_MS);
+          return;
+        }
         const kind = error instanceof ShopError ? error.kind : 'server';
         setView(
           kind === 'notFound'
@@ -88,10 +99,11 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
         );
       }
     }
-    void load(id);
+    void load(id, false);
     return () => {
       stopped = true;
       clearTimeout(timer);
+      leaving.abort();
     };
   }, [attempt, locale]);
 

@@ -6,6 +6,7 @@ import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
 import ConnectChecklist from './ConnectChecklist.tsx';
 import InstallCodes from './InstallCodes.tsx';
+import InstallStepLine from './InstallStepLine.tsx';
 import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import { needsConnecting } from './needs-connecting.ts';
 import RefundDialog from './RefundDialog.tsx';
@@ -20,6 +21,8 @@ interface Props {
   /** Read from the device while offline: the install codes open, nothing that needs the API is offered. */
   offline: boolean;
   onRefunded: (esim: EsimView) => void;
+  /** The live status' clock (MyEsims): when the page last looked. */
+  now: number;
 }
 
 /** Status badges: the states a traveller acts on stand out; the ended ones are quiet. */
@@ -37,7 +40,7 @@ const BADGE: Record<EsimView['status'], string> = {
 const LIVE: ReadonlySet<EsimView['status']> = new Set(['ready', 'active', 'used_up']);
 
 /** One eSIM in My eSIMs: destination, plan, status, data use, validity, order number, and what can be done with it. */
-export default function EsimCard({ esim, locale, paths, messages: m, offline, onRefunded }: Props) {
+export default function EsimCard({ esim, locale, paths, messages: m, offline, onRefunded, now }: Props) {
   const headingId = useId();
   const codesId = useId();
   const [codesOpen, setCodesOpen] = useState(false);
@@ -65,6 +68,9 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           {m.statuses[esim.status]}
         </span>
       </div>
+      {esim.installStep && (
+        <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
+      )}
       <p className="mt-1" data-plan>
         {fill(m.plan, {
           data: formatDataAmount(esim.plan.metadata.dataAmount, locale),

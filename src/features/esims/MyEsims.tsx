@@ -1,15 +1,16 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
 import { firebaseAuth } from '../auth/firebase.ts';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
-import { listEsims } from '../../shop-client/shop.ts';
+import { listEsimSteps, listEsims } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import EsimCard from './EsimCard.tsx';
 import type { MyEsimsMessages, MyEsimsPaths } from './my-esims-messages.ts';
+import { useLiveSteps } from './use-live-steps.ts';
 import { readSavedEsims, saveEsims } from './saved-esims.ts';
 
 interface Props {
@@ -74,12 +75,35 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
 
   // Back online while showing the device's copy: load the current list.
   const offline = view.status === 'ready' && view.savedAt !== undefined;
+  // The install steps, live while the page is open (use-live-steps.ts); a new state (a profile
+  // allocated, a refund done) loads the whole list again, for its codes and buttons.
+  const shown = useRef<EsimView[]>([]);
   useEffect(() => {
-    if (!offline) return;
-    const reload = () => setAttempt((n) => n + 1);
-    window.addEventListener('online', reload);
-    return () => window.removeEventListener('online', reload);
-  }, [offline]);
+    shown.current = view.status === 'ready' ? view.esims : [];
+  }, [view]);
+  const now = useLiveSteps(view.status === 'ready' && !offline ? view.esims : undefined, listEsimSteps, (steps) => {
+    const current = shown.current;
+    if (steps.length !== current.length || steps.some((s) => current.find((e) => e.id === s.id)?.status !== s.status)) {
+      // Loaded again in place (no loading state): the codes of a new eSIM, the buttons of a refunded one.
+      void listEsims(locale)
+        .then((list) => {
+          if (uid) saveEsims(uid, list);
+          setView({ status: 'ready', esims: newestFirst(list.esims) });
+        })
+        .catch(() => undefined);
+      return;
+    }
+    setView((latest) => {
+      if (latest.status !== 'ready') return latest;
+      const esims = latest.esims.map((esim) => {
+        const step = steps.find((s) => s.id === esim.id);
+        return step && (step.installStep !== esim.installStep || step.installStepAt !== esim.installStepAt)
+          ? { ...esim, installStep: step.installStep, installStepAt: step.installStepAt }
+          : esim;
+      });
+      return esims.every((esim, i) => esim === latest.esims[i]) ? latest : { ...latest, esims };
+    });
+  });
 
   if (view.status === 'loading') return <LoadingStatus>{m.loading}</LoadingStatus>;
   if (view.status === 'failed') {
@@ -111,7 +135,7 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
       )}
       <ul aria-label={m.listLabel} className="space-y-4" data-esims>
         {view.esims.map((esim) => (
-          <EsimCard key={esim.id} esim={esim} locale={locale} paths={paths} messages={m} offline={offline} onRefunded={replace} />
+          <EsimCard key={esim.id} esim={esim} locale={locale} paths={paths} messages={m} offline={offline} onRefunded={replace} now={now} />
         ))}
       </ul>
     </div>

@@ -42,6 +42,11 @@ const SHOWN = [
   'refundBusy',
   'refundRequested',
   'notRefundable',
+  'installStep',
+  'installSteps',
+  'helpDownloaded',
+  'helpDeleted',
+  'contactSupport',
 ] as const satisfies readonly (keyof MyEsim)[];
 
 /** What the My eSIMs island (MyEsims.tsx and its cards) says, and nothing else. */
@@ -78,6 +83,8 @@ export interface MyEsimsPaths {
   guide: string;
   /** The checkout page (/checkout), which a top-up goes through with ?plan=&topUp=. */
   checkout: string;
+  /** The support page (/support): the help for an eSIM deleted from the phone. */
+  support: string;
 }
 
 export function myEsimsMessages(locale: Locale): MyEsimsMessages {

@@ -6,11 +6,18 @@ import type { EsimStore } from './store.ts';
  * eSIM and usage calls of at most 10 eSIMs each, the partner's limit (the adapter splits the list
  * and keeps to the partner's 8 requests a second).
  */
-export async function refreshEsims(partner: EsimPartner, esims: EsimStore, esimTranNos: readonly string[]): Promise<void> {
+export async function refreshEsims(
+  partner: EsimPartner,
+  esims: EsimStore,
+  esimTranNos: readonly string[],
+  options: { usage?: boolean } = {},
+): Promise<void> {
   if (esimTranNos.length === 0) return;
   for (const esimTranNo of esimTranNos) {
     const answer = await partner.queryProfiles({ esimTranNo });
     if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
   }
+  // esim/query already answers the data used, as of the partner's last measure: a hint's read skips the extra call.
+  if (options.usage === false) return;
   for (const usage of await partner.usage(esimTranNos)) await esims.recordUsage(usage);
 }

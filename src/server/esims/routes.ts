@@ -1,6 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
-import { ERROR_CODES, type EsimList, type TopUpPlans } from '../../contract/shop-api.ts';
+import { ERROR_CODES, type EsimList, type EsimSteps, type TopUpPlans } from '../../contract/shop-api.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import { topUpOffers } from '../orders/top-ups.ts';
@@ -10,7 +10,7 @@ import type { UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
 import { langQuery } from '../validation.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
-import { canTopUp, esimStatus, esimView, isRefundable, topUpSupported, type DestinationOf } from './view.ts';
+import { canTopUp, esimStatus, esimStep, esimView, isRefundable, topUpSupported, type DestinationOf } from './view.ts';
 
 export interface EsimRoutesDeps {
   auth: MiddlewareHandler<BuyerEnv>;
@@ -65,6 +65,20 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const list = await withFreshUsage(await esims.ownedBy(uid), uid);
     const body: EsimList = {
       esims: await Promise.all(list.map(({ order, esim }) => esimView(order, esim, destination(order.destination, lang)))),
+    };
+    return c.json(body);
+  });
+
+  // My eSIMs' live status while the page is open: from our database only (the partner's
+  // notifications keep it current), so a page polling it costs the partner nothing.
+  app.get('/steps', async (c) => {
+    const now = new Date();
+    const list = await esims.ownedBy(c.get('caller').uid);
+    const body: EsimSteps = {
+      esims: list.map(({ order, esim }) => {
+        const { status, installStep, installStepAt } = esimStep(order, esim, now);
+        return { id: order.id, status, installStep, installStepAt };
+      }),
     };
     return c.json(body);
   });

@@ -1,3 +1,4 @@
+import type { InstallStep } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
 import type { OrderRow } from '../orders/store.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
@@ -15,6 +16,9 @@ export interface EsimRow {
   apn: string | null;
   status: EsimStatus;
   installed: boolean;
+  /** Where it is on the phone (migration 0010), and since when; null until the partner says. */
+  install_step: InstallStep | null;
+  install_step_at: Date | null;
   expires_at: Date | null;
   total_bytes: number;
   used_bytes: number;
@@ -43,8 +47,8 @@ export function createEsimStore(db: Queryable) {
     async saveProfile(tx: Queryable, orderId: string, p: EsimProfile): Promise<void> {
       const [stored] = await tx.query<{ order_id: string }>(
         `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
-           expires_at, total_bytes, used_bytes, validity_days, usage_checked_at, apn)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), $13)
+           expires_at, total_bytes, used_bytes, validity_days, usage_checked_at, install_step, install_step_at, apn)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), $13::text, CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14)
          ON CONFLICT (esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
          RETURNING order_id`,
         [
@@ -60,6 +64,7 @@ export function createEsimStore(db: Queryable) {
           p.totalBytes,
           p.usedBytes,
           p.validityDays,
+          p.installStep,
           p.apn,
         ],
       );
@@ -70,7 +75,10 @@ export function createEsimStore(db: Queryable) {
     async refresh(profile: EsimProfile): Promise<void> {
       await db.query(
         `UPDATE esims SET status = $2, installed = installed OR $3, expires_at = $4, total_bytes = $5, used_bytes = $6,
-           validity_days = $7, usage_checked_at = now(), updated_at = now(), apn = COALESCE($8, apn)
+           validity_days = $7, usage_checked_at = now(), updated_at = now(),
+           install_step = COALESCE($8::text, install_step),
+           install_step_at = CASE WHEN $8::text IS DISTINCT FROM install_step AND $8::text IS NOT NULL THEN now() ELSE install_step_at END,
+           apn = COALESCE($9, apn)
          WHERE esim_tran_no = $1`,
         [
           profile.esimTranNo,
@@ -80,6 +88,7 @@ export function createEsimStore(db: Queryable) {
           profile.totalBytes,
           profile.usedBytes,
           profile.validityDays,
+          profile.installStep,
           profile.apn,
         ],
       );
@@ -138,6 +147,7 @@ function revive(row: EsimRow): EsimRow {
     ...row,
     expires_at: date(row.expires_at),
     usage_checked_at: date(row.usage_checked_at),
+    install_step_at: date(row.install_step_at ?? null),
     created_at: date(row.created_at)!,
     total_bytes: Number(row.total_bytes),
     used_bytes: Number(row.used_bytes),

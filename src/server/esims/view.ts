@@ -61,6 +61,18 @@ export const canTopUp = (status: EsimStatus) => status === 'active' || status ==
  */
 export const topUpSupported = (order: OrderRow) => order.plan.topUp !== false;
 
+/** Where the eSIM is on the phone, only while it is the owner's to use: a refunded one has no step. */
+function installStepOf(status: EsimStatus, esim: EsimRow | undefined): Pick<EsimView, 'installStep' | 'installStepAt'> {
+  if (!esim || status === 'refunded' || status === 'refunding') return { installStep: null, installStepAt: null };
+  return { installStep: esim.install_step, installStepAt: esim.install_step_at?.toISOString() ?? null };
+}
+
+/** The eSIM's state and install step alone (GET /esims/steps). */
+export function esimStep(order: OrderRow, esim: EsimRow | undefined, now = new Date()) {
+  const status = esimStatus(order, esim, now);
+  return { status, ...installStepOf(status, esim) };
+}
+
 export async function esimView(
   order: OrderRow,
   esim: EsimRow | undefined,
@@ -82,6 +94,7 @@ export async function esimView(
     install: showCodes ? await installCodes(esim) : null,
     refundable: isRefundable(status, order, esim, now),
     canTopUp: topUpSupported(order) && canTopUp(status),
+    ...installStepOf(status, esim),
     topUpSupported: topUpSupported(order),
   };
 }

@@ -97,17 +97,23 @@ async function handle(
     case 'esim_status':
     case 'validity': {
       const known = await esimOf(notification);
-      // A hint that tells nothing new asks the partner nothing. Installed is what an SM-DP+ event can
-      // tell us (downloaded: no longer refundable): once we know it, its many events change nothing
-      // here, and the state after that comes with ESIM_STATUS, which is read back unless it says
-      // what we have already.
+      // A hint that tells nothing new asks the partner nothing. An SM-DP+ event tells the install
+      // step (downloaded: no longer refundable; then installed, turned on, deleted): one that names
+      // the step we have stored (the partner repeats them) changes nothing. ESIM_STATUS is read back
+      // unless its state and step are what we have already.
+      const sameStep = notification.kind !== 'validity' && (notification.installStep ?? known?.install_step) === known?.install_step;
       const nothingNew =
         notification.kind === 'smdp_event'
-          ? known?.installed
-          : notification.kind === 'esim_status' && notification.status === known?.status && notification.installed === known?.installed;
+          ? known?.installed && sameStep
+          : notification.kind === 'esim_status' &&
+            notification.status === known?.status &&
+            notification.installed === known?.installed &&
+            sameStep;
       if (known && nothingNew) return 'ignored';
       if (known) {
-        await refreshEsims(partner, esims, [known.esim_tran_no]);
+        // esim/query alone (at the budget's rank for reading one eSIM, below deliveries) says the
+        // state, the step and the data used; the usage call is left to GET /esims' refresh.
+        await refreshEsims(partner, esims, [known.esim_tran_no], { usage: notification.kind === 'validity' });
         return 'handled';
       }
       // Not delivered yet: the notification may be the first sign the profile exists.

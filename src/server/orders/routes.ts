@@ -2,7 +2,8 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import type { Price } from '../../catalogue/schema.ts';
-import { CreateOrderRequest, ERROR_CODES, TERMS_VERSION } from '../../contract/shop-api.ts';
+import { zValidator } from '@hono/zod-validator';
+import { CreateOrderRequest, ERROR_CODES, ORDER_WAIT_MAX_MS, OrderQuery, TERMS_VERSION } from '../../contract/shop-api.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
@@ -37,6 +38,32 @@ interface Sale {
 
 const MAX_ORDER_BODY_BYTES = 16 * 1024;
 
+/** States in which the order's page waits for the webhooks or the delivery. */
+const PENDING_STATES: ReadonlySet<string> = new Set(['pending_payment', 'paid', 'provisioning']);
+/** How often a long-poll re-reads the order: the page learns of a delivery at most this late (plus the answer's time). */
+const ORDER_WAIT_STEP_MS = 100;
+
+/** A wait that ends early when the caller went away. */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((done) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        done();
+      },
+      { once: true },
+    );
+  });
+
+/** `?lang=xx&waitMs=n` of GET /orders/{id} (OrderQuery). */
+const orderQuery = zValidator('query', OrderQuery, (result, c) =>
+  result.success
+    ? undefined
+    : fail(c, 400, ERROR_CODES.badRequest, `lang must be one of the site languages; waitMs from 0 to ${ORDER_WAIT_MAX_MS}.`),
+);
+
 export interface OrderRoutesDeps {
   auth: MiddlewareHandler<BuyerEnv>;
   db: Db;
@@ -60,6 +87,31 @@ export function orderRoutes(deps: OrderRoutesDeps) {
   const { db, stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl } = deps;
 
   const view = (row: OrderWithPayment, lang: Locale) => orderView(row, lang, destination);
+
+  /** Whether the order's page is waiting for something: its payment to be confirmed, or its eSIM (or top-up) to be delivered. */
+  const pending = async (row: OrderWithPayment) =>
+    PENDING_STATES.has(row.state) || (row.state === 'delivered' && !(await esims.ofOrder(db, row.top_up_of ?? row.id)));
+
+  /**
+   * The long-poll's wait: re-reads the order's state (one primary-key read) every ORDER_WAIT_STEP_MS
+   * until it differs from the row's, or the eSIM appears, the wait ends or the caller goes away. A
+   * re-read rather than LISTEN/NOTIFY: it sees what any API instance, webhook or job changed,
+   * alike on PGlite and a server, and holds no connection between two reads (a LISTEN needs one
+   * held per instance); it costs a page waiting at most one small read each 100 ms, for 25 s at most.
+   */
+  async function stateChange(row: OrderWithPayment, waitMs: number, signal: AbortSignal): Promise<void> {
+    const until = Date.now() + waitMs;
+    const esimOrder = row.top_up_of ?? row.id;
+    while (!signal.aborted && Date.now() < until) {
+      await sleep(Math.min(ORDER_WAIT_STEP_MS, until - Date.now()), signal);
+      if (signal.aborted) return;
+      const [now] = await db.query<{ state: string; esim: boolean }>(
+        'SELECT state, EXISTS (SELECT 1 FROM esims WHERE order_id = $2) AS esim FROM orders WHERE id = $1',
+        [row.id, esimOrder],
+      );
+      if (!now || now.state !== row.state || (now.state === 'delivered' && now.esim)) return;
+    }
+  }
 
   return new Hono<BuyerEnv>()
     .use('*', deps.auth)
@@ -198,13 +250,17 @@ export function orderRoutes(deps: OrderRoutesDeps) {
       const rows = await store.listOwnedBy(c.get('caller').uid);
       return c.json({ orders: rows.map((row) => view(row, lang)) });
     })
-    .get('/:id', langQuery, async (c) => {
-      const { lang } = c.req.valid('query');
+    .get('/:id', orderQuery, async (c) => {
+      const { lang, waitMs } = c.req.valid('query');
       const id = c.req.param('id');
       // Someone else's order and an unknown one answer alike.
       const uid = c.get('caller').uid;
-      const row = isUuid(id) ? await store.ownedBy(uid, id) : undefined;
+      let row = isUuid(id) ? await store.ownedBy(uid, id) : undefined;
       if (!row) return fail(c, 404, ERROR_CODES.notFound, 'No such order.');
+      if (waitMs > 0 && (await pending(row))) {
+        await stateChange(row, waitMs, c.req.raw.signal);
+        row = (await store.ownedBy(uid, id)) ?? row;
+      }
       // Once paid, the eSIM it bought or topped up: the success page shows its install codes.
       const owned = row.state === 'pending_payment' ? undefined : await esims.ownedOne(uid, row.top_up_of ?? row.id);
       const esim = owned ? await esimView(owned.order, owned.esim, destination(owned.order.destination, lang)) : null;

@@ -1,3 +1,4 @@
+import type { InstallStep } from '../../contract/shop-api.ts';
 import type { DataAmount, Package } from '../../catalogue/schema.ts';
 
 /**
@@ -104,6 +105,8 @@ export interface EsimProfile {
   status: EsimStatus;
   /** Whether it was ever downloaded to a device: an installed eSIM is no longer refundable. */
   installed: boolean;
+  /** Where it is on the phone now (null when cancelled or not told). */
+  installStep: InstallStep | null;
   /** Before installation the last day to install it; after, the end of its validity. */
   expiresAt: Date | null;
   totalBytes: number;
@@ -156,6 +159,7 @@ export type PartnerNotification =
       iccid: string | undefined;
       status: EsimStatus | undefined;
       installed: boolean;
+      installStep: InstallStep | undefined;
     }
   /** Data use crossed one of the partner's thresholds. */
   | {

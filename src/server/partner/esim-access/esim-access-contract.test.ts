@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerNotification } from '../partner.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import { parsePartnerNotification } from './notifications.ts';
+import { mapEsimAccessPackage, type EsimAccessPackage } from './schemas.ts';
 
 /**
  * The adapter against eSIM Access's own documented examples (tests/fixtures/esim-access, where
@@ -36,8 +37,8 @@ const partner = () => createEsimAccessPartner({ baseUrl, accessCode: 'code', sec
 
 describe("the partner's documented answers", () => {
   it('package/list: a plan without slug or location codes in its network list (docs, Get All Data Packages)', async () => {
-    answers.set('package/list', fixture('package-list.json'));
-    expect(await partner().listPackages()).toEqual([
+    const [documented] = (fixture('package-list.json') as { obj: { packageList: EsimAccessPackage[] } }).obj.packageList;
+    expect([mapEsimAccessPackage(documented!)]).toEqual([
       expect.objectContaining({
         partnerCode: 'CKH139',
         // The docs call slug an alias of packageCode, and their example has none.
@@ -51,11 +52,50 @@ describe("the partner's documented answers", () => {
         wholesaleUsdE4: 112_500,
       }),
     ]);
+    // Its network list names Slovenia without an operator: the catalogue cannot say which networks
+    // it uses, so the listing fails (the generator never publishes a plan without networks).
+    answers.set('package/list', fixture('package-list.json'));
+    await expect(partner().listPackages()).rejects.toThrow('package CKH139: no operators listed for SI');
+  });
+
+  it("package/list: every plan fact (a package with the field table's fields, as a live call answered it)", async () => {
+    answers.set('package/list', fixture('package-list-facts.json'));
+    expect(await partner().listPackages()).toEqual([
+      expect.objectContaining({
+        partnerCode: 'CKH002',
+        slug: 'ES_3_30',
+        countries: ['ES'],
+        dataAmount: { value: 3, unit: 'GB' },
+        validity: 30,
+        wholesaleUsdE4: 18_000,
+        topUp: true,
+        facts: {
+          networks: [
+            {
+              country: 'ES',
+              operators: [
+                { name: 'Vodafone', networkType: '4G' },
+                { name: 'Orange', networkType: '4G' },
+              ],
+            },
+          ],
+          data: { kind: 'total' },
+          // activeType 2: from the first connection; unusedValidTime 180; supportTopUpType 2.
+          validityStarts: 'first-connection',
+          installWithinDays: 180,
+          topUp: true,
+          hotspot: null,
+          // smsStatus 0; ipExport 'NL/FR': its first country.
+          sms: false,
+          trafficExit: 'NL',
+        },
+      }),
+    ]);
   });
 
   it('package/list of top-ups: TOPUP_ codes (the top-up walkthrough)', async () => {
     answers.set('package/list', fixture('package-list-topup.json'));
-    expect(await partner().listPackages()).toEqual([
+    expect(await partner().listTopUps('89852000263389211111')).toEqual([
       expect.objectContaining({
         partnerCode: 'TOPUP_CKH491',
         slug: 'TOPUP_CKH491',
@@ -82,6 +122,7 @@ describe("the partner's documented answers", () => {
           apn: 'drei.at',
           status: 'cancelled',
           installed: false,
+          installStep: null,
           expiresAt: new Date('2024-05-29T18:34:17Z'),
           totalBytes: 5_368_709_120,
           usedBytes: 0,
@@ -112,6 +153,7 @@ describe("the partner's documented notifications (docs, Webhooks)", () => {
       iccid: '8910300000059824319',
       status: 'active',
       installed: true,
+      installStep: 'in_use',
     },
     'esim-status-cancel.json': {
       kind: 'esim_status',
@@ -122,6 +164,7 @@ describe("the partner's documented notifications (docs, Webhooks)", () => {
       iccid: '89852000263413436720',
       status: 'cancelled',
       installed: false,
+      installStep: undefined,
     },
     // SM-DP+ events: hints about installation, told apart from ESIM_STATUS (far more of them).
     'smdp-event.json': {
@@ -133,6 +176,7 @@ describe("the partner's documented notifications (docs, Webhooks)", () => {
       iccid: '8910300000059818839',
       status: 'active',
       installed: true,
+      installStep: 'in_use',
     },
     // Downloaded to a phone: no longer refundable, though the partner still says GOT_RESOURCE.
     'smdp-event-download.json': {
@@ -144,6 +188,7 @@ describe("the partner's documented notifications (docs, Webhooks)", () => {
       iccid: '8997250230000292199',
       status: 'installed',
       installed: true,
+      installStep: 'downloaded',
     },
     'data-usage.json': {
       kind: 'data_usage',

@@ -489,6 +489,37 @@ describe('mapEsimAccessProfile', () => {
     ]);
   });
 
+  it('names the install step from the SM-DP+ status, in use from esimStatus, and deleted or expired over the rest (issue 22)', () => {
+    const step = (esimStatus: string, smdpStatus: string) => mapEsimAccessProfile({ ...raw, esimStatus, smdpStatus }).installStep;
+    expect([
+      step('GOT_RESOURCE', 'RELEASED'),
+      step('GOT_RESOURCE', 'DOWNLOAD'),
+      step('GOT_RESOURCE', 'INSTALLATION'),
+      step('GOT_RESOURCE', 'ENABLED'),
+      step('GOT_RESOURCE', 'DISABLED'),
+      step('IN_USE', 'ENABLED'),
+      step('USED_UP', 'DISABLED'),
+      step('IN_USE', 'DELETED'),
+      step('GOT_RESOURCE', 'DELETED'),
+      step('USED_EXPIRED', 'DELETED'),
+      step('UNUSED_EXPIRED', 'RELEASED'),
+      step('CANCEL', 'RELEASED'),
+    ]).toEqual([
+      'released',
+      'downloaded',
+      'installed',
+      'enabled',
+      'installed',
+      'in_use',
+      'in_use',
+      'deleted',
+      'deleted',
+      'expired',
+      'expired',
+      null,
+    ]);
+  });
+
   it("reads the partner's times and counts validity in days", () => {
     const profile = mapEsimAccessProfile(raw);
     expect(profile).toMatchObject({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PartnerNotification } from '../partner.ts';
-import { esimState, partnerTime } from './schemas.ts';
+import { esimState, installStep as installStepOf, partnerTime } from './schemas.ts';
 
 const Notification = z.looseObject({
   notifyType: z.string(),
@@ -67,6 +67,8 @@ export function parsePartnerNotification(body: unknown): PartnerNotification | u
         ...about,
         status: state?.status,
         installed: state?.installed ?? (!!c.smdpStatus && c.smdpStatus !== 'RELEASED'),
+        // An SMDP_EVENT may come without esimStatus: its smdpStatus alone still names the step.
+        installStep: (c.esimStatus ? state?.installStep : installStepOf('GOT_RESOURCE', c.smdpStatus)) ?? undefined,
       };
     }
     case 'DATA_USAGE':

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InstallStep } from '../../../contract/shop-api.ts';
 import type { EsimProfile, EsimStatus, PartnerPackage } from '../partner.ts';
 import { PARTNER } from './config.ts';
 
@@ -132,9 +133,39 @@ const USED_STATUSES: ReadonlySet<string> = new Set(['IN_USE', 'USED_UP', 'USED_E
  * installed and no longer refundable, though esimStatus stays GOT_RESOURCE until first use (docs,
  * Webhooks, SMDP_EVENT: DOWNLOAD, INSTALLATION, ENABLED under GOT_RESOURCE, then IN_USE).
  */
-export function esimState(esimStatus: string, smdpStatus: string | null | undefined): { status: EsimStatus; installed: boolean } {
+export function esimState(
+  esimStatus: string,
+  smdpStatus: string | null | undefined,
+): { status: EsimStatus; installed: boolean; installStep: InstallStep | null } {
   const installed = USED_STATUSES.has(esimStatus) || (!!smdpStatus && smdpStatus !== 'RELEASED');
-  return { status: STATUS_BY_ESIM_STATUS[esimStatus] ?? (installed ? 'installed' : 'ready'), installed };
+  return {
+    status: STATUS_BY_ESIM_STATUS[esimStatus] ?? (installed ? 'installed' : 'ready'),
+    installed,
+    installStep: installStep(esimStatus, smdpStatus),
+  };
+}
+
+/** smdpStatus in install steps; DISABLED (turned off in the phone's settings) is still installed. */
+const STEP_BY_SMDP_STATUS: Readonly<Record<string, InstallStep>> = {
+  RELEASED: 'released',
+  DOWNLOAD: 'downloaded',
+  INSTALLATION: 'installed',
+  ENABLED: 'enabled',
+  DISABLED: 'installed',
+  DELETED: 'deleted',
+};
+
+/**
+ * Where the eSIM is on the phone (My eSIMs' status line). Expired and deleted win over the rest:
+ * the phone can no longer use it, whatever else the partner still says; IN_USE (and used up) come
+ * after ENABLED, which the SM-DP+ status stays at. Cancelled (refunded) eSIMs have no step.
+ */
+export function installStep(esimStatus: string, smdpStatus: string | null | undefined): InstallStep | null {
+  if (esimStatus === 'USED_EXPIRED' || esimStatus === 'UNUSED_EXPIRED') return 'expired';
+  if (STATUS_BY_ESIM_STATUS[esimStatus] === 'cancelled') return null;
+  if (smdpStatus === 'DELETED') return 'deleted';
+  if (USED_STATUSES.has(esimStatus)) return 'in_use';
+  return STEP_BY_SMDP_STATUS[smdpStatus ?? ''] ?? 'released';
 }
 
 /**
@@ -153,7 +184,7 @@ export function mapEsimAccessProfile(input: EsimAccessProfile): EsimProfile {
   const lpa = raw.ac ? parseLpaString(raw.ac) : undefined;
   if (!raw.ac || !lpa) throw new Error(`${PARTNER} eSIM ${raw.esimTranNo}: the activation code is not an LPA string`);
   const firstPackage = raw.packageList?.[0];
-  const { status, installed } = esimState(raw.esimStatus, raw.smdpStatus);
+  const { status, installed, installStep } = esimState(raw.esimStatus, raw.smdpStatus);
   return {
     esimTranNo: raw.esimTranNo,
     transactionId: raw.transactionId ?? null,
@@ -163,6 +194,7 @@ export function mapEsimAccessProfile(input: EsimAccessProfile): EsimProfile {
     apn: raw.apn?.trim() || null,
     status,
     installed,
+    installStep,
     expiresAt: partnerTime(raw.expiredTime),
     totalBytes: raw.totalVolume ?? firstPackage?.volume ?? 0,
     usedBytes: raw.orderUsage ?? 0,
