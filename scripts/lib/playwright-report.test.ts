@@ -15,5 +15,6 @@ describe("npm test's list of tests that passed only on retry", () => {
     const report = JSON.parse(run.stdout) as PlaywrightReport;
     expect(report.stats).toMatchObject({ expected: 1, flaky: 1, unexpected: 0 });
     expect(passedOnlyOnRetry(report)).toEqual(['retry.spec.ts:6 › a group › fails first, passes on retry']);
-  });
+    // A real Playwright run of two tests: seconds on a busy machine, past Vitest's 5 s default.
+  }, 60_000);
 });
