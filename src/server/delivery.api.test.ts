@@ -4,9 +4,8 @@ import { FAILURES, startEsimAccessStandIn } from '../../stand-ins/esim-access/se
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
-import { orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { orderRequest, payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
-import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import {
   ApiError,
   CreateOrderResponse,
@@ -19,7 +18,6 @@ import {
   type CreateOrderRequest,
 } from '../contract/shop-api.ts';
 import type { ShopApi } from './wiring.ts';
-import { sellablePlans } from './orders/plans.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 
 /**
@@ -27,9 +25,7 @@ import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
  * PGlite), Auth emulator tokens, the real Stripe SDK, eSIM Access adapter and nodemailer talking
  * to their stand-ins. Paid orders end delivered (codes to the owner only, one e-mail) or refunded.
  */
-const catalogue = embeddedSnapshot();
-const plans = sellablePlans(catalogue);
-const PLAN = plans.get('de-1gb-7d')!;
+const { catalogue, plans, PLAN } = testCatalogue();
 const BIGGER = [...plans.values()].find((p) => p.destination.code === 'DE' && p.pkg.id !== PLAN.pkg.id)!;
 const SITE = 'http://127.0.0.1:4329';
 
@@ -39,6 +35,13 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 300 });
   const { call } = bed;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
+  /** Runs the reconcile job until the order reaches `state`: the job drives a delivery's retries and waits. */
+  const reconciledTo = (token: string, id: string, state: OrderView['state'], timeoutMs = 15_000) =>
+    waitFor(
+      () => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)),
+      (o) => o.state === state,
+      timeoutMs,
+    );
   const listEsims = async (token: string) => EsimList.parse(await (await call('/esims?lang=de', { token })).json()).esims;
   const events = async (id: string) =>
     (await bed.db.query<{ to_state: string }>('SELECT to_state FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map(
@@ -158,11 +161,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const job = await reconcile('test-reconcile-token');
     expect(job.status).toBe(200);
     expect(((await job.json()) as { handled: number }).handled).toBeGreaterThanOrEqual(1);
-    await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)),
-      (o) => o.state === 'delivered',
-      10_000,
-    );
+    await reconciledTo(buyer.idToken, order.id, 'delivered', 10_000);
     expect((await delivered(buyer.idToken, order.id)).esim!.install).not.toBeNull();
     await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
   });
@@ -172,11 +171,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     // As many failures as the delivery has tries (tests/support/delivery-stand-ins.ts: three).
     bed.stand.partner.failNext(FAILURES.outOfStock, { count: 3, call: 'esim/order' });
     const order = await buy(buyer.idToken);
-    const refunded = await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)),
-      (o) => o.state === 'refunded',
-      15_000,
-    );
+    const refunded = await reconciledTo(buyer.idToken, order.id, 'refunded');
     expect(refunded.state).toBe('refunded');
     expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
     await expectRefundedToBuyer(order, buyer);
@@ -381,11 +376,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
       );
       const buyer = await signUp();
       const order = await buy(buyer.idToken);
-      const refunded = await waitFor(
-        () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, order.id)),
-        (o) => o.state === 'refunded',
-        15_000,
-      );
+      const refunded = await reconciledTo(buyer.idToken, order.id, 'refunded');
       expect(refunded.state).toBe('refunded');
       expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
       // Ordered once, asked about until the limit, then given up with the reason.

@@ -76,9 +76,10 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
   /** Pays on the stand-in's page by SEPA Direct Debit with one of Stripe's test IBANs. */
   const debit = (checkoutUrl: string, iban: string) =>
     fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'debit', iban }), redirect: 'manual' });
-  async function deliveredEsim(token: string) {
+  /** An order paid by card (one of Stripe's test cards: a plain Visa unless said), delivered and its e-mail sent. */
+  async function deliveredEsim(token: string, card = '4242424242424242') {
     const created = await order(token);
-    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    expect((await payOnStandIn(created.checkoutUrl, card)).status).toBe(303);
     const after = await waitFor(
       () => readOrder(token, created.order.id),
       (o) => o.state === 'delivered' && !!o.esim?.install,
@@ -255,30 +256,25 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
 
   it('a refund that fails after it succeeded (card 5126) is owed again: asked again, no second e-mail', async () => {
     const buyer = await signUp();
-    const created = await order(buyer.idToken);
-    expect((await payOnStandIn(created.checkoutUrl, '4000000000005126')).status).toBe(303);
-    await waitFor(
-      () => readOrder(buyer.idToken, created.order.id),
-      (o) => o.state === 'delivered' && !!o.esim?.install,
-    );
-    const intent = await intentOf(created.order.id);
+    const bought = await deliveredEsim(buyer.idToken, '4000000000005126');
+    const intent = await intentOf(bought.id);
     // The card's own path first, then a refund that holds.
     bed.stripeStandIn.refundPaths(intent, ['succeeded_then_failed', 'succeeded']);
-    await call(`/esims/${created.order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
-    expect((await settlesIn(buyer.idToken, created.order.id, ['refunded'])).state).toBe('refunded');
+    await call(`/esims/${bought.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect((await settlesIn(buyer.idToken, bought.id, ['refunded'])).state).toBe('refunded');
     await waitFor(
-      () => emails(created.order.id, 'refund'),
+      () => emails(bought.id, 'refund'),
       (n) => n === 1,
     );
 
     bed.stripeStandIn.settleRefunds();
     await bed.stripeStandIn.settled();
     await bed.handler.fulfilment.settled();
-    const again = await settlesIn(buyer.idToken, created.order.id, ['refunded']);
+    const again = await settlesIn(buyer.idToken, bought.id, ['refunded']);
     expect(again.state).toBe('refunded');
     expect((await bed.stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.status)).toEqual(['succeeded', 'failed']);
-    expect(await refundRow(created.order.id)).toMatchObject({ refund_status: 'succeeded', refund_failures: 1 });
-    expect(await events(created.order.id)).toEqual([
+    expect(await refundRow(bought.id)).toMatchObject({ refund_status: 'succeeded', refund_failures: 1 });
+    expect(await events(bought.id)).toEqual([
       'pending_payment',
       'paid',
       'provisioning',
@@ -289,28 +285,23 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       'refunded',
     ]);
     await bed.handler.fulfilment.reconcile();
-    expect(await emails(created.order.id, 'refund')).toBe(1);
-    expect(await findingsFor(created.order.id)).toEqual([]);
+    expect(await emails(bought.id, 'refund')).toBe(1);
+    expect(await findingsFor(bought.id)).toEqual([]);
   });
 
   // Last: its late events (20 s) are still queued at the stand-in when the describe ends.
   it('a pending refund whose webhook is late is read at Stripe by the reconcile job (card 7726)', async () => {
     const buyer = await signUp();
-    const created = await order(buyer.idToken);
-    expect((await payOnStandIn(created.checkoutUrl, '4000000000007726')).status).toBe(303);
-    await waitFor(
-      () => readOrder(buyer.idToken, created.order.id),
-      (o) => o.state === 'delivered' && !!o.esim?.install,
-    );
-    await call(`/esims/${created.order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
-    expect((await readOrder(buyer.idToken, created.order.id)).state).toBe('refund_requested');
-    expect(await refundRow(created.order.id)).toMatchObject({ refund_status: 'pending' });
+    const bought = await deliveredEsim(buyer.idToken, '4000000000007726');
+    await call(`/esims/${bought.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect((await readOrder(buyer.idToken, bought.id)).state).toBe('refund_requested');
+    expect(await refundRow(bought.id)).toMatchObject({ refund_status: 'pending' });
 
-    const { refund_id: refundId } = await refundRow(created.order.id);
+    const { refund_id: refundId } = await refundRow(bought.id);
     bed.stripeStandIn.deliveryRules({ delayMs: 20_000 });
     try {
       bed.stripeStandIn.settleRefunds();
-      const refunded = await settlesIn(buyer.idToken, created.order.id, ['refunded'], 10_000);
+      const refunded = await settlesIn(buyer.idToken, bought.id, ['refunded'], 10_000);
       expect(refunded.state).toBe('refunded');
     } finally {
       bed.stripeStandIn.deliveryRules(null);
@@ -321,10 +312,10 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       .map((d) => bed.stripeStandIn.events.find((e) => e.event.id === d.id)!.event.data.object.id);
     expect(told).not.toContain(refundId);
     await waitFor(
-      () => emails(created.order.id, 'refund'),
+      () => emails(bought.id, 'refund'),
       (n) => n === 1,
     );
-    expect((await myEsim(buyer.idToken, created.order.id))!.status).toBe('refunded');
-    expect(await findingsFor(created.order.id)).toEqual([]);
+    expect((await myEsim(buyer.idToken, bought.id))!.status).toBe('refunded');
+    expect(await findingsFor(bought.id)).toEqual([]);
   });
 });

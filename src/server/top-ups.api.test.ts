@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { orderRequest, payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
-import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { retailPrice } from '../pricing/pricing.ts';
 import {
   ApiError,
@@ -14,7 +13,6 @@ import {
   TopUpPlans,
   type CreateOrderRequest,
 } from '../contract/shop-api.ts';
-import { sellablePlans } from './orders/plans.ts';
 
 /**
  * Top-ups are the partner's own packages (issue 24 item 2): an eSIM is offered exactly the
@@ -22,9 +20,7 @@ import { sellablePlans } from './orders/plans.ts';
  * a plan the partner sells no top-up for says so and offers none; an order is priced again from
  * the partner's top-ups as they are now; and a top-up delivered adds its own package at the partner.
  */
-const catalogue = embeddedSnapshot();
-const plans = sellablePlans(catalogue);
-const PLAN = plans.get('de-1gb-7d')!;
+const { catalogue, plans, PLAN } = testCatalogue();
 /** A plan the partner sells no top-up for (supportTopUpType 1): a country's, for a plain order. */
 const FIXED = [...plans.values()].find((p) => !p.pkg.facts.topUp && p.pkg.destination.length === 2)!;
 const SITE = 'http://127.0.0.1:4331';

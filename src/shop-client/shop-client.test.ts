@@ -37,10 +37,7 @@ const json = (status: number, body: unknown) => ({ status, body: JSON.stringify(
 const apiError = (status: number, code: string) => json(status, { error: { code, message: 'x' } });
 
 async function failure(call: Promise<unknown>): Promise<ShopError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error: unknown = await call.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ShopError);
   return error as ShopError;
 }

@@ -1,7 +1,8 @@
 import { STAND_IN_WEBHOOK_SECRET } from '../../stand-ins/stripe/server.ts';
 import { createShopApi, type ShopApiOptions } from '../../src/server/wiring.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
-import type { SellablePlan } from '../../src/server/orders/plans.ts';
+import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+import { sellablePlans, type SellablePlan } from '../../src/server/orders/plans.ts';
 import type { CreateOrderRequest, TopUpPlan } from '../../src/contract/shop-api.ts';
 
 // The shop API as its tests call it over HTTP (the *.api.test.ts files).
@@ -18,6 +19,13 @@ export const testShopApi = (
     ...parts,
     ...overrides,
   });
+
+/** The catalogue the tests sell from (the embedded snapshot), its plans, and the plan most of them buy (Germany, 1 GB, 7 days). */
+export function testCatalogue() {
+  const catalogue = embeddedSnapshot();
+  const plans = sellablePlans(catalogue);
+  return { catalogue, plans, PLAN: plans.get('de-1gb-7d')! };
+}
 
 /** A German buyer's order of this plan at its price, with both consents. */
 export const orderRequest = (plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}): CreateOrderRequest => ({

@@ -6,6 +6,10 @@ import { CreateOrderResponse, EsimView, OrderView, TopUpPlans } from '../../src/
  * page.route. Each one is parsed with its schema of the contract as it is made, overrides
  * included, so no test answers what the API could not (tests/support/shop-orders.test.ts).
  */
+// Every fixture is Japanese: the destination, and what each plan says of its days and countries.
+const JAPAN = { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' };
+const IN_JAPAN = { validityUnit: 'day', supportedCountries: ['JP'] };
+
 export function orderView(overrides: Partial<OrderView> = {}): OrderView {
   return OrderView.parse({
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
@@ -13,14 +17,8 @@ export function orderView(overrides: Partial<OrderView> = {}): OrderView {
     state: 'pending_payment',
     kind: 'esim',
     esimId: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
-    plan: {
-      id: 'jp-5gb-30d',
-      metadata: { dataAmount: { value: 5, unit: 'GB' } },
-      validity: 30,
-      validityUnit: 'day',
-      supportedCountries: ['JP'],
-    },
-    destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
+    plan: { id: 'jp-5gb-30d', metadata: { dataAmount: { value: 5, unit: 'GB' } }, validity: 30, ...IN_JAPAN },
+    destination: JAPAN,
     total: { amountMinor: 1299, currency: 'EUR' },
     createdAt: '2026-03-14T09:26:53.000Z',
     paidAt: null,
@@ -44,14 +42,8 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     orderNumber: 'ES-2026-000123',
     status: 'active',
-    plan: {
-      id: 'jp-3gb-15d',
-      metadata: { dataAmount: { value: 3, unit: 'GB' } },
-      validity: 15,
-      validityUnit: 'day',
-      supportedCountries: ['JP'],
-    },
-    destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
+    plan: { id: 'jp-3gb-15d', metadata: { dataAmount: { value: 3, unit: 'GB' } }, validity: 15, ...IN_JAPAN },
+    destination: JAPAN,
     purchasedAt: '2026-03-14T09:26:53.000Z',
     iccid: '8985200012345678901',
     usage: { usedBytes: Math.round(1.2 * 2 ** 30), totalBytes: 3 * 2 ** 30 },
@@ -76,14 +68,13 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
 /** GET /esims/{id}/top-ups' answer for esimView()'s eSIM (Japan): the partner's top-ups of it, priced, cheapest first. */
 export function topUpPlans(overrides: Partial<TopUpPlans> = {}): TopUpPlans {
   return TopUpPlans.parse({
-    destination: { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' },
+    destination: JAPAN,
     plans: [
       {
         id: 'topup-2gb-15d',
         dataAmount: { value: 2, unit: 'GB' },
         validity: 15,
-        validityUnit: 'day',
-        supportedCountries: ['JP'],
+        ...IN_JAPAN,
         price: { amountMinor: 899, currency: 'EUR' },
       },
     ],

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
+import type { CheckoutEventType } from '../../stand-ins/stripe/server.ts';
 
 /**
  * Stripe's Checkout events as Stripe sends them, for the tests that sign events themselves
@@ -18,11 +19,8 @@ import Stripe from 'stripe';
  *   unless the buyer tried to pay (a payment-mode session creates it only then).
  */
 
-export type CheckoutEventType =
-  | 'checkout.session.completed'
-  | 'checkout.session.async_payment_succeeded'
-  | 'checkout.session.async_payment_failed'
-  | 'checkout.session.expired';
+// The four events, as the Stripe stand-in names them when it sends them.
+export type { CheckoutEventType };
 
 /** Where a session is: what each event of the list above carries. */
 export type SessionStage = 'paid' | 'processing' | 'payment_failed' | 'expired';
