@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { retailPrice } from '../../src/pricing/pricing.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
-import type { EsimPartner, PartnerCatalogue, PartnerPackage } from '../../src/server/partner/partner.ts';
+import type { CataloguePackage, EsimPartner, PartnerCatalogue } from '../../src/server/partner/partner.ts';
 import { generateSnapshot } from './catalogue-snapshot.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => standIn.close());
 
 /** A partner that sells what `edit` makes of the stand-in's catalogue. */
-const edited = (edit: (packages: PartnerPackage[]) => PartnerPackage[]): PartnerCatalogue => ({
+const edited = (edit: (packages: CataloguePackage[]) => CataloguePackage[]): PartnerCatalogue => ({
   name: 'edited',
   listPackages: async () => edit(await partner.listPackages()),
 });
@@ -35,7 +35,10 @@ describe('the catalogue snapshot', () => {
       expect(pkg.price.amountMinor, pkg.id).toBeGreaterThanOrEqual(retailPrice(pkg.wholesaleUsdE4).amountMinor);
       const smaller = snapshot.packages.filter(
         (p) =>
-          p.destination === pkg.destination && p.validity === pkg.validity && p.metadata.dataAmount.value < pkg.metadata.dataAmount.value,
+          p.destination === pkg.destination &&
+          p.validity === pkg.validity &&
+          p.facts.data.kind === pkg.facts.data.kind &&
+          p.metadata.dataAmount.value < pkg.metadata.dataAmount.value,
       );
       for (const p of smaller) expect(pkg.price.amountMinor, `${pkg.id} vs ${p.id}`).toBeGreaterThanOrEqual(p.price.amountMinor);
     }
@@ -65,6 +68,38 @@ describe('the catalogue snapshot', () => {
       }),
     );
     expect(snapshot.packages.filter((p) => p.id === 'de-1gb-7d').map((p) => p.partnerCode)).toEqual(['CHEAPER']);
+  });
+
+  it('carries the plan facts into the snapshot, and sells daily and unlimited plans under ids of their own', async () => {
+    const { snapshot } = await generateSnapshot(partner);
+    const germany = snapshot.packages.filter((p) => p.destination === 'DE');
+    expect(germany.map((p) => p.id)).toEqual(expect.arrayContaining(['de-1gb-7d', 'de-1gb-daily-7d', 'de-unlimited-3gb-7d']));
+    const daily = germany.find((p) => p.id === 'de-1gb-daily-7d')!;
+    expect(daily.facts.data).toEqual({ kind: 'daily', after: { slowedToKbps: 512 } });
+    expect(daily.facts.networks).toEqual([
+      {
+        country: 'DE',
+        operators: [
+          { name: 'Telekom', networkType: '5G' },
+          { name: 'Vodafone', networkType: '5G' },
+          { name: 'O2', networkType: '4G' },
+        ],
+      },
+    ]);
+    expect(germany.find((p) => p.id === 'de-unlimited-3gb-7d')!.facts.data).toEqual({ kind: 'unlimited', after: { slowedToKbps: 1000 } });
+    // Priced by the one pricing function from their own wholesale price.
+    expect(daily.price.amountMinor).toBeGreaterThanOrEqual(retailPrice(daily.wholesaleUsdE4).amountMinor);
+  });
+
+  it('refuses a plan without networks or with an unknown data kind, naming it', async () => {
+    const breakGerman = (edit: (pkg: CataloguePackage) => CataloguePackage) =>
+      edited((packages) => packages.map((p) => (p.slug === 'DE_1_7' ? edit(p) : p)));
+    await expect(generateSnapshot(breakGerman((p) => ({ ...p, facts: { ...p.facts, networks: [] } })))).rejects.toThrow(
+      /packages\[\d+\]\.facts\.networks \(id de-1gb-7d\): must list the networks of at least one country/,
+    );
+    await expect(
+      generateSnapshot(breakGerman((p) => ({ ...p, facts: { ...p.facts, data: { kind: 'weekly' } as never } }))),
+    ).rejects.toThrow(/facts\.data\.kind \(id de-1gb-weekly-7d\): must be a data kind/);
   });
 
   it('refuses a partner catalogue that leaves one of our destinations without a plan', async () => {

@@ -5,7 +5,7 @@ import { LOCALE_CODES, type Locale } from '../../src/i18n/locales.ts';
 import type { Snapshot } from '../../src/catalogue/schema.ts';
 import { parseSnapshot } from '../../src/catalogue/snapshot.ts';
 import { enforceMonotonicPrices, retailPrice } from '../../src/pricing/pricing.ts';
-import type { PartnerCatalogue, PartnerPackage } from '../../src/server/partner/partner.ts';
+import type { CataloguePackage, PartnerCatalogue } from '../../src/server/partner/partner.ts';
 import { COUNTRY_CODES, REGIONS } from './geography.ts';
 import { listPartnerCatalogue, planKey } from './partner-catalogue.ts';
 
@@ -50,13 +50,21 @@ function aliases(code: string, englishName: string): string[] {
 }
 
 const DAYS = { day: 1, week: 7, month: 30 } as const;
-const megabytes = ({ dataAmount: { value, unit } }: PartnerPackage) => (unit === 'GB' ? value * 1024 : value);
+/** A destination's plans: the fixed-data ones first, then daily, then unlimited. */
+const KIND_ORDER = { total: 0, daily: 1, unlimited: 2 } as const;
+const megabytes = ({ dataAmount: { value, unit } }: CataloguePackage) => (unit === 'GB' ? value * 1024 : value);
 
-/** 'de-1gb-7d', 'europe-500mb-1w': stable as long as the partner sells the plan, whatever its code. */
-function packageId(destination: string, pkg: PartnerPackage): string {
+/**
+ * 'de-1gb-7d', 'europe-500mb-1w', 'de-1gb-daily-7d', 'jp-unlimited-3gb-7d': stable as long as the
+ * partner sells the plan, whatever its code. Fixed-data ids are as before daily plans were sold.
+ */
+function packageId(destination: string, pkg: CataloguePackage): string {
   const { value, unit } = pkg.dataAmount;
   const amount = unit === 'GB' && Number.isInteger(value) ? `${value}gb` : `${Math.round(megabytes(pkg))}mb`;
-  return `${destination.toLowerCase()}-${amount}-${pkg.validity}${pkg.validityUnit[0]}`;
+  const { kind } = pkg.facts.data;
+  // An unknown kind still gets an id, so the snapshot's schema can name the plan it refuses.
+  const data = { total: amount, daily: `${amount}-daily`, unlimited: `unlimited-${amount}` }[kind] ?? `${amount}-${String(kind)}`;
+  return `${destination.toLowerCase()}-${data}-${pkg.validity}${pkg.validityUnit[0]}`;
 }
 
 export interface GeneratedSnapshot {
@@ -68,7 +76,7 @@ export interface GeneratedSnapshot {
 export async function generateSnapshot(partner: PartnerCatalogue): Promise<GeneratedSnapshot> {
   const countries = new Set(COUNTRY_CODES);
   const regionByCountries = new Map(Object.entries(REGIONS).map(([code, members]) => [members.join(','), code]));
-  const byDestination = new Map<string, Map<string, PartnerPackage>>(
+  const byDestination = new Map<string, Map<string, CataloguePackage>>(
     [...COUNTRY_CODES, ...Object.keys(REGIONS)].map((code) => [code, new Map()]),
   );
   const unmatched: string[] = [];
@@ -88,7 +96,10 @@ export async function generateSnapshot(partner: PartnerCatalogue): Promise<Gener
 
   const packages = [...byDestination].flatMap(([destination, plans]) => {
     const sorted = [...plans.values()].sort(
-      (a, b) => megabytes(a) - megabytes(b) || a.validity * DAYS[a.validityUnit] - b.validity * DAYS[b.validityUnit],
+      (a, b) =>
+        KIND_ORDER[a.facts.data.kind] - KIND_ORDER[b.facts.data.kind] ||
+        megabytes(a) - megabytes(b) ||
+        a.validity * DAYS[a.validityUnit] - b.validity * DAYS[b.validityUnit],
     );
     return enforceMonotonicPrices(
       sorted.map((pkg) => ({
@@ -100,8 +111,9 @@ export async function generateSnapshot(partner: PartnerCatalogue): Promise<Gener
         supportedCountries: pkg.countries,
         partnerCode: pkg.partnerCode,
         wholesaleUsdE4: pkg.wholesaleUsdE4,
-        topUp: pkg.topUp,
+        // Daily and unlimited plans too: the one pricing function, from their own wholesale price.
         price: retailPrice(pkg.wholesaleUsdE4),
+        facts: pkg.facts,
       })),
     );
   });

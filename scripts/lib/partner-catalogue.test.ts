@@ -27,6 +27,7 @@ describe('listPartnerCatalogue', () => {
         dataAmount: pkg.metadata.dataAmount as Package['metadata']['dataAmount'],
         validity: pkg.validity,
         validityUnit: pkg.validityUnit as Package['validityUnit'],
+        facts: pkg.facts as Package['facts'],
       });
       expect(byKey.get(key)?.wholesaleUsdE4, pkg.id).toBeGreaterThan(0);
     }
@@ -34,8 +35,17 @@ describe('listPartnerCatalogue', () => {
 
   it('keys MB and GB alike and ignores the order of countries', () => {
     const key = (countries: string[], value: number, unit: 'MB' | 'GB') =>
-      planKey({ countries, dataAmount: { value, unit }, validity: 7, validityUnit: 'day' });
+      planKey({ countries, dataAmount: { value, unit }, validity: 7, validityUnit: 'day', facts: { data: { kind: 'total' } } });
     expect(key(['FR', 'DE'], 1, 'GB')).toBe(key(['DE', 'FR'], 1024, 'MB'));
     expect(key(['DE'], 1, 'GB')).not.toBe(key(['DE'], 3, 'GB'));
+    // 1 GB a day is another plan than 1 GB in all.
+    const daily = planKey({
+      countries: ['DE'],
+      dataAmount: { value: 1, unit: 'GB' },
+      validity: 7,
+      validityUnit: 'day',
+      facts: { data: { kind: 'daily' } },
+    });
+    expect(daily).not.toBe(key(['DE'], 1, 'GB'));
   });
 });

@@ -110,6 +110,36 @@ describe('the catalogue invariants', () => {
       new RegExp(`countries\\[${at('JP')}\\]\\.flag \\(code JP\\): public/flags/JP-missing\\.svg does not exist`),
     ],
     [
+      'a plan without networks',
+      (s) => (s.packages[packageOf('DE')]!.facts.networks = []),
+      /packages\[\d+\]\.facts\.networks \(id de-1gb-7d\): must list the networks of at least one country\n.*lists no operators for DE/,
+    ],
+    [
+      'a covered country without operators',
+      (s) => (s.packages[packageOf('DE')]!.facts.networks[0]!.operators = []),
+      /packages\[\d+\]\.facts\.networks\[0\]\.operators \(id de-1gb-7d\): must name at least one operator/,
+    ],
+    [
+      'networks of a country the plan does not cover',
+      (s) => s.packages[packageOf('DE')]!.facts.networks.push({ country: 'FR', operators: [{ name: 'Orange', networkType: '5G' }] }),
+      /packages\[\d+\]\.facts\.networks \(id de-1gb-7d\): lists countries the plan does not cover: FR/,
+    ],
+    [
+      'an unknown data kind',
+      (s) => (s.packages[packageOf('DE')]!.facts.data = { kind: 'weekly' } as never),
+      /packages\[\d+\]\.facts\.data(\.kind)? \(id de-1gb-7d\): must be a data kind: 'total', 'daily' or 'unlimited'/,
+    ],
+    [
+      'an unlimited plan not saying its speed after the fair use',
+      (s) => (s.packages[packageOf('DE')]!.facts.data = { kind: 'unlimited', after: 'cut' } as never),
+      /packages\[\d+\]\.facts\.data\.after \(id de-1gb-7d\): /,
+    ],
+    [
+      'an unknown network type',
+      (s) => (s.packages[packageOf('DE')]!.facts.networks[0]!.operators[0]!.networkType = '6G' as never),
+      /facts\.networks\[0\]\.operators\[0\]\.networkType \(id de-1gb-7d\): must be one of '2G', '3G', '4G', '5G'/,
+    ],
+    [
       'a missing region flag',
       (s) => (s.regions.find((r) => r.code === 'africa')!.flag = '/flags/region-africa.svg'),
       /regions\[\d+\]\.flag \(code africa\): public\/flags\/region-africa\.svg does not exist/,

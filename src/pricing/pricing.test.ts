@@ -104,6 +104,16 @@ describe('enforceMonotonicPrices', () => {
     expect(amounts(enforceMonotonicPrices([week, month, small]))).toEqual([499, 549, 549]);
   });
 
+  it('compares a daily or unlimited plan only with plans counted alike: 1 GB a day is not a larger 1 GB plan', () => {
+    const daily = (gb: number, amountMinor: number, kind: 'daily' | 'unlimited' = 'daily'): PricedPlan => ({
+      ...plan(gb, 7, amountMinor),
+      facts: { data: { kind } },
+    });
+    // A fixed 3 GB plan dearer than a 1 GB-a-day plan raises nothing; a 2 GB-a-day one below 1 GB a day is raised.
+    const plans = [plan(3, 7, 999), daily(1, 449), daily(2, 399), daily(3, 349, 'unlimited')];
+    expect(amounts(enforceMonotonicPrices(plans))).toEqual([999, 449, 449, 349]);
+  });
+
   it('leaves plans of the same size alone, and keeps their order', () => {
     const plans = [plan(10, 30, 1499), plan(1, 30, 299), plan(10, 30, 1399)];
     expect(enforceMonotonicPrices(plans)).toEqual(plans);

@@ -28,19 +28,22 @@ export function netRevenueMinor(amountMinor: number, config: PricingConfig = PRI
 /** A destination's plan with its price, as in the catalogue. */
 export interface PricedPlan {
   metadata: { dataAmount: DataAmount };
+  /** How the data is counted: plans are compared only with plans counted alike (absent: a fixed volume). */
+  facts?: { data: { kind: string } };
   validity: number;
   validityUnit: Package['validityUnit'];
   price: Price;
 }
 
 /**
- * A destination's plans with no larger plan cheaper than a smaller one of the same validity:
+ * A destination's plans with no larger plan cheaper than a smaller one of the same validity and
+ * data kind (1 GB a day is not compared with 1 GB in all):
  * such a price is raised to the first allowed ending at or above the dearest smaller plan's.
  * Never lowers a price; returns the plans in their order, changed ones as copies.
  */
 export function enforceMonotonicPrices<T extends PricedPlan>(plans: readonly T[], config: PricingConfig = PRICING): T[] {
   const raised = new Map<T, Price>();
-  for (const group of groupBy(plans, (plan) => `${plan.validity} ${plan.validityUnit}`).values()) {
+  for (const group of groupBy(plans, (plan) => `${plan.facts?.data.kind ?? 'total'} ${plan.validity} ${plan.validityUnit}`).values()) {
     const currencies = new Set(group.map((plan) => plan.price.currency));
     if (currencies.size > 1) throw new Error(`Plans of one destination priced in ${[...currencies].join(' and ')}`);
     const bySize = [...groupBy(group, (plan) => megabytes(plan.metadata.dataAmount))].sort(([a], [b]) => a - b);

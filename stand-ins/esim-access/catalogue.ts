@@ -42,6 +42,286 @@ const GLOBAL_PLANS: Plan[] = [
   [10, 30],
 ];
 
+/**
+ * Daily plans (dataType 2: a volume a day, then slowed to fupPolicy; 3: then cut off until the next
+ * day) and unlimited ones (4: a daily fair-use volume, then slowed): sold in large markets and in a
+ * few regions, as partners do.
+ */
+type DailyPlan = [dataType: 2 | 3 | 4, gigabytesADay: number, days: number, fupPolicy: string];
+const LARGE_DAILY: DailyPlan[] = [
+  [2, 1, 7, '512Kbps'],
+  [3, 2, 15, ''],
+];
+const HUGE_DAILY: DailyPlan[] = [...LARGE_DAILY, [4, 3, 7, '1Mbps']];
+const REGION_DAILY: Record<string, DailyPlan[]> = {
+  europe: [
+    [2, 1, 7, '512Kbps'],
+    [4, 5, 30, '1Mbps'],
+  ],
+  asia: [[4, 2, 15, '512Kbps']],
+};
+
+function dailyPlansFor(code: string): DailyPlan[] {
+  const population = Number(territoryInfo[code]?._population ?? 0);
+  if (population >= 60_000_000) return HUGE_DAILY;
+  if (population >= 20_000_000) return LARGE_DAILY;
+  return [];
+}
+
+/**
+ * Mobile operators and their best network in the big markets (public knowledge, 2026). Other
+ * countries get a made-up but plausible incumbent, and a second operator where many people live.
+ */
+type Operator = [name: string, networkType: '3G' | '4G' | '5G'];
+const OPERATORS: Record<string, Operator[]> = {
+  AE: [
+    ['Etisalat', '5G'],
+    ['du', '5G'],
+  ],
+  AR: [
+    ['Claro', '4G'],
+    ['Movistar', '4G'],
+    ['Personal', '4G'],
+  ],
+  AT: [
+    ['A1', '5G'],
+    ['Magenta', '5G'],
+    ['Drei', '4G'],
+  ],
+  AU: [
+    ['Telstra', '5G'],
+    ['Optus', '5G'],
+    ['Vodafone', '4G'],
+  ],
+  BE: [
+    ['Proximus', '5G'],
+    ['Orange', '4G'],
+    ['Base', '4G'],
+  ],
+  BR: [
+    ['Vivo', '5G'],
+    ['Claro', '4G'],
+    ['TIM', '4G'],
+  ],
+  CA: [
+    ['Rogers', '5G'],
+    ['Bell', '5G'],
+    ['Telus', '4G'],
+  ],
+  CH: [
+    ['Swisscom', '5G'],
+    ['Sunrise', '5G'],
+    ['Salt', '4G'],
+  ],
+  CN: [
+    ['China Mobile', '5G'],
+    ['China Unicom', '4G'],
+    ['China Telecom', '4G'],
+  ],
+  CZ: [
+    ['O2', '4G'],
+    ['T-Mobile', '5G'],
+    ['Vodafone', '4G'],
+  ],
+  DE: [
+    ['Telekom', '5G'],
+    ['Vodafone', '5G'],
+    ['O2', '4G'],
+  ],
+  DK: [
+    ['TDC', '5G'],
+    ['Telenor', '4G'],
+    ['Telia', '4G'],
+  ],
+  EG: [
+    ['Vodafone', '4G'],
+    ['Orange', '4G'],
+    ['Etisalat', '4G'],
+  ],
+  ES: [
+    ['Movistar', '5G'],
+    ['Vodafone', '5G'],
+    ['Orange', '4G'],
+  ],
+  FI: [
+    ['Elisa', '5G'],
+    ['DNA', '4G'],
+    ['Telia', '4G'],
+  ],
+  FR: [
+    ['Orange', '5G'],
+    ['SFR', '5G'],
+    ['Bouygues Telecom', '4G'],
+  ],
+  GB: [
+    ['EE', '5G'],
+    ['Vodafone', '5G'],
+    ['O2', '4G'],
+    ['Three', '4G'],
+  ],
+  GR: [
+    ['Cosmote', '5G'],
+    ['Vodafone', '4G'],
+    ['Nova', '4G'],
+  ],
+  HK: [
+    ['CSL', '5G'],
+    ['3HK', '4G'],
+    ['SmarTone', '4G'],
+  ],
+  HU: [
+    ['Telekom', '4G'],
+    ['Yettel', '4G'],
+    ['Vodafone', '4G'],
+  ],
+  ID: [
+    ['Telkomsel', '4G'],
+    ['Indosat', '4G'],
+    ['XL Axiata', '4G'],
+  ],
+  IE: [
+    ['Vodafone', '5G'],
+    ['Three', '4G'],
+    ['Eir', '4G'],
+  ],
+  IL: [
+    ['Partner', '4G'],
+    ['Cellcom', '4G'],
+    ['Pelephone', '4G'],
+  ],
+  IN: [
+    ['Jio', '5G'],
+    ['Airtel', '5G'],
+    ['Vi', '4G'],
+  ],
+  IT: [
+    ['TIM', '5G'],
+    ['Vodafone', '5G'],
+    ['WindTre', '4G'],
+  ],
+  JP: [
+    ['SoftBank', '5G'],
+    ['KDDI (au)', '5G'],
+    ['NTT Docomo', '4G'],
+  ],
+  KR: [
+    ['SK Telecom', '5G'],
+    ['KT', '5G'],
+    ['LG U+', '4G'],
+  ],
+  MA: [
+    ['Maroc Telecom', '4G'],
+    ['Orange', '4G'],
+    ['inwi', '4G'],
+  ],
+  MX: [
+    ['Telcel', '4G'],
+    ['AT&T', '4G'],
+    ['Movistar', '4G'],
+  ],
+  MY: [
+    ['Maxis', '4G'],
+    ['CelcomDigi', '4G'],
+    ['U Mobile', '4G'],
+  ],
+  NL: [
+    ['KPN', '5G'],
+    ['Vodafone', '4G'],
+    ['Odido', '4G'],
+  ],
+  NO: [
+    ['Telenor', '5G'],
+    ['Telia', '4G'],
+  ],
+  NZ: [
+    ['One NZ', '5G'],
+    ['Spark', '4G'],
+    ['2degrees', '4G'],
+  ],
+  PH: [
+    ['Globe', '4G'],
+    ['Smart', '4G'],
+  ],
+  PL: [
+    ['Plus', '4G'],
+    ['Orange', '4G'],
+    ['Play', '4G'],
+    ['T-Mobile', '4G'],
+  ],
+  PT: [
+    ['MEO', '5G'],
+    ['NOS', '4G'],
+    ['Vodafone', '4G'],
+  ],
+  SA: [
+    ['STC', '5G'],
+    ['Mobily', '4G'],
+    ['Zain', '4G'],
+  ],
+  SE: [
+    ['Telia', '5G'],
+    ['Tele2', '4G'],
+    ['Telenor', '4G'],
+  ],
+  SG: [
+    ['Singtel', '5G'],
+    ['StarHub', '5G'],
+    ['M1', '4G'],
+  ],
+  TH: [
+    ['AIS', '5G'],
+    ['TrueMove H', '4G'],
+    ['dtac', '4G'],
+  ],
+  TR: [
+    ['Turkcell', '4G'],
+    ['Vodafone', '4G'],
+    ['Türk Telekom', '4G'],
+  ],
+  TW: [
+    ['Chunghwa Telecom', '5G'],
+    ['Taiwan Mobile', '4G'],
+    ['FarEasTone', '4G'],
+  ],
+  US: [
+    ['AT&T', '5G'],
+    ['T-Mobile', '5G'],
+    ['Verizon', '4G'],
+  ],
+  VN: [
+    ['Viettel', '4G'],
+    ['Vinaphone', '4G'],
+    ['MobiFone', '4G'],
+  ],
+  ZA: [
+    ['Vodacom', '4G'],
+    ['MTN', '4G'],
+    ['Cell C', '4G'],
+  ],
+};
+
+/** Where a regional plan's traffic leaves to the internet: the partner's hub for the region. */
+const REGION_EXIT: Record<string, string> = {
+  europe: 'NL',
+  asia: 'HK',
+  mena: 'AE',
+  africa: 'GB',
+  'north-america': 'US',
+  'latin-america': 'US',
+  caribbean: 'US',
+  oceania: 'AU',
+  global: 'HK',
+};
+
+function operatorsIn(code: string, name: string, regional: boolean): Operator[] {
+  const known = OPERATORS[code];
+  // A regional plan roams on fewer partners a country than a local one.
+  if (known) return regional ? known.slice(0, 2) : known;
+  const population = Number(territoryInfo[code]?._population ?? 0);
+  const incumbent: Operator = [`${name} Telecom`, unitHash(`${code}:net`) < 0.25 ? '3G' : '4G'];
+  return population >= 5_000_000 && !regional ? [incumbent, [`${name} Mobile`, '4G']] : [incumbent];
+}
+
 function plansFor(code: string): Plan[] {
   const population = Number(territoryInfo[code]?._population ?? 0);
   if (population >= 20_000_000) return [...CORE, ...LARGE_EXTRA];
@@ -60,19 +340,22 @@ export interface StandInPackage {
   /** Bytes. */
   volume: number;
   smsStatus: number;
-  /** 1: a fixed amount of data for the whole validity. */
+  /** 1: a fixed volume for the whole validity; 2, 3: a volume a day (then slowed, cut); 4: unlimited, a daily fair-use volume. */
   dataType: number;
+  /** Days within which the eSIM must be installed. */
   unusedValidTime: number;
   duration: number;
   durationUnit: 'DAY' | 'MONTH';
   /** Comma-separated country codes. */
   location: string;
   description: string;
+  /** 1: the validity starts at installation, 2: at the first connection in a covered country. */
   activeType: number;
   favorite: boolean;
   /** The partner's suggested retail price, USD × 10,000. */
   retailPrice: number;
   speed: string;
+  /** Where the traffic leaves to the internet (a country code). */
   ipExport: string;
   /**
    * Whether an eSIM of this package can be topped up (package/list, supportTopUpType; the docs'
@@ -80,6 +363,7 @@ export interface StandInPackage {
    * are listed for it by package/list with type TOPUP.
    */
   supportTopUpType: number;
+  /** The speed after the daily volume of a dataType 2 or 4 plan ('512Kbps'); '' otherwise. */
   fupPolicy: string;
   locationNetworkList: {
     locationName: string;
@@ -143,16 +427,17 @@ export function buildWholesaleCatalogue(): StandInPackage[] {
     return (tier ? tier[1] : UNLISTED_COST) * (0.85 + 0.3 * unitHash(code));
   };
   const locations = [
-    ...COUNTRY_CODES.map((code) => ({ region: undefined, countries: [code], plans: plansFor(code) })),
+    ...COUNTRY_CODES.map((code) => ({ region: undefined, countries: [code], plans: plansFor(code), daily: dailyPlansFor(code) })),
     ...Object.entries(REGIONS).map(([region, countries]) => ({
       region,
       countries: [...countries],
       plans: region === 'global' ? GLOBAL_PLANS : REGION_PLANS,
+      daily: REGION_DAILY[region] ?? [],
     })),
   ];
 
   const codes = new Set<string>();
-  return locations.flatMap(({ region, countries, plans }) => {
+  return locations.flatMap(({ region, countries, plans, daily }) => {
     const costs = countries.map(countryCost);
     // A regional plan costs about what its dearer members cost, plus something for the convenience.
     const cost = region ? REGIONAL_PREMIUM * ((mean(costs) + Math.max(...costs)) / 2) : costs[0]!;
@@ -160,10 +445,32 @@ export function buildWholesaleCatalogue(): StandInPackage[] {
     const locationCode = prefix ? `${prefix}-${countries.length}` : countries[0]!;
     const placeName = regionName ?? countryName(countries[0]!);
 
-    return plans.map(([gigabytes, days]): StandInPackage => {
-      const usd = wholesaleUsd(gigabytes, days, cost);
-      const name = `${placeName} ${gigabytes}GB ${days}Days`;
-      const slug = `${locationCode}_${gigabytes}_${days}`;
+    // Per location, stable: how it activates, how long it waits to be installed, whether it gets SMS.
+    const activeType = unitHash(`${locationCode}:active`) < 0.3 ? 1 : 2;
+    const unusedValidTime = unitHash(`${locationCode}:unused`) < 0.2 ? 30 : 180;
+    const smsStatus = !region && unitHash(`${locationCode}:sms`) < 0.25 ? 1 : 0;
+    const locationNetworkList = countries.map((code) => ({
+      locationName: countryName(code),
+      locationLogo: `/img/flags/${code.toLowerCase()}.png`,
+      locationCode: code,
+      operatorList: operatorsIn(code, countryName(code), Boolean(region)).map(([operatorName, networkType]) => ({
+        operatorName,
+        networkType,
+      })),
+    }));
+    const speed = [...new Set(locationNetworkList.flatMap((l) => l.operatorList.map((o) => o.networkType)))].sort().join('/');
+    const offers: [dataType: number, gigabytes: number, days: number, fupPolicy: string][] = [
+      ...plans.map(([gigabytes, days]): [number, number, number, string] => [1, gigabytes, days, '']),
+      ...daily,
+    ];
+
+    return offers.map(([dataType, gigabytes, days, fupPolicy]): StandInPackage => {
+      const perDay = dataType !== 1;
+      // A day's volume over the days is more data than a fixed plan's, but most of it is never used.
+      const usd = perDay ? wholesaleUsd(gigabytes * days * (dataType === 4 ? 0.5 : 0.4), days, cost) : wholesaleUsd(gigabytes, days, cost);
+      const kind = { 1: '', 2: '/Day', 3: '/Day', 4: '/Day Unlimited' }[dataType];
+      const name = `${placeName} ${gigabytes}GB${kind} ${days}Days`;
+      const slug = `${locationCode}_${gigabytes}_${days}${perDay ? `_D${dataType}` : ''}`;
       const packageCode = `P${Math.floor(unitHash(slug) * 36 ** 7)
         .toString(36)
         .toUpperCase()
@@ -178,26 +485,22 @@ export function buildWholesaleCatalogue(): StandInPackage[] {
         price: Math.round(usd * 100) * 100,
         currencyCode: 'USD',
         volume: gigabytes * 2 ** 30,
-        smsStatus: 0,
-        dataType: 1,
-        unusedValidTime: 180,
+        smsStatus,
+        dataType,
+        unusedValidTime,
         duration: days,
         durationUnit: 'DAY',
         location: countries.join(','),
         description: name,
-        activeType: 2,
+        activeType,
         favorite: false,
         retailPrice: Math.round(usd * 2 * 100) * 100,
-        speed: '3G/4G/5G',
-        ipExport: region ? 'HK' : countries[0]!,
+        speed,
+        // Local plans break out in the country; regional ones at the partner's hub.
+        ipExport: region ? (REGION_EXIT[region] ?? 'HK') : countries[0]!,
         supportTopUpType: reloadable(locationCode) ? TOP_UP_TYPE.available : TOP_UP_TYPE.none,
-        fupPolicy: '',
-        locationNetworkList: countries.map((code) => ({
-          locationName: countryName(code),
-          locationLogo: `/img/flags/${code.toLowerCase()}.png`,
-          locationCode: code,
-          operatorList: [{ operatorName: 'Stand-in Mobile', networkType: countryCost(code) < 1.5 ? '5G' : '4G' }],
-        })),
+        fupPolicy,
+        locationNetworkList,
       };
     });
   });
@@ -232,9 +535,10 @@ export function buildTopUpCatalogue(packages: readonly StandInPackage[]): Map<st
   for (const [location, plans] of Map.groupBy(packages, locationOf)) {
     if (plans.some((p) => p.supportTopUpType !== TOP_UP_TYPE.available)) continue;
     // The location's price per gigabyte-week, from its 1 GB 7-day plan (every location sells one).
-    const reference = plans.find((p) => p.volume === 2 ** 30 && p.duration === 7) ?? plans[0]!;
+    const fixed = plans.filter((p) => p.dataType === 1);
+    const reference = fixed.find((p) => p.volume === 2 ** 30 && p.duration === 7) ?? fixed[0]!;
     const cost = reference.price / 10_000 / wholesaleUsd(reference.volume / 2 ** 30, reference.duration, 1);
-    const steps = plans.length <= SMALL.length ? SMALL_TOP_UP_STEPS : TOP_UP_STEPS;
+    const steps = fixed.length <= SMALL.length ? SMALL_TOP_UP_STEPS : TOP_UP_STEPS;
     byLocation.set(
       location,
       steps.map(([gigabytes, days]): StandInPackage => {

@@ -37,6 +37,20 @@ describe('Product structured data', () => {
     expect(product([plan('a', { amountMinor: 1500, currency: 'JPY' })])!.offers).toMatchObject({ lowPrice: 1500, highPrice: 1500 });
   });
 
+  it('offers daily and unlimited plans like the others, and states no data amount an unlimited plan would belie', () => {
+    const unlimited: Package = {
+      ...plan('jp-unlimited-3gb-7d', { amountMinor: 2499, currency: 'EUR' }),
+      facts: testFacts(['JP'], { data: { kind: 'unlimited', after: { slowedToKbps: 1000 } } }),
+    };
+    const daily: Package = {
+      ...plan('jp-1gb-daily-7d', { amountMinor: 899, currency: 'EUR' }),
+      facts: testFacts(['JP'], { data: { kind: 'daily', after: 'cut' } }),
+    };
+    const data = product([plan('jp-1gb-7d', { amountMinor: 499, currency: 'EUR' }), daily, unlimited]);
+    expect(data!.offers).toMatchObject({ lowPrice: 4.99, highPrice: 24.99, offerCount: 3 });
+    expect(JSON.stringify(data)).not.toMatch(/\d\s*(GB|MB)\b/i);
+  });
+
   it('never mixes currencies in one price range', () => {
     const data = product([plan('a', { amountMinor: 500, currency: 'EUR' }), plan('b', { amountMinor: 90000, currency: 'JPY' })]);
     expect(data!.offers).toMatchObject({ priceCurrency: 'EUR', lowPrice: 5, highPrice: 5, offerCount: 1 });

@@ -1,5 +1,5 @@
 import type { InstallStep } from '../../contract/shop-api.ts';
-import type { DataAmount, Package } from '../../catalogue/schema.ts';
+import type { DataAmount, Package, PlanFacts } from '../../catalogue/schema.ts';
 
 /**
  * What the shop needs from a wholesale eSIM partner (DESIGN 6), whoever the partner is: its
@@ -47,8 +47,8 @@ export interface EsimPartner extends PartnerCatalogue {
 export interface PartnerCatalogue {
   /** Short name for messages and logs ('eSIM Access'). */
   readonly name: string;
-  /** The partner's fixed-data packages (every location when `query` is empty). */
-  listPackages(query?: PackageQuery): Promise<PartnerPackage[]>;
+  /** The partner's packages with their plan facts (every location when `query` is empty). */
+  listPackages(query?: PackageQuery): Promise<CataloguePackage[]>;
 }
 
 export interface EsimOrder {
@@ -211,6 +211,11 @@ export interface PartnerPackage {
   wholesaleUsdE4: number;
   /** Whether an eSIM of this package can be topped up later (the partner says so per package). */
   topUp: boolean;
+}
+
+/** A package the catalogue sells: with the plan's facts as the partner states them (facts.topUp is `topUp`). */
+export interface CataloguePackage extends PartnerPackage {
+  facts: PlanFacts;
 }
 
 /**

@@ -4,6 +4,7 @@ import { PARTNER, type EsimAccessConfig } from './config.ts';
 import {
   BalanceObj,
   FIXED_DATA,
+  mapEsimAccessCataloguePackage,
   mapEsimAccessPackage,
   mapEsimAccessProfile,
   OrderObj,
@@ -35,12 +36,9 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       const body: Record<string, string> = { type: 'BASE' };
       if (query.location) body['locationCode'] = query.location;
       if (query.packageCode) body['packageCode'] = query.packageCode;
-      return call('package/list', body, (obj) =>
-        // Daily plans (a volume per day) have no place in our catalogue of fixed-data plans.
-        PackageListObj.parse(obj)
-          .packageList.filter((raw) => raw.dataType === FIXED_DATA)
-          .map(mapEsimAccessPackage),
-      );
+      // Every kind of plan (fixed, daily, unlimited) with its facts; one the mapping cannot state
+      // truthfully (an unknown dataType, no networks) fails the whole listing, so the generator never publishes it.
+      return call('package/list', body, (obj) => PackageListObj.parse(obj).packageList.map(mapEsimAccessCataloguePackage));
     },
 
     // Retried like every call: the partner keeps one order per transactionId, so a repeat after a

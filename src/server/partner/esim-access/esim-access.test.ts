@@ -5,7 +5,7 @@ import { createEsimAccessPartner } from './adapter.ts';
 import { signEsimAccessRequest } from './client.ts';
 import { esimAccessConfigFromEnv } from '../../config.ts';
 import type { EsimAccessConfig } from './config.ts';
-import { mapEsimAccessPackage, type EsimAccessPackage } from './schemas.ts';
+import { mapEsimAccessCataloguePackage, mapEsimAccessPackage, type EsimAccessPackage } from './schemas.ts';
 
 // The adapter against the eSIM Access stand-in over real HTTP.
 const ACCESS_CODE = 'test-access-code';
@@ -190,6 +190,105 @@ describe('mapEsimAccessPackage', () => {
   it('refuses what it cannot represent', () => {
     expect(() => mapEsimAccessPackage({ ...raw, durationUnit: 'YEAR' })).toThrow("package CKH491: unknown durationUnit 'YEAR'");
     expect(() => mapEsimAccessPackage({ ...raw, currencyCode: 'EUR' })).toThrow('price in EUR, not USD');
+  });
+});
+
+describe('mapEsimAccessCataloguePackage: the plan facts', () => {
+  // The field names and values of package/list as the docs' field table and a live call show them
+  // (tests/fixtures/esim-access/package-list-facts.json); the daily values as public integrations read them.
+  const raw: EsimAccessPackage = {
+    packageCode: 'CKH491',
+    slug: 'NA-3_1_7',
+    name: 'North America 1GB 7Days',
+    price: 57000,
+    currencyCode: 'USD',
+    volume: 1073741824,
+    smsStatus: 1,
+    dataType: 1,
+    unusedValidTime: 180,
+    duration: 7,
+    durationUnit: 'DAY',
+    location: 'US,CA,MX',
+    activeType: 2,
+    speed: '3G/4G/5G',
+    ipExport: 'US',
+    supportTopUpType: 2,
+    fupPolicy: '',
+    locationNetworkList: [
+      { locationName: 'United States', locationCode: 'US', operatorList: [{ operatorName: 'AT&T', networkType: '5G' }] },
+      { locationName: 'Mexico', locationCode: 'MX', operatorList: [{ operatorName: 'Telcel', networkType: '4G' }] },
+      {
+        locationName: 'Canada',
+        locationCode: 'CA',
+        operatorList: [
+          { operatorName: 'Rogers', networkType: '4G/5G' },
+          { operatorName: 'Bell', networkType: 'LTE' },
+        ],
+      },
+    ],
+  };
+  const facts = (edit: Partial<EsimAccessPackage>) => mapEsimAccessCataloguePackage({ ...raw, ...edit }).facts;
+
+  it('maps every field of a fixed-data plan', () => {
+    expect(mapEsimAccessCataloguePackage(raw)).toMatchObject({ partnerCode: 'CKH491', countries: ['CA', 'MX', 'US'], topUp: true });
+    expect(facts({})).toEqual({
+      // In the order of the covered countries; each operator's best generation ('4G/5G' is 5G, 'LTE' 4G).
+      networks: [
+        {
+          country: 'CA',
+          operators: [
+            { name: 'Rogers', networkType: '5G' },
+            { name: 'Bell', networkType: '4G' },
+          ],
+        },
+        { country: 'MX', operators: [{ name: 'Telcel', networkType: '4G' }] },
+        { country: 'US', operators: [{ name: 'AT&T', networkType: '5G' }] },
+      ],
+      data: { kind: 'total' },
+      validityStarts: 'first-connection',
+      installWithinDays: 180,
+      topUp: true,
+      hotspot: null,
+      sms: true,
+      trafficExit: 'US',
+    });
+  });
+
+  it('reads dataType 2 and 4 with their fupPolicy speed, and 3 as cut off after the daily volume', () => {
+    expect(facts({ dataType: 2, fupPolicy: '512Kbps' }).data).toEqual({ kind: 'daily', after: { slowedToKbps: 512 } });
+    expect(facts({ dataType: 3, fupPolicy: '' }).data).toEqual({ kind: 'daily', after: 'cut' });
+    expect(facts({ dataType: 4, fupPolicy: '1Mbps' }).data).toEqual({ kind: 'unlimited', after: { slowedToKbps: 1000 } });
+    expect(facts({ dataType: 4, fupPolicy: '1 Mbps' }).data).toEqual({ kind: 'unlimited', after: { slowedToKbps: 1000 } });
+    // The daily or fair-use volume stays the package's volume.
+    expect(mapEsimAccessCataloguePackage({ ...raw, dataType: 2, fupPolicy: '512Kbps' }).dataAmount).toEqual({ value: 1, unit: 'GB' });
+  });
+
+  it('reads activeType, unusedValidTime, smsStatus, supportTopUpType and ipExport', () => {
+    expect(facts({ activeType: 1 }).validityStarts).toBe('install');
+    expect(facts({ unusedValidTime: 30 }).installWithinDays).toBe(30);
+    expect(facts({ smsStatus: 0 }).sms).toBe(false);
+    expect(facts({ supportTopUpType: 1 }).topUp).toBe(false);
+    expect(facts({ ipExport: 'NL/FR' }).trafficExit).toBe('NL');
+    expect(facts({ ipExport: 'UK' }).trafficExit).toBe('GB');
+    expect(facts({ ipExport: '' }).trafficExit).toBeNull();
+  });
+
+  it("names a network's country by locationName when it has no locationCode (the docs' example), and uses speed when an operator names no type", () => {
+    const documented = facts({
+      location: 'SI',
+      speed: '3G/4G',
+      locationNetworkList: [{ locationName: 'Slovenia', operatorList: [{ operatorName: 'A1', networkType: '' }] }],
+    });
+    expect(documented.networks).toEqual([{ country: 'SI', operators: [{ name: 'A1', networkType: '4G' }] }]);
+  });
+
+  it('refuses a plan it cannot state truthfully, naming the package and the fault', () => {
+    expect(() => facts({ dataType: 5 })).toThrow('package CKH491: unknown dataType 5');
+    expect(() => facts({ dataType: 2, fupPolicy: '' })).toThrow('package CKH491: dataType 2 without a fupPolicy speed');
+    expect(() => facts({ locationNetworkList: [] })).toThrow('package CKH491: no operators listed for CA, MX, US');
+    expect(() => facts({ locationNetworkList: raw.locationNetworkList!.slice(0, 2) })).toThrow('no operators listed for CA');
+    expect(() => facts({ activeType: 3 })).toThrow('package CKH491: unknown activeType 3');
+    expect(() => facts({ unusedValidTime: undefined })).toThrow('package CKH491: no unusedValidTime');
   });
 });
 

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import type { InstallStep } from '../../../contract/shop-api.ts';
-import type { EsimProfile, EsimStatus, PartnerPackage } from '../partner.ts';
+import type { PlanFacts } from '../../../catalogue/schema.ts';
+import type { CataloguePackage, EsimProfile, EsimStatus, PartnerPackage } from '../partner.ts';
 import { PARTNER } from './config.ts';
 
 // The partner's answers (the envelope's obj) as zod schemas, and their mapping to the EsimPartner types.
 
 export const FIXED_DATA = 1;
+/**
+ * package/list's dataType (public integrations read it so; the docs' field table names the field):
+ * 1 a fixed volume for the whole validity, 2 a volume a day then slowed to fupPolicy, 3 a volume a
+ * day then cut off until the next day, 4 'unlimited': a daily fair-use volume then slowed to fupPolicy.
+ */
+export const DATA_TYPES = { fixed: FIXED_DATA, dailySlowed: 2, dailyCut: 3, unlimited: 4 } as const;
+/** activeType: 1 validity starts when the eSIM is installed, 2 at its first connection in a covered country. */
+const ACTIVE_TYPES: Record<number, PlanFacts['validityStarts']> = { 1: 'install', 2: 'first-connection' };
 /**
  * package/list's supportTopUpType of a package whose eSIMs can be topped up: 2, as a docs example
  * package shows and public integrations read it (1: no top-up). Another value is read as no: the
@@ -29,8 +38,27 @@ const RawPackage = z.looseObject({
   duration: z.number().int().positive(),
   durationUnit: z.string(),
   location: z.string().default(''),
-  locationNetworkList: z.array(z.looseObject({ locationCode: z.string().optional() })).default([]),
+  locationNetworkList: z
+    .array(
+      z.looseObject({
+        locationCode: z.string().optional(),
+        locationName: z.string().nullish(),
+        operatorList: z.array(z.looseObject({ operatorName: z.string(), networkType: z.string().nullish() })).nullish(),
+      }),
+    )
+    .default([]),
   supportTopUpType: z.number().int().nullish(),
+  /** The package's network generations ('3G/4G/5G'), when an operator does not name its own. */
+  speed: z.string().nullish(),
+  /** The speed after the (daily) volume: '512Kbps', '1 Mbps'; '' for fixed-data plans. */
+  fupPolicy: z.string().nullish(),
+  activeType: z.number().int().nullish(),
+  /** Days within which the eSIM must be installed after purchase. */
+  unusedValidTime: z.number().int().nullish(),
+  /** 0 no SMS, 1 the eSIM receives SMS. */
+  smsStatus: z.number().int().nullish(),
+  /** Where the traffic leaves to the internet: a country code, or several ('NL/FR'); '' when not said. */
+  ipExport: z.string().nullish(),
 });
 export type EsimAccessPackage = z.input<typeof RawPackage>;
 export const PackageListObj = z.object({ packageList: z.array(RawPackage) });
@@ -62,6 +90,115 @@ export function mapEsimAccessPackage(input: EsimAccessPackage): PartnerPackage {
     wholesaleUsdE4: raw.price,
     topUp: raw.supportTopUpType == null || raw.supportTopUpType === TOP_UP_AVAILABLE,
   };
+}
+
+/**
+ * A package the catalogue sells, with its plan facts. Throws, naming the package, when the facts
+ * cannot be stated truthfully: an unknown dataType or activeType, a daily or unlimited plan without
+ * its fupPolicy speed, a covered country without operators, no unusedValidTime.
+ */
+export function mapEsimAccessCataloguePackage(input: EsimAccessPackage): CataloguePackage {
+  const raw = RawPackage.parse(input);
+  const pkg = mapEsimAccessPackage(input);
+  const fail = (problem: string): never => {
+    throw new Error(`${PARTNER} package ${raw.packageCode}: ${problem}`);
+  };
+  const validityStarts = ACTIVE_TYPES[raw.activeType ?? 1] ?? fail(`unknown activeType ${raw.activeType}`);
+  const installWithinDays = raw.unusedValidTime ?? fail('no unusedValidTime (days to install it)');
+  if (installWithinDays <= 0) fail(`unusedValidTime ${installWithinDays} is not a number of days`);
+  return {
+    ...pkg,
+    facts: {
+      networks: networks(raw, pkg.countries, fail),
+      data: dataKind(raw, fail),
+      validityStarts,
+      installWithinDays,
+      topUp: pkg.topUp,
+      // The partner states nothing about hotspot use (no field in package/list).
+      hotspot: null,
+      sms: (raw.smsStatus ?? 0) >= 1,
+      trafficExit: trafficExit(raw.ipExport),
+    },
+  };
+}
+
+type Fail = (problem: string) => never;
+
+function dataKind(raw: z.output<typeof RawPackage>, fail: Fail): PlanFacts['data'] {
+  const slowed = () => {
+    const kbps = kbpsOf(raw.fupPolicy);
+    return kbps ? { slowedToKbps: kbps } : fail(`dataType ${raw.dataType} without a fupPolicy speed (got '${raw.fupPolicy ?? ''}')`);
+  };
+  switch (raw.dataType) {
+    case DATA_TYPES.fixed:
+      return { kind: 'total' };
+    case DATA_TYPES.dailySlowed:
+      return { kind: 'daily', after: slowed() };
+    case DATA_TYPES.dailyCut:
+      return { kind: 'daily', after: 'cut' };
+    case DATA_TYPES.unlimited:
+      return { kind: 'unlimited', after: slowed() };
+    default:
+      return fail(`unknown dataType ${raw.dataType} (known: 1 fixed, 2 daily then slowed, 3 daily then cut, 4 unlimited)`);
+  }
+}
+
+/** '512Kbps', '1Mbps', '1 Mbps', '1.5 Mbps' in kbit/s; undefined when it names no speed. */
+export function kbpsOf(fupPolicy: string | null | undefined): number | undefined {
+  const match = /(\d+(?:\.\d+)?)\s*([km])bps/i.exec(fupPolicy ?? '');
+  if (!match) return undefined;
+  const kbps = Math.round(Number(match[1]) * (match[2]!.toLowerCase() === 'm' ? 1000 : 1));
+  return kbps > 0 ? kbps : undefined;
+}
+
+/** The best generation a network type names: '4G/5G' is 5G, 'LTE' 4G; undefined when none. */
+function bestNetworkType(text: string | null | undefined): PlanFacts['networks'][number]['operators'][number]['networkType'] | undefined {
+  const generations = [...(text ?? '').matchAll(/([2-5])G/gi)].map((m) => Number(m[1]));
+  if (/\bLTE\b/i.test(text ?? '')) generations.push(4);
+  if (generations.length === 0) return undefined;
+  return `${Math.max(...generations)}G` as '2G' | '3G' | '4G' | '5G';
+}
+
+/**
+ * Each covered country's operators. A network entry names its country by locationCode, else by
+ * locationName (the docs' example has no code), else it is the package's only country.
+ */
+function networks(raw: z.output<typeof RawPackage>, countries: readonly string[], fail: Fail): PlanFacts['networks'] {
+  const english = new Intl.DisplayNames('en', { type: 'region' });
+  const byCountry = new Map<string, PlanFacts['networks'][number]['operators']>();
+  for (const entry of raw.locationNetworkList) {
+    const country =
+      entry.locationCode?.trim().toUpperCase() ||
+      countries.find((code) => english.of(code) === entry.locationName?.trim()) ||
+      (countries.length === 1 ? countries[0] : undefined) ||
+      fail(`a network entry names no country of the package ('${entry.locationName ?? ''}')`);
+    const operators = (entry.operatorList ?? []).map((op) => ({
+      name: op.operatorName.trim(),
+      networkType:
+        bestNetworkType(op.networkType) ??
+        bestNetworkType(raw.speed) ??
+        fail(`${country} operator ${op.operatorName}: no network type ('${op.networkType ?? ''}')`),
+    }));
+    byCountry.set(country, [...(byCountry.get(country) ?? []), ...operators.filter((op) => op.name)]);
+  }
+  // `location` names the countries too: one there without networks is a gap, not a smaller plan.
+  const named = raw.location
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  const without = [...new Set([...countries, ...named])].sort().filter((code) => (byCountry.get(code) ?? []).length === 0);
+  if (without.length > 0) fail(`no operators listed for ${without.join(', ')}: a plan without networks is not sold`);
+  return countries.map((country) => ({ country, operators: byCountry.get(country)! }));
+}
+
+/** ipExport's first country ('NL/FR' is NL; 'UK' is GB); null when it names none. */
+function trafficExit(ipExport: string | null | undefined): string | null {
+  const first = (ipExport ?? '')
+    .split(/[/,;\s]+/)
+    .find(Boolean)
+    ?.toUpperCase();
+  if (!first || !/^[A-Z]{2}$/.test(first)) return null;
+  return first === 'UK' ? 'GB' : first;
 }
 
 export const OrderObj = z.looseObject({ orderNo: z.string().min(1) });
