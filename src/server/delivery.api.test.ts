@@ -99,6 +99,22 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(mine.map((e) => [e.id, e.status, e.install?.apn])).toEqual([[order.id, 'ready', 'internet.stand-in.invalid']]);
   });
 
+  it('sells and delivers a daily plan and an unlimited one like any other, ordering their own package at the partner (issue 22)', async () => {
+    const buyer = await signUp();
+    for (const id of ['de-1gb-daily-7d', 'de-unlimited-3gb-7d']) {
+      const plan = plans.get(id)!;
+      expect(plan.pkg.facts.data.kind, id).not.toBe('total');
+      const order = await buy(buyer.idToken, orderFor(plan));
+      expect(order.plan.id).toBe(id);
+      expect((await delivered(buyer.idToken, order.id)).esim!.install!.lpa).toMatch(/^LPA:1\$/);
+      const ordered = bed.stand.partner.requests.filter((r) => r.call === 'esim/order').map((r) => JSON.stringify(r.body));
+      expect(
+        ordered.some((body) => body.includes(plan.pkg.partnerCode)),
+        id,
+      ).toBe(true);
+    }
+  });
+
   it('orders from the partner once however often it is asked, and takes partner notifications as hints only', async () => {
     const buyer = await signUp();
     const before = bed.stand.partner.esimCount;
