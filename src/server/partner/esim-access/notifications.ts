@@ -68,7 +68,7 @@ export function parsePartnerNotification(body: unknown): PartnerNotification | u
         status: state?.status,
         installed: state?.installed ?? (!!c.smdpStatus && c.smdpStatus !== 'RELEASED'),
         // An SMDP_EVENT may come without esimStatus: its smdpStatus alone still names the step.
-        installStep: (c.esimStatus ? state?.installStep : installStepOf('GOT_RESOURCE', c.smdpStatus)) ?? undefined,
+        installStep: (c.esimStatus ? state?.installStep : c.smdpStatus && installStepOf('GOT_RESOURCE', c.smdpStatus)) || undefined,
       };
     }
     case 'DATA_USAGE':
