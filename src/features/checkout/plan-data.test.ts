@@ -15,6 +15,9 @@ describe('the plans checkout can show (/plans/{id}.json)', () => {
     expect(germany.price).toEqual(catalogue.packages.get('DE')!.find((p) => p.id === 'de-1gb-7d')!.price);
     expect(germany.destination).toMatchObject({ code: 'DE', flag: '/flags/DE.svg' });
     expect(germany.destination.names.de).toBe('Deutschland');
+    // The plan's facts, but not its networks (the package page lists them; a global plan's are 20 KB).
+    expect(germany.facts).toMatchObject({ data: { kind: 'total' }, topUp: expect.any(Boolean) });
+    expect(germany.facts).not.toHaveProperty('networks');
     expect(germany.destination.continent).toMatchObject({ en: 'Europe', de: 'Europa', ar: 'أوروبا' });
     const europe = plans.find((p) => p.id.startsWith('europe-'))!.destination;
     expect(europe.code).toBe('europe');

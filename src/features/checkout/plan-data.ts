@@ -1,5 +1,5 @@
 import type { Catalogue } from '../../catalogue/loader.ts';
-import type { Package, Price } from '../../catalogue/schema.ts';
+import type { Package, PlanFacts, Price } from '../../catalogue/schema.ts';
 import type { Locale } from '../../i18n/locales.ts';
 
 /**
@@ -14,8 +14,10 @@ export const CANCELLED_PARAM = 'cancelled';
 export const TOP_UP_PARAM = 'topUp';
 
 /** What /plans/{id}.json holds: a priced plan and its destination, named in every language. */
-export interface PlanData extends Omit<Package, 'price'> {
+export interface PlanData extends Omit<Package, 'price' | 'facts'> {
   price: Price;
+  /** The plan's facts without its networks: checkout does not list them, and a global plan's are 20 KB. */
+  facts: Omit<PlanFacts, 'networks'>;
   destination: {
     code: string;
     flag: string;
@@ -41,6 +43,8 @@ export function planData(catalogue: Catalogue, continentOf: (code: string) => Re
     // A region's code ('europe') is no country's: it gets none.
     const continent = continentOf(code);
     const destination = { code, flag, names, ...(continent && { continent }) };
-    return catalogue.packages.get(code)!.flatMap((pkg) => (pkg.price ? [{ ...pkg, price: pkg.price, destination }] : []));
+    return catalogue.packages
+      .get(code)!
+      .flatMap(({ facts: { networks: _, ...facts }, ...pkg }) => (pkg.price ? [{ ...pkg, facts, price: pkg.price, destination }] : []));
   });
 }
