@@ -42,12 +42,12 @@ export async function benchDelivery(port = 8799): Promise<DeliveryFigures> {
     String(ALLOCATION_DELAY_MS),
   ]);
   const plan = sellablePlans(embeddedSnapshot()).get('de-1gb-7d')!;
-  // The API's PostgreSQL server, for when each order was delivered (Linux only; else no such figure).
+  // The API's PostgreSQL server and its database (scripts/lib/postgres-server.ts), for when each order was delivered (Linux only; else no such figure).
   let pgPort: number | undefined;
   try {
     pgPort = postmasterOf(pid)?.port;
   } catch {}
-  const db = pgPort ? new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${pgPort}/postgres` }) : undefined;
+  const db = pgPort ? new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${pgPort}/shop_test` }) : undefined;
   await db?.connect();
   try {
     const samples: number[] = [];
