@@ -16,7 +16,14 @@ import { startAuthEmulator } from '../auth-emulator.ts';
 import { startPostgres } from '../postgres-server.ts';
 import { runBuyers, type BuyerStats } from './buyers.ts';
 import { crossCheck, duplicateEmails, type CrossCheck } from './checks.ts';
-import { FAULT_KINDS, partnerErrorAnswer, startFaultProxy, stripeErrorAnswer, type FaultCounts } from './fault-proxy.ts';
+import {
+  FAULT_KINDS,
+  partnerErrorAnswer,
+  startFaultProxy,
+  stripeErrorAnswer,
+  type FaultCounts,
+  type FaultProxyOptions,
+} from './fault-proxy.ts';
 import { createFleet } from './fleet.ts';
 import { startFront } from './front.ts';
 import { between, seeded } from './random.ts';
@@ -152,24 +159,21 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     cleanup.push(() => stripeStandIn.close());
 
     const slowMs = Math.max(STRIPE_TIMEOUT_MS, PARTNER_TIMEOUT_MS) + 1_000;
-    const stripeProxy = await startFaultProxy({
-      upstream: stripeStandIn.url,
-      random: seeded(seed, 'stripe-faults'),
-      rate: faultRate,
-      slowMs,
-      eligible: (_method, path) => path.startsWith('/v1/'),
-      errorAnswer: stripeErrorAnswer,
-    });
-    cleanup.push(() => stripeProxy.close());
-    const partnerProxy = await startFaultProxy({
-      upstream: partnerStandIn.url,
-      random: seeded(seed, 'partner-faults'),
-      rate: faultRate,
-      slowMs,
-      eligible: (_method, path) => path.startsWith('/api/v1/open/'),
-      errorAnswer: partnerErrorAnswer,
-    });
-    cleanup.push(() => partnerProxy.close());
+    // Each upstream behind its own proxy with its own random stream, faulting only its API's calls.
+    const faultyProxy = async (name: string, upstream: string, apiPrefix: string, errorAnswer: FaultProxyOptions['errorAnswer']) => {
+      const proxy = await startFaultProxy({
+        upstream,
+        random: seeded(seed, `${name}-faults`),
+        rate: faultRate,
+        slowMs,
+        eligible: (_method, path) => path.startsWith(apiPrefix),
+        errorAnswer,
+      });
+      cleanup.push(() => proxy.close());
+      return proxy;
+    };
+    const stripeProxy = await faultyProxy('stripe', stripeStandIn.url, '/v1/', stripeErrorAnswer);
+    const partnerProxy = await faultyProxy('partner', partnerStandIn.url, '/api/v1/open/', partnerErrorAnswer);
 
     fleet = createFleet({
       size: INSTANCES,
