@@ -66,14 +66,21 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
      * API answers the moment the order changes (paid, delivered), so the QR code shows within
      * moments of the delivery rather than at the next turn of a timer.
      */
+    let last = '';
     async function load(id: string, wait: boolean) {
       try {
-        const order = await getOrder(id, locale, wait ? { waitMs: ORDER_WAIT_MS, signal: leaving.signal } : { waitMs: 0 });
+        const asked = Date.now();
+        const order = await getOrder(id, locale, wait ? { waitMs: ORDER_WAIT_MS, signal: leaving.signal } : undefined);
         if (stopped) return;
         const waiting = inProgress(order);
         const gaveUp = waiting && Date.now() - started >= ORDER_POLL_LIMIT_MS;
         setView({ status: 'ready', order, gaveUp });
-        if (waiting && !gaveUp) void load(id, true);
+        // Unchanged and answered early (a server or cache that does not hold the request): the next
+        // ask waits out the pause, never a tight loop.
+        const seen = `${order.state} ${!!order.esim}`;
+        const pause = wait && seen === last ? Math.max(0, ORDER_POLL_INTERVAL_MS - (Date.now() - asked)) : 0;
+        last = seen;
+        if (waiting && !gaveUp) timer = setTimeout(() => void load(id, true), pause);
       } catch (error) {
         if (stopped) return;
         // A long-poll cut off on the way (a proxy's time-out, a network change): ask again after a pause.
