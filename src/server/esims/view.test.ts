@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRow } from '../orders/store.ts';
 import type { EsimRow } from './store.ts';
-import { canTopUp, esimStatus, esimView, isRefundable } from './view.ts';
+import { canTopUp, esimStatus, esimStep, esimView, isRefundable } from './view.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const DAY = 86_400_000;
@@ -32,6 +32,18 @@ describe('what the owner sees of an eSIM', () => {
     expect(esimStatus(order('delivered'), esim({ status: 'used_up', installed: true }), NOW)).toBe('used_up');
     expect(esimStatus(order('delivered'), esim({ status: 'expired' }), NOW)).toBe('expired');
     expect(esimStatus(order('delivered'), esim({ status: 'active', expires_at: new Date(NOW.getTime() - 1) }), NOW)).toBe('expired');
+  });
+
+  it('shows the install step and its time while the eSIM is the owner’s, none once refunded (issue 22)', () => {
+    const at = new Date('2026-11-23T11:50:00Z');
+    const downloaded = esim({ status: 'installed', installed: true, install_step: 'downloaded', install_step_at: at });
+    expect(esimStep(order('delivered'), downloaded, NOW)).toEqual({
+      status: 'active',
+      installStep: 'downloaded',
+      installStepAt: '2026-11-23T11:50:00.000Z',
+    });
+    expect(esimStep(order('refund_requested'), downloaded, NOW)).toEqual({ status: 'refunding', installStep: null, installStepAt: null });
+    expect(esimStep(order('paid'), undefined, NOW)).toEqual({ status: 'preparing', installStep: null, installStepAt: null });
   });
 
   it('is refundable only never installed and within 30 days, and topped up only on a device', () => {
