@@ -17,6 +17,16 @@ for (const lang of ['en', 'ar'] as const) {
     await page.getByRole('button', { name: m.login.submit, exact: true }).click();
   }
 
+  /** A new account, signed in on the login page: the traveller lands on the profile. */
+  async function newAccountSignedIn(page: Page, name: string) {
+    const email = uniqueEmail(name);
+    await createAccount(email, PASSWORD);
+    await page.goto(p('/login'));
+    await logIn(page, email, PASSWORD);
+    await expect(page).toHaveURL(p('/profile'));
+    return email;
+  }
+
   test.describe(`accounts in ${lang}`, () => {
     test.beforeEach(async ({ page }) => speak(page, lang));
 
@@ -110,12 +120,8 @@ for (const lang of ['en', 'ar'] as const) {
     });
 
     test('change password, log out, log in with the new one, then delete the account', async ({ page }) => {
-      const email = uniqueEmail('change');
+      const email = await newAccountSignedIn(page, 'change');
       const newPassword = 'even-safer-2';
-      await createAccount(email, PASSWORD);
-      await page.goto(p('/login'));
-      await logIn(page, email, PASSWORD);
-      await expect(page).toHaveURL(p('/profile'));
       await page.getByLabel(m.fields.currentPassword).fill(PASSWORD);
       await page.getByLabel(m.fields.newPassword, { exact: true }).fill(newPassword);
       await page.getByLabel(m.fields.confirmNewPassword).fill(newPassword);
@@ -140,11 +146,7 @@ for (const lang of ['en', 'ar'] as const) {
     });
 
     test('dark mode, set in the profile, stays on across pages and a reload', async ({ page }) => {
-      const email = uniqueEmail('dark');
-      await createAccount(email, PASSWORD);
-      await page.goto(p('/login'));
-      await logIn(page, email, PASSWORD);
-      await expect(page).toHaveURL(p('/profile'));
+      await newAccountSignedIn(page, 'dark');
       const toggle = page.getByRole('switch', { name: profile.darkMode });
       await expect(toggle).toHaveAttribute('aria-checked', 'false');
       await expect(page.getByRole('switch', { name: profile.push })).toHaveAttribute('aria-checked', 'true');
@@ -161,11 +163,7 @@ for (const lang of ['en', 'ar'] as const) {
     });
 
     test('the display name can be edited and stays after a reload', async ({ page }) => {
-      const email = uniqueEmail('name');
-      await createAccount(email, PASSWORD);
-      await page.goto(p('/login'));
-      await logIn(page, email, PASSWORD);
-      await expect(page).toHaveURL(p('/profile'));
+      await newAccountSignedIn(page, 'name');
       await page.getByRole('button', { name: profile.editName }).click();
       await page.getByLabel(m.fields.displayName).fill('Ada Traveller');
       await page.getByRole('button', { name: profile.save }).click();
