@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import enHome from '../../locales/en/home.json' with { type: 'json' };
 import enFaq from '../../locales/en/faq.json' with { type: 'json' };
 import { PROVIDER } from '../../src/config/provider.ts';
@@ -105,6 +105,12 @@ test.describe('FAQ', () => {
 });
 
 test.describe('legal pages', () => {
+  /** Presses the page's back button, labelled in `lang`, and checks where it leads. */
+  async function backLandsOn(page: Page, lang: string, url: string) {
+    await page.getByRole('link', { name: legal(lang).back }).click();
+    await expect(page).toHaveURL(url);
+  }
+
   for (const lang of ['en', 'de', 'ar'] as const) {
     const prefix = lang === 'en' ? '' : `/${lang}`;
     for (const [route, doc] of [
@@ -136,8 +142,7 @@ test.describe('legal pages', () => {
     await expect(page).toHaveURL('/privacy-policy');
     // Until its script has run, the button is a plain link home (it works without JavaScript).
     await page.waitForLoadState('load');
-    await page.getByRole('link', { name: legal('en').back }).click();
-    await expect(page).toHaveURL('/support');
+    await backLandsOn(page, 'en', '/support');
   });
 
   test('the back button goes one step back to a page of ours whose address was typed', async ({ page }) => {
@@ -145,8 +150,7 @@ test.describe('legal pages', () => {
     // page.goto sends no referrer, as when a traveller types the address.
     await page.goto('/store');
     await page.goto('/terms-conditions');
-    await page.getByRole('link', { name: legal('en').back }).click();
-    await expect(page).toHaveURL('/store');
+    await backLandsOn(page, 'en', '/store');
   });
 
   test('the back button goes home when the previous page belongs to another site', async ({ page }) => {
@@ -157,15 +161,13 @@ test.describe('legal pages', () => {
     await page.goto(`http://127.0.0.1:${(otherSite.address() as AddressInfo).port}/`);
     otherSite.close();
     await page.goto('/ar/privacy-policy');
-    await page.getByRole('link', { name: legal('ar').back }).click();
-    await expect(page).toHaveURL('/ar/');
+    await backLandsOn(page, 'ar', '/ar/');
   });
 
   test('the back button goes home when there is no history', async ({ page }) => {
     await speak(page, 'de');
     await page.goto('/de/legal-notice');
-    await page.getByRole('link', { name: legal('de').back }).click();
-    await expect(page).toHaveURL('/de/');
+    await backLandsOn(page, 'de', '/de/');
   });
 
   test('the provider details come from the configuration, placeholders filled in', async ({ page }) => {

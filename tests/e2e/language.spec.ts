@@ -61,42 +61,39 @@ test.describe('language picker', () => {
 });
 
 test.describe('language auto-detection on unprefixed pages', () => {
-  test('follows the browser language when nothing was picked', async ({ browser }) => {
-    const context = await browser.newContext({ locale: 'ja-JP' });
-    const page = await context.newPage();
-    await page.goto('/store');
-    await expect(page).toHaveURL('/ja/store');
-    await context.close();
-  });
+  // The browser's language is its context's locale (navigator.languages, Accept-Language).
+  test.describe(() => {
+    test.use({ locale: 'ja-JP' });
 
-  test('stays in English for a browser language we do not offer (no forced German)', async ({ browser }) => {
-    const context = await browser.newContext({ locale: 'ko-KR' });
-    const page = await context.newPage();
-    await page.goto('/');
-    await page.waitForTimeout(600);
-    await expect(page).toHaveURL('/');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-    await context.close();
-  });
-
-  test('a saved pick wins over the browser language', async ({ browser }) => {
-    const context = await browser.newContext({ locale: 'ja-JP' });
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      localStorage.setItem('preferred_language', 'ru');
-      localStorage.setItem('language_user_picked', 'true');
+    test('follows the browser language when nothing was picked', async ({ page }) => {
+      await page.goto('/store');
+      await expect(page).toHaveURL('/ja/store');
     });
-    await page.goto('/support');
-    await expect(page).toHaveURL('/ru/support');
-    await context.close();
+
+    test('a saved pick wins over the browser language', async ({ page }) => {
+      await page.addInitScript(() => {
+        localStorage.setItem('preferred_language', 'ru');
+        localStorage.setItem('language_user_picked', 'true');
+      });
+      await page.goto('/support');
+      await expect(page).toHaveURL('/ru/support');
+    });
+
+    test('never runs on a prefixed page: the URL decides', async ({ page }) => {
+      await page.goto('/de/');
+      await page.waitForTimeout(600);
+      await expect(page).toHaveURL('/de/');
+    });
   });
 
-  test('never runs on a prefixed page: the URL decides', async ({ browser }) => {
-    const context = await browser.newContext({ locale: 'ja-JP' });
-    const page = await context.newPage();
-    await page.goto('/de/');
-    await page.waitForTimeout(600);
-    await expect(page).toHaveURL('/de/');
-    await context.close();
+  test.describe(() => {
+    test.use({ locale: 'ko-KR' });
+
+    test('stays in English for a browser language we do not offer (no forced German)', async ({ page }) => {
+      await page.goto('/');
+      await page.waitForTimeout(600);
+      await expect(page).toHaveURL('/');
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    });
   });
 });

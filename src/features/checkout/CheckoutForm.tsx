@@ -74,6 +74,12 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
     setTicked((t) => ({ ...t, [consent]: checked }));
     if (checked) setMissing((s) => ({ ...s, [consent]: false }));
   }
+  // A box's state: ticked or not, and why it is needed once buying was tried without it.
+  const consentState = (consent: Consent) => ({
+    checked: ticked[consent],
+    onChange: (checked: boolean) => tick(consent, checked),
+    error: missing[consent] ? m[`${consent}Required`] : undefined,
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -127,26 +133,14 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
       <ErrorBox message={failure} />
       <fieldset className="space-y-4 rounded-2xl border border-line p-5">
         <legend className="px-1 text-lg font-semibold">{m.consents}</legend>
-        <ConsentCheckbox
-          id="consent-terms"
-          checked={ticked.terms}
-          onChange={(checked) => tick('terms', checked)}
-          error={missing.terms ? m.termsRequired : undefined}
-          inputRef={termsBox}
-        >
+        <ConsentCheckbox id="consent-terms" {...consentState('terms')} inputRef={termsBox}>
           {beforeTerms}
           <a href={termsPath} className="font-semibold text-brand underline">
             {m.termsLink}
           </a>
           {afterTerms}
         </ConsentCheckbox>
-        <ConsentCheckbox
-          id="consent-immediate-start"
-          checked={ticked.immediateStart}
-          onChange={(checked) => tick('immediateStart', checked)}
-          error={missing.immediateStart ? m.immediateStartRequired : undefined}
-          inputRef={immediateStartBox}
-        >
+        <ConsentCheckbox id="consent-immediate-start" {...consentState('immediateStart')} inputRef={immediateStartBox}>
           {m.immediateStart}
         </ConsentCheckbox>
       </fieldset>
