@@ -8,6 +8,7 @@ interface Namespaces {
   account: typeof import('../../locales/en/account.json');
   checkout: typeof import('../../locales/en/checkout.json');
   esims: typeof import('../../locales/en/esims.json');
+  connect: typeof import('../../locales/en/connect.json');
   legal: typeof import('../../locales/en/legal.json');
 }
 
