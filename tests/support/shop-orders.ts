@@ -59,8 +59,9 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     refundable: false,
     canTopUp: true,
     topUpSupported: true,
-    installStep: 'in_use',
-    installStepAt: '2026-03-14T10:02:00.000Z',
+    // Not told yet (as before install steps were sent): a test that needs one names it.
+    installStep: null,
+    installStepAt: null,
     ...overrides,
   });
 }
