@@ -258,7 +258,11 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
         (body): body is OrderList => isObject(body) && Array.isArray(body.orders) && body.orders.every(isOrderView),
       ),
     getOrder: (id, lang, wait) =>
-      call(`/orders/${encodeURIComponent(id)}?lang=${lang}${wait ? `&waitMs=${wait.waitMs}` : ''}`, isOrderView, wait?.signal ? { signal: wait.signal } : {}),
+      call(
+        `/orders/${encodeURIComponent(id)}?lang=${lang}${wait ? `&waitMs=${wait.waitMs}` : ''}`,
+        isOrderView,
+        wait?.signal ? { signal: wait.signal } : {},
+      ),
     // 204 has no body; anything with one is not what the contract answers.
     deleteMe: () => call('/me', (body): body is void => body === undefined, { method: 'DELETE' }),
     listEsimSteps: () =>
