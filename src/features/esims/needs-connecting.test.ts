@@ -16,6 +16,8 @@ describe('needsConnecting', () => {
     expect(needsConnecting({ status: 'ready', usage: unused, installStep: 'released' })).toBe(false);
     expect(needsConnecting({ status: 'ready', usage: unused, installStep: 'downloaded' })).toBe(false);
     expect(needsConnecting({ status: 'ready', usage: unused, installStep: null })).toBe(false);
+    // A step ahead of the status (a fixture, a race): the status decides.
+    expect(needsConnecting({ status: 'ready', usage: unused, installStep: 'in_use' })).toBe(false);
     expect(needsConnecting({ status: 'active', usage: { usedBytes: 1, totalBytes: 2 ** 30 }, installStep: 'in_use' })).toBe(false);
     expect(needsConnecting({ status: 'active', usage: unused, installStep: 'deleted' })).toBe(false);
     expect(needsConnecting({ status: 'expired', usage: unused, installStep: 'expired' })).toBe(false);
