@@ -1,9 +1,9 @@
 import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { accountNamespace, type AccountNamespace } from '../account/messages.ts';
-import { authNamespace } from '../auth/messages.ts';
 import { checklistMessages, installCodesMessages, type ChecklistMessages, type InstallCodesMessages } from '../esims/messages.ts';
 import { checkoutNamespace, type CheckoutNamespace } from './messages.ts';
+import { loadErrorMessages, type LoadErrorMessages } from '../../shop-client/shop-error-messages.ts';
 
 type PaymentSuccess = CheckoutNamespace['paymentSuccess'];
 
@@ -36,20 +36,19 @@ const SHOWN = [
 export type OrderConfirmationMessages = Pick<PaymentSuccess, (typeof SHOWN)[number]> & {
   states: AccountNamespace['history']['states'];
   methods: AccountNamespace['history']['methods'];
-  /** auth errors.network, checkout's server, sign-in and input errors. */
-  errors: Record<'network' | 'server' | 'unauthorized' | 'badInput', string>;
+  errors: LoadErrorMessages;
   installCodes: InstallCodesMessages;
   checklist: ChecklistMessages;
 };
 
 export function orderConfirmationMessages(locale: Locale): OrderConfirmationMessages {
-  const { checkout, paymentSuccess } = checkoutNamespace(locale);
+  const { paymentSuccess } = checkoutNamespace(locale);
   const { history } = accountNamespace(locale);
   return {
     ...pickMessages(paymentSuccess, SHOWN),
     states: history.states,
     methods: history.methods,
-    errors: { ...pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput']), network: authNamespace(locale).errors.network },
+    errors: loadErrorMessages(locale),
     installCodes: installCodesMessages(locale),
     checklist: checklistMessages(locale),
   };
