@@ -15,6 +15,7 @@ import { DEFAULT_MAIL_DIR, startSmtpStandIn } from '../stand-ins/smtp/server.ts'
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../stand-ins/stripe/server.ts';
 import { serveApi } from './lib/api-server.ts';
 import { startPostgres } from './lib/postgres-server.ts';
+import { throwawayAlertEnv } from './lib/throwaway-alert-keys.ts';
 
 const local = new URL(LOCAL_API_BASE_URL);
 const { values } = parseArgs({
@@ -51,11 +52,14 @@ const partner = await startEsimAccessStandIn({
 const smtp = await startSmtpStandIn({ port: Number(values['smtp-port']), dir: values['mail-dir'] });
 const config = shopConfigFromEnv({
   FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+  // A fresh VAPID pair and unsubscribe key each start: devices subscribe again after a restart (unless set).
+  ...throwawayAlertEnv(),
   ...process.env,
   STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
   STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
   STRIPE_API_URL: stripe.url,
   SITE_URL: values['site-url'],
+  PUBLIC_API_URL: apiUrl,
   ESIM_ACCESS_CODE: partnerAccount.accessCode,
   ESIM_ACCESS_SECRET: partnerAccount.secretKey,
   ESIM_ACCESS_BASE_URL: partner.url,

@@ -25,6 +25,13 @@ import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
  *   POST   /esims/{id}/refund?lang=xx           → EsimView (refund of a never-installed eSIM within 30 days; 409 not_refundable;
  *                                                503 partner_unavailable when the eSIM's state cannot be checked now)
  *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
+ *   GET    /me/alerts                           → AlertPreferences (which alerts go by e-mail and by push; all on until changed)
+ *   PUT    /me/alerts        AlertPreferences   → AlertPreferences (saved on the server, for every device)
+ *   POST   /me/push-subscriptions  PushSubscriptionRequest → 204 (this device's Push API subscription; its endpoint is its key)
+ *   DELETE /me/push-subscriptions  PushUnsubscribeRequest  → 204 (this device's, whether or not it was stored)
+ *   GET    /push/public-key                     → PushPublicKey (the VAPID public key for pushManager.subscribe; no sign-in)
+ *   POST   /alerts/unsubscribe?token=…          → 200 AlertUnsubscribed (RFC 8058 one-click, the e-mail's List-Unsubscribe URL;
+ *                                                no sign-in: the token names the account and the alert kind; 400 invalid_token)
  *
  * POST /orders (new eSIMs and top-ups alike) and POST /esims/{id}/refund have per-user limits
  * (src/config/constants.ts): above them 429 too_many_requests with Retry-After (seconds).
@@ -244,6 +251,78 @@ export const PriceChangedError = z.object({
 });
 export type PriceChangedError = z.infer<typeof PriceChangedError>;
 
+/**
+ * The alerts a buyer may get about an eSIM (issue 23), in the order they come: the eSIM is ready
+ * (a buyer who closed the payment page: push only, its e-mail is the order e-mail, which always
+ * goes), 80 % of the data used, the data used up, 1 day of validity left.
+ */
+export const ALERT_KINDS = ['esim_ready', 'data_80', 'data_used_up', 'validity_1_day'] as const;
+export const AlertKind = z.enum(ALERT_KINDS);
+export type AlertKind = z.infer<typeof AlertKind>;
+export const ALERT_CHANNELS = ['email', 'push'] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+/** The channels each kind can go by: eSIM ready has no e-mail of its own (the order e-mail carries the eSIM). */
+export const ALERT_KIND_CHANNELS: Record<AlertKind, readonly AlertChannel[]> = {
+  esim_ready: ['push'],
+  data_80: ['email', 'push'],
+  data_used_up: ['email', 'push'],
+  validity_1_day: ['email', 'push'],
+};
+
+const Channels = z.object({ email: z.boolean(), push: z.boolean() }).strict();
+/** GET and PUT /me/alerts: per kind, whether it goes by e-mail and by push (esim_ready's email is always false). */
+export const AlertPreferences = z
+  .object({
+    esim_ready: z.object({ email: z.literal(false), push: z.boolean() }).strict(),
+    data_80: Channels,
+    data_used_up: Channels,
+    validity_1_day: Channels,
+  })
+  .strict();
+export type AlertPreferences = z.infer<typeof AlertPreferences>;
+
+/** A key of a push subscription, base64url as PushSubscription.toJSON() gives it. */
+const Base64Url = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/)
+  .max(200);
+/** POST /me/push-subscriptions: PushSubscription.toJSON() of this device, and the page's language for its notifications. */
+export const PushSubscriptionRequest = z.object({
+  endpoint: z
+    .string()
+    .url()
+    .max(2_000)
+    .refine((url) => /^https:\/\//.test(url) || /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url), {
+      message: 'endpoint must be an https URL',
+    }),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({ p256dh: Base64Url, auth: Base64Url }),
+  lang: z.enum(LOCALE_CODES),
+});
+export type PushSubscriptionRequest = z.infer<typeof PushSubscriptionRequest>;
+export const PushUnsubscribeRequest = z.object({ endpoint: z.string().url().max(2_000) });
+export type PushUnsubscribeRequest = z.infer<typeof PushUnsubscribeRequest>;
+export const PushPublicKey = z.object({ publicKey: z.string() });
+export type PushPublicKey = z.infer<typeof PushPublicKey>;
+export const AlertUnsubscribed = z.object({ kind: AlertKind });
+export type AlertUnsubscribed = z.infer<typeof AlertUnsubscribed>;
+
+/**
+ * What a push message carries (JSON, encrypted to the subscription, RFC 8291): already in the
+ * subscription's language; the service worker shows it and opens `url` on a click.
+ */
+export const PushMessage = z.object({
+  kind: AlertKind,
+  title: z.string(),
+  body: z.string(),
+  /** Same-origin path to open: My eSIMs, or the top-up checkout. */
+  url: z.string().startsWith('/'),
+  /** One notification per eSIM and kind: a later one replaces it. */
+  tag: z.string(),
+  lang: z.enum(LOCALE_CODES),
+});
+export type PushMessage = z.infer<typeof PushMessage>;
+
 /** Error codes a caller may act on. */
 export const ERROR_CODES = {
   badRequest: 'bad_request',
@@ -262,4 +341,6 @@ export const ERROR_CODES = {
   tooManyRequests: 'too_many_requests',
   /** 503 on POST /orders: selling is paused (the partner's prepaid balance ran dry); nothing was ordered or charged. */
   salesPaused: 'sales_paused',
+  /** 400 on POST /alerts/unsubscribe: the token is not one we signed. */
+  invalidToken: 'invalid_token',
 } as const;

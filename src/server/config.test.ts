@@ -12,11 +12,14 @@ describe('the shop API configuration', () => {
     PARTNER_WEBHOOK_TOKEN: 'a-long-random-token',
     SMTP_URL: 'smtps://user:pass@smtp.example.com',
     MAIL_FROM: 'Travel eSIM <orders@example.com>',
+    VAPID_PUBLIC_KEY: 'BPublic',
+    VAPID_PRIVATE_KEY: 'private',
+    ALERTS_SECRET: 'a-long-random-secret',
   };
 
   it('refuses to start without the Stripe keys, the partner account, mail and a Firebase project, naming each', () => {
     expect(() => shopConfigFromEnv({})).toThrow(
-      'The shop API needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, ESIM_ACCESS_CODE, ESIM_ACCESS_SECRET, PARTNER_WEBHOOK_TOKEN, SMTP_URL, MAIL_FROM, FIREBASE_PROJECT_ID',
+      'The shop API needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, ESIM_ACCESS_CODE, ESIM_ACCESS_SECRET, PARTNER_WEBHOOK_TOKEN, SMTP_URL, MAIL_FROM, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, ALERTS_SECRET, FIREBASE_PROJECT_ID',
     );
     expect(() => shopConfigFromEnv({ ...live, SMTP_URL: '' })).toThrow('needs SMTP_URL (');
     expect(() => shopConfigFromEnv({ ...live, STRIPE_WEBHOOK_SECRET: ' ' })).toThrow('needs STRIPE_WEBHOOK_SECRET (');
@@ -61,5 +64,23 @@ describe('the shop API configuration', () => {
   it('verifies Auth emulator tokens of the demo project when the emulator is configured', () => {
     const { FIREBASE_PROJECT_ID: _, ...withoutProject } = live;
     expect(shopConfigFromEnv({ ...withoutProject, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }).firebaseProjectId).toBe('demo-esim');
+  });
+
+  it('reads the alerts keys, with the push contact from MAIL_FROM and the API under the site unless set', () => {
+    expect(shopConfigFromEnv(live)).toMatchObject({
+      vapid: { publicKey: 'BPublic', privateKey: 'private', subject: 'mailto:orders@example.com' },
+      alertsSecret: 'a-long-random-secret',
+      publicApiUrl: 'https://shop.example-travel.com/api',
+    });
+    expect(
+      shopConfigFromEnv({
+        ...live,
+        VAPID_SUBJECT: 'https://shop.example-travel.com/contact',
+        PUBLIC_API_URL: 'https://api.example-travel.com/',
+      }),
+    ).toMatchObject({
+      vapid: { subject: 'https://shop.example-travel.com/contact' },
+      publicApiUrl: 'https://api.example-travel.com',
+    });
   });
 });

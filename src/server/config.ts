@@ -31,6 +31,18 @@ export interface ShopConfig {
   trustedProxies: number;
   /** The port main.ts listens on ($PORT, as Cloud Run sets it; 8080 by default). */
   port: number;
+  /** Where browsers and mail programs reach this API (the alert e-mails' one-click unsubscribe); default: the site's /api. */
+  publicApiUrl: string;
+  /** Web Push (VAPID, RFC 8292): the key pair (`npx web-push generate-vapid-keys`) and a contact for push services (mailto: or https:). */
+  vapid: VapidConfig;
+  /** The key that signs the alert e-mails' unsubscribe tokens (any long random string; changing it voids the links already sent). */
+  alertsSecret: string;
+}
+
+export interface VapidConfig {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -46,6 +58,9 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
     'PARTNER_WEBHOOK_TOKEN',
     'SMTP_URL',
     'MAIL_FROM',
+    'VAPID_PUBLIC_KEY',
+    'VAPID_PRIVATE_KEY',
+    'ALERTS_SECRET',
   ].filter((name) => !get(name));
   const firebaseProjectId =
     get('FIREBASE_PROJECT_ID') ?? get('GOOGLE_CLOUD_PROJECT') ?? (get('FIREBASE_AUTH_EMULATOR_HOST') ? 'demo-esim' : undefined);
@@ -89,6 +104,14 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
     reconcileToken: get('RECONCILE_TOKEN'),
     trustedProxies,
     port,
+    publicApiUrl: (get('PUBLIC_API_URL') ?? `${siteUrl.replace(/\/+$/, '')}/api`).replace(/\/+$/, ''),
+    vapid: {
+      publicKey: get('VAPID_PUBLIC_KEY')!,
+      privateKey: get('VAPID_PRIVATE_KEY')!,
+      // The push services' contact for this sender: VAPID_SUBJECT, else the address e-mails come from.
+      subject: get('VAPID_SUBJECT') ?? `mailto:${/<([^>]+)>/.exec(get('MAIL_FROM')!)?.[1] ?? get('MAIL_FROM')!}`,
+    },
+    alertsSecret: get('ALERTS_SECRET')!,
   };
 }
 

@@ -44,6 +44,7 @@ export async function startShopApi(
     mailer,
     partnerWebhookToken: config.partnerWebhookToken,
     reconcileToken: config.reconcileToken,
+    alerts: { vapid: config.vapid, secret: config.alertsSecret, publicApiUrl: config.publicApiUrl },
     trustedProxies: config.trustedProxies,
     ...(options.basePath && { basePath: options.basePath }),
     ...(options.delivery && { delivery: options.delivery }),

@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { SITE_NAME } from '../config/site.ts';
+import { createAlerts, type Alerts, type AlertsOptions } from './alerts/alerts.ts';
+import { createAlertPreferences, type AlertPreferenceStore } from './alerts/preferences.ts';
 import { createApp } from './app.ts';
 import type { Accounts } from './auth.ts';
 import type { Db } from './db/db.ts';
@@ -15,6 +17,9 @@ import { createOrderStore, type OrderStore } from './orders/store.ts';
 import { parsePartnerNotification } from './partner/esim-access/notifications.ts';
 import type { EsimPartner, PartnerNotification } from './partner/partner.ts';
 import { createCheckoutExpiry, type CheckoutExpiry } from './payments/checkout-expiry.ts';
+import type { VapidConfig } from './config.ts';
+import { createPushSender, type PushSender } from './push/sender.ts';
+import { createPushSubscriptions, type PushSubscriptionStore } from './push/subscriptions.ts';
 
 export interface ShopApiOptions {
   catalogue: Snapshot;
@@ -42,6 +47,14 @@ export interface ShopApiOptions {
   reconcileToken?: string | undefined;
   /** Per-user limits of the costly routes (src/config/constants.ts; a test may raise them). */
   limits?: Partial<UserLimits>;
+  /** Alerts by e-mail and Web Push (issue 23). */
+  alerts: {
+    vapid: VapidConfig;
+    /** The unsubscribe tokens' key. */
+    secret: string;
+    /** Where mail programs reach this API; default: the site's /api. */
+    publicApiUrl?: string;
+  } & Pick<AlertsOptions, 'readyAfterMs' | 'usageBatchMs'>;
   /** Retry timing of deliveries (tests make it short). */
   delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs'>;
 }
@@ -53,6 +66,7 @@ export interface ShopApiOptions {
 export type ShopApi = ((request: Request, connection?: object) => Promise<Response>) & {
   fulfilment: Fulfilment;
   reconcile: () => Promise<number>;
+  alerts: Alerts;
 };
 
 /** Everything the routes use, built once per API (app.ts mounts the routes on it). */
@@ -79,6 +93,12 @@ export interface ShopParts {
   checkouts: CheckoutExpiry;
   reconcileToken: string | undefined;
   reconcile: () => Promise<number>;
+  alerts: Alerts;
+  alertPreferences: AlertPreferenceStore;
+  pushSubscriptions: PushSubscriptionStore;
+  push: PushSender;
+  /** The unsubscribe tokens' key. */
+  alertsSecret: string;
 }
 
 /**
@@ -101,6 +121,24 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     siteName: SITE_NAME,
     destinationName: (code, lang) => destination(code, lang).name,
     ...options.delivery,
+  });
+  const alertPreferences = createAlertPreferences(db);
+  const pushSubscriptions = createPushSubscriptions(db);
+  const push = createPushSender({ vapid: options.alerts.vapid, subscriptions: pushSubscriptions });
+  const alerts = createAlerts({
+    db,
+    esims,
+    partner,
+    mailer: options.mailer,
+    push,
+    preferences: alertPreferences,
+    siteUrl,
+    publicApiUrl: (options.alerts.publicApiUrl ?? `${siteUrl}/api`).replace(/\/+$/, ''),
+    siteName: SITE_NAME,
+    secret: options.alerts.secret,
+    destinationName: (code, lang) => destination(code, lang).name,
+    ...(options.alerts.readyAfterMs !== undefined && { readyAfterMs: options.alerts.readyAfterMs }),
+    ...(options.alerts.usageBatchMs !== undefined && { usageBatchMs: options.alerts.usageBatchMs }),
   });
   const checkouts = createCheckoutExpiry(db, stripe);
   const reconcile = createReconcile({ db, stripe, partner, store, fulfilment, checkouts });
@@ -126,10 +164,16 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     checkouts,
     reconcileToken: options.reconcileToken,
     reconcile,
+    alerts,
+    alertPreferences,
+    pushSubscriptions,
+    push,
+    alertsSecret: options.alerts.secret,
   });
   // The server's bindings (the socket) pass through: the CSP report limit tells clients apart by them.
   return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), {
     fulfilment,
     reconcile,
+    alerts,
   });
 }

@@ -1,3 +1,4 @@
+import { TEST_ALERTS } from '../support/alert-keys.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,7 @@ beforeAll(async () => {
     partner: createEsimAccessPartner({ accessCode: 'unused', secretKey: 'unused', baseUrl: nowhere, retries: 0 }),
     mailer: createMailer({ smtpUrl: 'smtp://127.0.0.1:9', from: 'orders@localhost' }),
     partnerWebhookToken: 'unused',
+    alerts: TEST_ALERTS,
     // 1,160 orders from one test, not from one traveller.
     limits: { ordersPerMinute: 100_000, ordersPerHour: 100_000 },
   });

@@ -1,4 +1,5 @@
 import { STAND_IN_WEBHOOK_SECRET } from '../../stand-ins/stripe/server.ts';
+import { TEST_ALERTS } from './alert-keys.ts';
 import { createShopApi, type ShopApiOptions } from '../../src/server/wiring.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
@@ -9,13 +10,14 @@ import type { CreateOrderRequest, TopUpPlan } from '../../src/contract/shop-api.
 
 /** The shop API as the tests build it: the Stripe stand-in's webhook secret, Auth emulator tokens of demo-esim, routes under /api. */
 export const testShopApi = (
-  parts: Omit<ShopApiOptions, 'stripeWebhookSecret' | 'accounts' | 'basePath'>,
+  parts: Omit<ShopApiOptions, 'stripeWebhookSecret' | 'accounts' | 'basePath' | 'alerts'> & Partial<Pick<ShopApiOptions, 'alerts'>>,
   overrides: Partial<ShopApiOptions> = {},
 ) =>
   createShopApi({
     stripeWebhookSecret: STAND_IN_WEBHOOK_SECRET,
     accounts: firebaseAccounts('demo-esim'),
     basePath: '/api',
+    alerts: TEST_ALERTS,
     ...parts,
     ...overrides,
   });

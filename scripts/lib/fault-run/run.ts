@@ -14,6 +14,7 @@ import { startSmtpStandIn } from '../../../stand-ins/smtp/server.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../../stand-ins/stripe/server.ts';
 import { startAuthEmulator } from '../auth-emulator.ts';
 import { startPostgres } from '../postgres-server.ts';
+import { throwawayAlertEnv } from '../throwaway-alert-keys.ts';
 import { runBuyers, type BuyerStats } from './buyers.ts';
 import { crossCheck, duplicateEmails, type CrossCheck } from './checks.ts';
 import {
@@ -194,6 +195,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         FIREBASE_AUTH_EMULATOR_HOST: authHost,
         SITE_URL: 'http://127.0.0.1:4321',
         RECONCILE_TOKEN,
+        ...throwawayAlertEnv(),
         FAULT_RUN_API_OPTIONS: JSON.stringify({
           // About a minute of tries before a delivery is given up and refunded; claims that lapse in
           // seconds once their process is killed.
