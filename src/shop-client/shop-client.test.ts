@@ -1,7 +1,15 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CreateOrderResponse, OrderList, OrderView, PriceChangedError, type CreateOrderRequest } from '../contract/shop-api.ts';
+import {
+  AlertPreferences,
+  CreateOrderResponse,
+  OrderList,
+  OrderView,
+  PriceChangedError,
+  type CreateOrderRequest,
+  type PushSubscriptionRequest,
+} from '../contract/shop-api.ts';
 import { createOrderResponse, orderView } from '../../tests/support/shop-orders.ts';
 import { createShopClient, ShopError, type ShopErrorKind } from './shop-client.ts';
 
@@ -169,5 +177,67 @@ describe('deleteMe', () => {
     }
     const offline = createShopClient({ baseUrl, idToken: () => Promise.reject(new Error('auth/network-request-failed')) });
     expect((await failure(offline.deleteMe())).kind).toBe('network');
+  });
+});
+
+describe('alert preferences', () => {
+  const preferences: AlertPreferences = {
+    esim_ready: { email: false, push: true },
+    data_80: { email: true, push: false },
+    data_used_up: { email: true, push: true },
+    validity_1_day: { email: false, push: true },
+  };
+
+  it('reads them, and saves them with PUT answering what the server kept', async () => {
+    expect(() => AlertPreferences.parse(preferences)).not.toThrow();
+    answer = json(200, preferences);
+    expect(await client().getAlertPreferences()).toEqual(preferences);
+    expect(await client().saveAlertPreferences(preferences)).toEqual(preferences);
+    expect(received).toEqual([
+      { method: 'GET', url: '/api/me/alerts', authorization: 'Bearer token-1', body: '' },
+      { method: 'PUT', url: '/api/me/alerts', authorization: 'Bearer token-1', body: JSON.stringify(preferences) },
+    ]);
+  });
+
+  it('an answer without every kind, or with a channel that is not on or off, is a server error', async () => {
+    const { validity_1_day: _left, ...missing } = preferences;
+    for (const body of [missing, { ...preferences, data_80: { email: 'yes', push: true } }]) {
+      answer = json(200, body);
+      expect((await failure(client().getAlertPreferences())).kind).toBe('server');
+    }
+  });
+});
+
+describe('push subscriptions', () => {
+  const subscription: PushSubscriptionRequest = {
+    endpoint: 'https://push.example/send/abc',
+    expirationTime: null,
+    keys: {
+      p256dh: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U',
+      auth: 'tBHItJI5svbpez7KI4CCXg',
+    },
+    lang: 'ar',
+  };
+
+  it('reads the public key, stores this device’s subscription and deletes it by its endpoint', async () => {
+    answer = json(200, { publicKey: 'BPublicKey' });
+    expect(await client().getPushPublicKey()).toEqual({ publicKey: 'BPublicKey' });
+    answer = { status: 204, body: '' };
+    await expect(client().savePushSubscription(subscription)).resolves.toBeUndefined();
+    await expect(client().deletePushSubscription(subscription.endpoint)).resolves.toBeUndefined();
+    expect(received.map(({ method, url, body }) => `${method} ${url} ${body}`)).toEqual([
+      'GET /api/push/public-key ',
+      `POST /api/me/push-subscriptions ${JSON.stringify(subscription)}`,
+      `DELETE /api/me/push-subscriptions ${JSON.stringify({ endpoint: subscription.endpoint })}`,
+    ]);
+  });
+
+  it('an empty key or a refused subscription fails, so the switch stays off', async () => {
+    answer = json(200, { publicKey: '' });
+    expect((await failure(client().getPushPublicKey())).kind).toBe('server');
+    answer = apiError(400, 'bad_request');
+    expect((await failure(client().savePushSubscription(subscription))).kind).toBe('badInput');
+    answer = apiError(503, 'internal_error');
+    expect((await failure(client().deletePushSubscription(subscription.endpoint))).kind).toBe('server');
   });
 });

@@ -1,6 +1,8 @@
 import type { Price } from '../catalogue/schema.ts';
 import type { Locale } from '../i18n/locales.ts';
+import { ALERT_KINDS } from '../contract/shop-api.ts';
 import type {
+  AlertPreferences,
   CreateOrderRequest,
   CreateOrderResponse,
   EsimList,
@@ -11,6 +13,8 @@ import type {
   OrderList,
   OrderState,
   OrderView,
+  PushPublicKey,
+  PushSubscriptionRequest,
   TopUpPlans,
 } from '../contract/shop-api.ts';
 
@@ -73,6 +77,15 @@ export interface ShopClient {
   listTopUps(esimId: string, lang: Locale): Promise<TopUpPlans>;
   /** Cancels a never-installed eSIM and refunds it; answers the eSIM as it is now. */
   refundEsim(esimId: string, lang: Locale): Promise<EsimView>;
+  /** Which alerts go by e-mail and by push (saved on the server, all on until changed). */
+  getAlertPreferences(): Promise<AlertPreferences>;
+  saveAlertPreferences(preferences: AlertPreferences): Promise<AlertPreferences>;
+  /** The VAPID public key that pushManager.subscribe needs. */
+  getPushPublicKey(): Promise<PushPublicKey>;
+  /** Stores this device's push subscription (its endpoint is its key) with the language of its notifications. */
+  savePushSubscription(subscription: PushSubscriptionRequest): Promise<void>;
+  /** Forgets this device's push subscription, stored or not. */
+  deletePushSubscription(endpoint: string): Promise<void>;
 }
 
 /** Every state, checked at compile time against the contract's. */
@@ -185,6 +198,16 @@ function isOrderView(value: unknown): value is OrderView {
   );
 }
 
+const isAlertPreferences = (value: unknown): value is AlertPreferences =>
+  isObject(value) &&
+  ALERT_KINDS.every((kind) => {
+    const channels = value[kind];
+    return isObject(channels) && typeof channels.email === 'boolean' && typeof channels.push === 'boolean';
+  });
+
+/** 204 has no body; anything with one is not what the contract answers. */
+const isNoContent = (body: unknown): body is void => body === undefined;
+
 /** Retry-After in seconds (the shop API sends whole seconds; an HTTP date is not expected). */
 function retryAfter(response: Response): number | undefined {
   const seconds = Number(response.headers.get('Retry-After') ?? '');
@@ -263,8 +286,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
         isOrderView,
         wait?.signal ? { signal: wait.signal } : {},
       ),
-    // 204 has no body; anything with one is not what the contract answers.
-    deleteMe: () => call('/me', (body): body is void => body === undefined, { method: 'DELETE' }),
+    deleteMe: () => call('/me', isNoContent, { method: 'DELETE' }),
     listEsimSteps: () =>
       call(
         '/esims/steps',
@@ -304,5 +326,11 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
           ),
       ),
     refundEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/refund?lang=${lang}`, isEsimView, { method: 'POST' }),
+    getAlertPreferences: () => call('/me/alerts', isAlertPreferences),
+    saveAlertPreferences: (preferences) => call('/me/alerts', isAlertPreferences, { method: 'PUT', body: preferences }),
+    getPushPublicKey: () =>
+      call('/push/public-key', (body): body is PushPublicKey => isObject(body) && isString(body.publicKey) && body.publicKey !== ''),
+    savePushSubscription: (subscription) => call('/me/push-subscriptions', isNoContent, { method: 'POST', body: subscription }),
+    deletePushSubscription: (endpoint) => call('/me/push-subscriptions', isNoContent, { method: 'DELETE', body: { endpoint } }),
   };
 }

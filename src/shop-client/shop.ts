@@ -3,7 +3,21 @@ import { API_BASE_URL } from './api-base.ts';
 import { createShopClient, ShopError } from './shop-client.ts';
 
 /** The shop API as the signed-in visitor: every call the islands make. */
-export const { createOrder, listOrders, getOrder, deleteMe, listEsims, listEsimSteps, listTopUps, refundEsim } = createShopClient({
+export const {
+  createOrder,
+  listOrders,
+  getOrder,
+  deleteMe,
+  listEsims,
+  listEsimSteps,
+  listTopUps,
+  refundEsim,
+  getAlertPreferences,
+  saveAlertPreferences,
+  getPushPublicKey,
+  savePushSubscription,
+  deletePushSubscription,
+} = createShopClient({
   baseUrl: API_BASE_URL,
   async idToken() {
     const auth = firebaseAuth();
