@@ -3,6 +3,7 @@ import { BRAND_COLOR, SITE_NAME } from '../../config/site.ts';
 import { localeInfo, type Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import { useTranslations } from '../../i18n/t.ts';
+import { APP_ICON_192, APP_ICON_512, APP_ICON_MASKABLE } from './app-icons.ts';
 
 /**
  * The web app manifest of one language: installing from a German page opens the German home.
@@ -26,9 +27,9 @@ export function webAppManifest(locale: Locale) {
     background_color: '#ffffff',
     categories: ['travel', 'shopping'],
     icons: [
-      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      { src: APP_ICON_192, sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: APP_ICON_512, sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: APP_ICON_MASKABLE, sizes: '512x512', type: 'image/png', purpose: 'maskable' },
     ],
     shortcuts: [
       { name: t('nav.store'), url: localizePath(locale, '/store') },

@@ -10,6 +10,7 @@ import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { OFFLINE_READING_ROUTES, OFFLINE_ROUTE } from '../../config/site.ts';
 import { canonicalPath, localizePath, splitLocale } from '../../i18n/paths.ts';
 import { mapLimited } from '../../lib/map-limited.ts';
+import { listenForPush } from './push-notifications.ts';
 import { SKIP_WAITING } from './update.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
@@ -37,6 +38,8 @@ clientsClaim();
 self.addEventListener('message', (event) => {
   if (event.data?.type === SKIP_WAITING) void self.skipWaiting();
 });
+// Alerts by Web Push (issue 23): the notification, and a click that opens My eSIMs or the top-up.
+listenForPush(self);
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
