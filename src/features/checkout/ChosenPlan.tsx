@@ -10,10 +10,13 @@ import type { ChosenPlanMessages } from './chosen-plan-messages.ts';
 import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
+import TopUpChooser from './TopUpChooser.tsx';
 
 interface Props {
   locale: Locale;
   storePath: string;
+  /** This page, in its language: a top-up chosen here comes back to it with ?plan=…&topUp=…. */
+  checkoutPath: string;
   /** My eSIMs, where a top-up that cannot be bought sends the buyer back. */
   myEsimsPath: string;
   termsPath: string;
@@ -32,7 +35,7 @@ interface ShownPlan {
   destination: { name: string; flag: string; continent?: string | undefined };
 }
 
-type State = { status: 'loading' | 'noPlan' | 'unknown' | 'failed' | 'cannotTopUp' } | { status: 'ready'; plan: ShownPlan };
+type State = { status: 'loading' | 'noPlan' | 'chooseTopUp' | 'unknown' | 'failed' | 'cannotTopUp' } | { status: 'ready'; plan: ShownPlan };
 
 /** A catalogue plan as the build published it (/plans/{id}.json), 404: not one the build sells. */
 async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): Promise<State> {
@@ -79,10 +82,11 @@ async function topUpLoad(id: string, esimId: string, locale: Locale): Promise<St
  * (unknown, or without a price) answers 404; anything else that fails can be retried. The
  * payment page's Cancel comes back here with the plan and &cancelled=1. With &topUp={eSIM id}
  * (My eSIMs) the id is one of that eSIM's top-ups (topup-2gb-15d), read from the shop API's list
- * of them instead of the build. A changed price only changes the price shown: the form, and what
- * the buyer ticked, stay.
+ * of them instead of the build; with &topUp= alone (the alerts' link, issue 23) the buyer first
+ * chooses one of them. A changed price only changes the price shown: the form, and what the buyer
+ * ticked, stay.
  */
-export default function ChosenPlan({ locale, storePath, myEsimsPath, termsPath, messages: m }: Props) {
+export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPath, termsPath, messages: m }: Props) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [cancelled, setCancelled] = useState(false);
@@ -95,7 +99,7 @@ export default function ChosenPlan({ locale, storePath, myEsimsPath, termsPath, 
     setTopUpOf(esimId);
     const id = query.get(PLAN_PARAM);
     if (!id) {
-      setState({ status: 'noPlan' });
+      setState({ status: esimId ? 'chooseTopUp' : 'noPlan' });
       return;
     }
     setState({ status: 'loading' });
@@ -112,6 +116,9 @@ export default function ChosenPlan({ locale, storePath, myEsimsPath, termsPath, 
 
   if (state.status === 'loading') {
     return <LoadingStatus>{m.loading}</LoadingStatus>;
+  }
+  if (state.status === 'chooseTopUp' && topUpOf) {
+    return <TopUpChooser esimId={topUpOf} locale={locale} checkoutPath={checkoutPath} myEsimsPath={myEsimsPath} messages={m} />;
   }
   if (state.status === 'failed') {
     return (

@@ -2,6 +2,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { pluralForms, useTranslations } from '../../i18n/t.ts';
 import { authNamespace } from '../auth/messages.ts';
+import { topUpListMessages, type TopUpListMessages } from '../esims/my-esims-messages.ts';
 import { checkoutNamespace, type CheckoutNamespace } from './messages.ts';
 
 type Checkout = CheckoutNamespace['checkout'];
@@ -49,6 +50,8 @@ export type ChosenPlanMessages = CheckoutFormMessages &
     viewEsims: string;
     /** Every plural form of common store.countriesCount, {{count}} left to fill. */
     countries: Record<string, string>;
+    /** With ?topUp= and no plan (TopUpChooser.tsx): the eSIM's top-ups as My eSIMs lists them. */
+    topUps: TopUpListMessages;
   };
 
 export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
@@ -84,5 +87,6 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
     backToStore: useTranslations(locale)('package.backToStore'),
     viewEsims: paymentSuccess.viewEsims,
     countries: pluralForms(locale, 'store.countriesCount'),
+    topUps: topUpListMessages(locale),
   };
 }

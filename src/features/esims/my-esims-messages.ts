@@ -64,6 +64,8 @@ export type TopUpOfferMessages = Pick<
   EsimCardMessages,
   'topUp' | 'topUpLoading' | 'topUpHeading' | 'topUpNone' | 'cannotTopUp' | 'retry' | keyof ShopErrorMessages
 >;
+/** An eSIM's list of top-ups (TopUpPlanList.tsx), in My eSIMs' offer and in checkout with only ?topUp=. */
+export type TopUpListMessages = Omit<TopUpOfferMessages, 'topUp'>;
 export type RefundDialogMessages = Pick<
   EsimCardMessages,
   | 'refund'
@@ -96,4 +98,10 @@ export function myEsimsMessages(locale: Locale): MyEsimsMessages {
     installCodes: installCodesMessages(locale),
     checklist: checklistMessages(locale),
   };
+}
+
+/** The top-up list's texts alone, for checkout (the alerts' top-up link carries no plan: issue 23). */
+export function topUpListMessages(locale: Locale): TopUpListMessages {
+  const { myEsim } = esimsNamespace(locale);
+  return { ...pickMessages(myEsim, ['topUpLoading', 'topUpHeading', 'topUpNone', 'cannotTopUp', 'retry']), ...shopErrorMessages(locale) };
 }
