@@ -11,6 +11,8 @@ import type esims from '../../locales/en/esims.json';
 import type mail from '../../locales/en/mail.json';
 import type plans from '../../locales/en/plans.json';
 import type connect from '../../locales/en/connect.json';
+import type unsubscribe from '../../locales/en/unsubscribe.json';
+import type alerts from '../../locales/en/alerts.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -29,6 +31,8 @@ declare module 'i18next' {
       mail: typeof mail;
       plans: typeof plans;
       connect: typeof connect;
+      unsubscribe: typeof unsubscribe;
+      alerts: typeof alerts;
     };
     returnNull: false;
   }

@@ -101,6 +101,7 @@ export function createMailer({ smtpUrl, from, ca }: MailerOptions): Mailer {
           text: message.text,
           html: message.html,
           attachments: message.attachments.map(({ filename, content, contentType, cid }) => ({ filename, content, contentType, cid })),
+          ...(message.headers && { headers: message.headers }),
         });
         return { messageId: info.messageId };
       } catch (error) {

@@ -21,6 +21,8 @@ export interface Email {
   text: string;
   html: string;
   attachments: MailAttachment[];
+  /** Extra header fields, e.g. an alert's List-Unsubscribe (RFC 2369, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

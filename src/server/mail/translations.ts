@@ -4,11 +4,12 @@ import { createI18n } from '../../i18n/create-i18n.ts';
 import { LOCALE_CODES, type Locale } from '../../i18n/locales.ts';
 
 /**
- * The e-mails' translations: the 'mail' namespace, and 'common' for the plural 'n countries'.
+ * The e-mails' translations: the 'mail' namespace, 'common' for the plural 'n countries', and
+ * 'alerts' for the alert e-mails and pushes (issue 23).
  * The pages find the locale files with Vite's import.meta.glob, which the shop API (plain Node)
- * does not have, so these two namespaces are read from disk once, into the pages' i18n set-up.
+ * does not have, so these namespaces are read from disk once, into the pages' i18n set-up.
  */
-const NAMESPACES = ['mail', 'common'] as const;
+const NAMESPACES = ['mail', 'common', 'alerts'] as const;
 
 const read = (lang: Locale, ns: string) =>
   JSON.parse(readFileSync(new URL(`../../../locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
@@ -20,5 +21,6 @@ export function mailTranslations(lang: Locale) {
   return {
     t: instance.getFixedT(lang, 'mail') as TFunction<'mail'>,
     common: instance.getFixedT(lang, 'common') as TFunction<'common'>,
+    alerts: instance.getFixedT(lang, 'alerts') as TFunction<'alerts'>,
   };
 }
