@@ -24,10 +24,14 @@ export const LOCAL_REPORT_URL = `http://127.0.0.1:${LOCAL_API_PORT}${CSP_REPORT_
 /** A production policy as served locally: the Auth emulator where Firebase Auth is allowed, reports to the local API. */
 export function localPolicy(policy: string, authEmulator: string): string {
   return editPolicy(policy, {
-    // Only where production talks to Firebase Auth (connect) or shows its frames.
-    // Pages that sign in also call the shop API: /api ('self') in production, its own port locally.
-    'connect-src': (sources) =>
-      sources.some((s) => s.includes('identitytoolkit')) ? [...sources, authEmulator, new URL(LOCAL_API_BASE_URL).origin] : sources,
+    // The Auth emulator only where production talks to Firebase Auth (connect) or shows its frames.
+    // Every page may call the shop API (the unsubscribe page without signing in): /api ('self')
+    // in production, its own port locally.
+    'connect-src': (sources) => [
+      ...sources,
+      ...(sources.some((s) => s.includes('identitytoolkit')) ? [authEmulator] : []),
+      new URL(LOCAL_API_BASE_URL).origin,
+    ],
     'frame-src': (sources) => (sources.includes("'none'") ? sources : [...sources, authEmulator]),
     // Chromium's Reporting API (report-to) delivers nothing from an http:// page and then
     // ignores report-uri too: locally every report goes through report-uri.

@@ -8,10 +8,6 @@ export const SITE_NAME = 'Travel eSIM';
 /** The brand colour: logo background, browser theme colour, app splash screen. */
 export const BRAND_COLOR = '#6d28d9';
 
-/**
- * Routes that exist to say something is missing: kept out of search engines (noindex,
- * no canonical or hreflang) and out of the sitemap.
- */
 /** Pages behind the login guard (spec 2, DESIGN 2): a crawler only ever sees their loading state. */
 export const GUARDED_ROUTES: readonly string[] = ['/profile', '/checkout', '/payment-success', '/my-esim', '/history'];
 
@@ -24,7 +20,14 @@ export const SIGN_IN_ROUTES: readonly string[] = ['/login', '/signup', '/profile
 /** Shown by the service worker in place of a page that was never saved on the device. */
 export const OFFLINE_ROUTE = '/offline';
 
-export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404', OFFLINE_ROUTE, ...GUARDED_ROUTES];
+/** The alert e-mails' unsubscribe link (issue 23): one person's token, nothing for a search engine. */
+export const UNSUBSCRIBE_ROUTE = '/unsubscribe';
+
+/**
+ * Routes that say something is missing, or serve one visitor only: kept out of search engines
+ * (noindex, no canonical or hreflang) and out of the sitemap.
+ */
+export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404', OFFLINE_ROUTE, UNSUBSCRIBE_ROUTE, ...GUARDED_ROUTES];
 
 /**
  * Pages saved for reading offline in a language as soon as one page of that language has been
