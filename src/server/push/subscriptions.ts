@@ -11,39 +11,52 @@ export interface StoredPushSubscription {
   lang: Locale;
 }
 
-// ISSUE 23 SKELETON (helper "push" fills it in): the subscriptions per user and device.
+/**
+ * The devices a user has kept: at most this many; saving one more drops the least recently saved
+ * (a browser saves its subscription again on each visit to the profile), so a script with a valid
+ * sign-in cannot fill the table, and a user's real devices stay far below it.
+ */
+export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 20;
+
+/** The Push API subscriptions per user and device (migration 0011), keyed by endpoint. */
 export function createPushSubscriptions(db: Queryable) {
-  void db;
-  const todo = (): never => {
-    throw new Error('push subscriptions: not built yet');
-  };
   return {
     /** Stores this device's subscription for the user (an endpoint another user had moves to this one). */
     async save(uid: string, subscription: PushSubscriptionRequest): Promise<void> {
-      void uid;
-      void subscription;
-      todo();
+      // One browser profile has one endpoint: signed in as someone else, its alerts are theirs now.
+      await db.query(
+        `INSERT INTO push_subscriptions (endpoint, uid, p256dh, auth, lang) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (endpoint) DO UPDATE SET uid = excluded.uid, p256dh = excluded.p256dh, auth = excluded.auth,
+           lang = excluded.lang, updated_at = now()`,
+        [subscription.endpoint, uid, subscription.keys.p256dh, subscription.keys.auth, subscription.lang],
+      );
+      await db.query(
+        `DELETE FROM push_subscriptions WHERE uid = $1 AND endpoint NOT IN (
+           SELECT endpoint FROM push_subscriptions WHERE uid = $1 ORDER BY updated_at DESC, created_at DESC LIMIT $2)`,
+        [uid, MAX_PUSH_SUBSCRIPTIONS_PER_USER],
+      );
     },
-    /** Removes the user's subscription of this endpoint (nothing when there is none). */
+    /** Removes the user's subscription of this endpoint (nothing when there is none, or it is another user's). */
     async remove(uid: string, endpoint: string): Promise<void> {
-      void uid;
-      void endpoint;
-      todo();
+      await db.query('DELETE FROM push_subscriptions WHERE uid = $1 AND endpoint = $2', [uid, endpoint]);
     },
     async ofUser(uid: string): Promise<StoredPushSubscription[]> {
-      void uid;
-      return todo();
+      return db.query<StoredPushSubscription>(
+        'SELECT endpoint, uid, p256dh, auth, lang FROM push_subscriptions WHERE uid = $1 ORDER BY created_at',
+        [uid],
+      );
+    },
+    /** The push service accepted a message for it. */
+    async sent(endpoint: string): Promise<void> {
+      await db.query('UPDATE push_subscriptions SET last_sent_at = now() WHERE endpoint = $1', [endpoint]);
     },
     /** The push service said it is gone (404, 410). */
     async drop(endpoint: string): Promise<void> {
-      void endpoint;
-      todo();
+      await db.query('DELETE FROM push_subscriptions WHERE endpoint = $1', [endpoint]);
     },
     /** With the account (in its deletion's transaction). */
     async forget(tx: Queryable, uid: string): Promise<void> {
-      void tx;
-      void uid;
-      todo();
+      await tx.query('DELETE FROM push_subscriptions WHERE uid = $1', [uid]);
     },
   };
 }
