@@ -78,3 +78,19 @@ export const ORDERS_PER_USER_PER_HOUR = 30;
 export const REFUND_REQUESTS_PER_USER_PER_MINUTE = 5;
 /** GET /esims/{id}/top-ups asks the partner for the eSIM's own top-ups each time. */
 export const TOP_UP_LISTS_PER_USER_PER_MINUTE = 20;
+
+/**
+ * Alerts (issue 23). The data alert goes once this share of the eSIM's data is used (a top-up
+ * starts a new round); the validity alert once its end is this close (the partner's
+ * VALIDITY_USAGE comes about a day before).
+ */
+export const ALERT_DATA_USED_SHARE = 0.8;
+export const ALERT_VALIDITY_LEFT_MS = 24 * 60 * 60_000;
+/** 'eSIM ready' is pushed this long after delivery to a buyer who has not seen the eSIM by then (closed the payment page). */
+export const ALERT_READY_AFTER_MS = 60_000;
+/** The reconcile job sends a ready alert a restart lost only within this long of delivery: later it would be noise. */
+export const ALERT_READY_WITHIN_MS = 60 * 60_000;
+/** A send that failed is tried again by the reconcile job within this long of the alert, then left (stale news). */
+export const ALERT_RETRY_WITHIN_MS = 24 * 60 * 60_000;
+/** The partner's DATA_USAGE hints gather this long before one batched usage read (10 eSIMs a call). */
+export const ALERT_USAGE_BATCH_MS = 2_000;

@@ -4,6 +4,7 @@ import { noSuchEndpoint, routingPath } from '../catalogue/answers.ts';
 import { cspReportRoutes } from '../catalogue/csp-reports.ts';
 import { catalogueRoutes } from '../catalogue/routes.ts';
 import { accountRoutes } from './account/routes.ts';
+import { alertPreferenceRoutes, alertUnsubscribeRoutes } from './alerts/routes.ts';
 import { buyerAuth } from './buyer-auth.ts';
 import { esimRoutes } from './esims/routes.ts';
 import { fail } from './http.ts';
@@ -25,7 +26,10 @@ export function createApp(parts: ShopParts) {
     .basePath(parts.basePath || '/')
     .route('/orders', orderRoutes({ ...parts, auth }))
     .route('/esims', esimRoutes({ ...parts, auth }))
+    // /me/… before /me, whose guard covers only /me itself.
+    .route('/me/alerts', alertPreferenceRoutes({ ...parts, auth }))
     .route('/me', accountRoutes({ ...parts, auth }))
+    .route('/alerts', alertUnsubscribeRoutes(parts))
     .route('/webhooks', webhookRoutes(parts))
     .route('/jobs', jobRoutes(parts))
     .route('/csp-reports', cspReportRoutes(parts))

@@ -17,7 +17,7 @@ export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string
   return every(
     cors({
       origin: (origin) => (allowedOrigins.has(origin) ? origin : null),
-      allowMethods: ['GET', 'POST', 'DELETE'],
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowHeaders: ['Authorization', 'Content-Type'],
       // A 429's wait, for the pages on another origin.
       exposeHeaders: ['Retry-After'],
