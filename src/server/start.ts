@@ -57,6 +57,7 @@ export async function startShopApi(
   );
   async function stop() {
     await reconciler.stop();
+    await handler.alerts.stop();
     mailer.close();
     await db.close();
   }

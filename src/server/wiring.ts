@@ -121,10 +121,13 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     siteName: SITE_NAME,
     destinationName: (code, lang) => destination(code, lang).name,
     ...options.delivery,
+    // Called only after the API is built (a delivery's end), when `alerts` below exists.
+    onDelivered: (orderId) => alerts.delivered(orderId),
   });
   const alertPreferences = createAlertPreferences(db);
   const pushSubscriptions = createPushSubscriptions(db);
   const push = createPushSender({ vapid: options.alerts.vapid, subscriptions: pushSubscriptions });
+  const dataKinds = new Map(catalogue.packages.map((p) => [p.id, p.facts.data.kind]));
   const alerts = createAlerts({
     db,
     esims,
@@ -137,11 +140,12 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     siteName: SITE_NAME,
     secret: options.alerts.secret,
     destinationName: (code, lang) => destination(code, lang).name,
+    dataKindOf: (planId) => dataKinds.get(planId),
     ...(options.alerts.readyAfterMs !== undefined && { readyAfterMs: options.alerts.readyAfterMs }),
     ...(options.alerts.usageBatchMs !== undefined && { usageBatchMs: options.alerts.usageBatchMs }),
   });
   const checkouts = createCheckoutExpiry(db, stripe);
-  const reconcile = createReconcile({ db, stripe, partner, store, fulfilment, checkouts });
+  const reconcile = createReconcile({ db, stripe, partner, store, fulfilment, checkouts, alerts });
   const app = createApp({
     catalogue,
     basePath: options.basePath ?? '',

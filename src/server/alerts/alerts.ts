@@ -1,10 +1,21 @@
+import type { DataKind } from '../../catalogue/schema.ts';
+import { ALERT_READY_AFTER_MS, ALERT_READY_WITHIN_MS, ALERT_RETRY_WITHIN_MS, ALERT_USAGE_BATCH_MS } from '../../config/constants.ts';
+import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import { localizePath } from '../../i18n/paths.ts';
 import type { Db } from '../db/db.ts';
-import type { EsimStore } from '../esims/store.ts';
+import type { EsimRow, EsimStore } from '../esims/store.ts';
+import { topUpSupported } from '../esims/view.ts';
+import { alertEmail } from '../mail/alert-email.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { createOrderStore, type OrderRow } from '../orders/store.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { PushSender } from '../push/sender.ts';
+import { createAlertRecords, type AlertRecord, type ChannelState } from './alert-records.ts';
 import type { AlertPreferenceStore } from './preferences.ts';
+import { pushDelivery, pushMessage, topUpPath, type AlertSubject } from './push-message.ts';
+import { alertable, alertFacts, dueAlerts, type DueAlert } from './thresholds.ts';
+import { unsubscribePageUrl, unsubscribeToken, unsubscribeUrl } from './unsubscribe-token.ts';
 
 export interface AlertsOptions {
   db: Db;
@@ -21,34 +32,221 @@ export interface AlertsOptions {
   /** The unsubscribe tokens' key. */
   secret: string;
   destinationName: (code: string, lang: Locale) => string;
+  /**
+   * How a plan counts its data (the catalogue's facts.data.kind), by plan id: data alerts only for
+   * a fixed total (thresholds.ts says why). A plan the catalogue no longer has counts as a total,
+   * the kind of nearly every plan.
+   */
+  dataKindOf?: (planId: string) => DataKind['kind'] | undefined;
   /** How long after delivery an unseen eSIM gets the 'eSIM ready' push (tests make it short). */
   readyAfterMs?: number;
   /** How long DATA_USAGE hints gather before one batched usage read (tests make it short). */
   usageBatchMs?: number;
+  /** A failed send is tried again by the reconcile job once it has been left alone this long (tests make it short). */
+  retryIdleMs?: number;
 }
 
-// ISSUE 23 SKELETON (helper "alerts engine" fills it in).
+const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/**
+ * The alerts engine (issue 23): which alerts are due (thresholds.ts), each claimed once in
+ * esim_alerts before anything is sent (alert-records.ts), then sent by e-mail and Web Push as the
+ * buyer chose; a send that fails stays pending for the reconcile job's `sweep`. The partner's
+ * DATA_USAGE notifications are only hints: they gather for a moment and one batched usage read
+ * says the real figures. Nothing ever goes about an order that is being or was refunded, or to an
+ * account that was deleted (its orders are detached: no uid, no e-mail).
+ */
 export function createAlerts(options: AlertsOptions) {
-  void options;
+  const { db, esims, partner, mailer, push, preferences, siteUrl } = options;
+  const records = createAlertRecords(db);
+  const orders = createOrderStore(db);
+  const readyAfterMs = options.readyAfterMs ?? ALERT_READY_AFTER_MS;
+  const usageBatchMs = options.usageBatchMs ?? ALERT_USAGE_BATCH_MS;
+  const retryIdleMs = options.retryIdleMs ?? 60_000;
+
+  /** Work under way, for `settle`; each never rejects (it logs). */
+  const work = new Set<Promise<void>>();
+  function track(task: Promise<void>, what: string): Promise<void> {
+    const tracked = task.catch((error: unknown) => console.error('alerts:', what, errorText(error)));
+    work.add(tracked);
+    void tracked.finally(() => work.delete(tracked));
+    return tracked;
+  }
+  const hinted = new Set<string>();
+  let batchTimer: NodeJS.Timeout | undefined;
+  const readyTimers = new Map<string, NodeJS.Timeout>();
+
+  /** Each channel's state when the alert is claimed: skipped unless it can and may go. */
+  async function channelStates(order: OrderRow, kind: AlertKind): Promise<Record<AlertChannel, ChannelState>> {
+    const state = async (channel: AlertChannel): Promise<ChannelState> => {
+      if (!ALERT_KIND_CHANNELS[kind].includes(channel) || order.uid === null) return 'skipped';
+      if (channel === 'email' && !order.email) return 'skipped';
+      return (await preferences.allows(order.uid, kind, channel)) ? 'pending' : 'skipped';
+    };
+    return { email: await state('email'), push: await state('push') };
+  }
+
+  function emailOf(order: OrderRow, kind: AlertKind, subject: AlertSubject) {
+    const lang = order.lang as Locale;
+    const token = unsubscribeToken(options.secret, order.uid!, kind);
+    const topUp = topUpPath(kind, subject, lang);
+    return alertEmail({
+      kind,
+      lang,
+      destinationName: options.destinationName(order.destination, lang),
+      facts: subject.facts,
+      topUpUrl: topUp && `${siteUrl}${topUp}`,
+      myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`,
+      unsubscribeUrl: unsubscribeUrl(options.publicApiUrl, token, lang),
+      unsubscribePageUrl: unsubscribePageUrl(siteUrl, lang, token),
+      preferencesUrl: `${siteUrl}${localizePath(lang, '/profile')}#alerts`,
+      siteName: options.siteName,
+    });
+  }
+
+  /** Sends the alert's pending channels and records each outcome; what fails stays pending, with why. */
+  async function send(order: OrderRow, alert: AlertRecord): Promise<void> {
+    const subject: AlertSubject = { orderId: order.id, topUpSupported: topUpSupported(order), facts: alert.facts };
+    const failures: string[] = [];
+    if (alert.states.email === 'pending') {
+      try {
+        await mailer.send({ ...emailOf(order, alert.kind, subject), to: order.email! });
+        await records.settle(alert, 'email', 'sent');
+      } catch (error) {
+        failures.push(`email: ${errorText(error)}`);
+      }
+    }
+    if (alert.states.push === 'pending') {
+      try {
+        const result = await push.sendToUser(
+          order.uid!,
+          (lang) => pushMessage(alert.kind, subject, lang, options.destinationName(order.destination, lang)),
+          pushDelivery(alert.kind),
+        );
+        // No device left (none subscribed, or each one gone): nothing to send, now or later.
+        if (result.sent > 0 || result.failed === 0) await records.settle(alert, 'push', result.sent > 0 ? 'sent' : 'skipped');
+        else failures.push(`push: ${result.failed} device(s) failed`);
+      } catch (error) {
+        failures.push(`push: ${errorText(error)}`);
+      }
+    }
+    if (failures.length > 0) {
+      console.error('alerts: not sent, the reconcile job tries again', alert.kind, order.id, failures.join('; '));
+      await records.failed(alert, failures.join('; '));
+    }
+  }
+
+  /** Claims the alert (once per eSIM, kind and round), then sends it. */
+  async function raise(order: OrderRow, esim: EsimRow, due: DueAlert): Promise<void> {
+    const alert: AlertRecord = { esimTranNo: esim.esim_tran_no, ...due, orderId: order.id, states: await channelStates(order, due.kind) };
+    if (await records.claim(alert)) await send(order, alert);
+  }
+
+  async function checkOne(esimTranNo: string, now: Date): Promise<void> {
+    const esim = await esims.byTranNo(esimTranNo);
+    const order = esim && (await orders.byId(db, esim.order_id));
+    if (!esim || !order) return;
+    const dataKind = options.dataKindOf?.(order.plan.id) ?? 'total';
+    for (const due of dueAlerts(order, esim, dataKind, now)) await raise(order, esim, due);
+  }
+
+  /** 'eSIM ready' for an order whose eSIM the buyer has not seen since delivery. */
+  async function ready(orderId: string): Promise<void> {
+    const order = await orders.byId(db, orderId);
+    if (!order || order.kind !== 'esim' || order.esim_seen_at || order.uid === null) return;
+    const esim = await esims.ofOrder(db, orderId);
+    if (!esim || !alertable(order, esim)) return;
+    await raise(order, esim, { kind: 'esim_ready', round: 'ready', facts: alertFacts(esim) });
+  }
+
+  /** The hints gathered so far: one usage read (the adapter asks 10 eSIMs a call, within the partner's budget), stored, then checked. */
+  async function readHinted(): Promise<void> {
+    const batch = [...hinted];
+    hinted.clear();
+    for (const usage of await partner.usage(batch)) await esims.recordUsage(usage);
+    await check(batch);
+  }
+
+  /** A pending alert the job picked up: sent again unless it should no longer go (refunded, deleted, turned off meanwhile). */
+  async function retry(alert: AlertRecord): Promise<void> {
+    const order = await orders.byId(db, alert.orderId);
+    const esim = await esims.byTranNo(alert.esimTranNo);
+    const may = order && esim && alertable(order, esim) ? await channelStates(order, alert.kind) : undefined;
+    const states = { ...alert.states };
+    for (const channel of ALERT_CHANNELS) {
+      if (states[channel] !== 'pending' || may?.[channel] === 'pending') continue;
+      states[channel] = 'skipped';
+      await records.settle(alert, channel, 'skipped');
+    }
+    if (order && ALERT_CHANNELS.some((channel) => states[channel] === 'pending')) await send(order, { ...alert, states });
+  }
+
+  /** Usage or state of these eSIMs was just stored: sends what is due. Never rejects; the work is tracked for `settle`. */
+  function check(esimTranNos: readonly string[]): Promise<void> {
+    const now = new Date();
+    return track(
+      (async () => {
+        for (const esimTranNo of new Set(esimTranNos)) await checkOne(esimTranNo, now);
+      })(),
+      'check failed',
+    );
+  }
+
   return {
-    /** A DATA_USAGE or VALIDITY_USAGE hint: read the eSIM's real usage (batched), then check. */
+    /** A DATA_USAGE hint: the eSIM's real usage is read (batched with the others that come meanwhile), then checked. */
     usageHint(esimTranNo: string): void {
-      void esimTranNo;
+      hinted.add(esimTranNo);
+      batchTimer ??= setTimeout(() => {
+        batchTimer = undefined;
+        void track(readHinted(), 'usage read failed');
+      }, usageBatchMs).unref();
     },
-    /** Usage or state of these eSIMs was just stored: send what is due. */
-    async check(esimTranNos: readonly string[]): Promise<void> {
-      void esimTranNos;
-    },
-    /** An eSIM order was delivered: 'eSIM ready' later if the buyer has not seen it. */
+
+    check,
+
+    /** An eSIM order was delivered and its e-mail sent: 'eSIM ready' later if the buyer has not seen it. */
     delivered(orderId: string): void {
-      void orderId;
+      clearTimeout(readyTimers.get(orderId));
+      const timer = setTimeout(() => {
+        readyTimers.delete(orderId);
+        void track(ready(orderId), 'ready alert failed');
+      }, readyAfterMs).unref();
+      readyTimers.set(orderId, timer);
     },
-    /** The reconcile job's part: ready alerts now due, sends that failed. */
+
+    /** The buyer saw these delivered eSIMs (the payment page's answer, My eSIMs). */
+    seen(orderIds: readonly string[]): Promise<void> {
+      return records.markSeen(orderIds);
+    },
+
+    /**
+     * The reconcile job's part: ready alerts due whose timer a restart lost, and sends that failed
+     * (younger than a day). Answers how many it handled.
+     */
     async sweep(): Promise<number> {
-      return 0;
+      const lost = (await records.readyDue(readyAfterMs, ALERT_READY_WITHIN_MS)).filter((id) => !readyTimers.has(id));
+      for (const id of lost) await ready(id);
+      const retries = await records.takeRetries(ALERT_RETRY_WITHIN_MS, retryIdleMs);
+      for (const alert of retries) await retry(alert);
+      return lost.length + retries.length;
     },
-    /** Waits for the work under way (a clean stop; tests). */
-    async settle(): Promise<void> {},
+
+    /** Waits for the work under way, reading any gathered hints now (a clean stop; tests). */
+    async settle(): Promise<void> {
+      if (batchTimer) {
+        clearTimeout(batchTimer);
+        batchTimer = undefined;
+        void track(readHinted(), 'usage read failed');
+      }
+      while (work.size > 0) await Promise.all(work);
+    },
+
+    /** Stops the ready timers (the reconcile job sends them after a restart), then settles. */
+    async stop(): Promise<void> {
+      for (const timer of readyTimers.values()) clearTimeout(timer);
+      readyTimers.clear();
+      await this.settle();
+    },
   };
 }
 

@@ -1,16 +1,18 @@
+import type { Alerts } from '../alerts/alerts.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { EsimStore } from './store.ts';
 
 /**
  * Reads these eSIMs' state and data use back from the partner and stores them. One query per
  * eSIM and usage calls of at most 10 eSIMs each, the partner's limit (the adapter splits the list
- * and keeps to the partner's 8 requests a second).
+ * and keeps to the partner's 8 requests a second). With `alerts`, what was stored is checked for
+ * alerts due (not awaited: the alerts engine tracks it).
  */
 export async function refreshEsims(
   partner: EsimPartner,
   esims: EsimStore,
   esimTranNos: readonly string[],
-  options: { usage?: boolean } = {},
+  options: { usage?: boolean; alerts?: Pick<Alerts, 'check'> } = {},
 ): Promise<void> {
   if (esimTranNos.length === 0) return;
   for (const esimTranNo of esimTranNos) {
@@ -18,6 +20,6 @@ export async function refreshEsims(
     if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
   }
   // esim/query already answers the data used, as of the partner's last measure: a hint's read skips the extra call.
-  if (options.usage === false) return;
-  for (const usage of await partner.usage(esimTranNos)) await esims.recordUsage(usage);
+  if (options.usage !== false) for (const usage of await partner.usage(esimTranNos)) await esims.recordUsage(usage);
+  void options.alerts?.check(esimTranNos);
 }

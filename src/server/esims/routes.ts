@@ -1,6 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
 import { ERROR_CODES, type EsimList, type EsimSteps, type TopUpPlans } from '../../contract/shop-api.ts';
+import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import { topUpOffers } from '../orders/top-ups.ts';
@@ -19,6 +20,7 @@ export interface EsimRoutesDeps {
   partner: EsimPartner;
   fulfilment: Fulfilment;
   limits: UserLimiter;
+  alerts: Pick<Alerts, 'check' | 'seen'>;
 }
 
 /**
@@ -26,13 +28,14 @@ export interface EsimRoutesDeps {
  * partner's top-ups of one, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
  */
 export function esimRoutes(deps: EsimRoutesDeps) {
-  const { esims, destination, partner, fulfilment, limits } = deps;
+  const { esims, destination, partner, fulfilment, limits, alerts } = deps;
   const app = new Hono<BuyerEnv>().use('*', deps.auth);
 
   /**
    * Data use older than 5 minutes is read again from the partner, in its batch call (10 eSIMs a
    * call), never one call per eSIM: states come with the partner's notifications, and its
    * DATA_USAGE notifications keep the figures fresh between reads. If it cannot answer, the last known is shown.
+   * What was read is checked for alerts after the answer (the same thresholds as the notifications').
    */
   async function withFreshUsage(owned: OwnedEsim[], uid: string): Promise<OwnedEsim[]> {
     const now = Date.now();
@@ -51,6 +54,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
       console.error('esims: the partner could not refresh', stale.length, 'eSIMs:', error instanceof Error ? error.message : error);
       return owned;
     }
+    void alerts.check(stale);
     return esims.ownedBy(uid);
   }
 
@@ -63,6 +67,8 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const { lang } = c.req.valid('query');
     const uid = c.get('caller').uid;
     const list = await withFreshUsage(await esims.ownedBy(uid), uid);
+    // Seen on My eSIMs: no 'eSIM ready' push for these.
+    await alerts.seen(list.flatMap(({ order, esim }) => (esim && order.state === 'delivered' && !order.esim_seen_at ? [order.id] : [])));
     const body: EsimList = {
       esims: await Promise.all(list.map(({ order, esim }) => esimView(order, esim, destination(order.destination, lang)))),
     };

@@ -24,6 +24,8 @@ export interface EsimRow {
   used_bytes: number;
   validity_days: number;
   usage_checked_at: Date | null;
+  /** The data alerts' round (migration 0011): one more with each top-up, so 80 % and used up may come again. */
+  data_round: number;
   created_at: Date;
 }
 
@@ -106,7 +108,8 @@ export function createEsimStore(db: Queryable) {
     async recordTopUp(tx: Queryable, esimTranNo: string, result: TopUpResult): Promise<void> {
       await tx.query(
         `UPDATE esims SET total_bytes = $2, used_bytes = $3, validity_days = $4, expires_at = COALESCE($5, expires_at),
-           status = CASE WHEN status = 'used_up' THEN 'active' ELSE status END, usage_checked_at = now(), updated_at = now()
+           status = CASE WHEN status = 'used_up' THEN 'active' ELSE status END, usage_checked_at = now(), updated_at = now(),
+           data_round = data_round + 1
          WHERE esim_tran_no = $1`,
         [esimTranNo, result.totalBytes, result.usedBytes, result.validityDays, result.expiresAt],
       );

@@ -44,6 +44,8 @@ export interface FulfilmentOptions {
   leaseMs?: number;
   /** How soon to read a pending refund at Stripe again (its webhook usually comes first). */
   refundPollMs?: number;
+  /** A new eSIM was delivered and its order e-mail sent (the alerts' 'eSIM ready', issue 23). */
+  onDelivered?: (orderId: string) => void;
 }
 
 /** About two hours of tries before a buyer gets their money back. */
@@ -117,6 +119,7 @@ export function createFulfilment(options: FulfilmentOptions) {
           }
           if (order.email_sent_at) return 'done';
           await emails.sendOrderEmail(lease, order);
+          if (order.kind === 'esim') options.onDelivered?.(id);
           return 'done';
         case 'refund_requested': {
           const kept = await cancelAtPartner(lease, order);

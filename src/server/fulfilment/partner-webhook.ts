@@ -1,3 +1,4 @@
+import type { Alerts } from '../alerts/alerts.ts';
 import type { Db } from '../db/db.ts';
 import { refreshEsims } from '../esims/refresh.ts';
 import type { EsimRow, EsimStore } from '../esims/store.ts';
@@ -16,12 +17,23 @@ export type PartnerWebhookOutcome = 'handled' | 'replay' | 'ignored';
  * does not wait for it (the delivery retries on its own, through the reconcile job). An eSIM's new
  * state is read back from the partner before it is stored, unless the hint says nothing new: an
  * SM-DP+ event (SMDP_EVENT, the partner's most frequent: download, installation, enable, disable,
- * delete) once the eSIM is known installed, an ESIM_STATUS that says what is stored already. Data
- * use is stored as notified: it changes no money and no delivery. CHECK_HEALTH (sent when the
+ * delete) once the eSIM is known installed, an ESIM_STATUS that says what is stored already.
+ * CHECK_HEALTH (sent when the
  * webhook is registered) is answered and ignored.
+ *
+ * Alerts (issue 23): DATA_USAGE is a hint too. Its figures are not stored: the alerts engine reads
+ * the eSIM's usage back (batched with the other hints of the moment, one partner call for up to
+ * 10 eSIMs), stores it and checks the thresholds; every read-back here is checked the same way.
  */
 export async function handlePartnerNotification(
-  deps: { db: Db; store: OrderStore; esims: EsimStore; partner: EsimPartner; fulfilment: Fulfilment },
+  deps: {
+    db: Db;
+    store: OrderStore;
+    esims: EsimStore;
+    partner: EsimPartner;
+    fulfilment: Fulfilment;
+    alerts: Pick<Alerts, 'usageHint' | 'check'>;
+  },
   notification: PartnerNotification,
 ): Promise<PartnerWebhookOutcome> {
   const { db, store } = deps;
@@ -41,10 +53,10 @@ export async function handlePartnerNotification(
 const PROVIDER = 'esim-access';
 
 async function handle(
-  deps: { db: Db; esims: EsimStore; partner: EsimPartner; fulfilment: Fulfilment },
+  deps: { db: Db; esims: EsimStore; partner: EsimPartner; fulfilment: Fulfilment; alerts: Pick<Alerts, 'usageHint' | 'check'> },
   notification: Exclude<PartnerNotification, { kind: 'health_check' }>,
 ): Promise<PartnerWebhookOutcome> {
-  const { db, esims, partner, fulfilment } = deps;
+  const { db, esims, partner, fulfilment, alerts } = deps;
 
   /** Our order for the notification: its transactionId is our order id, else the partner's order number. */
   async function orderId(): Promise<string | undefined> {
@@ -85,12 +97,7 @@ async function handle(
     case 'data_usage': {
       const esim = await esimOf(notification);
       if (!esim) return 'ignored';
-      await esims.recordUsage({
-        esimTranNo: esim.esim_tran_no,
-        usedBytes: notification.usedBytes,
-        totalBytes: notification.totalBytes,
-        measuredAt: notification.measuredAt,
-      });
+      alerts.usageHint(esim.esim_tran_no);
       return 'handled';
     }
     case 'smdp_event':
@@ -113,7 +120,7 @@ async function handle(
       if (known) {
         // esim/query alone (at the budget's rank for reading one eSIM, below deliveries) says the
         // state, the step and the data used; the usage call is left to GET /esims' refresh.
-        await refreshEsims(partner, esims, [known.esim_tran_no], { usage: notification.kind === 'validity' });
+        await refreshEsims(partner, esims, [known.esim_tran_no], { usage: notification.kind === 'validity', alerts });
         return 'handled';
       }
       // Not delivered yet: the notification may be the first sign the profile exists.

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { Alerts } from '../alerts/alerts.ts';
 import type { Db } from '../db/db.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
@@ -10,8 +11,8 @@ import { refundMismatches } from '../payments/mismatches.ts';
 
 /**
  * The reconcile job, run by the in-process timer and POST /jobs/reconcile: stuck orders, payments
- * whose webhook never came, closed orders' payment pages still open at Stripe, money for no order.
- * Answers how many things it handled.
+ * whose webhook never came, closed orders' payment pages still open at Stripe, money for no order,
+ * alerts whose send failed or whose timer a restart lost. Answers how many things it handled.
  */
 export function createReconcile(deps: {
   db: Db;
@@ -20,8 +21,9 @@ export function createReconcile(deps: {
   store: OrderStore;
   fulfilment: Fulfilment;
   checkouts: CheckoutExpiry;
+  alerts: Pick<Alerts, 'sweep'>;
 }): () => Promise<number> {
-  const { db, stripe, partner, store, fulfilment, checkouts } = deps;
+  const { db, stripe, partner, store, fulfilment, checkouts, alerts } = deps;
   return async () => {
     // A paused shop sells again once the partner's balance covers what failed (asked at most once a minute).
     await resumeSalesIfFunded(db, partner).catch((error: unknown) =>
@@ -30,6 +32,8 @@ export function createReconcile(deps: {
     // Payments whose webhook never came: read at Stripe, then delivered like any other.
     const paid = await syncCheckouts(db, stripe, store);
     for (const id of paid) await fulfilment.run(id);
-    return paid.length + (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+    const handled = paid.length + (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+    // Alerts last: a failing mail relay or push service never holds up a delivery or a refund.
+    return handled + (await alerts.sweep());
   };
 }

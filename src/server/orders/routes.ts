@@ -7,6 +7,7 @@ import { CreateOrderRequest, ERROR_CODES, ORDER_WAIT_MAX_MS, OrderQuery, TERMS_V
 import { localizePath } from '../../i18n/paths.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
+import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
 import type { EsimStore } from '../esims/store.ts';
@@ -75,6 +76,7 @@ export interface OrderRoutesDeps {
   partner: EsimPartner;
   limits: UserLimiter;
   checkouts: CheckoutExpiry;
+  alerts: Pick<Alerts, 'seen'>;
   /** Where the pages live: the payment page returns there (no trailing slash). */
   siteUrl: string;
 }
@@ -84,7 +86,7 @@ export interface OrderRoutesDeps {
  * top-up) with its payment page, GET / lists them, GET /:id reads one. Only the owner sees an order.
  */
 export function orderRoutes(deps: OrderRoutesDeps) {
-  const { db, stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl } = deps;
+  const { db, stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl, alerts } = deps;
 
   const view = (row: OrderWithPayment, lang: Locale) => orderView(row, lang, destination);
 
@@ -263,6 +265,8 @@ export function orderRoutes(deps: OrderRoutesDeps) {
       }
       // Once paid, the eSIM it bought or topped up: the success page shows its install codes.
       const owned = row.state === 'pending_payment' ? undefined : await esims.ownedOne(uid, row.top_up_of ?? row.id);
+      // The payment page shows the delivered eSIM: its buyer needs no 'eSIM ready' push.
+      if (row.kind === 'esim' && row.state === 'delivered' && owned?.esim && !row.esim_seen_at) await alerts.seen([row.id]);
       const esim = owned ? await esimView(owned.order, owned.esim, destination(owned.order.destination, lang)) : null;
       return c.json({ ...view(row, lang), esim });
     });

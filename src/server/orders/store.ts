@@ -37,6 +37,8 @@ export interface OrderRow {
   last_error: string | null;
   locked_until: Date | null;
   email_sent_at: Date | null;
+  /** When the buyer first saw the delivered eSIM (migration 0011): the 'eSIM ready' push is for one who had not. */
+  esim_seen_at: Date | null;
   refund_id: string | null;
   /** What Stripe last said of the refund named by refund_id (migration 0005; the model: fulfilment.ts, refund()). */
   refund_status: RefundStatus | null;
@@ -321,10 +323,16 @@ export function createOrderStore(db: Db) {
     /**
      * Account deletion (DESIGN 6): open orders are cancelled, and every order is detached from
      * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years. The
-     * account itself is deleted by `deleteAccount` before the transaction commits.
+     * person's other data goes by `forgetOther` (push subscriptions, alert choices: nothing is ever
+     * sent to a deleted account), and the account itself by `deleteAccount`, before the transaction commits.
      */
-    async forgetBuyer(uid: string, deleteAccount: () => Promise<void>): Promise<{ cancelledCheckouts: string[]; detached: number }> {
+    async forgetBuyer(
+      uid: string,
+      deleteAccount: () => Promise<void>,
+      forgetOther: (tx: Queryable) => Promise<void> = async () => {},
+    ): Promise<{ cancelledCheckouts: string[]; detached: number }> {
       return db.transaction(async (tx) => {
+        await forgetOther(tx);
         const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
           `SELECT id, checkout_session_id FROM orders WHERE uid = $1 AND state = 'pending_payment'`,
           [uid],

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
+import type { Alerts } from '../alerts/alerts.ts';
 import type { Db } from '../db/db.ts';
 import type { EsimStore } from '../esims/store.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
@@ -27,11 +28,12 @@ export interface WebhookRoutesDeps {
   /** The secret path segment of the partner's webhook URL. */
   partnerWebhookToken: string;
   fulfilment: Fulfilment;
+  alerts: Alerts;
 }
 
 /** What the payment provider and the eSIM partner tell us, mounted at /webhooks: POST /stripe, POST /partner/:token. */
 export function webhookRoutes(deps: WebhookRoutesDeps) {
-  const { db, stripe, store, esims, partner, fulfilment } = deps;
+  const { db, stripe, store, esims, partner, fulfilment, alerts } = deps;
   return (
     new Hono()
       .post(
@@ -65,7 +67,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
           if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
           const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
           if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
-          const outcome = await handlePartnerNotification({ db, store, esims, partner, fulfilment }, notification);
+          const outcome = await handlePartnerNotification({ db, store, esims, partner, fulfilment, alerts }, notification);
           return c.json({ received: true, outcome });
         },
       )

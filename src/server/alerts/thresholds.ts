@@ -1,0 +1,59 @@
+import type { DataKind } from '../../catalogue/schema.ts';
+import { ALERT_DATA_USED_SHARE, ALERT_VALIDITY_LEFT_MS } from '../../config/constants.ts';
+import type { AlertKind } from '../../contract/shop-api.ts';
+import type { EsimRow } from '../esims/store.ts';
+import type { OrderRow } from '../orders/store.ts';
+import type { AlertFacts } from './messages.ts';
+
+/** An alert that is due, and the round it belongs to: each (eSIM, kind, round) goes at most once (esim_alerts). */
+export interface DueAlert {
+  kind: AlertKind;
+  round: string;
+  facts: AlertFacts;
+}
+
+type AlertEsim = Pick<EsimRow, 'status' | 'installed' | 'expires_at' | 'total_bytes' | 'used_bytes' | 'data_round'>;
+
+/** What was left when the alert was due, as its texts say it. */
+export const alertFacts = (esim: AlertEsim): AlertFacts => ({
+  usedBytes: esim.used_bytes,
+  totalBytes: esim.total_bytes,
+  expiresAt: esim.expires_at?.toISOString() ?? null,
+});
+
+/**
+ * Whether an eSIM may get alerts at all: its own order (not a top-up's) delivered, so never while
+ * a refund is asked for or after one, and the eSIM neither cancelled nor expired.
+ */
+export const alertable = (order: Pick<OrderRow, 'state' | 'kind'>, esim: Pick<EsimRow, 'status'>) =>
+  order.kind === 'esim' && order.state === 'delivered' && esim.status !== 'cancelled' && esim.status !== 'expired';
+
+/**
+ * The data and validity alerts due for an eSIM now (pure: the engine claims and sends them).
+ *
+ * Data alerts only for a plan with one volume for its whole validity ('total'). A daily plan's
+ * total is the day's volume (the partner's totalVolume for dataType 2 and 3, as its stand-in
+ * answers), which comes back the next day, and an 'unlimited' one is a daily fair-use volume then
+ * slowed: "80 % used" or "used up" of either would be false by the next morning. Both come at once
+ * (the partner's figures lag): only 'used up'. Each data round (`esims.data_round`, one more with
+ * each top-up) may have its own 80 % and used up.
+ *
+ * 1 day left: once the eSIM is installed (before, expires_at is the last day to install it, not
+ * the end of its data), while its end is at most a day away and not past. Its round is that end:
+ * a top-up that adds days moves it, and the alert may come again at the new end.
+ */
+export function dueAlerts(order: Pick<OrderRow, 'state' | 'kind'>, esim: AlertEsim, dataKind: DataKind['kind'], now: Date): DueAlert[] {
+  if (!alertable(order, esim)) return [];
+  const facts = alertFacts(esim);
+  const due: DueAlert[] = [];
+  if (dataKind === 'total' && esim.total_bytes > 0) {
+    const round = `data:${esim.data_round}`;
+    if (esim.used_bytes >= esim.total_bytes || esim.status === 'used_up') due.push({ kind: 'data_used_up', round, facts });
+    else if (esim.used_bytes >= ALERT_DATA_USED_SHARE * esim.total_bytes) due.push({ kind: 'data_80', round, facts });
+  }
+  const left = esim.expires_at ? esim.expires_at.getTime() - now.getTime() : NaN;
+  if (esim.installed && left > 0 && left <= ALERT_VALIDITY_LEFT_MS) {
+    due.push({ kind: 'validity_1_day', round: esim.expires_at!.toISOString(), facts });
+  }
+  return due;
+}
