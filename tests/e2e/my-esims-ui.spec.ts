@@ -80,7 +80,7 @@ const gigabytes = (lang: string, value: number) =>
 
 for (const lang of ['en', 'ar'] as const) {
   const { profile } = messages(lang, 'account');
-  const { checkout: checkoutTexts } = messages(lang, 'checkout');
+  const { checkout: checkoutTexts, paymentSuccess } = messages(lang, 'checkout');
   const { myEsim: m, installCodes } = messages(lang, 'esims');
   const myEsimPath = localizePath(lang, '/my-esim');
 
@@ -259,6 +259,39 @@ for (const lang of ['en', 'ar'] as const) {
       await page.goto(`${localizePath(lang, '/checkout')}?plan=topup-9gb-9d&topUp=${ACTIVE.id}`);
       await expect(page.locator('[data-plan-error]')).toContainText(checkoutTexts.unknownPlan);
       await expect(page.locator('[data-plan-error] a')).toHaveAttribute('href', myEsimPath);
+    });
+
+    test("the alerts' top-up link (checkout with ?topUp= and no plan) keeps its query through sign-in, lists the eSIM's top-ups, and one leads to its checkout", async ({
+      page,
+    }) => {
+      const checkoutPath = localizePath(lang, '/checkout');
+      const alertLink = `${checkoutPath}?topUp=${ACTIVE.id}`;
+      // The first list fails: said, with a retry that asks again.
+      const listed = await shopApi(page, '/esims', async (request, route) =>
+        !new URL(request.url()).pathname.endsWith(`/esims/${ACTIVE.id}/top-ups`)
+          ? json(route, 404, { error: { code: 'not_found', message: 'x' } })
+          : listed.length === 1
+            ? json(route, 500, { error: { code: 'internal', message: 'x' } })
+            : json(route, 200, TOP_UPS),
+      );
+      await signedIn(page, lang, alertLink);
+      const chooser = page.locator(`[data-top-up-chooser="${ACTIVE.id}"]`);
+      await expect(chooser.getByRole('heading', { name: m.topUpHeading })).toBeVisible();
+      await expect(chooser.locator('[data-top-up-error]')).toContainText(checkoutTexts.errors.server);
+      await chooser.getByRole('button', { name: m.retry }).click();
+      await expect(chooser.locator('[data-top-up-summary]')).toContainText(ACTIVE.destination.name);
+      const plan = chooser.locator('[data-top-up-plan="topup-2gb-15d"]');
+      await expect(plan).toHaveAttribute('href', `${checkoutPath}?plan=topup-2gb-15d&topUp=${ACTIVE.id}`);
+      await expect(plan).toContainText(gigabytes(lang, 2));
+      await expect(chooser.getByRole('link', { name: paymentSuccess.viewEsims })).toHaveAttribute('href', myEsimPath);
+      // Nothing to buy before a top-up is chosen.
+      await expect(page.locator('[data-buy]')).toHaveCount(0);
+      expect(await axe(page)).toEqual([]);
+
+      await plan.click();
+      await expect(page.locator('#checkout-summary')).toHaveText(checkoutTexts.topUpTitle);
+      await expect(page.locator('[data-chosen-plan="topup-2gb-15d"]')).toHaveAttribute('data-top-up-of', ACTIVE.id);
+      await expect(page.locator('[data-buy]')).toBeVisible();
     });
 
     test('says plainly that a plan the partner sells no top-up for cannot be topped up, and offers no top-up', async ({ page }) => {
