@@ -13,6 +13,10 @@ import { startSmtpStandIn, type SmtpStandIn } from '../../../stand-ins/smtp/serv
 import { formatPrice } from '../../lib/format.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { TERMS_VERSION } from '../../contract/shop-api.ts';
+import { simpleParser } from 'mailparser';
+import { ALERT_KINDS } from '../../contract/shop-api.ts';
+import { LOCALE_CODES } from '../../i18n/locales.ts';
+import { alertEmail, type AlertEmailInput } from './alert-email.ts';
 import { createMailer, MailError } from './mailer.ts';
 import { orderEmail, type MailEsim } from './order-email.ts';
 import type { MailOrder } from './order-summary.ts';
@@ -149,6 +153,9 @@ describe('the order e-mail, sent over SMTP', () => {
       expect(html.querySelector('html')?.getAttribute('lang')).toBe(lang);
       const codes = html.querySelectorAll('[dir="ltr"]').map((e) => e.textContent);
       expect(codes).toEqual(expect.arrayContaining([SMDP, MATCHING_ID, LPA, number]));
+
+      // Transactional: no unsubscribe, it always goes.
+      expect(message.raw).not.toMatch(/^List-Unsubscribe/im);
 
       // A developer can read what was sent.
       expect(existsSync(message.file)).toBe(true);
@@ -377,5 +384,89 @@ describe('the refund e-mail', () => {
     expect(subject).toBe('استرداد المبلغ للطلب ES-2026-000141');
     expect(text).toContain('لم نتمكن من تسليم شريحة eSIM');
     expect(parse(html).querySelector('html')?.getAttribute('dir')).toBe('rtl');
+  });
+});
+
+describe('the alert e-mail', () => {
+  const GB = 2 ** 30;
+  const alert = (overrides: Partial<AlertEmailInput> = {}): AlertEmailInput => ({
+    kind: 'data_80',
+    lang: 'en',
+    destinationName: 'Germany',
+    facts: { usedBytes: 0.85 * 3 * GB, totalBytes: 3 * GB, expiresAt: '2026-11-25T14:05:00Z' },
+    topUpUrl: 'https://shop.example/checkout?topUp=esim-1',
+    myEsimsUrl: 'https://shop.example/my-esim',
+    unsubscribeUrl: 'https://api.shop.example/alerts/unsubscribe?token=abc.def.ghi',
+    unsubscribePageUrl: 'https://shop.example/unsubscribe?token=abc.def.ghi',
+    preferencesUrl: 'https://shop.example/profile#alerts',
+    siteName: 'Travel eSIM',
+    ...overrides,
+  });
+
+  it('arrives with what is left, until when, a top-up button and one-click unsubscribe headers (RFC 8058)', async () => {
+    const to = 'alert-en@example.com';
+    const mailer = mailerFor(smtp.url);
+    await mailer.send({ ...alertEmail(alert()), to });
+    mailer.close();
+    const message = await smtp.waitFor((m) => m.to.includes(to));
+    expect(message.subject).toBe('Germany: 85% of your data used');
+    const { headerLines } = await simpleParser(message.raw);
+    const header = (name: string) =>
+      headerLines
+        .find((line) => line.key === name)
+        ?.line.replace(/\r?\n[ \t]+/g, '')
+        .replace(/^[^:]+:\s*/, '');
+    expect(header('list-unsubscribe')).toBe('<https://api.shop.example/alerts/unsubscribe?token=abc.def.ghi>');
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    for (const part of [message.text, message.html]) {
+      expect(part).toContain('461 MB left');
+      expect(part).toContain('November 25, 2026 at 2:05 PM UTC');
+      expect(part).toContain('Manage your alerts');
+      expect(part).toContain('https://shop.example/profile#alerts');
+      expect(part).toContain('Travel eSIM');
+    }
+    const links = parse(message.html)
+      .querySelectorAll('a')
+      .map((a) => [a.textContent, a.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Top up', 'https://shop.example/checkout?topUp=esim-1'],
+      ['Open My eSIMs', 'https://shop.example/my-esim'],
+      ['Manage your alerts', 'https://shop.example/profile#alerts'],
+      // People get the page that asks first; only the header's URL unsubscribes at once.
+      ['Unsubscribe from these alerts', 'https://shop.example/unsubscribe?token=abc.def.ghi'],
+    ]);
+    expect(message.text).toContain('Unsubscribe from these alerts:\nhttps://shop.example/unsubscribe?token=abc.def.ghi');
+  });
+
+  it('offers My eSIMs instead when the eSIM cannot be topped up', () => {
+    const { html } = alertEmail(alert({ kind: 'data_used_up', topUpUrl: undefined }));
+    const hrefs = parse(html)
+      .querySelectorAll('a')
+      .map((a) => a.getAttribute('href'));
+    expect(hrefs).not.toContain('https://shop.example/checkout?topUp=esim-1');
+    expect(hrefs[0]).toBe('https://shop.example/my-esim');
+  });
+
+  it('reads right to left in Arabic', () => {
+    const { html, text, subject } = alertEmail(alert({ lang: 'ar', kind: 'validity_1_day', destinationName: 'ألمانيا' }));
+    expect(subject).toBe('ألمانيا: تنتهي شريحة eSIM الخاصة بك خلال يوم واحد');
+    expect(parse(html).querySelector('html')?.getAttribute('dir')).toBe('rtl');
+    expect(text).toContain('إلغاء الاشتراك في هذه التنبيهات');
+  });
+
+  it('renders every kind in every language, in that language, with the same links', () => {
+    for (const lang of LOCALE_CODES)
+      for (const kind of ALERT_KINDS.filter((k) => k !== 'esim_ready')) {
+        const email = alertEmail(alert({ lang, kind, destinationName: 'Zed' }));
+        expect(email.subject, `${lang} ${kind}`).toContain('Zed');
+        expect(parse(email.html).querySelector('html')?.getAttribute('lang')).toBe(lang);
+        expect(email.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+        for (const url of ['https://shop.example/unsubscribe?token=abc.def.ghi', 'https://shop.example/profile#alerts']) {
+          expect(email.text).toContain(url);
+        }
+        if (lang !== 'en')
+          for (const english of ['You get this e-mail', 'Manage your alerts', 'Unsubscribe from these alerts', 'Top up'])
+            expect(email.text, `${lang} ${kind}`).not.toContain(english);
+      }
   });
 });
