@@ -28,15 +28,14 @@ export function formatPrice(price: Price, locale: Locale): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: price.currency }).format(majorUnits(price));
 }
 
+const UTC_TIME = { hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' } as const;
+
 /** A moment (an order's, a consent's) with the time zone spelled out: where the reader lives is unknown. */
 export function formatDateTime(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale, {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  }).format(date);
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', ...UTC_TIME }).format(date);
+}
+
+/** The same, short enough for a notification: 'Nov 25, 2:05 PM UTC'. */
+export function formatShortDateTime(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', ...UTC_TIME }).format(date);
 }

@@ -1,7 +1,7 @@
 import type { AlertKind } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatBytes, usedShare } from '../../lib/data-size.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatShortDateTime } from '../../lib/format.ts';
 import { mailTranslations } from '../mail/translations.ts';
 
 /** What an alert tells about the eSIM, as last read from the partner. */
@@ -30,17 +30,6 @@ export interface AlertTexts {
   action: string;
 }
 
-/** Short enough for a notification, with the zone spelled out: the traveller's own is unknown. */
-const shortDateTime = (date: Date, lang: Locale) =>
-  new Intl.DateTimeFormat(lang, {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  }).format(date);
-
 // Chinese and Japanese sentences end in their own full stop and need no space between them.
 const joinSentences = (lang: Locale, sentences: (string | undefined)[]) =>
   sentences.filter(Boolean).join(lang === 'zh' || lang === 'ja' ? '' : ' ');
@@ -67,7 +56,7 @@ export function alertTexts({ kind, lang, destinationName, facts }: AlertTextInpu
     pushTitle: t(`${kind}.pushTitle`, values),
     // Only the last day's push has room for, and need of, the end.
     pushBody: joinSentences(lang, [
-      kind === 'validity_1_day' && end ? t('endsAtShort', { until: shortDateTime(end, lang) }) : undefined,
+      kind === 'validity_1_day' && end ? t('endsAtShort', { until: formatShortDateTime(end, lang) }) : undefined,
       t(`${kind}.pushBody`, values),
     ]),
     action: t(kind === 'esim_ready' ? 'action.myEsims' : 'action.topUp'),
