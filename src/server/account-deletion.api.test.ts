@@ -1,15 +1,21 @@
 import { getApps, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
+import { startPushServiceStandIn, type PushServiceStandIn } from '../../stand-ins/push-service/server.ts';
+import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
+import { pushSubscriber } from '../../tests/support/push-subscriber.ts';
 import { orderRequest, testShopApi } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError } from '../contract/shop-api.ts';
+import { createAlertPreferences } from './alerts/preferences.ts';
 import { firebaseAccounts } from './auth.ts';
 import { sellablePlans } from './orders/plans.ts';
+import { createPushSender } from './push/sender.ts';
+import { createPushSubscriptions } from './push/subscriptions.ts';
 
 /**
  * Deleting an account cannot be undone (issue 20 item 11): the server wants a token that is not
@@ -19,6 +25,12 @@ import { sellablePlans } from './orders/plans.ts';
 const catalogue = embeddedSnapshot();
 const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
 const PROJECT = 'demo-esim';
+
+let pushService: PushServiceStandIn;
+beforeAll(async () => {
+  pushService = await startPushServiceStandIn({ applicationServerKey: TEST_ALERTS.vapid.publicKey });
+});
+afterAll(() => pushService.close());
 
 /**
  * An ID token as the Auth emulator issues them (unsigned: the emulator's tokens carry no
@@ -68,6 +80,22 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
     );
     expect(response.status).toBe(200);
   }
+  /** A device subscribed to push, and an alert turned off: the account's other data. */
+  async function withAlerts(buyer: { uid: string; idToken: string }) {
+    const device = pushSubscriber(pushService);
+    const subscribed = await call('/me/push-subscriptions', {
+      method: 'POST',
+      token: buyer.idToken,
+      body: JSON.stringify(device.subscription),
+    });
+    expect(subscribed.status).toBe(204);
+    await createAlertPreferences(bed.db).turn(buyer.uid, 'data_80', 'email', false);
+    return device;
+  }
+  const alertDataOf = async (uid: string) => ({
+    devices: (await createPushSubscriptions(bed.db).ofUser(uid)).length,
+    preferences: (await bed.db.query('SELECT kind FROM alert_preferences WHERE uid = $1', [uid])).length,
+  });
   const accountExists = (uid: string) =>
     admin()
       .getUser(uid)
@@ -82,6 +110,22 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     expect(await accountExists(buyer.uid)).toBe(false);
     expect(await ownerOfOrders(buyer.uid)).toBe(0);
+  });
+
+  it('deletes the account’s push subscriptions and alert choices with it: nothing is sent to it any more', async () => {
+    const buyer = await signUp();
+    const device = await withAlerts(buyer);
+    expect(await alertDataOf(buyer.uid)).toEqual({ devices: 1, preferences: 1 });
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    expect(await alertDataOf(buyer.uid)).toEqual({ devices: 0, preferences: 0 });
+    const push = createPushSender({ vapid: TEST_ALERTS.vapid, subscriptions: createPushSubscriptions(bed.db) });
+    const message = { kind: 'data_80', title: 'Data', body: '80 %', url: '/my-esims', tag: 'x', lang: 'en' } as const;
+    expect(await push.sendToUser(buyer.uid, () => message, { ttlSeconds: 60, urgency: 'normal' })).toEqual({
+      sent: 0,
+      dropped: 0,
+      failed: 0,
+    });
+    expect(pushService.messages.filter((m) => m.id === device.id)).toEqual([]);
   });
 
   it('refuses a token of a sign-in more than five minutes old: 403, and nothing changes', async () => {
@@ -120,6 +164,7 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
     try {
       const buyer = await signUp();
       expect(await openOrder(buyer.idToken)).toBe(201);
+      await withAlerts(buyer);
       const response = await fetch(`${server.url}/api/me`, { method: 'DELETE', headers: { Authorization: `Bearer ${buyer.idToken}` } });
       expect(response.status).toBe(502);
       expect(ApiError.parse(await response.json()).error.code).toBe('account_not_deleted');
@@ -127,6 +172,7 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
       expect(await ownerOfOrders(buyer.uid)).toBe(1);
       const [open] = await bed.db.query<{ state: string }>('SELECT state FROM orders WHERE uid = $1', [buyer.uid]);
       expect(open!.state).toBe('pending_payment');
+      expect(await alertDataOf(buyer.uid)).toEqual({ devices: 1, preferences: 1 });
     } finally {
       await server.close();
     }

@@ -10,6 +10,7 @@ import { esimRoutes } from './esims/routes.ts';
 import { fail } from './http.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { orderRoutes } from './orders/routes.ts';
+import { pushPublicKeyRoutes, pushSubscriptionRoutes } from './push/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import type { ShopParts } from './wiring.ts';
 
@@ -28,7 +29,9 @@ export function createApp(parts: ShopParts) {
     .route('/esims', esimRoutes({ ...parts, auth }))
     // /me/… before /me, whose guard covers only /me itself.
     .route('/me/alerts', alertPreferenceRoutes({ ...parts, auth }))
+    .route('/me/push-subscriptions', pushSubscriptionRoutes({ ...parts, auth }))
     .route('/me', accountRoutes({ ...parts, auth }))
+    .route('/push', pushPublicKeyRoutes(parts))
     .route('/alerts', alertUnsubscribeRoutes(parts))
     .route('/webhooks', webhookRoutes(parts))
     .route('/jobs', jobRoutes(parts))

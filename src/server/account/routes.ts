@@ -1,20 +1,24 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { RECENT_SIGN_IN_MS } from '../../config/constants.ts';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
+import type { AlertPreferenceStore } from '../alerts/preferences.ts';
 import type { Accounts, Caller } from '../auth.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import { bearerToken, fail } from '../http.ts';
 import type { OrderStore } from '../orders/store.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.ts';
+import type { PushSubscriptionStore } from '../push/subscriptions.ts';
 
-/** The buyer's account, mounted at /me: DELETE / deletes it with the shop's data. */
+/** The buyer's account, mounted at /me: DELETE / deletes it with the shop's data (its orders detached, its devices and alert choices gone). */
 export function accountRoutes(deps: {
   auth: MiddlewareHandler<BuyerEnv>;
   accounts: Accounts;
   store: OrderStore;
   checkouts: CheckoutExpiry;
+  pushSubscriptions: PushSubscriptionStore;
+  alertPreferences: AlertPreferenceStore;
 }) {
-  const { accounts, store, checkouts } = deps;
+  const { accounts, store, checkouts, pushSubscriptions, alertPreferences } = deps;
   // Only /me itself: /me/x is no route (404 without asking who calls).
   return new Hono<BuyerEnv>().use('/', deps.auth).delete('/', async (c) => {
     // Irreversible: a token that is not revoked, of a sign-in within minutes (a stolen hour-old token
@@ -31,7 +35,14 @@ export function accountRoutes(deps: {
     }
     let cancelledCheckouts: string[];
     try {
-      ({ cancelledCheckouts } = await store.forgetBuyer(caller.uid, () => accounts.deleteAccount(caller.uid)));
+      ({ cancelledCheckouts } = await store.forgetBuyer(
+        caller.uid,
+        () => accounts.deleteAccount(caller.uid),
+        async (tx) => {
+          await pushSubscriptions.forget(tx, caller.uid);
+          await alertPreferences.forget(tx, caller.uid);
+        },
+      ));
     } catch (error) {
       console.error('account deletion failed', error instanceof Error ? error.message : error);
       return fail(c, 502, ERROR_CODES.accountNotDeleted, 'The account could not be deleted. Please try again.');
