@@ -2,8 +2,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
+import { orderRequest, testCatalogue } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
-import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { AlertPreferences, AlertUnsubscribed, ApiError } from '../contract/shop-api.ts';
 import { unsubscribeToken, unsubscribeUrl } from './alerts/unsubscribe-token.ts';
 
@@ -12,6 +12,7 @@ import { unsubscribeToken, unsubscribeUrl } from './alerts/unsubscribe-token.ts'
  * one-click unsubscribe (POST /alerts/unsubscribe, RFC 8058), over HTTP with Auth emulator accounts.
  */
 const SITE = 'http://127.0.0.1:4330';
+const { catalogue, PLAN } = testCatalogue();
 const ALL_ON: AlertPreferences = {
   esim_ready: { email: false, push: true },
   data_80: { email: true, push: true },
@@ -33,8 +34,15 @@ async function signInAgain(email: string): Promise<string> {
 }
 
 describe.each(databaseDrivers())('alert preferences on $name', (driver) => {
-  const bed = shopTestBed(driver, { catalogue: embeddedSnapshot(), siteUrl: SITE, stripe: false, partnerNotifications: false });
+  const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, stripe: { webhooks: false }, partnerNotifications: false });
   const { call } = bed;
+  /** A buyer with an order (unpaid will do): whom alert e-mails, and so unsubscribe links, are for. */
+  const buyerWithOrder = async () => {
+    const buyer = await signUp();
+    const ordered = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
+    expect(ordered.status).toBe(201);
+    return buyer;
+  };
   const preferencesOf = async (token: string) => {
     const response = await call('/me/alerts', { token });
     expect(response.status).toBe(200);
@@ -106,7 +114,7 @@ describe.each(databaseDrivers())('alert preferences on $name', (driver) => {
   });
 
   it('turns off exactly that kind’s e-mails on a one-click POST, whoever asks, and again without harm', async () => {
-    const buyer = await signUp();
+    const buyer = await buyerWithOrder();
     const token = unsubscribeToken(TEST_ALERTS.secret, buyer.uid, 'data_used_up');
     for (let i = 0; i < 2; i++) {
       const response = await oneClick(token);
@@ -117,7 +125,7 @@ describe.each(databaseDrivers())('alert preferences on $name', (driver) => {
   });
 
   it('takes the site page’s empty POST from the site’s origin, and tells the page it may read the answer', async () => {
-    const buyer = await signUp();
+    const buyer = await buyerWithOrder();
     const token = unsubscribeToken(TEST_ALERTS.secret, buyer.uid, 'validity_1_day');
     const response = await oneClick(token, { headers: { Origin: SITE }, body: null });
     expect(response.status).toBe(200);
@@ -128,7 +136,7 @@ describe.each(databaseDrivers())('alert preferences on $name', (driver) => {
   });
 
   it('refuses a forged or foreign token with 400 invalid_token, and changes nothing', async () => {
-    const buyer = await signUp();
+    const buyer = await buyerWithOrder();
     const genuine = unsubscribeToken(TEST_ALERTS.secret, buyer.uid, 'data_80');
     const [uid, , mac] = genuine.split('.');
     const otherKind = unsubscribeToken(TEST_ALERTS.secret, buyer.uid, 'data_used_up').split('.')[1];
@@ -146,8 +154,16 @@ describe.each(databaseDrivers())('alert preferences on $name', (driver) => {
     expect(await preferencesOf(buyer.idToken)).toEqual(ALL_ON);
   });
 
+  it('answers a deleted account’s link as done, and stores nothing of it again', async () => {
+    const buyer = await buyerWithOrder();
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    const response = await oneClick(unsubscribeToken(TEST_ALERTS.secret, buyer.uid, 'data_80'));
+    expect(response.status).toBe(200);
+    expect(await bed.db.query('SELECT * FROM alert_preferences WHERE uid = $1', [buyer.uid])).toEqual([]);
+  });
+
   it('does not unsubscribe on a GET of the link (scanners open links): it sends the reader to the site’s page', async () => {
-    const buyer = await signUp();
+    const buyer = await buyerWithOrder();
     const token = unsubscribeToken(TEST_ALERTS.secret, buyer.uid, 'data_80');
     const response = await fetch(`${bed.api.url}/api/alerts/unsubscribe?token=${token}&lang=de`, { redirect: 'manual' });
     expect(response.status).toBe(303);

@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import { ALERT_KIND_CHANNELS, AlertPreferences, ERROR_CODES, type AlertUnsubscribed } from '../../contract/shop-api.ts';
 import { DEFAULT_LOCALE, isLocale } from '../../i18n/locales.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
+import type { Queryable } from '../db/db.ts';
 import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AlertPreferenceStore } from './preferences.ts';
@@ -28,12 +29,13 @@ export function alertPreferenceRoutes(deps: { auth: MiddlewareHandler<BuyerEnv>;
  * scanner following it) changes nothing: it is sent on to that page.
  */
 export function alertUnsubscribeRoutes(deps: {
+  db: Queryable;
   alertPreferences: AlertPreferenceStore;
   alertsSecret: string;
   allowedOrigins: ReadonlySet<string>;
   siteUrl: string;
 }) {
-  const { alertPreferences, alertsSecret, allowedOrigins, siteUrl } = deps;
+  const { db, alertPreferences, alertsSecret, allowedOrigins, siteUrl } = deps;
   const invalid = (c: Parameters<typeof fail>[0]) =>
     fail(c, 400, ERROR_CODES.invalidToken, 'This unsubscribe link is not valid. Manage your alerts in your profile.');
   return new Hono()
@@ -42,7 +44,10 @@ export function alertUnsubscribeRoutes(deps: {
       const token = readUnsubscribeToken(alertsSecret, c.req.query('token') ?? '');
       // Only e-mail kinds get tokens; anything else was not made here.
       if (!token || !ALERT_KIND_CHANNELS[token.kind].includes('email')) return invalid(c);
-      await alertPreferences.turn(token.uid, token.kind, 'email', false);
+      // Alert e-mails come only to buyers with orders; a deleted account has none left under its
+      // uid (they were detached): nothing goes to it any more, and nothing of it is stored again.
+      const [buyer] = await db.query('SELECT 1 FROM orders WHERE uid = $1 LIMIT 1', [token.uid]);
+      if (buyer) await alertPreferences.turn(token.uid, token.kind, 'email', false);
       return c.json({ kind: token.kind } satisfies AlertUnsubscribed, 200, { 'Cache-Control': 'no-store' });
     })
     .get('/unsubscribe', (c) => {
