@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveApi } from '../../scripts/lib/api-server.ts';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../../stand-ins/push-service/server.ts';
 import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
@@ -104,6 +105,25 @@ describe.each(databaseDrivers())('Web Push on $name', (driver) => {
     expect(await refused({ ...subscription, lang: 'xx' })).toMatch(/lang/);
     expect((await unsubscribe(buyer.idToken, 'not a url')).status).toBe(400);
     expect(await endpointsOf(buyer.uid)).toEqual([]);
+  });
+
+  it('takes only https endpoints on a live site: no loopback address for the API to post to', async () => {
+    const live = await serveApi(bed.build({ siteUrl: 'https://travel-esim-shop.com' }));
+    try {
+      const buyer = await signUp();
+      const { subscription } = pushSubscriber(pushService);
+      const post = (endpoint: string) =>
+        fetch(`${live.url}/api/me/push-subscriptions`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${buyer.idToken}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ...subscription, endpoint }),
+        });
+      expect((await post(subscription.endpoint)).status).toBe(400);
+      expect((await post('https://fcm.googleapis.com/fcm/send/abc:def')).status).toBe(204);
+      expect(await endpointsOf(buyer.uid)).toEqual(['https://fcm.googleapis.com/fcm/send/abc:def']);
+    } finally {
+      await live.close();
+    }
   });
 
   it(`keeps at most ${MAX_PUSH_SUBSCRIPTIONS_PER_USER} devices a buyer: one more drops the least recently saved`, async () => {

@@ -1,7 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { PushSubscriptionRequest, PushUnsubscribeRequest, type PushPublicKey } from '../../contract/shop-api.ts';
+import { isRealOrigin } from '../../config/env.ts';
+import { ERROR_CODES, PushSubscriptionRequest, PushUnsubscribeRequest, type PushPublicKey } from '../../contract/shop-api.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
+import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { PushSender } from './sender.ts';
 import type { PushSubscriptionStore } from './subscriptions.ts';
@@ -10,12 +12,22 @@ import type { PushSubscriptionStore } from './subscriptions.ts';
  * This device's Push API subscription, mounted at /me/push-subscriptions: POST stores it (the
  * profile's switch turned on, or the page saving it again), DELETE removes it (the switch off).
  */
-export function pushSubscriptionRoutes(deps: { auth: MiddlewareHandler<BuyerEnv>; pushSubscriptions: PushSubscriptionStore }) {
+export function pushSubscriptionRoutes(deps: {
+  auth: MiddlewareHandler<BuyerEnv>;
+  pushSubscriptions: PushSubscriptionStore;
+  siteUrl: string;
+}) {
   const { pushSubscriptions } = deps;
+  // The contract admits http://127.0.0.1 endpoints for the local push-service stand-in; a live shop
+  // takes https only, so nobody can make the API post to its own loopback services.
+  const httpAllowed = !isRealOrigin(deps.siteUrl);
   return new Hono<BuyerEnv>()
     .use('/', deps.auth)
     .post('/', ...jsonBody(PushSubscriptionRequest), async (c) => {
-      await pushSubscriptions.save(c.var.caller.uid, c.req.valid('json'));
+      const subscription = c.req.valid('json');
+      if (!httpAllowed && !subscription.endpoint.startsWith('https://'))
+        return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: endpoint.');
+      await pushSubscriptions.save(c.var.caller.uid, subscription);
       return c.body(null, 204);
     })
     .delete('/', ...jsonBody(PushUnsubscribeRequest), async (c) => {

@@ -64,6 +64,8 @@ export function createPushSender(options: { vapid: VapidConfig; subscriptions: P
         headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)])),
         body: new Uint8Array(request.body),
         signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+        // A push service answers; it never sends the message on elsewhere.
+        redirect: 'error',
       });
       await response.body?.cancel();
       status = response.status;
