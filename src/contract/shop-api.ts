@@ -32,6 +32,8 @@ import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
  *   GET    /push/public-key                     → PushPublicKey (the VAPID public key for pushManager.subscribe; no sign-in)
  *   POST   /alerts/unsubscribe?token=…          → 200 AlertUnsubscribed (RFC 8058 one-click, the e-mail's List-Unsubscribe URL;
  *                                                no sign-in: the token names the account and the alert kind; 400 invalid_token)
+ *   GET    /alerts/unsubscribe?token=…&lang=xx  → 303 to the site's /unsubscribe page, changing nothing (RFC 8058: link
+ *                                                scanners open links; the page POSTs after the reader's click)
  *
  * POST /orders (new eSIMs and top-ups alike) and POST /esims/{id}/refund have per-user limits
  * (src/config/constants.ts): above them 429 too_many_requests with Retry-After (seconds).
