@@ -32,7 +32,6 @@ export const STORAGE_KEYS = {
   language: 'preferred_language',
   languageUserPicked: 'language_user_picked',
   theme: 'theme',
-  pushNotifications: 'push_notifications',
   /** The signed-in user's eSIMs as last loaded, for reading offline (issue 15 item 8); removed on log-out. */
   savedEsims: 'my_esims',
 } as const;
@@ -43,8 +42,11 @@ export const COOKIE_CONSENT_VALUES = ['accepted', 'rejected'] as const;
 /** Session-storage key: 'Not now' on the install prompt holds until the browser session ends. */
 export const INSTALL_PROMPT_DISMISSED_KEY = 'install_prompt_dismissed';
 
-/** Settings defaults (spec 9). */
-export const PUSH_NOTIFICATIONS_DEFAULT = true;
+/**
+ * Settings defaults (spec 9). Push notifications are no longer a stored setting (issue 23): a
+ * device is subscribed only by a click on the profile's switch, and the alerts themselves are on
+ * by default on the server (GET /me/alerts).
+ */
 export const DARK_MODE_DEFAULT = false;
 
 /** Minimum password length (spec 5 and 9). */

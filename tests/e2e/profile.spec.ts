@@ -12,7 +12,7 @@ const ME = `${LOCAL_API_BASE_URL}/me`;
 
 for (const lang of ['en', 'ar'] as const) {
   const m = messages(lang, 'auth');
-  const { profile, history } = messages(lang, 'account');
+  const { profile, history, alerts } = messages(lang, 'account');
   const { checkout: checkoutTexts, paymentSuccess } = messages(lang, 'checkout');
   const p = (route: string) => (lang === 'en' ? route : `/${lang}${route === '/' ? '/' : route}`);
 
@@ -153,7 +153,8 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(page.locator('[data-email]')).toHaveText(email);
       const settings = page.getByRole('region', { name: profile.settings });
       await expect(settings.getByRole('status')).toHaveText(profile.settingsNotSaved);
-      await expect(settings.getByRole('switch', { name: profile.push })).toHaveAttribute('aria-checked', 'true');
+      // Push is no stored setting (issue 23): the device's switch, off until a click subscribes it.
+      await expect(page.getByRole('switch', { name: alerts.thisDevice })).toHaveAttribute('aria-checked', 'false');
       const dark = settings.getByRole('switch', { name: profile.darkMode });
       await expect(dark).toHaveAttribute('aria-checked', 'false');
       // Still applies to this page.

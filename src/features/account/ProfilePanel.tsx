@@ -1,6 +1,8 @@
 import { useStore } from '@nanostores/react';
+import type { Locale } from '../../i18n/locales.ts';
 import { $session } from '../auth/session.ts';
 import AccountCard from './AccountCard.tsx';
+import AlertsCard from './AlertsCard.tsx';
 import DangerCard from './DangerCard.tsx';
 import PasswordCard from './PasswordCard.tsx';
 import type { ProfilePanelMessages } from './profile-panel-messages.ts';
@@ -10,10 +12,12 @@ import { usesPassword } from './sign-in-methods.ts';
 interface Props {
   messages: ProfilePanelMessages;
   homePath: string;
+  /** The page's language: this device's push notifications come in it. */
+  lang: Locale;
 }
 
-/** The profile's account part: name, e-mail and its confirmation, password, settings, delete, log out. */
-export default function ProfilePanel({ messages: m, homePath }: Props) {
+/** The profile's account part: name, e-mail and its confirmation, password, alerts, settings, delete, log out. */
+export default function ProfilePanel({ messages: m, homePath, lang }: Props) {
   const session = useStore($session);
   if (session.status !== 'signedIn') return null;
   const { user } = session;
@@ -21,6 +25,7 @@ export default function ProfilePanel({ messages: m, homePath }: Props) {
     <div className="space-y-6">
       <AccountCard user={user} m={m} />
       {usesPassword(user) && <PasswordCard user={user} m={m} />}
+      <AlertsCard m={m} lang={lang} />
       <SettingsCard m={m} />
       <DangerCard user={user} m={m} homePath={homePath} />
     </div>

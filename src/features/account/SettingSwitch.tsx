@@ -1,32 +1,32 @@
+import ToggleSwitch from './ToggleSwitch.tsx';
+
 /** One on/off setting, labelled, as a switch. */
 export default function SettingSwitch({
   id,
   label,
   checked,
   onChange,
+  disabled,
+  describedBy,
 }: {
   id: string;
   label: string;
   checked: boolean;
   onChange: (on: boolean) => void;
+  disabled?: boolean | undefined;
+  describedBy?: string | undefined;
 }) {
   return (
     <div className="flex items-center justify-between gap-4 py-2">
       <span id={`${id}-label`}>{label}</span>
-      <button
-        type="button"
-        role="switch"
+      <ToggleSwitch
         id={id}
-        aria-checked={checked}
-        aria-labelledby={`${id}-label`}
-        onClick={() => onChange(!checked)}
-        className="relative h-7 w-12 shrink-0 rounded-full bg-line transition-colors aria-checked:bg-brand"
-      >
-        <span
-          aria-hidden="true"
-          className={`absolute top-1 size-5 rounded-full bg-white shadow transition-all ${checked ? 'start-6' : 'start-1'}`}
-        />
-      </button>
+        labelledBy={`${id}-label`}
+        checked={checked}
+        onChange={onChange}
+        disabled={disabled}
+        describedBy={describedBy}
+      />
     </div>
   );
 }

@@ -2,26 +2,20 @@ import { useEffect, useState } from 'react';
 import { PROFILE_CARD_CLASS } from './profile-card.ts';
 import type { SettingsCardMessages } from './profile-panel-messages.ts';
 import SettingSwitch from './SettingSwitch.tsx';
-import { DEFAULT_SETTINGS, readSettings, writeDarkMode, writePush } from './settings.ts';
+import { DEFAULT_SETTINGS, readSettings, writeDarkMode } from './settings.ts';
 
-/** This device's settings: notifications and dark mode. */
+/** This device's settings: dark mode (push notifications are in the alerts card). */
 export default function SettingsCard({ m }: { m: SettingsCardMessages }) {
   // Local settings are read after hydration: the server cannot know them.
   const [settings, setSettings] = useState(DEFAULT_SETTINGS);
   useEffect(() => setSettings(readSettings()), []);
-  const { dark, push, storable } = settings;
+  const { dark, storable } = settings;
   return (
     <section className={PROFILE_CARD_CLASS} aria-labelledby="settings-heading">
       <h2 id="settings-heading" className="text-lg font-semibold">
         {m.profile.settings}
       </h2>
       <div className="mt-2 divide-y divide-line">
-        <SettingSwitch
-          id="setting-push"
-          label={m.profile.push}
-          checked={push}
-          onChange={(on) => setSettings({ ...settings, push: on, storable: writePush(on) })}
-        />
         <SettingSwitch
           id="setting-dark"
           label={m.profile.darkMode}

@@ -23,7 +23,6 @@ const SHOWN = [
   'changePassword',
   'passwordChanged',
   'settings',
-  'push',
   'darkMode',
   'settingsNotSaved',
   'logout',
@@ -49,6 +48,8 @@ export interface ProfilePanelMessages extends AuthErrorMessages<'generic'> {
   validation: Pick<AuthNamespace['validation'], NewPasswordValidationKey>;
   /** For shopErrorText when deleting the account fails (with errors.network and errors.tooManyRequests). */
   checkout: ShopErrorMessages['checkout'];
+  /** The alerts card, whole (issue 23). */
+  alerts: AccountNamespace['alerts'];
 }
 type Panel = ProfilePanelMessages;
 
@@ -78,7 +79,12 @@ export interface PasswordCardMessages extends AuthErrorMessages<'generic'> {
 
 /** The device settings (SettingsCard.tsx). */
 export interface SettingsCardMessages {
-  profile: Pick<Panel['profile'], 'settings' | 'push' | 'darkMode' | 'settingsNotSaved'>;
+  profile: Pick<Panel['profile'], 'settings' | 'darkMode' | 'settingsNotSaved'>;
+}
+
+/** Push on this device and which alerts go by e-mail and push (AlertsCard.tsx and its parts). */
+export interface AlertsCardMessages {
+  alerts: Panel['alerts'];
 }
 
 /** Log out and delete the account (DangerCard.tsx). */
@@ -93,8 +99,10 @@ export interface DangerCardMessages extends AuthErrorMessages<'generic'> {
 
 export function profilePanelMessages(locale: Locale): ProfilePanelMessages {
   const auth = authNamespace(locale);
+  const account = accountNamespace(locale);
   return {
-    profile: pickMessages(accountNamespace(locale).profile, SHOWN),
+    profile: pickMessages(account.profile, SHOWN),
+    alerts: account.alerts,
     fields: pickMessages(auth.fields, FIELDS),
     validation: pickMessages(auth.validation, ['passwordRequired', 'passwordTooShort', 'passwordsMismatch']),
     errors: pickMessages(auth.errors, [...AUTH_ERROR_KEYS, 'generic']),

@@ -1,25 +1,23 @@
-import { DARK_MODE_DEFAULT, PUSH_NOTIFICATIONS_DEFAULT, STORAGE_KEYS } from '../../config/constants.ts';
+import { DARK_MODE_DEFAULT, STORAGE_KEYS } from '../../config/constants.ts';
 
 /**
- * Device-local settings (spec 2): dark mode and push notifications, saved in local storage.
+ * Device-local settings (spec 2): dark mode, saved in local storage. (Push notifications are this
+ * device's Push API subscription since issue 23: AlertsCard.tsx.)
  * A browser may block that storage (reading `localStorage` throws): the settings then start
  * from the defaults, still apply to the page, and `storable` says they cannot be kept.
  */
 export interface Settings {
   dark: boolean;
-  push: boolean;
   storable: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { dark: DARK_MODE_DEFAULT, push: PUSH_NOTIFICATIONS_DEFAULT, storable: true };
+export const DEFAULT_SETTINGS: Settings = { dark: DARK_MODE_DEFAULT, storable: true };
 
 export function readSettings(): Settings {
   try {
     const theme = localStorage.getItem(STORAGE_KEYS.theme);
-    const push = localStorage.getItem(STORAGE_KEYS.pushNotifications);
     return {
       dark: theme === null ? DARK_MODE_DEFAULT : theme === 'dark',
-      push: push === null ? PUSH_NOTIFICATIONS_DEFAULT : push === 'on',
       storable: true,
     };
   } catch {
@@ -31,11 +29,6 @@ export function readSettings(): Settings {
 export function writeDarkMode(dark: boolean): boolean {
   document.documentElement.classList.toggle('dark', dark);
   return save(STORAGE_KEYS.theme, dark ? 'dark' : 'light');
-}
-
-/** Saves the push-notification choice; false when it could not be saved. */
-export function writePush(on: boolean): boolean {
-  return save(STORAGE_KEYS.pushNotifications, on ? 'on' : 'off');
 }
 
 function save(key: string, value: string): boolean {

@@ -1,0 +1,52 @@
+import type { PushSubscriptionRequest } from '../../contract/shop-api.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { deletePushSubscription, getPushPublicKey, savePushSubscription } from '../../shop-client/shop.ts';
+
+/**
+ * This device's Web Push subscription (issue 23): made with the API's VAPID key, stored by the
+ * API with the page's language, and removed from both when turned off. The worker is the one
+ * ServiceWorkerRegistration.astro registers.
+ */
+
+/** The subscription this browser holds for the site, if any. */
+export async function deviceSubscription(): Promise<PushSubscription | null> {
+  const registration = await navigator.serviceWorker.ready;
+  return registration.pushManager.getSubscription();
+}
+
+/** PushSubscription.toJSON() with the language of the notifications. */
+const request = (subscription: PushSubscription, lang: Locale) => ({ ...subscription.toJSON(), lang }) as PushSubscriptionRequest;
+
+/** Subscribes this device and stores it; if the API cannot store it, the device is not left subscribed. */
+export async function subscribeDevice(lang: Locale): Promise<void> {
+  const [{ publicKey }, registration] = await Promise.all([getPushPublicKey(), navigator.serviceWorker.ready]);
+  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(publicKey) });
+  try {
+    await savePushSubscription(request(subscription, lang));
+  } catch (error) {
+    await subscription.unsubscribe().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Stores an existing subscription again: it follows the page's language and the signed-in account. */
+export const storeDeviceSubscription = (subscription: PushSubscription, lang: Locale) => savePushSubscription(request(subscription, lang));
+
+/** Removes this device's subscription from the API, then from the browser (a failed call leaves both). */
+export async function unsubscribeDevice(): Promise<void> {
+  const subscription = await deviceSubscription();
+  if (!subscription) return;
+  await deletePushSubscription(subscription.endpoint);
+  await subscription.unsubscribe();
+}
+
+/** The key as bytes: every browser takes those, not all take the base64url text. */
+function base64UrlBytes(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(
+    text
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(text.length / 4) * 4, '='),
+  );
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
