@@ -1,6 +1,7 @@
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { receivedLog } from '../received-log.ts';
 
 /**
  * A local push service (RFC 8030; dev and tests only, nothing under src/ imports it): it takes what
@@ -121,9 +122,8 @@ const answer = (response: ServerResponse, status: number, body?: unknown, header
 export const messageAsJson = (message: ReceivedPushMessage) => ({ ...message, body: message.body.toString('base64url') });
 
 export async function startPushServiceStandIn(options: PushServiceStandInOptions = {}): Promise<PushServiceStandIn> {
-  const messages: ReceivedPushMessage[] = [];
+  const received = receivedLog<ReceivedPushMessage>('push-service stand-in');
   const answers = new Map<string, number>();
-  const waiters = new Set<(message: ReceivedPushMessage) => void>();
   let origin = '';
 
   async function push(request: IncomingMessage, response: ServerResponse, id: string) {
@@ -153,9 +153,8 @@ export async function startPushServiceStandIn(options: PushServiceStandInOptions
       body,
       receivedAt: new Date(),
     };
-    messages.push(message);
+    received.add(message);
     options.onMessage?.(message);
-    for (const waiter of waiters) waiter(message);
     // RFC 8030 section 5: 201 Created, the message's own resource in Location.
     return answer(response, status, undefined, status === 201 ? { Location: `${origin}/message/${randomUUID()}` } : {});
   }
@@ -164,7 +163,7 @@ export async function startPushServiceStandIn(options: PushServiceStandInOptions
   async function control(request: IncomingMessage, response: ServerResponse, path: string) {
     if (request.method === 'GET' && path === '/_stand-in/messages') {
       const id = new URL(request.url!, origin).searchParams.get('id');
-      return answer(response, 200, messages.filter((m) => id === null || m.id === id).map(messageAsJson));
+      return answer(response, 200, received.entries.filter((m) => id === null || m.id === id).map(messageAsJson));
     }
     const setting = /^\/_stand-in\/answers\/([\w-]+)$/.exec(path);
     if (request.method === 'PUT' && setting) {
@@ -197,24 +196,8 @@ export async function startPushServiceStandIn(options: PushServiceStandInOptions
     url: origin,
     endpoint: (id = randomUUID()) => `${origin}/push/${id}`,
     setAnswer: (id, status) => void answers.set(id, status),
-    messages,
-    waitFor(predicate, timeoutMs = 10_000) {
-      const found = messages.find(predicate);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolveWait, reject) => {
-        const waiter = (message: ReceivedPushMessage) => {
-          if (!predicate(message)) return;
-          waiters.delete(waiter);
-          clearTimeout(timer);
-          resolveWait(message);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(new Error(`push-service stand-in: no matching message within ${timeoutMs} ms (${messages.length} received)`));
-        }, timeoutMs);
-        waiters.add(waiter);
-      });
-    },
+    messages: received.entries,
+    waitFor: received.waitFor,
     close: () =>
       new Promise<void>((resolveClose) => {
         server.closeAllConnections();

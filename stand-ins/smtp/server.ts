@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { generate } from 'selfsigned';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
+import { receivedLog } from '../received-log.ts';
 
 /**
  * A local SMTP capture (dev and tests only; nothing under src/ imports it): it keeps each message
@@ -109,8 +110,7 @@ async function selfSignedCertificate(): Promise<{ key: string; cert: string }> {
 export async function startSmtpStandIn(options: SmtpStandInOptions = {}): Promise<SmtpStandIn> {
   const dir = options.dir ?? DEFAULT_MAIL_DIR;
   await mkdir(dir, { recursive: true });
-  const messages: CapturedMessage[] = [];
-  const waiters = new Set<(message: CapturedMessage) => void>();
+  const received = receivedLog<CapturedMessage>('SMTP stand-in');
 
   const { tls, auth } = options;
   const refused = new Set((options.refuseRecipients ?? []).map((address) => address.toLowerCase()));
@@ -191,9 +191,8 @@ export async function startSmtpStandIn(options: SmtpStandInOptions = {}): Promis
       file,
       ...connection,
     };
-    messages.push(message);
+    received.add(message);
     options.onMessage?.(message);
-    for (const waiter of waiters) waiter(message);
   }
 
   await new Promise<void>((resolveListen, reject) => {
@@ -216,24 +215,8 @@ export async function startSmtpStandIn(options: SmtpStandInOptions = {}): Promis
     setDown(value) {
       down = value;
     },
-    messages,
-    waitFor(predicate, timeoutMs = 10_000) {
-      const found = messages.find(predicate);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolveWait, reject) => {
-        const waiter = (message: CapturedMessage) => {
-          if (!predicate(message)) return;
-          waiters.delete(waiter);
-          clearTimeout(timer);
-          resolveWait(message);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(new Error(`SMTP stand-in: no matching message within ${timeoutMs} ms (${messages.length} received)`));
-        }, timeoutMs);
-        waiters.add(waiter);
-      });
-    },
+    messages: received.entries,
+    waitFor: received.waitFor,
     close: () => new Promise<void>((resolveClose) => server.close(() => resolveClose())),
   };
 }
