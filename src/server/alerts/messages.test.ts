@@ -41,6 +41,14 @@ describe('the alerts’ texts', () => {
     expect(ar.action).toBe('إعادة الشحن');
   });
 
+  it('floor the share used to a whole percent, never rounding up to a threshold not reached', () => {
+    const percent = (usedBytes: number) =>
+      alertTexts({ kind: 'data_80', lang: 'en', destinationName: 'Japan', facts: { ...facts, usedBytes, totalBytes: 100 } }).subject;
+    expect(percent(79.6)).toBe('Japan: 79% of your data used');
+    expect(percent(29)).toBe('Japan: 29% of your data used');
+    expect(percent(100)).toBe('Japan: 100% of your data used');
+  });
+
   it('never mention an end the eSIM does not have, and never show more used than the plan holds', () => {
     const texts = alertTexts({
       kind: 'data_used_up',

@@ -46,8 +46,8 @@ export function alertTexts({ kind, lang, destinationName, facts }: AlertTextInpu
     destination: destinationName,
     total: formatBytes(facts.totalBytes, lang),
     left: formatBytes(Math.max(0, facts.totalBytes - facts.usedBytes), lang),
-    // Floored: 79.6 % is not yet '80 %'.
-    percent: new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(Math.floor(share * 100) / 100),
+    // Floored (79.6 % is not yet '80 %'), past float noise (0.29 * 100 is 28.999…).
+    percent: new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }).format(Math.floor(share * 100 + 1e-9) / 100),
   };
   return {
     subject: t(`${kind}.subject`, values),
