@@ -1,5 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
 import { STORAGE_KEYS } from './src/config/constants.ts';
+
+/**
+ * The shop API's unsubscribe-token key for this run (issue 23): set before the webServer starts
+ * the API (scripts/local-shop.ts takes it from the environment) and inherited by the workers, so
+ * unsubscribe.spec.ts signs tokens the API accepts.
+ */
+process.env.ALERTS_SECRET ??= randomBytes(32).toString('base64url');
 
 const PORT = Number(process.env.E2E_PORT ?? 4329);
 const BASE_URL = `http://127.0.0.1:${PORT}`;

@@ -1,10 +1,12 @@
 import type { AlertKind } from '../contract/shop-api.ts';
 
-/** Every kind, checked at compile time against the contract's (a value import would bring zod to the page). */
-const KINDS: Record<AlertKind, true> = { esim_ready: true, data_80: true, data_used_up: true, validity_1_day: true };
+/** The kinds that have an e-mail, so an unsubscribe link (ALERT_KIND_CHANNELS: 'eSIM ready' is push only). */
+export type EmailAlertKind = Exclude<AlertKind, 'esim_ready'>;
+/** Checked at compile time against the contract's kinds (a value import would bring zod to the page). */
+const EMAIL_KINDS: Record<EmailAlertKind, true> = { data_80: true, data_used_up: true, validity_1_day: true };
 
 /** What POST /alerts/unsubscribe answered, as the unsubscribe page tells it. */
-export type UnsubscribeOutcome = { status: 'done'; kind: AlertKind } | { status: 'invalid' } | { status: 'failed' };
+export type UnsubscribeOutcome = { status: 'done'; kind: EmailAlertKind } | { status: 'invalid' } | { status: 'failed' };
 
 /**
  * One-click unsubscribe from an alert e-mail (issue 23): the token alone names the account and
@@ -17,7 +19,8 @@ export async function unsubscribeAlerts(baseUrl: string, token: string, fetchImp
     const body: unknown = await response.json().catch(() => undefined);
     if (response.status === 400) return { status: 'invalid' };
     const kind = typeof body === 'object' && body !== null && 'kind' in body ? body.kind : undefined;
-    if (response.ok && typeof kind === 'string' && Object.hasOwn(KINDS, kind)) return { status: 'done', kind: kind as AlertKind };
+    if (response.ok && typeof kind === 'string' && Object.hasOwn(EMAIL_KINDS, kind))
+      return { status: 'done', kind: kind as EmailAlertKind };
   } catch {
     // The network failed: the same as an answer we cannot use, which the page offers to retry.
   }

@@ -10,6 +10,7 @@ interface Namespaces {
   esims: typeof import('../../locales/en/esims.json');
   connect: typeof import('../../locales/en/connect.json');
   legal: typeof import('../../locales/en/legal.json');
+  unsubscribe: typeof import('../../locales/en/unsubscribe.json');
 }
 
 /** A language's resources as its pages show them (every language has English's shape: the translation check). */

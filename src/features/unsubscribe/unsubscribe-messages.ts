@@ -1,3 +1,4 @@
+import { ALERT_DATA_USED_SHARE } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { namespaceMessages, pickMessages, type NamespaceMessages } from '../../i18n/namespace-messages.ts';
 
@@ -7,6 +8,8 @@ type Unsubscribe = NamespaceMessages<'unsubscribe'>['unsubscribe'];
 export type UnsubscribeMessages = Pick<Unsubscribe, 'intro' | 'confirm' | 'busy' | 'done' | 'manage' | 'invalid' | 'failed' | 'retry'>;
 
 export function unsubscribeMessages(locale: Locale): UnsubscribeMessages {
-  const { unsubscribe } = namespaceMessages(locale, 'unsubscribe');
+  // The data alert's share as the alert e-mail states it, in the language's way ('80%', '80 %').
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(ALERT_DATA_USED_SHARE);
+  const { unsubscribe } = namespaceMessages(locale, 'unsubscribe', { percent });
   return pickMessages(unsubscribe, ['intro', 'confirm', 'busy', 'done', 'manage', 'invalid', 'failed', 'retry']);
 }
