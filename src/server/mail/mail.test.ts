@@ -16,6 +16,7 @@ import { TERMS_VERSION } from '../../contract/shop-api.ts';
 import { simpleParser } from 'mailparser';
 import { ALERT_KINDS } from '../../contract/shop-api.ts';
 import { LOCALE_CODES } from '../../i18n/locales.ts';
+import { unsubscribeToken, unsubscribeUrl } from '../alerts/unsubscribe-token.ts';
 import { alertEmail, type AlertEmailInput } from './alert-email.ts';
 import { createMailer, MailError } from './mailer.ts';
 import { orderEmail, type MailEsim } from './order-email.ts';
@@ -389,6 +390,8 @@ describe('the refund e-mail', () => {
 
 describe('the alert e-mail', () => {
   const GB = 2 ** 30;
+  // As long as a real one: a header line this long is folded, and must unfold to the same URL.
+  const oneClickUrl = unsubscribeUrl('https://api.shop.example/api', unsubscribeToken('key', 'x'.repeat(28), 'data_80'), 'de');
   const alert = (overrides: Partial<AlertEmailInput> = {}): AlertEmailInput => ({
     kind: 'data_80',
     lang: 'en',
@@ -396,7 +399,7 @@ describe('the alert e-mail', () => {
     facts: { usedBytes: 0.85 * 3 * GB, totalBytes: 3 * GB, expiresAt: '2026-11-25T14:05:00Z' },
     topUpUrl: 'https://shop.example/checkout?topUp=esim-1',
     myEsimsUrl: 'https://shop.example/my-esim',
-    unsubscribeUrl: 'https://api.shop.example/alerts/unsubscribe?token=abc.def.ghi',
+    unsubscribeUrl: oneClickUrl,
     unsubscribePageUrl: 'https://shop.example/unsubscribe?token=abc.def.ghi',
     preferencesUrl: 'https://shop.example/profile#alerts',
     siteName: 'Travel eSIM',
@@ -416,7 +419,7 @@ describe('the alert e-mail', () => {
         .find((line) => line.key === name)
         ?.line.replace(/\r?\n[ \t]+/g, '')
         .replace(/^[^:]+:\s*/, '');
-    expect(header('list-unsubscribe')).toBe('<https://api.shop.example/alerts/unsubscribe?token=abc.def.ghi>');
+    expect(header('list-unsubscribe')).toBe(`<${oneClickUrl}>`);
     expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     for (const part of [message.text, message.html]) {
       expect(part).toContain('461 MB left');
