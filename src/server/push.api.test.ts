@@ -103,6 +103,10 @@ describe.each(databaseDrivers())('Web Push on $name', (driver) => {
     expect(await refused({ ...subscription, keys: { p256dh: subscription.keys.p256dh } })).toMatch(/keys\.auth/);
     expect(await refused({ ...subscription, keys: { ...subscription.keys, auth: 'not base64url!' } })).toMatch(/keys\.auth/);
     expect(await refused({ ...subscription, lang: 'xx' })).toMatch(/lang/);
+    // Well-formed base64url, but nothing a message can be encrypted to: no point on P-256, a short secret.
+    const notAPoint = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url');
+    expect(await refused({ ...subscription, keys: { ...subscription.keys, p256dh: notAPoint } })).toMatch(/keys/);
+    expect(await refused({ ...subscription, keys: { ...subscription.keys, auth: 'c2hvcnQ' } })).toMatch(/keys/);
     expect((await unsubscribe(buyer.idToken, 'not a url')).status).toBe(400);
     expect(await endpointsOf(buyer.uid)).toEqual([]);
   });
@@ -192,5 +196,22 @@ describe.each(databaseDrivers())('Web Push on $name', (driver) => {
       [devices.busy.subscription.endpoint, unreachable.endpoint, devices.fine.subscription.endpoint].sort(),
     );
     expect(devices.fine.received()).toEqual([message('en')]);
+  });
+
+  it('drops a stored subscription whose keys nothing can be encrypted to, and still sends to the others', async () => {
+    const { buyer, device } = await subscribed();
+    const broken = pushSubscriber(pushService);
+    await bed.db.query(`INSERT INTO push_subscriptions (endpoint, uid, p256dh, auth, lang) VALUES ($1, $2, 'BAAA', $3, 'en')`, [
+      broken.subscription.endpoint,
+      buyer.uid,
+      broken.subscription.keys.auth,
+    ]);
+    expect(await sender().sendToUser(buyer.uid, message, { ttlSeconds: 60, urgency: 'normal' })).toEqual({
+      sent: 1,
+      dropped: 1,
+      failed: 0,
+    });
+    expect(await endpointsOf(buyer.uid)).toEqual([device.subscription.endpoint]);
+    expect(device.received()).toEqual([message('en')]);
   });
 });

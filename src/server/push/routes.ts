@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { isRealOrigin } from '../../config/env.ts';
@@ -7,6 +8,23 @@ import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { PushSender } from './sender.ts';
 import type { PushSubscriptionStore } from './subscriptions.ts';
+
+/**
+ * Keys a message can be encrypted to (RFC 8291 section 3): p256dh a point on P-256 (uncompressed,
+ * 65 bytes), auth a 16-byte secret. Checked here, so a stored subscription never fails to encrypt.
+ */
+function encryptable(keys: PushSubscriptionRequest['keys']): boolean {
+  const point = Buffer.from(keys.p256dh, 'base64url');
+  if (Buffer.from(keys.auth, 'base64url').length !== 16 || point.length !== 65) return false;
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    ecdh.computeSecret(point);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * This device's Push API subscription, mounted at /me/push-subscriptions: POST stores it (the
@@ -27,6 +45,7 @@ export function pushSubscriptionRoutes(deps: {
       const subscription = c.req.valid('json');
       if (!httpAllowed && !subscription.endpoint.startsWith('https://'))
         return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: endpoint.');
+      if (!encryptable(subscription.keys)) return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: keys.');
       await pushSubscriptions.save(c.var.caller.uid, subscription);
       return c.body(null, 204);
     })

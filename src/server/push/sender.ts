@@ -42,21 +42,29 @@ export function createPushSender(options: { vapid: VapidConfig; subscriptions: P
     message: PushMessage,
     { ttlSeconds, urgency }: { ttlSeconds: number; urgency: 'normal' | 'high' },
   ): Promise<keyof PushSendResult> {
-    const request = webPush.generateRequestDetails(
-      { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
-      JSON.stringify(message),
-      {
-        vapidDetails: vapid,
-        TTL: ttlSeconds,
-        urgency,
-        contentEncoding: 'aes128gcm',
-        // RFC 8030 section 5.4: a newer message of the same eSIM and kind replaces one not yet delivered
-        // (a topic is at most 32 base64url characters, so the tag's digest).
-        topic: createHash('sha256').update(message.tag).digest('base64url').slice(0, 32),
-      },
-    );
     // Only the push service's origin is ever logged: the endpoint's path is the device's secret address.
     const service = new URL(device.endpoint).origin;
+    let request: webPush.RequestDetails & { body: Buffer };
+    try {
+      request = webPush.generateRequestDetails(
+        { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+        JSON.stringify(message),
+        {
+          vapidDetails: vapid,
+          TTL: ttlSeconds,
+          urgency,
+          contentEncoding: 'aes128gcm',
+          // RFC 8030 section 5.4: a newer message of the same eSIM and kind replaces one not yet delivered
+          // (a topic is at most 32 base64url characters, so the tag's digest).
+          topic: createHash('sha256').update(message.tag).digest('base64url').slice(0, 32),
+        },
+      );
+    } catch {
+      // Keys nothing can be encrypted to (the route checks them; an older row might not be): never deliverable.
+      console.warn('push: a subscription at', service, 'has unusable keys; dropped');
+      await subscriptions.drop(device.endpoint);
+      return 'dropped';
+    }
     let status: number;
     try {
       const response = await fetch(request.endpoint, {
