@@ -57,9 +57,10 @@ export const COVERAGE_CLAIM_COUNTRIES = 200;
 
 /**
  * Legal pages' last-updated date (spec 2 and 9 say October 2025; the terms and privacy policy
- * changed when payment went live). Also the version of the terms a buyer accepts (TERMS_VERSION).
+ * changed when payment went live, the privacy policy again for alerts: issue 23). Also the
+ * version of the legal texts a buyer accepts (TERMS_VERSION).
  */
-export const LEGAL_LAST_UPDATED = '2026-11-22';
+export const LEGAL_LAST_UPDATED = '2026-11-24';
 
 /** FAQ figures (spec 9). */
 export const ACTIVATION_MINUTES = { usualMin: 5, usualMax: 15, worstCaseHours: 24 } as const;
