@@ -71,6 +71,7 @@ export function shopTestBed(driver: DatabaseDriver, options: ShopTestBedOptions)
       ),
     async serve(next: ShopApi) {
       await bed.handler?.fulfilment.settled();
+      await bed.handler?.alerts.stop();
       await bed.api.close();
       bed.handler = next;
       bed.api = await serveApi(next, bed.port);
@@ -115,6 +116,8 @@ export function shopTestBed(driver: DatabaseDriver, options: ShopTestBedOptions)
   });
   afterAll(async () => {
     await bed.handler?.fulfilment.settled();
+    // Its 'eSIM ready' timers too: one must not fire on a closed database.
+    await bed.handler?.alerts.stop();
     await bed.api?.close();
     await bed.stripeStandIn?.close();
     await bed.stand?.close();
