@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseDrivers } from '../../../tests/support/databases.ts';
+import type { AlertKind, PushMessage } from '../../contract/shop-api.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import type { Db } from '../db/db.ts';
+import { createEsimStore } from '../esims/store.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import type { EsimPartner, EsimUsage } from '../partner/partner.ts';
+import type { PushSendResult } from '../push/sender.ts';
+import { createAlerts } from './alerts.ts';
+import { createAlertPreferences } from './preferences.ts';
+
+/**
+ * The alerts engine on the database (issue 23): each alert claimed once however many checks race,
+ * a top-up's new round, nothing once a refund is under way, a failed send kept pending and sent by
+ * the sweep (or dropped if it should no longer go), hints read in one batch, a lost 'ready' timer.
+ */
+const GB = 2 ** 30;
+const HOUR = 3_600_000;
+
+describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await driver.open();
+  });
+  afterAll(() => db.close());
+
+  /** A delivered eSIM order of a buyer with its eSIM in use (1 GB, 10 days left), the partner's figures as given. */
+  async function esimInUse(fields: { used?: number; state?: string; emailSentAgo?: number } = {}) {
+    const id = randomUUID();
+    const uid = `uid-${id}`;
+    await db.query(
+      `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
+         currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, email_sent_at)
+       VALUES ($1, $2, 'buyer@example.com', $3, 'jp-1gb-7d', 'JP', '{"id": "jp-1gb-7d", "topUp": true}'::jsonb, 'P1', 5000, 900,
+         'EUR', 'de', '2026-01', now(), now(), 'esim', now() - $4 * interval '1 millisecond')`,
+      [id, uid, fields.state ?? 'delivered', fields.emailSentAgo ?? 0],
+    );
+    const tranNo = `T${id.slice(0, 8)}`;
+    await db.query(
+      `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed, total_bytes,
+         used_bytes, validity_days, expires_at)
+       VALUES ($1, $2, '8900000000000000000', 'LPA:1$smdp.example$M1', 'smdp.example', 'M1', 'active', true, $3, $4, 7,
+         now() + interval '10 days')`,
+      [tranNo, id, GB, fields.used ?? 0],
+    );
+    return { id, uid, tranNo };
+  }
+
+  /** The engine with a mailer and a push sender that record (and fail while told to), and a partner that answers usage. */
+  function engine() {
+    const mails: MailMessage[] = [];
+    const pushes: { uid: string; message: PushMessage }[] = [];
+    const usageCalls: string[][] = [];
+    const figures = new Map<string, number>();
+    const failing = { mail: false };
+    const partner = {
+      async usage(esimTranNos: readonly string[]): Promise<EsimUsage[]> {
+        usageCalls.push([...esimTranNos]);
+        return esimTranNos.map((esimTranNo) => ({ esimTranNo, usedBytes: figures.get(esimTranNo) ?? 0, totalBytes: GB, measuredAt: null }));
+      },
+    } as EsimPartner;
+    const alerts = createAlerts({
+      db,
+      esims: createEsimStore(db),
+      partner,
+      mailer: {
+        async send(message) {
+          if (failing.mail) throw new Error('relay down');
+          mails.push(message);
+          return { messageId: `m${mails.length}` };
+        },
+        close() {},
+      },
+      push: {
+        publicKey: 'k',
+        async sendToUser(uid: string, message: (lang: Locale) => PushMessage): Promise<PushSendResult> {
+          pushes.push({ uid, message: message('de') });
+          return { sent: 1, dropped: 0, failed: 0 };
+        },
+      },
+      preferences: createAlertPreferences(db),
+      siteUrl: 'https://shop.example',
+      publicApiUrl: 'https://shop.example/api',
+      siteName: 'Shop',
+      secret: 'test-secret',
+      destinationName: () => 'Japan',
+      usageBatchMs: 20,
+      retryIdleMs: 0,
+    });
+    return { alerts, mails, pushes, usageCalls, figures, failing };
+  }
+
+  const records = (tranNo: string) =>
+    db.query<{ kind: AlertKind; round: string; email_state: string; push_state: string; attempts: number }>(
+      'SELECT kind, round, email_state, push_state, attempts FROM esim_alerts WHERE esim_tran_no = $1 ORDER BY created_at, kind',
+      [tranNo],
+    );
+
+  it('claims each alert once however many checks race for it', async () => {
+    const { alerts, mails, pushes } = engine();
+    const { tranNo, uid } = await esimInUse({ used: Math.round(0.85 * GB) });
+    await Promise.all([alerts.check([tranNo]), alerts.check([tranNo]), alerts.check([tranNo, tranNo])]);
+    await alerts.check([tranNo]);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    expect(pushes).toEqual([{ uid, message: expect.objectContaining({ kind: 'data_80', lang: 'de' }) as unknown }]);
+    expect(await records(tranNo)).toEqual([{ kind: 'data_80', round: 'data:0', email_state: 'sent', push_state: 'sent', attempts: 0 }]);
+  });
+
+  it('sends the data alerts again after a top-up, in a new round', async () => {
+    const { alerts, mails } = engine();
+    const { tranNo } = await esimInUse({ used: Math.round(0.85 * GB) });
+    await alerts.check([tranNo]);
+    await createEsimStore(db).recordTopUp(db, tranNo, {
+      totalBytes: 2 * GB,
+      usedBytes: Math.round(0.85 * GB),
+      validityDays: 14,
+      expiresAt: null,
+    });
+    await alerts.check([tranNo]);
+    expect(mails).toHaveLength(1);
+    await db.query('UPDATE esims SET used_bytes = $2 WHERE esim_tran_no = $1', [tranNo, Math.round(1.7 * GB)]);
+    await alerts.check([tranNo]);
+    expect((await records(tranNo)).map((r) => `${r.kind} ${r.round}`)).toEqual(['data_80 data:0', 'data_80 data:1']);
+    expect(mails).toHaveLength(2);
+  });
+
+  it('sends nothing once a refund is asked for, and drops a pending send whose order was refunded meanwhile', async () => {
+    const { alerts, mails, pushes, failing } = engine();
+    const asked = await esimInUse({ used: GB, state: 'refund_requested' });
+    await alerts.check([asked.tranNo]);
+    expect(await records(asked.tranNo)).toEqual([]);
+
+    const later = await esimInUse({ used: GB });
+    failing.mail = true;
+    await alerts.check([later.tranNo]);
+    expect(await records(later.tranNo)).toEqual([
+      { kind: 'data_used_up', round: 'data:0', email_state: 'pending', push_state: 'sent', attempts: 1 },
+    ]);
+    failing.mail = false;
+    await db.query(`UPDATE orders SET state = 'refunded' WHERE id = $1`, [later.id]);
+    await alerts.sweep();
+    expect(mails).toEqual([]);
+    expect(pushes).toHaveLength(1);
+    expect((await records(later.tranNo))[0]).toMatchObject({ email_state: 'skipped' });
+  });
+
+  it('keeps a failed e-mail pending, with why, and the sweep sends it once; one turned off meanwhile is skipped', async () => {
+    const { alerts, mails, failing } = engine();
+    const { tranNo } = await esimInUse({ used: Math.round(0.9 * GB) });
+    const other = await esimInUse({ used: Math.round(0.9 * GB) });
+    failing.mail = true;
+    await alerts.check([tranNo, other.tranNo]);
+    const [why] = await db.query<{ last_error: string }>('SELECT last_error FROM esim_alerts WHERE esim_tran_no = $1', [tranNo]);
+    expect(why!.last_error).toContain('relay down');
+    failing.mail = false;
+    await createAlertPreferences(db).turn(other.uid, 'data_80', 'email', false);
+    await alerts.sweep();
+    await alerts.sweep();
+    expect(mails.map((m) => m.to)).toEqual(['buyer@example.com']);
+    expect((await records(tranNo))[0]).toMatchObject({ email_state: 'sent', attempts: 1 });
+    expect((await records(other.tranNo))[0]).toMatchObject({ email_state: 'skipped' });
+  });
+
+  it('reads the hints of a moment in one usage call, stores the figures and checks them', async () => {
+    const { alerts, mails, usageCalls, figures } = engine();
+    const esims = await Promise.all([esimInUse(), esimInUse(), esimInUse()]);
+    for (const { tranNo } of esims) figures.set(tranNo, Math.round(0.95 * GB));
+    for (const { tranNo } of [...esims, ...esims]) alerts.usageHint(tranNo);
+    await new Promise((r) => setTimeout(r, 100));
+    await alerts.settle();
+    expect(usageCalls).toEqual([esims.map((e) => e.tranNo)]);
+    expect(mails).toHaveLength(3);
+  });
+
+  it('pushes "ready" from the sweep when a restart lost its timer, only for an eSIM not seen since', async () => {
+    const { alerts, pushes } = engine();
+    const lost = await esimInUse({ emailSentAgo: 5 * 60_000 });
+    const seen = await esimInUse({ emailSentAgo: 5 * 60_000 });
+    const stale = await esimInUse({ emailSentAgo: 2 * HOUR });
+    await alerts.seen([seen.id]);
+    await alerts.sweep();
+    await alerts.sweep();
+    expect(pushes.map((p) => [p.uid, p.message.kind, p.message.url])).toEqual([[lost.uid, 'esim_ready', '/de/my-esim']]);
+    expect(await records(stale.tranNo)).toEqual([]);
+  });
+});
