@@ -46,6 +46,9 @@ export interface AlertsOptions {
   retryIdleMs?: number;
 }
 
+/** After a usage read the partner did not answer, the hints are read again this much later. */
+const USAGE_RETRY_MS = 30_000;
+
 const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /**
@@ -74,6 +77,7 @@ export function createAlerts(options: AlertsOptions) {
   }
   const hinted = new Set<string>();
   let batchTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
   const readyTimers = new Map<string, NodeJS.Timeout>();
 
   /** Each channel's state when the alert is claimed: skipped unless it can and may go. */
@@ -159,12 +163,32 @@ export function createAlerts(options: AlertsOptions) {
     await raise(order, esim, { kind: 'esim_ready', round: 'ready', facts: alertFacts(esim) });
   }
 
-  /** The hints gathered so far: one usage read (the adapter asks 10 eSIMs a call, within the partner's budget), stored, then checked. */
+  /**
+   * The hints gathered so far: one usage read (the adapter asks 10 eSIMs a call, within the
+   * partner's budget), stored, then checked. When the partner cannot answer they wait for the next
+   * read (the partner does not repeat a threshold's notification).
+   */
   async function readHinted(): Promise<void> {
     const batch = [...hinted];
     hinted.clear();
-    for (const usage of await partner.usage(batch)) await esims.recordUsage(usage);
+    let usages;
+    try {
+      usages = await partner.usage(batch);
+    } catch (error) {
+      for (const esimTranNo of batch) hinted.add(esimTranNo);
+      schedule(USAGE_RETRY_MS);
+      throw error;
+    }
+    for (const usage of usages) await esims.recordUsage(usage);
     await check(batch);
+  }
+
+  function schedule(inMs: number): void {
+    if (stopped || batchTimer) return;
+    batchTimer = setTimeout(() => {
+      batchTimer = undefined;
+      void track(readHinted(), 'usage read failed');
+    }, inMs).unref();
   }
 
   /** A pending alert the job picked up: sent again unless it should no longer go (refunded, deleted, turned off meanwhile). */
@@ -196,16 +220,14 @@ export function createAlerts(options: AlertsOptions) {
     /** A DATA_USAGE hint: the eSIM's real usage is read (batched with the others that come meanwhile), then checked. */
     usageHint(esimTranNo: string): void {
       hinted.add(esimTranNo);
-      batchTimer ??= setTimeout(() => {
-        batchTimer = undefined;
-        void track(readHinted(), 'usage read failed');
-      }, usageBatchMs).unref();
+      schedule(usageBatchMs);
     },
 
     check,
 
     /** An eSIM order was delivered and its e-mail sent: 'eSIM ready' later if the buyer has not seen it. */
     delivered(orderId: string): void {
+      if (stopped) return;
       clearTimeout(readyTimers.get(orderId));
       const timer = setTimeout(() => {
         readyTimers.delete(orderId);
@@ -243,6 +265,7 @@ export function createAlerts(options: AlertsOptions) {
 
     /** Stops the ready timers (the reconcile job sends them after a restart), then settles. */
     async stop(): Promise<void> {
+      stopped = true;
       for (const timer of readyTimers.values()) clearTimeout(timer);
       readyTimers.clear();
       await this.settle();
