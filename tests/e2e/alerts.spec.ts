@@ -184,8 +184,11 @@ test('the switch asks for permission and subscribes this device; an alert reache
   expect(device.received().map((m) => m.kind)).toEqual(['data_80']);
 });
 
-test('a push in Arabic shows right to left, and its click opens My eSIMs in the open tab', async ({ page, context }) => {
-  const { alerts } = messages('ar', 'account');
+test('a push in Arabic shows right to left, and its click opens My eSIMs in the open tab; logging out unsubscribes the device', async ({
+  page,
+  context,
+}) => {
+  const { alerts, profile } = messages('ar', 'account');
   const device = pushSubscriber(pushService, 'ar');
   await standInPushService(page, device.subscription);
   await context.grantPermissions(['notifications']);
@@ -208,6 +211,15 @@ test('a push in Arabic shows right to left, and its click opens My eSIMs in the 
   await clickNotification(page);
   await expect(page).toHaveURL(localizePath('ar', '/my-esim'));
   expect(context.pages()).toHaveLength(pages);
+
+  // Logging out takes the device off the account: a borrowed phone does not keep its alerts.
+  await page.goto(localizePath('ar', '/profile'));
+  await expect(toggle).toHaveAttribute('aria-checked', 'true', { timeout: 20_000 });
+  const deleted = page.waitForResponse(isSubscriptionCall('DELETE'));
+  await page.getByRole('button', { name: profile.logout }).click();
+  expect((await deleted).status()).toBe(204);
+  await expect(page).toHaveURL(localizePath('ar', '/'));
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).pushManager.getSubscription())).toBeNull();
 });
 
 test.describe('on an iPhone', () => {

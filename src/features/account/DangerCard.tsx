@@ -16,6 +16,7 @@ import PasswordField from '../../ui/PasswordField.tsx';
 import { firebaseAuth } from '../auth/firebase.ts';
 import { endSession } from '../auth/session.ts';
 import { useAuthAction } from '../auth/useAuthAction.ts';
+import { forgetDevicePush } from './device-push.ts';
 import { PROFILE_CARD_CLASS } from './profile-card.ts';
 import type { DangerCardMessages } from './profile-panel-messages.ts';
 import { signedInRecently, usesPassword } from './sign-in-methods.ts';
@@ -68,7 +69,11 @@ export default function DangerCard({ user, m, homePath }: { user: User; m: Dange
 
   const logOut = async () => {
     try {
-      await endSession(() => signOut(firebaseAuth()), homePath);
+      await endSession(async () => {
+        // While still signed in: the API deletes only the caller's own subscription.
+        await forgetDevicePush();
+        await signOut(firebaseAuth());
+      }, homePath);
     } catch (caught) {
       console.error('Sign-out failed', caught); // Spec 8: only logged.
       // Still signed in, so the guard stays put: go home as asked all the same.

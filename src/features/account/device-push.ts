@@ -50,3 +50,17 @@ function base64UrlBytes(text: string): Uint8Array<ArrayBuffer> {
   );
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
+
+/**
+ * At log-out: this device stops getting the account's alerts (a shared or borrowed phone must not
+ * show them to the next person). Never waits for a worker and never fails the log-out: a
+ * subscription the API could not be told about is unsubscribed anyway, and the push service's
+ * 404/410 drops it from the API at the next alert.
+ */
+export async function forgetDevicePush(): Promise<void> {
+  const registration = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
+  const subscription = await registration?.pushManager?.getSubscription().catch(() => null);
+  if (!subscription) return;
+  await deletePushSubscription(subscription.endpoint).catch(() => undefined);
+  await subscription.unsubscribe().catch(() => undefined);
+}
