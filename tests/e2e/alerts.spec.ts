@@ -257,13 +257,15 @@ test.describe('on an iPhone', () => {
 });
 
 for (const lang of ['en', 'ar'] as const) {
-  test(`the alert preferences save to the server, by keyboard too, and stay after a reload; a failed save says so; offline they wait (${lang})`, async ({
+  test(`the alert e-mails' link opens the card; the preferences save to the server, by keyboard too, and stay after a reload; a failed save says so; offline they wait (${lang})`, async ({
     page,
     context,
   }) => {
     const { alerts } = messages(lang, 'account');
-    await signedInAt(page, lang, localizePath(lang, '/profile'));
+    // The alert e-mails' link, through the login: the page opens at the card.
+    await signedInAt(page, lang, `${localizePath(lang, '/profile')}#alerts`);
     const card = page.locator('#alerts');
+    await expect.poll(() => card.evaluate((element) => Math.round(element.getBoundingClientRect().top))).toBeLessThan(100);
     const named = (kind: keyof typeof alerts.kinds, channel: 'email' | 'push') =>
       card.getByRole('switch', { name: `${alerts.kinds[kind]} — ${alerts[channel]}`, exact: true });
     // Every alert on until changed; eSIM ready has no e-mail switch of its own: the order e-mail.
