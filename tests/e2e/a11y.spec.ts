@@ -22,6 +22,7 @@ const PAGE_TYPES = [
   '/install-esim',
   '/chat',
   '/offline',
+  '/unsubscribe',
   '/this-page-does-not-exist',
 ];
 

@@ -24,6 +24,7 @@ const PAGE_TYPES = [
   '/signup',
   '/profile',
   '/offline',
+  '/unsubscribe',
   '/no-such-page',
 ];
 const HASHED_ASSET = `/_astro/${readdirSync(new URL('../../dist/_astro/', import.meta.url)).find((f) => f.endsWith('.css'))}`;
