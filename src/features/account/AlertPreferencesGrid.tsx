@@ -126,7 +126,7 @@ export default function AlertPreferencesGrid({ m }: { m: AlertsCardMessages }) {
                       />
                     </span>
                   ) : (
-                    <span className="text-xs text-ink-muted">{m.alerts.orderEmail}</span>
+                    <span className="block text-xs leading-snug text-ink-muted">{m.alerts.orderEmail}</span>
                   )}
                 </td>
               ))}
