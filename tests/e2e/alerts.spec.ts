@@ -39,11 +39,12 @@ async function standInPushService(page: Page, subscription: PushSubscriptionRequ
   const { lang: _pageLanguage, ...json } = subscription;
   await page.addInitScript((json) => {
     const KEY = 'test-push-subscription';
-    // What the page reads of a PushSubscription.
-    const made = (stored: typeof json) =>
+    // What the page reads of a PushSubscription; `madeWithOldKey`: one made before the shop's VAPID pair was replaced.
+    const made = ({ madeWithOldKey, ...stored }: typeof json & { madeWithOldKey?: boolean }) =>
       ({
         endpoint: stored.endpoint,
         expirationTime: null,
+        options: { userVisibleOnly: true, applicationServerKey: madeWithOldKey ? new Uint8Array(65).fill(4).buffer : null },
         toJSON: () => stored,
         unsubscribe: async () => (localStorage.removeItem(KEY), true),
       }) as unknown as PushSubscription;
@@ -184,7 +185,7 @@ test('the switch asks for permission and subscribes this device; an alert reache
   expect(device.received().map((m) => m.kind)).toEqual(['data_80']);
 });
 
-test('a push in Arabic shows right to left, and its click opens My eSIMs in the open tab; logging out unsubscribes the device', async ({
+test('a push in Arabic shows right to left, and its click opens My eSIMs in the open tab; a subscription of a replaced key is renewed; logging out unsubscribes the device', async ({
   page,
   context,
 }) => {
@@ -212,8 +213,17 @@ test('a push in Arabic shows right to left, and its click opens My eSIMs in the 
   await expect(page).toHaveURL(localizePath('ar', '/my-esim'));
   expect(context.pages()).toHaveLength(pages);
 
-  // Logging out takes the device off the account: a borrowed phone does not keep its alerts.
+  // A subscription made with a replaced VAPID key is renewed on the next visit, without asking again.
+  await page.evaluate(() => {
+    const stored = JSON.parse(localStorage.getItem('test-push-subscription')!);
+    localStorage.setItem('test-push-subscription', JSON.stringify({ ...stored, madeWithOldKey: true }));
+  });
+  const renewed = page.waitForResponse(isSubscriptionCall('POST'));
   await page.goto(localizePath('ar', '/profile'));
+  expect((await renewed).request().postDataJSON()).toEqual(device.subscription);
+  expect(await page.evaluate(() => localStorage.getItem('test-push-subscription'))).not.toContain('madeWithOldKey');
+
+  // Logging out takes the device off the account: a borrowed phone does not keep its alerts.
   await expect(toggle).toHaveAttribute('aria-checked', 'true', { timeout: 20_000 });
   const deleted = page.waitForResponse(isSubscriptionCall('DELETE'));
   await page.getByRole('button', { name: profile.logout }).click();

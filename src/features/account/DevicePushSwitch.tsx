@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Locale } from '../../i18n/locales.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
-import { deviceSubscription, storeDeviceSubscription, subscribeDevice, unsubscribeDevice } from './device-push.ts';
+import { deviceSubscription, refreshDeviceSubscription, subscribeDevice, unsubscribeDevice } from './device-push.ts';
 import InstallOnIphone from './InstallOnIphone.tsx';
 import type { AlertsCardMessages } from './profile-panel-messages.ts';
 import { pushAvailability, thisBrowser, type PushAvailability } from './push-availability.ts';
@@ -32,8 +32,13 @@ export default function DevicePushSwitch({ m, lang }: { m: AlertsCardMessages; l
       (subscription) => {
         if (!live) return;
         setSubscribed(subscription !== null);
-        // Stored again: it follows this page's language and the account signed in now.
-        if (subscription) storeDeviceSubscription(subscription, lang).catch(() => undefined);
+        // Stored again: it follows this page's language and the account signed in now (a later visit tries again).
+        if (subscription)
+          refreshDeviceSubscription(subscription, lang).catch(async () => {
+            // A replacement that failed half-way leaves none: show what the browser holds.
+            const held = await deviceSubscription();
+            if (live) setSubscribed(held !== null);
+          });
       },
       () => live && setSubscribed(false),
     );

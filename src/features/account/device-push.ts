@@ -29,8 +29,23 @@ export async function subscribeDevice(lang: Locale): Promise<void> {
   }
 }
 
-/** Stores an existing subscription again: it follows the page's language and the signed-in account. */
-export const storeDeviceSubscription = (subscription: PushSubscription, lang: Locale) => savePushSubscription(request(subscription, lang));
+/**
+ * Stores an existing subscription again, so it follows the page's language and the signed-in
+ * account. One made with another VAPID key (the shop's pair was replaced) can no longer be sent
+ * to: it is replaced by a new one, which needs no new permission.
+ */
+export async function refreshDeviceSubscription(subscription: PushSubscription, lang: Locale): Promise<void> {
+  const { publicKey } = await getPushPublicKey();
+  const madeWith = subscription.options?.applicationServerKey;
+  if (madeWith && !sameBytes(new Uint8Array(madeWith), base64UrlBytes(publicKey))) {
+    await subscription.unsubscribe();
+    await subscribeDevice(lang);
+    return;
+  }
+  await savePushSubscription(request(subscription, lang));
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /** Removes this device's subscription from the API, then from the browser (a failed call leaves both). */
 export async function unsubscribeDevice(): Promise<void> {
