@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DataAmount, Price } from '../catalogue/schema.ts';
 import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
+import { ALERT_KINDS } from './alert-kinds.ts';
 
 /**
  * The shop API's contract (DESIGN 6), one schema per request and answer, shared by the server
@@ -253,23 +254,10 @@ export const PriceChangedError = z.object({
 });
 export type PriceChangedError = z.infer<typeof PriceChangedError>;
 
-/**
- * The alerts a buyer may get about an eSIM (issue 23), in the order they come: the eSIM is ready
- * (a buyer who closed the payment page: push only, its e-mail is the order e-mail, which always
- * goes), 80 % of the data used, the data used up, 1 day of validity left.
- */
-export const ALERT_KINDS = ['esim_ready', 'data_80', 'data_used_up', 'validity_1_day'] as const;
+/** The alert kinds and their channels (alert-kinds.ts, zod-free for the pages). */
+export { ALERT_CHANNELS, ALERT_KIND_CHANNELS, ALERT_KINDS, type AlertChannel } from './alert-kinds.ts';
 export const AlertKind = z.enum(ALERT_KINDS);
 export type AlertKind = z.infer<typeof AlertKind>;
-export const ALERT_CHANNELS = ['email', 'push'] as const;
-export type AlertChannel = (typeof ALERT_CHANNELS)[number];
-/** The channels each kind can go by: eSIM ready has no e-mail of its own (the order e-mail carries the eSIM). */
-export const ALERT_KIND_CHANNELS: Record<AlertKind, readonly AlertChannel[]> = {
-  esim_ready: ['push'],
-  data_80: ['email', 'push'],
-  data_used_up: ['email', 'push'],
-  validity_1_day: ['email', 'push'],
-};
 
 const Channels = z.object({ email: z.boolean(), push: z.boolean() }).strict();
 /** GET and PUT /me/alerts: per kind, whether it goes by e-mail and by push (esim_ready's email is always false). */

@@ -1,12 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  ALERT_CHANNELS,
-  ALERT_KIND_CHANNELS,
-  ALERT_KINDS,
-  type AlertChannel,
-  type AlertKind,
-  type AlertPreferences,
-} from '../../contract/shop-api.ts';
+// The zod-free module: the contract's schemas stay out of the page.
+import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, ALERT_KINDS, type AlertChannel, type AlertKind } from '../../contract/alert-kinds.ts';
+import type { AlertPreferences } from '../../contract/shop-api.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import { getAlertPreferences, saveAlertPreferences } from '../../shop-client/shop.ts';
