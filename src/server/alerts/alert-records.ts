@@ -103,6 +103,26 @@ export function createAlertRecords(db: Queryable) {
       return rows.map((r) => r.id);
     },
 
+    /**
+     * Installed eSIMs of delivered orders in their last day (ALERT_VALIDITY_LEFT_MS) whose '1 day
+     * left' for that end was never claimed: the end date is stored, so a VALIDITY_USAGE notification
+     * the partner did not send (or we did not get) costs the traveller nothing. The round is the
+     * end as toISOString() writes it (thresholds.ts).
+     */
+    async validityDue(leftMs: number, limit = 50): Promise<string[]> {
+      const rows = await db.query<{ esim_tran_no: string }>(
+        `SELECT e.esim_tran_no FROM esims e JOIN orders o ON o.id = e.order_id
+         WHERE o.kind = 'esim' AND o.state = 'delivered' AND o.uid IS NOT NULL AND e.installed
+           AND e.status NOT IN ('cancelled', 'expired')
+           AND e.expires_at > now() AND e.expires_at <= now() + $1 * interval '1 millisecond'
+           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.esim_tran_no = e.esim_tran_no AND a.kind = 'validity_1_day'
+             AND a.round = to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+         ORDER BY e.expires_at LIMIT $2`,
+        [leftMs, limit],
+      );
+      return rows.map((r) => r.esim_tran_no);
+    },
+
     /** The buyer saw these delivered eSIMs (the payment page, My eSIMs): no 'ready' push for them. */
     async markSeen(orderIds: readonly string[]): Promise<void> {
       if (orderIds.length === 0) return;

@@ -175,6 +175,23 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     expect(mails).toHaveLength(3);
   });
 
+  it('sends "1 day left" from the sweep for an eSIM in its last day that no notification raised, once, without asking the partner', async () => {
+    const { alerts, mails, usageCalls } = engine();
+    const ending = await esimInUse();
+    const later = await esimInUse();
+    await db.query(
+      "UPDATE esims SET expires_at = date_trunc('second', now()) + interval '20 hours 0.123 seconds' WHERE esim_tran_no = $1",
+      [ending.tranNo],
+    );
+    expect(await alerts.sweep()).toBe(1);
+    // Claimed for that end (to the millisecond): the next sweep does not even look at it again.
+    expect(await alerts.sweep()).toBe(0);
+    expect(mails.map((m) => m.to)).toEqual(['buyer@example.com']);
+    expect((await records(ending.tranNo)).map((r) => r.kind)).toEqual(['validity_1_day']);
+    expect(await records(later.tranNo)).toEqual([]);
+    expect(usageCalls).toEqual([]);
+  });
+
   it('pushes "ready" from the sweep when a restart lost its timer, only for an eSIM not seen since', async () => {
     const { alerts, pushes } = engine();
     const lost = await esimInUse({ emailSentAgo: 5 * 60_000 });

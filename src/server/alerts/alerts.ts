@@ -1,5 +1,11 @@
 import type { DataKind } from '../../catalogue/schema.ts';
-import { ALERT_READY_AFTER_MS, ALERT_READY_WITHIN_MS, ALERT_RETRY_WITHIN_MS, ALERT_USAGE_BATCH_MS } from '../../config/constants.ts';
+import {
+  ALERT_READY_AFTER_MS,
+  ALERT_READY_WITHIN_MS,
+  ALERT_RETRY_WITHIN_MS,
+  ALERT_USAGE_BATCH_MS,
+  ALERT_VALIDITY_LEFT_MS,
+} from '../../config/constants.ts';
 import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
@@ -242,15 +248,18 @@ export function createAlerts(options: AlertsOptions) {
     },
 
     /**
-     * The reconcile job's part: ready alerts due whose timer a restart lost, and sends that failed
-     * (younger than a day). Answers how many it handled.
+     * The reconcile job's part: ready alerts due whose timer a restart lost, '1 day left' of eSIMs
+     * in their last day that no notification raised (from the stored end: no partner call), and
+     * sends that failed (younger than a day). Answers how many it handled.
      */
     async sweep(): Promise<number> {
       const lost = (await records.readyDue(readyAfterMs, ALERT_READY_WITHIN_MS)).filter((id) => !readyTimers.has(id));
       for (const id of lost) await ready(id);
+      const ending = await records.validityDue(ALERT_VALIDITY_LEFT_MS);
+      await check(ending);
       const retries = await records.takeRetries(ALERT_RETRY_WITHIN_MS, retryIdleMs);
       for (const alert of retries) await retry(alert);
-      return lost.length + retries.length;
+      return lost.length + ending.length + retries.length;
     },
 
     /** Waits for the work under way, reading any gathered hints now (a clean stop; tests). */
