@@ -146,20 +146,23 @@ describe('rate limit', () => {
   });
 });
 
+/** package/list's answer for one plan, with the fields every package has. */
+const NORTH_AMERICA_1GB: EsimAccessPackage = {
+  packageCode: 'CKH491',
+  slug: 'NA-3_1_7',
+  name: 'North America 1GB 7Days',
+  price: 57000,
+  currencyCode: 'USD',
+  volume: 1073741824,
+  dataType: 1,
+  duration: 7,
+  durationUnit: 'DAY',
+  location: 'US,CA,MX',
+  locationNetworkList: [{ locationCode: 'US' }, { locationCode: 'MX' }, { locationCode: 'CA' }],
+};
+
 describe('mapEsimAccessPackage', () => {
-  const raw: EsimAccessPackage = {
-    packageCode: 'CKH491',
-    slug: 'NA-3_1_7',
-    name: 'North America 1GB 7Days',
-    price: 57000,
-    currencyCode: 'USD',
-    volume: 1073741824,
-    dataType: 1,
-    duration: 7,
-    durationUnit: 'DAY',
-    location: 'US,CA,MX',
-    locationNetworkList: [{ locationCode: 'US' }, { locationCode: 'MX' }, { locationCode: 'CA' }],
-  };
+  const raw = NORTH_AMERICA_1GB;
 
   it('maps the volume from bytes, the duration and its unit, the countries and the price unit', () => {
     expect(mapEsimAccessPackage(raw)).toEqual({
@@ -197,18 +200,9 @@ describe('mapEsimAccessCataloguePackage: the plan facts', () => {
   // The field names and values of package/list as the docs' field table and a live call show them
   // (tests/fixtures/esim-access/package-list-facts.json); the daily values as public integrations read them.
   const raw: EsimAccessPackage = {
-    packageCode: 'CKH491',
-    slug: 'NA-3_1_7',
-    name: 'North America 1GB 7Days',
-    price: 57000,
-    currencyCode: 'USD',
-    volume: 1073741824,
+    ...NORTH_AMERICA_1GB,
     smsStatus: 1,
-    dataType: 1,
     unusedValidTime: 180,
-    duration: 7,
-    durationUnit: 'DAY',
-    location: 'US,CA,MX',
     activeType: 2,
     speed: '3G/4G/5G',
     ipExport: 'US',
