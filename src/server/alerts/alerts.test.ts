@@ -197,7 +197,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const lost = await esimInUse({ emailSentAgo: 5 * 60_000 });
     const seen = await esimInUse({ emailSentAgo: 5 * 60_000 });
     const stale = await esimInUse({ emailSentAgo: 2 * HOUR });
-    await alerts.seen([seen.id]);
+    await alerts.seen([{ id: seen.id, kind: 'esim', state: 'delivered', esim_seen_at: null }]);
     await alerts.sweep();
     await alerts.sweep();
     expect(pushes.map((p) => [p.uid, p.message.kind, p.message.url])).toEqual([[lost.uid, 'esim_ready', '/de/my-esim']]);

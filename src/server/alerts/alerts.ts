@@ -20,7 +20,7 @@ import type { PushSender } from '../push/sender.ts';
 import { createAlertRecords, type AlertRecord, type ChannelState } from './alert-records.ts';
 import type { AlertPreferenceStore } from './preferences.ts';
 import { pushDelivery, pushMessage, topUpPath, type AlertSubject } from './push-message.ts';
-import { alertable, alertFacts, dueAlerts, type DueAlert } from './thresholds.ts';
+import { alertable, alertFacts, dueAlerts, unseenDelivery, type DueAlert } from './thresholds.ts';
 import { unsubscribePageUrl, unsubscribeToken, unsubscribeUrl } from './unsubscribe-token.ts';
 
 export interface AlertsOptions {
@@ -163,7 +163,7 @@ export function createAlerts(options: AlertsOptions) {
   /** 'eSIM ready' for an order whose eSIM the buyer has not seen since delivery. */
   async function ready(orderId: string): Promise<void> {
     const order = await orders.byId(db, orderId);
-    if (!order || order.kind !== 'esim' || order.esim_seen_at || order.uid === null) return;
+    if (!order || !unseenDelivery(order) || order.uid === null) return;
     const esim = await esims.ofOrder(db, orderId);
     if (!esim || !alertable(order, esim)) return;
     await raise(order, esim, { kind: 'esim_ready', round: 'ready', facts: alertFacts(esim) });
@@ -242,9 +242,9 @@ export function createAlerts(options: AlertsOptions) {
       readyTimers.set(orderId, timer);
     },
 
-    /** The buyer saw these delivered eSIMs (the payment page's answer, My eSIMs). */
-    seen(orderIds: readonly string[]): Promise<void> {
-      return records.markSeen(orderIds);
+    /** The buyer was shown these orders' eSIMs (the payment page's answer, My eSIMs): those delivered and not yet seen are marked. */
+    seen(shown: readonly Pick<OrderRow, 'id' | 'kind' | 'state' | 'esim_seen_at'>[]): Promise<void> {
+      return records.markSeen(shown.filter(unseenDelivery).map((order) => order.id));
     },
 
     /**

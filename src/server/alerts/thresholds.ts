@@ -28,6 +28,10 @@ export const alertFacts = (esim: AlertEsim): AlertFacts => ({
 export const alertable = (order: Pick<OrderRow, 'state' | 'kind'>, esim: Pick<EsimRow, 'status'>) =>
   order.kind === 'esim' && order.state === 'delivered' && esim.status !== 'cancelled' && esim.status !== 'expired';
 
+/** A delivered eSIM its buyer has not been shown yet (payment success, My eSIMs): what the 'eSIM ready' push is for. */
+export const unseenDelivery = (order: Pick<OrderRow, 'kind' | 'state' | 'esim_seen_at'>) =>
+  order.kind === 'esim' && order.state === 'delivered' && !order.esim_seen_at;
+
 /**
  * The data and validity alerts due for an eSIM now (pure: the engine claims and sends them).
  *

@@ -68,7 +68,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const uid = c.get('caller').uid;
     const list = await withFreshUsage(await esims.ownedBy(uid), uid);
     // Seen on My eSIMs: no 'eSIM ready' push for these.
-    await alerts.seen(list.flatMap(({ order, esim }) => (esim && order.state === 'delivered' && !order.esim_seen_at ? [order.id] : [])));
+    await alerts.seen(list.map(({ order }) => order));
     const body: EsimList = {
       esims: await Promise.all(list.map(({ order, esim }) => esimView(order, esim, destination(order.destination, lang)))),
     };

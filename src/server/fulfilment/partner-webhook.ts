@@ -18,8 +18,7 @@ export type PartnerWebhookOutcome = 'handled' | 'replay' | 'ignored';
  * state is read back from the partner before it is stored, unless the hint says nothing new: an
  * SM-DP+ event (SMDP_EVENT, the partner's most frequent: download, installation, enable, disable,
  * delete) once the eSIM is known installed, an ESIM_STATUS that says what is stored already.
- * CHECK_HEALTH (sent when the
- * webhook is registered) is answered and ignored.
+ * CHECK_HEALTH (sent when the webhook is registered) is answered and ignored.
  *
  * Alerts (issue 23): DATA_USAGE is a hint too. Its figures are not stored: the alerts engine reads
  * the eSIM's usage back (batched with the other hints of the moment, one partner call for up to

@@ -266,7 +266,7 @@ export function orderRoutes(deps: OrderRoutesDeps) {
       // Once paid, the eSIM it bought or topped up: the success page shows its install codes.
       const owned = row.state === 'pending_payment' ? undefined : await esims.ownedOne(uid, row.top_up_of ?? row.id);
       // The payment page shows the delivered eSIM: its buyer needs no 'eSIM ready' push.
-      if (row.kind === 'esim' && row.state === 'delivered' && owned?.esim && !row.esim_seen_at) await alerts.seen([row.id]);
+      await alerts.seen([row]);
       const esim = owned ? await esimView(owned.order, owned.esim, destination(owned.order.destination, lang)) : null;
       return c.json({ ...view(row, lang), esim });
     });
