@@ -1,7 +1,7 @@
 import type { Price } from '../catalogue/schema.ts';
 import type { Locale } from '../i18n/locales.ts';
+import { ALERT_KINDS } from '../contract/alert-kinds.ts';
 import type {
-  AlertKind,
   AlertPreferences,
   CreateOrderRequest,
   CreateOrderResponse,
@@ -198,12 +198,9 @@ function isOrderView(value: unknown): value is OrderView {
   );
 }
 
-/** Every alert kind, checked at compile time against the contract's: a value import of it would bring zod to every account page. */
-const ALERT_KINDS: Record<AlertKind, true> = { esim_ready: true, data_80: true, data_used_up: true, validity_1_day: true };
-
 const isAlertPreferences = (value: unknown): value is AlertPreferences =>
   isObject(value) &&
-  (Object.keys(ALERT_KINDS) as AlertKind[]).every((kind) => {
+  ALERT_KINDS.every((kind) => {
     const channels = value[kind];
     return isObject(channels) && typeof channels.email === 'boolean' && typeof channels.push === 'boolean';
   });
