@@ -1,9 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
-import { cors } from 'hono/cors';
 import { ERROR_CODES } from '../contract/shop-api.ts';
 import type { Accounts, Caller } from './auth.ts';
-import { bearerToken, fail } from './http.ts';
+import { bearerToken, fail, siteCors } from './http.ts';
 
 /** What the buyer routes see: the caller, from their Firebase ID token. */
 export type BuyerEnv = { Variables: { caller: Caller } };
@@ -15,13 +14,11 @@ export type BuyerEnv = { Variables: { caller: Caller } };
  */
 export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string>): MiddlewareHandler<BuyerEnv> {
   return every(
-    cors({
-      origin: (origin) => (allowedOrigins.has(origin) ? origin : null),
+    siteCors(allowedOrigins, {
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowHeaders: ['Authorization', 'Content-Type'],
       // A 429's wait, for the pages on another origin.
       exposeHeaders: ['Retry-After'],
-      maxAge: 600,
     }),
     async (c, next) => {
       const token = bearerToken(c);

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
+import { cors } from 'hono/cors';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /** Every failure of the shop API: `{ error: { code, message } }`, never cached. */
@@ -19,3 +20,10 @@ const digest = (value: string) => createHmac('sha256', DIGEST_KEY).update(Buffer
  * or script is merely unequal (no exception, and the time tells nothing of the secret's length).
  */
 export const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
+
+/**
+ * CORS for the site's pages only (locally the site and the API have different ports): a route's
+ * methods and headers, the preflight kept 10 minutes.
+ */
+export const siteCors = (allowedOrigins: ReadonlySet<string>, options: Omit<NonNullable<Parameters<typeof cors>[0]>, 'origin'>) =>
+  cors({ origin: (origin) => (allowedOrigins.has(origin) ? origin : null), maxAge: 600, ...options });

@@ -1,10 +1,9 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { cors } from 'hono/cors';
 import { ALERT_KIND_CHANNELS, AlertPreferences, ERROR_CODES, type AlertUnsubscribed } from '../../contract/shop-api.ts';
 import { DEFAULT_LOCALE, isLocale } from '../../i18n/locales.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Queryable } from '../db/db.ts';
-import { fail } from '../http.ts';
+import { fail, siteCors } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AlertPreferenceStore } from './preferences.ts';
 import { readUnsubscribeToken, unsubscribePageUrl } from './unsubscribe-token.ts';
@@ -39,7 +38,7 @@ export function alertUnsubscribeRoutes(deps: {
   const invalid = (c: Parameters<typeof fail>[0]) =>
     fail(c, 400, ERROR_CODES.invalidToken, 'This unsubscribe link is not valid. Manage your alerts in your profile.');
   return new Hono()
-    .use('/unsubscribe', cors({ origin: (origin) => (allowedOrigins.has(origin) ? origin : null), allowMethods: ['POST'], maxAge: 600 }))
+    .use('/unsubscribe', siteCors(allowedOrigins, { allowMethods: ['POST'] }))
     .post('/unsubscribe', async (c) => {
       const token = readUnsubscribeToken(alertsSecret, c.req.query('token') ?? '');
       // Only e-mail kinds get tokens; anything else was not made here.

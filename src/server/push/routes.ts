@@ -1,10 +1,9 @@
 import { createECDH } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { cors } from 'hono/cors';
 import { isRealOrigin } from '../../config/env.ts';
 import { ERROR_CODES, PushSubscriptionRequest, PushUnsubscribeRequest, type PushPublicKey } from '../../contract/shop-api.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
-import { fail } from '../http.ts';
+import { fail, siteCors } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { PushSender } from './sender.ts';
 import type { PushSubscriptionStore } from './subscriptions.ts';
@@ -63,7 +62,7 @@ const PUBLIC_KEY_MAX_AGE_S = 3600;
 export function pushPublicKeyRoutes(deps: { push: PushSender; allowedOrigins: ReadonlySet<string> }) {
   const { push, allowedOrigins } = deps;
   return new Hono()
-    .use('/public-key', cors({ origin: (origin) => (allowedOrigins.has(origin) ? origin : null), allowMethods: ['GET'], maxAge: 600 }))
+    .use('/public-key', siteCors(allowedOrigins, { allowMethods: ['GET'] }))
     .get('/public-key', (c) =>
       c.json({ publicKey: push.publicKey } satisfies PushPublicKey, 200, { 'Cache-Control': `public, max-age=${PUBLIC_KEY_MAX_AGE_S}` }),
     );
