@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { androidInstallUrl, installPath, offersOneTapInstall, phoneSystem } from './platform.ts';
+import { androidInstallUrl, installPath, offersAndroidLink, offersOneTapInstall, phoneSystem } from './platform.ts';
 
 const ua = (userAgent: string, maxTouchPoints = 5) => offersOneTapInstall({ userAgent, maxTouchPoints });
 
@@ -79,6 +80,69 @@ describe('phoneSystem', () => {
     expect(phoneSystem({ userAgent: UA.ipadAsMac, maxTouchPoints: 5 })).toBe('ios');
     expect(phoneSystem({ userAgent: UA.samsungInternet, maxTouchPoints: 5 })).toBe('android');
     expect(phoneSystem({ userAgent: UA.windowsChrome, maxTouchPoints: 0 })).toBe('other');
+  });
+});
+
+/** One real user agent of tests/fixtures/user-agents/corpus.json, labelled as its README says. */
+interface Sample {
+  ua: string;
+  /** The browser or app its source names ('Mobile Safari', 'Chrome', 'Chrome WebView', 'TikTok'...). */
+  browser: string | null;
+  browserVersion: string | null;
+  os: string | null;
+  osVersion: string | null;
+  /** An app that sends this browser's string unchanged: no user agent rule can tell them apart. */
+  sameAs?: string;
+  /** One of the eight browsers issue 29 found offered Apple's link. */
+  issue29?: boolean;
+}
+
+const corpus = JSON.parse(readFileSync('tests/fixtures/user-agents/corpus.json', 'utf8')) as Sample[];
+const named = (sample: Sample) => sample.sameAs ?? sample.browser;
+const from175 = (version: string | null) => {
+  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
+  return major > 17 || (major === 17 && minor >= 5);
+};
+/** Safari on iOS 17.5+, or (with touch) iPadOS's Safari asking for the desktop page in a Mac's words. */
+const appleLinkWorks = (sample: Sample, maxTouchPoints: number) =>
+  (sample.os === 'iOS' && named(sample) === 'Mobile Safari' && from175(sample.osVersion)) ||
+  (maxTouchPoints > 1 && sample.os === 'Mac OS' && named(sample) === 'Safari' && from175(sample.browserVersion));
+const androidLinkWorks = (sample: Sample) => sample.os === 'Android' && named(sample) === 'Chrome';
+/** The samples whose answer is not what their labels call for, named for the failure message. */
+const wrong = (answer: (sample: Sample) => boolean, expected: (sample: Sample) => boolean) =>
+  corpus
+    .filter((sample) => answer(sample) !== expected(sample))
+    .map(({ ua, browser, os, osVersion }) => `${browser} on ${os} ${osVersion}: ${ua}`);
+
+describe('install links over real user agents (tests/fixtures/user-agents)', () => {
+  it("offers Apple's link to Safari on iOS 17.5+ and to no other browser or in-app browser", () => {
+    for (const maxTouchPoints of [0, 5])
+      expect(
+        wrong(
+          (sample) => offersOneTapInstall({ userAgent: sample.ua, maxTouchPoints }),
+          (sample) => appleLinkWorks(sample, maxTouchPoints),
+        ),
+      ).toEqual([]);
+  });
+  it("offers Google's link to Chrome on Android and not to its web views, other browsers or in-app browsers", () => {
+    expect(
+      wrong(
+        (sample) => offersAndroidLink({ userAgent: sample.ua, maxTouchPoints: 5 }),
+        (sample) => androidLinkWorks(sample),
+      ),
+    ).toEqual([]);
+  });
+  it("refuses Apple's link to the eight browsers issue 29 found it offered to", () => {
+    const eight = corpus.filter((sample) => sample.issue29);
+    expect(eight.map(named)).toEqual(['Daum', 'TikTok', 'Teams', 'YouTube', 'Bing', 'Yahoo! JAPAN', 'Aloha Browser', 'DuckDuckGo']);
+    for (const { ua } of eight) expect(installPath({ userAgent: ua, maxTouchPoints: 5 })).toBe('phone');
+  });
+  it('holds enough of each kind for the answers above to mean something', () => {
+    const count = (is: (sample: Sample) => boolean) => corpus.filter(is).length;
+    expect(count((sample) => appleLinkWorks(sample, 5))).toBeGreaterThanOrEqual(50);
+    expect(count((sample) => sample.os === 'iOS' && !appleLinkWorks(sample, 5) && from175(sample.osVersion))).toBeGreaterThanOrEqual(100);
+    expect(count(androidLinkWorks)).toBeGreaterThanOrEqual(250);
+    expect(count((sample) => sample.os === 'Android' && !androidLinkWorks(sample))).toBeGreaterThanOrEqual(400);
   });
 });
 
