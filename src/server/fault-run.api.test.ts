@@ -11,7 +11,7 @@ import { onServer, serverDatabaseUrl } from '../../tests/support/databases.ts';
  * orders with a fixed seed, through API processes killed with SIGKILL at least once and fault
  * proxies before the Stripe and eSIM Access stand-ins. Every check must hold: the order audit finds
  * nothing, and the stand-ins agree (each paid order delivered or refunded once, one eSIM per
- * order, each top-up applied once, no refund without the eSIM cancelled, no double charge).
+ * order, each top-up applied once (also two top-ups of one eSIM at once), no refund without the eSIM cancelled, no double charge).
  */
 const SEED = 20_2026;
 let database: string;
@@ -34,6 +34,8 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
     seed: SEED,
     faultRate: 0.15,
     concurrency: 6,
+    // Enough top-ups that some eSIM is topped up twice at once (issue 29, defect 1).
+    topUpShare: 0.5,
     killEveryMs: [3_000, 6_000],
     firstKillMs: 2_000,
     // Bounded well inside the test's time: a run that cannot finish reports why instead of timing out.
@@ -51,6 +53,8 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   const injected = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
   expect(injected(report.faults.stripe) + injected(report.faults.partner), summary).toBeGreaterThan(0);
   expect(report.buyers.paid, summary).toBeGreaterThanOrEqual(20);
+  // The race of issue 29 (defect 1) on purpose: an eSIM topped up twice at once, its top-ups meeting faults.
+  expect(report.buyers.topUps.twoAtOnce, summary).toBeGreaterThan(0);
   expect(report.audit.findings, summary).toEqual([]);
   expect(report.drain.settled, summary).toBe(true);
 }, 150_000);

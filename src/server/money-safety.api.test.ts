@@ -176,6 +176,30 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect(writes.map((w) => w.outcome)).toEqual(['refused', 'applied']);
   });
 
+  it("two top-ups of one eSIM at the same moment, one answer lost before it was applied: each applied once, none delivered on the other's data", async () => {
+    const buyer = await signUp();
+    const base = await installedEsim(buyer.idToken);
+    const totalBefore = (await partnerStatus(base.id)).profiles[0]!.totalBytes;
+    const [small, larger] = await offeredTopUps(bed.api.url, buyer.idToken, base.id);
+    // The partner reads slowly, so both deliveries are under way at once; the first top-up sent
+    // loses its connection before the partner applied it (issue 29, defect 1).
+    bed.stand.partner.failNext({ delayMs: 400 }, { call: 'esim/query', count: 4 });
+    bed.stand.partner.failNext({ drop: true }, { call: 'esim/topup' });
+    const both = await Promise.all([small!, larger!].map((plan) => buy(buyer.idToken, topUpRequest(plan, base.id))));
+    for (const topUp of both) {
+      expect((await settlesIn(buyer.idToken, topUp.id, ['delivered', 'refunded'])).state).toBe('delivered');
+      expect(bed.stand.partner.topUpsApplied(topUp.id), topUp.id).toBe(1);
+    }
+    const added = (small!.dataAmount.value + larger!.dataAmount.value) * 2 ** 30;
+    expect((await partnerStatus(base.id)).profiles[0]!.totalBytes).toBe(totalBefore + added);
+    // Each write read the totals while it alone could change them: no two applied writes saw the same total.
+    const applied = await bed.db.query<{ before_total_bytes: string }>(
+      `SELECT before_total_bytes FROM partner_writes WHERE order_id IN ($1, $2) AND outcome = 'applied'`,
+      [both[0]!.id, both[1]!.id],
+    );
+    expect(new Set(applied.map((w) => Number(w.before_total_bytes))).size).toBe(2);
+  });
+
   it('two API instances on one database never work on one order at once: the claim is renewed while a slow partner answers', async () => {
     // Both instances hold an order 300 ms unless renewed; the partner takes 1.5 s to top up.
     const short = { ...bed.stand.options.delivery, leaseMs: 300 };

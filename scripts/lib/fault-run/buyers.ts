@@ -48,8 +48,8 @@ export interface BuyerStats {
   notDeliveredInTime: number;
   gaveUp: number;
   doubleClicks: number;
-  /** refused: no top-up offered, or POST /orders answered cannot_top_up. */
-  topUps: { ordered: number; paid: number; deliveredSeen: number; installNotSeen: number; refused: number };
+  /** refused: no top-up offered, or POST /orders answered cannot_top_up; twoAtOnce: eSIMs topped up twice at the same moment. */
+  topUps: { ordered: number; paid: number; deliveredSeen: number; installNotSeen: number; refused: number; twoAtOnce: number };
   /** underWayOnRetry: a retry after a lost answer found the refund already under way (409). */
   refunds: { requested: number; accepted: number; underWayOnRetry: number; unavailable: number };
   installedRefundAttempts: number;
@@ -77,7 +77,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     notDeliveredInTime: 0,
     gaveUp: 0,
     doubleClicks: 0,
-    topUps: { ordered: 0, paid: 0, deliveredSeen: 0, installNotSeen: 0, refused: 0 },
+    topUps: { ordered: 0, paid: 0, deliveredSeen: 0, installNotSeen: 0, refused: 0, twoAtOnce: 0 },
     refunds: { requested: 0, accepted: 0, underWayOnRetry: 0, unavailable: 0 },
     installedRefundAttempts: 0,
     violations: [],
@@ -86,7 +86,15 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   // The plan of each buyer decided up front from the seed: one or two eSIMs, and what to do with each.
   type Intent = 'keep' | 'refund' | 'top_up';
   const buyers: {
-    purchases: { plan: SellablePlan; intent: Intent; doubleClick: boolean; refundInstalled: boolean; topUpPick: number }[];
+    purchases: {
+      plan: SellablePlan;
+      intent: Intent;
+      doubleClick: boolean;
+      refundInstalled: boolean;
+      topUpPick: number;
+      /** Two top-ups of the eSIM bought at once (both delivered at the same moment). */
+      twoTopUps: boolean;
+    }[];
   }[] = [];
   for (let left = settings.orders; left > 0;) {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
@@ -101,6 +109,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
           doubleClick: random() < 0.1,
           refundInstalled: random() < 0.4,
           topUpPick: random(),
+          twoTopUps: random() < 0.5,
         };
       }),
     });
@@ -221,6 +230,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     id: string,
     refundInstalled: boolean,
     topUpPick: number,
+    twoTopUps: boolean,
   ) {
     const tranNo = settings.partner.tranNoOfTransaction(id);
     if (!tranNo) return void stats.violations.push(`order ${id}: delivered, but the partner has no eSIM for it`);
@@ -246,19 +256,27 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       stats.topUps.refused++;
       return;
     }
-    const extra = offered[Math.floor(topUpPick * offered.length)]!;
-    stats.topUps.ordered++;
-    const topUpId = await buy(
-      buyer,
-      { planId: extra.id, lang: 'en', expectedPrice: extra.price, consents: { terms: true, immediateStart: true }, topUpOf: id },
-      'top_up',
-      false,
+    const first = Math.floor(topUpPick * offered.length);
+    // Two different plans (one open order per plan): the next one along.
+    const picks = twoTopUps && offered.length > 1 ? [first, (first + 1) % offered.length] : [first];
+    if (picks.length > 1) stats.topUps.twoAtOnce++;
+    await Promise.all(
+      picks.map(async (pick) => {
+        const extra = offered[pick]!;
+        stats.topUps.ordered++;
+        const topUpId = await buy(
+          buyer,
+          { planId: extra.id, lang: 'en', expectedPrice: extra.price, consents: { terms: true, immediateStart: true }, topUpOf: id },
+          'top_up',
+          false,
+        );
+        if (!topUpId) return;
+        stats.topUps.paid++;
+        stats.paid++;
+        const after = await waitOrder(buyer.token, topUpId, (o) => delivered(o) || FINAL.has(o.state));
+        if (after && delivered(after)) stats.topUps.deliveredSeen++;
+      }),
     );
-    if (!topUpId) return;
-    stats.topUps.paid++;
-    stats.paid++;
-    const after = await waitOrder(buyer.token, topUpId, (o) => delivered(o) || FINAL.has(o.state));
-    if (after && delivered(after)) stats.topUps.deliveredSeen++;
     if (refundInstalled) {
       // Installed: not refundable (terms). Any answer but 409 (or a failure to answer) is a broken promise.
       stats.installedRefundAttempts++;
@@ -319,7 +337,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       }
       stats.deliveredSeen++;
       if (purchase.intent === 'refund') await requestRefund(buyer, id);
-      else if (purchase.intent === 'top_up') await installAndTopUp(buyer, id, purchase.refundInstalled, purchase.topUpPick);
+      else if (purchase.intent === 'top_up')
+        await installAndTopUp(buyer, id, purchase.refundInstalled, purchase.topUpPick, purchase.twoTopUps);
     }
   }
 

@@ -30,6 +30,8 @@ export interface FaultProxyOptions {
   random: Random;
   /** The probability that a request meets a fault, 0 to 1. */
   rate: number;
+  /** Another probability for some paths (a call whose faults the run must meet often); undefined: `rate`. */
+  rateFor?: (path: string) => number | undefined;
   /** How long a slow answer is held: longer than the client's timeout. */
   slowMs: number;
   /** Which requests may meet a fault (default: all). */
@@ -118,7 +120,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     if (!enabled || (options.eligible && !options.eligible(method, path))) return undefined;
     // Two draws every time, so the stream advances alike whether a fault is chosen or not.
     const [hit, kind] = [options.random(), options.random()];
-    return hit < options.rate ? FAULT_KINDS[Math.floor(kind * FAULT_KINDS.length)] : undefined;
+    return hit < (options.rateFor?.(path) ?? options.rate) ? FAULT_KINDS[Math.floor(kind * FAULT_KINDS.length)] : undefined;
   };
   const error = (res: ServerResponse) => {
     if (res.destroyed || res.headersSent) return;

@@ -46,6 +46,8 @@ export interface FaultRunOptions {
   faultRate?: number;
   /** Buyers at work at once. */
   concurrency?: number;
+  /** The share of eSIMs installed and topped up (half of them twice at once); default 0.25. */
+  topUpShare?: number;
   /** Milliseconds between kills, at random in this range. */
   killEveryMs?: [number, number];
   /** When the first kill comes, after the buying starts. */
@@ -110,6 +112,8 @@ const RECONCILE_TOKEN = 'fault-run-reconcile-token';
 const STRIPE_TIMEOUT_MS = 2_000;
 const PARTNER_TIMEOUT_MS = 2_000;
 const INSTANCES = 2;
+/** How often a top-up call meets a fault, whatever the run's rate (see the partner's proxy). */
+const TOP_UP_FAULT_RATE = 0.5;
 
 export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunReport> {
   const started = Date.now();
@@ -161,11 +165,18 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
 
     const slowMs = Math.max(STRIPE_TIMEOUT_MS, PARTNER_TIMEOUT_MS) + 1_000;
     // Each upstream behind its own proxy with its own random stream, faulting only its API's calls.
-    const faultyProxy = async (name: string, upstream: string, apiPrefix: string, errorAnswer: FaultProxyOptions['errorAnswer']) => {
+    const faultyProxy = async (
+      name: string,
+      upstream: string,
+      apiPrefix: string,
+      errorAnswer: FaultProxyOptions['errorAnswer'],
+      rateFor?: FaultProxyOptions['rateFor'],
+    ) => {
       const proxy = await startFaultProxy({
         upstream,
         random: seeded(seed, `${name}-faults`),
         rate: faultRate,
+        ...(rateFor && { rateFor }),
         slowMs,
         eligible: (_method, path) => path.startsWith(apiPrefix),
         errorAnswer,
@@ -174,7 +185,11 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       return proxy;
     };
     const stripeProxy = await faultyProxy('stripe', stripeStandIn.url, '/v1/', stripeErrorAnswer);
-    const partnerProxy = await faultyProxy('partner', partnerStandIn.url, '/api/v1/open/', partnerErrorAnswer);
+    // Top-ups meet faults at least half the time: with two top-ups of one eSIM bought at once, a
+    // lost answer while the other is under way is the race that once delivered an unapplied top-up.
+    const partnerProxy = await faultyProxy('partner', partnerStandIn.url, '/api/v1/open/', partnerErrorAnswer, (path) =>
+      path.endsWith('/esim/topup') ? Math.max(faultRate, TOP_UP_FAULT_RATE) : undefined,
+    );
 
     fleet = createFleet({
       size: INSTANCES,
@@ -282,7 +297,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         orders: options.orders,
         concurrency: options.concurrency ?? 8,
         refundShare: 0.2,
-        topUpShare: 0.25,
+        topUpShare: options.topUpShare ?? 0.25,
         deliveryWaitMs: 45_000,
         ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
         onOrderStarted: (n) => {
@@ -483,7 +498,7 @@ export function reportLines(r: FaultRunReport): string[] {
         .join(', ') || 'none'
     })`,
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
-    `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}`,
+    `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}, two at once on one eSIM ${b.topUps.twoAtOnce}`,
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
     `end states, eSIM orders: ${states('esim')}`,
     `end states, top-ups: ${states('top_up')}`,

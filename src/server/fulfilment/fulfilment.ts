@@ -204,6 +204,7 @@ export function createFulfilment(options: FulfilmentOptions) {
    * order sold (its code is the order's partner_code). The partner does not promise that a
    * repeated top-up is harmless, so it is recorded before it is sent with the eSIM's totals, and
    * after a lost answer the partner's totals say whether it was applied before anything is resent.
+   * One top-up of an eSIM at a time: the record is its slot, held until the write is settled.
    */
   async function topUp(lease: Lease, order: OrderRow): Promise<boolean> {
     const esim = await esims.ofOrder(db, order.top_up_of!);
@@ -216,21 +217,35 @@ export function createFulfilment(options: FulfilmentOptions) {
         await orders.move(tx, order.id, 'delivered', `partner:topup ${tranNo}`);
       });
 
+    // The eSIM's top-up slot (migration 0012): this order's write an earlier try left unsettled, or a new one.
     const earlier = await partnerWrites.unsettled(db, order.id, 'esim/topup');
-    if (earlier) {
+    let write: number | undefined = earlier?.id;
+    if (earlier?.before_total_bytes != null) {
+      // Sent, answer lost. While the slot is held no other order's top-up of this eSIM can be
+      // applied, so a higher total can only be this one.
       const now = await partnerEsim(tranNo);
-      if (now.totalBytes > earlier.before_total_bytes!) {
+      if (now.totalBytes > earlier.before_total_bytes) {
         await deliver(earlier.id, now, 'read back: applied');
         return true;
       }
-      await lease.write((tx) => partnerWrites.settle(tx, earlier.id, 'refused', 'read back: not applied'));
+      // Not applied: settled so, and the slot taken again in the same transaction (nobody slips in).
+      write = await lease.write(async (tx) => {
+        await partnerWrites.settle(tx, earlier.id, 'refused', 'read back: not applied');
+        return partnerWrites.claimTopUp(tx, order.id, tranNo);
+      });
     }
-    if (await partnerWrites.topUpUnderWay(db, tranNo, order.id))
-      throw new Error(`top-up ${order.id}: another top-up of ${tranNo} is under way`);
+    write ??= await lease.write((tx) => partnerWrites.claimTopUp(tx, order.id, tranNo));
+    if (write === undefined) {
+      // Another order's top-up of this eSIM is being delivered: waiting for it is no failed try. A
+      // slot left by an order that is no longer delivered (its write unsettled) is one, so a paid
+      // top-up still ends refunded if it never frees.
+      const holder = await partnerWrites.topUpSlotHolder(db, tranNo);
+      if (!holder || holder.state === 'paid' || holder.state === 'provisioning') return false;
+      throw new Error(`top-up ${order.id}: ${tranNo}'s top-up by order ${holder.order_id} (${holder.state}) is unsettled`);
+    }
+    // Read only now that the slot is held: no other order's top-up can change it before this one is sent.
     const before = await partnerEsim(tranNo);
-    const write = await lease.write((tx) =>
-      partnerWrites.record(tx, { orderId: order.id, call: 'esim/topup', esimTranNo: tranNo, beforeTotalBytes: before.totalBytes }),
-    );
+    await lease.write((tx) => partnerWrites.setTotalBefore(tx, write, before.totalBytes));
     await lease.check();
     let result: TopUpResult;
     try {

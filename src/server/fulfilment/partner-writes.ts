@@ -27,22 +27,43 @@ export const partnerWrites = {
     return row && { ...row, before_total_bytes: row.before_total_bytes === null ? null : Number(row.before_total_bytes) };
   },
 
-  /** An unsettled top-up of this eSIM by another order: one at a time, so a read of its totals is unambiguous. */
-  async topUpUnderWay(tx: Queryable, esimTranNo: string, orderId: string): Promise<boolean> {
-    const rows = await tx.query(
-      `SELECT 1 FROM partner_writes WHERE esim_tran_no = $1 AND call = 'esim/topup' AND outcome = 'sent' AND order_id <> $2 LIMIT 1`,
-      [esimTranNo, orderId],
+  /**
+   * Takes the eSIM's one top-up slot for the order (migration 0012): its top-up write, recorded
+   * before the totals are read and before anything is sent. Answers undefined while another
+   * order's top-up of this eSIM is unsettled; the partial unique index decides, so two instances
+   * asking at the same moment cannot both get it.
+   */
+  async claimTopUp(tx: Queryable, orderId: string, esimTranNo: string): Promise<number | undefined> {
+    const [row] = await tx.query<{ id: number }>(
+      `INSERT INTO partner_writes (order_id, call, esim_tran_no) VALUES ($1, 'esim/topup', $2)
+       ON CONFLICT (esim_tran_no) WHERE call = 'esim/topup' AND outcome = 'sent' DO NOTHING RETURNING id`,
+      [orderId, esimTranNo],
     );
-    return rows.length > 0;
+    return row && Number(row.id);
+  },
+
+  /** The order holding the eSIM's top-up slot, and its state. */
+  async topUpSlotHolder(tx: Queryable, esimTranNo: string): Promise<{ order_id: string; state: string } | undefined> {
+    const [row] = await tx.query<{ order_id: string; state: string }>(
+      `SELECT w.order_id, o.state FROM partner_writes w JOIN orders o ON o.id = w.order_id
+       WHERE w.esim_tran_no = $1 AND w.call = 'esim/topup' AND w.outcome = 'sent'`,
+      [esimTranNo],
+    );
+    return row;
+  },
+
+  /** The eSIM's totals read once the top-up slot was held: what a read after a lost answer is compared with. */
+  async setTotalBefore(tx: Queryable, id: number, totalBytes: number): Promise<void> {
+    await tx.query('UPDATE partner_writes SET before_total_bytes = $2 WHERE id = $1', [id, totalBytes]);
   },
 
   async record(
     tx: Queryable,
-    write: { orderId: string; call: PartnerWriteCall; esimTranNo?: string; beforeTotalBytes?: number },
+    write: { orderId: string; call: Exclude<PartnerWriteCall, 'esim/topup'>; esimTranNo?: string },
   ): Promise<number> {
     const [row] = await tx.query<{ id: number }>(
-      `INSERT INTO partner_writes (order_id, call, esim_tran_no, before_total_bytes) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [write.orderId, write.call, write.esimTranNo ?? null, write.beforeTotalBytes ?? null],
+      `INSERT INTO partner_writes (order_id, call, esim_tran_no) VALUES ($1, $2, $3) RETURNING id`,
+      [write.orderId, write.call, write.esimTranNo ?? null],
     );
     return Number(row!.id);
   },
