@@ -333,4 +333,6 @@ export const ERROR_CODES = {
   salesPaused: 'sales_paused',
   /** 400 on POST /alerts/unsubscribe: the token is not one we signed. */
   invalidToken: 'invalid_token',
+  /** 413: the request's body is larger than the route reads (a JSON body: MAX_JSON_BODY_BYTES; a webhook's: its own). */
+  bodyTooLarge: 'body_too_large',
 } as const;

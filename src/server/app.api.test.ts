@@ -20,6 +20,7 @@ import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './orders/store.ts';
 import { createStripe } from './payments/stripe.ts';
+import { MAX_JSON_BODY_BYTES } from './validation.ts';
 
 /**
  * The shop API over real HTTP, with real parts: PostgreSQL (a real server and PGlite), Firebase
@@ -142,6 +143,41 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     }
     expect((await order(buyer.idToken, orderFor(PLAN, { planId: 'xx-unknown' }))).status).toBe(404);
     expect((await order(buyer.idToken, 'x'.repeat(70_000))).status).toBe(413);
+    expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
+  });
+
+  it('refuses a JSON body over the limit with 413 on every route that reads one, declared or streamed, and changes nothing', async () => {
+    const buyer = await signUp();
+    const subscription = {
+      endpoint: 'https://fcm.googleapis.com/fcm/send/body-limit-test',
+      keys: { p256dh: 'x'.repeat(87), auth: 'x'.repeat(22) },
+      lang: 'en',
+    };
+    // Valid JSON each, padded past the limit with a field the schemas ignore (issue 29, defect 4).
+    const pad = 'x'.repeat(MAX_JSON_BODY_BYTES);
+    const routes: [string, string, unknown][] = [
+      ['POST', '/orders', { ...orderFor(), pad }],
+      ['PUT', '/me/alerts', { pad }],
+      ['POST', '/me/push-subscriptions', { ...subscription, pad }],
+      ['DELETE', '/me/push-subscriptions', { endpoint: subscription.endpoint, pad }],
+    ];
+    const chunked = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = new TextEncoder().encode(text);
+          for (let i = 0; i < bytes.length; i += 4096) controller.enqueue(bytes.subarray(i, i + 4096));
+          controller.close();
+        },
+      });
+    for (const [method, path, body] of routes) {
+      const text = JSON.stringify(body);
+      const declared = await call(path, { method, token: buyer.idToken, body: text });
+      const streamed = await call(path, { method, token: buyer.idToken, body: chunked(text), duplex: 'half' } as RequestInit);
+      for (const response of [declared, streamed]) {
+        expect(response.status, `${method} ${path}`).toBe(413);
+        expect(ApiError.parse(await response.json()).error.code).toBe('body_too_large');
+      }
+    }
     expect(OrderList.parse(await (await call('/orders', { token: buyer.idToken })).json()).orders).toEqual([]);
   });
 

@@ -1,8 +1,15 @@
 import { zValidator } from '@hono/zod-validator';
 import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { ERROR_CODES, LangQuery } from '../contract/shop-api.ts';
 import { fail } from './http.ts';
+
+/**
+ * The largest JSON body a route reads (the largest, an order, is under 2 KB): a larger one answers
+ * 413 before anything is read into memory or parsed, declared (Content-Length) or streamed (chunked).
+ */
+export const MAX_JSON_BODY_BYTES = 16 * 1024;
 
 /** What hono/validator takes for JSON. */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -33,9 +40,16 @@ const readAsJson: MiddlewareHandler = async (c, next) => {
   return undefined;
 };
 
-/** A JSON body valid by `schema`; else 400 naming the fields, by their paths only: the message never echoes what was sent. */
+/**
+ * A JSON body of at most MAX_JSON_BODY_BYTES (else 413) valid by `schema`; else 400 naming the
+ * fields, by their paths only: the message never echoes what was sent.
+ */
 export const jsonBody = <S extends z.ZodType>(schema: S) =>
   [
+    bodyLimit({
+      maxSize: MAX_JSON_BODY_BYTES,
+      onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, `The body must be at most ${MAX_JSON_BODY_BYTES} bytes.`),
+    }),
     readAsJson,
     zValidator('json', schema, (result, c) => {
       if (result.success) return undefined;

@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import type { Price } from '../../catalogue/schema.ts';
 import { zValidator } from '@hono/zod-validator';
@@ -36,8 +35,6 @@ interface Sale {
   wholesaleUsdE4: number;
   price: Price;
 }
-
-const MAX_ORDER_BODY_BYTES = 16 * 1024;
 
 /** States in which the order's page waits for the webhooks or the delivery. */
 const PENDING_STATES: ReadonlySet<string> = new Set(['pending_payment', 'paid', 'provisioning']);
@@ -119,7 +116,6 @@ export function orderRoutes(deps: OrderRoutesDeps) {
     .use('*', deps.auth)
     .post(
       '/',
-      bodyLimit({ maxSize: MAX_ORDER_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The order is too large.') }),
       ...jsonBody(CreateOrderRequest),
       async (c) => {
         const caller = c.get('caller');

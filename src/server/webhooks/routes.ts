@@ -38,7 +38,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
     new Hono()
       .post(
         '/stripe',
-        bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The event is too large.') }),
+        bodyLimit({ maxSize: MAX_WEBHOOK_BODY_BYTES, onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The event is too large.') }),
         async (c) => {
           const signature = c.req.header('stripe-signature');
           const payload = await c.req.text();
@@ -62,7 +62,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
       // one only makes us ask the partner (DESIGN 6). Answered at once; the work follows.
       .post(
         '/partner/:token',
-        bodyLimit({ maxSize: MAX_PARTNER_BODY_BYTES, onError: (c) => fail(c, 413, 'body_too_large', 'The notification is too large.') }),
+        bodyLimit({ maxSize: MAX_PARTNER_BODY_BYTES, onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The notification is too large.') }),
         async (c) => {
           if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
           const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
