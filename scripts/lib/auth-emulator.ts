@@ -66,17 +66,41 @@ export async function startAuthEmulator(): Promise<{ host: string; stop(): void 
   }
 }
 
-/** A new account on the emulator and its ID token, as the site's sign-up gets them. */
+const PASSWORD = 'correct-horse-42';
+
+/** One Identity Toolkit call to the emulator; `owner` is the emulator's admin credential. */
+async function identityToolkit<T>(host: string, call: string, body: object, owner = false): Promise<T> {
+  const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/${call}?key=demo-key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(owner && { Authorization: 'Bearer owner' }) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${call}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/**
+ * A new account on the emulator and its ID token, as the site's sign-up gets them: the address not
+ * verified. With `emailVerified`, as after the confirmation link was opened and the buyer signed in
+ * again (the token says email_verified).
+ */
 export async function signUpOn(
   host: string,
   email = `buyer-${crypto.randomUUID()}@example.test`,
+  { emailVerified = false }: { emailVerified?: boolean } = {},
 ): Promise<{ uid: string; idToken: string; email: string }> {
-  const response = await fetch(`http://${host}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: 'correct-horse-42', returnSecureToken: true }),
+  type Session = { localId: string; idToken: string };
+  const { localId, idToken } = await identityToolkit<Session>(host, 'accounts:signUp', {
+    email,
+    password: PASSWORD,
+    returnSecureToken: true,
   });
-  if (!response.ok) throw new Error(`signUp: ${response.status} ${await response.text()}`);
-  const { localId, idToken } = (await response.json()) as { localId: string; idToken: string };
-  return { uid: localId, idToken, email };
+  if (!emailVerified) return { uid: localId, idToken, email };
+  await identityToolkit(host, 'accounts:update', { localId, emailVerified: true }, true);
+  const signedIn = await identityToolkit<Session>(host, 'accounts:signInWithPassword', {
+    email,
+    password: PASSWORD,
+    returnSecureToken: true,
+  });
+  return { uid: localId, idToken: signedIn.idToken, email };
 }

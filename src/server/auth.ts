@@ -4,6 +4,8 @@ import { getAuth } from 'firebase-admin/auth';
 export interface Caller {
   uid: string;
   email: string | null;
+  /** The accounts service confirmed that the person receives mail at `email` (a link clicked, or a provider that vouches for it). */
+  emailVerified: boolean;
   /** When the person last signed in (not when the token was refreshed): irreversible steps want it recent. */
   signedInAt: Date;
 }
@@ -29,7 +31,12 @@ export function firebaseAccounts(projectId: string): Accounts {
   return {
     async verifyIdToken(token, options = {}) {
       const decoded = await auth.verifyIdToken(token, options.checkRevoked ?? false);
-      return { uid: decoded.uid, email: decoded.email ?? null, signedInAt: new Date(decoded.auth_time * 1000) };
+      return {
+        uid: decoded.uid,
+        email: decoded.email ?? null,
+        emailVerified: decoded.email_verified === true,
+        signedInAt: new Date(decoded.auth_time * 1000),
+      };
     },
     async deleteAccount(uid) {
       await auth.deleteUser(uid);

@@ -216,6 +216,22 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     });
   }
 
+  it('sends the install codes by e-mail only to a verified address; an unverified buyer still sees them on the payment page (issue 29, defect 6)', async () => {
+    const buyer = await signUp(undefined, { emailVerified: false });
+    const order = await buy(buyer.idToken);
+    const install = (await delivered(buyer.idToken, order.id)).esim!.install!;
+    // The payment page and My eSIMs show the codes to the signed-in owner.
+    expect(install.lpa).toMatch(/^LPA:1\$/);
+    expect((await listEsims(buyer.idToken)).map((e) => e.install?.activationCode)).toEqual([install.activationCode]);
+    const mail = await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email), 10_000);
+    expect(mail.subject).toContain(order.number);
+    for (const code of [install.activationCode, install.lpa, 'esimsetup.apple.com']) expect(mail.text).not.toContain(code);
+    expect(mail.attachments).toEqual([]);
+    expect(mail.text).toContain(`${SITE}/de/my-esim`);
+    expect(mail.text).toContain(`${SITE}/de/profile`);
+    expect(mail.text).toContain('Bestellnummer');
+  });
+
   it('refunds an unused eSIM on request (partner cancels, Stripe refunds, e-mail), and never an installed one', async () => {
     const buyer = await signUp();
     const order = await buy(buyer.idToken);

@@ -54,6 +54,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
     const { order } = await store().openOrder({
       uid: `buyer-${randomUUID()}`,
       email: 'buyer@example.test',
+      emailVerified: true,
       plan: {
         id: pkg.id,
         metadata: pkg.metadata,

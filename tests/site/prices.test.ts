@@ -49,7 +49,7 @@ beforeAll(async () => {
     stripeWebhookSecret: 'whsec_unused',
     // A buyer per token, signed in now (the price check is the same for everyone).
     accounts: {
-      verifyIdToken: async (token) => ({ uid: token, email: `${token}@example.com`, signedInAt: new Date() }),
+      verifyIdToken: async (token) => ({ uid: token, email: `${token}@example.com`, emailVerified: true, signedInAt: new Date() }),
       deleteAccount: async () => undefined,
     },
     siteUrl: 'http://127.0.0.1:4321',

@@ -43,15 +43,19 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     consentedAt: order.immediate_start_requested_at,
   });
 
-  /** A new eSIM's e-mail carries the eSIM itself: QR code, manual codes, install links. */
+  /** A new eSIM's e-mail carries the eSIM itself (QR code, manual codes, install links), to a verified address only. */
   async function newEsimEmail(order: OrderRow, lang: Locale) {
     const esim = await esims.ofOrder(db, order.id);
     if (!esim) throw new Error(`order ${order.id}: delivered without an eSIM`);
     return orderEmail({
       lang,
       order: mailOrder(order, lang),
-      esim: { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id },
+      esim: order.email_verified
+        ? { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id }
+        : undefined,
       installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
+      myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`,
+      profileUrl: `${siteUrl}${localizePath(lang, '/profile')}`,
       siteName,
     });
   }

@@ -30,6 +30,7 @@ const MATCHING_ID = 'K2-1A2B3C-4D5E6F';
 const LPA = `LPA:1$${SMDP}$${MATCHING_ID}`;
 const esim: MailEsim = { activationCode: LPA, smdpAddress: SMDP, matchingId: MATCHING_ID };
 const total = { amountMinor: 1999, currency: 'EUR' };
+const LINKS = { myEsimsUrl: 'https://shop.example/my-esim', profileUrl: 'https://shop.example/profile' };
 
 const order = (destinationName: string, number: string): MailOrder => ({
   number,
@@ -103,6 +104,7 @@ describe('the order e-mail, sent over SMTP', () => {
         order: order(expected.destination, number),
         esim,
         installGuideUrl: `https://shop.example/${lang}/install/`,
+        ...LINKS,
         siteName: 'Travel eSIM',
       });
       // Credentials in the URL, as in production: the stand-in takes any login.
@@ -165,12 +167,52 @@ describe('the order e-mail, sent over SMTP', () => {
     });
   }
 
+  it('to an address not verified: no install codes, no QR code, the way to My eSIMs and to confirm it, in every language (issue 29, defect 6)', async () => {
+    const english = await orderEmail({
+      lang: 'en',
+      order: order('Germany', 'ES-2026-000140'),
+      esim: undefined,
+      installGuideUrl: 'https://shop.example/install/',
+      ...LINKS,
+      siteName: 'Travel eSIM',
+    });
+    for (const lang of LOCALE_CODES) {
+      const to = `unverified-${lang}@example.com`;
+      const email = await orderEmail({
+        lang,
+        order: order('Germany', 'ES-2026-000140'),
+        esim: undefined,
+        installGuideUrl: 'https://shop.example/install/',
+        ...LINKS,
+        siteName: 'Travel eSIM',
+      });
+      const mailer = mailerFor(smtp.url);
+      await mailer.send({ ...email, to });
+      mailer.close();
+      const [message] = smtp.messages.filter((m) => m.to.includes(to));
+      expect(message!.attachments, lang).toEqual([]);
+      for (const part of [message!.text, message!.html]) {
+        for (const code of ['LPA:', SMDP, MATCHING_ID, 'esimsetup.apple.com']) expect(part, lang).not.toContain(code);
+        expect(part).toContain(LINKS.myEsimsUrl);
+        expect(part).toContain(LINKS.profileUrl);
+        expect(part).toContain('ES-2026-000140');
+      }
+      // Its own words in each language, not the English ones.
+      if (lang !== 'en')
+        expect(
+          email.text.split('\n').filter((line) => english.text.includes(line) && line.length > 60),
+          lang,
+        ).toEqual([]);
+    }
+  });
+
   it('tells why when the mail server refuses the connection, without the activation code or the message', async () => {
     const email = await orderEmail({
       lang: 'en',
       order: order('Germany', 'ES-2026-000130'),
       esim,
       installGuideUrl: 'https://shop.example/install/',
+      ...LINKS,
       siteName: 'Travel eSIM',
     });
     const port = await closedPort();
@@ -203,6 +245,7 @@ describe('the order e-mail, sent over SMTP', () => {
         order: order('Germany', 'ES-2026-000131'),
         esim,
         installGuideUrl: 'https://shop.example/install/',
+        ...LINKS,
         siteName: 'Travel eSIM',
       });
       const error = (await mailerFor(`smtp://127.0.0.1:${(rejecting.server.address() as { port: number }).port}`)
@@ -226,6 +269,7 @@ describe('over TLS with a login, as in production', () => {
       order: order('Germany', number),
       esim,
       installGuideUrl: 'https://shop.example/install/',
+      ...LINKS,
       siteName: 'Travel eSIM',
     });
   const withLogin = (url: string, pass = login.pass) => url.replace(/^(smtps?:\/\/)/, `$1${login.user}:${encodeURIComponent(pass)}@`);

@@ -7,7 +7,10 @@ import { mailTranslations } from './translations.ts';
 /**
  * The order e-mail (DESIGN 6): the confirmation on a durable medium (BGB § 312f) with the order,
  * the price with VAT, the terms version and the withdrawal waiver, and the eSIM itself: the QR
- * code as an inline image, the manual codes, the iPhone one-tap link and the install guide.
+ * code as an inline image, the manual codes, the iPhone one-tap link and the install guide. Those
+ * codes go only to an address the accounts service verified (issue 29): whoever installs first owns
+ * the eSIM, so a mistyped sign-up address would hand a paid eSIM to a stranger. Otherwise the e-mail
+ * says the eSIM waits in My eSIMs and how to confirm the address.
  */
 
 export interface MailEsim {
@@ -30,22 +33,43 @@ function qrPng(lpa: string): Promise<Buffer> {
 export async function orderEmail(input: {
   lang: Locale;
   order: MailOrder;
-  esim: MailEsim;
-  /** The install guide in the buyer's language, absolute. */
+  /** The eSIM's codes, for a verified address; undefined: they stay in My eSIMs. */
+  esim: MailEsim | undefined;
+  /** In the buyer's language, absolute: the install guide, My eSIMs, the profile (where a confirmation link is sent again). */
   installGuideUrl: string;
+  myEsimsUrl: string;
+  profileUrl: string;
   siteName: string;
 }): Promise<Email> {
   const { lang, order, esim, installGuideUrl, siteName } = input;
   const { t } = mailTranslations(lang);
-  const qrCid = `esim-qr-${order.number.replace(/[^A-Za-z0-9-]/g, '')}@mail`;
   const subject = t('order.subject', { destination: order.destinationName, number: order.number });
-
-  const blocks: Block[] = [
-    { kind: 'heading', text: t('order.heading') },
-    { kind: 'paragraph', text: t('order.intro', { siteName }) },
+  const summary: Block[] = [
     { kind: 'subheading', text: t('order.summaryHeading') },
     { kind: 'rows', rows: summaryRows(order, lang) },
     { kind: 'subheading', text: t('order.installHeading') },
+  ];
+
+  if (!esim) {
+    const blocks: Block[] = [
+      { kind: 'heading', text: t('order.heading') },
+      { kind: 'paragraph', text: t('order.introUnverified', { siteName }) },
+      ...summary,
+      { kind: 'paragraph', text: t('order.unverified') },
+      { kind: 'button', href: input.myEsimsUrl, text: t('order.myEsimsLink') },
+      { kind: 'paragraph', text: t('order.verifyHow'), small: true },
+      { kind: 'link', href: input.profileUrl, text: t('order.profileLink') },
+      { kind: 'link', href: installGuideUrl, text: t('order.guideLink') },
+      ...legalBlocks(order, lang, siteName),
+    ];
+    return renderEmail(lang, subject, blocks, []);
+  }
+
+  const qrCid = `esim-qr-${order.number.replace(/[^A-Za-z0-9-]/g, '')}@mail`;
+  const blocks: Block[] = [
+    { kind: 'heading', text: t('order.heading') },
+    { kind: 'paragraph', text: t('order.intro', { siteName }) },
+    ...summary,
     { kind: 'paragraph', text: t('order.qrInstructions') },
     { kind: 'image', cid: qrCid, alt: t('order.qrAlt') },
     { kind: 'button', href: iphoneInstallUrl(esim.activationCode), text: t('order.iphoneLink') },

@@ -190,6 +190,7 @@ export function orderRoutes(deps: OrderRoutesDeps) {
         const { order, created, closedCheckouts } = await store.openOrder({
           uid: caller.uid,
           email: caller.email,
+          emailVerified: caller.emailVerified,
           plan: sale.plan,
           destination: sale.destination,
           partnerCode: sale.partnerCode,

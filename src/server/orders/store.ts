@@ -11,6 +11,8 @@ export interface OrderRow {
   number: number;
   uid: string | null;
   email: string | null;
+  /** The address was verified when the buyer ordered (migration 0015): the order e-mail may carry the install codes. */
+  email_verified: boolean;
   state: OrderState;
   plan_id: string;
   destination: string;
@@ -68,6 +70,8 @@ export interface SoldPlan {
 export interface NewOrder {
   uid: string;
   email: string | null;
+  /** The token said the address is verified: the order e-mail may carry the install codes. */
+  emailVerified: boolean;
   plan: SoldPlan;
   destination: string;
   partnerCode: string;
@@ -170,14 +174,15 @@ export function createOrderStore(db: Db) {
         order.consentedAt,
         order.topUpOf ? 'top_up' : 'esim',
         order.topUpOf,
+        order.emailVerified,
       ];
       const [found] = await db.query<OrderRow & { created: boolean }>(
         `WITH open AS (
            SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
          ), created AS (
            INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of)
-           SELECT $3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid
+             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified)
+           SELECT $3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16
            WHERE NOT EXISTS (SELECT 1 FROM open)
            ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
            RETURNING *
@@ -209,8 +214,8 @@ export function createOrderStore(db: Db) {
         }
         const [row] = await tx.query<OrderRow>(
           `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of)
-           VALUES ($3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid)
+             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified)
+           VALUES ($3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16)
            RETURNING *`,
           values,
         );
