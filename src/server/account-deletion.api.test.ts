@@ -7,6 +7,7 @@ import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { pushSubscriber } from '../../tests/support/push-subscriber.ts';
+import { productionLikeAccounts } from '../../tests/support/production-accounts.ts';
 import { orderRequest, testShopApi } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
@@ -61,6 +62,7 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
     siteUrl: 'http://127.0.0.1:4329',
     stripe: { webhooks: false },
     partnerNotifications: false,
+    api: () => ({ pushServiceStandInOrigin: pushService.url }),
   });
   const admin = () =>
     getAuth(getApps().find((a) => a.name === 'account-deletion-test') ?? initializeApp({ projectId: PROJECT }, 'account-deletion-test'));
@@ -152,6 +154,75 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(401);
     expect(await accountExists(buyer.uid)).toBe(true);
     expect(await ownerOfOrders(buyer.uid)).toBe(1);
+  });
+
+  describe("a deleted or disabled account's token, still within its hour, verified as production does (issue 29, defect 5)", () => {
+    const ALL_ON = {
+      esim_ready: { email: false, push: true },
+      data_80: { email: true, push: true },
+      data_used_up: { email: true, push: true },
+      validity_1_day: { email: true, push: true },
+    };
+    /** The API with production's verifier; `as` the buyer's token against it. */
+    async function productionApi() {
+      const api = testShopApi(
+        { catalogue, db: bed.db, stripe: bed.stripe, siteUrl: 'http://127.0.0.1:4329', ...bed.stand.options },
+        { accounts: productionLikeAccounts(PROJECT) },
+      );
+      const server = await serveApi(api);
+      const as =
+        (token: string) =>
+        (path: string, method = 'GET', body?: unknown) =>
+          fetch(`${server.url}/api${path}`, {
+            method,
+            headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+            ...(body !== undefined && { body: JSON.stringify(body) }),
+          }).then((r) => r.status);
+      return { server, as };
+    }
+    /** Every route that stores something for the caller. */
+    const writes = (deviceSubscription: unknown, endpoint: string): [string, string, unknown][] => [
+      ['POST', '/orders', orderRequest(PLAN)],
+      ['PUT', '/me/alerts', ALL_ON],
+      ['POST', '/me/push-subscriptions', deviceSubscription],
+      ['DELETE', '/me/push-subscriptions', { endpoint }],
+    ];
+
+    it('after deletion: every write answers 401 and stores nothing under the deleted account; a read shows nothing', async () => {
+      const { server, as } = await productionApi();
+      try {
+        const buyer = await signUp();
+        const api = as(buyer.idToken);
+        expect(await api('/orders', 'POST', orderRequest(PLAN))).toBe(201);
+        expect(await api('/me', 'DELETE')).toBe(204);
+        expect(await accountExists(buyer.uid)).toBe(false);
+        const device = pushSubscriber(pushService);
+        for (const [method, path, body] of writes(device.subscription, device.subscription.endpoint))
+          expect(await api(path, method, body), `${method} ${path}`).toBe(401);
+        expect(await ownerOfOrders(buyer.uid)).toBe(0);
+        expect(await bed.db.query('SELECT id FROM orders WHERE email = $1', [buyer.email])).toEqual([]);
+        expect(await alertDataOf(buyer.uid)).toEqual({ devices: 0, preferences: 0 });
+        // Reads are verified offline, as in production: the token passes, and there is nothing of the account to see.
+        expect(await api('/orders')).toBe(200);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('after the account was disabled (blocked): every write answers 401', async () => {
+      const { server, as } = await productionApi();
+      try {
+        const buyer = await signUp();
+        const device = pushSubscriber(pushService);
+        await admin().updateUser(buyer.uid, { disabled: true });
+        for (const [method, path, body] of writes(device.subscription, device.subscription.endpoint))
+          expect(await as(buyer.idToken)(path, method, body), `${method} ${path}`).toBe(401);
+        expect(await ownerOfOrders(buyer.uid)).toBe(0);
+        expect(await alertDataOf(buyer.uid)).toEqual({ devices: 0, preferences: 0 });
+      } finally {
+        await server.close();
+      }
+    });
   });
 
   it('leaves the shop data attached when the accounts service refuses, so the buyer can try again', async () => {

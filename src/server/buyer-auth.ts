@@ -4,12 +4,16 @@ import { ERROR_CODES } from '../contract/shop-api.ts';
 import type { Accounts, Caller } from './auth.ts';
 import { bearerToken, fail, siteCors } from './http.ts';
 
+/** Methods that change nothing a deleted account could use (GET /orders/{id} marks an eSIM seen: a read's bookkeeping). */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** What the buyer routes see: the caller, from their Firebase ID token. */
 export type BuyerEnv = { Variables: { caller: Caller } };
 
 /**
  * The buyer routes' guard: CORS for the site's pages (locally the site and the API have different
- * ports), then a valid Firebase ID token (`Authorization: Bearer …`) as `c.var.caller`, or 401.
+ * ports), then a valid Firebase ID token (`Authorization: Bearer …`) as `c.var.caller`, or 401;
+ * on a write, also of an account that still exists, is not disabled and was not signed out everywhere.
  * The answers are the caller's own: never cached.
  */
 export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string>): MiddlewareHandler<BuyerEnv> {
@@ -25,9 +29,13 @@ export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string
       if (!token)
         return fail(c, 401, ERROR_CODES.unauthorized, 'Sign in: an Authorization: Bearer <Firebase ID token> header is required.');
       try {
-        c.set('caller', await accounts.verifyIdToken(token));
+        // A token is valid for its hour whatever happens to the account; a write asks the accounts
+        // service whether the account still exists, is not disabled (blocked) and its sessions were
+        // not revoked, so a deleted account's token stores nothing (issue 29). Reads cost no lookup:
+        // a deleted account's orders are detached, so they show nothing.
+        c.set('caller', await accounts.verifyIdToken(token, { checkRevoked: !READS.has(c.req.method) }));
       } catch {
-        return fail(c, 401, ERROR_CODES.unauthorized, 'The ID token is not valid or has expired.');
+        return fail(c, 401, ERROR_CODES.unauthorized, 'The ID token is not valid, was revoked or has expired.');
       }
       await next();
       c.header('Cache-Control', 'no-store');

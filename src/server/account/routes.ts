@@ -2,9 +2,9 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { RECENT_SIGN_IN_MS } from '../../config/constants.ts';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
 import type { AlertPreferenceStore } from '../alerts/preferences.ts';
-import type { Accounts, Caller } from '../auth.ts';
+import type { Accounts } from '../auth.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
-import { bearerToken, fail } from '../http.ts';
+import { fail } from '../http.ts';
 import type { OrderStore } from '../orders/store.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.ts';
 import type { PushSubscriptionStore } from '../push/subscriptions.ts';
@@ -21,15 +21,10 @@ export function accountRoutes(deps: {
   const { accounts, store, checkouts, pushSubscriptions, alertPreferences } = deps;
   // Only /me itself: /me/x is no route (404 without asking who calls).
   return new Hono<BuyerEnv>().use('/', deps.auth).delete('/', async (c) => {
-    // Irreversible: a token that is not revoked, of a sign-in within minutes (a stolen hour-old token
-    // cannot delete anyone). The account goes in the same transaction as the shop's data: if Firebase
-    // refuses, nothing is detached, and the buyer can try again.
-    let caller: Caller;
-    try {
-      caller = await accounts.verifyIdToken(bearerToken(c)!, { checkRevoked: true });
-    } catch {
-      return fail(c, 401, ERROR_CODES.unauthorized, 'The ID token is not valid, was revoked or has expired.');
-    }
+    // Irreversible: a token that is not revoked (the guard checks it on every write), of a sign-in
+    // within minutes (a stolen hour-old token cannot delete anyone). The account goes in the same
+    // transaction as the shop's data: if Firebase refuses, nothing is detached, and the buyer can try again.
+    const caller = c.var.caller;
     if (Date.now() - caller.signedInAt.getTime() > RECENT_SIGN_IN_MS) {
       return fail(c, 403, ERROR_CODES.recentLoginRequired, 'Sign in again to delete the account.');
     }
