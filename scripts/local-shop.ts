@@ -1,16 +1,18 @@
 // The shop API as it runs locally and in the browser tests, with its stand-ins: the Stripe
 // stand-in (its hosted test-payment page and signed webhooks to this API), the eSIM Access
 // stand-in (allocation after a short delay, its webhook to this API), the SMTP stand-in (every
-// e-mail as an .eml file under reports/mail/), the database (PGlite under .data/ by default,
+// e-mail as an .eml file under reports/mail/), the push-service stand-in (the one push endpoint
+// besides the browsers' push services this API takes), the database (PGlite under .data/ by default,
 // DATABASE_URL, or --postgres: a throwaway real PostgreSQL server), and Firebase ID tokens from
 // the Auth emulator. Served under /api, the path Hosting's rewrite gives it.
 // Usage: node scripts/local-shop.ts [--port 8788] [--site-url http://127.0.0.1:4321] [--stripe-port 12111]
-//   [--partner-port 8790] [--smtp-port 2525] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
+//   [--partner-port 8790] [--smtp-port 2525] [--push-port 8090] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
 import { parseArgs } from 'node:util';
 import { LOCAL_API_BASE_URL } from '../src/config/env.ts';
 import { shopConfigFromEnv } from '../src/server/config.ts';
 import { startShopApi } from '../src/server/start.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
+import { startPushServiceStandIn } from '../stand-ins/push-service/server.ts';
 import { DEFAULT_MAIL_DIR, startSmtpStandIn } from '../stand-ins/smtp/server.ts';
 import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../stand-ins/stripe/server.ts';
 import { serveApi } from './lib/api-server.ts';
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     'stripe-port': { type: 'string', default: '12111' },
     'partner-port': { type: 'string', default: '8790' },
     'smtp-port': { type: 'string', default: '2525' },
+    'push-port': { type: 'string', default: '8090' },
     'mail-dir': { type: 'string', default: DEFAULT_MAIL_DIR },
     'allocation-delay-ms': { type: 'string', default: '1000' },
     postgres: { type: 'boolean', default: false },
@@ -50,6 +53,7 @@ const partner = await startEsimAccessStandIn({
   webhookUrl: `${apiUrl}/webhooks/partner/${partnerWebhookToken}`,
 });
 const smtp = await startSmtpStandIn({ port: Number(values['smtp-port']), dir: values['mail-dir'] });
+const pushService = await startPushServiceStandIn({ port: Number(values['push-port']) });
 const config = shopConfigFromEnv({
   FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
   // A fresh VAPID pair and unsubscribe key each start: devices subscribe again after a restart (unless set).
@@ -66,6 +70,8 @@ const config = shopConfigFromEnv({
   PARTNER_WEBHOOK_TOKEN: partnerWebhookToken,
   SMTP_URL: smtp.url,
   MAIL_FROM: 'Travel eSIM <orders@localhost>',
+  // The stand-in's exact origin, passed here only: no other loopback address becomes a push endpoint.
+  PUSH_SERVICE_STAND_IN_ORIGIN: pushService.url,
   ...(postgres && { DATABASE_URL: postgres.url }),
 });
 // firebase-admin reads the emulator's address from the environment.
@@ -84,6 +90,7 @@ console.log(
 );
 console.log(`Stripe stand-in at ${stripe.url} (test card 4242 4242 4242 4242; events at ${stripe.url}/_stand-in/events)`);
 console.log(`eSIM Access stand-in at ${partner.url}; SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`);
+console.log(`Push-service stand-in at ${pushService.url} (messages at ${pushService.url}/_stand-in/messages)`);
 
 async function stop() {
   await api.close();
@@ -91,6 +98,7 @@ async function stop() {
   await stripe.close();
   await partner.close();
   await smtp.close();
+  await pushService.close();
   await postgres?.stop();
   process.exit(0);
 }

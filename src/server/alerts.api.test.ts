@@ -36,7 +36,10 @@ describe.each(databaseDrivers())('alerts on $name', (driver) => {
     siteUrl: SITE,
     allocationDelayMs: 200,
     // The e-mails' one-click URL reaches this API (built once its port is known).
-    api: () => ({ alerts: { ...TEST_ALERTS, readyAfterMs: 1_500, usageBatchMs: 150, publicApiUrl: `http://127.0.0.1:${bed.port}/api` } }),
+    api: () => ({
+      alerts: { ...TEST_ALERTS, readyAfterMs: 1_500, usageBatchMs: 150, publicApiUrl: `http://127.0.0.1:${bed.port}/api` },
+      pushServiceStandInOrigin: pushService.url,
+    }),
   });
   const { call } = bed;
   /** Figures the closing note reports: partner calls per alert, notification-to-e-mail times. */

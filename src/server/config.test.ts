@@ -83,4 +83,23 @@ describe('the shop API configuration', () => {
       publicApiUrl: 'https://api.example-travel.com',
     });
   });
+
+  it('takes the push-service stand-in only when PUSH_SERVICE_STAND_IN_ORIGIN names it: an http origin on loopback, never with a real site', () => {
+    const local = { ...live, SITE_URL: 'http://127.0.0.1:4321' };
+    expect(shopConfigFromEnv(live).pushServiceStandInOrigin).toBeUndefined();
+    expect(shopConfigFromEnv({ ...local, PUSH_SERVICE_STAND_IN_ORIGIN: 'http://127.0.0.1:8090' }).pushServiceStandInOrigin).toBe(
+      'http://127.0.0.1:8090',
+    );
+    for (const wrong of [
+      'https://127.0.0.1:8090',
+      'http://10.0.0.1:8090',
+      'http://169.254.169.254',
+      'http://127.0.0.1:8090/push',
+      'nowhere',
+    ])
+      expect(() => shopConfigFromEnv({ ...local, PUSH_SERVICE_STAND_IN_ORIGIN: wrong })).toThrow('PUSH_SERVICE_STAND_IN_ORIGIN must be');
+    expect(() => shopConfigFromEnv({ ...live, PUSH_SERVICE_STAND_IN_ORIGIN: 'http://127.0.0.1:8090' })).toThrow(
+      'PUSH_SERVICE_STAND_IN_ORIGIN is for the local stand-in only',
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { isRealOrigin } from '../config/env.ts';
 import { DEFAULT_SITE_URL } from '../config/site.ts';
 import { ESIM_ACCESS_BASE_URL, type EsimAccessConfig } from './partner/esim-access/config.ts';
 
@@ -37,6 +38,8 @@ export interface ShopConfig {
   vapid: VapidConfig;
   /** The key that signs the alert e-mails' unsubscribe tokens (any long random string; changing it voids the links already sent). */
   alertsSecret: string;
+  /** Dev and tests only: the push-service stand-in's origin (http on loopback), a push endpoint besides the browsers' push services. */
+  pushServiceStandInOrigin: string | undefined;
 }
 
 export interface VapidConfig {
@@ -82,6 +85,7 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
   if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (README: Going live).`);
   // Where buyers return from the payment page: the site's URL (locally the served site, not the build's canonical one).
   const siteUrl = get('SITE_URL') ?? get('PUBLIC_SITE_URL') ?? DEFAULT_SITE_URL;
+  const pushServiceStandInOrigin = standInOrigin(get('PUSH_SERVICE_STAND_IN_ORIGIN'), siteUrl);
   return {
     databaseUrl: get('DATABASE_URL'),
     dataDir: get('SHOP_DATA_DIR') ?? '.data/pglite',
@@ -112,7 +116,24 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
       subject: get('VAPID_SUBJECT') ?? `mailto:${/<([^>]+)>/.exec(get('MAIL_FROM')!)?.[1] ?? get('MAIL_FROM')!}`,
     },
     alertsSecret: get('ALERTS_SECRET')!,
+    pushServiceStandInOrigin,
   };
+}
+
+/**
+ * PUSH_SERVICE_STAND_IN_ORIGIN (scripts/local-shop.ts sets it): only an http origin on loopback, and
+ * never with a real site, so no configuration can open push endpoints to anything else.
+ */
+function standInOrigin(value: string | undefined, siteUrl: string): string | undefined {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const loopback = url && (url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(url.hostname));
+  if (!url || url.protocol !== 'http:' || !loopback || value.replace(/\/$/, '') !== url.origin)
+    throw new Error(
+      'PUSH_SERVICE_STAND_IN_ORIGIN must be the local push-service stand-in’s origin, http://127.0.0.1:<port> (README: Configuration).',
+    );
+  if (isRealOrigin(siteUrl)) throw new Error(`PUSH_SERVICE_STAND_IN_ORIGIN is for the local stand-in only, not for ${siteUrl}.`);
+  return url.origin;
 }
 
 /**

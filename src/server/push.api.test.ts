@@ -10,6 +10,7 @@ import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, PushPublicKey, type PushMessage } from '../contract/shop-api.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { createPushSender } from './push/sender.ts';
+import { PUSH_SERVICE_HOSTS } from './push/push-services.ts';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER, createPushSubscriptions } from './push/subscriptions.ts';
 
 /**
@@ -35,10 +36,16 @@ const message = (lang: Locale): PushMessage => ({
 });
 
 describe.each(databaseDrivers())('Web Push on $name', (driver) => {
-  const bed = shopTestBed(driver, { catalogue: embeddedSnapshot(), siteUrl: SITE, stripe: false, partnerNotifications: false });
+  const bed = shopTestBed(driver, {
+    catalogue: embeddedSnapshot(),
+    siteUrl: SITE,
+    stripe: false,
+    partnerNotifications: false,
+    api: () => ({ pushServiceStandInOrigin: pushService.url }),
+  });
   const { call } = bed;
   const stored = () => createPushSubscriptions(bed.db);
-  const sender = () => createPushSender({ vapid: TEST_ALERTS.vapid, subscriptions: stored() });
+  const sender = () => createPushSender({ vapid: TEST_ALERTS.vapid, subscriptions: stored(), standInOrigin: pushService.url });
   const subscribe = (token: string, body: unknown) => call('/me/push-subscriptions', { method: 'POST', token, body: JSON.stringify(body) });
   const unsubscribe = (token: string, endpoint: string) =>
     call('/me/push-subscriptions', { method: 'DELETE', token, body: JSON.stringify({ endpoint }) });
@@ -111,23 +118,88 @@ describe.each(databaseDrivers())('Web Push on $name', (driver) => {
     expect(await endpointsOf(buyer.uid)).toEqual([]);
   });
 
-  it('takes only https endpoints on a live site: no loopback address for the API to post to', async () => {
-    const live = await serveApi(bed.build({ siteUrl: 'https://travel-esim-shop.com' }));
-    try {
-      const buyer = await signUp();
-      const { subscription } = pushSubscriber(pushService);
-      const post = (endpoint: string) =>
-        fetch(`${live.url}/api/me/push-subscriptions`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${buyer.idToken}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ ...subscription, endpoint }),
-        });
-      expect((await post(subscription.endpoint)).status).toBe(400);
-      expect((await post('https://fcm.googleapis.com/fcm/send/abc:def')).status).toBe(204);
-      expect(await endpointsOf(buyer.uid)).toEqual(['https://fcm.googleapis.com/fcm/send/abc:def']);
-    } finally {
-      await live.close();
+  it('takes endpoints at the browsers’ push services only (https, default port), and the stand-in only where the wiring names it', async () => {
+    const buyer = await signUp();
+    const { subscription } = pushSubscriber(pushService);
+    const post = (baseUrl: string, endpoint: string) =>
+      fetch(`${baseUrl}/api/me/push-subscriptions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${buyer.idToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...subscription, endpoint }),
+      });
+    // Every listed host (a name under each `*.` one), and endpoints as the browsers give them.
+    const listed = PUSH_SERVICE_HOSTS.map((host) => `https://${host.replace('*.', 'a-1.')}/push/abc`);
+    const browsers = [
+      'https://fcm.googleapis.com/fcm/send/abc:def',
+      'https://fcm.googleapis.com/wp/abc',
+      'https://android.googleapis.com/gcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/gAAAAABc',
+      'https://web.push.apple.com/QGk3Yl0cX2Jt',
+      'https://wns2-par02p.notify.windows.com/w/?token=BQYAAAB',
+      'https://FCM.googleapis.com:443/fcm/send/upper-case-and-default-port',
+    ];
+    for (const endpoint of [...listed, ...browsers, subscription.endpoint])
+      expect({ endpoint, status: (await post(bed.api.url, endpoint)).status }).toEqual({ endpoint, status: 204 });
+
+    const standIn = new URL(pushService.url);
+    const refused = [
+      'https://127.0.0.1/push/abc',
+      'http://127.0.0.1:8080/push/abc',
+      'https://10.0.0.1/push/abc',
+      'https://169.254.169.254/latest/meta-data/',
+      'http://169.254.169.254/latest/meta-data/',
+      'https://[::1]/push/abc',
+      'http://[::1]:8080/push/abc',
+      'https://localhost/push/abc',
+      'https://fcm.googleapis.com:8443/fcm/send/abc',
+      'http://fcm.googleapis.com/fcm/send/abc',
+      'https://fcm.googleapis.com.evil.example/fcm/send/abc',
+      'https://evil.example/fcm.googleapis.com/fcm/send/abc',
+      'https://fcm.googleapis.com@evil.example/fcm/send/abc',
+      'https://user:secret@fcm.googleapis.com/fcm/send/abc',
+      'https://googleapis.com/fcm/send/abc',
+      'https://evilpush.apple.com/abc',
+      'https://push.apple.com.evil.example/abc',
+      'https://notify.windows.com/w/?token=abc',
+      // The stand-in's host on another port, or by another name: only its exact origin.
+      `http://127.0.0.1:${Number(standIn.port) + 1}/push/abc`,
+      `http://localhost:${standIn.port}/push/abc`,
+      `https://127.0.0.1:${standIn.port}/push/abc`,
+    ];
+    for (const endpoint of refused) {
+      const response = await post(bed.api.url, endpoint);
+      expect({ endpoint, status: response.status }).toEqual({ endpoint, status: 400 });
+      expect(ApiError.parse(await response.json()).error.message).toMatch(/endpoint/);
     }
+    expect((await endpointsOf(buyer.uid)).sort()).toEqual([...listed, ...browsers, subscription.endpoint].sort());
+
+    // A build not told of the stand-in (as a live one is never told): its endpoint is refused too,
+    // whatever the site's URL; the push services are still taken.
+    for (const siteUrl of [SITE, 'https://travel-esim-shop.com']) {
+      const live = await serveApi(bed.build({ siteUrl, pushServiceStandInOrigin: undefined }));
+      try {
+        expect((await post(live.url, pushSubscriber(pushService).subscription.endpoint)).status).toBe(400);
+        expect((await post(live.url, 'https://fcm.googleapis.com/fcm/send/live')).status).toBe(204);
+      } finally {
+        await live.close();
+      }
+    }
+  });
+
+  it('never posts to a stored subscription outside the push services (stored before the list): drops it', async () => {
+    const { buyer, device } = await subscribed();
+    const elsewhere = pushSubscriber(pushService);
+    await bed.db.query(`INSERT INTO push_subscriptions (endpoint, uid, p256dh, auth, lang) VALUES ($1, $2, $3, $4, 'en')`, [
+      elsewhere.subscription.endpoint,
+      buyer.uid,
+      elsewhere.subscription.keys.p256dh,
+      elsewhere.subscription.keys.auth,
+    ]);
+    // A sender not told of the stand-in: both endpoints are somewhere it does not post to.
+    const live = createPushSender({ vapid: TEST_ALERTS.vapid, subscriptions: stored() });
+    expect(await live.sendToUser(buyer.uid, message, { ttlSeconds: 60, urgency: 'normal' })).toEqual({ sent: 0, dropped: 2, failed: 0 });
+    expect(await endpointsOf(buyer.uid)).toEqual([]);
+    expect(pushService.messages.filter((m) => m.id === device.id || m.id === elsewhere.id)).toEqual([]);
   });
 
   it(`keeps at most ${MAX_PUSH_SUBSCRIPTIONS_PER_USER} devices a buyer: one more drops the least recently saved`, async () => {
@@ -171,29 +243,25 @@ describe.each(databaseDrivers())('Web Push on $name', (driver) => {
 
   it('drops a subscription the push service says is gone (404, 410), keeps one that failed otherwise', async () => {
     const buyer = await signUp();
-    const devices: Record<'notFound' | 'gone' | 'busy' | 'unreachable' | 'fine', PushSubscriber> = {
+    const devices: Record<'notFound' | 'gone' | 'busy' | 'throttled' | 'fine', PushSubscriber> = {
       notFound: pushSubscriber(pushService),
       gone: pushSubscriber(pushService),
       busy: pushSubscriber(pushService),
-      unreachable: pushSubscriber(pushService),
+      throttled: pushSubscriber(pushService),
       fine: pushSubscriber(pushService),
     };
     pushService.setAnswer(devices.notFound.id, 404);
     pushService.setAnswer(devices.gone.id, 410);
     pushService.setAnswer(devices.busy.id, 500);
-    // Nothing listens on port 9: a network failure.
-    const unreachable = { ...devices.unreachable.subscription, endpoint: 'http://127.0.0.1:9/push/unreachable' };
-    for (const device of Object.values(devices)) {
-      const body = device === devices.unreachable ? unreachable : device.subscription;
-      expect((await subscribe(buyer.idToken, body)).status).toBe(204);
-    }
+    pushService.setAnswer(devices.throttled.id, 429);
+    for (const device of Object.values(devices)) expect((await subscribe(buyer.idToken, device.subscription)).status).toBe(204);
     expect(await sender().sendToUser(buyer.uid, message, { ttlSeconds: 60, urgency: 'normal' })).toEqual({
       sent: 1,
       dropped: 2,
       failed: 2,
     });
     expect((await endpointsOf(buyer.uid)).sort()).toEqual(
-      [devices.busy.subscription.endpoint, unreachable.endpoint, devices.fine.subscription.endpoint].sort(),
+      [devices.busy.subscription.endpoint, devices.throttled.subscription.endpoint, devices.fine.subscription.endpoint].sort(),
     );
     expect(devices.fine.received()).toEqual([message('en')]);
   });

@@ -45,6 +45,7 @@ export async function startShopApi(
     partnerWebhookToken: config.partnerWebhookToken,
     reconcileToken: config.reconcileToken,
     alerts: { vapid: config.vapid, secret: config.alertsSecret, publicApiUrl: config.publicApiUrl },
+    pushServiceStandInOrigin: config.pushServiceStandInOrigin,
     trustedProxies: config.trustedProxies,
     ...(options.basePath && { basePath: options.basePath }),
     ...(options.delivery && { delivery: options.delivery }),

@@ -55,6 +55,8 @@ export interface ShopApiOptions {
     /** Where mail programs reach this API; default: the site's /api. */
     publicApiUrl?: string;
   } & Pick<AlertsOptions, 'readyAfterMs' | 'usageBatchMs'>;
+  /** Dev and tests only (never a live site): the push-service stand-in's origin, a push endpoint besides the browsers' push services. */
+  pushServiceStandInOrigin?: string | undefined;
   /** Retry timing of deliveries (tests make it short). */
   delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs'>;
 }
@@ -126,7 +128,11 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   });
   const alertPreferences = createAlertPreferences(db);
   const pushSubscriptions = createPushSubscriptions(db);
-  const push = createPushSender({ vapid: options.alerts.vapid, subscriptions: pushSubscriptions });
+  const push = createPushSender({
+    vapid: options.alerts.vapid,
+    subscriptions: pushSubscriptions,
+    standInOrigin: options.pushServiceStandInOrigin,
+  });
   const dataKinds = new Map(catalogue.packages.map((p) => [p.id, p.facts.data.kind]));
   const alerts = createAlerts({
     db,

@@ -34,6 +34,9 @@ export const IPHONE_SAFARI =
 /** The eSIM Access stand-in that playwright.config.ts starts with the shop (scripts/local-shop.ts). */
 export const PARTNER_STAND_IN = 'http://127.0.0.1:8790';
 
+/** The push-service stand-in started with the shop (scripts/local-shop.ts): the one push endpoint besides the browsers' push services the API takes. */
+export const PUSH_SERVICE_STAND_IN = 'http://127.0.0.1:8090';
+
 /** What a traveller's phone or the partner does to an eSIM (stand-ins/esim-access: /_stand-in/ controls). */
 export async function partnerControl(name: 'install' | 'usage' | 'fail-next', body: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${PARTNER_STAND_IN}/_stand-in/${name}`, { method: 'POST', body: JSON.stringify(body) });

@@ -10,7 +10,11 @@ import type { PushServiceStandIn, ReceivedPushMessage } from '../../stand-ins/pu
  * decrypting with those keys through http_ece (RFC 8291, the library web-push encrypts with), so a
  * test sees what the service worker would: the PushMessage.
  */
-export function pushSubscriber(pushService: PushServiceStandIn, lang: Locale = 'en') {
+export function pushSubscriber(
+  // The stand-in of this process, or of the local shop (stand-ins/push-service/remote.ts: no `messages`).
+  pushService: Pick<PushServiceStandIn, 'endpoint' | 'waitFor'> & Partial<Pick<PushServiceStandIn, 'messages'>>,
+  lang: Locale = 'en',
+) {
   const keys = createECDH('prime256v1');
   keys.generateKeys();
   const authSecret = randomBytes(16);
@@ -30,8 +34,11 @@ export function pushSubscriber(pushService: PushServiceStandIn, lang: Locale = '
     subscription,
     /** Decrypts a message the stand-in received (throws when it was not encrypted to this device). */
     read,
-    /** The messages the push service accepted for this device (201), decrypted, in order. */
-    received: () => pushService.messages.filter((m) => m.id === id && m.status === 201).map(read),
+    /** The messages the push service accepted for this device (201), decrypted, in order (a stand-in of this process). */
+    received: () => {
+      if (!pushService.messages) throw new Error('received() reads a stand-in of this process; use next()');
+      return pushService.messages.filter((m) => m.id === id && m.status === 201).map(read);
+    },
     /** The next (or an earlier) accepted message for this device, decrypted. */
     next: async (timeoutMs?: number) => read(await pushService.waitFor((m) => m.id === id && m.status === 201, timeoutMs)),
   };

@@ -75,6 +75,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
       },
       push: {
         publicKey: 'k',
+        accepts: () => true,
         async sendToUser(uid: string, message: (lang: Locale) => PushMessage): Promise<PushSendResult> {
           pushes.push({ uid, message: message('de') });
           return { sent: 1, dropped: 0, failed: 0 };

@@ -1,6 +1,5 @@
 import { createECDH } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { isRealOrigin } from '../../config/env.ts';
 import { ERROR_CODES, PushSubscriptionRequest, PushUnsubscribeRequest, type PushPublicKey } from '../../contract/shop-api.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import { fail, siteCors } from '../http.ts';
@@ -32,18 +31,16 @@ function encryptable(keys: PushSubscriptionRequest['keys']): boolean {
 export function pushSubscriptionRoutes(deps: {
   auth: MiddlewareHandler<BuyerEnv>;
   pushSubscriptions: PushSubscriptionStore;
-  siteUrl: string;
+  push: PushSender;
 }) {
-  const { pushSubscriptions } = deps;
-  // The contract admits http://127.0.0.1 endpoints for the local push-service stand-in; a live shop
-  // takes https only, so nobody can make the API post to its own loopback services.
-  const httpAllowed = !isRealOrigin(deps.siteUrl);
+  const { pushSubscriptions, push } = deps;
   return new Hono<BuyerEnv>()
     .use('/', deps.auth)
     .post('/', ...jsonBody(PushSubscriptionRequest), async (c) => {
       const subscription = c.req.valid('json');
-      if (!httpAllowed && !subscription.endpoint.startsWith('https://'))
-        return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: endpoint.');
+      // Only a browser's push service (or the stand-in where the wiring names it): nobody can make
+      // the API post to its own network, a cloud's metadata address or any other host.
+      if (!push.accepts(subscription.endpoint)) return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: endpoint.');
       if (!encryptable(subscription.keys)) return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: keys.');
       await pushSubscriptions.save(c.var.caller.uid, subscription);
       return c.body(null, 204);

@@ -3,12 +3,13 @@ import webPush from 'web-push';
 import type { PushMessage } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { VapidConfig } from '../config.ts';
+import { pushEndpointAllowed } from './push-services.ts';
 import type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.ts';
 
 export interface PushSendResult {
   /** Accepted by the push service (201). */
   sent: number;
-  /** Answered 404 or 410: the subscription is gone, and was deleted. */
+  /** Deleted: the push service answered 404 or 410, or its endpoint is not one the shop posts to. */
   dropped: number;
   /** Any other failure (network, 5xx, 429): kept, and the alert may be sent again later. */
   failed: number;
@@ -17,6 +18,8 @@ export interface PushSendResult {
 export interface PushSender {
   /** For GET /push/public-key. */
   readonly publicKey: string;
+  /** Whether a subscription's endpoint is one this sender posts to (a browser's push service, push-services.ts). */
+  accepts(endpoint: string): boolean;
   /** The message, in each device's language, to every device of the user (web-push: encrypted, with a TTL and an urgency). */
   sendToUser(
     uid: string,
@@ -32,10 +35,16 @@ const PUSH_TIMEOUT_MS = 10_000;
  * Web Push (RFC 8030) with the `web-push` library: it encrypts the payload to the subscription's
  * keys (aes128gcm, RFC 8291) and signs the VAPID header (RFC 8292); the request itself goes by
  * fetch, because the library's own request speaks https only, and the push-service stand-in of the
- * tests and `npm start` is plain http on loopback (which the contract admits as an endpoint).
+ * tests and `npm start` is plain http on loopback (taken only where the wiring names its origin).
  */
-export function createPushSender(options: { vapid: VapidConfig; subscriptions: PushSubscriptionStore }): PushSender {
-  const { vapid, subscriptions } = options;
+export function createPushSender(options: {
+  vapid: VapidConfig;
+  subscriptions: PushSubscriptionStore;
+  /** Dev and tests only: the push-service stand-in's origin, taken besides the browsers' push services. */
+  standInOrigin?: string | undefined;
+}): PushSender {
+  const { vapid, subscriptions, standInOrigin } = options;
+  const accepts = (endpoint: string) => pushEndpointAllowed(endpoint, standInOrigin);
 
   async function deliver(
     device: StoredPushSubscription,
@@ -44,6 +53,12 @@ export function createPushSender(options: { vapid: VapidConfig; subscriptions: P
   ): Promise<keyof PushSendResult> {
     // Only the push service's origin is ever logged: the endpoint's path is the device's secret address.
     const service = new URL(device.endpoint).origin;
+    // Stored before the list (or the stand-in of another run): never posted to.
+    if (!accepts(device.endpoint)) {
+      console.warn('push: a subscription at', service, 'is not at a push service the shop posts to; dropped');
+      await subscriptions.drop(device.endpoint);
+      return 'dropped';
+    }
     let request: webPush.RequestDetails & { body: Buffer };
     try {
       request = webPush.generateRequestDetails(
@@ -96,6 +111,7 @@ export function createPushSender(options: { vapid: VapidConfig; subscriptions: P
 
   return {
     publicKey: vapid.publicKey,
+    accepts,
     async sendToUser(uid, message, sendOptions) {
       const devices = await subscriptions.ofUser(uid);
       const outcomes = await Promise.all(devices.map((device) => deliver(device, message(device.lang), sendOptions)));

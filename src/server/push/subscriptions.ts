@@ -50,7 +50,7 @@ export function createPushSubscriptions(db: Queryable) {
     async sent(endpoint: string): Promise<void> {
       await db.query('UPDATE push_subscriptions SET last_sent_at = now() WHERE endpoint = $1', [endpoint]);
     },
-    /** The push service said it is gone (404, 410). */
+    /** The push service said it is gone (404, 410), or the shop may no longer post to it. */
     async drop(endpoint: string): Promise<void> {
       await db.query('DELETE FROM push_subscriptions WHERE endpoint = $1', [endpoint]);
     },
