@@ -95,5 +95,13 @@ export const ALERT_READY_AFTER_MS = 60_000;
 export const ALERT_READY_WITHIN_MS = 60 * 60_000;
 /** A send that failed is tried again by the reconcile job within this long of the alert, then left (stale news). */
 export const ALERT_RETRY_WITHIN_MS = 24 * 60 * 60_000;
+/**
+ * A failed send waits this long before the job tries it again, twice as long after each further
+ * failure (1, 2, 4 … 64 minutes), and is given up after ALERT_SEND_ATTEMPTS sends, about two hours on.
+ */
+export const ALERT_RETRY_FIRST_WAIT_MS = 60_000;
+export const ALERT_SEND_ATTEMPTS = 8;
+/** Alerts sent at once (each to the mail relay and the buyer's devices): more wait their turn, off the reconcile job. */
+export const ALERT_SENDS_AT_ONCE = 4;
 /** The partner's DATA_USAGE hints gather this long before one batched usage read (10 eSIMs a call). */
 export const ALERT_USAGE_BATCH_MS = 2_000;

@@ -9,6 +9,7 @@ import { offeredTopUps, orderRequest, payOnStandIn, testCatalogue, topUpRequest,
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { AlertUnsubscribed, CreateOrderResponse, OrderView, type AlertKind } from '../contract/shop-api.ts';
 import { alertTexts, type AlertFacts } from './alerts/messages.ts';
+import { PUSH_TIMEOUT_MS } from './push/sender.ts';
 
 /**
  * Alerts over HTTP (issue 23), on PostgreSQL and PGlite: the partner stand-in's DATA_USAGE and
@@ -331,5 +332,34 @@ describe.each(databaseDrivers())('alerts on $name', (driver) => {
     ]);
     expect(mailsTo(buyer.email)).toHaveLength(mails);
     expect(pushService.messages.filter((m) => m.id === device.id)).toEqual([]);
+  });
+
+  it('does not hold up the reconcile job while a push service takes the message and never answers; the e-mail goes, the push is tried later', async () => {
+    const { buyer, device, esim } = await buyerWithEsim();
+    pushService.setAnswer(device.id, 'hang');
+    // Installed, in its last day: the job's sweep raises '1 day left' (no partner call).
+    await bed.db.query(`UPDATE esims SET installed = true, expires_at = now() + interval '20 hours' WHERE esim_tran_no = $1`, [esim]);
+    const started = performance.now();
+    expect(await bed.handler.reconcile()).toBeGreaterThanOrEqual(1);
+    const reconcileMs = performance.now() - started;
+    // The push reached the push service, which holds it.
+    await pushService.waitFor((m) => m.id === device.id && m.status === 'hang', 5_000);
+    const lastDay = await textsOf(esim, 'validity_1_day', 'de');
+    await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email) && m.subject === lastDay.subject);
+    const settling = performance.now();
+    await settle();
+    const sendMs = performance.now() - started;
+    console.log(
+      `alerts on ${driver.name}: reconcile answered in ${Math.round(reconcileMs)} ms while the push hung; the send gave up after ${Math.round(sendMs)} ms (settle waited ${Math.round(performance.now() - settling)} ms)`,
+    );
+    expect(reconcileMs).toBeLessThan(1_000);
+    // The push was still waiting for its answer long after the job had answered.
+    expect(sendMs).toBeGreaterThanOrEqual(PUSH_TIMEOUT_MS);
+    expect(
+      await bed.db.query('SELECT email_state, push_state, attempts, last_error FROM esim_alerts WHERE esim_tran_no = $1 AND kind = $2', [
+        esim,
+        'validity_1_day',
+      ]),
+    ).toEqual([{ email_state: 'sent', push_state: 'pending', attempts: 1, last_error: 'push: 1 device(s) failed' }]);
   });
 });

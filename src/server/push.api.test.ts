@@ -9,9 +9,14 @@ import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ApiError, PushPublicKey, type PushMessage } from '../contract/shop-api.ts';
 import type { Locale } from '../i18n/locales.ts';
-import { createPushSender } from './push/sender.ts';
+import { PUSH_TIMEOUT_MS, createPushSender } from './push/sender.ts';
 import { PUSH_SERVICE_HOSTS } from './push/push-services.ts';
-import { MAX_PUSH_SUBSCRIPTIONS_PER_USER, createPushSubscriptions } from './push/subscriptions.ts';
+import {
+  MAX_PUSH_SUBSCRIPTIONS_PER_USER,
+  PUSH_DEVICE_FAILING_MS,
+  PUSH_DEVICE_MAX_FAILURES,
+  createPushSubscriptions,
+} from './push/subscriptions.ts';
 
 /**
  * Web Push (issue 23): a device's subscription stored and removed over HTTP, and messages sent by
@@ -241,29 +246,63 @@ describe.each(databaseDrivers())('Web Push on $name', (driver) => {
     });
   });
 
-  it('drops a subscription the push service says is gone (404, 410), keeps one that failed otherwise', async () => {
+  it(`drops a subscription the push service says is gone (404, 410), keeps one that failed otherwise; gives up on silence within seconds`, async () => {
     const buyer = await signUp();
-    const devices: Record<'notFound' | 'gone' | 'busy' | 'throttled' | 'fine', PushSubscriber> = {
+    const devices: Record<'notFound' | 'gone' | 'busy' | 'silent' | 'fine', PushSubscriber> = {
       notFound: pushSubscriber(pushService),
       gone: pushSubscriber(pushService),
       busy: pushSubscriber(pushService),
-      throttled: pushSubscriber(pushService),
+      silent: pushSubscriber(pushService),
       fine: pushSubscriber(pushService),
     };
     pushService.setAnswer(devices.notFound.id, 404);
     pushService.setAnswer(devices.gone.id, 410);
     pushService.setAnswer(devices.busy.id, 500);
-    pushService.setAnswer(devices.throttled.id, 429);
+    // Takes the message and never answers.
+    pushService.setAnswer(devices.silent.id, 'hang');
     for (const device of Object.values(devices)) expect((await subscribe(buyer.idToken, device.subscription)).status).toBe(204);
+    const started = performance.now();
     expect(await sender().sendToUser(buyer.uid, message, { ttlSeconds: 60, urgency: 'normal' })).toEqual({
       sent: 1,
       dropped: 2,
       failed: 2,
     });
+    const ms = performance.now() - started;
+    console.log(`push on ${driver.name}: a send to a push service that never answers gave up after ${Math.round(ms)} ms`);
+    // A few seconds: each send that waits holds one of the alerts' few send slots.
+    expect(ms).toBeGreaterThanOrEqual(PUSH_TIMEOUT_MS - 50);
+    expect(ms).toBeLessThan(5_000);
     expect((await endpointsOf(buyer.uid)).sort()).toEqual(
-      [devices.busy.subscription.endpoint, devices.throttled.subscription.endpoint, devices.fine.subscription.endpoint].sort(),
+      [devices.busy.subscription.endpoint, devices.silent.subscription.endpoint, devices.fine.subscription.endpoint].sort(),
     );
     expect(devices.fine.received()).toEqual([message('en')]);
+  });
+
+  it(`drops a device that keeps failing (${PUSH_DEVICE_MAX_FAILURES} sends in a row, over an hour); an accepted one starts the count again`, async () => {
+    const { buyer, device } = await subscribed();
+    const send = () => sender().sendToUser(buyer.uid, message, { ttlSeconds: 60, urgency: 'normal' });
+    const failedFor = (ago: number) =>
+      bed.db.query(`UPDATE push_subscriptions SET failing_since = now() - $2 * interval '1 millisecond' WHERE endpoint = $1`, [
+        device.subscription.endpoint,
+        ago,
+      ]);
+    pushService.setAnswer(device.id, 500);
+    // Many failures in a short outage: kept.
+    for (let i = 0; i < PUSH_DEVICE_MAX_FAILURES + 2; i++) expect(await send()).toEqual({ sent: 0, dropped: 0, failed: 1 });
+    // Failing for an hour, but an accepted message in between: the count starts again.
+    await failedFor(PUSH_DEVICE_FAILING_MS);
+    pushService.setAnswer(device.id, 201);
+    expect(await send()).toEqual({ sent: 1, dropped: 0, failed: 0 });
+    pushService.setAnswer(device.id, 500);
+    for (let i = 1; i < PUSH_DEVICE_MAX_FAILURES; i++) expect(await send()).toEqual({ sent: 0, dropped: 0, failed: 1 });
+    await failedFor(PUSH_DEVICE_FAILING_MS);
+    expect(await endpointsOf(buyer.uid)).toEqual([device.subscription.endpoint]);
+    // The last failure of the series: dropped, never tried again.
+    expect(await send()).toEqual({ sent: 0, dropped: 1, failed: 0 });
+    expect(await endpointsOf(buyer.uid)).toEqual([]);
+    const tried = pushService.messages.filter((m) => m.id === device.id).length;
+    expect(await send()).toEqual({ sent: 0, dropped: 0, failed: 0 });
+    expect(pushService.messages.filter((m) => m.id === device.id)).toHaveLength(tried);
   });
 
   it('drops a stored subscription whose keys nothing can be encrypted to, and still sends to the others', async () => {

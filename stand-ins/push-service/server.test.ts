@@ -2,6 +2,7 @@ import webPush from 'web-push';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { pushSubscriber } from '../../tests/support/push-subscriber.ts';
+import { pushServiceStandInAt } from './remote.ts';
 import { startPushServiceStandIn, type PushServiceStandIn } from './server.ts';
 
 let service: PushServiceStandIn;
@@ -85,4 +86,24 @@ it('answers as told per subscription, set in the test or over its HTTP control, 
   expect(busy.read({ ...service.messages.at(-1)!, body: Buffer.from(listed[0]!.body, 'base64url') })).toEqual(message);
   service.setAnswer(gone.id, 201);
   expect((await send(gone.subscription)).status).toBe(201);
+});
+
+it("holds a message told to 'hang' without an answer, as a stalled push service does; another process reads what came", async () => {
+  const stalled = pushSubscriber(service);
+  const control = await fetch(`${service.url}/_stand-in/answers/${stalled.id}`, {
+    method: 'PUT',
+    body: JSON.stringify({ status: 'hang' }),
+  });
+  expect(control.status).toBe(204);
+  const request = webPush.generateRequestDetails(stalled.subscription, JSON.stringify(message), {
+    vapidDetails: TEST_ALERTS.vapid,
+    contentEncoding: 'aes128gcm',
+  });
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+  const sent = fetch(request.endpoint, { method: 'POST', headers, body: new Uint8Array(request.body), signal: AbortSignal.timeout(500) });
+  await expect(sent).rejects.toThrow(/timeout|aborted/i);
+  const remote = pushServiceStandInAt(service.url);
+  expect(remote.endpoint('x')).toBe(service.endpoint('x'));
+  expect(stalled.read(await remote.waitFor((m) => m.id === stalled.id))).toEqual(message);
+  expect((await remote.received(stalled.id)).map((m) => m.status)).toEqual(['hang']);
 });

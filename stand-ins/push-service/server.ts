@@ -8,14 +8,17 @@ import { receivedLog } from '../received-log.ts';
  * the shop's sender (the `web-push` library) sends to a subscription's endpoint, checks the VAPID
  * token as a real push service does (RFC 8292), keeps each message's encrypted body for the test to
  * decrypt with the subscription's own keys (tests/support/push-subscriber.ts), and answers 201, or
- * what a test asked for that subscription (404 or 410: gone; 429, 500: try later).
+ * what a test asked for that subscription (404 or 410: gone; 429, 500: try later; 'hang': never).
  */
+
+/** An HTTP status, or 'hang': the request is read and never answered (a push service that stalls). */
+export type PushAnswer = number | 'hang';
 
 export interface ReceivedPushMessage {
   /** The subscription: the last part of its endpoint, /push/<id>. */
   id: string;
-  /** What the stand-in answered (201 unless told otherwise). */
-  status: number;
+  /** What the stand-in answered (201 unless told otherwise; 'hang': nothing). */
+  status: PushAnswer;
   ttl: number;
   urgency: string;
   topic: string | undefined;
@@ -34,7 +37,7 @@ export interface PushServiceStandIn {
   /** A new subscription's endpoint on this service (a random id unless given). */
   endpoint(id?: string): string;
   /** From now on, messages to this subscription are answered `status` (201 again to accept them). */
-  setAnswer(id: string, status: number): void;
+  setAnswer(id: string, status: PushAnswer): void;
   /** Every message received with a valid token, in order (also those answered with an error). */
   messages: ReceivedPushMessage[];
   /** The first message (already received or still to come) that matches; rejects after timeoutMs. */
@@ -123,7 +126,7 @@ export const messageAsJson = (message: ReceivedPushMessage) => ({ ...message, bo
 
 export async function startPushServiceStandIn(options: PushServiceStandInOptions = {}): Promise<PushServiceStandIn> {
   const received = receivedLog<ReceivedPushMessage>('push-service stand-in');
-  const answers = new Map<string, number>();
+  const answers = new Map<string, PushAnswer>();
   let origin = '';
 
   async function push(request: IncomingMessage, response: ServerResponse, id: string) {
@@ -155,6 +158,8 @@ export async function startPushServiceStandIn(options: PushServiceStandInOptions
     };
     received.add(message);
     options.onMessage?.(message);
+    // The connection stays open until the sender gives up or the stand-in closes.
+    if (status === 'hang') return;
     // RFC 8030 section 5: 201 Created, the message's own resource in Location.
     return answer(response, status, undefined, status === 201 ? { Location: `${origin}/message/${randomUUID()}` } : {});
   }
@@ -168,7 +173,8 @@ export async function startPushServiceStandIn(options: PushServiceStandInOptions
     const setting = /^\/_stand-in\/answers\/([\w-]+)$/.exec(path);
     if (request.method === 'PUT' && setting) {
       const { status } = JSON.parse((await readBody(request, 1_000))?.toString('utf8') || '{}') as { status?: unknown };
-      if (typeof status !== 'number' || status < 200 || status > 599) return answer(response, 400, { reason: 'status: an HTTP status' });
+      if (status !== 'hang' && (typeof status !== 'number' || status < 200 || status > 599))
+        return answer(response, 400, { reason: "status: an HTTP status, or 'hang'" });
       answers.set(setting[1]!, status);
       return answer(response, 204);
     }

@@ -9,8 +9,11 @@ export interface AlertKey {
   round: string;
 }
 
-/** A channel's state: pending until sent (a failed send stays pending), or skipped (turned off, no address, no device). */
-export type ChannelState = 'pending' | 'sent' | 'skipped';
+/**
+ * A channel's state: pending until sent (a failed send stays pending), skipped (turned off, no
+ * address, no device), or given up (still failing after its last attempt).
+ */
+export type ChannelState = 'pending' | 'sent' | 'skipped' | 'given_up';
 
 export interface AlertRecord extends AlertKey {
   orderId: string;
@@ -37,6 +40,13 @@ const record = (row: Row): AlertRecord => ({
   states: { email: row.email_state, push: row.push_state },
 });
 
+/**
+ * A send under way holds its alert this long (claimed, or taken by the job), so the job does not
+ * start it again meanwhile; a process that stopped mid-send leaves it due again after that. Longer
+ * than a send can take, its turn for a send slot included.
+ */
+const ALERT_SEND_LEASE_MS = 15 * 60_000;
+
 const KEY = 'esim_tran_no = $1 AND kind = $2 AND round = $3';
 const keyValues = (key: AlertKey) => [key.esimTranNo, key.kind, key.round];
 const RETURNED = 'esim_tran_no, kind, round, order_id, facts, email_state, push_state';
@@ -44,12 +54,15 @@ const RETURNED = 'esim_tran_no, kind, round, order_id, facts, email_state, push_
 /** The alerts' SQL: the once-only claim, each channel's state, what the reconcile job picks up. */
 export function createAlertRecords(db: Queryable) {
   return {
-    /** Claims the alert before anything is sent: false when it was claimed before (sent, skipped or under way). */
+    /**
+     * Claims the alert before anything is sent: false when it was claimed before (sent, skipped or
+     * under way). Its first send holds a lease meanwhile, so the job does not take it as well.
+     */
     async claim(alert: AlertRecord): Promise<boolean> {
       const rows = await db.query(
-        `INSERT INTO esim_alerts (esim_tran_no, kind, round, order_id, facts, email_state, push_state)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) ON CONFLICT DO NOTHING RETURNING 1`,
-        [...keyValues(alert), alert.orderId, JSON.stringify(alert.facts), alert.states.email, alert.states.push],
+        `INSERT INTO esim_alerts (esim_tran_no, kind, round, order_id, facts, email_state, push_state, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + $8 * interval '1 millisecond') ON CONFLICT DO NOTHING RETURNING 1`,
+        [...keyValues(alert), alert.orderId, JSON.stringify(alert.facts), alert.states.email, alert.states.push, ALERT_SEND_LEASE_MS],
       );
       return rows.length === 1;
     },
@@ -59,29 +72,41 @@ export function createAlertRecords(db: Queryable) {
       await db.query(`UPDATE esim_alerts SET ${channel}_state = $4, updated_at = now() WHERE ${KEY}`, [...keyValues(key), state]);
     },
 
-    /** A send failed: it stays pending for the reconcile job, with why. */
-    async failed(key: AlertKey, error: string): Promise<void> {
-      await db.query(`UPDATE esim_alerts SET attempts = attempts + 1, last_error = $4, updated_at = now() WHERE ${KEY}`, [
-        ...keyValues(key),
-        error.slice(0, 500),
-      ]);
+    /**
+     * A send failed: its pending channels wait `firstWaitMs` for the reconcile job after the first
+     * failure, twice as long after each further one; after `maxAttempts` they are given up. With
+     * why, either way. Answers whether it was given up.
+     */
+    async failed(key: AlertKey, error: string, backoff: { firstWaitMs: number; maxAttempts: number }): Promise<boolean> {
+      // SET reads the row as it was: attempts before this one.
+      const last = 'attempts + 1 >= $6';
+      const rows = await db.query<{ given_up: boolean }>(
+        `UPDATE esim_alerts SET attempts = attempts + 1, updated_at = now(),
+           last_error = CASE WHEN ${last} THEN 'given up after ' || (attempts + 1) || ' attempts: ' ELSE '' END || $4,
+           next_attempt_at = now() + $5::double precision * power(2, attempts) * interval '1 millisecond',
+           email_state = CASE WHEN ${last} AND email_state = 'pending' THEN 'given_up' ELSE email_state END,
+           push_state = CASE WHEN ${last} AND push_state = 'pending' THEN 'given_up' ELSE push_state END
+         WHERE ${KEY} RETURNING attempts >= $6 AS given_up`,
+        [...keyValues(key), error.slice(0, 500), backoff.firstWaitMs, backoff.maxAttempts],
+      );
+      return rows[0]?.given_up === true;
     },
 
     /**
-     * Alerts with a channel still pending, younger than `withinMs` and left alone for `idleMs` (a
-     * send under way is not repeated), taken for this caller: touched in the same statement, so two
-     * instances' jobs never send one twice at once.
+     * Alerts with a channel still pending, younger than `withinMs` and due (their wait over, no
+     * send under way), taken for this caller: leased in the same statement, so two instances' jobs
+     * never send one twice at once.
      */
-    async takeRetries(withinMs: number, idleMs: number, limit = 20): Promise<AlertRecord[]> {
+    async takeRetries(withinMs: number, limit = 20): Promise<AlertRecord[]> {
       const rows = await db.query<Row>(
-        `UPDATE esim_alerts a SET updated_at = now()
+        `UPDATE esim_alerts a SET updated_at = now(), next_attempt_at = now() + $3 * interval '1 millisecond'
          FROM (SELECT esim_tran_no, kind, round FROM esim_alerts
                WHERE (email_state = 'pending' OR push_state = 'pending')
-                 AND created_at > now() - $1 * interval '1 millisecond' AND updated_at <= now() - $2 * interval '1 millisecond'
-               ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED) due
+                 AND created_at > now() - $1 * interval '1 millisecond' AND next_attempt_at <= now()
+               ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
          WHERE a.esim_tran_no = due.esim_tran_no AND a.kind = due.kind AND a.round = due.round
          RETURNING ${RETURNED.replaceAll(/(\w+)/g, 'a.$1')}`,
-        [withinMs, idleMs, limit],
+        [withinMs, limit, ALERT_SEND_LEASE_MS],
       );
       return rows.map(record);
     },

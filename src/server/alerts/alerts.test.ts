@@ -7,6 +7,7 @@ import type { Db } from '../db/db.ts';
 import { createEsimStore } from '../esims/store.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { EsimPartner, EsimUsage } from '../partner/partner.ts';
+import { ALERT_SEND_ATTEMPTS, ALERT_SENDS_AT_ONCE } from '../../config/constants.ts';
 import type { PushSendResult } from '../push/sender.ts';
 import { createAlerts } from './alerts.ts';
 import { createAlertPreferences } from './preferences.ts';
@@ -49,12 +50,14 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
   }
 
   /** The engine with a mailer and a push sender that record (and fail while told to), and a partner that answers usage. */
-  function engine() {
+  function engine({ retryFirstWaitMs = 0 } = {}) {
     const mails: MailMessage[] = [];
     const pushes: { uid: string; message: PushMessage }[] = [];
     const usageCalls: string[][] = [];
     const figures = new Map<string, number>();
-    const failing = { mail: false };
+    const failing = { mail: false, push: false };
+    /** Pushes wait for `open` (a push service that does not answer until the test says), counted while they wait. */
+    const pushGate = { open: Promise.resolve(), waiting: 0, mostAtOnce: 0 };
     const partner = {
       async usage(esimTranNos: readonly string[]): Promise<EsimUsage[]> {
         usageCalls.push([...esimTranNos]);
@@ -77,8 +80,10 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
         publicKey: 'k',
         accepts: () => true,
         async sendToUser(uid: string, message: (lang: Locale) => PushMessage): Promise<PushSendResult> {
+          pushGate.mostAtOnce = Math.max(pushGate.mostAtOnce, ++pushGate.waiting);
+          await pushGate.open.finally(() => pushGate.waiting--);
           pushes.push({ uid, message: message('de') });
-          return { sent: 1, dropped: 0, failed: 0 };
+          return failing.push ? { sent: 0, dropped: 0, failed: 1 } : { sent: 1, dropped: 0, failed: 0 };
         },
       },
       preferences: createAlertPreferences(db),
@@ -88,9 +93,9 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
       secret: 'test-secret',
       destinationName: () => 'Japan',
       usageBatchMs: 20,
-      retryIdleMs: 0,
+      retryFirstWaitMs,
     });
-    return { alerts, mails, pushes, usageCalls, figures, failing };
+    return { alerts, mails, pushes, usageCalls, figures, failing, pushGate };
   }
 
   const records = (tranNo: string) =>
@@ -143,6 +148,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     failing.mail = false;
     await db.query(`UPDATE orders SET state = 'refunded' WHERE id = $1`, [later.id]);
     await alerts.sweep();
+    await alerts.settle();
     expect(mails).toEqual([]);
     expect(pushes).toHaveLength(1);
     expect((await records(later.tranNo))[0]).toMatchObject({ email_state: 'skipped' });
@@ -159,7 +165,9 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     failing.mail = false;
     await createAlertPreferences(db).turn(other.uid, 'data_80', 'email', false);
     await alerts.sweep();
+    await alerts.settle();
     await alerts.sweep();
+    await alerts.settle();
     expect(mails.map((m) => m.to)).toEqual(['buyer@example.com']);
     expect((await records(tranNo))[0]).toMatchObject({ email_state: 'sent', attempts: 1 });
     expect((await records(other.tranNo))[0]).toMatchObject({ email_state: 'skipped' });
@@ -185,8 +193,10 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
       [ending.tranNo],
     );
     expect(await alerts.sweep()).toBe(1);
+    await alerts.settle();
     // Claimed for that end (to the millisecond): the next sweep does not even look at it again.
     expect(await alerts.sweep()).toBe(0);
+    await alerts.settle();
     expect(mails.map((m) => m.to)).toEqual(['buyer@example.com']);
     expect((await records(ending.tranNo)).map((r) => r.kind)).toEqual(['validity_1_day']);
     expect(await records(later.tranNo)).toEqual([]);
@@ -200,8 +210,73 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const stale = await esimInUse({ emailSentAgo: 2 * HOUR });
     await alerts.seen([{ id: seen.id, kind: 'esim', state: 'delivered', esim_seen_at: null }]);
     await alerts.sweep();
+    await alerts.settle();
     await alerts.sweep();
+    await alerts.settle();
     expect(pushes.map((p) => [p.uid, p.message.kind, p.message.url])).toEqual([[lost.uid, 'esim_ready', '/de/my-esim']]);
     expect(await records(stale.tranNo)).toEqual([]);
+  });
+
+  it(`retries a failed send after 1, 2, 4 … minutes and gives it up after ${ALERT_SEND_ATTEMPTS} attempts, with why`, async () => {
+    const { alerts, pushes, failing } = engine({ retryFirstWaitMs: 60_000 });
+    failing.push = true;
+    const { tranNo, uid } = await esimInUse({ used: Math.round(0.85 * GB) });
+    await alerts.check([tranNo]);
+    const row = async () =>
+      (
+        await db.query<{ attempts: number; email_state: string; push_state: string; last_error: string; wait_ms: number }>(
+          `SELECT attempts, email_state, push_state, last_error,
+             (extract(epoch FROM next_attempt_at - updated_at) * 1000)::float8 AS wait_ms
+           FROM esim_alerts WHERE esim_tran_no = $1`,
+          [tranNo],
+        )
+      )[0]!;
+    const waitsInMinutes: number[] = [];
+    for (let attempt = 1; attempt < ALERT_SEND_ATTEMPTS; attempt++) {
+      expect(await row()).toMatchObject({ attempts: attempt, email_state: 'sent', push_state: 'pending' });
+      waitsInMinutes.push((await row()).wait_ms / 60_000);
+      // Before its wait is over the job leaves it alone.
+      await alerts.sweep();
+      await alerts.settle();
+      expect((await row()).attempts).toBe(attempt);
+      // The wait over:
+      await db.query('UPDATE esim_alerts SET next_attempt_at = now() WHERE esim_tran_no = $1', [tranNo]);
+      await alerts.sweep();
+      await alerts.settle();
+    }
+    expect(waitsInMinutes).toEqual([1, 2, 4, 8, 16, 32, 64]);
+    expect(await row()).toMatchObject({
+      attempts: ALERT_SEND_ATTEMPTS,
+      email_state: 'sent',
+      push_state: 'given_up',
+      last_error: `given up after ${ALERT_SEND_ATTEMPTS} attempts: push: 1 device(s) failed`,
+    });
+    // Never again, however long the job keeps coming.
+    await db.query(`UPDATE esim_alerts SET next_attempt_at = now() - interval '1 hour' WHERE esim_tran_no = $1`, [tranNo]);
+    await alerts.sweep();
+    await alerts.settle();
+    expect(pushes.filter((p) => p.uid === uid)).toHaveLength(ALERT_SEND_ATTEMPTS);
+  });
+
+  it(`answers the job before the sends it starts are done, and sends ${ALERT_SENDS_AT_ONCE} alerts at once, the others after`, async () => {
+    const { alerts, pushes, failing, pushGate } = engine();
+    failing.push = true;
+    const esims = await Promise.all(Array.from({ length: ALERT_SENDS_AT_ONCE + 2 }, () => esimInUse({ used: Math.round(0.85 * GB) })));
+    await alerts.check(esims.map((e) => e.tranNo));
+    failing.push = false;
+    // A push service that does not answer until let go.
+    let letGo!: () => void;
+    pushGate.open = new Promise((resolve) => (letGo = resolve));
+    pushGate.mostAtOnce = 0;
+    const swept = alerts.sweep();
+    const first = await Promise.race([swept, new Promise((r) => setTimeout(r, 1_000, 'still waiting'))]);
+    expect(first).toBe(esims.length);
+    await expect.poll(() => pushGate.waiting).toBe(ALERT_SENDS_AT_ONCE);
+    letGo();
+    await alerts.settle();
+    expect(pushGate.mostAtOnce).toBe(ALERT_SENDS_AT_ONCE);
+    const uids = new Set(esims.map((e) => e.uid));
+    expect(pushes.filter((p) => uids.has(p.uid))).toHaveLength(2 * esims.length);
+    for (const { tranNo } of esims) expect((await records(tranNo))[0]).toMatchObject({ push_state: 'sent', attempts: 1 });
   });
 });

@@ -2,7 +2,10 @@ import type { DataKind } from '../../catalogue/schema.ts';
 import {
   ALERT_READY_AFTER_MS,
   ALERT_READY_WITHIN_MS,
+  ALERT_RETRY_FIRST_WAIT_MS,
   ALERT_RETRY_WITHIN_MS,
+  ALERT_SEND_ATTEMPTS,
+  ALERT_SENDS_AT_ONCE,
   ALERT_USAGE_BATCH_MS,
   ALERT_VALIDITY_LEFT_MS,
 } from '../../config/constants.ts';
@@ -48,14 +51,32 @@ export interface AlertsOptions {
   readyAfterMs?: number;
   /** How long DATA_USAGE hints gather before one batched usage read (tests make it short). */
   usageBatchMs?: number;
-  /** A failed send is tried again by the reconcile job once it has been left alone this long (tests make it short). */
-  retryIdleMs?: number;
+  /** How long a failed send waits for the reconcile job, doubled after each further failure (tests make it short). */
+  retryFirstWaitMs?: number;
 }
 
 /** After a usage read the partner did not answer, the hints are read again this much later. */
 const USAGE_RETRY_MS = 30_000;
 
 const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/** Runs tasks at most `limit` at once; the others wait their turn, in order. */
+function concurrencyLimit(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running < limit) running += 1;
+    // A task that ends hands its slot straight to the next one waiting.
+    else await new Promise<void>((start) => waiting.push(start));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
+  };
+}
 
 /**
  * The alerts engine (issue 23): which alerts are due (thresholds.ts), each claimed once in
@@ -71,7 +92,9 @@ export function createAlerts(options: AlertsOptions) {
   const orders = createOrderStore(db);
   const readyAfterMs = options.readyAfterMs ?? ALERT_READY_AFTER_MS;
   const usageBatchMs = options.usageBatchMs ?? ALERT_USAGE_BATCH_MS;
-  const retryIdleMs = options.retryIdleMs ?? 60_000;
+  const backoff = { firstWaitMs: options.retryFirstWaitMs ?? ALERT_RETRY_FIRST_WAIT_MS, maxAttempts: ALERT_SEND_ATTEMPTS };
+  // A push service or mail relay that is slow to answer holds a few sends, never every one.
+  const sendSlot = concurrencyLimit(ALERT_SENDS_AT_ONCE);
 
   /** Work under way, for `settle`; each never rejects (it logs). */
   const work = new Set<Promise<void>>();
@@ -114,8 +137,12 @@ export function createAlerts(options: AlertsOptions) {
     });
   }
 
-  /** Sends the alert's pending channels and records each outcome; what fails stays pending, with why. */
-  async function send(order: OrderRow, alert: AlertRecord): Promise<void> {
+  /** Sends the alert's pending channels (a few alerts at once) and records each outcome; what fails stays pending, with why. */
+  function send(order: OrderRow, alert: AlertRecord): Promise<void> {
+    return sendSlot(() => sendNow(order, alert));
+  }
+
+  async function sendNow(order: OrderRow, alert: AlertRecord): Promise<void> {
     const subject: AlertSubject = { orderId: order.id, topUpSupported: topUpSupported(order), facts: alert.facts };
     const failures: string[] = [];
     if (alert.states.email === 'pending') {
@@ -141,8 +168,15 @@ export function createAlerts(options: AlertsOptions) {
       }
     }
     if (failures.length > 0) {
-      console.error('alerts: not sent, the reconcile job tries again', alert.kind, order.id, failures.join('; '));
-      await records.failed(alert, failures.join('; '));
+      const givenUp = await records.failed(alert, failures.join('; '), backoff);
+      console.error(
+        givenUp
+          ? `alerts: not sent after ${backoff.maxAttempts} attempts, given up`
+          : 'alerts: not sent, the reconcile job tries again later',
+        alert.kind,
+        order.id,
+        failures.join('; '),
+      );
     }
   }
 
@@ -250,15 +284,17 @@ export function createAlerts(options: AlertsOptions) {
     /**
      * The reconcile job's part: ready alerts due whose timer a restart lost, '1 day left' of eSIMs
      * in their last day that no notification raised (from the stored end: no partner call), and
-     * sends that failed (younger than a day). Answers how many it handled.
+     * failed sends whose wait is over (younger than a day). Answers how many it found; they are
+     * sent after it answers (tracked for `settle`), so a push service or mail relay that is slow to
+     * answer never holds up the job's deliveries, refunds and checkout sync.
      */
     async sweep(): Promise<number> {
       const lost = (await records.readyDue(readyAfterMs, ALERT_READY_WITHIN_MS)).filter((id) => !readyTimers.has(id));
-      for (const id of lost) await ready(id);
       const ending = await records.validityDue(ALERT_VALIDITY_LEFT_MS);
-      await check(ending);
-      const retries = await records.takeRetries(ALERT_RETRY_WITHIN_MS, retryIdleMs);
-      for (const alert of retries) await retry(alert);
+      const retries = await records.takeRetries(ALERT_RETRY_WITHIN_MS);
+      for (const id of lost) void track(ready(id), 'ready alert failed');
+      void check(ending);
+      for (const alert of retries) void track(retry(alert), 'retry failed');
       return lost.length + ending.length + retries.length;
     },
 

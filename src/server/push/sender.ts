@@ -9,9 +9,9 @@ import type { PushSubscriptionStore, StoredPushSubscription } from './subscripti
 export interface PushSendResult {
   /** Accepted by the push service (201). */
   sent: number;
-  /** Deleted: the push service answered 404 or 410, or its endpoint is not one the shop posts to. */
+  /** Deleted: the push service answered 404 or 410, the device kept failing, or its endpoint is not one the shop posts to. */
   dropped: number;
-  /** Any other failure (network, 5xx, 429): kept, and the alert may be sent again later. */
+  /** Any other failure (network, time-out, 5xx, 429): kept, and the alert may be sent again later. */
   failed: number;
 }
 
@@ -28,8 +28,11 @@ export interface PushSender {
   ): Promise<PushSendResult>;
 }
 
-/** A push service that has not answered by then is counted as failed (the alert is retried later). */
-const PUSH_TIMEOUT_MS = 10_000;
+/**
+ * A push service that has not answered by then is counted as failed (the alert is retried later):
+ * they answer in well under a second, and a send that waits holds one of the alerts' few send slots.
+ */
+export const PUSH_TIMEOUT_MS = 3_000;
 
 /**
  * Web Push (RFC 8030) with the `web-push` library: it encrypts the payload to the subscription's
@@ -94,7 +97,7 @@ export function createPushSender(options: {
       status = response.status;
     } catch (error) {
       console.warn('push: not delivered to', service, error instanceof Error ? error.message : error);
-      return 'failed';
+      return failed(device, service);
     }
     if (status >= 200 && status <= 299) {
       await subscriptions.sent(device.endpoint);
@@ -106,7 +109,14 @@ export function createPushSender(options: {
       return 'dropped';
     }
     console.warn('push: refused by', service, status);
-    return 'failed';
+    return failed(device, service);
+  }
+
+  /** Counted against the device, which is dropped once it keeps failing. */
+  async function failed(device: StoredPushSubscription, service: string): Promise<'failed' | 'dropped'> {
+    if (!(await subscriptions.failed(device.endpoint))) return 'failed';
+    console.warn('push: a subscription at', service, 'kept failing; dropped');
+    return 'dropped';
   }
 
   return {

@@ -18,6 +18,15 @@ export interface StoredPushSubscription {
  */
 export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 20;
 
+/**
+ * A device whose push service has failed this many sends in a row (no answer in time, 5xx, 429, a
+ * refused connection), the first of them at least PUSH_DEVICE_FAILING_MS ago, is dropped: a short
+ * outage of a push service costs nobody their device, one that never answers is not tried for
+ * ever. A browser that still holds the subscription saves it again on its next profile visit.
+ */
+export const PUSH_DEVICE_MAX_FAILURES = 5;
+export const PUSH_DEVICE_FAILING_MS = 60 * 60_000;
+
 /** The Push API subscriptions per user and device (migration 0011), keyed by endpoint. */
 export function createPushSubscriptions(db: Queryable) {
   return {
@@ -46,9 +55,24 @@ export function createPushSubscriptions(db: Queryable) {
         [uid],
       );
     },
-    /** The push service accepted a message for it. */
+    /** The push service accepted a message for it: its failures are over. */
     async sent(endpoint: string): Promise<void> {
-      await db.query('UPDATE push_subscriptions SET last_sent_at = now() WHERE endpoint = $1', [endpoint]);
+      await db.query('UPDATE push_subscriptions SET last_sent_at = now(), failures = 0, failing_since = NULL WHERE endpoint = $1', [
+        endpoint,
+      ]);
+    },
+    /** A send to it failed: counted, and the device dropped once it keeps failing (see PUSH_DEVICE_MAX_FAILURES). Answers whether it was. */
+    async failed(endpoint: string): Promise<boolean> {
+      await db.query(
+        'UPDATE push_subscriptions SET failures = failures + 1, failing_since = coalesce(failing_since, now()) WHERE endpoint = $1',
+        [endpoint],
+      );
+      const dropped = await db.query(
+        `DELETE FROM push_subscriptions
+         WHERE endpoint = $1 AND failures >= $2 AND failing_since <= now() - $3 * interval '1 millisecond' RETURNING 1`,
+        [endpoint, PUSH_DEVICE_MAX_FAILURES, PUSH_DEVICE_FAILING_MS],
+      );
+      return dropped.length > 0;
     },
     /** The push service said it is gone (404, 410), or the shop may no longer post to it. */
     async drop(endpoint: string): Promise<void> {
