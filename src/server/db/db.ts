@@ -10,5 +10,12 @@ export interface Queryable {
 export interface Db extends Queryable {
   /** Runs `work` in one transaction (BEGIN … COMMIT, ROLLBACK on a throw) and answers its result. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL's LISTEN: `onNotify` gets the payload of each NOTIFY on `channel` (`pg_notify`) from
+   * any connection to this database, once its transaction commits; `onGap` is called when some may
+   * have been missed (the listening connection was lost and made again). Answers once listening,
+   * with the way to stop.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

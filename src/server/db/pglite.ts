@@ -30,6 +30,11 @@ export async function openPglite(dataDir?: string): Promise<Db> {
         const scoped: Queryable = { query: (sql, params) => run(tx, sql, params) };
         return work(scoped);
       }),
+    // One connection, in-process: nothing to lose, so no gap.
+    listen: async (channel, onNotify) => {
+      const unlisten = await pg.listen(channel, onNotify);
+      return () => unlisten();
+    },
     close: () => pg.close(),
   };
 }

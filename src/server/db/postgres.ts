@@ -8,6 +8,115 @@ function rowsOf<Row>(result: pg.QueryResult | pg.QueryResult[]): Row[] {
   return (last?.rows ?? []) as Row[];
 }
 
+interface Subscriber {
+  onNotify: (payload: string) => void;
+  onGap: (() => void) | undefined;
+}
+
+/** How long a lost listening connection waits before connecting again: doubling from this… */
+const RELISTEN_FIRST_MS = 250;
+/** …up to this. */
+const RELISTEN_MAX_MS = 30_000;
+
+/**
+ * LISTEN on one connection of its own, never a pooled one (a pool hands it to queries and drops
+ * it when idle): made on the first listen, made again after a loss (every channel listened to
+ * again, then each subscriber told of the gap, since notifications of the meantime are gone),
+ * ended with the pool.
+ */
+function listener(url: string) {
+  const channels = new Map<string, Set<Subscriber>>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  let closed = false;
+
+  const deliver = ({ channel, payload }: pg.Notification) => {
+    for (const subscriber of channels.get(channel) ?? []) subscriber.onNotify(payload ?? '');
+  };
+
+  function connect(): Promise<void> {
+    connecting ??= (async () => {
+      const next = new pg.Client({ connectionString: url });
+      next.on('notification', deliver);
+      // The server or the network dropped it: 'end' follows, which connects again.
+      next.on('error', (error) => console.error('PostgreSQL listening connection error:', error.message));
+      next.on('end', () => {
+        if (client !== next) return;
+        client = undefined;
+        reconnectLater();
+      });
+      try {
+        await next.connect();
+        for (const channel of channels.keys()) await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
+      } catch (error) {
+        await next.end().catch(() => {});
+        throw error;
+      }
+      if (closed) return void (await next.end());
+      client = next;
+    })().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  function reconnectLater() {
+    if (closed) return;
+    retry = setTimeout(
+      () =>
+        connect().then(
+          () => {
+            failures = 0;
+            for (const subscribers of channels.values()) for (const subscriber of subscribers) subscriber.onGap?.();
+          },
+          (error: Error) => {
+            console.error('PostgreSQL listening connection not made again:', error.message);
+            reconnectLater();
+          },
+        ),
+      Math.min(RELISTEN_MAX_MS, RELISTEN_FIRST_MS * 2 ** failures++),
+    );
+    // A process shutting down does not wait for it.
+    retry.unref();
+  }
+
+  return {
+    async listen(channel: string, onNotify: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>> {
+      if (closed) throw new Error('the database is closed');
+      const subscriber: Subscriber = { onNotify, onGap };
+      const subscribers = channels.get(channel) ?? new Set();
+      const first = subscribers.size === 0;
+      subscribers.add(subscriber);
+      channels.set(channel, subscribers);
+      const stop = async () => {
+        subscribers.delete(subscriber);
+        if (subscribers.size > 0 || channels.get(channel) !== subscribers) return;
+        channels.delete(channel);
+        await client?.query(`UNLISTEN ${client.escapeIdentifier(channel)}`).catch(() => {});
+      };
+      try {
+        if (!client) await connect();
+        // A connection made before this channel was added does not listen to it yet (LISTEN twice is harmless).
+        if (first) await client?.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      } catch (error) {
+        await stop();
+        throw error;
+      }
+      return stop;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await connecting?.catch(() => {});
+      const last = client;
+      client = undefined;
+      await last?.end();
+    },
+  };
+}
+
 /** A pool of connections to a PostgreSQL server (DATABASE_URL). */
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db> {
   const pool = new pg.Pool({
@@ -23,6 +132,7 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   pool.on('error', (error) => console.error('PostgreSQL idle connection error:', error.message));
   // Fail at start, not on the first request, when the server cannot be reached.
   (await pool.connect()).release();
+  const notifications = listener(url);
 
   const query = async <Row>(target: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     rowsOf<Row>((await target.query(sql, params ? [...params] : undefined)) as pg.QueryResult | pg.QueryResult[]);
@@ -50,6 +160,10 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    listen: (channel, onNotify, onGap) => notifications.listen(channel, onNotify, onGap),
+    async close() {
+      await notifications.close();
+      await pool.end();
+    },
   };
 }
