@@ -81,6 +81,11 @@ export const ORDERS_PER_USER_PER_HOUR = 30;
 export const REFUND_REQUESTS_PER_USER_PER_MINUTE = 5;
 /** GET /esims/{id}/top-ups asks the partner for the eSIM's own top-ups each time. */
 export const TOP_UP_LISTS_PER_USER_PER_MINUTE = 20;
+/**
+ * GET /esims reads stale data use from the partner (one call per 10 eSIMs) at most this often per
+ * user; beyond it My eSIMs shows the figures it has, and concurrent reads of one user share one call.
+ */
+export const ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE = 6;
 
 /**
  * Alerts (issue 23). The data alert goes once this share of the eSIM's data is used (a top-up

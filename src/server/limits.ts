@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import {
+  ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
   ORDERS_PER_USER_PER_HOUR,
   ORDERS_PER_USER_PER_MINUTE,
   REFUND_REQUESTS_PER_USER_PER_MINUTE,
@@ -16,6 +17,8 @@ export interface UserLimits {
   ordersPerHour: number;
   refundsPerMinute: number;
   topUpListsPerMinute: number;
+  /** GET /esims's reads of data use from the partner; beyond it answers the figures it has. */
+  usageRefreshesPerMinute: number;
 }
 
 export const USER_LIMITS: UserLimits = {
@@ -23,9 +26,10 @@ export const USER_LIMITS: UserLimits = {
   ordersPerHour: ORDERS_PER_USER_PER_HOUR,
   refundsPerMinute: REFUND_REQUESTS_PER_USER_PER_MINUTE,
   topUpListsPerMinute: TOP_UP_LISTS_PER_USER_PER_MINUTE,
+  usageRefreshesPerMinute: ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
 };
 
-export type LimitedRoute = 'orders' | 'refunds' | 'topUps';
+export type LimitedRoute = 'orders' | 'refunds' | 'topUps' | 'usage';
 
 /**
  * Per-user limits on the routes that cost a Stripe Checkout Session or calls to the eSIM partner
@@ -58,6 +62,7 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS) {
     orders: [window('orders-minute', limits.ordersPerMinute, 60, true), window('orders-hour', limits.ordersPerHour, 3600)],
     refunds: [window('refunds-minute', limits.refundsPerMinute, 60)],
     topUps: [window('top-ups-minute', limits.topUpListsPerMinute, 60)],
+    usage: [window('usage-minute', limits.usageRefreshesPerMinute, 60)],
   };
 
   /** Counts one request of this user; answers undefined when it may go on, else the seconds until it may try again. */

@@ -34,7 +34,8 @@ export function esimRoutes(deps: EsimRoutesDeps) {
   /**
    * Data use older than 5 minutes is read again from the partner, in its batch call (10 eSIMs a
    * call), never one call per eSIM: states come with the partner's notifications, and its
-   * DATA_USAGE notifications keep the figures fresh between reads. If it cannot answer, the last known is shown.
+   * DATA_USAGE notifications keep the figures fresh between reads. If it cannot answer, or the
+   * user's reads of it ran out for the minute (limits.ts), the last known is shown.
    * What was read is checked for alerts after the answer (the same thresholds as the notifications').
    */
   async function withFreshUsage(owned: OwnedEsim[], uid: string): Promise<OwnedEsim[]> {
@@ -48,6 +49,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
         : [],
     );
     if (stale.length === 0) return owned;
+    if ((await limits.take('usage', uid)) !== undefined) return owned;
     try {
       for (const usage of await partner.usage(stale)) await esims.recordUsage(usage);
     } catch (error) {
@@ -58,6 +60,23 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     return esims.ownedBy(uid);
   }
 
+  /**
+   * One read of a user's eSIMs at a time on this instance: concurrent requests (a burst, several
+   * tabs) share it, and so its partner call for stale data use.
+   */
+  const reading = new Map<string, Promise<OwnedEsim[]>>();
+  function freshEsims(uid: string): Promise<OwnedEsim[]> {
+    let read = reading.get(uid);
+    if (!read) {
+      read = esims
+        .ownedBy(uid)
+        .then((owned) => withFreshUsage(owned, uid))
+        .finally(() => reading.delete(uid));
+      reading.set(uid, read);
+    }
+    return read;
+  }
+
   const owned = async (c: Context<BuyerEnv>) => {
     const id = c.req.param('id') ?? '';
     return isUuid(id) ? esims.ownedOne(c.get('caller').uid, id) : undefined;
@@ -66,7 +85,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
   app.get('/', langQuery, async (c) => {
     const { lang } = c.req.valid('query');
     const uid = c.get('caller').uid;
-    const list = await withFreshUsage(await esims.ownedBy(uid), uid);
+    const list = await freshEsims(uid);
     // Seen on My eSIMs: no 'eSIM ready' push for these.
     await alerts.seen(list.map(({ order }) => order));
     const body: EsimList = {
