@@ -86,6 +86,12 @@ export const TOP_UP_LISTS_PER_USER_PER_MINUTE = 20;
  * user; beyond it My eSIMs shows the figures it has, and concurrent reads of one user share one call.
  */
 export const ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE = 6;
+/**
+ * Long-polls (GET /orders/{id}?waitMs) one user may hold open at once on one API instance (the
+ * payment success page holds one); another answers 429 with Retry-After. Each costs no database
+ * read while it waits: the change itself wakes it (src/server/orders/order-changes.ts).
+ */
+export const ORDER_WAITS_PER_USER = 5;
 
 /**
  * Alerts (issue 23). The data alert goes once this share of the eSIM's data is used (a top-up

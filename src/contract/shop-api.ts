@@ -77,7 +77,9 @@ export type LangQuery = z.infer<typeof LangQuery>;
  * GET /orders/{id}?lang=xx&waitMs=n: a long-poll. While the order is pending (payment not confirmed,
  * eSIM being prepared) the answer waits up to waitMs (at most 25 s) for its state to change, and
  * comes as soon as it does (the payment success page shows the QR code within moments of the
- * delivery); at once when nothing is pending; after the wait, the current state.
+ * delivery); at once when nothing is pending; after the wait, the current state. A user may hold
+ * a few such waits at once (ORDER_WAITS_PER_USER, src/config/constants.ts); another answers 429
+ * too_many_requests with Retry-After (seconds), after which the page asks again.
  */
 export const ORDER_WAIT_MAX_MS = 25_000;
 export const OrderQuery = LangQuery.extend({
@@ -327,7 +329,7 @@ export const ERROR_CODES = {
   notRefundable: 'not_refundable',
   partnerUnavailable: 'partner_unavailable',
   cannotTopUp: 'cannot_top_up',
-  /** 429: the caller's per-user limit of orders or refund requests is reached; Retry-After says how many seconds to wait. */
+  /** 429: the caller's per-user limit of orders, refund requests or waiting long-polls is reached; Retry-After says how many seconds to wait. */
   tooManyRequests: 'too_many_requests',
   /** 503 on POST /orders: selling is paused (the partner's prepaid balance ran dry); nothing was ordered or charged. */
   salesPaused: 'sales_paused',

@@ -1,5 +1,6 @@
 import type { InstallStep } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
+import { notifyOrderChange } from '../orders/order-changes.ts';
 import type { OrderRow } from '../orders/store.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
 
@@ -44,7 +45,8 @@ export function createEsimStore(db: Queryable) {
     /**
      * The profile the partner allocated for an order. Saving it again for the same order changes
      * nothing (a second delivery); a profile already stored for another order is an error, never
-     * dropped in silence: the order would look delivered without an eSIM.
+     * dropped in silence: the order would look delivered without an eSIM. Announced to the
+     * order's long-polls on commit (order-changes.ts).
      */
     async saveProfile(tx: Queryable, orderId: string, p: EsimProfile): Promise<void> {
       const [stored] = await tx.query<{ order_id: string }>(
@@ -52,7 +54,7 @@ export function createEsimStore(db: Queryable) {
            expires_at, total_bytes, used_bytes, validity_days, usage_checked_at, install_step, install_step_at, apn)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), $13::text, CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14)
          ON CONFLICT (esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
-         RETURNING order_id`,
+         RETURNING order_id, ${notifyOrderChange('order_id')}`,
         [
           p.esimTranNo,
           orderId,

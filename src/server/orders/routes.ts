@@ -19,6 +19,7 @@ import { createCheckoutSession } from '../payments/stripe.ts';
 import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import type { SellablePlan } from './plans.ts';
+import { createOrderWaits, ORDER_WAIT_RECHECK_MS, type OrderWait } from './order-changes.ts';
 import { salesPaused } from './sales-pause.ts';
 import { OPEN_ORDER_LIFETIME_MS, type OrderStore, type OrderWithPayment, type SoldPlan } from './store.ts';
 import { isTopUpId, topUpOffers } from './top-ups.ts';
@@ -38,23 +39,6 @@ interface Sale {
 
 /** States in which the order's page waits for the webhooks or the delivery. */
 const PENDING_STATES: ReadonlySet<string> = new Set(['pending_payment', 'paid', 'provisioning']);
-/** How often a long-poll re-reads the order: the page learns of a delivery at most this late (plus the answer's time). */
-const ORDER_WAIT_STEP_MS = 100;
-
-/** A wait that ends early when the caller went away. */
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((done) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        done();
-      },
-      { once: true },
-    );
-  });
-
 /** `?lang=xx&waitMs=n` of GET /orders/{id} (OrderQuery). */
 const orderQuery = zValidator('query', OrderQuery, (result, c) =>
   result.success
@@ -86,24 +70,24 @@ export function orderRoutes(deps: OrderRoutesDeps) {
   const { db, stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl, alerts } = deps;
 
   const view = (row: OrderWithPayment, lang: Locale) => orderView(row, lang, destination);
+  const waits = createOrderWaits(db);
 
   /** Whether the order's page is waiting for something: its payment to be confirmed, or its eSIM (or top-up) to be delivered. */
   const pending = async (row: OrderWithPayment) =>
     PENDING_STATES.has(row.state) || (row.state === 'delivered' && !(await esims.ofOrder(db, row.top_up_of ?? row.id)));
 
   /**
-   * The long-poll's wait: re-reads the order's state (one primary-key read) every ORDER_WAIT_STEP_MS
-   * until it differs from the row's, or the eSIM appears, the wait ends or the caller goes away. A
-   * re-read rather than LISTEN/NOTIFY: it sees what any API instance, webhook or job changed,
-   * alike on PGlite and a server, and holds no connection between two reads (a LISTEN needs one
-   * held per instance); it costs a page waiting at most one small read each 100 ms, for 25 s at most.
+   * The long-poll's wait (issue 29): until the order's state differs from the row's or its eSIM
+   * appears, the wait ends or the caller goes away. Woken by the change itself (announced by every
+   * API instance's writes through PostgreSQL's NOTIFY, order-changes.ts), then one primary-key read
+   * says whether it is a change the page waits for; the same read every ORDER_WAIT_RECHECK_MS in case
+   * a notification was lost.
    */
-  async function stateChange(row: OrderWithPayment, waitMs: number, signal: AbortSignal): Promise<void> {
-    const until = Date.now() + waitMs;
+  async function stateChange(row: OrderWithPayment, wait: OrderWait, until: number, signal: AbortSignal): Promise<void> {
     const esimOrder = row.top_up_of ?? row.id;
-    while (!signal.aborted && Date.now() < until) {
-      await sleep(Math.min(ORDER_WAIT_STEP_MS, until - Date.now()), signal);
-      if (signal.aborted) return;
+    for (;;) {
+      await wait.next(Math.min(ORDER_WAIT_RECHECK_MS, until - Date.now()), signal);
+      if (signal.aborted || Date.now() >= until) return;
       const [now] = await db.query<{ state: string; esim: boolean }>(
         'SELECT state, EXISTS (SELECT 1 FROM esims WHERE order_id = $2) AS esim FROM orders WHERE id = $1',
         [row.id, esimOrder],
@@ -252,13 +236,32 @@ export function orderRoutes(deps: OrderRoutesDeps) {
     .get('/:id', orderQuery, async (c) => {
       const { lang, waitMs } = c.req.valid('query');
       const id = c.req.param('id');
-      // Someone else's order and an unknown one answer alike.
       const uid = c.get('caller').uid;
-      let row = isUuid(id) ? await store.ownedBy(uid, id) : undefined;
-      if (!row) return fail(c, 404, ERROR_CODES.notFound, 'No such order.');
-      if (waitMs > 0 && (await pending(row))) {
-        await stateChange(row, waitMs, c.req.raw.signal);
-        row = (await store.ownedBy(uid, id)) ?? row;
+      // Someone else's order and an unknown one answer alike.
+      if (!isUuid(id)) return fail(c, 404, ERROR_CODES.notFound, 'No such order.');
+      // A long-poll takes one of the caller's few waits, listening before the order is read so
+      // that a change made meanwhile is not missed.
+      const until = Date.now() + waitMs;
+      const wait = waitMs > 0 ? await waits.open(uid, id, waitMs) : undefined;
+      if (wait && 'retryAfterSeconds' in wait) {
+        c.header('Retry-After', String(wait.retryAfterSeconds));
+        return fail(
+          c,
+          429,
+          ERROR_CODES.tooManyRequests,
+          `Too many pages are waiting for orders. Please wait ${wait.retryAfterSeconds} seconds.`,
+        );
+      }
+      let row;
+      try {
+        row = await store.ownedBy(uid, id);
+        if (!row) return fail(c, 404, ERROR_CODES.notFound, 'No such order.');
+        if (wait && (await pending(row))) {
+          await stateChange(row, wait, until, c.req.raw.signal);
+          row = (await store.ownedBy(uid, id)) ?? row;
+        }
+      } finally {
+        wait?.close();
       }
       // Once paid, the eSIM it bought or topped up: the success page shows its install codes.
       const owned = row.state === 'pending_payment' ? undefined : await esims.ownedOne(uid, row.top_up_of ?? row.id);

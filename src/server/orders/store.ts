@@ -3,6 +3,7 @@ import type { Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
+import { notifyOrderChange } from './order-changes.ts';
 import type { RefundStatus } from '../payments/stripe.ts';
 
 /** An order as stored (src/server/db/migrations/0001_orders.sql). */
@@ -141,7 +142,8 @@ export function createOrderStore(db: Db) {
   async function move(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {
     const [row] = await tx.query<{ state: OrderState }>('SELECT state FROM orders WHERE id = $1 FOR UPDATE', [id]);
     if (!row || !canMove(row.state, to)) return false;
-    await tx.query('UPDATE orders SET state = $2, updated_at = now() WHERE id = $1', [id, to]);
+    // Announced with the change: long-polls of the order wake on commit (order-changes.ts).
+    await tx.query(`UPDATE orders SET state = $2, updated_at = now() WHERE id = $1 RETURNING ${notifyOrderChange('id')}`, [id, to]);
     await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $3, $4)', [id, row.state, to, cause]);
     return true;
   }
