@@ -12,6 +12,7 @@ import ConnectChecklist from '../esims/ConnectChecklist.tsx';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
+import { pollAgainAfterMs } from './order-poll.ts';
 
 interface Props {
   locale: Locale;
@@ -83,9 +84,10 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
         if (waiting && !gaveUp) timer = setTimeout(() => void load(id, true), pause);
       } catch (error) {
         if (stopped) return;
-        // A long-poll cut off on the way (a proxy's time-out, a network change): ask again after a pause.
-        if (wait && error instanceof ShopError && (error.kind === 'network' || error.kind === 'server')) {
-          timer = setTimeout(() => void load(id, true), ORDER_POLL_INTERVAL_MS);
+        // A long-poll cut off on the way, or refused while the buyer's other tabs wait: asked again.
+        const pause = wait ? pollAgainAfterMs(error) : undefined;
+        if (pause !== undefined) {
+          timer = setTimeout(() => void load(id, true), pause);
           return;
         }
         const kind = error instanceof ShopError ? error.kind : 'server';
