@@ -98,136 +98,132 @@ export function orderRoutes(deps: OrderRoutesDeps) {
 
   return new Hono<BuyerEnv>()
     .use('*', deps.auth)
-    .post(
-      '/',
-      ...jsonBody(CreateOrderRequest),
-      async (c) => {
-        const caller = c.get('caller');
-        const request = c.req.valid('json');
-        // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders and top-ups alike).
-        // Out of balance at the partner: no money taken that would only be refunded (orders/sales-pause.ts).
-        if (await salesPaused(db))
-          return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
-        const refused = await limits.refuse(c, 'orders', caller.uid);
-        if (refused) return refused;
-        // What is sold: a catalogue plan, or one of the partner's top-ups of the caller's eSIM, each
-        // priced here again by the one pricing function, whatever the page showed.
-        let sale: Sale;
-        if (request.topUpOf) {
-          // A top-up: the caller's own eSIM, of a plan that can be topped up, on a device and still
-          // valid, and one of the partner's top-ups of it as the partner lists them now.
-          const owned = await esims.ownedOne(caller.uid, request.topUpOf);
-          if (!owned) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-          if (!topUpSupported(owned.order)) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot be topped up.');
-          if (!canTopUp(esimStatus(owned.order, owned.esim, new Date()))) {
-            return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up now: it is not installed, or no longer valid.');
-          }
-          if (!isTopUpId(request.planId)) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
-          let offers;
-          try {
-            offers = topUpOffers(await partner.listTopUps(owned.esim!.iccid));
-          } catch (error) {
-            console.error('orders: top-ups not listed', error instanceof Error ? error.message : error);
-            return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
-          }
-          const offer = offers.find((o) => o.id === request.planId);
-          if (!offer) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
-          const { pkg } = offer;
-          sale = {
-            plan: {
-              id: offer.id,
-              metadata: { dataAmount: pkg.dataAmount },
-              validity: pkg.validity,
-              validityUnit: pkg.validityUnit,
-              supportedCountries: pkg.countries,
-            },
-            destination: owned.order.destination,
-            destinationName: destination(owned.order.destination, request.lang).name,
-            partnerCode: pkg.partnerCode,
-            wholesaleUsdE4: pkg.wholesaleUsdE4,
-            price: offer.price,
-          };
-        } else {
-          const plan = plans.get(request.planId);
-          if (!plan) return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
-          const { pkg } = plan;
-          sale = {
-            plan: {
-              id: pkg.id,
-              metadata: pkg.metadata,
-              validity: pkg.validity,
-              validityUnit: pkg.validityUnit,
-              supportedCountries: pkg.supportedCountries,
-              topUp: pkg.facts.topUp,
-            },
-            destination: plan.destination.code,
-            destinationName: plan.destination.names[request.lang],
-            partnerCode: pkg.partnerCode,
-            wholesaleUsdE4: pkg.wholesaleUsdE4,
-            price: plan.price,
-          };
+    .post('/', ...jsonBody(CreateOrderRequest), async (c) => {
+      const caller = c.get('caller');
+      const request = c.req.valid('json');
+      // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders and top-ups alike).
+      // Out of balance at the partner: no money taken that would only be refunded (orders/sales-pause.ts).
+      if (await salesPaused(db))
+        return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
+      const refused = await limits.refuse(c, 'orders', caller.uid);
+      if (refused) return refused;
+      // What is sold: a catalogue plan, or one of the partner's top-ups of the caller's eSIM, each
+      // priced here again by the one pricing function, whatever the page showed.
+      let sale: Sale;
+      if (request.topUpOf) {
+        // A top-up: the caller's own eSIM, of a plan that can be topped up, on a device and still
+        // valid, and one of the partner's top-ups of it as the partner lists them now.
+        const owned = await esims.ownedOne(caller.uid, request.topUpOf);
+        if (!owned) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+        if (!topUpSupported(owned.order)) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot be topped up.');
+        if (!canTopUp(esimStatus(owned.order, owned.esim, new Date()))) {
+          return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up now: it is not installed, or no longer valid.');
         }
-        if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {
-          return fail(c, 409, ERROR_CODES.priceChanged, 'The price of this plan has changed.', { price: sale.price });
+        if (!isTopUpId(request.planId)) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
+        let offers;
+        try {
+          offers = topUpOffers(await partner.listTopUps(owned.esim!.iccid));
+        } catch (error) {
+          console.error('orders: top-ups not listed', error instanceof Error ? error.message : error);
+          return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
         }
+        const offer = offers.find((o) => o.id === request.planId);
+        if (!offer) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
+        const { pkg } = offer;
+        sale = {
+          plan: {
+            id: offer.id,
+            metadata: { dataAmount: pkg.dataAmount },
+            validity: pkg.validity,
+            validityUnit: pkg.validityUnit,
+            supportedCountries: pkg.countries,
+          },
+          destination: owned.order.destination,
+          destinationName: destination(owned.order.destination, request.lang).name,
+          partnerCode: pkg.partnerCode,
+          wholesaleUsdE4: pkg.wholesaleUsdE4,
+          price: offer.price,
+        };
+      } else {
+        const plan = plans.get(request.planId);
+        if (!plan) return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
+        const { pkg } = plan;
+        sale = {
+          plan: {
+            id: pkg.id,
+            metadata: pkg.metadata,
+            validity: pkg.validity,
+            validityUnit: pkg.validityUnit,
+            supportedCountries: pkg.supportedCountries,
+            topUp: pkg.facts.topUp,
+          },
+          destination: plan.destination.code,
+          destinationName: plan.destination.names[request.lang],
+          partnerCode: pkg.partnerCode,
+          wholesaleUsdE4: pkg.wholesaleUsdE4,
+          price: plan.price,
+        };
+      }
+      if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {
+        return fail(c, 409, ERROR_CODES.priceChanged, 'The price of this plan has changed.', { price: sale.price });
+      }
 
-        const { order, created, closedCheckouts } = await store.openOrder({
-          uid: caller.uid,
-          email: caller.email,
-          emailVerified: caller.emailVerified,
-          plan: sale.plan,
-          destination: sale.destination,
-          partnerCode: sale.partnerCode,
-          wholesaleUsdE4: sale.wholesaleUsdE4,
-          price: sale.price,
-          lang: request.lang,
-          termsVersion: TERMS_VERSION,
-          consentedAt: new Date(),
-          topUpOf: request.topUpOf ?? null,
-        });
-        // The payment page of the order this one replaced closes while the new one opens (never rejects:
-        // what fails stays queued for the reconcile job).
-        const closing = checkouts.close(closedCheckouts);
+      const { order, created, closedCheckouts } = await store.openOrder({
+        uid: caller.uid,
+        email: caller.email,
+        emailVerified: caller.emailVerified,
+        plan: sale.plan,
+        destination: sale.destination,
+        partnerCode: sale.partnerCode,
+        wholesaleUsdE4: sale.wholesaleUsdE4,
+        price: sale.price,
+        lang: request.lang,
+        termsVersion: TERMS_VERSION,
+        consentedAt: new Date(),
+        topUpOf: request.topUpOf ?? null,
+      });
+      // The payment page of the order this one replaced closes while the new one opens (never rejects:
+      // what fails stays queued for the reconcile job).
+      const closing = checkouts.close(closedCheckouts);
 
-        let withCheckout = order;
-        let paymentProviderMs = 0;
-        if (!order.checkout_url) {
-          const asked = performance.now();
-          try {
-            const lang = request.lang;
-            const session = await createCheckoutSession(stripe, {
-              orderId: order.id,
-              email: caller.email,
-              lang,
-              productName: `${sale.destinationName}: ${formatDataAmount(sale.plan.metadata.dataAmount, lang)}, ${formatValidity(sale.plan.validity, sale.plan.validityUnit, lang)}`,
-              amountMinor: order.amount_minor,
-              currency: order.currency,
-              successUrl: `${siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
-              cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(sale.plan.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,
-              // Counted from now: Stripe takes 30 min to 24 h after the session's creation, and this may be
-              // a retry minutes after the order was opened. It outlives the order's own open time (reused at
-              // most OPEN_ORDER_LIFETIME_MS after its creation), so a reused order never shows a dead page.
-              expiresAt: new Date(Date.now() + OPEN_ORDER_LIFETIME_MS + 60_000),
-            });
-            paymentProviderMs = performance.now() - asked;
-            withCheckout = await store.attachCheckout(order.id, session.id, session.url);
-            // Another request of this buyer replaced the order meanwhile: its page closes at once.
-            if (withCheckout.state !== 'pending_payment') await checkouts.close([withCheckout.checkout_session_id!]);
-          } catch (error) {
-            console.error('stripe: checkout session failed', order.id, error instanceof Error ? error.message : error);
-            await closing;
-            // The order stays open: pressing again reuses it and the same idempotency key.
-            return fail(c, 502, ERROR_CODES.paymentUnavailable, 'The payment provider could not be reached. Please try again.');
-          }
+      let withCheckout = order;
+      let paymentProviderMs = 0;
+      if (!order.checkout_url) {
+        const asked = performance.now();
+        try {
+          const lang = request.lang;
+          const session = await createCheckoutSession(stripe, {
+            orderId: order.id,
+            email: caller.email,
+            lang,
+            productName: `${sale.destinationName}: ${formatDataAmount(sale.plan.metadata.dataAmount, lang)}, ${formatValidity(sale.plan.validity, sale.plan.validityUnit, lang)}`,
+            amountMinor: order.amount_minor,
+            currency: order.currency,
+            successUrl: `${siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
+            cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(sale.plan.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,
+            // Counted from now: Stripe takes 30 min to 24 h after the session's creation, and this may be
+            // a retry minutes after the order was opened. It outlives the order's own open time (reused at
+            // most OPEN_ORDER_LIFETIME_MS after its creation), so a reused order never shows a dead page.
+            expiresAt: new Date(Date.now() + OPEN_ORDER_LIFETIME_MS + 60_000),
+          });
+          paymentProviderMs = performance.now() - asked;
+          withCheckout = await store.attachCheckout(order.id, session.id, session.url);
+          // Another request of this buyer replaced the order meanwhile: its page closes at once.
+          if (withCheckout.state !== 'pending_payment') await checkouts.close([withCheckout.checkout_session_id!]);
+        } catch (error) {
+          console.error('stripe: checkout session failed', order.id, error instanceof Error ? error.message : error);
+          await closing;
+          // The order stays open: pressing again reuses it and the same idempotency key.
+          return fail(c, 502, ERROR_CODES.paymentUnavailable, 'The payment provider could not be reached. Please try again.');
         }
-        await closing;
-        // An open order has no payment yet.
-        const saved = { ...withCheckout, paid_at: null, method_type: null, card_brand: null, card_last4: null, receipt_url: null };
-        // Our own time apart from the payment provider's, for monitoring and the benchmark (DESIGN 3).
-        c.header('Server-Timing', `stripe;dur=${paymentProviderMs.toFixed(1)}`);
-        return c.json({ order: view(saved, request.lang), checkoutUrl: withCheckout.checkout_url! }, created ? 201 : 200);
-      },
-    )
+      }
+      await closing;
+      // An open order has no payment yet.
+      const saved = { ...withCheckout, paid_at: null, method_type: null, card_brand: null, card_last4: null, receipt_url: null };
+      // Our own time apart from the payment provider's, for monitoring and the benchmark (DESIGN 3).
+      c.header('Server-Timing', `stripe;dur=${paymentProviderMs.toFixed(1)}`);
+      return c.json({ order: view(saved, request.lang), checkoutUrl: withCheckout.checkout_url! }, created ? 201 : 200);
+    })
     .get('/', langQuery, async (c) => {
       const { lang } = c.req.valid('query');
       const rows = await store.listOwnedBy(c.get('caller').uid);
