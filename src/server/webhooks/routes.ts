@@ -62,7 +62,10 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
       // one only makes us ask the partner (DESIGN 6). Answered at once; the work follows.
       .post(
         '/partner/:token',
-        bodyLimit({ maxSize: MAX_PARTNER_BODY_BYTES, onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The notification is too large.') }),
+        bodyLimit({
+          maxSize: MAX_PARTNER_BODY_BYTES,
+          onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The notification is too large.'),
+        }),
         async (c) => {
           if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
           const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
