@@ -55,7 +55,8 @@ async function expectLanding(page: Page, navigations: string[], start: string, l
 
 for (const form of FORMS) {
   test.describe(`the way back from ${form}`, () => {
-    test.setTimeout(240_000);
+    // About 45 sign-ins, each 5-9 s on two loaded cores.
+    test.setTimeout(600_000);
 
     test('a signed-in visitor is sent on to this site only, never back to a form', async ({ page }) => {
       await failGoogleApis(page.context());
