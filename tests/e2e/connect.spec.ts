@@ -1,6 +1,6 @@
 import { devices, expect, test, type Locator, type Page } from '@playwright/test';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { buyAndReceive, installCodesOn, IPHONE_SAFARI, partnerControl, PLAN, signedInAt } from './shop-support.ts';
+import { buyAndReceive, installCodesOn, IPHONE_SAFARI, leavePaymentSuccess, partnerControl, PLAN, signedInAt } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
 
 /**
@@ -68,7 +68,7 @@ for (const lang of ['en', 'ar'] as const) {
         await expect(onSuccess).toContainText(c.checklist.other.roaming);
         await expect(onSuccess.locator('[data-code="apn"]')).toHaveText(STAND_IN_APN);
 
-        await page.goto(myEsims);
+        await leavePaymentSuccess(page, myEsims);
         const card = page.locator(`[data-esim="${order}"]`);
         const checklist = checklistOn(card);
         await expect(checklist).toBeVisible({ timeout: 15_000 });

@@ -3,7 +3,17 @@ import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { STORAGE_KEYS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { waitUntilSaved } from './own-site.ts';
-import { buy, buyAndReceive, installCodesOn, mailTo, partnerControl, payWith, PLAN, signedInAt } from './shop-support.ts';
+import {
+  buy,
+  buyAndReceive,
+  installCodesOn,
+  leavePaymentSuccess,
+  mailTo,
+  partnerControl,
+  payWith,
+  PLAN,
+  signedInAt,
+} from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
 
 /**
@@ -32,7 +42,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       const codes = await installCodesOn(page, lang);
       if (lang !== 'de') expect(await axeViolations(page)).toEqual([]);
 
-      await page.goto(myEsims);
+      await leavePaymentSuccess(page, myEsims);
       const first = card(page, number);
       await expect(first).toContainText(destination(lang));
       await expect(first).toContainText(m.statuses.ready);
@@ -58,7 +68,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       const secondNumber = await numberOn(page);
       await partnerControl('install', { transactionId: second });
       await partnerControl('usage', { transactionId: second, usedBytes: 300 * 1024 ** 2 });
-      await page.goto(myEsims);
+      await leavePaymentSuccess(page, myEsims);
       const installed = card(page, secondNumber);
       await expect(installed).toContainText(m.statuses.active);
       await expect(installed.getByRole('button', { name: m.refund })).toHaveCount(0);
@@ -88,7 +98,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
         await buyAndReceive(page, lang);
         const number = await numberOn(page);
         const codes = await installCodesOn(page, lang);
-        await page.goto(myEsims);
+        await leavePaymentSuccess(page, myEsims);
         await expect(card(page, number)).toContainText(m.statuses.ready);
         await waitUntilSaved(page, [myEsims]);
 

@@ -88,6 +88,20 @@ export async function logIn(page: Page, email: string): Promise<void> {
   await page.locator('form button[type="submit"]').click();
 }
 
+/**
+ * Leaves payment success for `url`. The page moves on to My eSIMs by itself 5 s after the eSIM
+ * shows; on a slow machine that move can start while the test's own navigation is under way and
+ * abort it (net::ERR_ABORTED), so an aborted navigation is made once more.
+ */
+export async function leavePaymentSuccess(page: Page, url: string): Promise<void> {
+  try {
+    await page.goto(url);
+  } catch (error) {
+    if (!String(error).includes('net::ERR_ABORTED')) throw error;
+    await page.goto(url);
+  }
+}
+
 /** A new account, signed in through the login page's return to `url`; answers its address. */
 export async function signedInAt(page: Page, lang: string, url: string): Promise<string> {
   const email = uniqueEmail('purchase');
