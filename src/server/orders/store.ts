@@ -137,6 +137,11 @@ const WITH_PAYMENT = `
     SELECT * FROM payments WHERE order_id = o.id AND status = 'paid' ORDER BY id DESC LIMIT 1
   ) p ON true`;
 
+/** A new order's columns and their values from openOrder's parameters: both of its inserts write the same row. */
+const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency,
+  lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified`;
+const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16`;
+
 export function createOrderStore(db: Db) {
   /** Moves an order and records why, in the caller's transaction; false when the move is not allowed from its state now. */
   async function move(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {
@@ -182,9 +187,7 @@ export function createOrderStore(db: Db) {
         `WITH open AS (
            SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
          ), created AS (
-           INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified)
-           SELECT $3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16
+           INSERT INTO orders (${NEW_ORDER_COLUMNS}) SELECT ${NEW_ORDER_VALUES}
            WHERE NOT EXISTS (SELECT 1 FROM open)
            ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
            RETURNING *
@@ -215,10 +218,7 @@ export function createOrderStore(db: Db) {
           await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
         }
         const [row] = await tx.query<OrderRow>(
-          `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified)
-           VALUES ($3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16)
-           RETURNING *`,
+          `INSERT INTO orders (${NEW_ORDER_COLUMNS}) VALUES (${NEW_ORDER_VALUES}) RETURNING *`,
           values,
         );
         await tx.query(
