@@ -28,8 +28,12 @@ export function productionLikeAccounts(projectId: string): Accounts {
         email: typeof claims['email'] === 'string' ? claims['email'] : null,
         emailVerified: claims['email_verified'] === true,
         signedInAt: new Date(Number(claims['auth_time']) * 1000),
+        role: claims['role'] === 'support' || claims['role'] === 'admin' ? claims['role'] : undefined,
       };
     },
     deleteAccount: (uid) => real.deleteAccount(uid),
+    find: (by) => real.find(by),
+    setDisabled: (uid, disabled) => real.setDisabled(uid, disabled),
+    setRole: (uid, role) => real.setRole(uid, role),
   };
 }

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { OrderState } from './shop-api.ts';
+
+/**
+ * The back office's API (issue 30, DESIGN 8), mounted at /ops beside the shop's routes, for the
+ * pages at /ops (en, de). Every route takes `Authorization: Bearer <Firebase ID token>` of an
+ * account with the custom claim `role` (OPS_ROLES): 401 without a valid token, 403 forbidden for
+ * a buyer, or for `support` on an admin route; an admin route also wants a sign-in within
+ * OPS_ADMIN_SIGN_IN_MS (403 recent_login_required). Failures are the shop API's ApiError.
+ *
+ *   GET  /ops/me                                   → OpsMe (who calls, with which role)
+ *   GET  /ops/orders?q=&state=&from=&to=&attention= → OpsOrderList (newest first; q: order number with or without
+ *                                                     ES-, e-mail, ICCID, Checkout Session id, payment intent id,
+ *                                                     partner order number)
+ *   GET  /ops/orders/{id}                          → OpsOrder (money, payment, eSIM, signals, refunds, one timeline)
+ *   POST /ops/orders/{id}/esim/read                → OpsOrder (the eSIM read again from the partner, lowest priority)
+ *   POST /ops/orders/{id}/notes        OpsNote     → OpsOrder                                (support)
+ *   POST /ops/orders/{id}/resend-email OpsResend   → OpsActionResult                         (support)
+ *   POST /ops/orders/{id}/retry        OpsReason   → OpsActionResult (a failed or stuck delivery, now) (support)
+ *   POST /ops/orders/{id}/refunds      OpsRefund   → OpsActionResult                         (admin)
+ *   POST /ops/orders/{id}/esim/{suspend|unsuspend|revoke} OpsReason → OpsActionResult        (admin)
+ *   POST /ops/orders/{id}/{approve|reject} OpsReason → OpsActionResult (a held order)       (admin)
+ *   GET  /ops/accounts?q=                          → OpsAccount (by e-mail or uid: the account, its orders)
+ *   POST /ops/accounts/{uid}/{block|unblock|delete} OpsReason → OpsActionResult              (admin)
+ *   GET  /ops/dashboard                            → OpsDashboard                           (admin)
+ *   GET  /ops/reports/orders.csv?from=&to=         → text/csv, one row per order            (admin)
+ *   POST /ops/sales/{pause|resume}     OpsReason   → OpsActionResult                         (admin)
+ *
+ * Every action carries `idempotencyKey` (one per click of the page, kept while the form is open):
+ * the same key again answers the first outcome and does nothing twice.
+ */
+
+export const OPS_ROLES = ['support', 'admin'] as const;
+export const OpsRole = z.enum(OPS_ROLES);
+export type OpsRole = z.infer<typeof OpsRole>;
+
+const Iso = z.iso.datetime({ offset: true });
+/** An amount in minor units of its currency. */
+const Money = z.object({ amountMinor: z.number().int(), currency: z.string().length(3) });
+
+export const OpsMe = z.object({ uid: z.string(), email: z.string().nullable(), role: OpsRole });
+export type OpsMe = z.infer<typeof OpsMe>;
+
+const OneValue = (schema: z.ZodType) => z.preprocess((value) => (Array.isArray(value) ? value[0] : value), schema);
+export const OpsOrderQuery = z.object({
+  q: OneValue(z.string().trim().max(200).optional()),
+  state: OneValue(OrderState.optional()),
+  from: OneValue(z.iso.date().optional()),
+  to: OneValue(z.iso.date().optional()),
+  attention: OneValue(z.enum(['1']).optional()),
+});
+export type OpsOrderQuery = z.infer<typeof OpsOrderQuery>;
+
+export const OpsOrderSummary = z.object({
+  id: z.string(),
+  number: z.string(),
+  state: OrderState,
+  kind: z.enum(['esim', 'top_up']),
+  email: z.string().nullable(),
+  planName: z.string(),
+  destination: z.string(),
+  total: Money,
+  createdAt: Iso,
+  /** Why it needs someone: fraud signals, held, stuck, failed. Empty when all is well. */
+  attention: z.array(z.string()),
+});
+export type OpsOrderSummary = z.infer<typeof OpsOrderSummary>;
+export const OpsOrderList = z.object({ orders: z.array(OpsOrderSummary) });
+export type OpsOrderList = z.infer<typeof OpsOrderList>;
+
+export const OpsTimelineEntry = z.object({
+  at: Iso,
+  /** Where it comes from: order (a state change), partner (a write and how it was settled), mail, alert, refund, payment, operator. */
+  source: z.enum(['order', 'partner', 'mail', 'alert', 'refund', 'payment', 'operator']),
+  /** What happened, in the shop's words (an event's cause, an action's name). */
+  what: z.string(),
+  /** Details: the operator's reason, a write's outcome, an amount. */
+  detail: z.string().nullable(),
+  /** Who did it, for an operator's action: their e-mail or uid. */
+  who: z.string().nullable(),
+});
+export type OpsTimelineEntry = z.infer<typeof OpsTimelineEntry>;
+
+export const OpsRefundView = z.object({
+  id: z.string(),
+  requestedBy: z.enum(['buyer', 'operator', 'system']),
+  operator: z.string().nullable(),
+  reason: z.string(),
+  amount: Money,
+  status: z.string(),
+  stripeRefundId: z.string().nullable(),
+  createdAt: Iso,
+});
+
+export const OpsOrder = z.object({
+  order: OpsOrderSummary.extend({
+    lang: z.string(),
+    planId: z.string(),
+    partnerOrderNo: z.string().nullable(),
+    /** The eSIM an order of kind top_up added to. */
+    topUpOf: z.string().nullable(),
+    lastError: z.string().nullable(),
+    held: z.boolean(),
+  }),
+  buyer: z.object({
+    uid: z.string().nullable(),
+    email: z.string().nullable(),
+    /** 'active', 'blocked' (Firebase disabled), 'deleted' (the order was detached), 'unknown' (the accounts service did not answer). */
+    account: z.enum(['active', 'blocked', 'deleted', 'unknown']),
+  }),
+  money: z.object({
+    retail: Money,
+    vat: Money,
+    /** The partner's wholesale price when sold, in US dollars. */
+    wholesaleUsd: z.number(),
+    /** Retail without VAT, less the wholesale price converted at the shop's rate, less refunds: in the retail currency. */
+    margin: Money,
+    refunded: Money,
+  }),
+  payment: z
+    .object({
+      method: z.string().nullable(),
+      checkoutSessionId: z.string(),
+      paymentIntentId: z.string().nullable(),
+      riskLevel: z.string().nullable(),
+      country: z.string().nullable(),
+    })
+    .nullable(),
+  esim: z
+    .object({
+      iccid: z.string().nullable(),
+      esimTranNo: z.string().nullable(),
+      installStep: z.string().nullable(),
+      status: z.string().nullable(),
+      usedBytes: z.number().nullable(),
+      totalBytes: z.number().nullable(),
+      expiresAt: Iso.nullable(),
+      readAt: Iso.nullable(),
+    })
+    .nullable(),
+  signals: z.array(z.string()),
+  refunds: z.array(OpsRefundView),
+  timeline: z.array(OpsTimelineEntry),
+});
+export type OpsOrder = z.infer<typeof OpsOrder>;
+
+/** What every action takes: why (recorded with the operator), and the click's key. */
+export const OpsReason = z.object({
+  reason: z.string().trim().min(3).max(500),
+  idempotencyKey: z.string().min(8).max(100),
+});
+export type OpsReason = z.infer<typeof OpsReason>;
+export const OpsNote = OpsReason.pick({ idempotencyKey: true }).extend({ text: z.string().trim().min(1).max(2000) });
+export type OpsNote = z.infer<typeof OpsNote>;
+export const OpsResend = OpsReason.extend({
+  /** A corrected address (recorded); absent: the buyer's. */
+  to: z.email().max(320).optional(),
+});
+export type OpsResend = z.infer<typeof OpsResend>;
+export const OpsRefund = OpsReason.extend({
+  /** Absent: what is left of the payment. */
+  amountMinor: z.number().int().positive().optional(),
+  /** An installed eSIM stays the buyer's unless the operator suspends it with the refund. */
+  esim: z.enum(['leave', 'suspend']).default('leave'),
+});
+export type OpsRefund = z.infer<typeof OpsRefund>;
+
+export const OpsActionResult = z.object({
+  action: z.string(),
+  /** done: applied now; already: the same click, or the state was already so; refused: not possible (why in detail). */
+  outcome: z.enum(['done', 'already', 'refused', 'pending']),
+  detail: z.string().nullable(),
+});
+export type OpsActionResult = z.infer<typeof OpsActionResult>;
+
+export const OpsAccount = z.object({
+  uid: z.string(),
+  email: z.string().nullable(),
+  account: z.enum(['active', 'blocked', 'deleted', 'unknown']),
+  orders: z.array(OpsOrderSummary),
+});
+export type OpsAccount = z.infer<typeof OpsAccount>;
+
+export const OpsPeriod = z.object({
+  days: z.number().int(),
+  orders: z.number().int(),
+  gross: Money,
+  vat: Money,
+  wholesaleUsd: z.number(),
+  /** Only what Stripe reported (null when none did). */
+  stripeFees: Money.nullable(),
+  refunds: Money,
+  margin: Money,
+  topDestinations: z.array(z.object({ destination: z.string(), orders: z.number().int() })),
+});
+export type OpsPeriod = z.infer<typeof OpsPeriod>;
+
+export const OpsDashboard = z.object({
+  periods: z.array(OpsPeriod),
+  /** The partner's prepaid balance in USD, null when it could not be read now. */
+  balanceUsd: z.number().nullable(),
+  lowBalanceUsd: z.number(),
+  salesPause: z.object({ reason: z.string(), since: Iso }).nullable(),
+  /** The order audit's findings, read now. */
+  audit: z.array(z.object({ orderId: z.string().nullable(), finding: z.string() })),
+});
+export type OpsDashboard = z.infer<typeof OpsDashboard>;
+
+export const OPS_ERROR_CODES = {
+  /** 403: the caller's role does not allow this (a buyer anywhere in /ops; support on an admin action). */
+  forbidden: 'forbidden',
+  /** 409: an action the order's state does not allow now (detail says why). */
+  conflict: 'conflict',
+} as const;
