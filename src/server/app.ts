@@ -1,18 +1,65 @@
 import { Hono } from 'hono';
 import { routePath } from 'hono/route';
+import type Stripe from 'stripe';
 import { noSuchEndpoint, routingPath } from '../catalogue/answers.ts';
 import { cspReportRoutes } from '../catalogue/csp-reports.ts';
 import { catalogueRoutes } from '../catalogue/routes.ts';
+import type { Snapshot } from '../catalogue/schema.ts';
 import { accountRoutes } from './account/routes.ts';
+import type { Alerts } from './alerts/alerts.ts';
+import type { AlertPreferenceStore } from './alerts/preferences.ts';
 import { alertPreferenceRoutes, alertUnsubscribeRoutes } from './alerts/routes.ts';
+import type { Accounts } from './auth.ts';
 import { buyerAuth } from './buyer-auth.ts';
+import type { Db } from './db/db.ts';
 import { esimRoutes } from './esims/routes.ts';
+import type { EsimStore } from './esims/store.ts';
+import type { DestinationOf } from './esims/view.ts';
+import type { Fulfilment } from './fulfilment/fulfilment.ts';
 import { fail } from './http.ts';
 import { jobRoutes } from './jobs/routes.ts';
+import type { UserLimiter } from './limits.ts';
+import type { SellablePlan } from './orders/plans.ts';
 import { orderRoutes } from './orders/routes.ts';
+import type { OrderStore } from './orders/store.ts';
+import type { EsimPartner, PartnerNotification } from './partner/partner.ts';
+import type { CheckoutExpiry } from './payments/checkout-expiry.ts';
 import { pushPublicKeyRoutes, pushSubscriptionRoutes } from './push/routes.ts';
+import type { PushSender } from './push/sender.ts';
+import type { PushSubscriptionStore } from './push/subscriptions.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
-import type { ShopParts } from './wiring.ts';
+
+/** Everything the routes use, built once per API (wiring.ts builds them, createApp mounts the routes on them). */
+export interface ShopParts {
+  catalogue: Snapshot;
+  basePath: string;
+  db: Db;
+  stripe: Stripe;
+  stripeWebhookSecret: string;
+  accounts: Accounts;
+  allowedOrigins: ReadonlySet<string>;
+  trustedProxies: number | undefined;
+  /** Without a trailing slash. */
+  siteUrl: string;
+  store: OrderStore;
+  esims: EsimStore;
+  plans: ReadonlyMap<string, SellablePlan>;
+  destination: DestinationOf;
+  partner: EsimPartner;
+  parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
+  partnerWebhookToken: string;
+  fulfilment: Fulfilment;
+  limits: UserLimiter;
+  checkouts: CheckoutExpiry;
+  reconcileToken: string | undefined;
+  reconcile: () => Promise<number>;
+  alerts: Alerts;
+  alertPreferences: AlertPreferenceStore;
+  pushSubscriptions: PushSubscriptionStore;
+  push: PushSender;
+  /** The unsubscribe tokens' key. */
+  alertsSecret: string;
+}
 
 /**
  * The shop API's routes (DESIGN 6), one Hono app: the catalogue (GET /regions, /countries,

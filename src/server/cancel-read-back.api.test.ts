@@ -33,7 +33,7 @@ describe.each(databaseDrivers())('a cancel read back from the partner on $name',
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     const id = created.order.id;
     await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, id)),
+      () => bed.handler.fulfilment.runDue().then(() => readOrder(buyer.idToken, id)),
       (o) => o.state === 'delivered' && !!o.esim?.install,
     );
     await bed.handler.fulfilment.settled();
@@ -64,7 +64,7 @@ describe.each(databaseDrivers())('a cancel read back from the partner on $name',
     bed.stand.connect(`${bed.api.url}/api`);
 
     const after = await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => readOrder(buyer.idToken, id)),
+      () => bed.handler.fulfilment.runDue().then(() => readOrder(buyer.idToken, id)),
       (o) => o.state === 'refunded',
     );
     expect(after.state).toBe('refunded');

@@ -38,7 +38,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
   /** Runs the reconcile job until the order reaches `state`: the job drives a delivery's retries and waits. */
   const reconciledTo = (token: string, id: string, state: OrderView['state'], timeoutMs = 15_000) =>
     waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)),
+      () => bed.handler.fulfilment.runDue().then(() => readOrder(token, id)),
       (o) => o.state === state,
       timeoutMs,
     );
@@ -86,7 +86,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     expect(mail.text).toContain('Bestellnummer');
     expect(mail.attachments.some((a) => a.contentType === 'image/png' && a.cid)).toBe(true);
     await bed.handler.fulfilment.run(order.id);
-    await bed.handler.fulfilment.reconcile();
+    await bed.handler.fulfilment.runDue();
     expect(bed.stand.smtp.messages.filter((m) => m.to.includes(buyer.email))).toHaveLength(1);
 
     // Only the owner: another account gets 404 and an empty list.
@@ -119,7 +119,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     const buyer = await signUp();
     const before = bed.stand.partner.esimCount;
     const order = await buy(buyer.idToken);
-    await Promise.all([bed.handler.fulfilment.run(order.id), bed.handler.fulfilment.run(order.id), bed.handler.fulfilment.reconcile()]);
+    await Promise.all([bed.handler.fulfilment.run(order.id), bed.handler.fulfilment.run(order.id), bed.handler.fulfilment.runDue()]);
     await delivered(buyer.idToken, order.id);
     await bed.handler.fulfilment.run(order.id);
     expect(bed.stand.partner.esimCount - before).toBe(1);
@@ -467,7 +467,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     // The buyer's old tab pays on the page: Stripe has expired it.
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(409);
     await new Promise((r) => setTimeout(r, 300));
-    await bed.handler.fulfilment.reconcile();
+    await bed.handler.fulfilment.runDue();
     expect(await orderRow(created.order.id)).toMatchObject({ state: 'cancelled', uid: null });
     expect(await bed.db.query('SELECT id FROM payments WHERE order_id = $1', [created.order.id])).toEqual([]);
     expect(partnerOrders(created.order.id)).toEqual([]);
@@ -489,7 +489,7 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     // The old tab pays: the money reaches an order with no buyer.
     expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
     const end = await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => orderRow(created.order.id)),
+      () => bed.handler.fulfilment.runDue().then(() => orderRow(created.order.id)),
       (o) => o.state === 'refunded',
       15_000,
     );

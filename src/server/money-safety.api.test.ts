@@ -54,7 +54,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   /** Runs the reconcile job until the order reaches a state in `states`. */
   const settlesIn = (token: string, id: string, states: string[], ms = 15_000) =>
     waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)),
+      () => bed.handler.fulfilment.runDue().then(() => readOrder(token, id)),
       (o) => states.includes(o.state),
       ms,
     );
@@ -214,7 +214,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
       const topUp = await buy(buyer.idToken, topUpRequest(cheapest!, base.id));
       const deadline = Date.now() + 2_500;
       while (Date.now() < deadline) {
-        await second.fulfilment.reconcile();
+        await second.fulfilment.runDue();
         await new Promise((r) => setTimeout(r, 100));
       }
       await first.fulfilment.settled();
@@ -352,9 +352,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     await waitFor(
       () =>
-        bed.handler.fulfilment
-          .reconcile()
-          .then(() => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id])),
+        bed.handler.fulfilment.runDue().then(() => bed.db.query<{ state: string }>('SELECT state FROM orders WHERE id = $1', [order.id])),
       ([o]) => o?.state === 'refunded',
       15_000,
     );

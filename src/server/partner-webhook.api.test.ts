@@ -78,7 +78,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
   /** Runs the delivery until the order is delivered (the reconcile job's way); answers its eSIM's esimTranNo. */
   async function deliver(id: string): Promise<string> {
     const state = await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(async () => (await orderRow(id)).state),
+      () => bed.handler.fulfilment.runDue().then(async () => (await orderRow(id)).state),
       (s) => s === 'delivered',
       15_000,
     );

@@ -4,7 +4,7 @@ import { firebaseAccounts } from './auth.ts';
 import type { ShopConfig } from './config.ts';
 import type { Db } from './db/db.ts';
 import { openDatabase } from './db/open.ts';
-import { startReconciler } from './fulfilment/fulfilment.ts';
+import { startReconcileTimer } from './jobs/reconcile.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { postgresPartnerBudget } from './partner/partner-budget.ts';
@@ -52,10 +52,7 @@ export async function startShopApi(
   });
   // Orders left stuck by a stopped process are picked up from the first tick (and closed orders'
   // payment pages that Stripe could not be asked to expire at the time).
-  const reconciler = startReconciler(
-    { ...handler.fulfilment, reconcile: handler.reconcile },
-    options.reconcileEveryMs ?? RECONCILE_EVERY_MS,
-  );
+  const reconciler = startReconcileTimer(handler.reconcile, handler.fulfilment.settled, options.reconcileEveryMs ?? RECONCILE_EVERY_MS);
   async function stop() {
     await reconciler.stop();
     await handler.alerts.stop();

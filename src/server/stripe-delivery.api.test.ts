@@ -62,7 +62,7 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
   /** Runs the reconcile job until the order reaches a state in `states`. */
   const settlesIn = (token: string, id: string, states: string[], ms = 15_000) =>
     waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => readOrder(token, id)),
+      () => bed.handler.fulfilment.runDue().then(() => readOrder(token, id)),
       (o) => states.includes(o.state),
       ms,
     );
@@ -134,7 +134,7 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
         () => emails(id, 'order'),
         (n) => n === 1,
       );
-      await bed.handler.fulfilment.reconcile();
+      await bed.handler.fulfilment.runDue();
       expect(await events(id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered']);
       expect((await payments(id)).map((p) => p.status)).toEqual(['paid']);
       expect(await emails(id, 'order')).toBe(1);
@@ -217,7 +217,7 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     expect(asked.status).toBe(200);
     expect(((await asked.json()) as { status: string }).status).toBe('refunding');
     const pending = async () => {
-      await bed.handler.fulfilment.reconcile();
+      await bed.handler.fulfilment.runDue();
       expect((await readOrder(buyer.idToken, bought.id)).state).toBe('refund_requested');
       expect((await myEsim(buyer.idToken, bought.id))!.status).toBe('refunding');
       expect(await emails(bought.id, 'refund')).toBe(0);
@@ -232,7 +232,7 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
     await pending();
     // Asked again after a wait (the first retry delay): a second refund, pending in turn.
     const second = await waitFor(
-      () => bed.handler.fulfilment.reconcile().then(() => bed.stripe.refunds.list({ payment_intent: intent })),
+      () => bed.handler.fulfilment.runDue().then(() => bed.stripe.refunds.list({ payment_intent: intent })),
       (list) => list.data.length === 2,
     );
     expect(second.data.map((r) => r.status)).toEqual(['pending', 'failed']);
@@ -247,7 +247,7 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       () => emails(bought.id, 'refund'),
       (n) => n === 1,
     );
-    await bed.handler.fulfilment.reconcile();
+    await bed.handler.fulfilment.runDue();
     expect(await emails(bought.id, 'refund')).toBe(1);
     expect((await myEsim(buyer.idToken, bought.id))!.status).toBe('refunded');
     expect(await events(bought.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'delivered', 'refund_requested', 'refunded']);
@@ -284,7 +284,7 @@ describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (
       'refund_requested',
       'refunded',
     ]);
-    await bed.handler.fulfilment.reconcile();
+    await bed.handler.fulfilment.runDue();
     expect(await emails(bought.id, 'refund')).toBe(1);
     expect(await findingsFor(bought.id)).toEqual([]);
   });

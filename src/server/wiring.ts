@@ -2,24 +2,23 @@ import type Stripe from 'stripe';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { SITE_NAME } from '../config/site.ts';
 import { createAlerts, type Alerts, type AlertsOptions } from './alerts/alerts.ts';
-import { createAlertPreferences, type AlertPreferenceStore } from './alerts/preferences.ts';
+import { createAlertPreferences } from './alerts/preferences.ts';
 import { createApp } from './app.ts';
 import type { Accounts } from './auth.ts';
 import type { Db } from './db/db.ts';
-import { createEsimStore, type EsimStore } from './esims/store.ts';
-import type { DestinationOf } from './esims/view.ts';
+import { createEsimStore } from './esims/store.ts';
 import { createFulfilment, type Fulfilment, type FulfilmentOptions } from './fulfilment/fulfilment.ts';
-import { createReconcile } from './jobs/reconcile.ts';
-import { createUserLimits, USER_LIMITS, type UserLimiter, type UserLimits } from './limits.ts';
+import { createReconcileJob } from './jobs/reconcile.ts';
+import { createUserLimits, USER_LIMITS, type UserLimits } from './limits.ts';
 import type { Mailer } from './mail/mailer.ts';
-import { destinationNames, sellablePlans, type SellablePlan } from './orders/plans.ts';
-import { createOrderStore, type OrderStore } from './orders/store.ts';
+import { destinationNames, sellablePlans } from './orders/plans.ts';
+import { createOrderStore } from './orders/store.ts';
 import { parsePartnerNotification } from './partner/esim-access/notifications.ts';
 import type { EsimPartner, PartnerNotification } from './partner/partner.ts';
-import { createCheckoutExpiry, type CheckoutExpiry } from './payments/checkout-expiry.ts';
+import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import type { VapidConfig } from './config.ts';
-import { createPushSender, type PushSender } from './push/sender.ts';
-import { createPushSubscriptions, type PushSubscriptionStore } from './push/subscriptions.ts';
+import { createPushSender } from './push/sender.ts';
+import { createPushSubscriptions } from './push/subscriptions.ts';
 
 export interface ShopApiOptions {
   catalogue: Snapshot;
@@ -71,38 +70,6 @@ export type ShopApi = ((request: Request, connection?: object) => Promise<Respon
   alerts: Alerts;
 };
 
-/** Everything the routes use, built once per API (app.ts mounts the routes on it). */
-export interface ShopParts {
-  catalogue: Snapshot;
-  basePath: string;
-  db: Db;
-  stripe: Stripe;
-  stripeWebhookSecret: string;
-  accounts: Accounts;
-  allowedOrigins: ReadonlySet<string>;
-  trustedProxies: number | undefined;
-  /** Without a trailing slash. */
-  siteUrl: string;
-  store: OrderStore;
-  esims: EsimStore;
-  plans: ReadonlyMap<string, SellablePlan>;
-  destination: DestinationOf;
-  partner: EsimPartner;
-  parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
-  partnerWebhookToken: string;
-  fulfilment: Fulfilment;
-  limits: UserLimiter;
-  checkouts: CheckoutExpiry;
-  reconcileToken: string | undefined;
-  reconcile: () => Promise<number>;
-  alerts: Alerts;
-  alertPreferences: AlertPreferenceStore;
-  pushSubscriptions: PushSubscriptionStore;
-  push: PushSender;
-  /** The unsubscribe tokens' key. */
-  alertsSecret: string;
-}
-
 /**
  * The shop API (DESIGN 6) from its parts: the stores on the database, the delivery through the
  * partner and the mailer, the per-user limits, the payment pages' expiry and the reconcile job,
@@ -151,7 +118,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     ...(options.alerts.usageBatchMs !== undefined && { usageBatchMs: options.alerts.usageBatchMs }),
   });
   const checkouts = createCheckoutExpiry(db, stripe);
-  const reconcile = createReconcile({ db, stripe, partner, store, fulfilment, checkouts, alerts });
+  const reconcile = createReconcileJob({ db, stripe, partner, store, fulfilment, checkouts, alerts });
   const app = createApp({
     catalogue,
     basePath: options.basePath ?? '',

@@ -499,8 +499,8 @@ export function createFulfilment(options: FulfilmentOptions) {
     return work;
   }
 
-  /** The reconcile job: every order that is due (paid but not delivered, owed a refund or an e-mail). */
-  async function reconcile(limit = 50): Promise<number> {
+  /** The reconcile job's part: every order that is due (paid but not delivered, owed a refund or an e-mail). */
+  async function runDue(limit = 50): Promise<number> {
     const due = await queue.due(db, limit);
     // One at a time: the partner allows 8 requests a second. (run never rejects: it logs.)
     for (const id of due) await run(id);
@@ -521,26 +521,7 @@ export function createFulfilment(options: FulfilmentOptions) {
   /** Waits for the runs under way (a server stopping, a test). */
   const settled = () => Promise.allSettled([...running.values()]).then(() => undefined);
 
-  return { run, reconcile, requestRefund, settled };
+  return { run, runDue, requestRefund, settled };
 }
 
 export type Fulfilment = ReturnType<typeof createFulfilment>;
-
-/** The reconcile job as a timer (locally; production calls POST /jobs/reconcile on a schedule). */
-export function startReconciler(fulfilment: Fulfilment, everyMs: number): { stop: () => Promise<void> } {
-  let stopped = false;
-  let current: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    if (stopped) return;
-    current = current.then(() => fulfilment.reconcile()).catch((error: unknown) => console.error('reconcile', error));
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await current;
-      await fulfilment.settled();
-    },
-  };
-}

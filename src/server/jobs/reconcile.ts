@@ -14,7 +14,7 @@ import { refundMismatches } from '../payments/mismatches.ts';
  * whose webhook never came, closed orders' payment pages still open at Stripe, money for no order,
  * alerts whose send failed or whose timer a restart lost. Answers how many things it handled.
  */
-export function createReconcile(deps: {
+export function createReconcileJob(deps: {
   db: Db;
   stripe: Stripe;
   partner: EsimPartner;
@@ -32,8 +32,34 @@ export function createReconcile(deps: {
     // Payments whose webhook never came: read at Stripe, then delivered like any other.
     const paid = await syncCheckouts(db, stripe, store);
     for (const id of paid) await fulfilment.run(id);
-    const handled = paid.length + (await fulfilment.reconcile()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+    const handled = paid.length + (await fulfilment.runDue()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
     // Alerts last: a failing mail relay or push service never holds up a delivery or a refund.
     return handled + (await alerts.sweep());
+  };
+}
+
+/**
+ * The reconcile job on a timer (locally; production calls POST /jobs/reconcile on a schedule): one
+ * run at a time. `settled` waits for the deliveries a run started, for a clean stop.
+ */
+export function startReconcileTimer(
+  job: () => Promise<number>,
+  settled: () => Promise<void>,
+  everyMs: number,
+): { stop: () => Promise<void> } {
+  let stopped = false;
+  let current: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    if (stopped) return;
+    current = current.then(job).catch((error: unknown) => console.error('reconcile', error));
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await current;
+      await settled();
+    },
   };
 }
