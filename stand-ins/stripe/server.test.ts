@@ -182,6 +182,45 @@ describe('Stripe stand-in', () => {
     expect(received).toHaveLength(1);
   });
 
+  it("gives each charge Radar's outcome, the card's fingerprint and country, and Stripe's fee in a balance transaction", async () => {
+    const paid = async (card: string, form: Record<string, string> = {}) => {
+      const session = await stripe.checkout.sessions.create(params(1000));
+      expect((await pay(session, { action: 'pay', card, ...form })).status).toBe(303);
+      const intentId = (await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
+      const intent = await stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge.balance_transaction'] });
+      return intent.latest_charge as Stripe.Charge;
+    };
+    const plain = await paid('4242 4242 4242 4242', { country: 'DE' });
+    const again = await paid('4242424242424242');
+    const elevated = await paid('4000000000009235');
+    const highest = await paid('4000000000004954');
+    // The same card number, the same fingerprint (in another session, as for another account); another card, another.
+    expect(plain.payment_method_details?.card?.fingerprint).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(again.payment_method_details?.card?.fingerprint).toBe(plain.payment_method_details?.card?.fingerprint);
+    expect(elevated.payment_method_details?.card?.fingerprint).not.toBe(plain.payment_method_details?.card?.fingerprint);
+    expect(plain.payment_method_details?.card?.country).toBe('US');
+    expect([plain.billing_details.address?.country, again.billing_details.address?.country]).toEqual(['DE', null]);
+    expect([plain, elevated, highest].map((c) => [c.outcome?.risk_level, c.outcome?.type, c.outcome?.network_status])).toEqual([
+      ['normal', 'authorized', 'approved_by_network'],
+      ['elevated', 'manual_review', 'approved_by_network'],
+      ['highest', 'authorized', 'approved_by_network'],
+    ]);
+    expect(elevated.outcome?.reason).toBe('elevated_risk_level');
+    expect(highest.outcome!.risk_score!).toBeGreaterThanOrEqual(75);
+    const fee = plain.balance_transaction as Stripe.BalanceTransaction;
+    expect(fee).toMatchObject({ object: 'balance_transaction', amount: 1000, fee: 40, net: 960, currency: 'eur', source: plain.id });
+    expect(fee.fee_details).toEqual([expect.objectContaining({ amount: 40, type: 'stripe_fee', currency: 'eur' })]);
+    // Unexpanded, an id that can be read on its own.
+    const charge = await stripe.charges.retrieve(plain.id);
+    expect(charge.balance_transaction).toBe(fee.id);
+    expect((await stripe.balanceTransactions.retrieve(fee.id)).net).toBe(960);
+    // Blocked by Radar whatever the rules: declined on the page, nothing charged.
+    const session = await stripe.checkout.sessions.create(params());
+    expect((await pay(session, { action: 'pay', card: '4100000000000019' })).status).toBe(402);
+    expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe('open');
+    await standIn.settled();
+  });
+
   it('declines 0002 and 9995 on the page, keeping the number and the session open, with no event', async () => {
     const session = await stripe.checkout.sessions.create(params());
     for (const [card, message] of [

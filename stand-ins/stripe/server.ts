@@ -1,11 +1,12 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /**
  * A local stand-in for Stripe (dev and tests only; nothing under src/ imports it). The real
  * `stripe` SDK talks to it through its host/port/protocol options. It implements just the calls
  * the shop makes (Checkout Sessions: create, retrieve with expand, expire; payment intents,
- * charges and refunds by id), Idempotency-Key replays, a hosted test-payment page that takes
+ * charges, refunds and balance transactions by id, with the expands the shop uses), charges that
+ * carry Radar's outcome, the card's fingerprint and country, and Stripe's fee, Idempotency-Key replays, a hosted test-payment page that takes
  * Stripe's documented test cards and test IBANs, and webhooks signed as Stripe signs them,
  * retried until answered 2xx. What Stripe does later by itself happens on the stand-in's clock:
  * open sessions expire at their expires_at, bank debits succeed or fail, pending refunds settle.
@@ -25,11 +26,24 @@ const API_VERSION = '2026-10-28.endive';
  */
 export type RefundPath = 'succeeded' | 'pending_then_succeeded' | 'pending_then_failed' | 'succeeded_then_failed';
 
+/**
+ * Radar's evaluation of a charge (API reference, Charges, the object, outcome.risk_level: "normal,
+ * elevated, highest" for evaluated payments; risk_score 0 to 100).
+ */
+type RiskLevel = 'normal' | 'elevated' | 'highest';
+
 /** Stripe's test cards (docs.stripe.com/testing) and what they do on the hosted page. */
-const TEST_CARDS: Record<string, { brand: string; refunds?: RefundPath } | { decline: string; code: string }> = {
+const TEST_CARDS: Record<string, { brand: string; refunds?: RefundPath; risk?: RiskLevel } | { decline: string; code: string }> = {
   '4242424242424242': { brand: 'visa' },
   '4000000000000002': { decline: 'Your card was declined.', code: 'card_declined' },
   '4000000000009995': { decline: 'Your card has insufficient funds.', code: 'insufficient_funds' },
+  // docs.stripe.com/testing, Fraud prevention (and docs.stripe.com/radar/testing): 9235 "Results in
+  // a charge with a risk_level of elevated"; 4954 "Results in a charge with a risk_level of highest"
+  // (blocked or not "depending on the rules you have in place": here it is not, so the shop's own
+  // hold of highest-risk orders is what stops it); 4100 0000 0000 0019 is "always blocked".
+  '4000000000009235': { brand: 'visa', risk: 'elevated' },
+  '4000000000004954': { brand: 'visa', risk: 'highest' },
+  '4100000000000019': { decline: 'Your card was declined.', code: 'card_declined' },
   // docs.stripe.com/testing, "Refunds" (Simulate an asynchronous refund): with 7726 the refund's
   // "status begins as pending. Some time later, its status transitions to succeeded"; with 5126 it
   // "begins as succeeded. Some time later, its status transitions to failed" (failure_reason
@@ -52,6 +66,53 @@ const TEST_IBANS: Record<string, { outcome: 'succeeded' | 'failed'; delayed: boo
   DE78370400440532013004: { outcome: 'failed', delayed: true },
 };
 const DELAYED_DEBIT_MS = 3 * 60_000;
+
+/**
+ * A charge's `outcome` as the API reference shapes it (Charges, the object, outcome): Radar's
+ * risk_level and risk_score (scores below 65 are normal, 65-74 elevated, 75 and above highest on
+ * Stripe's scale), and the seller_message and type Stripe gives: an elevated payment "placed in your
+ * manual review queue" is type manual_review with reason elevated_risk_level. Non-card payments are
+ * not_assessed, without a score.
+ */
+function outcome(risk: RiskLevel | 'not_assessed'): Record<string, unknown> {
+  const base = { network_status: 'approved_by_network', reason: null, rule: null, advice_code: null };
+  switch (risk) {
+    case 'not_assessed':
+      return { ...base, risk_level: 'not_assessed', seller_message: 'Payment complete.', type: 'authorized' };
+    case 'normal':
+      return { ...base, risk_level: 'normal', risk_score: 20, seller_message: 'Payment complete.', type: 'authorized' };
+    case 'elevated':
+      return {
+        ...base,
+        reason: 'elevated_risk_level',
+        risk_level: 'elevated',
+        risk_score: 70,
+        seller_message: 'Stripe evaluated this payment as having elevated risk, and placed it in your manual review queue.',
+        type: 'manual_review',
+      };
+    case 'highest':
+      return { ...base, risk_level: 'highest', risk_score: 85, seller_message: 'Payment complete.', type: 'authorized' };
+  }
+}
+
+/**
+ * A card's or bank account's fingerprint: Stripe's "Uniquely identifies this particular card number
+ * [...] For example, two customers who've signed up with the same card number will have the same
+ * fingerprint" (API reference, payment_method_details.card.fingerprint). 16 characters, like Stripe's.
+ */
+const fingerprint = (kind: string, number: string) =>
+  createHash('sha256')
+    .update(`${kind}:${number}`)
+    .digest('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 16);
+
+/**
+ * What Stripe keeps of a payment, in the shape of its price list for Germany (stripe.com/de/pricing:
+ * standard EEA cards 1.5 % + EUR 0.25, SEPA Direct Debit EUR 0.35): the stand-in's figures, not a
+ * quote of anyone's contract.
+ */
+const stripeFee = (method: 'card' | 'sepa_debit', amount: number) => (method === 'card' ? Math.round(amount * 0.015) + 25 : 35);
 
 export interface StripeStandInOptions {
   /** 0 (the default) picks a free port. */
@@ -201,6 +262,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const intents = new Map<string, Record<string, unknown>>();
   const charges = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Refund>();
+  const balanceTransactions = new Map<string, Record<string, unknown>>();
   const idempotent = new Map<
     string,
     { request: string; savedAt: number; status: number; body: unknown; headers: Record<string, string> }
@@ -316,6 +378,35 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const sweeper = setInterval(sweep, 100);
   sweeper.unref();
 
+  /**
+   * The money of a charge that succeeded reaching our balance, minus Stripe's fee (API reference,
+   * Balance Transactions, the object: amount, fee, fee_details with type stripe_fee, net, currency,
+   * source, type charge); the charge names it as its balance_transaction.
+   */
+  function bookCharge(charge: Record<string, unknown>, method: 'card' | 'sepa_debit') {
+    const amount = Number(charge.amount);
+    const fee = stripeFee(method, amount);
+    const transaction = {
+      id: id('txn'),
+      object: 'balance_transaction',
+      amount,
+      currency: charge.currency,
+      fee,
+      fee_details: [
+        { amount: fee, application: null, currency: charge.currency, description: 'Stripe processing fees', type: 'stripe_fee' },
+      ],
+      net: amount - fee,
+      source: charge.id,
+      status: 'pending',
+      type: 'charge',
+      reporting_category: 'charge',
+      created: clock(),
+      available_on: clock() + 7 * 24 * 3600,
+    };
+    balanceTransactions.set(transaction.id, transaction);
+    charge.balance_transaction = transaction.id;
+  }
+
   const stripeError = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
     json(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
 
@@ -387,9 +478,22 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   function expanded(session: Session, expand: string[]): unknown {
     if (!expand.some((path) => path.startsWith('payment_intent')) || !session.payment_intent) return session;
-    const intent = { ...intents.get(session.payment_intent)! };
-    if (expand.includes('payment_intent.latest_charge')) intent.latest_charge = charges.get(intent.latest_charge as string);
-    return { ...session, payment_intent: intent };
+    const inner = expand.filter((path) => path.startsWith('payment_intent.')).map((path) => path.slice('payment_intent.'.length));
+    return { ...session, payment_intent: expandedIntent(intents.get(session.payment_intent)!, inner) };
+  }
+
+  /**
+   * `expand[]` on a payment intent and its charge (docs.stripe.com/expand: "expand[]=latest_charge",
+   * nested with dots, e.g. latest_charge.balance_transaction); what is not expanded stays an id.
+   */
+  function expandedIntent(intent: Record<string, unknown>, expand: string[]): Record<string, unknown> {
+    if (!expand.some((path) => path === 'latest_charge' || path.startsWith('latest_charge.')) || !intent.latest_charge) return intent;
+    const inner = expand.filter((path) => path.startsWith('latest_charge.')).map((path) => path.slice('latest_charge.'.length));
+    return { ...intent, latest_charge: expandedCharge(charges.get(intent.latest_charge as string)!, inner) };
+  }
+  function expandedCharge(charge: Record<string, unknown>, expand: string[]): Record<string, unknown> {
+    if (!expand.includes('balance_transaction') || !charge.balance_transaction) return charge;
+    return { ...charge, balance_transaction: balanceTransactions.get(charge.balance_transaction as string) };
   }
 
   /** What the endpoint answers, or during a 500 outage api_error once it has run (validation failures keep their 400). */
@@ -436,16 +540,18 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       const data = [...refunds.values()].filter((r) => !params.payment_intent || r.payment_intent === params.payment_intent).reverse();
       return [200, { object: 'list', data, has_more: false, url: '/v1/refunds' }];
     }
-    for (const [prefix, store] of [
-      ['payment_intents', intents],
-      ['charges', charges],
-      ['refunds', refunds],
+    const expand = (params.expand as string[] | undefined) ?? [];
+    for (const [prefix, store, expandAll] of [
+      ['payment_intents', intents, expandedIntent],
+      ['charges', charges, expandedCharge],
+      ['refunds', refunds, (found: Record<string, unknown>) => found],
+      ['balance_transactions', balanceTransactions, (found: Record<string, unknown>) => found],
     ] as const) {
       match = new RegExp(`^/v1/${prefix}/([\\w]+)$`).exec(path);
       if (method === 'GET' && match) {
         const found = store.get(match[1]!);
         return found
-          ? [200, found]
+          ? [200, expandAll(found, expand)]
           : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${prefix}: '${match[1]}'` } }];
       }
     }
@@ -581,6 +687,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         ? `<p>${escape(String(session.line_items_description))}</p><p class="amount">${escape(amount)}</p>
   <form method="post">
     ${field('card', 'Card number', 'inputmode="numeric" autocomplete="cc-number"')}
+    <label for="country">Billing country (two letters, optional)</label>
+    <input id="country" name="country" autocomplete="country" maxlength="2" pattern="[A-Z]{2}">
     <button name="action" value="pay">Pay ${escape(amount)}</button>
     <button name="action" value="cancel" formnovalidate>Cancel</button>
   </form>
@@ -595,7 +703,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Test payment (Stripe stand-in)</title>
 <style>body{font:16px system-ui;max-width:28rem;margin:2rem auto;padding:0 1rem}input,button{font:inherit;padding:.5rem;margin:.25rem 0;display:block;width:100%}.amount{font-size:1.5rem;font-weight:bold}[role=alert]{color:#b00020}</style></head>
-<body><main><h1>Test payment</h1><p><small>A local stand-in for Stripe's hosted payment page. Nothing is charged. Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds; 4000 0000 0000 7726 pays and its refunds stay pending before they succeed, 4000 0000 0000 5126 pays and its refunds fail after succeeding. Test IBANs (the payment succeeds or fails a moment later, or three minutes later): DE89 3704 0044 0532 0130 00 succeeds, DE08 3704 0044 0532 0130 03 succeeds later, DE62 3704 0044 0532 0130 01 fails, DE78 3704 0044 0532 0130 04 fails later.</small></p>${body}</main></body></html>`);
+<body><main><h1>Test payment</h1><p><small>A local stand-in for Stripe's hosted payment page. Nothing is charged. Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds; 4000 0000 0000 7726 pays and its refunds stay pending before they succeed, 4000 0000 0000 5126 pays and its refunds fail after succeeding; Radar rates 4000 0000 0000 9235 elevated and 4000 0000 0000 4954 highest risk (both pay), 4100 0000 0000 0019 is blocked. Test IBANs (the payment succeeds or fails a moment later, or three minutes later): DE89 3704 0044 0532 0130 00 succeeds, DE08 3704 0044 0532 0130 03 succeeds later, DE62 3704 0044 0532 0130 01 fails, DE78 3704 0044 0532 0130 04 fails later.</small></p>${body}</main></body></html>`);
   }
 
   function pay(res: ServerResponse, session: Session, form: URLSearchParams) {
@@ -609,18 +717,33 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const card = TEST_CARDS[typed.replace(/[\s-]/g, '')];
     if (!card) return payPage(res, session, 402, { field: 'card', message: 'Your card number is incorrect.', value: typed });
     if ('decline' in card) return payPage(res, session, 402, { field: 'card', message: card.decline, value: typed });
-    const charge = {
+    const number = typed.replace(/\D/g, '');
+    // Checkout asks for the billing country with a card (the page's optional field; Stripe's test
+    // cards themselves are issued in the US, docs.stripe.com/testing#international-cards).
+    const billingCountry = /^[A-Z]{2}$/.test(form.get('country') ?? '') ? form.get('country') : null;
+    const charge: Record<string, unknown> = {
       id: id('ch'),
       object: 'charge',
       paid: true,
       status: 'succeeded',
       amount: session.amount_total,
       currency: session.currency,
-      payment_method_details: { type: 'card', card: { brand: card.brand, last4: typed.replace(/\D/g, '').slice(-4) } },
+      billing_details: {
+        address: { city: null, country: billingCountry, line1: null, line2: null, postal_code: null, state: null },
+        email: session.customer_email ?? null,
+        name: null,
+        phone: null,
+      },
+      payment_method_details: {
+        type: 'card',
+        card: { brand: card.brand, last4: number.slice(-4), country: 'US', funding: 'credit', fingerprint: fingerprint('card', number) },
+      },
+      outcome: outcome(card.risk ?? 'normal'),
       receipt_url: '',
       created: clock(),
     };
-    charge.receipt_url = `${url}/receipts/${charge.id}`;
+    charge.receipt_url = `${url}/receipts/${String(charge.id)}`;
+    bookCharge(charge, 'card');
     const intent = {
       id: id('pi'),
       object: 'payment_intent',
@@ -631,7 +754,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       metadata: session.metadata,
       created: clock(),
     };
-    charges.set(charge.id, { ...charge, payment_intent: intent.id });
+    charges.set(charge.id as string, { ...charge, payment_intent: intent.id });
     intents.set(intent.id, intent);
     if (card.refunds && !refundPlans.has(intent.id)) refundPlans.set(intent.id, { paths: [card.refunds], used: 0 });
     Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intent.id });
@@ -660,8 +783,21 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       currency: session.currency,
       payment_method_details: {
         type: 'sepa_debit',
-        sepa_debit: { country: iban.slice(0, 2), bank_code: iban.slice(4, 12), last4: iban.slice(-4) },
+        sepa_debit: {
+          country: iban.slice(0, 2),
+          bank_code: iban.slice(4, 12),
+          last4: iban.slice(-4),
+          fingerprint: fingerprint('iban', iban),
+        },
       },
+      billing_details: {
+        address: { city: null, country: iban.slice(0, 2), line1: null, line2: null, postal_code: null, state: null },
+        email: session.customer_email ?? null,
+        name: null,
+        phone: null,
+      },
+      // Radar assesses cards only: "For non-card payments [...] this field will have the value not_assessed".
+      outcome: outcome('not_assessed'),
       receipt_url: '',
       created: clock(),
     };
@@ -688,6 +824,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       run: () => {
         if (test.outcome === 'succeeded') {
           Object.assign(charge, { status: 'succeeded', paid: true });
+          bookCharge(charge, 'sepa_debit');
           intent.status = 'succeeded';
           session.payment_status = 'paid';
           send('checkout.session.async_payment_succeeded', session);
