@@ -88,19 +88,26 @@ export async function signUpOn(
   host: string,
   email = `buyer-${crypto.randomUUID()}@example.test`,
   { emailVerified = false }: { emailVerified?: boolean } = {},
-): Promise<{ uid: string; idToken: string; email: string }> {
-  type Session = { localId: string; idToken: string };
-  const { localId, idToken } = await identityToolkit<Session>(host, 'accounts:signUp', {
+): Promise<{ uid: string; idToken: string; refreshToken: string; email: string }> {
+  const { localId, idToken, refreshToken } = await identityToolkit<Session>(host, 'accounts:signUp', {
     email,
     password: PASSWORD,
     returnSecureToken: true,
   });
-  if (!emailVerified) return { uid: localId, idToken, email };
+  if (!emailVerified) return { uid: localId, idToken, refreshToken, email };
   await identityToolkit(host, 'accounts:update', { localId, emailVerified: true }, true);
-  const signedIn = await identityToolkit<Session>(host, 'accounts:signInWithPassword', {
+  const signedIn = await signInOn(host, email);
+  return { uid: localId, idToken: signedIn.idToken, refreshToken: signedIn.refreshToken, email };
+}
+
+type Session = { localId: string; idToken: string; refreshToken: string };
+
+/** A new sign-in with the password of an account made by signUpOn, as the site's login does it (a disabled account is refused). */
+export async function signInOn(host: string, email: string): Promise<{ uid: string; idToken: string; refreshToken: string }> {
+  const { localId, idToken, refreshToken } = await identityToolkit<Session>(host, 'accounts:signInWithPassword', {
     email,
     password: PASSWORD,
     returnSecureToken: true,
   });
-  return { uid: localId, idToken: signedIn.idToken, email };
+  return { uid: localId, idToken, refreshToken };
 }

@@ -36,6 +36,9 @@ import { ALERT_KINDS } from './alert-kinds.ts';
  *   GET    /alerts/unsubscribe?token=…&lang=xx  → 303 to the site's /unsubscribe page, changing nothing (RFC 8058: link
  *                                                scanners open links; the page POSTs after the reader's click)
  *
+ * A blocked account (the provider disabled it, issue 30) is refused on every write, POST /orders (new eSIMs
+ * and top-ups) and POST /esims/{id}/refund among them: 403 account_blocked; its reads still answer.
+ *
  * POST /orders (new eSIMs and top-ups alike) and POST /esims/{id}/refund have per-user limits
  * (src/config/constants.ts): above them 429 too_many_requests with Retry-After (seconds).
  * An open order replaced by another (another price, or a top-up of another eSIM) is cancelled and
@@ -333,6 +336,8 @@ export const ERROR_CODES = {
   tooManyRequests: 'too_many_requests',
   /** 503 on POST /orders: selling is paused (the partner's prepaid balance ran dry); nothing was ordered or charged. */
   salesPaused: 'sales_paused',
+  /** 403 on a write (POST /orders, POST /esims/{id}/refund, …): the provider blocked (disabled) the account; nothing was changed. */
+  accountBlocked: 'account_blocked',
   /** 400 on POST /alerts/unsubscribe: the token is not one we signed. */
   invalidToken: 'invalid_token',
   /** 413: the request's body is larger than the route reads (a JSON body: MAX_JSON_BODY_BYTES; a webhook's: its own). */

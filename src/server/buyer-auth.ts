@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { ERROR_CODES } from '../contract/shop-api.ts';
-import type { Accounts, Caller } from './auth.ts';
+import { AccountDisabledError, type Accounts, type Caller } from './auth.ts';
 import { bearerToken, fail, siteCors } from './http.ts';
 
 /** Methods that change nothing a deleted account could use (GET /orders/{id} marks an eSIM seen: a read's bookkeeping). */
@@ -13,7 +13,8 @@ export type BuyerEnv = { Variables: { caller: Caller } };
 /**
  * The buyer routes' guard: CORS for the site's pages (locally the site and the API have different
  * ports), then a valid Firebase ID token (`Authorization: Bearer …`) as `c.var.caller`, or 401;
- * on a write, also of an account that still exists, is not disabled and was not signed out everywhere.
+ * on a write, also of an account that still exists and was not signed out everywhere (else 401), and
+ * is not disabled (blocked by the provider: 403 account_blocked).
  * The answers are the caller's own: never cached.
  */
 export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string>): MiddlewareHandler<BuyerEnv> {
@@ -34,7 +35,11 @@ export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string
         // not revoked, so a deleted account's token stores nothing (issue 29). Reads cost no lookup:
         // a deleted account's orders are detached, so they show nothing.
         c.set('caller', await accounts.verifyIdToken(token, { checkRevoked: !READS.has(c.req.method) }));
-      } catch {
+      } catch (error) {
+        // Blocked by the provider (issue 30): the token is good, the account may not change anything.
+        // Only a write asks, so only a write is refused; a token revoked without disabling stays 401.
+        if (error instanceof AccountDisabledError)
+          return fail(c, 403, ERROR_CODES.accountBlocked, 'This account is blocked; please contact support.');
         return fail(c, 401, ERROR_CODES.unauthorized, 'The ID token is not valid, was revoked or has expired.');
       }
       await next();

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { signUpOn } from '../../scripts/lib/auth-emulator.ts';
+import { signInOn, signUpOn } from '../../scripts/lib/auth-emulator.ts';
 
 /**
  * A new account on the run's Auth emulator (tests/support/auth-emulator.ts) and its ID token. Its
@@ -8,3 +8,6 @@ import { signUpOn } from '../../scripts/lib/auth-emulator.ts';
  */
 export const signUp = (email?: string, { emailVerified = true }: { emailVerified?: boolean } = {}) =>
   signUpOn(inject('authEmulatorHost'), email, { emailVerified });
+
+/** Signs an account made by signUp in again with its password: a fresh ID token and refresh token. */
+export const signIn = (email: string) => signInOn(inject('authEmulatorHost'), email);
