@@ -80,6 +80,7 @@ describe('createOrder', () => {
     ['401', apiError(401, 'unauthorized'), 'unauthorized'],
     ['403', apiError(403, 'recent_login_required'), 'unauthorized'],
     ['503 sales paused', apiError(503, 'sales_paused'), 'salesPaused'],
+    ['403 account blocked', apiError(403, 'account_blocked'), 'accountBlocked'],
     ['400', apiError(400, 'bad_request'), 'badInput'],
     ['413', apiError(413, 'body_too_large'), 'badInput'],
     ['404 unknown plan', apiError(404, 'unknown_plan'), 'notFound'],

@@ -36,7 +36,9 @@ export type ShopErrorKind =
   | 'cannotTopUp'
   | 'tooManyRequests'
   /** The shop has stopped selling for a while (the partner's balance ran dry): nothing was charged. */
-  | 'salesPaused';
+  | 'salesPaused'
+  /** The provider blocked the account: no orders, top-ups or refund requests (nothing was charged); support can help. */
+  | 'accountBlocked';
 
 export class ShopError extends Error {
   constructor(
@@ -259,6 +261,8 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     }
     if (response.status === 503 && isObject(body) && isObject(body.error) && body.error.code === 'sales_paused')
       throw new ShopError('salesPaused');
+    if (response.status === 403 && isObject(body) && isObject(body.error) && body.error.code === 'account_blocked')
+      throw new ShopError('accountBlocked');
     throw new ShopError(kindOf(response.status));
   }
 

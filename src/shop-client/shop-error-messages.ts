@@ -7,7 +7,10 @@ import { checkoutNamespace, type CheckoutNamespace } from '../features/checkout/
 export interface ShopErrorMessages {
   errors: Pick<AuthNamespace['errors'], 'network' | 'tooManyRequests'>;
   checkout: {
-    errors: Pick<CheckoutNamespace['checkout']['errors'], 'server' | 'unauthorized' | 'badInput' | 'salesPaused' | 'tooManyRequests'>;
+    errors: Pick<
+      CheckoutNamespace['checkout']['errors'],
+      'server' | 'unauthorized' | 'badInput' | 'salesPaused' | 'accountBlocked' | 'tooManyRequests'
+    >;
   };
 }
 
@@ -20,6 +23,7 @@ export function shopErrorMessages(locale: Locale): ShopErrorMessages {
         'unauthorized',
         'badInput',
         'salesPaused',
+        'accountBlocked',
         'tooManyRequests',
       ]),
     },

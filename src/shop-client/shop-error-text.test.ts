@@ -21,3 +21,16 @@ describe('the text of a reached per-user limit (429)', () => {
     expect(shopErrorText(new ShopError('tooManyRequests'), shopErrorMessages('fr'))).toBe(shopErrorMessages('fr').errors.tooManyRequests);
   });
 });
+
+describe('the text of a blocked account (403 account_blocked)', () => {
+  it('says in each language that the account is blocked and to contact support, for the refund button and every island', () => {
+    const blocked = new ShopError('accountBlocked');
+    expect(shopErrorText(blocked, shopErrorMessages('en'), 'en')).toBe(
+      "Your account is blocked, so we can't take orders or refund requests from it. Nothing was charged. Please contact support.",
+    );
+    expect(shopErrorText(blocked, shopErrorMessages('de'))).toMatch(/^Dein Konto ist gesperrt/);
+    expect(shopErrorText(blocked, shopErrorMessages('ar'))).toMatch(/^تم حظر حسابك/);
+    // Not the generic server error.
+    expect(shopErrorText(blocked, shopErrorMessages('fr'))).not.toBe(shopErrorMessages('fr').checkout.errors.server);
+  });
+});

@@ -24,13 +24,13 @@ export function tooManyRequestsText(
 /**
  * What a failed shop API call says to the visitor (spec 8), for islands that have no special
  * text of their own: the auth network error, 'too many attempts', else checkout's server,
- * sign-in and input errors.
+ * sign-in, input, sales paused and blocked account errors.
  */
 export function shopErrorText(error: unknown, m: ShopErrorMessages, locale?: Locale): string {
   const kind = error instanceof ShopError ? error.kind : 'server';
   if (kind === 'network') return m.errors.network;
   if (kind === 'tooManyRequests')
     return locale ? tooManyRequestsText(m, locale, (error as ShopError).retryAfterSeconds) : m.errors.tooManyRequests;
-  if (kind === 'unauthorized' || kind === 'badInput' || kind === 'salesPaused') return m.checkout.errors[kind];
+  if (kind === 'unauthorized' || kind === 'badInput' || kind === 'salesPaused' || kind === 'accountBlocked') return m.checkout.errors[kind];
   return m.checkout.errors.server;
 }

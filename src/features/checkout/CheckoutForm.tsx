@@ -68,6 +68,8 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
     // A top-up of an eSIM that expired or was used up meanwhile, or of another destination.
     cannotTopUp: m.errors.cannotTopUp,
     salesPaused: m.errors.salesPaused,
+    // The provider blocked the account: nothing was ordered; the ticks stay.
+    accountBlocked: m.errors.accountBlocked,
   };
 
   function tick(consent: Consent, checked: boolean) {

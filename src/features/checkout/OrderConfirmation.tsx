@@ -34,7 +34,10 @@ type View =
   | { status: 'notFound' }
   | {
       status: 'failed';
-      kind: Exclude<ShopErrorKind, 'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests' | 'salesPaused'>;
+      kind: Exclude<
+        ShopErrorKind,
+        'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests' | 'salesPaused' | 'accountBlocked'
+      >;
     }
   | { status: 'ready'; order: OrderView; gaveUp: boolean };
 
@@ -101,7 +104,8 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
                   kind === 'notRefundable' ||
                   kind === 'cannotTopUp' ||
                   kind === 'tooManyRequests' ||
-                  kind === 'salesPaused'
+                  kind === 'salesPaused' ||
+                  kind === 'accountBlocked'
                     ? 'server'
                     : kind,
               },

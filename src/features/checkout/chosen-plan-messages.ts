@@ -21,7 +21,10 @@ export type CheckoutFormMessages = Pick<
   | 'payOnProvider'
   | 'buyNow'
 > & {
-  errors: Pick<Checkout['errors'], 'server' | 'unauthorized' | 'badInput' | 'cannotTopUp' | 'salesPaused' | 'tooManyRequests'>;
+  errors: Pick<
+    Checkout['errors'],
+    'server' | 'unauthorized' | 'badInput' | 'cannotTopUp' | 'salesPaused' | 'accountBlocked' | 'tooManyRequests'
+  >;
   /** auth errors.network */
   network: string;
   /** auth errors.tooManyRequests: without a wait. */
@@ -81,7 +84,15 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
       'total',
       'vatIncluded',
     ]),
-    errors: pickMessages(checkout.errors, ['server', 'unauthorized', 'badInput', 'cannotTopUp', 'salesPaused', 'tooManyRequests']),
+    errors: pickMessages(checkout.errors, [
+      'server',
+      'unauthorized',
+      'badInput',
+      'cannotTopUp',
+      'salesPaused',
+      'accountBlocked',
+      'tooManyRequests',
+    ]),
     network: errors.network,
     tooManyRequests: errors.tooManyRequests,
     backToStore: useTranslations(locale)('package.backToStore'),
