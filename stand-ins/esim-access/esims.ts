@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { StandInPackage } from './catalogue.ts';
 
 /**
- * The stand-in's eSIMs: orders, allocation after a delay, cancel, top-up, usage, and the
- * webhook notifications these send, in eSIM Access's field names (docs.esimaccess.com). In memory
+ * The stand-in's eSIMs: orders, allocation after a delay, cancel, suspend, unsuspend, revoke,
+ * top-up, usage, and the webhook notifications these send, in eSIM Access's field names (docs.esimaccess.com). In memory
  * only. Where the docs are silent (an unknown esimTranNo, top-up answers) the choice is marked.
  */
 
@@ -75,7 +75,9 @@ interface StandInEsim {
   iccid: string;
   matchingId: string;
   pkg: StandInPackage;
-  esimStatus: 'GOT_RESOURCE' | 'IN_USE' | 'USED_UP' | 'CANCEL';
+  esimStatus: LiveStatus | 'SUSPENDED' | 'CANCEL' | 'REVOKED';
+  /** While SUSPENDED: the status unsuspending gives back. */
+  suspendedFrom: LiveStatus | null;
   smdpStatus: 'RELEASED' | 'DOWNLOAD' | 'INSTALLATION' | 'ENABLED' | 'DELETED';
   /** The phone's eUICC id: '' until it downloads the profile (docs: the eid column of the profile states). */
   eid: string;
@@ -92,6 +94,13 @@ interface StandInEsim {
   /** Unused: the last day to install it; installed: the end of its validity. */
   expiresAt: Date;
 }
+
+/** The esimStatus values of an eSIM that has its data service (docs, Query All Allocated Profiles: New, In Use, Depleted). */
+type LiveStatus = 'GOT_RESOURCE' | 'IN_USE' | 'USED_UP';
+/** Closed for good: cancelled (refunded) or revoked (not refunded). */
+const closed = (esim: StandInEsim) => esim.esimStatus === 'CANCEL' || esim.esimStatus === 'REVOKED';
+const isLive = (status: StandInEsim['esimStatus']): status is LiveStatus =>
+  status === 'GOT_RESOURCE' || status === 'IN_USE' || status === 'USED_UP';
 
 interface StandInOrder {
   orderNo: string;
@@ -184,10 +193,12 @@ export function createEsimStore(options: EsimStoreOptions) {
   });
 
   function findEsim(body: Record<string, unknown>): StandInEsim {
+    // Docs (Cancel, Suspend, Unsuspend, Revoke Profile, Top Up): 'use "iccid" or "esimTranNo", can't be blank at the same time'.
+    if (!body['esimTranNo'] && !body['iccid']) throw REFUSE.missingParam();
     const esim =
       typeof body['esimTranNo'] === 'string' && body['esimTranNo']
         ? esims.get(body['esimTranNo'])
-        : [...esims.values()].find((e) => e.iccid === body['iccid'] && e.esimStatus !== 'CANCEL');
+        : [...esims.values()].find((e) => e.iccid === body['iccid'] && !closed(e));
     if (!esim) throw REFUSE.noEsim();
     if (!orders.get(esim.orderNo)!.allocated) throw REFUSE.notAllocated();
     return esim;
@@ -238,6 +249,7 @@ export function createEsimStore(options: EsimStoreOptions) {
           matchingId: randomBytes(16).toString('hex').toUpperCase(),
           pkg,
           esimStatus: 'GOT_RESOURCE',
+          suspendedFrom: null,
           smdpStatus: 'RELEASED',
           eid: '',
           imsi: Array.from(randomBytes(15), (b) => b % 10).join(''),
@@ -348,6 +360,51 @@ export function createEsimStore(options: EsimStoreOptions) {
     return null;
   }
 
+  // Suspend, Unsuspend and Revoke Profile (docs: esimTranNo or iccid; answered with obj {}). The docs
+  // say what each does ('suspend or pause data service', 'unsuspend or reactivate data service',
+  // 'close and remove an active eSIM and data plan. Non-refundable.') and name no state rules:
+  // the stand-in's, each refusal 200002 ('not allowed due to the order status'):
+  // - suspend: an eSIM with its data service (GOT_RESOURCE, IN_USE, USED_UP) before its end;
+  //   esimStatus SUSPENDED, smdpStatus unchanged (the profile stays on the phone). A suspended
+  //   eSIM carries no data and takes no top-up (docs, Top Up: New, In Use or Depleted only).
+  // - unsuspend: only a SUSPENDED eSIM; it gets back the status it had.
+  // - revoke: any eSIM not cancelled or revoked, suspended too; esimStatus REVOKED (docs, Webhooks,
+  //   ESIM_STATUS: 'REVOKED: the eSIM profile has been revoked'), final; the balance gets nothing back.
+  // Each sends an ESIM_STATUS with the new esimStatus (the docs list REVOKED among its values; the
+  // stand-in sends SUSPENDED and the status given back alike). A repeat is refused, not ignored: the
+  // shop must read the eSIM to tell its own lost answer from a refusal.
+  function suspend(body: Record<string, unknown>) {
+    const esim = findEsim(body);
+    const from = esim.esimStatus;
+    if (!isLive(from) || esim.expiresAt.getTime() < Date.now()) throw REFUSE.notAllowed();
+    esim.suspendedFrom = from;
+    esim.esimStatus = 'SUSPENDED';
+    statusChanged(esim);
+    return {};
+  }
+
+  function unsuspend(body: Record<string, unknown>) {
+    const esim = findEsim(body);
+    if (esim.esimStatus !== 'SUSPENDED') throw REFUSE.notAllowed();
+    esim.esimStatus = esim.suspendedFrom ?? 'GOT_RESOURCE';
+    esim.suspendedFrom = null;
+    statusChanged(esim);
+    return {};
+  }
+
+  function revoke(body: Record<string, unknown>) {
+    const esim = findEsim(body);
+    if (closed(esim)) throw REFUSE.notAllowed();
+    esim.esimStatus = 'REVOKED';
+    esim.suspendedFrom = null;
+    statusChanged(esim);
+    return {};
+  }
+
+  function statusChanged(esim: StandInEsim) {
+    notify('ESIM_STATUS', { ...aboutEsim(esim), esimStatus: esim.esimStatus, smdpStatus: esim.smdpStatus }, esim);
+  }
+
   // Answer fields: the docs show none for top-up; these are esim/query's names for the new totals.
   // The docs do not promise that a repeated transactionId is harmless, so the stand-in assumes the
   // worst: every top-up request adds its data again (the shop must read before repeating one).
@@ -359,7 +416,7 @@ export function createEsimStore(options: EsimStoreOptions) {
     const esim = findEsim(body);
     const pkg = options.topUpsOf(esim.pkg).find((p) => p.packageCode === packageCode);
     if (!pkg) throw REFUSE.notItsTopUp();
-    if (esim.esimStatus === 'CANCEL' || esim.expiresAt.getTime() < Date.now()) throw REFUSE.notAllowed();
+    if (closed(esim) || esim.esimStatus === 'SUSPENDED' || esim.expiresAt.getTime() < Date.now()) throw REFUSE.notAllowed();
     charge(pkg.price);
     esim.totalVolume += pkg.volume;
     esim.totalDuration += days(pkg);
@@ -408,7 +465,9 @@ export function createEsimStore(options: EsimStoreOptions) {
    */
   function installTo(esimTranNo: string, stage: InstallStage): void {
     const esim = allocated(esimTranNo);
-    if (esim.esimStatus === 'CANCEL') throw new Error(`stand-in: eSIM ${esimTranNo} was cancelled`);
+    if (closed(esim)) throw new Error(`stand-in: eSIM ${esimTranNo} was ${esim.esimStatus === 'CANCEL' ? 'cancelled' : 'revoked'}`);
+    // A suspended eSIM has no data service: it can be deleted from the phone, nothing else.
+    if (esim.esimStatus === 'SUSPENDED' && stage !== 'DELETED') throw new Error(`stand-in: eSIM ${esimTranNo} is suspended`);
     // Deleted from the phone: the SM-DP+ will not hand the profile out again (docs, smdpStatus DELETED).
     if (esim.smdpStatus === 'DELETED') {
       if (stage === 'DELETED') return;
@@ -444,6 +503,9 @@ export function createEsimStore(options: EsimStoreOptions) {
       'esim/order': order,
       'esim/query': query,
       'esim/cancel': cancel,
+      'esim/suspend': suspend,
+      'esim/unsuspend': unsuspend,
+      'esim/revoke': revoke,
       'esim/topup': topUp,
       'esim/usage/query': usage,
       'balance/query': () => ({ balance }),
@@ -465,6 +527,9 @@ export function createEsimStore(options: EsimStoreOptions) {
      */
     setUsage(esimTranNo: string, usedBytes: number): void {
       const esim = allocated(esimTranNo);
+      // A suspended or closed eSIM carries no data: nothing to measure.
+      if (closed(esim) || esim.esimStatus === 'SUSPENDED')
+        throw new Error(`stand-in: eSIM ${esimTranNo} is ${esim.esimStatus}: it carries no data`);
       if (usedBytes > 0 && esim.esimStatus === 'GOT_RESOURCE') installTo(esimTranNo, 'IN_USE');
       esim.orderUsage = usedBytes;
       esim.usageMeasuredAt = new Date();
@@ -496,8 +561,7 @@ export function createEsimStore(options: EsimStoreOptions) {
      */
     sendValidityUsage(esimTranNo: string, shape: NotificationShape = 'current'): void {
       const esim = allocated(esimTranNo);
-      if (!esim.installedAt || esim.esimStatus === 'CANCEL')
-        throw new Error(`stand-in: eSIM ${esimTranNo} is not in use: its validity has not started`);
+      if (!esim.installedAt || closed(esim)) throw new Error(`stand-in: eSIM ${esimTranNo} is not in use: its validity has not started`);
       const dayLeft = new Date(Date.now() + DAY_MS);
       if (esim.expiresAt > dayLeft) esim.expiresAt = dayLeft;
       const expiredTime = partnerTime(esim.expiresAt);
@@ -511,12 +575,12 @@ export function createEsimStore(options: EsimStoreOptions) {
 
     /** The base package of the eSIM with this ICCID (package/list with type TOPUP and an iccid). */
     packageOfIccid(iccid: string): StandInPackage | undefined {
-      return [...esims.values()].find((e) => e.iccid === iccid && e.esimStatus !== 'CANCEL')?.pkg;
+      return [...esims.values()].find((e) => e.iccid === iccid && !closed(e))?.pkg;
     },
 
     /** The allocated eSIM with this ICCID (what a buyer's page shows), for tests in another process. */
     tranNoOfIccid(iccid: string): string | undefined {
-      return [...esims.values()].find((e) => e.iccid === iccid && e.esimStatus !== 'CANCEL')?.esimTranNo;
+      return [...esims.values()].find((e) => e.iccid === iccid && !closed(e))?.esimTranNo;
     },
 
     /** The eSIM of the order placed with this transactionId (the shop's order id). */

@@ -69,11 +69,11 @@ async function post(call: string, payload: object): Promise<Answer> {
   }
 }
 
-/** An allocated eSIM of the first package, as esim/query lists it. */
-async function allocatedEsim(transactionId = 'order-1'): Promise<Profile> {
+/** An allocated eSIM of the first package (or of this one), as esim/query lists it. */
+async function allocatedEsim(transactionId = 'order-1', packageCode = standIn.packages[0]!.packageCode): Promise<Profile> {
   const ordered = await post('esim/order', {
     transactionId,
-    packageInfoList: [{ packageCode: standIn.packages[0]!.packageCode, count: 1 }],
+    packageInfoList: [{ packageCode, count: 1 }],
   });
   for (let i = 0; i < 100; i++) {
     const answer = await post('esim/query', { orderNo: ordered.obj.orderNo, pager: { pageNum: 1, pageSize: 10 } });
@@ -319,6 +319,80 @@ describe('CHECK_HEALTH (docs, Webhooks: Endpoint Setup; Set Webhook)', () => {
     expect((await fetch(`${standIn.url}/_stand-in/check-health`, { method: 'POST', body: '{}' })).status).toBe(200);
     await settled();
     expect(received.map((r) => r.body.notifyType)).toEqual(['CHECK_HEALTH', 'CHECK_HEALTH']);
+  });
+});
+
+describe('suspend, unsuspend, revoke (docs: Suspend, Unsuspend and Revoke Profile; Webhooks, ESIM_STATUS)', () => {
+  const balance = async () => ((await post('balance/query', {})).obj as unknown as { balance: number }).balance;
+
+  it('suspends an eSIM in use: SUSPENDED, no data, no top-up; unsuspended, it is in use again', async () => {
+    const reloadable = standIn.packages.find((p) => standIn.topUpsOf(p.packageCode).length > 0)!;
+    const esim = await allocatedEsim('order-suspend', reloadable.packageCode);
+    const esimTranNo = esim['esimTranNo'];
+    standIn.markInstalled(esimTranNo);
+    const before = sent().length;
+
+    const suspended = await post('esim/suspend', { esimTranNo });
+    expect(suspended).toMatchObject({ success: true, errorCode: null, obj: {} });
+    expect(await profileOf(esimTranNo)).toMatchObject({ esimStatus: 'SUSPENDED', smdpStatus: 'ENABLED' });
+    expect(steps(before)).toEqual(['ESIM_STATUS SUSPENDED/ENABLED']);
+    // No data service: no data used, no top-up, no second suspend.
+    expect(() => standIn.setUsage(esimTranNo, 1_000)).toThrow('carries no data');
+    const topUp = { esimTranNo, packageCode: standIn.topUpsOf(reloadable.packageCode)[0]!.packageCode, transactionId: 'top-up-1' };
+    expect((await post('esim/topup', topUp)).errorCode).toBe('200002');
+    expect((await post('esim/suspend', { esimTranNo })).errorCode).toBe('200002');
+
+    expect(await post('esim/unsuspend', { esimTranNo })).toMatchObject({ success: true, obj: {} });
+    expect(await profileOf(esimTranNo)).toMatchObject({ esimStatus: 'IN_USE', smdpStatus: 'ENABLED' });
+    expect(steps(before)).toEqual(['ESIM_STATUS SUSPENDED/ENABLED', 'ESIM_STATUS IN_USE/ENABLED']);
+    expect((await post('esim/unsuspend', { esimTranNo })).errorCode).toBe('200002');
+    expect((await post('esim/topup', topUp)).success).toBe(true);
+    standIn.setUsage(esimTranNo, 1_000);
+    expect(await profileOf(esimTranNo)).toMatchObject({ orderUsage: 1_000 });
+  });
+
+  it('unsuspends an eSIM never installed back to GOT_RESOURCE, still cancellable; takes the iccid too', async () => {
+    const esim = await allocatedEsim('order-new');
+    expect((await post('esim/suspend', { iccid: esim['iccid'] })).success).toBe(true);
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'SUSPENDED', smdpStatus: 'RELEASED' });
+    expect(() => standIn.installTo(esim['esimTranNo'], 'DOWNLOAD')).toThrow('suspended');
+    expect((await post('esim/unsuspend', { iccid: esim['iccid'] })).success).toBe(true);
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'GOT_RESOURCE', smdpStatus: 'RELEASED' });
+    expect((await post('esim/cancel', { esimTranNo: esim['esimTranNo'] })).success).toBe(true);
+  });
+
+  it('revokes for good, a suspended eSIM too, refunding nothing; nothing acts on it afterwards', async () => {
+    const esim = await allocatedEsim('order-revoke');
+    const esimTranNo = esim['esimTranNo'];
+    standIn.markInstalled(esimTranNo);
+    expect((await post('esim/suspend', { esimTranNo })).success).toBe(true);
+    const balanceBefore = await balance();
+    const before = sent().length;
+
+    expect(await post('esim/revoke', { esimTranNo })).toMatchObject({ success: true, obj: {} });
+    expect(await profileOf(esimTranNo)).toMatchObject({ esimStatus: 'REVOKED' });
+    expect(steps(before)).toEqual(['ESIM_STATUS REVOKED/ENABLED']);
+    expect(await balance()).toBe(balanceBefore);
+    for (const call of ['esim/revoke', 'esim/suspend', 'esim/unsuspend', 'esim/cancel']) {
+      expect((await post(call, { esimTranNo })).errorCode, call).toBe('200002');
+    }
+    expect(() => standIn.setUsage(esimTranNo, 1)).toThrow('carries no data');
+    expect(() => standIn.installTo(esimTranNo, 'IN_USE')).toThrow('revoked');
+  });
+
+  it('revokes an eSIM never installed without refunding it, unlike a cancel', async () => {
+    const esim = await allocatedEsim('order-revoke-new');
+    const balanceBefore = await balance();
+    expect((await post('esim/revoke', { esimTranNo: esim['esimTranNo'] })).success).toBe(true);
+    expect(await balance()).toBe(balanceBefore);
+    expect(await profileOf(esim['esimTranNo'])).toMatchObject({ esimStatus: 'REVOKED', smdpStatus: 'RELEASED' });
+  });
+
+  it('refuses an unknown eSIM (310272) and a request naming none (000105)', async () => {
+    for (const call of ['esim/suspend', 'esim/unsuspend', 'esim/revoke']) {
+      expect((await post(call, { esimTranNo: '00000000000000' })).errorCode, call).toBe('310272');
+      expect((await post(call, { esimTranNo: '', iccid: '' })).errorCode, call).toBe('000105');
+    }
   });
 });
 
