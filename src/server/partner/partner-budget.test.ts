@@ -67,6 +67,9 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
   /** A refund's read of one eSIM (an unknown one: the partner answers, the adapter reports 'not found', ignored here). */
   const readEsim = (partner: EsimPartner) => partner.queryProfiles({ esimTranNo: `unknown-${randomUUID()}` }).catch(() => undefined);
   const readUsage = (partner: EsimPartner) => partner.usage([`unknown-${randomUUID()}`]);
+  /** The back office's read of one eSIM on an operator's request, at the lowest priority. */
+  const readForOperator = (partner: EsimPartner) =>
+    partner.queryProfiles({ esimTranNo: `unknown-${randomUUID()}` }, { priority: 'operator' }).catch(() => undefined);
 
   const arrivals = (call?: string) => standIn.requests.filter((r) => call === undefined || r.call === call).map((r) => r.receivedAt);
   const refused = () => standIn.requests.filter((r) => r.status === 429).length;
@@ -104,6 +107,42 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
     expect(orderedAt! - askedAt).toBeLessThan(WINDOW_MS);
     expect(refused()).toBe(0);
     expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
+  });
+
+  it('operator reads never take a slot a delivery waits for, on this instance or another', { timeout: 30_000 }, async () => {
+    const [a, b] = [instance(db), instance(other)];
+    const reads = Array.from({ length: 30 }, (_, i) => readForOperator(i % 2 ? a : b));
+    // Operator reads may hold 5 of the 8 slots at most: 3 are left for the deliveries at once.
+    await until(() => standIn.requests.length >= 5);
+    const askedAt = Date.now();
+    await Promise.all([order(a), order(a), order(b), order(b)]);
+    await Promise.allSettled(reads);
+
+    const deliveries = arrivals('esim/order');
+    const [firstDelivery, lastDelivery] = [Math.min(...deliveries), Math.max(...deliveries)];
+    const readsBetween = arrivals('esim/query').filter((t) => t > firstDelivery && t < lastDelivery).length;
+    console.log(`${driver.name}: 4 deliveries started within ${lastDelivery - askedAt} ms, ${readsBetween} operator reads meanwhile`);
+    expect(lastDelivery - askedAt).toBeLessThan(2 * WINDOW_MS);
+    expect(readsBetween).toBe(0);
+    expect(refused()).toBe(0);
+    expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
+  });
+
+  it('operator reads wait behind usage reads asked after them', { timeout: 30_000 }, async () => {
+    const shop = instance(db);
+    const reads = Array.from({ length: 20 }, () => readForOperator(shop));
+    await until(() => standIn.requests.length >= 5);
+    const usage = Array.from({ length: 10 }, () => readUsage(shop));
+    await Promise.all(usage);
+    const lastUsage = Math.max(...arrivals('esim/usage/query'));
+    await Promise.allSettled(reads);
+
+    // Only the operator reads under way or granted when the usage reads were asked (5 slots at
+    // most) arrive before the last usage read; the other 15 wait for it.
+    const readsBefore = arrivals('esim/query').filter((t) => t < lastUsage).length;
+    console.log(`${driver.name}: ${readsBefore} of 20 operator reads before the last of 10 usage reads asked after them`);
+    expect(readsBefore).toBeLessThanOrEqual(5 + 1);
+    expect(refused()).toBe(0);
   });
 
   it('deliveries on one instance go before refunds waiting on another, and never beyond the budget', { timeout: 30_000 }, async () => {

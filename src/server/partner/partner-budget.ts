@@ -10,12 +10,14 @@ import type { Db } from '../db/db.ts';
  * answer's release once its answer came back (or it failed). How urgent a call is:
  * - 'delivery': ordering an eSIM and reading an order's profiles (a buyer who paid is waiting);
  * - 'refund': cancels (refunds), top-ups and reading one eSIM (a refund or a top-up under way);
- * - 'usage': data-use reads and the catalogue's package list (they can wait).
+ * - 'usage': data-use reads and the catalogue's package list (they can wait);
+ * - 'operator': the back office's "read again from the partner" on request (the lowest: an
+ *   operator looking at an order never holds up a buyer's delivery, refund or data use).
  */
-export type PartnerPriority = 'delivery' | 'refund' | 'usage';
+export type PartnerPriority = 'delivery' | 'refund' | 'usage' | 'operator';
 
 /** Lower goes first; stored in partner_budget_slots and partner_budget_waiters. */
-const RANK: Readonly<Record<PartnerPriority, number>> = { delivery: 0, refund: 1, usage: 2 };
+const RANK: Readonly<Record<PartnerPriority, number>> = { delivery: 0, refund: 1, usage: 2, operator: 3 };
 
 /** Called once the request's answer came back or it failed; never throws. */
 export type PartnerBudgetRelease = () => void | Promise<void>;
@@ -66,10 +68,11 @@ interface Waiter {
  * window of the partner's ever sees more than `requests`. A request under way holds its row until
  * it ends, or its lease runs out if its process died.
  *
- * Priorities, the rule: a request of rank r (0 delivery, 1 refund/top-up, 2 usage) takes a slot
- * only when
+ * Priorities, the rule: a request of rank r (0 delivery, 1 refund/top-up, 2 usage, 3 operator)
+ * takes a slot only when
  *   1. fewer than `requests - r` slots are held (deliveries may use all 8, refunds and top-ups 7,
- *      usage reads 6: a flood of usage reads always leaves 2 slots, of refunds 1, for deliveries);
+ *      usage reads 6, operator reads 5: a flood of operator reads always leaves 3 slots, of usage
+ *      reads 2, of refunds 1, for deliveries);
  *   2. no other instance has a more urgent request waiting (partner_budget_waiters);
  *   3. no more urgent request, nor an earlier one of its rank, waits in this instance.
  * So a lower priority never takes a slot a higher one is waiting for, on any instance.

@@ -1,5 +1,6 @@
 import type { InstallStep } from '../../contract/shop-api.ts';
 import type { DataAmount, Package, PlanFacts } from '../../catalogue/schema.ts';
+import type { PartnerPriority } from './partner-budget.ts';
 
 /**
  * What the shop needs from a wholesale eSIM partner (DESIGN 6), whoever the partner is: its
@@ -24,12 +25,25 @@ export interface EsimPartner extends PartnerCatalogue {
    */
   findOrder(transactionId: string, placedAround: Date): Promise<string | undefined>;
   /** An order's profiles, or one eSIM's; 'allocating' while the partner is still preparing them. */
-  queryProfiles(which: ProfileQuery): Promise<ProfileAnswer>;
+  queryProfiles(which: ProfileQuery, options?: PartnerReadOptions): Promise<ProfileAnswer>;
   /**
    * Cancels (and has the partner refund) an eSIM that was never installed. Fails with a
    * non-retryable PartnerError of kind 'not_allowed' once it was installed or already cancelled.
    */
   cancelProfile(esimTranNo: string): Promise<void>;
+  /**
+   * Pauses the eSIM's data service; it stays on the phone and can be unsuspended. Refused
+   * ('not_allowed') when its state forbids it (cancelled, revoked, expired, already suspended).
+   * Sent once: after a failure that may have been applied, read the eSIM's state (esims/service-actions.ts).
+   */
+  suspendProfile(esimTranNo: string): Promise<void>;
+  /** Gives a suspended eSIM its data service back. Refused ('not_allowed') unless it is suspended. Sent once. */
+  unsuspendProfile(esimTranNo: string): Promise<void>;
+  /**
+   * Closes the eSIM for good: no data, never again, and the partner refunds nothing (use
+   * `cancelProfile` for a never-installed one). Refused ('not_allowed') once cancelled or revoked. Sent once.
+   */
+  revokeProfile(esimTranNo: string): Promise<void>;
   /**
    * The partner's own top-up packages for this eSIM (by its ICCID), each with its own code and
    * wholesale price; none when its package cannot be topped up. What `topUp` may add to it.
@@ -38,9 +52,18 @@ export interface EsimPartner extends PartnerCatalogue {
   /** Adds one of the eSIM's top-up packages (`listTopUps`) to it; answers the eSIM's new totals. */
   topUp(topUp: EsimTopUp): Promise<TopUpResult>;
   /** The account's prepaid balance, USD × 10,000: what orders and top-ups are paid from. */
-  balance(): Promise<number>;
+  balance(options?: PartnerReadOptions): Promise<number>;
   /** Data use of these eSIMs as the partner last measured it (it lags by minutes to hours). */
-  usage(esimTranNos: readonly string[]): Promise<EsimUsage[]>;
+  usage(esimTranNos: readonly string[], options?: PartnerReadOptions): Promise<EsimUsage[]>;
+}
+
+/** How a read takes its turn in the partner's request budget. */
+export interface PartnerReadOptions {
+  /**
+   * Its priority instead of the one the partner's adapter gives the call: 'operator' for the
+   * back office's reads on request, after everything a buyer waits for (partner-budget.ts).
+   */
+  priority?: PartnerPriority;
 }
 
 /** What the catalogue generator needs: the partner's packages. */

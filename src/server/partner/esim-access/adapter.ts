@@ -54,7 +54,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       return call('esim/order', body, (obj) => ({ partnerOrderNo: OrderObj.parse(obj).orderNo }));
     },
 
-    async queryProfiles(which): Promise<ProfileAnswer> {
+    async queryProfiles(which, options = {}): Promise<ProfileAnswer> {
       const byOrder = 'partnerOrderNo' in which;
       const body = {
         ...(byOrder ? { orderNo: which.partnerOrderNo } : { esimTranNo: which.esimTranNo }),
@@ -75,7 +75,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
             }
             return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
           },
-          { priority: byOrder ? 'delivery' : 'refund' },
+          { priority: options.priority ?? (byOrder ? 'delivery' : 'refund') },
         );
       } catch (error) {
         if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
@@ -107,12 +107,27 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       return undefined;
     },
 
-    async balance() {
-      return call('balance/query', {}, (obj) => BalanceObj.parse(obj).balance);
+    async balance(options = {}) {
+      return call('balance/query', {}, (obj) => BalanceObj.parse(obj).balance, options);
     },
 
     async cancelProfile(esimTranNo) {
       await call('esim/cancel', { esimTranNo }, () => undefined);
+    },
+
+    // Suspend, Unsuspend and Revoke Profile (docs: esimTranNo or iccid; the answer's obj is {}).
+    // Sent once: a repeat after a lost answer that was applied is refused (200002) like a real
+    // refusal, so the caller settles a failure by reading the eSIM's state (esims/service-actions.ts).
+    async suspendProfile(esimTranNo) {
+      await call('esim/suspend', { esimTranNo }, () => undefined, { retries: 0 });
+    },
+
+    async unsuspendProfile(esimTranNo) {
+      await call('esim/unsuspend', { esimTranNo }, () => undefined, { retries: 0 });
+    },
+
+    async revokeProfile(esimTranNo) {
+      await call('esim/revoke', { esimTranNo }, () => undefined, { retries: 0 });
     },
 
     // package/list with type TOPUP and the eSIM's iccid (docs.esimaccess.com, package/list; Top Up):
@@ -151,18 +166,22 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
 
     // The partner takes at most 10 eSIMs a usage call (docs.esimaccess.com, Usage Check): a longer
     // list goes in calls of 10, one after another through the limiter.
-    async usage(esimTranNos): Promise<EsimUsage[]> {
+    async usage(esimTranNos, options = {}): Promise<EsimUsage[]> {
       const usages: EsimUsage[] = [];
       for (let from = 0; from < esimTranNos.length; from += USAGE_QUERY_MAX) {
         const esimTranNoList = esimTranNos.slice(from, from + USAGE_QUERY_MAX);
         usages.push(
-          ...(await call('esim/usage/query', { esimTranNoList }, (obj) =>
-            UsageObj.parse(obj).map((raw) => ({
-              esimTranNo: raw.esimTranNo,
-              usedBytes: raw.dataUsage,
-              totalBytes: raw.totalData,
-              measuredAt: partnerTime(raw.lastUpdateTime),
-            })),
+          ...(await call(
+            'esim/usage/query',
+            { esimTranNoList },
+            (obj) =>
+              UsageObj.parse(obj).map((raw) => ({
+                esimTranNo: raw.esimTranNo,
+                usedBytes: raw.dataUsage,
+                totalBytes: raw.totalData,
+                measuredAt: partnerTime(raw.lastUpdateTime),
+              })),
+            options,
           )),
         );
       }

@@ -35,12 +35,16 @@ const KIND_BY_CODE: Readonly<Record<string, PartnerErrorKind>> = {
  * How urgent each call is in the budget (partner-budget.ts): deliveries first, then refunds and
  * top-ups, then usage reads. esim/query is a delivery when it reads an order's profiles or looks
  * an order up by its transactionId. The balance (once a minute while sales are paused) decides
- * when selling starts again: above usage reads.
+ * when selling starts again: above usage reads. Suspending, unsuspending and revoking an eSIM are
+ * writes an operator waits for: with refunds. Reads on an operator's request pass 'operator'.
  */
 const PRIORITY_BY_CALL: Readonly<Record<string, PartnerPriority>> = {
   'esim/order': 'delivery',
   'esim/query': 'refund',
   'esim/cancel': 'refund',
+  'esim/suspend': 'refund',
+  'esim/unsuspend': 'refund',
+  'esim/revoke': 'refund',
   'esim/topup': 'refund',
   'balance/query': 'refund',
   'esim/usage/query': 'usage',

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PartnerNotification } from '../partner.ts';
+import { PartnerError, type PartnerNotification } from '../partner.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import { parsePartnerNotification } from './notifications.ts';
 import { mapEsimAccessPackage, type EsimAccessPackage } from './schemas.ts';
@@ -19,11 +19,16 @@ const fixture = (name: string): unknown => JSON.parse(readFileSync(join(FIXTURES
 let server: Server;
 let baseUrl: string;
 const answers = new Map<string, unknown>();
+/** What was asked, call and body, oldest first. */
+const asked: { call: string; body: unknown }[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const answer = answers.get((req.url ?? '').replace('/api/v1/open/', ''));
+      const call = (req.url ?? '').replace('/api/v1/open/', '');
+      asked.push({ call, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') });
+      const answer = answers.get(call);
       res.writeHead(answer ? 200 : 404, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer ?? {}));
     });
   });
@@ -130,6 +135,37 @@ describe("the partner's documented answers", () => {
         },
       ],
     });
+  });
+});
+
+describe('suspend, unsuspend, revoke (docs: Suspend, Unsuspend and Revoke Profile)', () => {
+  // The docs show no example answer, only the field table: success, errorCode 'null or 0 when
+  // successful', errorMessage, obj '{}'; a refusal is the documented 200002 ('not allowed due to the order status').
+  const calls = [
+    ['esim/suspend', (esimTranNo: string) => partner().suspendProfile(esimTranNo)],
+    ['esim/unsuspend', (esimTranNo: string) => partner().unsuspendProfile(esimTranNo)],
+    ['esim/revoke', (esimTranNo: string) => partner().revokeProfile(esimTranNo)],
+  ] as const;
+
+  it.each(calls)('%s: sends the esimTranNo and takes the documented answer', async (call, act) => {
+    answers.set(call, { success: true, errorCode: null, errorMessage: null, obj: {} });
+    asked.length = 0;
+    await expect(act('23120118156818')).resolves.toBeUndefined();
+    expect(asked).toEqual([{ call, body: { esimTranNo: '23120118156818' } }]);
+    answers.set(call, { success: 'true', errorCode: '0', obj: {} });
+    await expect(act('23120118156818')).resolves.toBeUndefined();
+  });
+
+  it.each(calls)("%s: 200002 is a refusal ('not_allowed'), nothing applied", async (call, act) => {
+    answers.set(call, {
+      success: false,
+      errorCode: '200002',
+      errorMessage: 'This operation is not allowed due to the order status.',
+      obj: null,
+    });
+    const error = await act('23120118156818').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerError);
+    expect(error).toMatchObject({ call, code: '200002', kind: 'not_allowed', retryable: false, refused: true });
   });
 });
 
