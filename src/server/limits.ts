@@ -10,6 +10,10 @@ import {
 import { ERROR_CODES } from '../contract/shop-api.ts';
 import type { Db } from './db/db.ts';
 import { fail } from './http.ts';
+import type { LimitedRoute, UserLimiter } from './limits.types.ts';
+
+// Where the types were declared before their file of their own; importers keep these names.
+export type { LimitedRoute, UserLimiter } from './limits.types.ts';
 
 /** How many requests one user may make of each costly route (src/config/constants.ts; tests may raise them). */
 export interface UserLimits {
@@ -29,8 +33,6 @@ export const USER_LIMITS: UserLimits = {
   usageRefreshesPerMinute: ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
 };
 
-export type LimitedRoute = 'orders' | 'refunds' | 'topUps' | 'usage';
-
 /**
  * Per-user limits on the routes that cost a Stripe Checkout Session or calls to the eSIM partner
  * (issue 20, DESIGN 7), counted in PostgreSQL so every API instance shares them: rate-limiter-
@@ -38,7 +40,7 @@ export type LimitedRoute = 'orders' | 'refunds' | 'topUps' | 'usage';
  * Db (PGlite or `pg`) through a small adapter: it only needs `query({ text, values })` answering
  * `{ rows, rowCount }`, and its statements are plain PostgreSQL (an upsert with RETURNING).
  */
-export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS) {
+export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): UserLimiter {
   const storeClient = {
     async query({ text, values }: { text: string; values?: unknown[] }) {
       const rows = await db.query(text, values);
@@ -90,5 +92,3 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS) {
     },
   };
 }
-
-export type UserLimiter = ReturnType<typeof createUserLimits>;

@@ -1,25 +1,10 @@
 import type { AlertChannel, AlertKind } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
+import type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-records.types.ts';
 import type { AlertFacts } from './messages.ts';
 
-/** One alert: at most once per eSIM, kind and round (migration 0011, esim_alerts). */
-export interface AlertKey {
-  esimTranNo: string;
-  kind: AlertKind;
-  round: string;
-}
-
-/**
- * A channel's state: pending until sent (a failed send stays pending), skipped (turned off, no
- * address, no device), or given up (still failing after its last attempt).
- */
-export type ChannelState = 'pending' | 'sent' | 'skipped' | 'given_up';
-
-export interface AlertRecord extends AlertKey {
-  orderId: string;
-  facts: AlertFacts;
-  states: Record<AlertChannel, ChannelState>;
-}
+// Where the types were declared before their file of their own; importers keep these names.
+export type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-records.types.ts';
 
 interface Row {
   esim_tran_no: string;
@@ -52,7 +37,7 @@ const keyValues = (key: AlertKey) => [key.esimTranNo, key.kind, key.round];
 const RETURNED = 'esim_tran_no, kind, round, order_id, facts, email_state, push_state';
 
 /** The alerts' SQL: the once-only claim, each channel's state, what the reconcile job picks up. */
-export function createAlertRecords(db: Queryable) {
+export function createAlertRecords(db: Queryable): AlertRecords {
   return {
     /**
      * Claims the alert before anything is sent: false when it was claimed before (sent, skipped or
@@ -159,5 +144,3 @@ export function createAlertRecords(db: Queryable) {
     },
   };
 }
-
-export type AlertRecords = ReturnType<typeof createAlertRecords>;

@@ -21,6 +21,7 @@ import { createOrderStore, type OrderRow } from '../orders/store.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { PushSender } from '../push/sender.ts';
 import { createAlertRecords, type AlertRecord, type ChannelState } from './alert-records.ts';
+import type { Alerts } from './alerts.types.ts';
 import type { AlertPreferenceStore } from './preferences.ts';
 import { pushDelivery, pushMessage, topUpPath, type AlertSubject } from './push-message.ts';
 import { alertable, alertFacts, dueAlerts, unseenDelivery, type DueAlert } from './thresholds.ts';
@@ -86,7 +87,7 @@ function concurrencyLimit(limit: number) {
  * says the real figures. Nothing ever goes about an order that is being or was refunded, or to an
  * account that was deleted (its orders are detached: no uid, no e-mail).
  */
-export function createAlerts(options: AlertsOptions) {
+export function createAlerts(options: AlertsOptions): Alerts {
   const { db, esims, partner, mailer, push, preferences, siteUrl } = options;
   const records = createAlertRecords(db);
   const orders = createOrderStore(db);
@@ -318,4 +319,5 @@ export function createAlerts(options: AlertsOptions) {
   };
 }
 
-export type Alerts = ReturnType<typeof createAlerts>;
+// Where the type was declared before its file of its own; importers keep this name.
+export type { Alerts } from './alerts.types.ts';

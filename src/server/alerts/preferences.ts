@@ -1,5 +1,9 @@
 import { ALERT_KIND_CHANNELS, ALERT_KINDS, type AlertChannel, type AlertKind, type AlertPreferences } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
+import type { AlertPreferenceStore } from './preferences.types.ts';
+
+// Where the type was declared before its file of its own; importers keep this name.
+export type { AlertPreferenceStore } from './preferences.types.ts';
 
 /**
  * Each buyer's choice of alerts (migration 0011), per kind and channel: on unless turned off
@@ -7,7 +11,7 @@ import type { Queryable } from '../db/db.ts';
  * in one click, and push needs the device's own permission first). Saved on the server, so every
  * device and the e-mails follow it.
  */
-export function createAlertPreferences(db: Queryable) {
+export function createAlertPreferences(db: Queryable): AlertPreferenceStore {
   return {
     async get(uid: string): Promise<AlertPreferences> {
       const rows = await db.query<{ kind: AlertKind; channel: AlertChannel; enabled: boolean }>(
@@ -51,5 +55,3 @@ export function createAlertPreferences(db: Queryable) {
     },
   };
 }
-
-export type AlertPreferenceStore = ReturnType<typeof createAlertPreferences>;

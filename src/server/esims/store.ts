@@ -1,43 +1,17 @@
-import type { InstallStep } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
 import { notifyOrderChange } from '../orders/order-changes.ts';
 import type { OrderRow } from '../orders/store.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
+import type { EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
 
-/** An eSIM as stored (src/server/db/migrations/0002_delivery.sql). */
-export interface EsimRow {
-  esim_tran_no: string;
-  order_id: string;
-  iccid: string;
-  /** The LPA string: a credential, only ever shown to the order's owner. */
-  activation_code: string;
-  smdp_address: string;
-  matching_id: string;
-  /** The APN the partner names (migration 0009); null when it names none. */
-  apn: string | null;
-  status: EsimStatus;
-  installed: boolean;
-  /** Where it is on the phone (migration 0010), and since when; null until the partner says. */
-  install_step: InstallStep | null;
-  install_step_at: Date | null;
-  expires_at: Date | null;
-  total_bytes: number;
-  used_bytes: number;
-  validity_days: number;
-  usage_checked_at: Date | null;
-  /** The data alerts' round (migration 0011): one more with each top-up, so 80 % and used up may come again. */
-  data_round: number;
-  created_at: Date;
-}
-
-/** An eSIM order of its owner with its eSIM once allocated. */
-export type OwnedEsim = { order: OrderRow; esim: EsimRow | undefined };
+// Where the eSIM's types were declared before their file of their own; importers keep these names.
+export type { EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
 
 /** The owner's orders that stand for an eSIM they have, had or are waiting for (never the unpaid ones), each with its eSIM once allocated. */
 const OWNED_ESIMS = `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
   WHERE o.uid = $1 AND o.kind = 'esim' AND o.state IN ('paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded')`;
 
-export function createEsimStore(db: Queryable) {
+export function createEsimStore(db: Queryable): EsimStore {
   const split = (rows: (OrderRow & { esim: EsimRow | null })[]): OwnedEsim[] =>
     rows.map(({ esim, ...order }) => ({ order, esim: esim ? revive(esim) : undefined }));
 
@@ -142,8 +116,6 @@ export function createEsimStore(db: Queryable) {
     },
   };
 }
-
-export type EsimStore = ReturnType<typeof createEsimStore>;
 
 /** An eSIM read through to_jsonb has its times as text and its bigints as numbers: the same shape as a row. */
 function revive(row: EsimRow): EsimRow {

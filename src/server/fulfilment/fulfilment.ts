@@ -9,6 +9,7 @@ import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } fr
 import { refundPayment, refundStatus } from '../payments/stripe.ts';
 import { createFulfilmentEmails } from './emails.ts';
 import { claimOrder, LeaseLost, type Lease } from './lease.ts';
+import type { Fulfilment } from './fulfilment.types.ts';
 import { partnerWrites } from './partner-writes.ts';
 import * as queue from './queue.ts';
 import { pauseSales } from '../orders/sales-pause.ts';
@@ -66,7 +67,7 @@ const refused = (error: unknown): error is PartnerError => error instanceof Part
 /** The partner's answer to a write is unknown: it may have been applied (DESIGN 7). */
 const ambiguous = (error: unknown) => !refused(error) && !(error instanceof LeaseLost);
 
-export function createFulfilment(options: FulfilmentOptions) {
+export function createFulfilment(options: FulfilmentOptions): Fulfilment {
   const { db, partner, stripe } = options;
   const orders = createOrderStore(db);
   const esims = createEsimStore(db);
@@ -524,4 +525,5 @@ export function createFulfilment(options: FulfilmentOptions) {
   return { run, runDue, requestRefund, settled };
 }
 
-export type Fulfilment = ReturnType<typeof createFulfilment>;
+// Where the type was declared before its file of its own; importers keep this name.
+export type { Fulfilment } from './fulfilment.types.ts';

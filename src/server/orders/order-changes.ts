@@ -1,5 +1,9 @@
 import { ORDER_WAITS_PER_USER } from '../../config/constants.ts';
 import type { Db } from '../db/db.ts';
+import type { OrderWait, OrderWaits } from './order-changes.types.ts';
+
+// Where the types were declared before their file of their own; importers keep these names.
+export type { OrderWait, OrderWaits } from './order-changes.types.ts';
 
 /** The channel on which order changes are announced; the payload is the order's id. */
 const ORDER_CHANGES = 'order_changes';
@@ -14,21 +18,13 @@ export const notifyOrderChange = (idColumn: string) => `pg_notify('${ORDER_CHANG
 /** A waiting long-poll re-reads its order this often all the same: a lost notification costs latency, never the answer. */
 export const ORDER_WAIT_RECHECK_MS = 5_000;
 
-/** One long-poll's wait for its order to change. */
-export interface OrderWait {
-  /** Resolves when the order was announced changed (since the last call) or may have been, after `ms`, or when `signal` aborts. */
-  next(ms: number, signal: AbortSignal): Promise<void>;
-  /** Ends the wait and frees the user's slot. */
-  close(): void;
-}
-
 /**
  * The long-polls of one API instance (issue 29): one LISTEN on the database (made by the first
  * wait, kept while the database is open) hands each announced change to the waits on that order,
  * so a waiting page costs no reads; at most `perUser` waits of one user at once, counted per
  * instance (several instances each allow as many).
  */
-export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_PER_USER) {
+export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_PER_USER): OrderWaits {
   /** The wake of each wait, by order id. */
   const byOrder = new Map<string, Set<() => void>>();
   /** When each of a user's waits ends at the latest, by uid. */
@@ -98,5 +94,3 @@ export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_P
     },
   };
 }
-
-export type OrderWaits = ReturnType<typeof createOrderWaits>;

@@ -1,110 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Price } from '../../catalogue/schema.ts';
-import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
+import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { notifyOrderChange } from './order-changes.ts';
 import type { RefundStatus } from '../payments/stripe.ts';
-
-/** An order as stored (src/server/db/migrations/0001_orders.sql). */
-export interface OrderRow {
-  id: string;
-  number: number;
-  uid: string | null;
-  email: string | null;
-  /** The address was verified when the buyer ordered (migration 0015): the order e-mail may carry the install codes. */
-  email_verified: boolean;
-  state: OrderState;
-  plan_id: string;
-  destination: string;
-  plan: SoldPlan;
-  partner_code: string;
-  wholesale_usd_e4: number;
-  amount_minor: number;
-  currency: string;
-  lang: string;
-  terms_version: string;
-  terms_accepted_at: Date;
-  immediate_start_requested_at: Date;
-  checkout_session_id: string | null;
-  checkout_url: string | null;
-  created_at: Date;
-  updated_at: Date;
-  detached_at: Date | null;
-  kind: 'esim' | 'top_up';
-  /** A top-up's eSIM: the order that bought it. */
-  top_up_of: string | null;
-  partner_order_no: string | null;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_error: string | null;
-  locked_until: Date | null;
-  email_sent_at: Date | null;
-  /** When the buyer first saw the delivered eSIM (migration 0011): the 'eSIM ready' push is for one who had not. */
-  esim_seen_at: Date | null;
-  refund_id: string | null;
-  /** What Stripe last said of the refund named by refund_id (migration 0005; the model: fulfilment.ts, refund()). */
-  refund_status: RefundStatus | null;
-  refund_status_at: Date | null;
-  /** How many of the order's refunds failed at Stripe. */
-  refund_failures: number;
-  refund_reason: 'not_delivered' | 'requested' | 'payment_mismatch' | 'account_deleted' | null;
-  refund_amount_minor: number | null;
-  /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
-  lease: number;
-}
-
-/** The plan as sold, kept on the order whatever the catalogue says later. */
-export interface SoldPlan {
-  id: string;
-  metadata: { dataAmount: { value: number; unit: 'MB' | 'GB' } };
-  validity: number;
-  validityUnit: 'day' | 'week' | 'month';
-  supportedCountries: string[];
-  /**
-   * A new eSIM's plan: whether it can be topped up later (the partner's word, from the catalogue).
-   * Absent on top-ups, and on orders from before it was kept.
-   */
-  topUp?: boolean;
-}
-
-export interface NewOrder {
-  uid: string;
-  email: string | null;
-  /** The token said the address is verified: the order e-mail may carry the install codes. */
-  emailVerified: boolean;
-  plan: SoldPlan;
-  destination: string;
-  partnerCode: string;
-  wholesaleUsdE4: number;
-  price: Price;
-  lang: string;
-  termsVersion: string;
-  /** When the buyer gave both consents (the moment they pressed Buy now). */
-  consentedAt: Date;
-  /** A top-up of this eSIM (the order that bought it); null: a new eSIM. */
-  topUpOf: string | null;
-}
-
-export interface PaymentRecord {
-  provider: 'stripe';
-  checkoutSessionId: string;
-  paymentIntentId: string | null;
-  status: 'paid' | 'failed';
-  amountMinor: number;
-  currency: string;
-  method: PaymentMethod | null;
-  receiptUrl: string | null;
-}
-
-/** An order with its latest successful payment, as the buyer sees it. */
-export interface OrderWithPayment extends OrderRow {
-  paid_at: Date | null;
-  method_type: string | null;
-  card_brand: string | null;
-  card_last4: string | null;
-  receipt_url: string | null;
-}
+import type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord } from './store.types.ts';
 
 /**
  * Which state may follow which (DESIGN 6). Money received always wins: a payment confirmed after
@@ -142,7 +42,10 @@ const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, pa
   lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified`;
 const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16`;
 
-export function createOrderStore(db: Db) {
+// Where the order's types were declared before their file of their own; importers keep these names.
+export type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord, SoldPlan } from './store.types.ts';
+
+export function createOrderStore(db: Db): OrderStore {
   /** Moves an order and records why, in the caller's transaction; false when the move is not allowed from its state now. */
   async function move(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {
     const [row] = await tx.query<{ state: OrderState }>('SELECT state FROM orders WHERE id = $1 FOR UPDATE', [id]);
@@ -361,16 +264,11 @@ export function createOrderStore(db: Db) {
       });
     },
 
-    async events(orderId: string) {
-      return db.query<{ from_state: OrderState | null; to_state: OrderState; cause: string; at: Date }>(
-        'SELECT from_state, to_state, cause, at FROM order_events WHERE order_id = $1 ORDER BY id',
-        [orderId],
-      );
+    async events(orderId: string): Promise<OrderEvent[]> {
+      return db.query<OrderEvent>('SELECT from_state, to_state, cause, at FROM order_events WHERE order_id = $1 ORDER BY id', [orderId]);
     },
   };
 }
-
-export type OrderStore = ReturnType<typeof createOrderStore>;
 
 /** ES-2026-000123: the year of the order and its number. */
 export const orderNumber = (row: Pick<OrderRow, 'number' | 'created_at'>) =>

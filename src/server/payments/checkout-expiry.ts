@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { Db, Queryable } from '../db/db.ts';
+import type { CheckoutExpiry } from './checkout-expiry.types.ts';
 
 /**
  * The payment pages of orders we closed (replaced by another order, timed out, or cancelled with
@@ -10,7 +11,7 @@ import type { Db, Queryable } from '../db/db.ts';
  * moment before the expiry) counts as before: money received wins (orders/store.ts), so it is
  * delivered, never lost.
  */
-export function createCheckoutExpiry(db: Db, stripe: Stripe) {
+export function createCheckoutExpiry(db: Db, stripe: Stripe): CheckoutExpiry {
   /**
    * Expires one session; true once it is no longer open. Stripe refuses to expire a session that is
    * not open (API reference, Checkout Sessions, expire: "only Checkout Sessions with a status of
@@ -74,7 +75,8 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe) {
   };
 }
 
-export type CheckoutExpiry = ReturnType<typeof createCheckoutExpiry>;
+// Where the type was declared before its file of its own; importers keep this name.
+export type { CheckoutExpiry } from './checkout-expiry.types.ts';
 
 /** Queues an order's payment page to be closed, in the caller's transaction (the order closes with it). */
 export async function queueCheckoutExpiry(tx: Queryable, orderId: string, sessionId: string | null): Promise<void> {

@@ -1,15 +1,9 @@
 import type { PushSubscriptionRequest } from '../../contract/shop-api.ts';
-import type { Locale } from '../../i18n/locales.ts';
 import type { Queryable } from '../db/db.ts';
+import type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.types.ts';
 
-/** A device's push subscription as stored (migration 0011). */
-export interface StoredPushSubscription {
-  endpoint: string;
-  uid: string;
-  p256dh: string;
-  auth: string;
-  lang: Locale;
-}
+// Where the types were declared before their file of their own; importers keep these names.
+export type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.types.ts';
 
 /**
  * The devices a user has kept: at most this many; saving one more drops the least recently saved
@@ -28,7 +22,7 @@ export const PUSH_DEVICE_MAX_FAILURES = 5;
 export const PUSH_DEVICE_FAILING_MS = 60 * 60_000;
 
 /** The Push API subscriptions per user and device (migration 0011), keyed by endpoint. */
-export function createPushSubscriptions(db: Queryable) {
+export function createPushSubscriptions(db: Queryable): PushSubscriptionStore {
   return {
     /** Stores this device's subscription for the user (an endpoint another user had moves to this one). */
     async save(uid: string, subscription: PushSubscriptionRequest): Promise<void> {
@@ -84,5 +78,3 @@ export function createPushSubscriptions(db: Queryable) {
     },
   };
 }
-
-export type PushSubscriptionStore = ReturnType<typeof createPushSubscriptions>;

@@ -1,0 +1,13 @@
+/** One long-poll's wait for its order to change. */
+export interface OrderWait {
+  /** Resolves when the order was announced changed (since the last call) or may have been, after `ms`, or when `signal` aborts. */
+  next(ms: number, signal: AbortSignal): Promise<void>;
+  /** Ends the wait and frees the user's slot. */
+  close(): void;
+}
+
+/** The long-polls of one API instance, woken by the order changes announced on the database (order-changes.ts). */
+export interface OrderWaits {
+  /** A wait of `uid` on order `orderId` for at most `waitMs`, listening from now on; when the user holds too many: the seconds until the first ends. */
+  open(uid: string, orderId: string, waitMs: number): Promise<OrderWait | { retryAfterSeconds: number }>;
+}

@@ -1,0 +1,144 @@
+import type { Price } from '../../catalogue/schema.ts';
+import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
+import type { Queryable } from '../db/db.ts';
+import type { RefundStatus } from '../payments/stripe.ts';
+
+/** An order as stored (src/server/db/migrations/0001_orders.sql). */
+export interface OrderRow {
+  id: string;
+  number: number;
+  uid: string | null;
+  email: string | null;
+  /** The address was verified when the buyer ordered (migration 0015): the order e-mail may carry the install codes. */
+  email_verified: boolean;
+  state: OrderState;
+  plan_id: string;
+  destination: string;
+  plan: SoldPlan;
+  partner_code: string;
+  wholesale_usd_e4: number;
+  amount_minor: number;
+  currency: string;
+  lang: string;
+  terms_version: string;
+  terms_accepted_at: Date;
+  immediate_start_requested_at: Date;
+  checkout_session_id: string | null;
+  checkout_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+  detached_at: Date | null;
+  kind: 'esim' | 'top_up';
+  /** A top-up's eSIM: the order that bought it. */
+  top_up_of: string | null;
+  partner_order_no: string | null;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  locked_until: Date | null;
+  email_sent_at: Date | null;
+  /** When the buyer first saw the delivered eSIM (migration 0011): the 'eSIM ready' push is for one who had not. */
+  esim_seen_at: Date | null;
+  refund_id: string | null;
+  /** What Stripe last said of the refund named by refund_id (migration 0005; the model: fulfilment.ts, refund()). */
+  refund_status: RefundStatus | null;
+  refund_status_at: Date | null;
+  /** How many of the order's refunds failed at Stripe. */
+  refund_failures: number;
+  refund_reason: 'not_delivered' | 'requested' | 'payment_mismatch' | 'account_deleted' | null;
+  refund_amount_minor: number | null;
+  /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
+  lease: number;
+}
+
+/** The plan as sold, kept on the order whatever the catalogue says later. */
+export interface SoldPlan {
+  id: string;
+  metadata: { dataAmount: { value: number; unit: 'MB' | 'GB' } };
+  validity: number;
+  validityUnit: 'day' | 'week' | 'month';
+  supportedCountries: string[];
+  /**
+   * A new eSIM's plan: whether it can be topped up later (the partner's word, from the catalogue).
+   * Absent on top-ups, and on orders from before it was kept.
+   */
+  topUp?: boolean;
+}
+
+export interface NewOrder {
+  uid: string;
+  email: string | null;
+  /** The token said the address is verified: the order e-mail may carry the install codes. */
+  emailVerified: boolean;
+  plan: SoldPlan;
+  destination: string;
+  partnerCode: string;
+  wholesaleUsdE4: number;
+  price: Price;
+  lang: string;
+  termsVersion: string;
+  /** When the buyer gave both consents (the moment they pressed Buy now). */
+  consentedAt: Date;
+  /** A top-up of this eSIM (the order that bought it); null: a new eSIM. */
+  topUpOf: string | null;
+}
+
+export interface PaymentRecord {
+  provider: 'stripe';
+  checkoutSessionId: string;
+  paymentIntentId: string | null;
+  status: 'paid' | 'failed';
+  amountMinor: number;
+  currency: string;
+  method: PaymentMethod | null;
+  receiptUrl: string | null;
+}
+
+/** An order with its latest successful payment, as the buyer sees it. */
+export interface OrderWithPayment extends OrderRow {
+  paid_at: Date | null;
+  method_type: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  receipt_url: string | null;
+}
+
+/** One step of an order's history (order_events). */
+export interface OrderEvent {
+  from_state: OrderState | null;
+  to_state: OrderState;
+  cause: string;
+  at: Date;
+}
+
+/** The orders and their payments in the database (store.ts); writes given a `tx` run in the caller's transaction. */
+export interface OrderStore {
+  /** Moves an order and records why; false when the move is not allowed from its state now. Announced to its long-polls. */
+  move(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean>;
+  /** The buyer's open order for this plan, or a new one (a stale or repriced open one closed, its page queued to close). */
+  openOrder(order: NewOrder, now?: Date): Promise<{ order: OrderRow; created: boolean; closedCheckouts: string[] }>;
+  /** Records the payment page of an order; the first one wins (a page of an order closed meanwhile is queued to close). */
+  attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow>;
+  /** One of the buyer's orders with its payment; someone else's is undefined. */
+  ownedBy(uid: string, id: string): Promise<OrderWithPayment | undefined>;
+  /** The buyer's orders with their payments, newest first. */
+  listOwnedBy(uid: string): Promise<OrderWithPayment[]>;
+  /** Any order by id. */
+  byId(tx: Queryable, id: string): Promise<OrderRow | undefined>;
+  /** Records a payment of the order, once per session and status. */
+  recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void>;
+  /** Runs `work` for a provider's event exactly once (the event id stored in the same transaction). */
+  onceForEvent(provider: string, eventId: string, type: string, work: (tx: Queryable) => Promise<void>): Promise<'handled' | 'replay'>;
+  /** What Stripe says now of a refund of this order; a later failure reopens a refunded order. Answers whether anything changed. */
+  recordRefund(tx: Queryable, orderId: string, refundId: string, status: RefundStatus): Promise<boolean>;
+  /** Account deletion: open orders cancelled, every order detached from the person and kept, their other data and account gone. */
+  forgetBuyer(
+    uid: string,
+    deleteAccount: () => Promise<void>,
+    forgetOther?: (tx: Queryable) => Promise<void>,
+  ): Promise<{ cancelledCheckouts: string[]; detached: number }>;
+  /** A blocked account's open orders cancelled with `cause`: answers their payment pages, queued for closing at Stripe. */
+  cancelOpenOrdersOf(uid: string, cause: string): Promise<string[]>;
+  /** The order's history, oldest first. */
+  events(orderId: string): Promise<OrderEvent[]>;
+}
