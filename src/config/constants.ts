@@ -116,3 +116,10 @@ export const ALERT_SEND_ATTEMPTS = 8;
 export const ALERT_SENDS_AT_ONCE = 4;
 /** The partner's DATA_USAGE hints gather this long before one batched usage read (10 eSIMs a call). */
 export const ALERT_USAGE_BATCH_MS = 2_000;
+
+/**
+ * Suspending, unsuspending or revoking an eSIM at the partner (issue 30): sends at most this many
+ * times when an answer is lost and a read of the eSIM shows it was not applied; then the action
+ * is left unsettled for the operator to ask again (src/server/esims/service-actions.ts).
+ */
+export const ESIM_SERVICE_ACTION_SENDS = 3;
