@@ -137,8 +137,6 @@ export interface OrderStore {
     deleteAccount: () => Promise<void>,
     forgetOther?: (tx: Queryable) => Promise<void>,
   ): Promise<{ cancelledCheckouts: string[]; detached: number }>;
-  /** A blocked account's open orders cancelled with `cause`: answers their payment pages, queued for closing at Stripe. */
-  cancelOpenOrdersOf(uid: string, cause: string): Promise<string[]>;
   /** The order's history, oldest first. */
   events(orderId: string): Promise<OrderEvent[]>;
 }
