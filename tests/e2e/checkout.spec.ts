@@ -14,6 +14,8 @@ import { axeViolations, messages } from './support.ts';
  */
 // The build's API base URL (no PUBLIC_API_BASE_URL, a local site: src/config/env.ts apiBaseUrl).
 const API = LOCAL_API_BASE_URL;
+/** The Auth emulator that playwright.config.ts starts (project demo-esim). */
+const AUTH_EMULATOR = 'http://127.0.0.1:9099';
 const PLAN = snapshot.packages.find((p) => p.id === 'jp-5gb-30d')!;
 
 const money = (lang: string, amountMinor: number) =>
@@ -60,6 +62,20 @@ const json = (route: Route, status: number, body: unknown) =>
   route.fulfill({ status, json: body, headers: { 'Access-Control-Allow-Origin': route.request().headers().origin ?? '*' } });
 
 const axe = axeViolations;
+
+/** Blocks an account on the Auth emulator as Accounts.setDisabled does: disabled, its sessions revoked. */
+async function blockAccount(email: string): Promise<void> {
+  const admin = (call: string, body: object) =>
+    fetch(`${AUTH_EMULATOR}/identitytoolkit.googleapis.com/v1/projects/demo-esim/${call}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
+      body: JSON.stringify(body),
+    });
+  const found = (await (await admin('accounts:lookup', { email: [email] })).json()) as { users: Array<{ localId: string }> };
+  const localId = found.users[0]!.localId;
+  const blocked = await admin('accounts:update', { localId, disableUser: true, validSince: String(Math.floor(Date.now() / 1000)) });
+  expect(blocked.status).toBe(200);
+}
 
 for (const lang of ['en', 'de', 'ar'] as const) {
   const auth = messages(lang, 'auth');
@@ -195,6 +211,24 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(page.locator('#consent-immediate-start')).toBeChecked();
       await expect(buy).toBeEnabled();
       expect(calls).toHaveLength(1);
+    });
+
+    test('a blocked account (the real API answers 403 account_blocked) is told so, to contact support, and keeps the ticks', async ({
+      page,
+    }) => {
+      const email = await signedIn(page, lang, checkoutUrl);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+      // Blocked by the provider while the page holds a valid ID token, as the back office does it.
+      await blockAccount(email);
+      const buy = page.getByRole('button', { name: m.buyNow });
+      await buy.click();
+      await expect(page.getByRole('alert')).toHaveText(m.errors.accountBlocked);
+      await expect(page.locator('#consent-terms')).toBeChecked();
+      await expect(page.locator('#consent-immediate-start')).toBeChecked();
+      await expect(buy).toBeEnabled();
+      await expect(page).toHaveURL(checkoutUrl);
+      if (scanned) expect(await axe(page)).toEqual([]);
     });
 
     test('a changed price is shown before paying and is what the next press expects', async ({ page }) => {
