@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { GUARDED_ROUTES, SIGN_IN_ROUTES } from '../../src/config/site.ts';
+import { GUARDED_ROUTES, OPS_ROUTE, SIGN_IN_ROUTES } from '../../src/config/site.ts';
 import { splitLocale } from '../../src/i18n/paths.ts';
 import { htmlFiles } from './html-files.ts';
 
@@ -9,8 +9,8 @@ import { htmlFiles } from './html-files.ts';
  * (`npm run csp` writes them). Three policies, each on its own pages:
  * - sign-in pages (login, sign-up, profile): Firebase Auth's hosts, Google's popup helper from
  *   apis.google.com and frames from the configured auth domain only;
- * - the other account pages (checkout, payment success, my eSIMs, history): Firebase Auth's
- *   hosts for the session, no apis.google.com, no frames;
+ * - the other account pages (checkout, payment success, my eSIMs, history) and the back office
+ *   (/ops): Firebase Auth's hosts for the session, no apis.google.com, no frames;
  * - every other path (content pages, assets, the 404 page): the site itself, no frames.
  * Scripts and styles that Astro writes inline are allowed by their sha256 hash, never by
  * 'unsafe-inline'. Violations are reported to our API (report-to, report-uri for browsers
@@ -46,7 +46,9 @@ export type PageKind = 'signIn' | 'account' | 'content';
 
 const names = (routes: readonly string[]) => routes.map((route) => route.slice(1)).join('|');
 const SIGN_IN = names(SIGN_IN_ROUTES);
-const ACCOUNT = names(GUARDED_ROUTES.filter((route) => !SIGN_IN_ROUTES.includes(route)));
+/** Pages that use a session without signing in on them: the guarded pages and the back office. */
+const ACCOUNT_ROUTES = [...GUARDED_ROUTES.filter((route) => !SIGN_IN_ROUTES.includes(route)), OPS_ROUTE];
+const ACCOUNT = names(ACCOUNT_ROUTES);
 
 /**
  * Which paths get which policy, by the last path segment so one glob covers all 12 languages
@@ -67,7 +69,7 @@ export const POLICY_SOURCES: Record<PageKind, string[]> = {
 export function pageKind(pathname: string): PageKind {
   const { route } = splitLocale(pathname);
   if (SIGN_IN_ROUTES.includes(route)) return 'signIn';
-  return GUARDED_ROUTES.includes(route) ? 'account' : 'content';
+  return ACCOUNT_ROUTES.includes(route) ? 'account' : 'content';
 }
 
 /** The three policies for a build's inline hashes and a Firebase project's auth domain. */

@@ -24,10 +24,25 @@ export const OFFLINE_ROUTE = '/offline';
 export const UNSUBSCRIBE_ROUTE = '/unsubscribe';
 
 /**
+ * The back office (issue 30, DESIGN 8): for the provider's staff only, so never linked, indexed,
+ * in the sitemap or kept by the service worker; in English and German (the provider is in Berlin).
+ */
+export const OPS_ROUTE = '/ops';
+export const OPS_LOCALES = ['en', 'de'] as const;
+
+/**
  * Routes that say something is missing, or serve one visitor only: kept out of search engines
  * (noindex, no canonical or hreflang) and out of the sitemap.
  */
-export const NOINDEX_ROUTES: readonly string[] = ['/404', '/package', '/package/404', OFFLINE_ROUTE, UNSUBSCRIBE_ROUTE, ...GUARDED_ROUTES];
+export const NOINDEX_ROUTES: readonly string[] = [
+  '/404',
+  '/package',
+  '/package/404',
+  OFFLINE_ROUTE,
+  UNSUBSCRIBE_ROUTE,
+  ...GUARDED_ROUTES,
+  OPS_ROUTE,
+];
 
 /**
  * Pages saved for reading offline in a language as soon as one page of that language has been

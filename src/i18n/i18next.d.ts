@@ -13,6 +13,7 @@ import type plans from '../../locales/en/plans.json';
 import type connect from '../../locales/en/connect.json';
 import type unsubscribe from '../../locales/en/unsubscribe.json';
 import type alerts from '../../locales/en/alerts.json';
+import type ops from '../../locales/en/ops.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -33,6 +34,7 @@ declare module 'i18next' {
       connect: typeof connect;
       unsubscribe: typeof unsubscribe;
       alerts: typeof alerts;
+      ops: typeof ops;
     };
     returnNull: false;
   }

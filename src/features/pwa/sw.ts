@@ -7,7 +7,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { registerRoute, setCatchHandler } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
-import { OFFLINE_READING_ROUTES, OFFLINE_ROUTE } from '../../config/site.ts';
+import { OFFLINE_READING_ROUTES, OFFLINE_ROUTE, OPS_ROUTE } from '../../config/site.ts';
 import { canonicalPath, localizePath, splitLocale } from '../../i18n/paths.ts';
 import { mapLimited } from '../../lib/map-limited.ts';
 import { listenForPush } from './push-notifications.ts';
@@ -70,8 +70,11 @@ const pages = new NetworkFirst({
   ],
 });
 
+/** The back office (DESIGN 8) is never answered from a cache: its navigations go to the network, untouched. */
+const isOps = (url: URL) => splitLocale(url.pathname).route === OPS_ROUTE;
+
 registerRoute(
-  ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin,
+  ({ request, url }) => request.mode === 'navigate' && url.origin === self.location.origin && !isOps(url),
   async (options) => {
     // Also keeps the worker alive while it saves in the background after an activation.
     options.event.waitUntil(Promise.all([saving, saveMissing(readingPages(options.url.href))]));
@@ -132,7 +135,7 @@ self.addEventListener('activate', () => {
   saving = (async () => {
     await refreshSavedPages();
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    const open = windows.map((client) => client.url).filter((url) => new URL(url).origin === self.location.origin);
+    const open = windows.map((client) => client.url).filter((url) => new URL(url).origin === self.location.origin && !isOps(new URL(url)));
     await saveMissing(open.flatMap((url) => [pageKey(url), ...readingPages(url)]));
   })();
 });

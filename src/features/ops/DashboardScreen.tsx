@@ -1,0 +1,213 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { OpsActionResult, OpsPeriod } from '../../contract/ops-api.ts';
+import { fill } from '../../i18n/fill.ts';
+import ActionDialog from './ActionDialog.tsx';
+import { opsClient } from './ops-api.ts';
+import { useOps } from './ops-context.ts';
+import { formatMoment, formatMoney, formatUsd } from './ops-format.ts';
+import { Failure, Load, Section, ViewLink } from './OpsParts.tsx';
+import { OutcomeNotice, type Outcome } from './OutcomeNotice.tsx';
+import { useLoad } from './use-load.ts';
+
+/** The business (issue 30 item 8, admin): the periods' figures, the partner's balance, the sales pause, the audit, the CSV. */
+export default function DashboardScreen() {
+  const { m, locale } = useOps();
+  const [state, reload] = useLoad(() => opsClient.dashboard(), 'dashboard');
+  const [outcome, setOutcome] = useState<Outcome>();
+  const done = (label: string) => (result: OpsActionResult) => {
+    setOutcome({ label, result });
+    reload();
+  };
+
+  return (
+    <>
+      <OutcomeNotice outcome={outcome} />
+      <Load state={state} loading={m.dashboard.loading} retry={reload}>
+        {(dashboard) => (
+          <div className="flex flex-col gap-4" data-dashboard>
+            <Periods periods={dashboard.periods} />
+            <div className="grid gap-4 lg:grid-cols-2">
+              <Section title={m.dashboard.balance}>
+                <p className="text-lg font-bold" data-balance>
+                  {dashboard.balanceUsd === null ? m.dashboard.balanceUnknown : formatUsd(dashboard.balanceUsd, locale)}
+                </p>
+                {dashboard.balanceUsd !== null && dashboard.balanceUsd < dashboard.lowBalanceUsd && (
+                  <p className="font-semibold text-red-800 dark:text-red-300">{m.dashboard.balanceLow}</p>
+                )}
+                <p className="text-sm text-ink-muted">
+                  {fill(m.dashboard.lowBalance, { amount: formatUsd(dashboard.lowBalanceUsd, locale) })}
+                </p>
+              </Section>
+              <Section
+                title={m.dashboard.sales}
+                actions={
+                  dashboard.salesPause ? (
+                    <ActionDialog
+                      m={m}
+                      name="resume"
+                      label={m.actions.resume}
+                      title={m.actions.resumeTitle}
+                      send={(body) => opsClient.salesAction('resume', body as never)}
+                      onDone={done(m.actions.resume)}
+                    />
+                  ) : (
+                    <ActionDialog
+                      m={m}
+                      name="pause"
+                      danger
+                      label={m.actions.pause}
+                      title={m.actions.pauseTitle}
+                      send={(body) => opsClient.salesAction('pause', body as never)}
+                      onDone={done(m.actions.pause)}
+                    />
+                  )
+                }
+              >
+                <p data-sales={dashboard.salesPause ? 'paused' : 'on'}>
+                  {dashboard.salesPause
+                    ? fill(m.dashboard.salesPaused, {
+                        since: formatMoment(dashboard.salesPause.since, locale),
+                        reason: dashboard.salesPause.reason,
+                      })
+                    : m.dashboard.salesOn}
+                </p>
+              </Section>
+            </div>
+            <Section title={m.dashboard.audit}>
+              {dashboard.audit.length === 0 ? (
+                <p className="text-sm">{m.dashboard.auditClean}</p>
+              ) : (
+                <ul className="list-disc ps-5 text-sm" data-audit>
+                  {dashboard.audit.map((finding, index) => (
+                    <li key={index}>
+                      {finding.orderId && (
+                        <>
+                          <ViewLink view={{ name: 'order', id: finding.orderId }}>{finding.orderId}</ViewLink>
+                          {': '}
+                        </>
+                      )}
+                      {finding.finding}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Section>
+            <CsvExport />
+          </div>
+        )}
+      </Load>
+    </>
+  );
+}
+
+function Periods({ periods }: { periods: OpsPeriod[] }) {
+  const { m, locale } = useOps();
+  const title = (days: number) => (days <= 1 ? m.dashboard.today : fill(m.dashboard.period, { days: String(days) }));
+  const money = (value: { amountMinor: number; currency: string } | null) => (value ? formatMoney(value, locale) : m.dashboard.notReported);
+  const rows: [string, (p: OpsPeriod) => string][] = [
+    [m.dashboard.orders, (p) => new Intl.NumberFormat(locale).format(p.orders)],
+    [m.dashboard.gross, (p) => money(p.gross)],
+    [m.dashboard.vat, (p) => money(p.vat)],
+    [m.dashboard.wholesale, (p) => formatUsd(p.wholesaleUsd, locale)],
+    [m.dashboard.stripeFees, (p) => money(p.stripeFees)],
+    [m.dashboard.refunds, (p) => money(p.refunds)],
+    [m.dashboard.margin, (p) => money(p.margin)],
+    [m.dashboard.topDestinations, (p) => p.topDestinations.map((d) => `${d.destination} (${d.orders})`).join(', ')],
+  ];
+  // A table wider than a phone scrolls sideways; axe (scrollable-region-focusable) wants it reachable by keyboard.
+  return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={m.dashboard.heading}>
+      <table className="w-full min-w-[36rem] text-sm" data-periods>
+        <thead>
+          <tr className="border-b border-line">
+            <th scope="col" className="px-2 py-1 text-start">
+              {m.dashboard.figure}
+            </th>
+            {periods.map((p) => (
+              <th key={p.days} scope="col" className="px-2 py-1 text-end">
+                {title(p.days)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label} className="border-b border-line align-top">
+              <th scope="row" className="px-2 py-1 text-start font-medium">
+                {label}
+              </th>
+              {periods.map((p) => (
+                <td key={p.days} className="px-2 py-1 text-end">
+                  {value(p)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The accountant's CSV: fetched with the ID token (a plain link cannot send it) and saved from a Blob. */
+function CsvExport() {
+  const { m } = useOps();
+  const fromId = useId();
+  const toId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  async function download(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const data = new FormData(event.currentTarget);
+    const from = String(data.get('from') ?? '');
+    const to = String(data.get('to') ?? '');
+    setBusy(true);
+    setError(undefined);
+    try {
+      const blob = await opsClient.ordersCsv({ from, to });
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `orders${from ? `-${from}` : ''}${to ? `-${to}` : ''}.csv`;
+      link.click();
+      // After the click has handed the file to the browser's download.
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Section title={m.dashboard.csv}>
+      <form onSubmit={download} className="flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor={fromId} className="block text-sm font-semibold">
+            {m.dashboard.csvFrom}
+          </label>
+          <input id={fromId} name="from" type="date" className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5" />
+        </div>
+        <div>
+          <label htmlFor={toId} className="block text-sm font-semibold">
+            {m.dashboard.csvTo}
+          </label>
+          <input id={toId} name="to" type="date" className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5" />
+        </div>
+        <button
+          type="submit"
+          aria-disabled={busy}
+          aria-busy={busy}
+          className="rounded-md bg-brand px-4 py-2 font-semibold text-brand-ink aria-disabled:opacity-60"
+          data-csv
+        >
+          {busy ? m.dashboard.csvBusy : m.dashboard.csvDownload}
+        </button>
+      </form>
+      {error !== undefined && <Failure error={error} />}
+    </Section>
+  );
+}

@@ -1,0 +1,186 @@
+import { useId, type FormEvent } from 'react';
+import { ORDER_STATES } from './order-states.ts';
+import type { OpsOrderSummary } from '../../contract/ops-api.ts';
+import { fill } from '../../i18n/fill.ts';
+import { opsClient } from './ops-api.ts';
+import { useOps } from './ops-context.ts';
+import { formatMoment, formatMoney } from './ops-format.ts';
+import { Load, ViewLink } from './OpsParts.tsx';
+import { apiOrdersQuery, EMPTY_ORDERS_QUERY, viewSearch, type OrdersQuery } from './ops-view.ts';
+import { useLoad } from './use-load.ts';
+
+/** Orders (issue 30 item 3): the search and filters, kept in the address, and the list, newest first. */
+export default function OrdersScreen({ query }: { query: OrdersQuery }) {
+  const { m, go } = useOps();
+  const [state, retry] = useLoad(() => opsClient.orders(apiOrdersQuery(query)), viewSearch({ name: 'orders', query }));
+  const ids = { q: useId(), hint: useId(), state: useId(), from: useId(), to: useId(), attention: useId() };
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const text = (name: string) => String(data.get(name) ?? '');
+    go({
+      name: 'orders',
+      query: { q: text('q'), state: text('state'), from: text('from'), to: text('to'), attention: data.get('attention') === '1' },
+    });
+  }
+
+  return (
+    <>
+      {/* key: a new address (Back, a link) shows its own search in the fields. */}
+      <form
+        key={viewSearch({ name: 'orders', query })}
+        onSubmit={submit}
+        role="search"
+        className="flex flex-col gap-3 rounded-lg border border-line p-3"
+      >
+        <div>
+          <label htmlFor={ids.q} className="block text-sm font-semibold">
+            {m.orders.search}
+          </label>
+          <input
+            id={ids.q}
+            name="q"
+            type="search"
+            defaultValue={query.q}
+            aria-describedby={ids.hint}
+            className="mt-1 w-full rounded-md border border-line bg-surface px-3 py-2"
+          />
+          <p id={ids.hint} className="mt-1 text-xs text-ink-muted">
+            {m.orders.searchHint}
+          </p>
+        </div>
+        <div className="flex flex-wrap items-end gap-3">
+          <div>
+            <label htmlFor={ids.state} className="block text-sm font-semibold">
+              {m.orders.state}
+            </label>
+            <select
+              id={ids.state}
+              name="state"
+              defaultValue={query.state}
+              className="mt-1 rounded-md border border-line bg-surface px-2 py-2"
+            >
+              <option value="">{m.orders.anyState}</option>
+              {ORDER_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {m.states[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor={ids.from} className="block text-sm font-semibold">
+              {m.orders.from}
+            </label>
+            <input
+              id={ids.from}
+              name="from"
+              type="date"
+              defaultValue={query.from}
+              className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5"
+            />
+          </div>
+          <div>
+            <label htmlFor={ids.to} className="block text-sm font-semibold">
+              {m.orders.to}
+            </label>
+            <input
+              id={ids.to}
+              name="to"
+              type="date"
+              defaultValue={query.to}
+              className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5"
+            />
+          </div>
+          <div className="flex items-center gap-2 py-2">
+            <input id={ids.attention} name="attention" type="checkbox" value="1" defaultChecked={query.attention} className="size-4" />
+            <label htmlFor={ids.attention} className="text-sm font-semibold">
+              {m.orders.attention}
+            </label>
+          </div>
+          <div className="flex gap-2">
+            <button type="submit" className="rounded-md bg-brand px-4 py-2 font-semibold text-brand-ink">
+              {m.orders.submit}
+            </button>
+            <button
+              type="button"
+              onClick={() => go({ name: 'orders', query: EMPTY_ORDERS_QUERY })}
+              className="rounded-md border border-line px-4 py-2 font-semibold"
+            >
+              {m.orders.reset}
+            </button>
+          </div>
+        </div>
+      </form>
+      <div className="mt-4">
+        <Load state={state} loading={m.orders.loading} retry={retry}>
+          {({ orders }) => <OrderTable orders={orders} />}
+        </Load>
+      </div>
+    </>
+  );
+}
+
+/** A list of orders, each row linking to its order page (also the account screen's). */
+export function OrderTable({ orders }: { orders: OpsOrderSummary[] }) {
+  const { m, locale } = useOps();
+  if (orders.length === 0) return <p role="status">{m.orders.none}</p>;
+  return (
+    <>
+      <p role="status" className="mb-2 text-sm text-ink-muted">
+        {fill(m.orders.found, { count: String(orders.length) })}
+      </p>
+      {/* Scrolls sideways on a phone rather than squeezing the columns. */}
+      {/* A table wider than a phone scrolls sideways; axe (scrollable-region-focusable) wants it reachable by keyboard. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={m.orders.heading}>
+        <table className="w-full min-w-[44rem] text-start text-sm" data-orders>
+          <thead>
+            <tr className="border-b border-line text-start">
+              <th scope="col" className="px-2 py-1 text-start">
+                {m.orders.number}
+              </th>
+              <th scope="col" className="px-2 py-1 text-start">
+                {m.orders.created}
+              </th>
+              <th scope="col" className="px-2 py-1 text-start">
+                {m.orders.buyer}
+              </th>
+              <th scope="col" className="px-2 py-1 text-start">
+                {m.orders.plan}
+              </th>
+              <th scope="col" className="px-2 py-1 text-end">
+                {m.orders.total}
+              </th>
+              <th scope="col" className="px-2 py-1 text-start">
+                {m.orders.status}
+              </th>
+              <th scope="col" className="px-2 py-1 text-start">
+                {m.orders.needsAttention}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((order) => (
+              <tr key={order.id} className="border-b border-line align-top" data-order-row={order.number}>
+                <th scope="row" className="px-2 py-1 text-start font-medium whitespace-nowrap">
+                  <ViewLink view={{ name: 'order', id: order.id }}>{order.number}</ViewLink>
+                </th>
+                <td className="px-2 py-1 whitespace-nowrap">{formatMoment(order.createdAt, locale)}</td>
+                <td className="px-2 py-1 break-all">{order.email ?? m.order.none}</td>
+                <td className="px-2 py-1">
+                  {order.destination} · {order.planName}
+                  {order.kind === 'top_up' && ` (${m.orders.topUp})`}
+                </td>
+                <td className="px-2 py-1 text-end whitespace-nowrap">{formatMoney(order.total, locale)}</td>
+                <td className="px-2 py-1">{m.states[order.state]}</td>
+                <td className="px-2 py-1 text-red-800 dark:text-red-300">{order.attention.join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
