@@ -4,14 +4,15 @@ import { ERROR_CODES, type EsimList, type EsimSteps, type TopUpPlans } from '../
 import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
-import { topUpOffers } from '../orders/top-ups.ts';
+import { noTopUps } from '../orders/top-up-answers.ts';
+import { topUpsOf } from '../orders/top-ups.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
 import { langQuery } from '../validation.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
-import { canTopUp, esimStatus, esimStep, esimView, isRefundable, topUpSupported, type DestinationOf } from './view.ts';
+import { esimStatus, esimStep, esimView, isRefundable, type DestinationOf } from './view.ts';
 
 export interface EsimRoutesDeps {
   auth: MiddlewareHandler<BuyerEnv>;
@@ -113,25 +114,13 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const uid = c.get('caller').uid;
     const found = await owned(c);
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-    // What we know first, at no cost to the partner: a plan the partner said cannot be topped up,
-    // an eSIM not on a phone or no longer valid.
-    if (!topUpSupported(found.order)) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot be topped up.');
-    if (!canTopUp(esimStatus(found.order, found.esim, new Date()))) {
-      return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up now: it is not installed, or no longer valid.');
-    }
-    // Each look asks the partner for the eSIM's own top-ups: a few dozen a minute per user.
-    const refused = await limits.refuse(c, 'topUps', uid);
-    if (refused) return refused;
-    let offers;
-    try {
-      offers = topUpOffers(await partner.listTopUps(found.esim!.iccid));
-    } catch (error) {
-      console.error('esims: top-ups not listed', error instanceof Error ? error.message : error);
-      return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
-    }
+    // Each look that gets as far as the partner asks it for the eSIM's own top-ups: a few dozen a minute per user.
+    const topUps = await topUpsOf(found, partner, () => limits.refuse(c, 'topUps', uid));
+    if ('held' in topUps) return topUps.held;
+    if ('none' in topUps) return noTopUps(c, topUps.none);
     const body: TopUpPlans = {
       destination: destination(found.order.destination, lang),
-      plans: offers.map(({ id, pkg, price }) => ({
+      plans: topUps.offers.map(({ id, pkg, price }) => ({
         id,
         dataAmount: pkg.dataAmount,
         validity: pkg.validity,

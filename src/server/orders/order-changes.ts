@@ -1,6 +1,7 @@
 import { ORDER_WAITS_PER_USER } from '../../config/constants.ts';
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { OrderWait, OrderWaits } from './order-changes.types.ts';
+import type { OrderRow } from './store.types.ts';
 
 // Where the types were declared before their file of their own; importers keep these names.
 export type { OrderWait, OrderWaits } from './order-changes.types.ts';
@@ -93,4 +94,38 @@ export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_P
       };
     },
   };
+}
+
+/** States in which the order's page waits for the webhooks or the delivery. */
+const PENDING_STATES: ReadonlySet<string> = new Set(['pending_payment', 'paid', 'provisioning']);
+
+type Watched = Pick<OrderRow, 'id' | 'state' | 'top_up_of'>;
+
+/** Whether the order's page is waiting for something: its payment to be confirmed, or its eSIM (or top-up) to be delivered. */
+export async function awaitsChange(db: Queryable, row: Watched): Promise<boolean> {
+  if (PENDING_STATES.has(row.state)) return true;
+  if (row.state !== 'delivered') return false;
+  const [found] = await db.query<{ esim: boolean }>('SELECT EXISTS (SELECT 1 FROM esims WHERE order_id = $1) AS esim', [
+    row.top_up_of ?? row.id,
+  ]);
+  return !found?.esim;
+}
+
+/**
+ * The long-poll's wait (issue 29): until the order's state differs from the row's or its eSIM
+ * appears, `until` passes or `signal` aborts. Woken by the change itself (announced by every API
+ * instance's writes through NOTIFY), then one primary-key read says whether it is a change the page
+ * waits for; the same read every ORDER_WAIT_RECHECK_MS in case a notification was lost.
+ */
+export async function untilChanged(db: Queryable, row: Watched, wait: OrderWait, until: number, signal: AbortSignal): Promise<void> {
+  const esimOrder = row.top_up_of ?? row.id;
+  for (;;) {
+    await wait.next(Math.min(ORDER_WAIT_RECHECK_MS, until - Date.now()), signal);
+    if (signal.aborted || Date.now() >= until) return;
+    const [now] = await db.query<{ state: string; esim: boolean }>(
+      'SELECT state, EXISTS (SELECT 1 FROM esims WHERE order_id = $2) AS esim FROM orders WHERE id = $1',
+      [row.id, esimOrder],
+    );
+    if (!now || now.state !== row.state || (now.state === 'delivered' && now.esim)) return;
+  }
 }

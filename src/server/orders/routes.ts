@@ -10,7 +10,7 @@ import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
 import type { EsimStore } from '../esims/store.ts';
-import { canTopUp, esimStatus, esimView, topUpSupported, type DestinationOf } from '../esims/view.ts';
+import { esimView, type DestinationOf } from '../esims/view.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.ts';
 import type { EsimPartner } from '../partner/partner.ts';
@@ -19,10 +19,11 @@ import { createCheckoutSession } from '../payments/stripe.ts';
 import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import type { SellablePlan } from './plans.ts';
-import { createOrderWaits, ORDER_WAIT_RECHECK_MS, type OrderWait } from './order-changes.ts';
+import { awaitsChange, createOrderWaits, untilChanged } from './order-changes.ts';
 import { salesPaused } from './sales-pause.ts';
 import { OPEN_ORDER_LIFETIME_MS, type OrderStore, type OrderWithPayment, type SoldPlan } from './store.ts';
-import { isTopUpId, topUpOffers } from './top-ups.ts';
+import { noTopUps } from './top-up-answers.ts';
+import { isTopUpId, topUpsOf } from './top-ups.ts';
 import { orderView } from './view.ts';
 
 /** What one order sells, priced now: a catalogue plan or one of the partner's top-ups of an eSIM. */
@@ -37,8 +38,6 @@ interface Sale {
   price: Price;
 }
 
-/** States in which the order's page waits for the webhooks or the delivery. */
-const PENDING_STATES: ReadonlySet<string> = new Set(['pending_payment', 'paid', 'provisioning']);
 /** `?lang=xx&waitMs=n` of GET /orders/{id} (OrderQuery). */
 const orderQuery = zValidator('query', OrderQuery, (result, c) =>
   result.success
@@ -72,30 +71,6 @@ export function orderRoutes(deps: OrderRoutesDeps) {
   const view = (row: OrderWithPayment, lang: Locale) => orderView(row, lang, destination);
   const waits = createOrderWaits(db);
 
-  /** Whether the order's page is waiting for something: its payment to be confirmed, or its eSIM (or top-up) to be delivered. */
-  const pending = async (row: OrderWithPayment) =>
-    PENDING_STATES.has(row.state) || (row.state === 'delivered' && !(await esims.ofOrder(db, row.top_up_of ?? row.id)));
-
-  /**
-   * The long-poll's wait (issue 29): until the order's state differs from the row's or its eSIM
-   * appears, the wait ends or the caller goes away. Woken by the change itself (announced by every
-   * API instance's writes through PostgreSQL's NOTIFY, order-changes.ts), then one primary-key read
-   * says whether it is a change the page waits for; the same read every ORDER_WAIT_RECHECK_MS in case
-   * a notification was lost.
-   */
-  async function stateChange(row: OrderWithPayment, wait: OrderWait, until: number, signal: AbortSignal): Promise<void> {
-    const esimOrder = row.top_up_of ?? row.id;
-    for (;;) {
-      await wait.next(Math.min(ORDER_WAIT_RECHECK_MS, until - Date.now()), signal);
-      if (signal.aborted || Date.now() >= until) return;
-      const [now] = await db.query<{ state: string; esim: boolean }>(
-        'SELECT state, EXISTS (SELECT 1 FROM esims WHERE order_id = $2) AS esim FROM orders WHERE id = $1',
-        [row.id, esimOrder],
-      );
-      if (!now || now.state !== row.state || (now.state === 'delivered' && now.esim)) return;
-    }
-  }
-
   return new Hono<BuyerEnv>()
     .use('*', deps.auth)
     .post('/', ...jsonBody(CreateOrderRequest), async (c) => {
@@ -115,20 +90,13 @@ export function orderRoutes(deps: OrderRoutesDeps) {
         // valid, and one of the partner's top-ups of it as the partner lists them now.
         const owned = await esims.ownedOne(caller.uid, request.topUpOf);
         if (!owned) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-        if (!topUpSupported(owned.order)) return fail(c, 409, ERROR_CODES.cannotTopUp, 'This plan cannot be topped up.');
-        if (!canTopUp(esimStatus(owned.order, owned.esim, new Date()))) {
-          return fail(c, 409, ERROR_CODES.cannotTopUp, 'This eSIM cannot be topped up now: it is not installed, or no longer valid.');
-        }
-        if (!isTopUpId(request.planId)) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
-        let offers;
-        try {
-          offers = topUpOffers(await partner.listTopUps(owned.esim!.iccid));
-        } catch (error) {
-          console.error('orders: top-ups not listed', error instanceof Error ? error.message : error);
-          return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
-        }
-        const offer = offers.find((o) => o.id === request.planId);
-        if (!offer) return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
+        const unknownTopUp = () => fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
+        // An id no top-up can have is refused before the partner is asked.
+        const topUps = await topUpsOf(owned, partner, async () => (isTopUpId(request.planId) ? undefined : unknownTopUp()));
+        if ('held' in topUps) return topUps.held;
+        if ('none' in topUps) return noTopUps(c, topUps.none);
+        const offer = topUps.offers.find((o) => o.id === request.planId);
+        if (!offer) return unknownTopUp();
         const { pkg } = offer;
         sale = {
           plan: {
@@ -252,8 +220,8 @@ export function orderRoutes(deps: OrderRoutesDeps) {
       try {
         row = await store.ownedBy(uid, id);
         if (!row) return fail(c, 404, ERROR_CODES.notFound, 'No such order.');
-        if (wait && (await pending(row))) {
-          await stateChange(row, wait, until, c.req.raw.signal);
+        if (wait && (await awaitsChange(db, row))) {
+          await untilChanged(db, row, wait, until, c.req.raw.signal);
           row = (await store.ownedBy(uid, id)) ?? row;
         }
       } finally {

@@ -1,6 +1,8 @@
 import type { Price } from '../../catalogue/schema.ts';
 import { enforceMonotonicPrices, retailPrice } from '../../pricing/pricing.ts';
-import type { PartnerPackage } from '../partner/partner.ts';
+import type { OwnedEsim } from '../esims/store.types.ts';
+import { canTopUp, esimStatus, topUpSupported } from '../esims/view.ts';
+import type { EsimPartner, PartnerPackage } from '../partner/partner.ts';
 
 /**
  * Top-ups as the shop sells them (issue 24 item 2): the partner's own top-up packages of one eSIM
@@ -54,4 +56,32 @@ export function topUpOffers(packages: readonly PartnerPackage[]): TopUpOffer[] {
   return priced
     .sort((a, b) => a.price.amountMinor - b.price.amountMinor || a.pkg.dataBytes - b.pkg.dataBytes || a.id.localeCompare(b.id, 'en'))
     .map(({ id, pkg, price }) => ({ id, pkg, price }));
+}
+
+/** Why an eSIM gets no top-ups now. */
+export type NoTopUps = 'plan_cannot_top_up' | 'esim_cannot_top_up' | 'partner_unavailable';
+
+/**
+ * Which top-ups this eSIM gets (GET /esims/{id}/top-ups shows them, POST /orders sells one of
+ * them): none for a plan the partner said cannot be topped up, or an eSIM not on a phone or no
+ * longer valid, known from what we store at no cost to the partner; else the partner's top-ups of
+ * it as it lists them now, priced. `beforeAsking` runs just before the partner is asked (a per-user
+ * limit, the caller's own check): what it answers is handed back and the partner is not asked.
+ */
+export async function topUpsOf<Held>(
+  owned: OwnedEsim,
+  partner: Pick<EsimPartner, 'listTopUps'>,
+  beforeAsking: () => Promise<Held | undefined> = async () => undefined,
+  now = new Date(),
+): Promise<{ offers: TopUpOffer[] } | { none: NoTopUps } | { held: Held }> {
+  if (!topUpSupported(owned.order)) return { none: 'plan_cannot_top_up' };
+  if (!owned.esim || !canTopUp(esimStatus(owned.order, owned.esim, now))) return { none: 'esim_cannot_top_up' };
+  const held = await beforeAsking();
+  if (held !== undefined) return { held };
+  try {
+    return { offers: topUpOffers(await partner.listTopUps(owned.esim.iccid)) };
+  } catch (error) {
+    console.error('top-ups: not listed', error instanceof Error ? error.message : error);
+    return { none: 'partner_unavailable' };
+  }
 }
