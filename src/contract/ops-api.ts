@@ -41,7 +41,7 @@ const Money = z.object({ amountMinor: z.number().int(), currency: z.string().len
 export const OpsMe = z.object({ uid: z.string(), email: z.string().nullable(), role: OpsRole });
 export type OpsMe = z.infer<typeof OpsMe>;
 
-const OneValue = (schema: z.ZodType) => z.preprocess((value) => (Array.isArray(value) ? value[0] : value), schema);
+const OneValue = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (Array.isArray(value) ? value[0] : value), schema);
 export const OpsOrderQuery = z.object({
   q: OneValue(z.string().trim().max(200).optional()),
   state: OneValue(OrderState.optional()),

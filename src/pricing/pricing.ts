@@ -102,3 +102,8 @@ function checkConfig(config: PricingConfig): void {
   ].filter(Boolean);
   if (problems.length > 0) throw new Error(`Pricing configuration: ${problems.join('; ')}`);
 }
+
+/** The VAT included in a VAT-inclusive amount, in minor units (rounded to the nearest). */
+export function includedVatMinor(amountMinor: number, config: PricingConfig = PRICING): number {
+  return Math.round(amountMinor - amountMinor / (1 + config.vatRate));
+}

@@ -229,7 +229,7 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
     const real = firebaseAccounts(PROJECT);
     const refusing = testShopApi(
       { catalogue, db: bed.db, stripe: bed.stripe, siteUrl: 'http://127.0.0.1:4329', ...bed.stand.options },
-      { accounts: { verifyIdToken: real.verifyIdToken, deleteAccount: () => Promise.reject(new Error('auth/internal-error')) } },
+      { accounts: { ...real, deleteAccount: () => Promise.reject(new Error('auth/internal-error')) } },
     );
     const server = await serveApi(refusing);
     try {

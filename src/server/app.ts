@@ -20,6 +20,7 @@ import { fail } from './http.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import type { UserLimiter } from './limits.ts';
 import type { SellablePlan } from './orders/plans.ts';
+import { opsRoutes, type OpsRouteDeps } from './ops/routes.ts';
 import { orderRoutes } from './orders/routes.ts';
 import type { OrderStore } from './orders/store.ts';
 import type { EsimPartner, PartnerNotification } from './partner/partner.ts';
@@ -30,7 +31,7 @@ import type { PushSubscriptionStore } from './push/subscriptions.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Everything the routes use, built once per API (wiring.ts builds them, createApp mounts the routes on them). */
-export interface ShopParts {
+export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountActions'> {
   catalogue: Snapshot;
   basePath: string;
   db: Db;
@@ -64,7 +65,7 @@ export interface ShopParts {
 /**
  * The shop API's routes (DESIGN 6), one Hono app: the catalogue (GET /regions, /countries,
  * /packages), POST /csp-reports, the buyer's orders, eSIMs and account (a Firebase ID token each),
- * the Stripe and partner webhooks and the scheduler's job. Every failure answers
+ * the Stripe and partner webhooks, the scheduler's job and the back office (/ops). Every failure answers
  * `{ error: { code, message } }`; user input never causes a 500. The parts come from wiring.ts.
  */
 export function createApp(parts: ShopParts) {
@@ -83,6 +84,7 @@ export function createApp(parts: ShopParts) {
     .route('/webhooks', webhookRoutes(parts))
     .route('/jobs', jobRoutes(parts))
     .route('/csp-reports', cspReportRoutes(parts))
+    .route('/ops', opsRoutes(parts))
     .route('/', catalogueRoutes(parts.catalogue));
   app.notFound(noSuchEndpoint);
   app.onError((error, c) => {

@@ -7,7 +7,11 @@ import { createApp } from './app.ts';
 import type { Accounts } from './auth.ts';
 import type { Db } from './db/db.ts';
 import { createEsimStore } from './esims/store.ts';
+import { createFulfilmentEmails } from './fulfilment/emails.ts';
 import { createFulfilment, type Fulfilment, type FulfilmentOptions } from './fulfilment/fulfilment.ts';
+import { createHeldOrders } from './fraud/holds.ts';
+import { createAccountActions } from './ops/account-actions.ts';
+import { createOrderActions } from './ops/order-actions.ts';
 import { createReconcileJob } from './jobs/reconcile.ts';
 import { createUserLimits, USER_LIMITS, type UserLimits } from './limits.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -40,6 +44,8 @@ export interface ShopApiOptions {
   /** Reads the partner's webhook bodies; eSIM Access's by default (the partner above speaks its protocol). */
   parsePartnerNotification?: (body: unknown) => PartnerNotification | undefined;
   mailer: Mailer;
+  /** Where the provider's low-balance e-mail goes (PROVIDER_ALERT_EMAIL); unset: only the log. */
+  providerAlertEmail?: string | undefined;
   /** The secret path segment of the partner's webhook URL (its notifications are not signed). */
   partnerWebhookToken: string;
   /** The scheduler's bearer token for POST /jobs/reconcile; unset: the route answers 404. */
@@ -118,8 +124,40 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     ...(options.alerts.usageBatchMs !== undefined && { usageBatchMs: options.alerts.usageBatchMs }),
   });
   const checkouts = createCheckoutExpiry(db, stripe);
-  const reconcile = createReconcileJob({ db, stripe, partner, store, fulfilment, checkouts, alerts });
+  const reconcile = createReconcileJob({
+    db,
+    stripe,
+    partner,
+    store,
+    fulfilment,
+    checkouts,
+    alerts,
+    mailer: options.mailer,
+    providerAlertEmail: options.providerAlertEmail,
+  });
+  const heldOrders = createHeldOrders({ db, run: fulfilment.run, refunds: fulfilment });
+  const resendEmails = createFulfilmentEmails({
+    db,
+    esims,
+    mailer: options.mailer,
+    siteUrl,
+    siteName: SITE_NAME,
+    destinationName: (code, lang) => destination(code, lang).name,
+  });
+  const orderActions = createOrderActions({
+    db,
+    accounts: options.accounts,
+    store,
+    checkouts,
+    fulfilment,
+    partner,
+    heldOrders,
+    resendOrderEmail: resendEmails.resendOrderEmail,
+  });
+  const accountActions = createAccountActions({ db, accounts: options.accounts, store, checkouts, pushSubscriptions, alertPreferences });
   const app = createApp({
+    orderActions,
+    accountActions,
     catalogue,
     basePath: options.basePath ?? '',
     db,

@@ -9,6 +9,7 @@ import { topUpEmail } from '../mail/top-up-email.ts';
 import { orderNumber, type OrderRow } from '../orders/store.ts';
 import type { Lease } from './lease.ts';
 import { markEmailSent } from './queue.ts';
+import { refundsOf } from '../refunds/store.ts';
 
 /** The order as its e-mails tell it. */
 type MailOrder = Parameters<typeof topUpEmail>[0]['order'];
@@ -76,8 +77,9 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
 
   async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
     // Never 'refunded' to the buyer before Stripe says the money went back (fulfilment.ts, refund()).
-    if (order.refund_status !== 'succeeded') {
-      throw new Error(`order ${order.id}: refund ${order.refund_id ?? '(none)'} is ${order.refund_status ?? 'not asked'}, not succeeded`);
+    const unsettled = (await refundsOf(db, order.id)).filter((r) => r.status !== 'succeeded' && r.status !== 'cancelled');
+    if (unsettled.length > 0) {
+      throw new Error(`order ${order.id}: refund ${unsettled.map((r) => `${r.id} is ${r.status}`).join(', ')}, not succeeded`);
     }
     // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
     const reason = order.refund_reason === 'requested' ? 'requested' : 'not_delivered';
@@ -93,5 +95,29 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     await sent(lease, order.id, 'refund');
   }
 
-  return { sendOrderEmail, sendRefundEmail };
+  /**
+   * The order's e-mail again, on an operator's request (issue 30): to the buyer's address or a
+   * corrected one, recorded with the operator's action so the audit does not count it as a second
+   * automatic e-mail. With the eSIM when the first one carried it, or when an operator gives an
+   * address (they checked it with the buyer: the reason is on the record).
+   */
+  async function resendOrderEmail(orderId: string, to: string, operatorActionId: number): Promise<void> {
+    const [order] = await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [orderId]);
+    if (!order) throw new Error(`order ${orderId}: not found`);
+    const lang = order.lang as Locale;
+    const vouched = { ...order, email_verified: order.email_verified || to !== order.email };
+    const email =
+      order.kind === 'top_up'
+        ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
+        : await newEsimEmail(vouched, lang);
+    await mailer.send({ ...email, to });
+    await db.query('INSERT INTO order_emails (order_id, kind, operator_action_id, to_address) VALUES ($1, $2, $3, $4)', [
+      orderId,
+      order.kind === 'top_up' ? 'top_up' : 'order',
+      operatorActionId,
+      to,
+    ]);
+  }
+
+  return { sendOrderEmail, sendRefundEmail, resendOrderEmail };
 }

@@ -3,7 +3,6 @@ import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { notifyOrderChange } from './order-changes.ts';
-import type { RefundStatus } from '../payments/stripe.ts';
 import type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord } from './store.types.ts';
 
 /**
@@ -54,6 +53,19 @@ export function createOrderStore(db: Db): OrderStore {
     await tx.query(`UPDATE orders SET state = $2, updated_at = now() WHERE id = $1 RETURNING ${notifyOrderChange('id')}`, [id, to]);
     await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $3, $4)', [id, row.state, to, cause]);
     return true;
+  }
+
+  /** Cancels the person's open orders and queues their payment pages for closing at Stripe; answers those pages. */
+  async function cancelOpenOrders(tx: Queryable, uid: string, cause: string): Promise<string[]> {
+    const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
+      `SELECT id, checkout_session_id FROM orders WHERE uid = $1 AND state = 'pending_payment'`,
+      [uid],
+    );
+    for (const { id, checkout_session_id } of open) {
+      await move(tx, id, 'cancelled', cause);
+      await queueCheckoutExpiry(tx, id, checkout_session_id);
+    }
+    return open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : []));
   }
 
   return {
@@ -210,27 +222,6 @@ export function createOrderStore(db: Db): OrderStore {
     },
 
     /**
-     * What Stripe says now of a refund of this order (its webhook, or the job's read), in the
-     * caller's transaction. News of the refund the order names is recorded; a refund of the order
-     * that it does not name yet (one whose answer was lost) is taken on when the order names none or
-     * a failed one, unless it failed too. A refund of a refunded order that fails later reopens the
-     * order (refund_requested): the money is owed again. Answers whether anything changed.
-     */
-    async recordRefund(tx: Queryable, orderId: string, refundId: string, status: RefundStatus): Promise<boolean> {
-      const [row] = await tx.query<{ state: OrderState }>(
-        `UPDATE orders SET refund_id = $2, refund_status = $3::text, refund_status_at = now(),
-           refund_failures = refund_failures + CASE WHEN $3::text = 'failed' THEN 1 ELSE 0 END
-         WHERE id = $1 AND CASE WHEN refund_id = $2 THEN refund_status IS DISTINCT FROM $3::text
-           ELSE $3::text <> 'failed' AND (refund_id IS NULL OR refund_status = 'failed') END
-         RETURNING state`,
-        [orderId, refundId, status],
-      );
-      if (!row) return false;
-      if (status === 'failed' && row.state === 'refunded') await move(tx, orderId, 'refund_requested', `stripe:refund_failed ${refundId}`);
-      return true;
-    },
-
-    /**
      * Account deletion (DESIGN 6): open orders are cancelled, and every order is detached from
      * the person (uid and e-mail removed) but kept, as tax law keeps the books ten years. The
      * person's other data goes by `forgetOther` (push subscriptions, alert choices: nothing is ever
@@ -243,25 +234,20 @@ export function createOrderStore(db: Db): OrderStore {
     ): Promise<{ cancelledCheckouts: string[]; detached: number }> {
       return db.transaction(async (tx) => {
         await forgetOther(tx);
-        const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
-          `SELECT id, checkout_session_id FROM orders WHERE uid = $1 AND state = 'pending_payment'`,
-          [uid],
-        );
-        for (const { id, checkout_session_id } of open) {
-          await move(tx, id, 'cancelled', 'account_deleted');
-          await queueCheckoutExpiry(tx, id, checkout_session_id);
-        }
+        const cancelledCheckouts = await cancelOpenOrders(tx, uid, 'account_deleted');
         const detached = await tx.query(
           'UPDATE orders SET uid = NULL, email = NULL, detached_at = now(), updated_at = now() WHERE uid = $1 RETURNING id',
           [uid],
         );
         // Last, so that a refusal rolls the detaching back: the account and its data go together.
         await deleteAccount();
-        return {
-          cancelledCheckouts: open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])),
-          detached: detached.length,
-        };
+        return { cancelledCheckouts, detached: detached.length };
       });
+    },
+
+    /** A blocked account's open orders cancelled (issue 30): answers their payment pages, for closing at Stripe. */
+    async cancelOpenOrdersOf(uid: string, cause: string): Promise<string[]> {
+      return db.transaction((tx) => cancelOpenOrders(tx, uid, cause));
     },
 
     async events(orderId: string): Promise<OrderEvent[]> {

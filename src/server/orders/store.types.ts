@@ -1,7 +1,7 @@
 import type { Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
-import type { RefundStatus } from '../payments/stripe.ts';
+import type { RefundReason } from '../refunds/refund-command-types.ts';
 
 /** An order as stored (src/server/db/migrations/0001_orders.sql). */
 export interface OrderRow {
@@ -39,14 +39,8 @@ export interface OrderRow {
   email_sent_at: Date | null;
   /** When the buyer first saw the delivered eSIM (migration 0011): the 'eSIM ready' push is for one who had not. */
   esim_seen_at: Date | null;
-  refund_id: string | null;
-  /** What Stripe last said of the refund named by refund_id (migration 0005; the model: fulfilment.ts, refund()). */
-  refund_status: RefundStatus | null;
-  refund_status_at: Date | null;
-  /** How many of the order's refunds failed at Stripe. */
-  refund_failures: number;
-  refund_reason: 'not_delivered' | 'requested' | 'payment_mismatch' | 'account_deleted' | null;
-  refund_amount_minor: number | null;
+  /** Why the order is being refunded as a whole (the refund e-mail's wording); its refunds are rows of their own (refunds/store.ts). */
+  refund_reason: RefundReason | null;
   /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
   lease: number;
 }
@@ -129,14 +123,14 @@ export interface OrderStore {
   recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void>;
   /** Runs `work` for a provider's event exactly once (the event id stored in the same transaction). */
   onceForEvent(provider: string, eventId: string, type: string, work: (tx: Queryable) => Promise<void>): Promise<'handled' | 'replay'>;
-  /** What Stripe says now of a refund of this order; a later failure reopens a refunded order. Answers whether anything changed. */
-  recordRefund(tx: Queryable, orderId: string, refundId: string, status: RefundStatus): Promise<boolean>;
   /** Account deletion: open orders cancelled, every order detached from the person and kept, their other data and account gone. */
   forgetBuyer(
     uid: string,
     deleteAccount: () => Promise<void>,
     forgetOther?: (tx: Queryable) => Promise<void>,
   ): Promise<{ cancelledCheckouts: string[]; detached: number }>;
+  /** A blocked account's open orders cancelled with `cause`: answers their payment pages, queued for closing at Stripe. */
+  cancelOpenOrdersOf(uid: string, cause: string): Promise<string[]>;
   /** The order's history, oldest first. */
   events(orderId: string): Promise<OrderEvent[]>;
 }

@@ -1,0 +1,187 @@
+import type { OpsActionResult, OpsNote, OpsReason, OpsRefund, OpsResend } from '../../contract/ops-api.ts';
+import type { Accounts } from '../auth.ts';
+import type { Db } from '../db/db.ts';
+import { changeEsimService, type EsimServiceAction } from '../esims/service-actions.ts';
+import { HoldRefused, type HeldOrders } from '../fraud/holds.ts';
+import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
+import type { OrderStore } from '../orders/store.types.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
+import { RefundRefused } from '../refunds/refund-command-types.ts';
+import { recordAction, type ActionOutcome } from './action-records.ts';
+import type { Operator } from './ops-auth.ts';
+import { esimOfOrder } from './order-detail.ts';
+import { findOrder } from './order-search.ts';
+
+export interface OrderActionDeps {
+  db: Db;
+  accounts: Accounts;
+  store: OrderStore;
+  checkouts: CheckoutExpiry;
+  fulfilment: Fulfilment;
+  partner: EsimPartner;
+  heldOrders: HeldOrders;
+  /** Sends the order's e-mail again (to the buyer's address or `to`), recorded against the operator's action. */
+  resendOrderEmail(orderId: string, to: string, operatorActionId: number): Promise<void>;
+}
+
+const done = (detail: string | null = null, details?: Record<string, unknown>): ActionOutcome => ({
+  outcome: 'done',
+  detail,
+  ...(details && { details }),
+});
+const refused = (detail: string): ActionOutcome => ({ outcome: 'refused', detail });
+
+/**
+ * The back office's actions on an order (issue 30 item 4). Each is recorded before it runs, with
+ * the operator and their reason (action-records.ts), done once per click, and goes through the
+ * same domain command a buyer's or the shop's own action uses: the refund command, the delivery's
+ * run, the eSIM service change that reads the partner when an answer is lost.
+ */
+export function createOrderActions(deps: OrderActionDeps) {
+  const { db } = deps;
+  const record =
+    (
+      operator: Operator,
+      action: Parameters<typeof recordAction>[1]['action'],
+      orderId: string,
+      body: OpsReason,
+      details?: Record<string, unknown>,
+    ) =>
+    (act: (actionId: number) => Promise<ActionOutcome>) =>
+      recordAction(db, { operator, action, orderId, idempotencyKey: body.idempotencyKey, reason: body.reason, details }, act);
+
+  /** The eSIM's state as the partner says it now, kept (what My eSIMs and the order page show); a failed read leaves the last one. */
+  async function readEsimStatus(esimTranNo: string): Promise<void> {
+    try {
+      const answer = await deps.partner.queryProfiles({ esimTranNo });
+      const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+      if (profile) await db.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1', [esimTranNo, profile.status]);
+    } catch (error) {
+      console.error('ops: reading the eSIM after a change failed', esimTranNo, error instanceof Error ? error.message : error);
+    }
+  }
+
+  return {
+    note(operator: Operator, orderId: string, body: OpsNote): Promise<OpsActionResult> {
+      return record(operator, 'note', orderId, { reason: body.text, idempotencyKey: body.idempotencyKey })(async () => done());
+    },
+
+    /** The order's e-mail again, to the buyer's address or a corrected one (recorded on the action and the e-mail). */
+    resendEmail(operator: Operator, orderId: string, body: OpsResend): Promise<OpsActionResult> {
+      return record(
+        operator,
+        'resend_email',
+        orderId,
+        body,
+        body.to ? { to: body.to } : undefined,
+      )(async (actionId) => {
+        const order = await findOrder(db, orderId);
+        if (order?.state !== 'delivered') return refused('Only a delivered order’s e-mail can be sent again.');
+        const to = body.to ?? order.email;
+        if (!to) return refused('The order has no address (the account was deleted): give one.');
+        await deps.resendOrderEmail(orderId, to, actionId);
+        return done(`sent to ${to}`);
+      });
+    },
+
+    /** A paid order whose delivery failed a try or is stuck: tried again now, with the full number of tries. */
+    retryDelivery(operator: Operator, orderId: string, body: OpsReason): Promise<OpsActionResult> {
+      return record(
+        operator,
+        'retry_delivery',
+        orderId,
+        body,
+      )(async () => {
+        const due = await db.query(
+          `UPDATE orders SET next_attempt_at = now(), attempts = 0, updated_at = now()
+           WHERE id = $1 AND state IN ('paid', 'provisioning') RETURNING id`,
+          [orderId],
+        );
+        if (due.length === 0)
+          return refused('Only an order waiting for its eSIM (paid or being prepared) can be tried again; a failed one is being refunded.');
+        await deps.fulfilment.run(orderId);
+        const after = await findOrder(db, orderId);
+        return done(`now ${after?.state ?? 'unknown'}`);
+      });
+    },
+
+    /** Part or all of what is left of the payment, through the one refund command; the eSIM left working or suspended. */
+    refund(operator: Operator, orderId: string, body: OpsRefund): Promise<OpsActionResult> {
+      const details = { amountMinor: body.amountMinor ?? null, esim: body.esim };
+      return record(
+        operator,
+        'refund',
+        orderId,
+        body,
+        details,
+      )(async () => {
+        let status: string;
+        try {
+          const { refund } = await deps.fulfilment.requestRefund({
+            orderId,
+            ...(body.amountMinor !== undefined && { amountMinor: body.amountMinor }),
+            requestedBy: 'operator',
+            operatorUid: operator.uid,
+            reason: 'operator',
+            note: body.reason,
+            // The click's key: a double click, or a retry after a lost answer, finds the same refund row.
+            idempotencyKey: `ops:${body.idempotencyKey}`,
+          });
+          status = `${refund.amount_minor} ${refund.currency} ${refund.status}`;
+        } catch (error) {
+          if (error instanceof RefundRefused) return refused(error.message);
+          throw error;
+        }
+        if (body.esim === 'suspend') {
+          const esim = await esimOfOrder(db, (await findOrder(db, orderId))!);
+          const changed = esim ? await changeEsimService(deps.partner, esim.esim_tran_no, 'suspend') : undefined;
+          status += `; eSIM ${changed ? (changed.outcome === 'refused' ? `not suspended (${changed.detail})` : 'suspended') : 'none'}`;
+        }
+        return done(status);
+      });
+    },
+
+    /** Suspend, unsuspend or revoke the order's eSIM at the partner; a lost answer settled by reading the eSIM. */
+    esimService(operator: Operator, orderId: string, action: EsimServiceAction, body: OpsReason): Promise<OpsActionResult> {
+      return record(
+        operator,
+        `esim_${action}`,
+        orderId,
+        body,
+      )(async () => {
+        const order = await findOrder(db, orderId);
+        const esim = order && (await esimOfOrder(db, order));
+        if (!esim) return refused('The order has no eSIM.');
+        const result = await changeEsimService(deps.partner, esim.esim_tran_no, action);
+        if (result.outcome === 'refused') return refused(`${result.reason}: ${result.detail}`);
+        await readEsimStatus(esim.esim_tran_no);
+        return result.outcome === 'already' ? { outcome: 'already', detail: 'It was so already.' } : done();
+      });
+    },
+
+    /** A held order: approved (delivered now) or rejected (refunded in full). */
+    decideHold(operator: Operator, orderId: string, decision: 'approve' | 'reject', body: OpsReason): Promise<OpsActionResult> {
+      return record(
+        operator,
+        decision,
+        orderId,
+        body,
+      )(async () => {
+        try {
+          const by = { uid: operator.uid, reason: body.reason };
+          const taken =
+            decision === 'approve'
+              ? await deps.heldOrders.approveHeldOrder(orderId, by)
+              : await deps.heldOrders.rejectHeldOrder(orderId, by);
+          return taken === 'already' ? { outcome: 'already', detail: null } : done();
+        } catch (error) {
+          if (error instanceof HoldRefused) return refused(error.message);
+          throw error;
+        }
+      });
+    },
+  };
+}
+
+export type OrderActions = ReturnType<typeof createOrderActions>;
