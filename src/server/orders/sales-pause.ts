@@ -3,6 +3,8 @@ import type { EsimPartner } from '../partner/partner.ts';
 
 /** How often a paused shop asks the partner whether its balance was topped up. */
 const BALANCE_CHECK_EVERY_MS = 60_000;
+/** A pause the shop made itself (partner out of balance), not one an operator asked for (0018). */
+const AUTOMATIC = `operator_action_id IS NULL AND reason = 'partner_out_of_balance'`;
 
 /**
  * The partner's prepaid balance ran dry (issue 24 item 5): the order that hit it is refunded, and
@@ -26,16 +28,51 @@ export async function salesPaused(db: Queryable): Promise<boolean> {
   return (await db.query('SELECT 1 FROM sales_pauses WHERE cleared_at IS NULL')).length > 0;
 }
 
-/** While paused, at most once a minute: the partner's balance, and selling again once it covers what failed. */
+/**
+ * While paused for want of balance, at most once a minute: the partner's balance, and selling again
+ * once it covers what failed. An operator's pause is never cleared here: only their resume ends it.
+ */
 export async function resumeSalesIfFunded(db: Db, partner: EsimPartner, now = new Date()): Promise<boolean> {
   const [pause] = await db.query<{ id: number; needed_usd_e4: number; checked_at: Date | null }>(
-    'SELECT id, needed_usd_e4, checked_at FROM sales_pauses WHERE cleared_at IS NULL',
+    `SELECT id, needed_usd_e4, checked_at FROM sales_pauses WHERE cleared_at IS NULL AND ${AUTOMATIC}`,
   );
   if (!pause || (pause.checked_at && now.getTime() - pause.checked_at.getTime() < BALANCE_CHECK_EVERY_MS)) return false;
   await db.query('UPDATE sales_pauses SET checked_at = $2 WHERE id = $1', [pause.id, now]);
   const balance = await partner.balance();
   if (balance < pause.needed_usd_e4) return false;
-  await db.query('UPDATE sales_pauses SET cleared_at = now() WHERE id = $1', [pause.id]);
+  // An operator may have taken the pause over while the partner was asked.
+  const cleared = await db.query(
+    `UPDATE sales_pauses SET cleared_at = now() WHERE id = $1 AND cleared_at IS NULL AND ${AUTOMATIC} RETURNING id`,
+    [pause.id],
+  );
+  if (cleared.length === 0) return false;
   console.error('sales resumed: the partner balance covers orders again');
   return true;
+}
+
+/**
+ * The provider stops selling (issue 30 item 8): POST /orders answers 503 until they resume. An open
+ * automatic pause becomes theirs, so a topped-up balance does not end it behind their back.
+ */
+export async function pauseSalesByOperator(db: Queryable, reason: string, operatorActionId: number): Promise<'paused' | 'already'> {
+  const rows = await db.query(
+    `INSERT INTO sales_pauses (reason, needed_usd_e4, operator_action_id) VALUES ($1, 0, $2)
+     ON CONFLICT ((true)) WHERE cleared_at IS NULL
+     DO UPDATE SET reason = EXCLUDED.reason, operator_action_id = EXCLUDED.operator_action_id WHERE sales_pauses.operator_action_id IS NULL
+     RETURNING id`,
+    [reason, operatorActionId],
+  );
+  return rows.length > 0 ? 'paused' : 'already';
+}
+
+/** The provider sells again: whatever pause is open ends, theirs or the automatic one. */
+export async function resumeSales(db: Queryable): Promise<'resumed' | 'not_paused'> {
+  const rows = await db.query('UPDATE sales_pauses SET cleared_at = now() WHERE cleared_at IS NULL RETURNING id');
+  return rows.length > 0 ? 'resumed' : 'not_paused';
+}
+
+/** The pause in force, if any: why ('partner_out_of_balance', or the operator's reason) and since when. */
+export async function openSalesPause(db: Queryable): Promise<{ reason: string; since: Date } | undefined> {
+  const [pause] = await db.query<{ reason: string; since: Date }>('SELECT reason, since FROM sales_pauses WHERE cleared_at IS NULL');
+  return pause;
 }
