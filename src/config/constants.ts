@@ -26,6 +26,9 @@ export const DOWNLOADED_HELP_AFTER_MS = 10 * 60_000;
  */
 export const RECENT_SIGN_IN_MS = 5 * 60_000;
 
+/** The reconcile job reads the partner's balance for the low-balance alert at most this often (across every API instance). */
+export const LOW_BALANCE_CHECK_EVERY_MS = 10 * 60_000;
+
 /** Local-storage keys (spec 3). */
 export const STORAGE_KEYS = {
   cookieConsent: 'cookie_consent_minimal',

@@ -26,6 +26,8 @@ export interface ShopConfig {
   /** The order e-mail's SMTP server and sender. */
   smtpUrl: string;
   mailFrom: string;
+  /** Where the provider's own alerts go (the partner's balance below LOW_BALANCE_USD); unset: only the log says so. */
+  providerAlertEmail: string | undefined;
   /** The scheduler's bearer token for POST /api/jobs/reconcile; unset: only the in-process timer runs the job. */
   reconcileToken: string | undefined;
   /** Proxies in front of the API that append to X-Forwarded-For (0: clients connect directly); POST /api/csp-reports limits each client by its address. */
@@ -105,6 +107,7 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
     partnerWebhookToken: get('PARTNER_WEBHOOK_TOKEN')!,
     smtpUrl: get('SMTP_URL')!,
     mailFrom: get('MAIL_FROM')!,
+    providerAlertEmail: get('PROVIDER_ALERT_EMAIL'),
     reconcileToken: get('RECONCILE_TOKEN'),
     trustedProxies,
     port,

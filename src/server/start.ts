@@ -42,6 +42,7 @@ export async function startShopApi(
       }),
     }),
     mailer,
+    providerAlertEmail: config.providerAlertEmail,
     partnerWebhookToken: config.partnerWebhookToken,
     reconcileToken: config.reconcileToken,
     alerts: { vapid: config.vapid, secret: config.alertsSecret, publicApiUrl: config.publicApiUrl },

@@ -2,6 +2,8 @@ import type Stripe from 'stripe';
 import type { Alerts } from '../alerts/alerts.ts';
 import type { Db } from '../db/db.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { balanceCheckDue, checkPartnerBalance } from '../ops/balance-alert.ts';
 import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
 import type { OrderStore } from '../orders/store.ts';
 import type { EsimPartner } from '../partner/partner.ts';
@@ -22,6 +24,9 @@ export function createReconcileJob(deps: {
   fulfilment: Fulfilment;
   checkouts: CheckoutExpiry;
   alerts: Pick<Alerts, 'sweep'>;
+  /** The provider's low-balance e-mail: the mailer, and where it goes (none: only the log). */
+  mailer: Mailer;
+  providerAlertEmail: string | undefined;
 }): () => Promise<number> {
   const { db, stripe, partner, store, fulfilment, checkouts, alerts } = deps;
   return async () => {
@@ -33,7 +38,13 @@ export function createReconcileJob(deps: {
     const paid = await syncCheckouts(db, stripe, store);
     for (const id of paid) await fulfilment.run(id);
     const handled = paid.length + (await fulfilment.runDue()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
-    // Alerts last: a failing mail relay or push service never holds up a delivery or a refund.
+    // Alerts last: a failing mail relay or push service never holds up a delivery or a refund. The
+    // provider's low-balance e-mail among them: the balance read at most every 10 minutes across instances.
+    const balanceAlert = async () => {
+      if (await balanceCheckDue(db))
+        await checkPartnerBalance({ db, partner, mailer: deps.mailer, providerEmail: deps.providerAlertEmail });
+    };
+    await balanceAlert().catch((error: unknown) => console.error('balance alert failed', error instanceof Error ? error.message : error));
     return handled + (await alerts.sweep());
   };
 }
