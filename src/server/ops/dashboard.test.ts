@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { paidOrders } from '../../../tests/support/paid-orders.ts';
+import { LOW_BALANCE_USD } from '../../config/constants.ts';
+import type { Db } from '../db/db.ts';
+import { pauseSalesByOperator } from '../orders/sales-pause.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+import { berlinMidnight, dashboard } from './dashboard.ts';
+
+/**
+ * The back office's business figures (issue 30 item 8) for a known set of orders, on PGlite and a
+ * real PostgreSQL server. The day after Berlin moved to summer time (29 March 2026), so "today"
+ * starts at 22:00 UTC and 7 and 30 days back at 23:00 UTC.
+ */
+const NOW = new Date('2026-03-30T10:00:00Z');
+const partnerWith = (balance: () => Promise<number>) => ({ balance }) as unknown as EsimPartner;
+
+describe('berlinMidnight', () => {
+  it('is 00:00 in Berlin, in summer and winter time', () => {
+    expect(berlinMidnight(NOW).toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(berlinMidnight(NOW, 6).toISOString()).toBe('2026-03-23T23:00:00.000Z');
+    expect(berlinMidnight(new Date('2026-03-29T21:59:00Z')).toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(berlinMidnight(new Date('2026-10-25T12:00:00Z'), -1).toISOString()).toBe('2026-10-25T23:00:00.000Z');
+  });
+});
+
+describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await open();
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+  beforeEach(async () => {
+    await db.query('TRUNCATE orders, payments, refunds, sales_pauses, operator_actions CASCADE');
+  });
+
+  it('adds up orders paid, gross, VAT, wholesale, Stripe fees, refunds and margin for today, 7 and 30 days', async () => {
+    const data = paidOrders(db);
+    const today = await data.order({
+      createdAt: new Date('2026-03-30T07:55:00Z'),
+      paidAt: new Date('2026-03-30T08:00:00Z'),
+      amountMinor: 1199,
+      wholesaleUsdE4: 50_000,
+      stripeFeeMinor: 43,
+    });
+    // 23:30 in Berlin the day before: yesterday, not today, though the same UTC date as "today" starts.
+    await data.order({
+      destination: 'FR',
+      createdAt: new Date('2026-03-29T21:25:00Z'),
+      paidAt: new Date('2026-03-29T21:30:00Z'),
+      amountMinor: 999,
+      wholesaleUsdE4: 40_000,
+    });
+    const tenDaysAgo = await data.order({
+      createdAt: new Date('2026-03-20T12:00:00Z'),
+      paidAt: new Date('2026-03-20T12:00:00Z'),
+      amountMinor: 2499,
+      wholesaleUsdE4: 100_000,
+      stripeFeeMinor: 60,
+    });
+    // 23:30 in Berlin on 28 February: before the 30 days.
+    const older = await data.order({
+      createdAt: new Date('2026-02-28T22:00:00Z'),
+      paidAt: new Date('2026-02-28T22:30:00Z'),
+      amountMinor: 500,
+      destination: 'IT',
+    });
+    // Never paid, or its payment failed: not an order of the business.
+    await data.order({ createdAt: new Date('2026-03-30T09:00:00Z'), destination: 'ES' });
+    await data.order({
+      createdAt: new Date('2026-03-30T09:00:00Z'),
+      paidAt: new Date('2026-03-30T09:01:00Z'),
+      paymentStatus: 'failed',
+      destination: 'ES',
+    });
+    // Refunds count when they succeeded, in the period they were made in.
+    await data.refund(tenDaysAgo, 1000, new Date('2026-03-30T09:00:00Z'));
+    await data.refund(older, 500, new Date('2026-03-10T09:00:00Z'));
+    await data.refund(today, 300, new Date('2026-03-30T09:30:00Z'), 'pending');
+
+    const answer = await dashboard(
+      db,
+      partnerWith(async () => 1_234_5678),
+      NOW,
+    );
+    const eur = (amountMinor: number) => ({ amountMinor, currency: 'EUR' });
+    expect(answer.periods).toEqual([
+      {
+        days: 1,
+        orders: 1,
+        gross: eur(1199),
+        vat: eur(191),
+        wholesaleUsd: 5,
+        stripeFees: eur(43),
+        refunds: eur(1000),
+        // 1199 − 191 VAT − 430 wholesale (5 USD × 0.86) − 43 fee, less the refund net of VAT (1000 − 160).
+        margin: eur(-305),
+        topDestinations: [{ destination: 'DE', orders: 1 }],
+      },
+      {
+        days: 7,
+        orders: 2,
+        gross: eur(2198),
+        vat: eur(351),
+        wholesaleUsd: 9,
+        stripeFees: eur(43),
+        refunds: eur(1000),
+        margin: eur(535 + 495 - 840),
+        topDestinations: [
+          { destination: 'DE', orders: 1 },
+          { destination: 'FR', orders: 1 },
+        ],
+      },
+      {
+        days: 30,
+        orders: 3,
+        gross: eur(4697),
+        vat: eur(750),
+        wholesaleUsd: 19,
+        stripeFees: eur(103),
+        refunds: eur(1500),
+        margin: eur(535 + 495 + 1180 - 840 - 420),
+        topDestinations: [
+          { destination: 'DE', orders: 2 },
+          { destination: 'FR', orders: 1 },
+        ],
+      },
+    ]);
+    expect(answer.balanceUsd).toBe(1234.5678);
+    expect(answer.lowBalanceUsd).toBe(LOW_BALANCE_USD);
+    expect(answer.salesPause).toBeNull();
+    // The audit, live: a paid order with neither its eSIM nor a refund is named.
+    expect(answer.audit).toContainEqual({ orderId: today, finding: expect.stringContaining('paid_without_esim_or_refund') });
+  });
+
+  it('says null for Stripe fees none reported and for a balance the partner would not give, and shows an open pause', async () => {
+    const data = paidOrders(db);
+    await data.order({ createdAt: NOW, paidAt: NOW, amountMinor: 999 });
+    const [action] = await db.query<{ id: number }>(
+      `INSERT INTO operator_actions (idempotency_key, operator_uid, action, reason) VALUES ('k1', 'op', 'sales_pause', 'stock check') RETURNING id`,
+    );
+    await pauseSalesByOperator(db, 'stock check', Number(action!.id));
+
+    const answer = await dashboard(
+      db,
+      partnerWith(() => Promise.reject(new Error('partner down'))),
+      NOW,
+    );
+    expect(answer.periods.map((p) => [p.orders, p.stripeFees])).toEqual([
+      [1, null],
+      [1, null],
+      [1, null],
+    ]);
+    expect(answer.balanceUsd).toBeNull();
+    expect(answer.salesPause).toEqual({ reason: 'stock check', since: expect.any(String) });
+  });
+});

@@ -1,0 +1,60 @@
+// Orders, payments and refunds written straight into the tables (migrations 0001, 0016, 0017), for
+// the back office's business figures and the accountant's export.
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../../src/server/db/db.ts';
+
+export interface PaidOrderFields {
+  email?: string | null;
+  destination?: string;
+  amountMinor?: number;
+  wholesaleUsdE4?: number;
+  createdAt: Date;
+  /** The paid payment's time; none: never paid. */
+  paidAt?: Date;
+  paymentStatus?: 'paid' | 'failed';
+  buyerCountry?: string | null;
+  stripeFeeMinor?: number | null;
+}
+
+export function paidOrders(db: Queryable) {
+  return {
+    /** An order (paid when `paidAt` is given); answers its id. */
+    async order(fields: PaidOrderFields): Promise<string> {
+      const { email = 'buyer@example.com', destination = 'DE', amountMinor = 1000, wholesaleUsdE4 = 50_000, createdAt } = fields;
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
+           currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, created_at)
+         VALUES ($1, $2, $3, $4, 'de-1gb-7d', $5, '{}'::jsonb, 'P1', $6, $7, 'EUR', 'en', '2026-01', $8, $8, $8)`,
+        [id, `uid-${id}`, email, fields.paidAt ? 'delivered' : 'pending_payment', destination, wholesaleUsdE4, amountMinor, createdAt],
+      );
+      if (fields.paidAt) {
+        const fee = fields.stripeFeeMinor ?? null;
+        await db.query(
+          `INSERT INTO payments (order_id, provider, checkout_session_id, status, amount_minor, currency, created_at, buyer_country,
+             stripe_fee_minor, stripe_fee_currency)
+           VALUES ($1, 'stripe', $2, $3, $4, 'EUR', $5, $6, $7, $8)`,
+          [
+            id,
+            `cs_${id}`,
+            fields.paymentStatus ?? 'paid',
+            amountMinor,
+            fields.paidAt,
+            fields.buyerCountry ?? null,
+            fee,
+            fee === null ? null : 'EUR',
+          ],
+        );
+      }
+      return id;
+    },
+    async refund(orderId: string, amountMinor: number, createdAt: Date, status: 'succeeded' | 'pending' = 'succeeded'): Promise<void> {
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO refunds (id, order_id, requested_by, reason, amount_minor, currency, status, stripe_refund_id, idempotency_key, created_at)
+         VALUES ($1, $2, 'buyer', 'requested', $3, 'EUR', $4, $5, $6, $7)`,
+        [id, orderId, amountMinor, status, `re_${id}`, `key-${id}`, createdAt],
+      );
+    },
+  };
+}
