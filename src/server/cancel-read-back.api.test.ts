@@ -9,6 +9,7 @@ import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
 import { AUDIT_GRACE_MS, auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';
+import { buyersRefund } from './refunds/refund-command.ts';
 
 /**
  * Found by the fault-injection run (seed 202026, `npm test`'s short run): a cancel the partner
@@ -43,7 +44,7 @@ describe.each(databaseDrivers())('a cancel read back from the partner on $name',
     bed.stand.partner.setWebhookUrl(undefined);
     bed.stand.partner.failNext(FAILURES.lostAnswer, { call: 'esim/cancel' });
     bed.stand.partner.failNext({ status: 500 }, { call: 'esim/query' });
-    await bed.handler.fulfilment.requestRefund(id);
+    await bed.handler.fulfilment.requestRefund(buyersRefund(id));
     const sent = await bed.db.query<{ outcome: string }>(
       `SELECT outcome FROM partner_writes WHERE order_id = $1 AND call = 'esim/cancel'`,
       [id],

@@ -12,6 +12,7 @@ import type { ShopApi } from './wiring.ts';
 import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
+import { buyersRefund } from './refunds/refund-command.ts';
 
 /**
  * Money under faults (issue 20): answers lost after the partner applied a write, a second API
@@ -119,7 +120,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     // The refund was under way: the partner applied the cancel, and the process died before it wrote anything down.
     const after = await withoutPartnerNotifications(async () => {
       await bed.stand.options.partner.cancelProfile(tranNo(order.id));
-      await bed.handler.fulfilment.requestRefund(order.id);
+      await bed.handler.fulfilment.requestRefund(buyersRefund(order.id));
       return settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
     });
     expect(after.state).toBe('refunded');

@@ -45,7 +45,9 @@ export async function crossCheck(deps: {
 }): Promise<CrossCheck[]> {
   const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
   const orders = await db.query<OrderRow>(
-    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_id, refund_reason, email_sent_at, email, checkout_session_id FROM orders`,
+    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email_sent_at, email, checkout_session_id,
+       (SELECT string_agg(r.stripe_refund_id, ' ') FROM refunds r WHERE r.order_id = orders.id AND r.status = 'succeeded') AS refund_id
+     FROM orders`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
   const esims = new Map(

@@ -18,13 +18,6 @@ describe('what the owner sees of an eSIM', () => {
     expect(esimStatus(order('refunded'), esim({ status: 'cancelled' }), NOW)).toBe('refunded');
   });
 
-  it("says 'refunded' only once Stripe says the refund succeeded", () => {
-    const refunded = (refund_status: OrderRow['refund_status']) => ({ ...order('refunded'), refund_status }) as OrderRow;
-    expect(esimStatus(refunded('succeeded'), esim({ status: 'cancelled' }), NOW)).toBe('refunded');
-    expect(esimStatus(refunded('pending'), esim({ status: 'cancelled' }), NOW)).toBe('refunding');
-    expect(esimStatus(refunded('failed'), undefined, NOW)).toBe('refunding');
-  });
-
   it('then the partner’s state: ready, active once installed, used up, expired', () => {
     expect(esimStatus(order('delivered'), esim(), NOW)).toBe('ready');
     expect(esimStatus(order('delivered'), esim({ status: 'installed', installed: true }), NOW)).toBe('active');

@@ -20,7 +20,8 @@ export function esimStatus(order: OrderRow, esim: EsimRow | undefined, now: Date
     case 'refund_requested':
       return 'refunding';
     case 'refunded':
-      return order.refund_status === 'pending' || order.refund_status === 'failed' ? 'refunding' : 'refunded';
+      // Refunded only once every refund of it succeeded; one that fails later reopens it (refund_requested).
+      return 'refunded';
     case 'delivered':
       break;
     default:

@@ -6,7 +6,9 @@ import { createEsimStore } from '../esims/store.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createOrderStore, type OrderRow } from '../orders/store.ts';
 import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } from '../partner/partner.ts';
-import { refundPayment, refundStatus } from '../payments/stripe.ts';
+import { createRefundCommand } from '../refunds/refund-command.ts';
+import { settleRefund } from '../refunds/settle.ts';
+import * as refunds from '../refunds/store.ts';
 import { createFulfilmentEmails } from './emails.ts';
 import { claimOrder, LeaseLost, type Lease } from './lease.ts';
 import type { Fulfilment } from './fulfilment.types.ts';
@@ -90,8 +92,19 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
     return profile;
   }
 
-  /** One try: moves the order as far as it can; throws what should be tried again. Every write checks the claim. */
+  /**
+   * One try: moves the order as far as it can, then carries its other refunds (an operator's, part
+   * of the payment) at Stripe; throws what should be tried again. Every write checks the claim.
+   */
   async function step(lease: Lease): Promise<Outcome> {
+    const outcome = await moveOrder(lease);
+    const aside = await settleAside(lease, await fresh(lease.order.id));
+    if (aside === undefined) return outcome;
+    return { retryInMs: outcome === 'done' ? aside : Math.min(outcome.retryInMs, aside) };
+  }
+
+  /** The order's state machine (DESIGN 6). */
+  async function moveOrder(lease: Lease): Promise<Outcome> {
     const id = lease.order.id;
     const move = (to: OrderRow['state'], cause: string) => lease.write((tx) => orders.move(tx, id, to, cause));
     for (;;) {
@@ -131,7 +144,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
         }
         case 'fulfilment_failed': {
           // Once, before the first refund is asked for (a pending or failed one does not release again).
-          if (!order.refund_id) await releaseUndelivered(lease, order);
+          if (!(await refunds.anyAsked(db, id))) await releaseUndelivered(lease, order);
           const refunded = await refund(lease, order, order.refund_reason ?? 'not_delivered');
           if (refunded !== 'refunded') return refunded;
           continue;
@@ -293,6 +306,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
         await lease.write(async (tx) => {
           await partnerWrites.settle(tx, write, 'refused', `read back: ${now.status}`);
           await queue.setRefundReason(tx, order.id, null);
+          await refunds.cancelUnasked(tx, order.id);
           await orders.move(tx, order.id, 'delivered', 'refund_refused: installed');
         });
         await refreshEsims(partner, esims, [tranNo]).catch(() => undefined);
@@ -345,77 +359,81 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
     }
   }
 
+  /** One refund row at Stripe under this claim (refunds/settle.ts has its state model). */
+  const settle = (lease: Lease, id: string) =>
+    settleRefund(
+      { db, stripe, write: (work) => lease.write(work), check: () => lease.check(), retryDelaysMs: delays, pollMs: refundPollMs },
+      id,
+    );
+
   /**
-   * Refunds the order's payment in full, once, and calls the order refunded only when Stripe says
-   * the refund succeeded. Stripe's refunds can stay `pending` and succeed or fail later, and one
-   * reported `succeeded` can still fail (docs.stripe.com/refunds, failed refunds; API reference,
-   * Refunds: status "pending, requires_action, succeeded, failed, or canceled").
-   *
-   * The state model (migration 0005: refund_id, refund_status, refund_status_at, refund_failures):
-   *
-   *   fulfilment_failed | refund_requested      refund_id NULL: nothing asked yet
-   *     → ask Stripe (refundPayment: Stripe read first, failed refunds passed over)
-   *                                              refund_status 'pending': the order stays where it
-   *                                              is; the buyer sees 'refunding', gets no e-mail;
-   *                                              the webhook (refund.updated, charge.refund.updated,
-   *                                              refund.failed) or, if it is lost, this function's
-   *                                              read of the refund (every refundPollMs) settles it
-   *                                              refund_status 'failed': asked again after a wait
-   *                                              that grows with refund_failures (retryDelaysMs);
-   *                                              the audit shows it if it keeps failing
-   *     → refund_status 'succeeded' → refunded → the refund e-mail, once
-   *   refunded, then Stripe says its refund failed after all (a late failure)
-   *     → refund_requested (orders/store.ts, recordRefund) → asked again, no second e-mail
-   *
-   * Answers 'refunded' once the order is refunded, else when to look again.
+   * The order refunded as a whole (fulfilment_failed, refund_requested): what is left of its
+   * payment is refunded through a row of its own (the refund command's, or the shop's, made here),
+   * every open row of the order is carried at Stripe, and the order is called refunded only once
+   * Stripe says all of them succeeded and together they give back what was paid; then the refund
+   * e-mail, once (a refund that fails late reopens the order: stripe-webhook.ts, and it is asked
+   * again without a second e-mail). Answers 'refunded' once the order is refunded, else when to look again.
    */
   async function refund(
     lease: Lease,
     order: OrderRow,
     reason: NonNullable<OrderRow['refund_reason']>,
   ): Promise<'refunded' | { retryInMs: number }> {
-    let refundId = order.refund_id;
-    let status = refundId ? (order.refund_status ?? 'pending') : null;
-    let failures = order.refund_failures;
-    let failedAt = order.refund_status_at?.getTime() ?? Date.now();
-    if (refundId && status === 'pending') {
-      // Pending as last heard: Stripe's word now, in case its webhook was lost.
-      const read = refundStatus((await stripe.refunds.retrieve(refundId)).status);
-      if (read !== status) {
-        await lease.write((tx) => orders.recordRefund(tx, order.id, refundId!, read));
-        status = read;
-        if (read === 'failed') [failures, failedAt] = [failures + 1, Date.now()];
-      }
-    }
-    if (status === 'failed') {
-      // A failed refund is asked again, later each time: an expired card fails again at once.
-      const wait = failedAt + delays[Math.min(Math.max(failures, 1), delays.length) - 1]! - Date.now();
-      if (wait > 0) return { retryInMs: wait };
-    }
-    if (!refundId || status === 'failed') {
-      const payment = await queue.paidPayment(db, order.id);
-      if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
-      await lease.check();
-      const asked = await refundPayment(stripe, {
-        reference: order.id,
-        paymentIntentId: payment.payment_intent_id,
-        amountMinor: payment.amount_minor,
-        reason,
-        attempt: lease.order.attempts,
-      });
-      [refundId, status] = [asked.id, asked.status];
+    const payment = await refunds.paidPayment(db, order.id);
+    if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
+    const counted = (await refunds.refundsOf(db, order.id)).filter((r) => r.status !== 'cancelled');
+    const given = counted.reduce((sum, r) => sum + r.amount_minor, 0);
+    if (given < payment.amount_minor) {
+      // The key names what it refunds: another worker's or run's try finds the same row.
       await lease.write((tx) =>
-        queue.recordRefundAsked(tx, order.id, { id: asked.id, status: asked.status, reason, amountMinor: payment.amount_minor }),
+        refunds.recordRequest(tx, {
+          orderId: order.id,
+          requestedBy: reason === 'requested' ? 'buyer' : 'system',
+          reason,
+          idempotencyKey: `order-rest:${order.id}:${given}`,
+        }),
       );
-      if (status === 'failed') throw new Error(`refund ${refundId}: failed at Stripe`);
     }
-    if (status === 'pending') return { retryInMs: refundPollMs };
+    let retryInMs: number | undefined;
+    for (const row of await refunds.refundsOf(db, order.id)) {
+      if (!refunds.OPEN_STATUSES.includes(row.status)) continue;
+      const settled = await settle(lease, row.id);
+      if (settled.retryInMs !== undefined) retryInMs = Math.min(retryInMs ?? Infinity, settled.retryInMs);
+    }
+    if (retryInMs !== undefined) return { retryInMs };
+    const rows = await refunds.refundsOf(db, order.id);
+    const back = rows.filter((r) => r.status === 'succeeded');
+    if (back.reduce((sum, r) => sum + r.amount_minor, 0) < payment.amount_minor) return { retryInMs: 0 };
     await lease.write(async (tx) => {
       // The refund e-mail goes once: not again after a refund that failed late and was asked again.
       await queue.oweRefundEmail(tx, order.id);
-      await orders.move(tx, order.id, 'refunded', `stripe:refund ${refundId}`);
+      await orders.move(tx, order.id, 'refunded', `stripe:refund ${back.map((r) => r.stripe_refund_id).join(' ')}`);
     });
     return 'refunded';
+  }
+
+  /**
+   * The refunds of an order that is not being refunded as a whole (an operator's, part of the
+   * payment), carried at Stripe after its own step. Their failures never count against the
+   * order's delivery (whose failed tries end in a refund): they are logged and looked at again.
+   * Answers when to look again, or undefined when none is open.
+   */
+  async function settleAside(lease: Lease, order: OrderRow): Promise<number | undefined> {
+    if (order.state === 'fulfilment_failed' || order.state === 'refund_requested') return undefined;
+    let retryInMs: number | undefined;
+    for (const row of await refunds.refundsOf(db, order.id)) {
+      if (!refunds.OPEN_STATUSES.includes(row.status)) continue;
+      const wait = await settle(lease, row.id).then(
+        (settled) => settled.retryInMs,
+        (error: unknown) => {
+          if (error instanceof LeaseLost) throw error;
+          console.error('fulfilment: refund will be asked again', row.id, error instanceof Error ? error.message : error);
+          return delays[Math.min(row.failures + 1, delays.length) - 1]!;
+        },
+      );
+      if (wait !== undefined) retryInMs = Math.min(retryInMs ?? Infinity, wait);
+    }
+    return retryInMs;
   }
 
   /** A failure the same call cannot fix by being tried again: the order goes straight to its refund. */
@@ -508,16 +526,8 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
     return due.length;
   }
 
-  /** The buyer's refund of a never-installed eSIM: recorded, then carried out at once. */
-  async function requestRefund(id: string): Promise<boolean> {
-    const moved = await db.transaction(async (tx) => {
-      const ok = await orders.move(tx, id, 'refund_requested', 'buyer_requested');
-      if (ok) await queue.refundRequested(tx, id);
-      return ok;
-    });
-    if (moved) await run(id);
-    return moved;
-  }
+  /** The one refund command (refunds/refund-command.ts): a row, then this order's run asks Stripe. */
+  const { requestRefund } = createRefundCommand({ db, run });
 
   /** Waits for the runs under way (a server stopping, a test). */
   const settled = () => Promise.allSettled([...running.values()]).then(() => undefined);

@@ -19,7 +19,9 @@ export async function due(db: Db, limit: number): Promise<string[]> {
     `SELECT id FROM orders
      WHERE (state IN ('paid', 'provisioning', 'fulfilment_failed', 'refund_requested')
             OR (state = 'delivered' AND email_sent_at IS NULL)
-            OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL))
+            OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL)
+            -- A refund of it to ask Stripe for, settle or ask again (an operator's, part of the payment).
+            OR EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = orders.id AND r.status IN ('requested', 'pending', 'failed')))
        AND (next_attempt_at IS NULL OR next_attempt_at <= now())
        AND (locked_until IS NULL OR locked_until < now())
      ORDER BY next_attempt_at NULLS FIRST LIMIT $1`,
@@ -96,9 +98,14 @@ export async function giveUp(tx: Queryable, id: string, error: string): Promise<
   await tx.query('UPDATE orders SET attempts = 0, last_error = $2, next_attempt_at = NULL WHERE id = $1', [id, error]);
 }
 
-/** The buyer asked for their money back: recorded as the reason, with a fresh count of tries, due at once. */
-export async function refundRequested(tx: Queryable, id: string): Promise<void> {
-  await tx.query(`UPDATE orders SET refund_reason = 'requested', attempts = 0, next_attempt_at = NULL WHERE id = $1`, [id]);
+/** The order is to be refunded as a whole (the refund command): the reason, with a fresh count of tries, due at once. */
+export async function refundRequested(tx: Queryable, id: string, reason: NonNullable<OrderRow['refund_reason']>): Promise<void> {
+  await tx.query('UPDATE orders SET refund_reason = $2, attempts = 0, next_attempt_at = NULL WHERE id = $1', [id, reason]);
+}
+
+/** Due at once (a refund of it to ask Stripe for). */
+export async function dueNow(tx: Queryable, id: string): Promise<void> {
+  await tx.query('UPDATE orders SET next_attempt_at = NULL WHERE id = $1', [id]);
 }
 
 /** Why the order is refunded (the refund e-mail and the audit tell it); null: it is not refunded after all. */
@@ -109,29 +116,6 @@ export async function setRefundReason(tx: Queryable, id: string, reason: 'accoun
 /** The partner's order for ours (updated_at: when it was placed, which the allocation's time limit counts from). */
 export async function setPartnerOrder(tx: Queryable, id: string, partnerOrderNo: string): Promise<void> {
   await tx.query('UPDATE orders SET partner_order_no = $2, updated_at = now() WHERE id = $1', [id, partnerOrderNo]);
-}
-
-/** The order's paid payment, the one a refund gives back. */
-export async function paidPayment(db: Db, id: string): Promise<{ payment_intent_id: string | null; amount_minor: number } | undefined> {
-  const [payment] = await db.query<{ payment_intent_id: string | null; amount_minor: number }>(
-    `SELECT payment_intent_id, amount_minor FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
-    [id],
-  );
-  return payment;
-}
-
-/** A refund asked of Stripe, as it answered; a failed one counts towards the wait before the next. */
-export async function recordRefundAsked(
-  tx: Queryable,
-  id: string,
-  refund: { id: string; status: string; reason: string; amountMinor: number },
-): Promise<void> {
-  await tx.query(
-    `UPDATE orders SET refund_id = $2, refund_status = $3, refund_status_at = now(), refund_reason = $4, refund_amount_minor = $5,
-       refund_failures = refund_failures + CASE WHEN $3 = 'failed' THEN 1 ELSE 0 END
-     WHERE id = $1`,
-    [id, refund.id, refund.status, refund.reason, refund.amountMinor],
-  );
 }
 
 /**

@@ -54,6 +54,18 @@ const COUNTED_PAYMENT = `p.status = 'paid' AND NOT EXISTS (
 /** Order states in which no delivery, refund or reconcile run looks at the order. */
 const UNPAID_STATES = `('pending_payment', 'expired', 'cancelled', 'payment_failed')`;
 
+/** Per order: what its refunds give back or will (every one but the cancelled), and what Stripe says is back. */
+const REFUNDED_SQL = `
+  SELECT order_id, sum(amount_minor) FILTER (WHERE status <> 'cancelled') AS counted,
+    sum(amount_minor) FILTER (WHERE status = 'succeeded') AS back,
+    count(*) FILTER (WHERE status NOT IN ('succeeded', 'cancelled')) AS unsettled
+  FROM refunds GROUP BY order_id`;
+
+/** The order's paid amount (its latest counted payment: the one its refunds give back). */
+const PAID_SQL = `
+  SELECT DISTINCT ON (p.order_id) p.order_id, p.amount_minor AS amount FROM payments p WHERE ${COUNTED_PAYMENT}
+  ORDER BY p.order_id, p.id DESC`;
+
 const define = <Row>(invariant: Invariant<Row>) => invariant as Invariant<Record<string, unknown>>;
 
 /** Refunds of one order that fail before the audit says they keep failing (each is asked again, later each time). */
@@ -67,13 +79,14 @@ export const INVARIANTS = {
     graced: true,
     sql: `
       WITH paid AS (
-        SELECT p.order_id, min(p.created_at) AS paid_at FROM payments p
+        SELECT p.order_id, min(p.created_at) AS paid_at, max(p.amount_minor) AS amount FROM payments p
         WHERE ${COUNTED_PAYMENT} AND p.created_at < $1
         GROUP BY p.order_id
       )
       SELECT ${ORDER_COLUMNS}, o.kind, paid.paid_at
       FROM paid JOIN orders o ON o.id = paid.order_id
-      WHERE o.refund_id IS NULL
+      LEFT JOIN (${REFUNDED_SQL}) r ON r.order_id = o.id
+      WHERE coalesce(r.counted, 0) < paid.amount
         AND CASE o.kind
           WHEN 'top_up' THEN o.state <> 'delivered'
           ELSE NOT EXISTS (SELECT 1 FROM esims e WHERE e.order_id = o.id)
@@ -91,38 +104,74 @@ export const INVARIANTS = {
   }),
 
   refunded_without_refund_id: define<object>({
-    description: 'a refunded order names its refund at the payment provider',
-    sql: `SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.state = 'refunded' AND o.refund_id IS NULL`,
+    description: 'a refunded order has its refunds, each named at the payment provider',
+    sql: `
+      SELECT ${ORDER_COLUMNS} FROM orders o
+      WHERE o.state = 'refunded' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status = 'succeeded')`,
     detail: () => 'refunded, but no refund id',
   }),
 
-  refunded_before_succeeded: define<{ refund_id: string; refund_status: string | null }>({
-    description: 'an order is refunded (and its buyer told so) only once Stripe says its refund succeeded',
+  refunded_before_succeeded: define<{ unsettled: number; back: number | null; paid: number | null; currency: string }>({
+    description: 'an order is refunded (and its buyer told so) only once Stripe says its refunds succeeded and gave back what was paid',
     sql: `
-      SELECT ${ORDER_COLUMNS}, o.refund_id, o.refund_status FROM orders o
-      WHERE o.state = 'refunded' AND o.refund_id IS NOT NULL AND o.refund_status IS DISTINCT FROM 'succeeded'`,
-    detail: (row) => `refunded, but Stripe's refund ${row.refund_id} is ${row.refund_status ?? 'of unknown status'}`,
+      SELECT ${ORDER_COLUMNS}, r.unsettled, r.back, paid.amount AS paid, o.currency FROM orders o
+      JOIN (${REFUNDED_SQL}) r ON r.order_id = o.id
+      LEFT JOIN (${PAID_SQL}) paid ON paid.order_id = o.id
+      WHERE o.state = 'refunded' AND (r.unsettled > 0 OR coalesce(r.back, 0) < coalesce(paid.amount, 0))`,
+    detail: (row) =>
+      `refunded, but ${Number(row.unsettled) > 0 ? `${row.unsettled} of its refunds not succeeded at Stripe` : `only ${row.back ?? 0} of ${row.paid ?? 0} (${row.currency} minor units) is back`}`,
   }),
 
-  refund_failed: define<{ refund_id: string; refund_status: string | null; refund_failures: number; refund_status_at: Date | null }>({
-    description: `a refund Stripe reported failed is asked again within ${GRACE}, and an order's refunds do not fail ${REFUND_FAILURES_LIMIT} times`,
+  refund_failed: define<{ refund_id: string; stripe_refund_id: string | null; status: string; failures: number; status_at: Date }>({
+    description: `a refund Stripe reported failed is asked again within ${GRACE}, and a refund does not fail ${REFUND_FAILURES_LIMIT} times`,
     graced: true,
     sql: `
-      SELECT ${ORDER_COLUMNS}, o.refund_id, o.refund_status, o.refund_failures, o.refund_status_at FROM orders o
-      WHERE (o.refund_status = 'failed' AND o.refund_status_at < $1)
-         OR (o.refund_failures >= ${REFUND_FAILURES_LIMIT} AND o.refund_status IS DISTINCT FROM 'succeeded')`,
+      SELECT ${ORDER_COLUMNS}, r.id AS refund_id, r.stripe_refund_id, r.status, r.failures, r.status_at
+      FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE (r.status = 'failed' AND r.status_at < $1)
+         OR (r.failures >= ${REFUND_FAILURES_LIMIT} AND r.status NOT IN ('succeeded', 'cancelled'))`,
     detail: (row, now) =>
-      `${row.refund_failures} ${row.refund_failures === 1 ? 'refund' : 'refunds'} failed at Stripe; the latest, ${row.refund_id}, is ${row.refund_status ?? 'of unknown status'}${row.refund_status_at ? ` since ${ago(row.refund_status_at, now)}` : ''}: the money is not back`,
+      `refund ${row.refund_id}: ${row.failures} ${row.failures === 1 ? 'refund' : 'refunds'} failed at Stripe; the latest, ${row.stripe_refund_id ?? '(none)'}, is ${row.status} since ${ago(row.status_at, now)}: the money is not back`,
   }),
 
-  refund_pending_too_long: define<{ refund_id: string; refund_status_at: Date }>({
+  refund_pending_too_long: define<{ refund_id: string; stripe_refund_id: string | null; status_at: Date }>({
     description: `a refund is pending at Stripe for ${REFUND_PENDING_LIMIT_MS / 3600_000} hours at most`,
     graced: true,
     graceMs: REFUND_PENDING_LIMIT_MS,
     sql: `
-      SELECT ${ORDER_COLUMNS}, o.refund_id, o.refund_status_at FROM orders o
-      WHERE o.refund_status = 'pending' AND o.refund_status_at < $1`,
-    detail: (row, now) => `refund ${row.refund_id} pending at Stripe since ${ago(row.refund_status_at, now)}`,
+      SELECT ${ORDER_COLUMNS}, r.id AS refund_id, r.stripe_refund_id, r.status_at
+      FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE r.status = 'pending' AND r.status_at < $1`,
+    detail: (row, now) => `refund ${row.stripe_refund_id ?? row.refund_id} pending at Stripe since ${ago(row.status_at, now)}`,
+  }),
+
+  refund_not_asked: define<{ refund_id: string; created_at: Date; asks: number }>({
+    description: `a refund asked for is asked of Stripe (or its lost answer read back) within ${GRACE}`,
+    graced: true,
+    sql: `
+      SELECT ${ORDER_COLUMNS}, r.id AS refund_id, r.created_at, r.asks
+      FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE r.status = 'requested' AND r.created_at < $1`,
+    detail: (row, now) =>
+      `refund ${row.refund_id} asked for ${ago(row.created_at, now)}, ${row.asks > 0 ? `asked of Stripe ${row.asks} times, answer never read` : 'never asked of Stripe'}`,
+  }),
+
+  succeeded_refund_without_stripe_id: define<{ refund_id: string }>({
+    description: 'each succeeded refund names its refund at Stripe',
+    sql: `
+      SELECT ${ORDER_COLUMNS}, r.id AS refund_id FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE r.status = 'succeeded' AND r.stripe_refund_id IS NULL`,
+    detail: (row) => `refund ${row.refund_id} succeeded, but names no Stripe refund`,
+  }),
+
+  refund_asked_by_nobody: define<{ refund_id: string; requested_by: string | null; operator_uid: string | null }>({
+    description: 'every refund was asked by someone: the buyer, the shop, or an operator named by uid',
+    sql: `
+      SELECT ${ORDER_COLUMNS}, r.id AS refund_id, r.requested_by, r.operator_uid FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE r.requested_by IS NULL OR r.requested_by NOT IN ('buyer', 'operator', 'system')
+         OR (r.requested_by = 'operator') <> (coalesce(r.operator_uid, '') <> '')`,
+    detail: (row) =>
+      `refund ${row.refund_id} asked by ${row.requested_by ?? 'nobody'}${row.operator_uid ? ` (operator uid ${row.operator_uid})` : row.requested_by === 'operator' ? ', no operator named' : ''}`,
   }),
 
   cancelled_esim_not_refunded: define<{ esim_tran_no: string; cancelled_at: Date }>({
@@ -130,7 +179,7 @@ export const INVARIANTS = {
     sql: `
       SELECT ${ORDER_COLUMNS}, e.esim_tran_no, e.updated_at AS cancelled_at
       FROM esims e JOIN orders o ON o.id = e.order_id
-      WHERE e.status = 'cancelled' AND o.refund_id IS NULL`,
+      WHERE e.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status <> 'cancelled')`,
     detail: (row, now) => `eSIM ${row.esim_tran_no} cancelled (last changed ${ago(row.cancelled_at, now)}), order not refunded`,
   }),
 
@@ -156,16 +205,17 @@ export const INVARIANTS = {
     detail: (row, now) => `${row.call} (partner write ${row.write_id}) sent ${ago(row.sent_at, now)}, never settled`,
   }),
 
-  refund_exceeds_payment: define<{ refund_amount_minor: number; paid_minor: number; currency: string }>({
-    description: 'an order is refunded at most what was paid for it',
+  refund_exceeds_payment: define<{ refunded_minor: number; paid_minor: number; currency: string }>({
+    description: 'the refunds of an order (every one but the cancelled) never exceed what was paid for it',
     sql: `
-      SELECT ${ORDER_COLUMNS}, o.refund_amount_minor, coalesce(paid.amount, 0) AS paid_minor, o.currency
+      SELECT ${ORDER_COLUMNS}, r.counted AS refunded_minor, coalesce(paid.amount, 0) AS paid_minor, o.currency
       FROM orders o
+      JOIN (${REFUNDED_SQL}) r ON r.order_id = o.id
       LEFT JOIN (
         SELECT p.order_id, sum(p.amount_minor) AS amount FROM payments p WHERE ${COUNTED_PAYMENT} GROUP BY p.order_id
       ) paid ON paid.order_id = o.id
-      WHERE o.refund_amount_minor > coalesce(paid.amount, 0)`,
-    detail: (row) => `refunded ${row.refund_amount_minor}, paid ${row.paid_minor} (${row.currency} minor units)`,
+      WHERE r.counted > coalesce(paid.amount, 0)`,
+    detail: (row) => `refunded ${row.refunded_minor}, paid ${row.paid_minor} (${row.currency} minor units)`,
   }),
 
   duplicate_email: define<{ kind: string; sent: number }>({
@@ -275,4 +325,48 @@ function ago(at: Date, now: Date): string {
   const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
   const span = minutes < 120 ? `${minutes} min` : minutes < 48 * 60 ? `${Math.floor(minutes / 60)} h` : `${Math.floor(minutes / 1440)} d`;
   return `${span} ago (${at.toISOString().slice(0, 19)}Z)`;
+}
+
+/** A refund as Stripe lists it (the SDK's Refund: id, amount, payment_intent, metadata, status). */
+export interface StripeRefundSeen {
+  id: string;
+  amount: number;
+  status: string | null;
+  payment_intent: string | { id: string } | null;
+  metadata: Record<string, string> | null;
+}
+
+/**
+ * The invariant only Stripe's side can show: every refund Stripe made is one of ours. It matches a
+ * refund row (the one naming it, or, for an earlier ask that failed, the row its
+ * metadata.reference names), a payment mismatch given back (its refund_id, or its
+ * 'session:…' reference), or, made before refunds had rows, the order its reference names. One
+ * that matches none is a finding: money went back that no refund asked for. The caller lists
+ * Stripe's refunds (the fault run, per payment intent); this reads the database.
+ */
+export async function auditStripeRefunds(
+  db: Queryable,
+  refunds: readonly StripeRefundSeen[],
+): Promise<{ refundId: string; paymentIntentId: string | null; detail: string }[]> {
+  if (refunds.length === 0) return [];
+  const ids = refunds.map((r) => r.id);
+  const references = refunds.map((r) => r.metadata?.['reference'] ?? '');
+  const matched = await db.query<{ id: string }>(
+    `SELECT s.id FROM unnest($1::text[], $2::text[]) AS s (id, reference)
+     WHERE EXISTS (SELECT 1 FROM refunds r WHERE r.stripe_refund_id = s.id OR r.id::text = s.reference)
+        OR EXISTS (SELECT 1 FROM payment_mismatches m WHERE m.refund_id = s.id OR 'session:' || m.checkout_session_id = s.reference)
+        OR EXISTS (SELECT 1 FROM refunds r WHERE r.order_id::text = s.reference AND r.idempotency_key LIKE 'migrated:%')`,
+    [ids, references],
+  );
+  const known = new Set(matched.map((m) => m.id));
+  return refunds
+    .filter((r) => !known.has(r.id))
+    .map((r) => {
+      const intent = typeof r.payment_intent === 'string' ? r.payment_intent : (r.payment_intent?.id ?? null);
+      return {
+        refundId: r.id,
+        paymentIntentId: intent,
+        detail: `Stripe refund ${r.id} of ${r.amount} (${r.status ?? 'status unknown'}) on ${intent ?? 'no payment'} matches no refund of ours (reference ${r.metadata?.['reference'] ?? 'none'})`,
+      };
+    });
 }

@@ -4,6 +4,7 @@ import type { OrderStore } from '../orders/store.ts';
 import { isUuid } from '../uuid.ts';
 import { recordMismatch, type PaymentMismatch } from './mismatches.ts';
 import { paymentDetails, refundStatus } from './stripe.ts';
+import { recordStripeNews, rowOfStripeRefund } from '../refunds/store.ts';
 
 /** What each Checkout event means for its order (DESIGN 6: fulfil on the webhook, never on the redirect). */
 function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): OrderState | undefined {
@@ -99,12 +100,12 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
 
 /**
  * A refund event: the refund is read from Stripe, as it is now (an older event arriving after a
- * newer one must not undo it), and recorded on the order that names it, or whose id is its
- * metadata.reference (refundPayment puts it there). Only the fulfilment calls an order refunded
- * (fulfilment.ts, refund()); here a refunded order whose refund failed later is reopened
- * (store.ts, recordRefund). 'moved' means Stripe's word changed: the order is worked on at once.
- * When Stripe cannot be read, the handler throws: the webhook answers 500 and Stripe sends the
- * event again (and the reconcile job reads a pending refund itself).
+ * newer one must not undo it), and recorded on the refund row that names it, or whose id is its
+ * metadata.reference (refunds/settle.ts puts it there: an ask whose answer was lost). Only the
+ * fulfilment calls an order refunded; here a refunded order whose refund failed later is reopened
+ * (refund_requested: the money is owed again). 'moved' means Stripe's word changed: the order is
+ * worked on at once. When Stripe cannot be read, the handler throws: the webhook answers 500 and
+ * Stripe sends the event again (and the reconcile job reads a pending refund itself).
  */
 async function handleRefundEvent(stripe: Stripe, store: OrderStore, event: Stripe.Event): Promise<WebhookResult> {
   const told = event.data.object as Stripe.Refund;
@@ -113,14 +114,15 @@ async function handleRefundEvent(stripe: Stripe, store: OrderStore, event: Strip
   let outcome: WebhookOutcome = 'ignored';
   let orderId: string | null = null;
   const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
-    const [order] = await tx.query<{ id: string }>(
-      'SELECT id FROM orders WHERE refund_id = $1 OR id = $2 ORDER BY (refund_id = $1) DESC NULLS LAST LIMIT 1 FOR UPDATE',
-      [refund.id, isUuid(reference) ? reference : null],
-    );
-    // A mismatched payment's refund (reference 'session:…') or none of ours: nothing to record on an order.
-    if (!order) return;
-    orderId = order.id;
-    outcome = (await store.recordRefund(tx, order.id, refund.id, refundStatus(refund.status))) ? 'moved' : 'unchanged';
+    const row = await rowOfStripeRefund(tx, refund.id, isUuid(reference) ? reference : null);
+    // A mismatched payment's refund (reference 'session:…') or none of ours: no refund row to record it on.
+    if (!row) return;
+    orderId = row.order_id;
+    const news = await recordStripeNews(tx, row.id, refund.id, refundStatus(refund.status));
+    // Only a refunded order is reopened; a refund of part of a delivered one is simply asked again (its row is open).
+    if (news.lateFailure && (await store.byId(tx, row.order_id))?.state === 'refunded')
+      await store.move(tx, row.order_id, 'refund_requested', `stripe:refund_failed ${refund.id}`);
+    outcome = news.changed ? 'moved' : 'unchanged';
   });
   return { outcome: once === 'replay' ? 'replay' : outcome, orderId };
 }

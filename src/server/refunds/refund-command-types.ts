@@ -1,0 +1,48 @@
+import type { RefundRow } from './store.ts';
+
+/**
+ * The one refund command (issue 30 item 5, DESIGN 8): the buyer's refund button, an operator's
+ * refund and the shop's own (not delivered, account deleted, out of balance, a rejected order) all
+ * ask for their money back through it, and it alone asks Stripe (implementation: refund-command.ts).
+ */
+export interface RefundCommand {
+  requestRefund(request: RefundRequest): Promise<RefundOutcome>;
+}
+
+/** Why a refund was asked: the shop's reasons, the buyer's ('requested'), or an operator's (its words in `note`). */
+export type RefundReason = 'not_delivered' | 'requested' | 'payment_mismatch' | 'account_deleted' | 'out_of_balance' | 'fraud' | 'operator';
+
+export interface RefundRequest {
+  orderId: string;
+  /** In the payment's currency's minor units; absent: what is left of the payment. */
+  amountMinor?: number;
+  requestedBy: 'buyer' | 'operator' | 'system';
+  /** Required for an operator's refund, and only for one. */
+  operatorUid?: string;
+  reason: RefundReason;
+  /** The operator's words. */
+  note?: string;
+  /** The caller's key for this one refund: the same key again (a double click) refunds once. */
+  idempotencyKey: string;
+}
+
+export interface RefundOutcome {
+  /** The refund as it stands once Stripe was asked (status 'succeeded', or 'pending' while Stripe settles it, …). */
+  refund: RefundRow;
+  /** False: the same idempotency key made it before. */
+  created: boolean;
+}
+
+/** A refund that is not made, and why: nothing of it was recorded or asked of Stripe. */
+export class RefundRefused extends Error {
+  // A field, not a parameter property: Node's type stripping (npm start) refuses those.
+  readonly code: 'order_not_found' | 'not_paid' | 'exceeds_payment' | 'idempotency_key_reused' | 'asked_by_nobody' | 'not_refundable';
+  constructor(
+    code: 'order_not_found' | 'not_paid' | 'exceeds_payment' | 'idempotency_key_reused' | 'asked_by_nobody' | 'not_refundable',
+    message: string,
+  ) {
+    super(message);
+    this.code = code;
+    this.name = 'RefundRefused';
+  }
+}

@@ -1,0 +1,67 @@
+import type { Db } from '../db/db.ts';
+import * as queue from '../fulfilment/queue.ts';
+import { createOrderStore } from '../orders/store.ts';
+import { RefundRefused, type RefundCommand, type RefundOutcome, type RefundRequest } from './refund-command-types.ts';
+import { recordRequest, refundById } from './store.ts';
+
+/**
+ * The one refund command (refund-command-types.ts). It records the refund as a row, checked against
+ * what was paid in the transaction that locks the order, and moves the order as the refund means:
+ *
+ * - the buyer's refund of their delivered, never-installed eSIM: delivered → refund_requested (the
+ *   eSIM is cancelled at the partner before Stripe is asked; installed meanwhile, the refund is void);
+ * - the rest of the payment for an order not delivered (paid, or held): → refund_requested, which
+ *   ends refunded with the refund e-mail, as a failed delivery does;
+ * - anything else (part of the payment, or an operator's refund of a delivered eSIM): the order
+ *   stays as it is, with an order event that says so.
+ *
+ * Then the order's run (the fulfilment, under its claim on the order) asks Stripe (settle.ts), so
+ * only one worker ever asks Stripe for a row. Answers the row as it stands after that run.
+ */
+export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Promise<void> }): RefundCommand {
+  const { db } = deps;
+  const orders = createOrderStore(db);
+
+  async function requestRefund(request: RefundRequest): Promise<RefundOutcome> {
+    const { refund, created } = await db.transaction(async (tx) => {
+      const recorded = await recordRequest(tx, request);
+      if (!recorded.created) return recorded;
+      const { refund: row, state } = recorded;
+      const by = request.requestedBy === 'operator' ? `operator ${request.operatorUid}` : request.requestedBy;
+      const cause = `refund ${row.id}: ${row.amount_minor} ${row.currency} asked by ${by} (${row.reason})`;
+      const whole = recorded.leftMinor === 0;
+      if (request.requestedBy === 'buyer') {
+        if (state !== 'delivered' || !whole) throw new RefundRefused('not_refundable', `order ${request.orderId} is ${state}`);
+        await orders.move(tx, request.orderId, 'refund_requested', 'buyer_requested');
+        await queue.refundRequested(tx, request.orderId, 'requested');
+      } else if (whole && state !== 'delivered' && (await orders.move(tx, request.orderId, 'refund_requested', cause))) {
+        await queue.refundRequested(tx, request.orderId, row.reason);
+      } else {
+        // The order's state says nothing of this refund: its own event does (the order's timeline).
+        await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $2, $3)', [
+          request.orderId,
+          state,
+          cause,
+        ]);
+        // Due at once: the order's run asks Stripe for it.
+        await queue.dueNow(tx, request.orderId);
+      }
+      return recorded;
+    });
+    await deps.run(request.orderId);
+    return { refund: (await refundById(db, refund.id)) ?? refund, created };
+  }
+
+  return { requestRefund };
+}
+
+/**
+ * The buyer's refund button: the rest of the payment, once per order (the key), for a delivered
+ * eSIM that the route found never installed and within the refund window.
+ */
+export const buyersRefund = (orderId: string): RefundRequest => ({
+  orderId,
+  requestedBy: 'buyer',
+  reason: 'requested',
+  idempotencyKey: `buyer:${orderId}`,
+});
