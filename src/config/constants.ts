@@ -89,6 +89,23 @@ export const TOP_UP_LISTS_PER_USER_PER_MINUTE = 20;
  * user; beyond it My eSIMs shows the figures it has, and concurrent reads of one user share one call.
  */
 export const ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE = 6;
+
+/**
+ * Fraud signals (issue 30 item 7, src/server/fraud/signals.ts): an order is flagged when its
+ * account placed this many orders (itself included) within FRAUD_WINDOW_MS before it, or asked for
+ * this many refunds within FRAUD_WINDOW_MS up to one of this order's.
+ */
+export const FRAUD_WINDOW_MS = 24 * 3600_000;
+export const FRAUD_ORDERS_PER_WINDOW = 5;
+export const FRAUD_REFUND_REQUESTS_PER_WINDOW = 3;
+/** A held order (Radar's highest risk) waiting this long for an admin's decision is named by the order audit. */
+export const HELD_ORDER_AUDIT_AFTER_MS = 24 * 3600_000;
+/**
+ * The reconcile job reads the charge of a payment whose read failed at the time, for payments at
+ * most this old (older ones predate the charge facts), this many a run.
+ */
+export const CHARGE_FACTS_FILL_WINDOW_MS = 7 * 24 * 3600_000;
+export const CHARGE_FACTS_FILL_PER_RUN = 20;
 /**
  * Long-polls (GET /orders/{id}?waitMs) one user may hold open at once on one API instance (the
  * payment success page holds one); another answers 429 with Retry-After. Each costs no database

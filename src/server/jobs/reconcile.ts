@@ -8,13 +8,15 @@ import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
 import type { OrderStore } from '../orders/store.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.ts';
+import { fillChargeFacts } from '../payments/charge-facts.ts';
 import { syncCheckouts } from '../payments/checkout-sync.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 
 /**
  * The reconcile job, run by the in-process timer and POST /jobs/reconcile: stuck orders, payments
  * whose webhook never came, closed orders' payment pages still open at Stripe, money for no order,
- * alerts whose send failed or whose timer a restart lost. Answers how many things it handled.
+ * charges not read yet (fraud signals, Stripe's fee), alerts whose send failed or whose timer a
+ * restart lost. Answers how many things it handled.
  */
 export function createReconcileJob(deps: {
   db: Db;
@@ -38,6 +40,8 @@ export function createReconcileJob(deps: {
     const paid = await syncCheckouts(db, stripe, store);
     for (const id of paid) await fulfilment.run(id);
     const handled = paid.length + (await fulfilment.runDue()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+    // Charges Stripe could not be read for when their order was delivered (fraud signals, Stripe's fee).
+    const facts = await fillChargeFacts(db, stripe);
     // Alerts last: a failing mail relay or push service never holds up a delivery or a refund. The
     // provider's low-balance e-mail among them: the balance read at most every 10 minutes across instances.
     const balanceAlert = async () => {
@@ -45,7 +49,7 @@ export function createReconcileJob(deps: {
         await checkPartnerBalance({ db, partner, mailer: deps.mailer, providerEmail: deps.providerAlertEmail });
     };
     await balanceAlert().catch((error: unknown) => console.error('balance alert failed', error instanceof Error ? error.message : error));
-    return handled + (await alerts.sweep());
+    return handled + facts + (await alerts.sweep());
   };
 }
 

@@ -1,3 +1,4 @@
+import { HELD_ORDER_AUDIT_AFTER_MS } from '../../config/constants.ts';
 import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { orderNumber } from './store.ts';
@@ -87,6 +88,8 @@ export const INVARIANTS = {
       FROM paid JOIN orders o ON o.id = paid.order_id
       LEFT JOIN (${REFUNDED_SQL}) r ON r.order_id = o.id
       WHERE coalesce(r.counted, 0) < paid.amount
+        -- Held for an admin's decision: held_too_long names it after a day.
+        AND NOT (o.state = 'paid' AND o.hold = 'held')
         AND CASE o.kind
           WHEN 'top_up' THEN o.state <> 'delivered'
           ELSE NOT EXISTS (SELECT 1 FROM esims e WHERE e.order_id = o.id)
@@ -252,6 +255,14 @@ export const INVARIANTS = {
       FROM payments p JOIN orders o ON o.id = p.order_id
       WHERE ${COUNTED_PAYMENT} AND o.state IN ${UNPAID_STATES}`,
     detail: (row, now) => `payment ${row.payment_id} of ${row.amount_minor} ${row.currency} (minor units) taken ${ago(row.paid_at, now)}`,
+  }),
+
+  held_too_long: define<{ held_at: Date }>({
+    description: `an order held for its charge's risk (Stripe Radar: highest) is approved or rejected within ${HELD_ORDER_AUDIT_AFTER_MS / 3600_000} hours`,
+    graced: true,
+    graceMs: HELD_ORDER_AUDIT_AFTER_MS,
+    sql: `SELECT ${ORDER_COLUMNS}, o.held_at FROM orders o WHERE o.state = 'paid' AND o.hold = 'held' AND o.held_at < $1`,
+    detail: (row, now) => `held ${ago(row.held_at, now)} for an admin to approve (deliver) or reject (refund)`,
   }),
 
   sales_paused: define<{ since: Date; needed_usd_e4: number }>({
