@@ -26,7 +26,13 @@ export const DOWNLOADED_HELP_AFTER_MS = 10 * 60_000;
  */
 export const RECENT_SIGN_IN_MS = 5 * 60_000;
 
-/** The reconcile job reads the partner's balance for the low-balance alert at most this often (across every API instance). */
+/** The back office's admin actions (refunds, blocks, the sales pause, reports) want a sign-in this recent (issue 30). */
+export const OPS_ADMIN_SIGN_IN_MS = 12 * 60 * 60_000;
+/** The back office's order lists show at most this many rows (newest first): a search narrows them. */
+export const OPS_LIST_LIMIT = 100;
+/** The partner's prepaid balance below this (US dollars) e-mails the provider, once per crossing. */
+export const LOW_BALANCE_USD = 200;
+/** The reconcile job reads the partner's balance for that alert at most this often (across every API instance). */
 export const LOW_BALANCE_CHECK_EVERY_MS = 10 * 60_000;
 
 /** Local-storage keys (spec 3). */

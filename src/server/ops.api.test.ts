@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { orderRequest, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
+import { OpsAccount, OpsActionResult, OpsMe, OpsOrder, OpsOrderList, type OpsRole } from '../contract/ops-api.ts';
+import { ApiError, CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
+import { firebaseAccounts } from './auth.ts';
+
+/**
+ * The back office's API (issue 30) over HTTP, against the real Auth emulator (roles are custom
+ * claims), the Stripe, partner and SMTP stand-ins, on PostgreSQL and PGlite: who may call what,
+ * the searches, the order page, and each action's record and effect.
+ */
+const { catalogue, PLAN } = testCatalogue();
+const accounts = firebaseAccounts('demo-esim');
+
+/** An account with a back-office role, signed in again so its ID token carries the claim. */
+async function staff(role: OpsRole) {
+  const account = await signUp();
+  await accounts.setRole(account.uid, role);
+  return { ...account, ...(await signIn(account.email)) };
+}
+const key = () => randomUUID();
+
+describe.each(databaseDrivers())('the back office on $name', (driver) => {
+  const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4335', allocationDelayMs: 100 });
+  const { call } = bed;
+  const post = (path: string, token: string, body: unknown) => call(path, { method: 'POST', token, body: JSON.stringify(body) });
+  const act = async (path: string, token: string, body: unknown) => {
+    const response = await post(path, token, body);
+    expect(response.status).toBe(200);
+    return OpsActionResult.parse(await response.json());
+  };
+  const readOrder = async (token: string, id: string) => {
+    const response = await call(`/ops/orders/${id}`, { token });
+    expect(response.status).toBe(200);
+    return OpsOrder.parse(await response.json());
+  };
+
+  /** A buyer's paid and delivered eSIM. */
+  async function deliveredOrder() {
+    const buyer = await signUp();
+    const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
+    expect(response.status).toBe(201);
+    const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
+    expect((await payOnStandIn(checkoutUrl, '4242424242424242')).status).toBe(303);
+    const delivered = await waitFor(
+      async () => OrderView.parse(await (await call(`/orders/${order.id}`, { token: buyer.idToken })).json()),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
+    expect(delivered.state).toBe('delivered');
+    return { buyer, order: delivered };
+  }
+
+  it('answers 401 without a token, 403 to a buyer, and support only what support may do', async () => {
+    const { order } = await deliveredOrder();
+    const buyer = await signUp();
+    const support = await staff('support');
+    const admin = await staff('admin');
+
+    expect((await call('/ops/orders')).status).toBe(401);
+    expect((await call('/ops/orders', { token: 'not-a-token' })).status).toBe(401);
+    for (const path of ['/ops/me', '/ops/orders', `/ops/orders/${order.id}`]) {
+      const refused = await call(path, { token: buyer.idToken });
+      expect(refused.status).toBe(403);
+      expect(ApiError.parse(await refused.json()).error.code).toBe('forbidden');
+    }
+    expect(OpsMe.parse(await (await call('/ops/me', { token: support.idToken })).json()).role).toBe('support');
+    expect((await call(`/ops/orders/${order.id}`, { token: support.idToken })).status).toBe(200);
+
+    // Support may note and resend, never refund, block, pause or read the business.
+    const reason = { reason: 'the buyer asked', idempotencyKey: key() };
+    for (const [path, body] of [
+      [`/ops/orders/${order.id}/refunds`, reason],
+      [`/ops/orders/${order.id}/esim/suspend`, reason],
+      [`/ops/accounts/${buyer.uid}/block`, reason],
+      ['/ops/sales/pause', reason],
+    ] as const) {
+      const refused = await post(path, support.idToken, body);
+      expect(refused.status).toBe(403);
+      expect(ApiError.parse(await refused.json()).error.code).toBe('forbidden');
+    }
+    expect((await call('/ops/dashboard', { token: support.idToken })).status).toBe(403);
+    expect((await call('/ops/reports/orders.csv', { token: support.idToken })).status).toBe(403);
+    expect((await call('/ops/dashboard', { token: admin.idToken })).status).toBe(200);
+
+    // A role taken away counts at once: the grant revoked the sessions. Firebase compares whole
+    // seconds (a token issued in the second of the revocation stays valid), so the token is a second old first.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await accounts.setRole(support.uid, undefined);
+    expect((await call('/ops/me', { token: support.idToken })).status).toBe(401);
+    const again = await signIn(support.email);
+    expect((await call('/ops/me', { token: again.idToken })).status).toBe(403);
+    expect(await bed.db.query('SELECT 1 FROM operator_actions')).toHaveLength(0);
+  });
+
+  it('finds an order by its number with or without the prefix, the e-mail, the ICCID, the Stripe ids and the partner order number', async () => {
+    const { buyer, order } = await deliveredOrder();
+    const admin = await staff('admin');
+    const [ids] = await bed.db.query<{ iccid: string; checkout_session_id: string; payment_intent_id: string; partner_order_no: string }>(
+      `SELECT e.iccid, o.checkout_session_id, p.payment_intent_id, o.partner_order_no
+       FROM orders o JOIN esims e ON e.order_id = o.id JOIN payments p ON p.order_id = o.id WHERE o.id = $1`,
+      [order.id],
+    );
+    const digits = order.number.split('-')[2]!;
+    for (const q of [
+      order.number,
+      order.number.toLowerCase(),
+      order.number.slice(3),
+      digits,
+      String(Number(digits)),
+      buyer.email.toUpperCase(),
+      ids!.iccid,
+      ids!.checkout_session_id,
+      ids!.payment_intent_id,
+      ids!.partner_order_no,
+    ]) {
+      const response = await call(`/ops/orders?q=${encodeURIComponent(q)}`, { token: admin.idToken });
+      expect(response.status, q).toBe(200);
+      expect(
+        OpsOrderList.parse(await response.json()).orders.map((o) => o.id),
+        q,
+      ).toEqual([order.id]);
+    }
+    const none = OpsOrderList.parse(await (await call('/ops/orders?q=nobody%40example.com', { token: admin.idToken })).json());
+    expect(none.orders).toEqual([]);
+    const delivered = OpsOrderList.parse(await (await call('/ops/orders?state=delivered', { token: admin.idToken })).json());
+    expect(delivered.orders.map((o) => o.id)).toContain(order.id);
+    expect((await call('/ops/orders?state=nonsense', { token: admin.idToken })).status).toBe(400);
+
+    const detail = await readOrder(admin.idToken, order.id);
+    expect(detail.buyer).toMatchObject({ uid: buyer.uid, email: buyer.email, account: 'active' });
+    expect(detail.money.retail.amountMinor).toBe(order.total.amountMinor);
+    expect(detail.money.vat.amountMinor).toBe(Math.round(order.total.amountMinor - order.total.amountMinor / 1.19));
+    expect(detail.money.margin.amountMinor).toBeGreaterThan(0);
+    expect(detail.esim?.iccid).toBe(ids!.iccid);
+    expect(detail.payment?.paymentIntentId).toBe(ids!.payment_intent_id);
+    const told = detail.timeline.map((e) => `${e.source} ${e.what}`);
+    expect(told).toEqual(
+      expect.arrayContaining(['order pending_payment → paid', 'payment payment paid', 'partner esim/order', 'mail order e-mail']),
+    );
+
+    const account = OpsAccount.parse(
+      await (await call(`/ops/accounts?q=${encodeURIComponent(buyer.email)}`, { token: admin.idToken })).json(),
+    );
+    expect(account).toMatchObject({ uid: buyer.uid, account: 'active' });
+    expect(account.orders.map((o) => o.id)).toEqual([order.id]);
+  });
+
+  it('records every action with who and why, once per click: a note, the e-mail again, a refund in two parts, a block', async () => {
+    const { buyer, order } = await deliveredOrder();
+    const support = await staff('support');
+    const admin = await staff('admin');
+
+    const noteKey = key();
+    const note = { text: 'Buyer called: eSIM not showing on the phone.', idempotencyKey: noteKey };
+    expect(await act(`/ops/orders/${order.id}/notes`, support.idToken, note)).toMatchObject({ outcome: 'done' });
+    expect(await act(`/ops/orders/${order.id}/notes`, support.idToken, note)).toMatchObject({ outcome: 'already' });
+
+    // The e-mail again, to a corrected address: a second message, with the eSIM, recorded.
+    const resendKey = key();
+    const resend = { reason: 'typo in the address', to: `fixed-${buyer.email}`, idempotencyKey: resendKey };
+    expect(await act(`/ops/orders/${order.id}/resend-email`, support.idToken, resend)).toMatchObject({ outcome: 'done' });
+    expect(await act(`/ops/orders/${order.id}/resend-email`, support.idToken, resend)).toMatchObject({ outcome: 'already' });
+    const again = await bed.stand.smtp.waitFor((m) => m.to.includes(`fixed-${buyer.email}`), 10_000);
+    expect(again.subject).toContain(order.number);
+    expect(bed.stand.smtp.messages.filter((m) => m.to.includes(`fixed-${buyer.email}`))).toHaveLength(1);
+
+    // Half, then the rest; more than was paid is refused and records no refund.
+    const half = Math.floor(order.total.amountMinor / 2);
+    const first = { reason: 'goodwill: slow network', amountMinor: half, idempotencyKey: key() };
+    expect((await act(`/ops/orders/${order.id}/refunds`, admin.idToken, first)).outcome).toBe('done');
+    expect((await act(`/ops/orders/${order.id}/refunds`, admin.idToken, first)).outcome).toBe('already');
+    const tooMuch = await act(`/ops/orders/${order.id}/refunds`, admin.idToken, {
+      reason: 'too much',
+      amountMinor: order.total.amountMinor,
+      idempotencyKey: key(),
+    });
+    expect(tooMuch.outcome).toBe('refused');
+    expect(
+      (await act(`/ops/orders/${order.id}/refunds`, admin.idToken, { reason: 'the rest, as agreed', idempotencyKey: key() })).outcome,
+    ).toBe('done');
+    const refunded = await waitFor(
+      () => readOrder(admin.idToken, order.id),
+      (o) => o.refunds.every((r) => r.status === 'succeeded'),
+    );
+    expect(refunded.refunds.map((r) => [r.requestedBy, r.operator, r.amount.amountMinor, r.status])).toEqual([
+      ['operator', admin.uid, half, 'succeeded'],
+      ['operator', admin.uid, order.total.amountMinor - half, 'succeeded'],
+    ]);
+    expect(refunded.money.refunded.amountMinor).toBe(order.total.amountMinor);
+
+    // Block: the buyer's next order is refused, the record says who and why; unblock.
+    expect(
+      (await act(`/ops/accounts/${buyer.uid}/block`, admin.idToken, { reason: 'chargeback fraud', idempotencyKey: key() })).outcome,
+    ).toBe('done');
+    const refused = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
+    expect(refused.status).toBe(403);
+    expect(ApiError.parse(await refused.json()).error.code).toBe('account_blocked');
+    expect((await readOrder(admin.idToken, order.id)).buyer.account).toBe('blocked');
+    expect(
+      (await act(`/ops/accounts/${buyer.uid}/unblock`, admin.idToken, { reason: 'cleared with the bank', idempotencyKey: key() })).outcome,
+    ).toBe('done');
+
+    const records = await bed.db.query<{ action: string; operator_uid: string; reason: string; outcome: string }>(
+      'SELECT action, operator_uid, reason, outcome FROM operator_actions WHERE order_id = $1 OR account_uid = $2 ORDER BY id',
+      [order.id, buyer.uid],
+    );
+    expect(records.map((r) => [r.action, r.operator_uid, r.outcome])).toEqual([
+      ['note', support.uid, 'done'],
+      ['resend_email', support.uid, 'done'],
+      ['refund', admin.uid, 'done'],
+      ['refund', admin.uid, 'refused'],
+      ['refund', admin.uid, 'done'],
+      ['block', admin.uid, 'done'],
+      ['unblock', admin.uid, 'done'],
+    ]);
+    const timeline = (await readOrder(admin.idToken, order.id)).timeline;
+    expect(timeline.filter((e) => e.source === 'operator').map((e) => [e.what, e.who])).toEqual([
+      ['note', support.email],
+      ['resend_email', support.email],
+      ['refund', admin.email],
+      ['refund', admin.email],
+      ['refund', admin.email],
+    ]);
+    expect(timeline.some((e) => e.source === 'mail' && e.what === 'order e-mail sent again')).toBe(true);
+  });
+});
