@@ -226,7 +226,7 @@ export const INVARIANTS = {
     sql: `
       SELECT ${ORDER_COLUMNS}, m.kind, m.sent
       FROM (
-        SELECT order_id, kind, count(*) AS sent FROM order_emails GROUP BY order_id, kind HAVING count(*) > 1
+        SELECT order_id, kind, count(*) AS sent FROM order_emails WHERE operator_action_id IS NULL GROUP BY order_id, kind HAVING count(*) > 1
       ) m JOIN orders o ON o.id = m.order_id`,
     detail: (row) => `${row.kind} e-mail sent ${row.sent} times`,
   }),
