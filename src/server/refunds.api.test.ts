@@ -137,7 +137,7 @@ describe.each(databaseDrivers())('refunds on $name', (driver) => {
     const buyer = await signUp();
     const order = await deliveredEsim(buyer.idToken);
     await expect(
-      bed.handler.fulfilment.requestRefund({ ...refund(order.id, 10, 'nobody'), operatorUid: undefined } as RefundRequest),
+      bed.handler.fulfilment.requestRefund({ ...refund(order.id, 10, 'nobody'), operatorUid: undefined } as unknown as RefundRequest),
     ).rejects.toMatchObject({ code: 'asked_by_nobody' });
     const open = CreateOrderResponse.parse(
       await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) })).json(),
