@@ -8,7 +8,16 @@ import { databaseDrivers, serverUrlOf } from '../../../tests/support/databases.t
 import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { openDatabase } from '../db/open.ts';
-import { AUDIT_GRACE_MS, auditDatabase, auditOrders, auditReport, INVARIANT_NAMES, type InvariantName } from './audit.ts';
+import {
+  AUDIT_GRACE_MS,
+  auditDatabase,
+  auditOrders,
+  auditReport,
+  auditStripeRefunds,
+  INVARIANT_NAMES,
+  type InvariantName,
+  type StripeRefundSeen,
+} from './audit.ts';
 
 /**
  * The order audit (issue 20): each invariant flags a case that breaks it and passes one that is
@@ -35,33 +44,70 @@ interface OrderFields {
 
 /** The test data, by plain INSERTs with the columns 0001–0003 require. */
 function fixtures(db: Queryable) {
-  return {
+  const data = {
     async order(fields: Partial<OrderFields> = {}): Promise<string> {
       const { state = 'paid', kind = 'esim', topUpOf = null, refundId = null, refundAmountMinor = null, amountMinor = 1000 } = fields;
       const { refundStatus = refundId ? 'succeeded' : null, refundStatusAt = STALE, refundFailures = 0 } = fields;
       const id = randomUUID();
       await db.query(
         `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-           currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, refund_id,
-           refund_amount_minor, created_at, refund_status, refund_status_at, refund_failures)
+           currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, created_at)
          VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, $4, 'EUR', 'en', '2026-01', $5, $5,
-           $6, $7, $8, $9, $5, $10, $11, $12)`,
+           $6, $7, $5)`,
+        [id, `uid-${id}`, state, amountMinor, minutesAgo(60), kind, topUpOf],
+      );
+      // Its refund (0016): one row, the shop's, of the whole amount unless told.
+      if (refundStatus)
+        await data.refund(id, {
+          stripeRefundId: refundId,
+          amountMinor: refundAmountMinor ?? amountMinor,
+          status: refundStatus,
+          statusAt: refundStatusAt,
+          failures: refundFailures,
+        });
+      return id;
+    },
+    async refund(
+      orderId: string,
+      options: {
+        stripeRefundId?: string | null;
+        amountMinor?: number;
+        status?: 'requested' | 'pending' | 'succeeded' | 'failed' | 'cancelled';
+        statusAt?: Date;
+        failures?: number;
+        requestedBy?: 'buyer' | 'operator' | 'system' | null;
+        operatorUid?: string | null;
+        /** How often Stripe was asked for it. */
+        asks?: number;
+      } = {},
+    ) {
+      const { stripeRefundId = null, amountMinor = 1000, status = 'succeeded', statusAt = STALE, failures = 0 } = options;
+      const { requestedBy = 'system', operatorUid = null, asks = 1 } = options;
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO refunds (id, order_id, requested_by, operator_uid, reason, amount_minor, currency, status, stripe_refund_id, asks,
+           failures, idempotency_key, created_at, status_at)
+         VALUES ($1::uuid, $2, $3, $4, $5, $6, 'EUR', $7, $8, $9, $10, $1::text, $11, $11)`,
         [
           id,
-          `uid-${id}`,
-          state,
+          orderId,
+          requestedBy,
+          operatorUid,
+          requestedBy === 'operator' ? 'operator' : 'not_delivered',
           amountMinor,
-          minutesAgo(60),
-          kind,
-          topUpOf,
-          refundId,
-          refundAmountMinor,
-          refundStatus,
-          refundStatus ? refundStatusAt : null,
-          refundFailures,
+          status,
+          stripeRefundId,
+          asks,
+          failures,
+          statusAt,
         ],
       );
       return id;
+    },
+    /** The ids of an order's refund rows, oldest first. */
+    async refundsOf(orderId: string): Promise<string[]> {
+      const rows = await db.query<{ id: string }>('SELECT id FROM refunds WHERE order_id = $1 ORDER BY created_at, id', [orderId]);
+      return rows.map((row) => row.id);
     },
     async payment(orderId: string, options: { status?: 'paid' | 'failed'; at?: Date; amountMinor?: number; session?: string } = {}) {
       const { status = 'paid', at = STALE, amountMinor = 1000, session = `cs_${randomUUID()}` } = options;
@@ -102,6 +148,7 @@ function fixtures(db: Queryable) {
       );
     },
   };
+  return data;
 }
 
 /** A delivered eSIM order as it should be: paid, its eSIM stored, its e-mail sent once, one partner order applied. */
@@ -111,6 +158,13 @@ async function healthyDelivered(data: ReturnType<typeof fixtures>): Promise<stri
   await data.esim(id);
   await data.partnerWrite(id, 'esim/order', 'applied');
   await data.email(id, 'order');
+  return id;
+}
+
+/** An order and its payment of the order's amount: a refund (refundId, refundStatus) is one of what was paid. */
+async function paidOrder(data: ReturnType<typeof fixtures>, fields: Partial<OrderFields> = {}): Promise<string> {
+  const id = await data.order(fields);
+  await data.payment(id, { amountMinor: fields.amountMinor ?? 1000 });
   return id;
 }
 
@@ -135,12 +189,12 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
   beforeAll(async () => {
     db = await open();
     data = fixtures(db);
-  });
+  }, 120_000); // PGlite migrated from scratch: slow on a busy machine
   afterAll(async () => {
     await db?.close();
   });
   beforeEach(async () => {
-    await db.query('TRUNCATE orders, order_events, payments, esims, partner_writes, order_emails, payment_mismatches CASCADE');
+    await db.query('TRUNCATE orders, order_events, payments, esims, partner_writes, order_emails, payment_mismatches, refunds CASCADE');
   });
 
   it('finds nothing in an empty shop or in orders that keep every invariant', async () => {
@@ -201,77 +255,99 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
   });
 
   describe('refunded_without_refund_id', () => {
-    it('flags a refunded order without the refund’s id', async () => {
-      const id = await data.order({ state: 'refunded' });
-      expect(await audit()).toEqual([await finding('refunded_without_refund_id', id, 'refunded', 'refunded, but no refund id')]);
+    it('flags a refunded order without a refund, and one whose only refund Stripe has not made', async () => {
+      const none = await paidOrder(data, { state: 'refunded' });
+      const unmade = await paidOrder(data, { state: 'refunded', refundStatus: 'pending', refundStatusAt: FRESH });
+      expect(await only('refunded_without_refund_id')).toEqual([
+        await finding('refunded_without_refund_id', none, 'refunded', 'refunded, but no refund id'),
+        await finding('refunded_without_refund_id', unmade, 'refunded', 'refunded, but no refund id'),
+      ]);
     });
 
-    it('passes a refunded order with its refund id', async () => {
-      await data.order({ state: 'refunded', refundId: 're_1' });
+    it('passes a refunded order with its refund id, and one refunded in two parts', async () => {
+      await paidOrder(data, { state: 'refunded', refundId: 're_1' });
+      const parts = await paidOrder(data, { state: 'refunded', refundId: 're_2', refundAmountMinor: 400 });
+      await data.refund(parts, { stripeRefundId: 're_3', amountMinor: 600, requestedBy: 'operator', operatorUid: 'op-1' });
       expect(await audit()).toEqual([]);
     });
   });
 
   describe('refunded_before_succeeded', () => {
-    it('flags a refunded order whose refund Stripe has not said succeeded', async () => {
-      const pending = await data.order({ state: 'refunded', refundId: 're_p', refundStatus: 'pending' });
-      const failed = await data.order({
+    it('flags a refunded order whose refund Stripe has not said succeeded, or whose succeeded refunds give back less than was paid', async () => {
+      const pending = await paidOrder(data, { state: 'refunded', refundId: 're_p', refundStatus: 'pending' });
+      const failed = await paidOrder(data, {
         state: 'refunded',
         refundId: 're_f',
         refundStatus: 'failed',
         refundStatusAt: FRESH,
         refundFailures: 1,
       });
+      // One part back, the other still at Stripe.
+      const half = await paidOrder(data, { state: 'refunded', refundId: 're_h1', refundAmountMinor: 500 });
+      await data.refund(half, { stripeRefundId: 're_h2', amountMinor: 500, status: 'pending', statusAt: FRESH });
+      const part = await paidOrder(data, { state: 'refunded', refundId: 're_part', refundAmountMinor: 400 });
       expect(await only('refunded_before_succeeded')).toEqual([
-        await finding('refunded_before_succeeded', pending, 'refunded', "refunded, but Stripe's refund re_p is pending"),
-        await finding('refunded_before_succeeded', failed, 'refunded', "refunded, but Stripe's refund re_f is failed"),
+        await finding('refunded_before_succeeded', pending, 'refunded', 'refunded, but 1 of its refunds not succeeded at Stripe'),
+        await finding('refunded_before_succeeded', failed, 'refunded', 'refunded, but 1 of its refunds not succeeded at Stripe'),
+        await finding('refunded_before_succeeded', half, 'refunded', 'refunded, but 1 of its refunds not succeeded at Stripe'),
+        await finding('refunded_before_succeeded', part, 'refunded', 'refunded, but only 400 of 1000 (EUR minor units) is back'),
       ]);
     });
 
-    it('passes a refunded order whose refund succeeded, and an order still refunding while its refund is pending', async () => {
-      await data.order({ state: 'refunded', refundId: 're_1', refundStatus: 'succeeded' });
-      await data.order({ state: 'fulfilment_failed', refundId: 're_2', refundStatus: 'pending', refundStatusAt: FRESH });
+    it('passes a refunded order whose refunds succeeded, beside a cancelled one, and an order still refunding while its refund is pending', async () => {
+      await paidOrder(data, { state: 'refunded', refundId: 're_1', refundStatus: 'succeeded' });
+      const withCancelled = await paidOrder(data, { state: 'refunded', refundId: 're_2' });
+      await data.refund(withCancelled, { status: 'cancelled', asks: 0 });
+      await paidOrder(data, { state: 'fulfilment_failed', refundId: 're_3', refundStatus: 'pending', refundStatusAt: FRESH });
       expect(await audit()).toEqual([]);
     });
   });
 
   describe('refund_failed', () => {
     it('flags a refund failed over 15 minutes ago and not asked again, and refunds that failed 3 times', async () => {
-      const stuck = await data.order({ state: 'fulfilment_failed', refundId: 're_1', refundStatus: 'failed', refundFailures: 1 });
-      const again = await data.order({
+      const stuck = await paidOrder(data, { state: 'fulfilment_failed', refundId: 're_1', refundStatus: 'failed', refundFailures: 1 });
+      const again = await paidOrder(data, {
         state: 'refund_requested',
         refundId: 're_3',
         refundStatus: 'pending',
         refundStatusAt: FRESH,
         refundFailures: 3,
       });
+      const [stuckRefund] = await data.refundsOf(stuck);
+      const [againRefund] = await data.refundsOf(again);
       expect(await audit()).toEqual([
         await finding(
           'refund_failed',
           stuck,
           'fulfilment_failed',
-          '1 refund failed at Stripe; the latest, re_1, is failed since 20 min ago (2026-03-01T11:40:00Z): the money is not back',
+          `refund ${stuckRefund}: 1 refund failed at Stripe; the latest, re_1, is failed since 20 min ago (2026-03-01T11:40:00Z): the money is not back`,
         ),
         await finding(
           'refund_failed',
           again,
           'refund_requested',
-          '3 refunds failed at Stripe; the latest, re_3, is pending since 10 min ago (2026-03-01T11:50:00Z): the money is not back',
+          `refund ${againRefund}: 3 refunds failed at Stripe; the latest, re_3, is pending since 10 min ago (2026-03-01T11:50:00Z): the money is not back`,
         ),
       ]);
     });
 
     it('passes a refund that failed within 15 minutes, and one that succeeded after two failures', async () => {
-      await data.order({ state: 'fulfilment_failed', refundId: 're_1', refundStatus: 'failed', refundStatusAt: FRESH, refundFailures: 1 });
-      await data.order({ state: 'refunded', refundId: 're_2', refundStatus: 'succeeded', refundFailures: 2 });
-      await data.order({ state: 'refunded', refundId: 're_4', refundStatus: 'succeeded', refundFailures: 3 });
+      await paidOrder(data, {
+        state: 'fulfilment_failed',
+        refundId: 're_1',
+        refundStatus: 'failed',
+        refundStatusAt: FRESH,
+        refundFailures: 1,
+      });
+      await paidOrder(data, { state: 'refunded', refundId: 're_2', refundStatus: 'succeeded', refundFailures: 2 });
+      await paidOrder(data, { state: 'refunded', refundId: 're_4', refundStatus: 'succeeded', refundFailures: 3 });
       expect(await audit()).toEqual([]);
     });
   });
 
   describe('refund_pending_too_long', () => {
     it('flags a refund pending at Stripe for more than a day', async () => {
-      const id = await data.order({
+      const id = await paidOrder(data, {
         state: 'refund_requested',
         refundId: 're_1',
         refundStatus: 'pending',
@@ -288,7 +364,7 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     });
 
     it('passes one pending for less than a day', async () => {
-      await data.order({ state: 'refund_requested', refundId: 're_1', refundStatus: 'pending', refundStatusAt: minutesAgo(23 * 60) });
+      await paidOrder(data, { state: 'refund_requested', refundId: 're_1', refundStatus: 'pending', refundStatusAt: minutesAgo(23 * 60) });
       expect(await audit()).toEqual([]);
     });
   });
@@ -308,7 +384,7 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     });
 
     it('passes a cancelled eSIM of a refunded order, and an eSIM in use on an unrefunded one', async () => {
-      const refunded = await data.order({ state: 'refunded', refundId: 're_1' });
+      const refunded = await paidOrder(data, { state: 'refunded', refundId: 're_1' });
       await data.esim(refunded, 'cancelled');
       const inUse = await data.order({ state: 'delivered' });
       await data.esim(inUse, 'active');
@@ -368,21 +444,150 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
   });
 
   describe('refund_exceeds_payment', () => {
-    it('flags a refund larger than the payment, and a refund of an order never paid', async () => {
+    it('flags a refund larger than the payment, a refund of an order never paid, and parts that together exceed it', async () => {
       const over = await data.order({ state: 'refunded', refundId: 're_1', refundAmountMinor: 1500 });
       await data.payment(over, { amountMinor: 1000 });
       const unpaid = await data.order({ state: 'refunded', refundId: 're_2', refundAmountMinor: 1000 });
+      // An operator's two parts of a delivered order, the second still unsettled at Stripe: it counts.
+      const parts = await healthyDelivered(data);
+      await data.refund(parts, { stripeRefundId: 're_3', amountMinor: 600, requestedBy: 'operator', operatorUid: 'op-1' });
+      await data.refund(parts, { amountMinor: 600, status: 'requested', statusAt: FRESH, requestedBy: 'operator', operatorUid: 'op-1' });
       expect(await audit()).toEqual([
         await finding('refund_exceeds_payment', over, 'refunded', 'refunded 1500, paid 1000 (EUR minor units)'),
         await finding('refund_exceeds_payment', unpaid, 'refunded', 'refunded 1000, paid 0 (EUR minor units)'),
+        await finding('refund_exceeds_payment', parts, 'delivered', 'refunded 1200, paid 1000 (EUR minor units)'),
       ]);
     });
 
-    it('passes a refund of the whole payment and one of part of it', async () => {
+    it('passes a refund of the whole payment, an operator’s parts of a delivered order up to it, and a cancelled refund beside them', async () => {
       const whole = await data.order({ state: 'refunded', refundId: 're_1', refundAmountMinor: 1000 });
       await data.payment(whole, { amountMinor: 1000 });
-      const part = await data.order({ state: 'refunded', refundId: 're_2', refundAmountMinor: 400 });
-      await data.payment(part, { amountMinor: 1000 });
+      const part = await healthyDelivered(data);
+      await data.refund(part, { stripeRefundId: 're_2', amountMinor: 400, requestedBy: 'operator', operatorUid: 'op-1' });
+      const rest = await healthyDelivered(data);
+      await data.refund(rest, { stripeRefundId: 're_3', amountMinor: 400, requestedBy: 'operator', operatorUid: 'op-1' });
+      await data.refund(rest, { stripeRefundId: 're_4', amountMinor: 600, requestedBy: 'operator', operatorUid: 'op-2' });
+      // Never asked of Stripe (the eSIM was installed first): it gives nothing back and counts for nothing.
+      await data.refund(rest, { amountMinor: 1000, status: 'cancelled', asks: 0 });
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('succeeded_refund_without_stripe_id', () => {
+    it('flags a refund recorded succeeded that names no refund at Stripe', async () => {
+      const id = await healthyDelivered(data);
+      const refund = await data.refund(id, { amountMinor: 300, requestedBy: 'operator', operatorUid: 'op-1' });
+      expect(await audit()).toEqual([
+        await finding('succeeded_refund_without_stripe_id', id, 'delivered', `refund ${refund} succeeded, but names no Stripe refund`),
+      ]);
+    });
+
+    it('passes a succeeded refund with its Stripe id, one not yet asked and a cancelled one, neither of which Stripe made', async () => {
+      const id = await healthyDelivered(data);
+      await data.refund(id, { stripeRefundId: 're_1', amountMinor: 300, requestedBy: 'operator', operatorUid: 'op-1' });
+      await data.refund(id, { amountMinor: 300, status: 'requested', statusAt: FRESH, asks: 0 });
+      await data.refund(id, { amountMinor: 300, status: 'cancelled', asks: 0 });
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('refund_asked_by_nobody', () => {
+    it('cannot store a refund asked by nobody, by an operator not named, or by a buyer or the shop with an operator’s uid', async () => {
+      const id = await healthyDelivered(data);
+      // The table's checks (0016) refuse them: the invariant guards against a check dropped one day.
+      for (const [requestedBy, operatorUid] of [
+        [null, null],
+        ['operator', null],
+        ['buyer', 'op-1'],
+        ['system', 'op-1'],
+      ] as const) {
+        await expect(data.refund(id, { stripeRefundId: null, amountMinor: 100, requestedBy, operatorUid })).rejects.toThrow(
+          /null value|violates (not-null|check) constraint/,
+        );
+      }
+      expect(await data.refundsOf(id)).toEqual([]);
+    });
+
+    it('flags an operator’s refund whose uid is empty, which the table’s check lets through', async () => {
+      const id = await healthyDelivered(data);
+      const refund = await data.refund(id, { stripeRefundId: 're_1', amountMinor: 100, requestedBy: 'operator', operatorUid: '' });
+      expect(await audit()).toEqual([
+        await finding('refund_asked_by_nobody', id, 'delivered', `refund ${refund} asked by operator, no operator named`),
+      ]);
+    });
+
+    it('passes refunds asked by the buyer, the shop and a named operator', async () => {
+      const id = await healthyDelivered(data);
+      await data.refund(id, { stripeRefundId: 're_1', amountMinor: 100, requestedBy: 'buyer' });
+      await data.refund(id, { stripeRefundId: 're_2', amountMinor: 100, requestedBy: 'system' });
+      await data.refund(id, { stripeRefundId: 're_3', amountMinor: 100, requestedBy: 'operator', operatorUid: 'op-1' });
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('refund_not_asked', () => {
+    it('flags a refund asked for over 15 minutes ago that Stripe was never asked for, or whose answer was never read', async () => {
+      const never = await healthyDelivered(data);
+      const neverRefund = await data.refund(never, {
+        amountMinor: 300,
+        status: 'requested',
+        asks: 0,
+        requestedBy: 'operator',
+        operatorUid: 'op-1',
+      });
+      const lost = await healthyDelivered(data);
+      const lostRefund = await data.refund(lost, {
+        amountMinor: 300,
+        status: 'requested',
+        asks: 2,
+        requestedBy: 'operator',
+        operatorUid: 'op-1',
+      });
+      expect(await audit()).toEqual([
+        await finding(
+          'refund_not_asked',
+          never,
+          'delivered',
+          `refund ${neverRefund} asked for 20 min ago (2026-03-01T11:40:00Z), never asked of Stripe`,
+        ),
+        await finding(
+          'refund_not_asked',
+          lost,
+          'delivered',
+          `refund ${lostRefund} asked for 20 min ago (2026-03-01T11:40:00Z), asked of Stripe 2 times, answer never read`,
+        ),
+      ]);
+    });
+
+    it('passes one asked for within 15 minutes, and one Stripe has (pending) for longer', async () => {
+      const id = await healthyDelivered(data);
+      await data.refund(id, { amountMinor: 300, status: 'requested', statusAt: FRESH, asks: 1 });
+      await data.refund(id, { stripeRefundId: 're_1', amountMinor: 300, status: 'pending', asks: 1 });
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('held_too_long', () => {
+    const hold = async (id: string, heldAt: Date) => {
+      await db.query("UPDATE orders SET hold = 'held', held_at = $2 WHERE id = $1", [id, heldAt]);
+    };
+
+    it('flags an order held for its charge’s risk for over a day, and not as paid without its eSIM', async () => {
+      const id = await paidOrder(data, { state: 'paid' });
+      await hold(id, minutesAgo(25 * 60));
+      expect(await audit()).toEqual([
+        await finding(
+          'held_too_long',
+          id,
+          'paid',
+          'held 25 h ago (2026-02-28T11:00:00Z) for an admin to approve (deliver) or reject (refund)',
+        ),
+      ]);
+    });
+
+    it('passes one held for less than a day', async () => {
+      const id = await paidOrder(data, { state: 'paid' });
+      await hold(id, minutesAgo(23 * 60));
       expect(await audit()).toEqual([]);
     });
   });
@@ -456,12 +661,70 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     });
   });
 
+  describe('auditStripeRefunds', () => {
+    const stripeRefund = (id: string, reference: string | null, paymentIntent: StripeRefundSeen['payment_intent'] = 'pi_1') => ({
+      id,
+      amount: 300,
+      status: 'succeeded',
+      payment_intent: paymentIntent,
+      metadata: reference === null ? {} : { reference, reason: 'operator' },
+    });
+
+    it('passes each Stripe refund that is one of ours: a row’s, an earlier ask of a row, a mismatched payment given back, a migrated refund', async () => {
+      const id = await healthyDelivered(data);
+      const row = await data.refund(id, { stripeRefundId: 're_row', amountMinor: 300, requestedBy: 'operator', operatorUid: 'op-1' });
+      await data.mismatch(null, { session: 'cs_given_back', refundId: 're_mismatch' });
+      const migratedOrder = await paidOrder(data, { state: 'refunded', refundId: 're_migrated' });
+      await db.query("UPDATE refunds SET idempotency_key = 'migrated:' || order_id WHERE order_id = $1", [migratedOrder]);
+      expect(
+        await auditStripeRefunds(db, [
+          stripeRefund('re_row', row),
+          // The row's first ask failed at Stripe; the row names its second.
+          stripeRefund('re_failed_first', row),
+          stripeRefund('re_mismatch', 'session:cs_given_back'),
+          stripeRefund('re_mismatch_lost_answer', 'session:cs_given_back'),
+          // Made before refunds had rows: its reference was the order.
+          stripeRefund('re_before_rows', migratedOrder),
+        ]),
+      ).toEqual([]);
+      expect(await auditStripeRefunds(db, [])).toEqual([]);
+    });
+
+    it('names a Stripe refund that matches no refund of ours', async () => {
+      const id = await healthyDelivered(data);
+      await data.refund(id, { stripeRefundId: 're_row', amountMinor: 300, requestedBy: 'operator', operatorUid: 'op-1' });
+      expect(
+        await auditStripeRefunds(db, [
+          stripeRefund('re_row', null),
+          // An order's id as its reference counts only for a refund migrated from before the rows.
+          stripeRefund('re_by_order', id, { id: 'pi_2' }),
+          stripeRefund('re_unknown', null, null),
+        ]),
+      ).toEqual([
+        {
+          refundId: 're_by_order',
+          paymentIntentId: 'pi_2',
+          detail: `Stripe refund re_by_order of 300 (succeeded) on pi_2 matches no refund of ours (reference ${id})`,
+        },
+        {
+          refundId: 're_unknown',
+          paymentIntentId: null,
+          detail: 'Stripe refund re_unknown of 300 (succeeded) on no payment matches no refund of ours (reference none)',
+        },
+      ]);
+    });
+  });
+
   it('reports each finding on a line, then the count per invariant', async () => {
     const id = await data.order({ state: 'refunded' });
     const { checked, findings } = await auditDatabase(db, NOW);
     expect(checked).toBe(1);
     const lines = auditReport(findings, checked);
-    expect(lines[0]).toBe(`refunded_without_refund_id   ${id}  ${await numberOf(id)}  refunded  refunded, but no refund id`);
+    // The invariant's name is padded to the longest name's width.
+    const width = Math.max(...INVARIANT_NAMES.map((name) => name.length));
+    expect(lines[0]).toBe(
+      `${'refunded_without_refund_id'.padEnd(width)}  ${id}  ${await numberOf(id)}  refunded  refunded, but no refund id`,
+    );
     expect(lines[1]).toBe('');
     expect(lines[2]).toBe('1 finding (1 orders checked):');
     expect(lines.slice(3).map((line) => line.trim().split(/\s+/).slice(0, 2))).toEqual(
@@ -472,11 +735,19 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
   it('audits 10,000 orders in well under a second', async () => {
     await db.query(`
       INSERT INTO orders (id, uid, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency, lang,
-        terms_version, terms_accepted_at, immediate_start_requested_at, refund_id, refund_amount_minor, refund_status, refund_status_at)
+        terms_version, terms_accepted_at, immediate_start_requested_at)
       SELECT gen_random_uuid(), 'uid-' || i, (ARRAY['delivered', 'refunded', 'expired', 'pending_payment'])[1 + i % 4], 'plan-' || i, 'DE',
-        '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en', '2026-01', now(), now(),
-        CASE WHEN i % 4 = 1 THEN 're_' || i END, CASE WHEN i % 4 = 1 THEN 1000 END, CASE WHEN i % 4 = 1 THEN 'succeeded' END, now()
+        '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en', '2026-01', now(), now()
       FROM generate_series(1, 10000) AS i`);
+    // Each refunded order's refund (the shop's, the whole payment), and an operator's part of every fifth delivered one.
+    await db.query(`
+      INSERT INTO refunds (id, order_id, requested_by, operator_uid, reason, amount_minor, currency, status, stripe_refund_id, asks,
+        idempotency_key)
+      SELECT gen_random_uuid(), id, 'system', NULL, 'not_delivered', 1000, 'EUR', 'succeeded', 're_' || id, 1, 'system:' || id
+      FROM orders WHERE state = 'refunded'
+      UNION ALL
+      SELECT gen_random_uuid(), id, 'operator', 'op-1', 'operator', 400, 'EUR', 'succeeded', 're_part_' || id, 1, 'operator:' || id
+      FROM orders WHERE state = 'delivered' AND number % 5 = 0`);
     await db.query(`
       INSERT INTO payments (order_id, provider, checkout_session_id, status, amount_minor, currency, created_at)
       SELECT id, 'stripe', 'cs_' || id, 'paid', 1000, 'EUR', now() - interval '1 day' FROM orders WHERE state IN ('delivered', 'refunded')`);
