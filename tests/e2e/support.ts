@@ -11,6 +11,7 @@ interface Namespaces {
   connect: typeof import('../../locales/en/connect.json');
   legal: typeof import('../../locales/en/legal.json');
   unsubscribe: typeof import('../../locales/en/unsubscribe.json');
+  ops: typeof import('../../locales/en/ops.json');
 }
 
 /** A language's resources as its pages show them (every language has English's shape: the translation check). */

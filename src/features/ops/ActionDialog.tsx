@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useId, useRef, useState, type ReactNode } from 'react';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import { opsErrorText } from './ops-errors.ts';
 import type { OpsMessages } from './ops-messages.ts';
@@ -50,6 +50,8 @@ export default function ActionDialog<R>({
   const busy = useRef(false);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string>();
+  // Each opening starts its fields afresh (their own state too, such as the refund's 'an amount').
+  const [openings, setOpenings] = useState(0);
   const titleId = useId();
   const textId = useId();
   const hintId = useId();
@@ -57,6 +59,7 @@ export default function ActionDialog<R>({
   function open() {
     key.current = crypto.randomUUID();
     form.current?.reset();
+    setOpenings((n) => n + 1);
     setError(undefined);
     dialog.current?.showModal();
   }
@@ -105,7 +108,7 @@ export default function ActionDialog<R>({
             {title}
           </h2>
           <div className="mt-4 flex flex-col gap-4">
-            {fields}
+            <Fragment key={openings}>{fields}</Fragment>
             <div>
               <label htmlFor={textId} className="block text-sm font-semibold">
                 {textLabel ?? m.actions.reason}

@@ -1,0 +1,222 @@
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
+import { localizePath } from '../../src/i18n/paths.ts';
+import { createAccount, uniqueEmail } from './auth-support.ts';
+import { buyAndReceive, leavePaymentSuccess, logIn, mailTo, PASSWORD, PLAN, signedInAt } from './shop-support.ts';
+import { axeViolations, hydrated, messages, speak } from './support.ts';
+
+/**
+ * The back office (issue 30) against the real parts: the built /ops pages on the Hosting
+ * emulator, the shop API with its /ops routes on PostgreSQL, the Stripe and partner stand-ins,
+ * the SMTP stand-in and the Auth emulator, where the test accounts get their role claim.
+ */
+const AUTH_EMULATOR = 'http://127.0.0.1:9099';
+const ops = (lang: string) => messages(lang, 'ops');
+
+const emulator = (call: string, body: object) =>
+  fetch(`${AUTH_EMULATOR}/identitytoolkit.googleapis.com/v1/projects/demo-esim/${call}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
+    body: JSON.stringify(body),
+  });
+
+/** A staff account with the role claim, as `npm run ops:grant` sets it (Accounts.setRole). */
+async function staff(role: 'support' | 'admin'): Promise<string> {
+  const email = uniqueEmail(`ops-${role}`);
+  await createAccount(email, PASSWORD, { emailVerified: true });
+  const found = (await (await emulator('accounts:lookup', { email: [email] })).json()) as { users: Array<{ localId: string }> };
+  const updated = await emulator('accounts:update', { localId: found.users[0]!.localId, customAttributes: JSON.stringify({ role }) });
+  expect(updated.status).toBe(200);
+  return email;
+}
+
+/** A second browser for the operator, set up as the test's own (no service worker, the cookie banner answered). */
+async function operatorPage(browser: Browser, testInfo: TestInfo, lang: string): Promise<Page> {
+  const { baseURL, storageState, viewport } = testInfo.project.use;
+  const context = await browser.newContext({
+    baseURL: baseURL!,
+    storageState: storageState!,
+    viewport: viewport ?? null,
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  await speak(page, lang);
+  return page;
+}
+
+/** Signs in on the ordinary login page through the back office's link, and lands back on it. */
+async function signInToOps(page: Page, lang: string, email: string): Promise<void> {
+  const m = ops(lang);
+  const url = localizePath(lang as 'en', '/ops');
+  await page.goto(url);
+  await page.getByRole('link', { name: m.session.signIn }).click();
+  await logIn(page, email);
+  await expect(page).toHaveURL(new RegExp(`${url}\\??$`));
+  await expect(page.locator('[data-ops-role]')).toBeVisible({ timeout: 15_000 });
+}
+
+/** Opens an action's dialog, gives the reason, confirms; answers once the outcome shows. */
+async function act(page: Page, lang: string, name: string, fill?: (dialog: ReturnType<Page['locator']>) => Promise<void>) {
+  const m = ops(lang);
+  await page.locator(`[data-action="${name}"]`).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  if (fill) await fill(dialog);
+  await dialog.getByLabel(m.actions.reason).fill(`e2e ${name} for the buyer`);
+  await dialog.getByRole('button', { name: m.actions.send }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(page.locator('[data-outcome]')).toHaveAttribute('data-outcome', /done|pending/);
+}
+
+async function search(page: Page, lang: string, q: string) {
+  const m = ops(lang);
+  await page.getByLabel(m.orders.search).fill(q);
+  await page.getByRole('button', { name: m.orders.submit }).click();
+}
+
+for (const lang of ['en', 'de'] as const) {
+  const m = ops(lang);
+  const checkoutTexts = messages(lang, 'checkout').checkout;
+  const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
+  const money = (amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+
+  test.describe(`the back office in ${lang}`, () => {
+    test('an admin finds an order by e-mail and by number, reads its timeline, resends the e-mail, refunds half then the rest, and blocks the buyer, whose next order is refused', async ({
+      page,
+      browser,
+    }, testInfo) => {
+      test.setTimeout(180_000);
+      // The buyer: a paid, delivered order, and the checkout open again with both ticks.
+      const buyerEmail = await signedInAt(page, lang, checkout);
+      await buyAndReceive(page, lang);
+      const number = (await page.locator('[data-order-number]').textContent())!.trim();
+      await mailTo(buyerEmail);
+
+      const admin = await operatorPage(browser, testInfo, lang);
+      await signInToOps(admin, lang, await staff('admin'));
+      await hydrated(admin);
+      expect(await axeViolations(admin)).toEqual([]);
+
+      // By e-mail, then by the number without its ES- prefix.
+      await search(admin, lang, buyerEmail);
+      await expect(admin.locator(`[data-order-row="${number}"]`)).toBeVisible();
+      await search(admin, lang, number.replace(/^ES-/, ''));
+      await expect(admin.locator('[data-order-row]')).toHaveCount(1);
+      await expect(admin.locator(`[data-order-row="${number}"]`)).toBeVisible();
+      expect(await axeViolations(admin)).toEqual([]);
+      await admin.getByRole('link', { name: number }).click();
+      await expect(admin.locator(`[data-order="${number}"]`)).toBeVisible();
+      await expect(admin.locator('[data-order-state]')).toHaveText(m.states.delivered);
+      const timeline = admin.locator('[data-table="timeline"] tbody tr');
+      await expect(timeline.first()).toBeVisible();
+      const events = await timeline.count();
+      expect(events).toBeGreaterThan(2);
+      expect(await axeViolations(admin)).toEqual([]);
+
+      // Resend: a second order e-mail reaches the buyer; the timeline says who and why.
+      await act(admin, lang, 'resend');
+      await mailTo(buyerEmail, 2);
+      await expect(admin.locator('[data-table="timeline"]')).toContainText('e2e resend for the buyer');
+
+      // A dialog is accessible: labelled, Escape closes it and focus returns to its button.
+      await admin.locator('[data-action="refund"]').click();
+      await expect(admin.getByRole('dialog', { name: m.actions.refundTitle })).toBeVisible();
+      expect(await axeViolations(admin)).toEqual([]);
+      await admin.keyboard.press('Escape');
+      await expect(admin.getByRole('dialog')).toBeHidden();
+      await expect(admin.locator('[data-action="refund"]')).toBeFocused();
+
+      // Half, then the rest.
+      const total = PLAN.price!.amountMinor;
+      const half = Math.floor(total / 2);
+      await act(admin, lang, 'refund', async (dialog) => {
+        await dialog.getByLabel(m.actions.refundPart).check();
+        await dialog.getByLabel(m.actions.refundAmount.replace('{{currency}}', 'EUR')).fill((half / 100).toFixed(2));
+      });
+      await expect(admin.locator('[data-refunded]')).toHaveText(money(half), { timeout: 15_000 });
+      await act(admin, lang, 'refund');
+      await expect(admin.locator('[data-refunded]')).toHaveText(money(total), { timeout: 15_000 });
+      await expect(admin.locator('[data-action="refund"]')).toHaveCount(0);
+      await expect(admin.locator('[data-table="refunds"] tbody tr')).toHaveCount(2);
+
+      // The buyer opens checkout again and ticks both boxes while still signed in (a page loaded after the block is signed out).
+      await leavePaymentSuccess(page, checkout);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+
+      // Block the buyer from their account's screen.
+      await admin.getByRole('link', { name: m.order.openAccount }).click();
+      await expect(admin.locator('[data-account-state]')).toHaveText(m.order.account_active);
+      await act(admin, lang, 'block');
+      await expect(admin.locator('[data-account-state]')).toHaveText(m.order.account_blocked);
+      expect(await axeViolations(admin)).toEqual([]);
+
+      // The buyer's next order: refused, in their language.
+      await page.getByRole('button', { name: checkoutTexts.buyNow }).click();
+      await expect(page.getByRole('alert')).toHaveText(checkoutTexts.errors.accountBlocked);
+      await admin.context().close();
+    });
+
+    test('a buyer opening the back office sees nothing of any order', async ({ page }) => {
+      const email = uniqueEmail('ops-buyer');
+      await createAccount(email, PASSWORD, { emailVerified: true });
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/ops/')) asked.push(new URL(request.url()).pathname);
+      });
+      await speak(page, lang);
+      await signInToOpsAsBuyer(page, lang, email);
+      await expect(page.locator('[data-ops-staff-only]')).toHaveText(
+        new RegExp(m.session.staffOnly.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      );
+      await expect(page.locator('table, [data-order], [data-ops-role]')).toHaveCount(0);
+      expect(asked.filter((path) => !path.endsWith('/ops/me'))).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  });
+}
+
+async function signInToOpsAsBuyer(page: Page, lang: string, email: string) {
+  const url = localizePath(lang as 'en', '/ops');
+  await page.goto(url);
+  await expect(page.locator('[data-ops-signed-out]')).toBeVisible();
+  await page.getByRole('link', { name: ops(lang).session.signIn }).click();
+  await logIn(page, email);
+  await expect(page).toHaveURL(new RegExp(`${url}\\??$`));
+}
+
+test('a support user sees no refund, eSIM, block or dashboard action, and the API refuses them', async ({ page, browser }, testInfo) => {
+  test.setTimeout(150_000);
+  const m = ops('en');
+  await signedInAt(page, 'en', `/checkout?plan=${PLAN.id}`);
+  const orderId = await buyAndReceive(page, 'en');
+  const supportEmail = await staff('support');
+  const support = await operatorPage(browser, testInfo, 'en');
+  await signInToOps(support, 'en', supportEmail);
+  await expect(support.locator('[data-ops-role]')).toHaveAttribute('data-ops-role', 'support');
+  await expect(support.getByRole('link', { name: m.nav.dashboard })).toHaveCount(0);
+  await support.goto(`/ops?order=${orderId}`);
+  await expect(support.locator('[data-order]')).toBeVisible({ timeout: 15_000 });
+  await expect(support.locator('[data-action="resend"]')).toBeVisible();
+  for (const name of ['refund', 'suspend', 'unsuspend', 'revoke', 'approve', 'reject'])
+    await expect(support.locator(`[data-action="${name}"]`)).toHaveCount(0);
+  await support.getByRole('link', { name: m.order.openAccount }).click();
+  await expect(support.locator('[data-account]')).toBeVisible();
+  for (const name of ['block', 'unblock', 'delete']) await expect(support.locator(`[data-action="${name}"]`)).toHaveCount(0);
+  expect(await axeViolations(support)).toEqual([]);
+
+  // The server decides, not the page: the support user's own token is refused a refund.
+  const signIn = await fetch(`${AUTH_EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: supportEmail, password: PASSWORD, returnSecureToken: true }),
+  });
+  const { idToken } = (await signIn.json()) as { idToken: string };
+  const refused = await fetch(`${LOCAL_API_BASE_URL}/ops/orders/${orderId}/refunds`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${idToken}` },
+    body: JSON.stringify({ reason: 'not allowed', idempotencyKey: 'support-refund-1' }),
+  });
+  expect(refused.status).toBe(403);
+  await support.context().close();
+});
