@@ -386,6 +386,9 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
   ): Promise<'refunded' | { retryInMs: number }> {
     const payment = await refunds.paidPayment(db, order.id);
     if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
+    // Why the order is refunded as a whole (the refund e-mail's words, and what makes it owed): a
+    // delivery that ran out of tries enters fulfilment_failed with none yet.
+    if (!order.refund_reason) await lease.write((tx) => queue.setRefundReason(tx, order.id, reason));
     const counted = (await refunds.refundsOf(db, order.id)).filter((r) => r.status !== 'cancelled');
     const given = counted.reduce((sum, r) => sum + r.amount_minor, 0);
     if (given < payment.amount_minor) {

@@ -111,7 +111,7 @@ export async function dueNow(tx: Queryable, id: string): Promise<void> {
 }
 
 /** Why the order is refunded (the refund e-mail and the audit tell it); null: it is not refunded after all. */
-export async function setRefundReason(tx: Queryable, id: string, reason: 'account_deleted' | 'out_of_balance' | null): Promise<void> {
+export async function setRefundReason(tx: Queryable, id: string, reason: OrderRow['refund_reason']): Promise<void> {
   await tx.query('UPDATE orders SET refund_reason = $2 WHERE id = $1', [id, reason]);
 }
 
