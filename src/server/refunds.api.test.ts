@@ -7,7 +7,7 @@ import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
 import { auditOrders } from './orders/audit.ts';
 import { sellablePlans } from './orders/plans.ts';
-import { RefundRefused, type RefundRequest } from './refunds/refund-command-types.ts';
+import { RefundRefused, type RefundRequest } from './refunds/refund-command.types.ts';
 
 /**
  * Refunds as rows of their own (issue 30 item 5): an operator's refunds of a delivered order, in

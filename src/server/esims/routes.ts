@@ -10,7 +10,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.ts';
 import { buyersRefund } from '../refunds/refund-command.ts';
-import { RefundRefused } from '../refunds/refund-command-types.ts';
+import { RefundRefused } from '../refunds/refund-command.types.ts';
 import { isUuid } from '../uuid.ts';
 import { langQuery } from '../validation.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';

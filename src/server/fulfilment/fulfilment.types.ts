@@ -1,4 +1,4 @@
-import type { RefundCommand } from '../refunds/refund-command-types.ts';
+import type { RefundCommand } from '../refunds/refund-command.types.ts';
 
 /** Delivery (fulfilment.ts): every paid order driven to delivered or refunded. */
 export interface Fulfilment {

@@ -2,6 +2,7 @@ import type { OpsActionResult, OpsReason } from '../../contract/ops-api.ts';
 import { deleteBuyerAccount, type AccountDeletionDeps } from '../account/delete-account.ts';
 import type { Db } from '../db/db.ts';
 import { recordAction } from './action-records.ts';
+import type { AccountActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
 
 /**
@@ -11,7 +12,7 @@ import type { Operator } from './ops-auth.ts';
  * pages expired at Stripe; its eSIMs keep working unless the operator suspends them. Deletion is
  * the buyer's own deletion path (account/delete-account.ts): the books are kept.
  */
-export function createAccountActions(deps: AccountDeletionDeps & { db: Db }) {
+export function createAccountActions(deps: AccountDeletionDeps & { db: Db }): AccountActions {
   const { db, accounts } = deps;
   const record = (
     operator: Operator,
@@ -47,5 +48,3 @@ export function createAccountActions(deps: AccountDeletionDeps & { db: Db }) {
       }),
   };
 }
-
-export type AccountActions = ReturnType<typeof createAccountActions>;

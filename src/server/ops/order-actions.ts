@@ -7,8 +7,9 @@ import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
-import { RefundRefused } from '../refunds/refund-command-types.ts';
+import { RefundRefused } from '../refunds/refund-command.types.ts';
 import { recordAction, type ActionOutcome } from './action-records.ts';
+import type { OrderActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
 import { esimOfOrder } from './order-detail.ts';
 import { findOrder } from './order-search.ts';
@@ -38,7 +39,7 @@ const refused = (detail: string): ActionOutcome => ({ outcome: 'refused', detail
  * same domain command a buyer's or the shop's own action uses: the refund command, the delivery's
  * run, the eSIM service change that reads the partner when an answer is lost.
  */
-export function createOrderActions(deps: OrderActionDeps) {
+export function createOrderActions(deps: OrderActionDeps): OrderActions {
   const { db } = deps;
   const record =
     (
@@ -183,5 +184,3 @@ export function createOrderActions(deps: OrderActionDeps) {
     },
   };
 }
-
-export type OrderActions = ReturnType<typeof createOrderActions>;

@@ -1,7 +1,7 @@
 import type { Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
-import type { RefundReason } from '../refunds/refund-command-types.ts';
+import type { RefundReason } from '../refunds/refund-command.types.ts';
 
 /** An order as stored (src/server/db/migrations/0001_orders.sql). */
 export interface OrderRow {

@@ -1,11 +1,11 @@
 import type { Db } from '../db/db.ts';
 import * as queue from '../fulfilment/queue.ts';
 import { createOrderStore } from '../orders/store.ts';
-import { RefundRefused, type RefundCommand, type RefundOutcome, type RefundRequest } from './refund-command-types.ts';
+import { RefundRefused, type RefundCommand, type RefundOutcome, type RefundRequest } from './refund-command.types.ts';
 import { recordRequest, refundById } from './store.ts';
 
 /**
- * The one refund command (refund-command-types.ts). It records the refund as a row, checked against
+ * The one refund command (refund-command.types.ts). It records the refund as a row, checked against
  * what was paid in the transaction that locks the order, and moves the order as the refund means:
  *
  * - the buyer's refund of their delivered, never-installed eSIM: delivered → refund_requested (the

@@ -2,28 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { OrderState } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
 import type { RefundStatus } from '../payments/stripe.ts';
-import { RefundRefused, type RefundReason, type RefundRequest } from './refund-command-types.ts';
+import { RefundRefused, type RefundRequest, type RefundRow, type RefundRowStatus } from './refund-command.types.ts';
 
-/** A refund as stored (migration 0016_refunds.sql; the state model: settle.ts). */
-export interface RefundRow {
-  id: string;
-  order_id: string;
-  requested_by: RefundRequest['requestedBy'];
-  operator_uid: string | null;
-  reason: RefundReason;
-  note: string | null;
-  amount_minor: number;
-  currency: string;
-  status: RefundRowStatus;
-  stripe_refund_id: string | null;
-  asks: number;
-  failures: number;
-  idempotency_key: string;
-  created_at: Date;
-  status_at: Date;
-}
-
-export type RefundRowStatus = 'requested' | 'pending' | 'succeeded' | 'failed' | 'cancelled';
+export type { RefundRow, RefundRowStatus };
 
 /** Statuses with work left: Stripe not asked (or its answer unknown), not settled yet, or failed and to be asked again. */
 export const OPEN_STATUSES: readonly RefundRowStatus[] = ['requested', 'pending', 'failed'];

@@ -1,5 +1,3 @@
-import type { RefundRow } from './store.ts';
-
 /**
  * The one refund command (issue 30 item 5, DESIGN 8): the buyer's refund button, an operator's
  * refund and the shop's own (not delivered, account deleted, out of balance, a rejected order) all
@@ -46,3 +44,24 @@ export class RefundRefused extends Error {
     this.name = 'RefundRefused';
   }
 }
+
+/** A refund as stored (migration 0016_refunds.sql; the state model: settle.ts). */
+export interface RefundRow {
+  id: string;
+  order_id: string;
+  requested_by: RefundRequest['requestedBy'];
+  operator_uid: string | null;
+  reason: RefundReason;
+  note: string | null;
+  amount_minor: number;
+  currency: string;
+  status: RefundRowStatus;
+  stripe_refund_id: string | null;
+  asks: number;
+  failures: number;
+  idempotency_key: string;
+  created_at: Date;
+  status_at: Date;
+}
+
+export type RefundRowStatus = 'requested' | 'pending' | 'succeeded' | 'failed' | 'cancelled';
