@@ -209,14 +209,14 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
       }
     });
 
-    it('after the account was disabled (blocked): every write answers 401', async () => {
+    it('after the account was disabled (blocked): every write answers 403 (account_blocked) and stores nothing', async () => {
       const { server, as } = await productionApi();
       try {
         const buyer = await signUp();
         const device = pushSubscriber(pushService);
         await admin().updateUser(buyer.uid, { disabled: true });
         for (const [method, path, body] of writes(device.subscription, device.subscription.endpoint))
-          expect(await as(buyer.idToken)(path, method, body), `${method} ${path}`).toBe(401);
+          expect(await as(buyer.idToken)(path, method, body), `${method} ${path}`).toBe(403);
         expect(await ownerOfOrders(buyer.uid)).toBe(0);
         expect(await alertDataOf(buyer.uid)).toEqual({ devices: 0, preferences: 0 });
       } finally {
