@@ -102,6 +102,14 @@ export async function signUpOn(
 
 type Session = { localId: string; idToken: string; refreshToken: string };
 
+/**
+ * The back office's role claim on an emulator account (what `npm run ops:grant` sets through
+ * firebase-admin), by the emulator's admin credential; it reaches an ID token at the next sign-in.
+ */
+export async function grantRoleOn(host: string, uid: string, role: 'support' | 'admin'): Promise<void> {
+  await identityToolkit(host, 'accounts:update', { localId: uid, customAttributes: JSON.stringify({ role }) }, true);
+}
+
 /** A new sign-in with the password of an account made by signUpOn, as the site's login does it (a disabled account is refused). */
 export async function signInOn(host: string, email: string): Promise<{ uid: string; idToken: string; refreshToken: string }> {
   const { localId, idToken, refreshToken } = await identityToolkit<Session>(host, 'accounts:signInWithPassword', {

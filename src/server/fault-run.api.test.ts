@@ -11,7 +11,9 @@ import { onServer, serverDatabaseUrl } from '../../tests/support/databases.ts';
  * orders with a fixed seed, through API processes killed with SIGKILL at least once and fault
  * proxies before the Stripe and eSIM Access stand-ins. Every check must hold: the order audit finds
  * nothing, and the stand-ins agree (each paid order delivered or refunded once, one eSIM per
- * order, each top-up applied once (also two top-ups of one eSIM at once), no refund without the eSIM cancelled, no double charge).
+ * order, each top-up applied once (also two top-ups of one eSIM at once), no refund without the eSIM cancelled, no double charge),
+ * also for an operator's refunds through the back office: a part, then the rest, some clicked twice at
+ * once, each made once at Stripe, and every refund at Stripe one the shop asked for.
  */
 const SEED = 20_2026;
 let database: string;
@@ -55,6 +57,9 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   expect(report.buyers.paid, summary).toBeGreaterThanOrEqual(20);
   // The race of issue 29 (defect 1) on purpose: an eSIM topped up twice at once, its top-ups meeting faults.
   expect(report.buyers.topUps.twoAtOnce, summary).toBeGreaterThan(0);
+  // Operator refunds (issue 30 item 5) under the same faults and kills.
+  expect(report.buyers.operator.partial, summary).toBeGreaterThan(0);
+  expect(report.buyers.operator.rest, summary).toBeGreaterThan(0);
   expect(report.audit.findings, summary).toEqual([]);
   expect(report.drain.settled, summary).toBe(true);
 }, 150_000);

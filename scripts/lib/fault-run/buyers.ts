@@ -1,8 +1,8 @@
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import type { SellablePlan } from '../../../src/server/orders/plans.ts';
 import type { CreateOrderRequest, OrderView, TopUpPlans } from '../../../src/contract/shop-api.ts';
-import { signUpOn } from '../auth-emulator.ts';
-import { pick, type Random } from './random.ts';
+import { grantRoleOn, signInOn, signUpOn } from '../auth-emulator.ts';
+import { between, pick, type Random } from './random.ts';
 
 /**
  * The buyers of the fault-injection run: accounts signed up on the Auth emulator, each buying one
@@ -12,6 +12,11 @@ import { pick, type Random } from './random.ts';
  * it up; some of those then ask for a refund of the installed eSIM, which must be refused. A few
  * press Buy twice at once, which must give one order. Buyers retry what failed as a person
  * would (a 5xx, a dropped connection, a 429 after its Retry-After), a bounded number of times.
+ *
+ * Beside them, an operator (an admin of the back office, POST /ops/orders/{id}/refunds) gives
+ * back part of some kept eSIMs' price, and for most of them the rest a little later; some clicks
+ * are double (the same idempotency key twice at once), and an answer that does not come is asked
+ * again with the same key, as the order page's dialog does.
  */
 export interface BuyerSettings {
   /** The API through the front: http://…/api */
@@ -33,6 +38,22 @@ export interface BuyerSettings {
   stopStartingAt?: number;
   /** Called as each eSIM order is started (the run's phases follow the progress). */
   onOrderStarted?: (started: number) => void;
+  /** The share of kept eSIMs (delivered, neither refunded by the buyer nor topped up) an operator refunds. */
+  operatorShare: number;
+  /** The operator's choices, a stream of their own (the buyers' choices stay what the seed made them). */
+  operatorRandom: Random;
+}
+
+/** One click of the operator's refund: what was asked, and what each request of it answered in the end. */
+export interface OperatorClick {
+  orderId: string;
+  idempotencyKey: string;
+  /** null: the rest of the payment. */
+  amountMinor: number | null;
+  paidMinor: number;
+  doubleClick: boolean;
+  /** The action's outcome per request (two for a double click): done, already, refused, pending (still under way), or no answer. */
+  answers: string[];
 }
 
 /** What the buyers did, and what they saw that must never happen. */
@@ -53,7 +74,23 @@ export interface BuyerStats {
   /** underWayOnRetry: a retry after a lost answer found the refund already under way (409). */
   refunds: { requested: number; accepted: number; underWayOnRetry: number; unavailable: number };
   installedRefundAttempts: number;
-  /** Things a buyer saw that break a promise: each one fails the run. */
+  /**
+   * The operator's refunds: orders, clicks (a part, then maybe the rest), double clicks (one key
+   * twice at once), answers lost on the way back (no answer, 5xx) and asked again with the same
+   * key, 'under way' answers waited out, refusals (each one a violation).
+   */
+  operator: {
+    orders: number;
+    clicks: number;
+    partial: number;
+    rest: number;
+    doubleClicks: number;
+    answersLost: number;
+    underWay: number;
+    refused: number;
+  };
+  operatorClicks: OperatorClick[];
+  /** Things a buyer (or the operator) saw that break a promise: each one fails the run. */
   violations: string[];
 }
 
@@ -80,6 +117,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     topUps: { ordered: 0, paid: 0, deliveredSeen: 0, installNotSeen: 0, refused: 0, twoAtOnce: 0 },
     refunds: { requested: 0, accepted: 0, underWayOnRetry: 0, unavailable: 0 },
     installedRefundAttempts: 0,
+    operator: { orders: 0, clicks: 0, partial: 0, rest: 0, doubleClicks: 0, answersLost: 0, underWay: 0, refused: 0 },
+    operatorClicks: [],
     violations: [],
   };
 
@@ -94,8 +133,23 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       topUpPick: number;
       /** Two top-ups of the eSIM bought at once (both delivered at the same moment). */
       twoTopUps: boolean;
+      /** An operator's refund of the kept eSIM: the part's share of the price, the rest after a pause or never, the part's click double. */
+      operator: OperatorPlan | undefined;
     }[];
   }[] = [];
+  type OperatorPlan = { share: number; rest: boolean; pauseMs: number; doubleClick: boolean };
+  const operatorRandom = settings.operatorRandom;
+  /** Five draws for every purchase, whatever its intent: each purchase's choice stays put. */
+  const operatorPlan = (intent: Intent): OperatorPlan | undefined => {
+    const [refunds, share, rest, pauseMs, doubleClick] = [
+      operatorRandom(),
+      0.2 + operatorRandom() * 0.5,
+      operatorRandom() < 0.7,
+      between(operatorRandom, 300, 3_000),
+      operatorRandom() < 0.3,
+    ];
+    return intent === 'keep' && refunds < settings.operatorShare ? { share, rest, pauseMs, doubleClick } : undefined;
+  };
   for (let left = settings.orders; left > 0;) {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
     left -= count;
@@ -110,6 +164,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
           refundInstalled: random() < 0.4,
           topUpPick: random(),
           twoTopUps: random() < 0.5,
+          operator: operatorPlan(intent),
         };
       }),
     });
@@ -300,6 +355,84 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     else stats.refunds.unavailable++;
   }
 
+  /** The back office's admin: signed up, given the role, signed in again so that the ID token carries it (once, when first needed). */
+  let admin: Promise<string> | undefined;
+  const adminToken = () =>
+    (admin ??= (async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const account = await signUpOn(settings.authHost, `operator-${crypto.randomUUID()}@example.test`);
+          await grantRoleOn(settings.authHost, account.uid, 'admin');
+          return (await signInOn(settings.authHost, account.email)).idToken;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          await sleep(500);
+        }
+      }
+    })());
+
+  /**
+   * One request of an operator's refund click, asked again with the same key until the action
+   * answers its outcome: after no answer or a 5xx (an instance killed, Stripe slow), and after
+   * 'under way' (the other request of a double click, or a try cut short), as a person reloads.
+   */
+  async function operatorAsk(token: string, orderId: string, body: object): Promise<{ outcome: string; detail: string | null }> {
+    let last = { outcome: 'no answer', detail: null as string | null };
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const answer = await request(`/ops/orders/${orderId}/refunds`, { method: 'POST', token, body });
+      if (answer.status === 0 || answer.status >= 500) {
+        stats.operator.answersLost++;
+        await sleep(Math.min(4_000, 300 * 2 ** Math.min(attempt - 1, 4)));
+        continue;
+      }
+      if (answer.status !== 200) return { outcome: `HTTP ${answer.status} ${errorCode(answer.body) ?? ''}`.trim(), detail: null };
+      last = answer.body as { outcome: string; detail: string | null };
+      if (last.outcome !== 'pending') return last;
+      stats.operator.underWay++;
+      await sleep(1_000);
+    }
+    return last;
+  }
+
+  /** One click of the order page's refund dialog (one idempotency key), or two at once with the same key. */
+  async function operatorClick(token: string, orderId: string, paidMinor: number, amountMinor: number | null, doubleClick: boolean) {
+    const idempotencyKey = crypto.randomUUID();
+    const body = {
+      reason: amountMinor === null ? 'fault run: the rest of the price back' : 'fault run: part of the price back, as a goodwill gesture',
+      idempotencyKey,
+      ...(amountMinor !== null && { amountMinor }),
+    };
+    stats.operator.clicks++;
+    if (amountMinor === null) stats.operator.rest++;
+    else stats.operator.partial++;
+    if (doubleClick) stats.operator.doubleClicks++;
+    const answers = await Promise.all(Array.from({ length: doubleClick ? 2 : 1 }, () => operatorAsk(token, orderId, body)));
+    stats.operatorClicks.push({ orderId, idempotencyKey, amountMinor, paidMinor, doubleClick, answers: answers.map((a) => a.outcome) });
+    // A part of a delivered order's payment, or what is left of it, is always possible.
+    for (const answer of answers.filter((a) => a.outcome !== 'done' && a.outcome !== 'already' && a.outcome !== 'pending')) {
+      if (answer.outcome === 'refused') stats.operator.refused++;
+      stats.violations.push(
+        `order ${orderId}: the operator's refund of ${amountMinor ?? 'the rest'} (key ${idempotencyKey}) answered ${answer.outcome}${answer.detail ? `: ${answer.detail}` : ''}`,
+      );
+    }
+  }
+
+  /** The operator's refunds of a kept eSIM: a part, and the rest after a pause (or never). */
+  async function operatorRefunds(orderId: string, paidMinor: number, plan: OperatorPlan) {
+    stats.operator.orders++;
+    let token: string;
+    try {
+      token = await adminToken();
+    } catch (error) {
+      return void stats.violations.push(`operator: could not sign in as an admin (${(error as Error).message})`);
+    }
+    await operatorClick(token, orderId, paidMinor, Math.max(1, Math.floor(paidMinor * plan.share)), plan.doubleClick);
+    if (!plan.rest) return;
+    await sleep(plan.pauseMs);
+    await operatorClick(token, orderId, paidMinor, null, false);
+  }
+  const operatorWork: Promise<void>[] = [];
+
   async function runBuyer(plan: (typeof buyers)[number]) {
     let account: Awaited<ReturnType<typeof signUpOn>> | undefined;
     for (let attempt = 1; !account; attempt++) {
@@ -336,6 +469,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         continue;
       }
       stats.deliveredSeen++;
+      // The operator's refunds go on beside the buyer's next purchase.
+      if (purchase.operator) operatorWork.push(operatorRefunds(id, order.total.amountMinor, purchase.operator));
       if (purchase.intent === 'refund') await requestRefund(buyer, id);
       else if (purchase.intent === 'top_up')
         await installAndTopUp(buyer, id, purchase.refundInstalled, purchase.topUpPick, purchase.twoTopUps);
@@ -348,5 +483,6 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       while (nextBuyer < buyers.length) await runBuyer(buyers[nextBuyer++]!);
     }),
   );
+  await Promise.all(operatorWork);
   return stats;
 }

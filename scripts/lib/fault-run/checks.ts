@@ -3,8 +3,10 @@ import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts
 import type { SmtpStandIn } from '../../../stand-ins/smtp/server.ts';
 import type { StripeStandIn } from '../../../stand-ins/stripe/server.ts';
 import type { Db } from '../../../src/server/db/db.ts';
+import { auditStripeRefunds } from '../../../src/server/orders/audit.ts';
 import { orderNumber } from '../../../src/server/orders/store.ts';
 import type { EsimPartner } from '../../../src/server/partner/partner.ts';
+import type { OperatorClick } from './buyers.ts';
 
 /**
  * The fault-injection run's cross-checks against the stand-ins, after the order audit: what the
@@ -27,11 +29,20 @@ interface OrderRow {
   top_up_of: string | null;
   partner_code: string;
   amount_minor: number;
-  refund_id: string | null;
   refund_reason: string | null;
   email_sent_at: Date | null;
   email: string | null;
   checkout_session_id: string | null;
+}
+
+interface RefundRow {
+  id: string;
+  order_id: string;
+  requested_by: 'buyer' | 'operator' | 'system';
+  amount_minor: number;
+  status: string;
+  stripe_refund_id: string | null;
+  idempotency_key: string;
 }
 
 export async function crossCheck(deps: {
@@ -42,14 +53,23 @@ export async function crossCheck(deps: {
   /** The partner read directly (not through the fault proxy). */
   partner: EsimPartner;
   smtp: SmtpStandIn;
+  /** The operator's refund clicks (buyers.ts). */
+  operatorClicks: readonly OperatorClick[];
 }): Promise<CrossCheck[]> {
   const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
   const orders = await db.query<OrderRow>(
-    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email_sent_at, email, checkout_session_id,
-       (SELECT string_agg(r.stripe_refund_id, ' ') FROM refunds r WHERE r.order_id = orders.id AND r.status = 'succeeded') AS refund_id
+    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email_sent_at, email, checkout_session_id
      FROM orders`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
+  // The shop's refunds, one row per refund asked (migration 0016).
+  const refundRows = await db.query<RefundRow>(
+    'SELECT id, order_id, requested_by, amount_minor, status, stripe_refund_id, idempotency_key FROM refunds ORDER BY created_at',
+  );
+  const rowsOf = (orderId: string) => refundRows.filter((r) => r.order_id === orderId);
+  const reference = (r: Stripe.Refund) => r.metadata?.['reference'] ?? '';
+  /** The row a Stripe refund was made for: it names the row (metadata.reference), or the row names it. */
+  const rowOf = (r: Stripe.Refund) => refundRows.find((row) => row.id === reference(r) || row.stripe_refund_id === r.id);
   const esims = new Map(
     (await db.query<{ order_id: string; esim_tran_no: string }>('SELECT order_id, esim_tran_no FROM esims')).map((e) => [
       e.order_id,
@@ -71,14 +91,15 @@ export async function crossCheck(deps: {
   }
   // And what it gave back, per payment intent, as the SDK lists it.
   const refunds = new Map<string, Stripe.Refund[]>();
+  const everyRefund: Stripe.Refund[] = [];
   for (const list of sessions.values()) {
     // A refund that failed gave nothing back (Stripe then asks the shop to refund again): only the others count.
     for (const { intent } of list) {
+      const made = (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data;
+      everyRefund.push(...made);
       refunds.set(
         intent,
-        (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data.filter(
-          (r) => r.status !== 'failed' && r.status !== 'canceled',
-        ),
+        made.filter((r) => r.status !== 'failed' && r.status !== 'canceled'),
       );
     }
   }
@@ -105,22 +126,66 @@ export async function crossCheck(deps: {
         `${name(order)}: paid at Stripe (session ${list.map((s) => s.sessionId).join(', ')}; the order's session ${order.checkout_session_id ?? 'none'}), ended ${order.state}; Stripe's events: ${sent.join('; ') || 'none'}`,
       );
     }
-    const given = list.flatMap((s) => refunds.get(s.intent) ?? []);
-    const paid = list.reduce((sum, s) => sum + s.amount, 0);
-    if (order.state === 'delivered' && given.length > 0)
-      refundedRight.push(`${name(order)}: delivered, and also refunded ${given.map((r) => r.amount).join(' + ')}`);
-    if (order.state === 'refunded') {
-      if (given.length !== 1) refundedRight.push(`${name(order)}: refunded, with ${given.length} refunds at Stripe`);
-      else if (given[0]!.amount !== paid) refundedRight.push(`${name(order)}: refunded ${given[0]!.amount} of ${paid} paid`);
-      else if (given[0]!.id !== order.refund_id)
-        refundedRight.push(`${name(order)}: Stripe's refund ${given[0]!.id}, the order names ${order.refund_id}`);
+    // A session that did not match its order was given back whole (reference session:<id>); the rest are the order's refunds.
+    const givenBack = (s: { sessionId: string; intent: string }) =>
+      (refunds.get(s.intent) ?? []).some((r) => reference(r) === `session:${s.sessionId}`);
+    const counted = list.filter((s) => !givenBack(s));
+    const given = counted.flatMap((s) => refunds.get(s.intent) ?? []);
+    const paid = counted.reduce((sum, s) => sum + s.amount, 0);
+    const total = given.reduce((sum, r) => sum + r.amount, 0);
+    const rows = rowsOf(orderId);
+    // Each refund at Stripe is one of the order's rows, of the row's amount; each row made at Stripe once.
+    for (const r of given) {
+      const row = rowOf(r);
+      if (!row || row.order_id !== orderId)
+        refundedRight.push(`${name(order)}: Stripe's refund ${r.id} of ${r.amount} is none of its refunds`);
+      else if (r.amount !== row.amount_minor)
+        refundedRight.push(`${name(order)}: Stripe's refund ${r.id} of ${r.amount}, its refund ${row.id} asked ${row.amount_minor}`);
     }
+    for (const row of rows) {
+      const made = given.filter((r) => reference(r) === row.id || r.id === row.stripe_refund_id);
+      if (made.length > 1)
+        refundedRight.push(`${name(order)}: refund ${row.id} made ${made.length} times at Stripe (${made.map((r) => r.id).join(', ')})`);
+      if (row.status === 'succeeded' && !made.some((r) => r.id === row.stripe_refund_id && r.status === 'succeeded'))
+        refundedRight.push(`${name(order)}: refund ${row.id} succeeded, but Stripe's ${row.stripe_refund_id ?? '(none named)'} did not`);
+    }
+    if (total > paid) refundedRight.push(`${name(order)}: refunded ${given.map((r) => r.amount).join(' + ')} of ${paid} paid`);
+    if (order.state === 'refunded' && total !== paid)
+      refundedRight.push(`${name(order)}: refunded, but ${total} of ${paid} paid given back`);
+    // A delivered order keeps its eSIM: only an operator gives money back for it (a part, or all of it).
+    const notOperators = given.filter((r) => rowOf(r)?.requested_by !== 'operator');
+    if (order.state === 'delivered' && notOperators.length > 0)
+      refundedRight.push(
+        `${name(order)}: delivered, and also refunded ${notOperators.map((r) => r.amount).join(' + ')} not by an operator`,
+      );
   }
   for (const list of sessions.values()) {
     for (const { intent, amount } of list) {
-      const given = refunds.get(intent) ?? [];
-      const total = given.reduce((sum, r) => sum + r.amount, 0);
-      if (given.length > 1 || total > amount) refundedRight.push(`payment ${intent}: ${given.length} refunds, ${total} of ${amount}`);
+      const total = (refunds.get(intent) ?? []).reduce((sum, r) => sum + r.amount, 0);
+      if (total > amount) refundedRight.push(`payment ${intent}: ${total} refunded of ${amount}`);
+    }
+  }
+  // Every refund Stripe made (failed ones too) is one the shop asked for: the audit's side of it.
+  const strays = (await auditStripeRefunds(db, everyRefund)).map((f) => f.detail);
+
+  // The operator's clicks: each made one refund, of what was asked, back at Stripe; a rest, the whole payment back.
+  const operatorRefunds: string[] = [];
+  for (const click of deps.operatorClicks) {
+    const order = byId.get(click.orderId);
+    const what = `the operator's refund of ${click.amountMinor ?? 'the rest'} (key ${click.idempotencyKey}, ${click.doubleClick ? 'double click, ' : ''}answered ${click.answers.join(' and ')})`;
+    // The back office's key for the refund command (ops/order-actions.ts).
+    const row = refundRows.find((r) => r.order_id === click.orderId && r.idempotency_key === `ops:${click.idempotencyKey}`);
+    if (!order) operatorRefunds.push(`${what}: no order ${click.orderId}`);
+    else if (!row) operatorRefunds.push(`${name(order)}: ${what} made no refund`);
+    else {
+      if (row.status !== 'succeeded') operatorRefunds.push(`${name(order)}: ${what}: refund ${row.id} ended ${row.status}`);
+      if (click.amountMinor !== null && row.amount_minor !== click.amountMinor)
+        operatorRefunds.push(`${name(order)}: ${what}: refund ${row.id} of ${row.amount_minor}`);
+      const back = rowsOf(click.orderId)
+        .filter((r) => r.status === 'succeeded')
+        .reduce((sum, r) => sum + r.amount_minor, 0);
+      if (click.amountMinor === null && back !== click.paidMinor)
+        operatorRefunds.push(`${name(order)}: ${what}: ${back} of ${click.paidMinor} back in all`);
     }
   }
   // An order the shop thinks paid that Stripe never completed.
@@ -222,8 +287,19 @@ export async function crossCheck(deps: {
     {
       name: 'refunds_once_in_full',
       description:
-        'a refunded order has exactly one refund of what was paid, a delivered one none; no payment refunded twice or beyond its amount',
+        "each refund at Stripe is one of the order's refunds, of its amount, made once; a refunded order got back what was paid, a delivered one only an operator's refunds; never beyond a payment",
       breaches: refundedRight,
+    },
+    {
+      name: 'stripe_refunds_ours',
+      description: 'every refund Stripe made (failed ones too) matches a refund the shop asked for (auditStripeRefunds)',
+      breaches: strays,
+    },
+    {
+      name: 'operator_refunds',
+      description:
+        "each click of an operator's refund (a double click, an answer lost and asked again) made one refund, of what was asked, back at Stripe; after the rest, the whole payment is back",
+      breaches: operatorRefunds,
     },
     {
       name: 'one_esim_per_transaction',

@@ -38,12 +38,16 @@ export interface FaultProxyOptions {
   eligible?: (method: string, path: string) => boolean;
   /** The 5xx the provider would answer (its own error body). */
   errorAnswer: (status: number) => { contentType: string; body: string };
+  /** Names the requests whose faults are also counted apart (`countsByTag`): a Stripe refund asked for an operator, say. */
+  tag?: (method: string, path: string, body: Buffer) => string | undefined;
 }
 
 export interface FaultProxy {
   url: string;
   /** Faults injected so far, by kind. */
   readonly counts: FaultCounts;
+  /** The same, for the requests `tag` names, by tag. */
+  readonly countsByTag: Record<string, FaultCounts>;
   /** Requests forwarded or answered so far (faulted or not). */
   readonly requests: number;
   /** While false, every request is forwarded untouched (the run's end). */
@@ -110,7 +114,9 @@ export function writeAnswer(res: ServerResponse, answer: Answer): void {
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
   const upstream = new URL(options.upstream);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const counts = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as FaultCounts;
+  const noFaults = () => Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as FaultCounts;
+  const counts = noFaults();
+  const countsByTag: Record<string, FaultCounts> = {};
   const sockets = new Set<Socket>();
   const held = new Set<NodeJS.Timeout>();
   let requests = 0;
@@ -140,8 +146,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     } catch {
       return void req.socket.destroy();
     }
-    const kind = fault(method, new URL(path, 'http://proxy').pathname);
-    if (kind) counts[kind]++;
+    const pathname = new URL(path, 'http://proxy').pathname;
+    const kind = fault(method, pathname);
+    if (kind) {
+      counts[kind]++;
+      const tag = options.tag?.(method, pathname, body);
+      if (tag) (countsByTag[tag] ??= noFaults())[kind]++;
+    }
     if (kind === 'error_before') return error(res);
     let answer: Answer;
     try {
@@ -177,6 +188,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   return {
     url: `http://127.0.0.1:${port}`,
     counts,
+    countsByTag,
     get requests() {
       return requests;
     },

@@ -69,7 +69,14 @@ export interface FaultRunReport {
   seed: number;
   durationMs: number;
   logDir: string;
-  faults: { stripe: FaultCounts; partner: FaultCounts; stripeRequests: number; partnerRequests: number };
+  /** stripeOperatorRefunds: the faults met by Stripe refunds asked for an operator's refund (POST /v1/refunds, metadata reason 'operator'). */
+  faults: {
+    stripe: FaultCounts;
+    partner: FaultCounts;
+    stripeOperatorRefunds: FaultCounts;
+    stripeRequests: number;
+    partnerRequests: number;
+  };
   kills: number;
   starts: number;
   /** Front: requests answered, lost with a killed instance, refused with none up. */
@@ -83,7 +90,7 @@ export interface FaultRunReport {
     partnerFailed: number;
     partnerFailedBy: Record<string, number>;
   };
-  buyers: Omit<BuyerStats, 'orders'>;
+  buyers: Omit<BuyerStats, 'orders' | 'operatorClicks'>;
   /** Slots of the partner's 8 held by requests of killed instances while buying (each until its lease ran out): most at once, and on average. */
   partnerBudget: { strandedMax: number; strandedMean: number };
   /** Orders by kind and end state. */
@@ -114,6 +121,10 @@ const PARTNER_TIMEOUT_MS = 2_000;
 const INSTANCES = 2;
 /** How often a top-up call meets a fault, whatever the run's rate (see the partner's proxy). */
 const TOP_UP_FAULT_RATE = 0.5;
+/** How often a call to Stripe's refunds (asked, or read back after a lost answer) meets a fault, whatever the run's rate. */
+const REFUND_FAULT_RATE = 0.4;
+/** The share of kept eSIMs an operator refunds (a part, then mostly the rest). */
+const OPERATOR_SHARE = 0.6;
 
 export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunReport> {
   const started = Date.now();
@@ -171,12 +182,14 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       apiPrefix: string,
       errorAnswer: FaultProxyOptions['errorAnswer'],
       rateFor?: FaultProxyOptions['rateFor'],
+      tag?: FaultProxyOptions['tag'],
     ) => {
       const proxy = await startFaultProxy({
         upstream,
         random: seeded(seed, `${name}-faults`),
         rate: faultRate,
         ...(rateFor && { rateFor }),
+        ...(tag && { tag }),
         slowMs,
         eligible: (_method, path) => path.startsWith(apiPrefix),
         errorAnswer,
@@ -184,7 +197,18 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       cleanup.push(() => proxy.close());
       return proxy;
     };
-    const stripeProxy = await faultyProxy('stripe', stripeStandIn.url, '/v1/', stripeErrorAnswer);
+    // Refunds meet faults often (the operator's too, which the proxy counts apart): a lost answer is read back at Stripe.
+    const stripeProxy = await faultyProxy(
+      'stripe',
+      stripeStandIn.url,
+      '/v1/',
+      stripeErrorAnswer,
+      (path) => (path === '/v1/refunds' ? Math.max(faultRate, REFUND_FAULT_RATE) : undefined),
+      (method, path, body) =>
+        method === 'POST' && path === '/v1/refunds' && new URLSearchParams(body.toString()).get('metadata[reason]') === 'operator'
+          ? 'operator_refund'
+          : undefined,
+    );
     // Top-ups meet faults at least half the time: with two top-ups of one eSIM bought at once, a
     // lost answer while the other is under way is the race that once delivered an unapplied top-up.
     const partnerProxy = await faultyProxy('partner', partnerStandIn.url, '/api/v1/open/', partnerErrorAnswer, (path) =>
@@ -299,6 +323,8 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         refundShare: 0.2,
         topUpShare: options.topUpShare ?? 0.25,
         deliveryWaitMs: 45_000,
+        operatorShare: OPERATOR_SHARE,
+        operatorRandom: seeded(seed, 'operator'),
         ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
         onOrderStarted: (n) => {
           progress = n;
@@ -350,7 +376,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     const audit = await auditDatabase(db, new Date(Date.now() + AUDIT_GRACE_MS + 60_000));
     const stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
     const partner = createEsimAccessPartner({ ...PARTNER_ACCOUNT, baseUrl: partnerStandIn.url });
-    const checks = await crossCheck({ db, stripe, stripeStandIn, partnerStandIn, partner, smtp });
+    const checks = await crossCheck({ db, stripe, stripeStandIn, partnerStandIn, partner, smtp, operatorClicks: buyers.operatorClicks });
 
     const endStates: Record<string, Record<string, number>> = {};
     for (const row of await db.query<{ kind: string; state: string; n: number }>(
@@ -372,7 +398,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     for (const row of await db.query<{ order_id: string }>(`SELECT DISTINCT order_id FROM partner_writes WHERE outcome = 'sent'`))
       concerned.add(row.order_id);
     const histories = await orderHistories(db, [...concerned].slice(0, 20));
-    const { orders: _orders, ...buyerFigures } = buyers;
+    const { orders: _orders, operatorClicks: _clicks, ...buyerFigures } = buyers;
     return {
       seed,
       durationMs: Date.now() - started,
@@ -380,6 +406,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       faults: {
         stripe: { ...stripeProxy.counts },
         partner: { ...partnerProxy.counts },
+        stripeOperatorRefunds: { ...(stripeProxy.countsByTag['operator_refund'] ?? noFaults()) },
         stripeRequests: stripeProxy.requests,
         partnerRequests: partnerProxy.requests,
       },
@@ -423,6 +450,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
 }
 
 const sum = (counts: FaultCounts) => FAULT_KINDS.reduce((n, kind) => n + counts[kind], 0);
+const noFaults = () => Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as FaultCounts;
 
 /** Each order's events and partner writes, in time order, one line each. */
 async function orderHistories(db: Db, ids: string[]): Promise<Record<string, string[]>> {
@@ -500,6 +528,8 @@ export function reportLines(r: FaultRunReport): string[] {
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}, two at once on one eSIM ${b.topUps.twoAtOnce}`,
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
+    `operator refunds (back office, admin): ${b.operator.orders} orders, ${b.operator.clicks} clicks (${b.operator.partial} partial, ${b.operator.rest} the rest), double clicks ${b.operator.doubleClicks}, answers lost to the operator and asked again with the same key ${b.operator.answersLost}, 'under way' answers waited out ${b.operator.underWay}, refused ${b.operator.refused}`,
+    `faults met by Stripe refunds asked for an operator: ${counts(r.faults.stripeOperatorRefunds)} (answers lost to the shop: ${r.faults.stripeOperatorRefunds.lost_answer + r.faults.stripeOperatorRefunds.slow_answer + r.faults.stripeOperatorRefunds.error_after})`,
     `end states, eSIM orders: ${states('esim')}`,
     `end states, top-ups: ${states('top_up')}`,
     `drain: ${r.drain.settled ? 'settled' : 'NOT settled'} in ${Math.round(r.drain.ms / 1000)} s${r.drain.left.length ? ` (left: ${r.drain.left.join('; ')})` : ''}`,
