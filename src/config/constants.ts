@@ -28,6 +28,12 @@ export const RECENT_SIGN_IN_MS = 5 * 60_000;
 
 /** The back office's admin actions (refunds, blocks, the sales pause, reports) want a sign-in this recent (issue 30). */
 export const OPS_ADMIN_SIGN_IN_MS = 12 * 60 * 60_000;
+/**
+ * An operator action still 'started' this long after its try began was cut off (its instance
+ * died): the same click may run it again. Longer than any action takes (a refund waits for Stripe
+ * under its retries), so one under way is never run twice at once.
+ */
+export const OPS_ACTION_STALE_MS = 5 * 60_000;
 /** The back office's order lists show at most this many rows (newest first): a search narrows them. */
 export const OPS_LIST_LIMIT = 100;
 /** The partner's prepaid balance below this (US dollars) e-mails the provider, once per crossing. */

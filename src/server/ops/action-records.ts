@@ -1,3 +1,4 @@
+import { OPS_ACTION_STALE_MS } from '../../config/constants.ts';
 import type { OpsActionResult } from '../../contract/ops-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import type { Operator } from './ops-auth.ts';
@@ -48,6 +49,7 @@ export async function recordAction(
   db: Db,
   request: ActionRequest,
   act: (actionId: number) => Promise<ActionOutcome>,
+  staleAfterMs = OPS_ACTION_STALE_MS,
 ): Promise<OpsActionResult> {
   const inserted = await db.query<ActionRow>(
     `INSERT INTO operator_actions (idempotency_key, operator_uid, operator_email, action, order_id, account_uid, reason, details)
@@ -65,15 +67,19 @@ export async function recordAction(
       JSON.stringify(request.details ?? {}),
     ],
   );
-  // The same click again finds the first row. A try that failed (threw) may run again: every
-  // action reads the state at Stripe or the partner before it writes, so a second run does nothing twice.
+  // The same click again finds the first row. A try that failed (threw), or one left 'started' by
+  // an instance that died (OPS_ACTION_STALE_MS), may run again: every action reads the state at
+  // Stripe or the partner before it writes, and the refund command's key is the click's, so a
+  // second run does nothing twice.
   const row =
     inserted[0] ??
     (
       await db.query<ActionRow>(
-        `UPDATE operator_actions SET outcome = 'started', outcome_detail = NULL
-         WHERE idempotency_key = $1 AND action = $2 AND outcome = 'failed' RETURNING id, action, outcome, outcome_detail`,
-        [request.idempotencyKey, request.action],
+        `UPDATE operator_actions SET outcome = 'started', outcome_detail = NULL, started_at = now()
+         WHERE idempotency_key = $1 AND action = $2
+           AND (outcome = 'failed' OR (outcome = 'started' AND started_at < now() - $3 * interval '1 millisecond'))
+         RETURNING id, action, outcome, outcome_detail`,
+        [request.idempotencyKey, request.action, staleAfterMs],
       )
     )[0];
   if (!row) {
