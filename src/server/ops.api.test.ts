@@ -227,4 +227,38 @@ describe.each(databaseDrivers())('the back office on $name', (driver) => {
     ]);
     expect(timeline.some((e) => e.source === 'mail' && e.what === 'order e-mail sent again')).toBe(true);
   });
+
+  it('an operator refunding the whole of an unused eSIM cancels it at the partner (the order ends refunded); of an installed one, refunds and leaves it working', async () => {
+    const admin = await staff('admin');
+    const unused = await deliveredOrder();
+    const refund = { reason: 'bought the wrong country', idempotencyKey: key() };
+    expect((await act(`/ops/orders/${unused.order.id}/refunds`, admin.idToken, refund)).outcome).toBe('done');
+    const cancelled = await waitFor(
+      () => readOrder(admin.idToken, unused.order.id),
+      (o) => o.order.state === 'refunded',
+    );
+    expect(cancelled.order.state).toBe('refunded');
+    expect(cancelled.esim?.status).toBe('cancelled');
+    expect(cancelled.refunds.map((r) => [r.requestedBy, r.status, r.amount.amountMinor])).toEqual([
+      ['operator', 'succeeded', unused.order.total.amountMinor],
+    ]);
+    expect(cancelled.timeline.some((e) => e.source === 'partner' && e.what === 'esim/cancel' && e.detail?.startsWith('applied'))).toBe(
+      true,
+    );
+    // The buyer is told: the refund e-mail follows the order e-mail.
+    await expect.poll(() => bed.stand.smtp.messages.filter((m) => m.to.includes(unused.buyer.email)).length, { timeout: 10_000 }).toBe(2);
+
+    const installed = await deliveredOrder();
+    bed.stand.partner.markInstalled(bed.stand.partner.tranNoOfTransaction(installed.order.id)!);
+    await call(`/ops/orders/${installed.order.id}/esim/read`, { method: 'POST', token: admin.idToken });
+    const kept = { reason: 'network outage on their trip', idempotencyKey: key() };
+    expect((await act(`/ops/orders/${installed.order.id}/refunds`, admin.idToken, kept)).outcome).toBe('done');
+    const after = await waitFor(
+      () => readOrder(admin.idToken, installed.order.id),
+      (o) => o.refunds.every((r) => r.status === 'succeeded'),
+    );
+    expect(after.order.state).toBe('delivered');
+    expect(after.money.refunded.amountMinor).toBe(installed.order.total.amountMinor);
+    expect(after.esim?.status).not.toBe('cancelled');
+  });
 });

@@ -82,7 +82,8 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
       throw new Error(`order ${order.id}: refund ${unsettled.map((r) => `${r.id} is ${r.status}`).join(', ')}, not succeeded`);
     }
     // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
-    const reason = order.refund_reason === 'requested' ? 'requested' : 'not_delivered';
+    // An operator refunds at the buyer's request (or for a fault of ours, which the reason on record says).
+    const reason = order.refund_reason === 'requested' || order.refund_reason === 'operator' ? 'requested' : 'not_delivered';
     if (!order.email) return sent(lease, order.id, undefined);
     const email = refundEmail({
       lang: order.lang as Locale,

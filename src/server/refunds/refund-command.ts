@@ -1,4 +1,4 @@
-import type { Db } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import * as queue from '../fulfilment/queue.ts';
 import { createOrderStore } from '../orders/store.ts';
 import { RefundRefused, type RefundCommand, type RefundOutcome, type RefundRequest } from './refund-command.types.ts';
@@ -10,14 +10,24 @@ import { recordRequest, refundById } from './store.ts';
  *
  * - the buyer's refund of their delivered, never-installed eSIM: delivered → refund_requested (the
  *   eSIM is cancelled at the partner before Stripe is asked; installed meanwhile, the refund is void);
- * - the rest of the payment for an order not delivered (paid, or held): → refund_requested, which
- *   ends refunded with the refund e-mail, as a failed delivery does;
+ * - the rest of the payment for an order not delivered (paid, or held), or an operator's refund of
+ *   the rest of a delivered eSIM order whose eSIM was never installed: → refund_requested, which
+ *   cancels the unused eSIM at the partner and ends refunded with the refund e-mail;
  * - anything else (part of the payment, or an operator's refund of a delivered eSIM): the order
  *   stays as it is, with an order event that says so.
  *
  * Then the order's run (the fulfilment, under its claim on the order) asks Stripe (settle.ts), so
  * only one worker ever asks Stripe for a row. Answers the row as it stands after that run.
  */
+/** A new eSIM's order whose eSIM is allocated and was never installed (the partner can still cancel it). */
+async function unusedEsim(tx: Queryable, orderId: string): Promise<boolean> {
+  const [esim] = await tx.query<{ status: string; installed: boolean }>(
+    `SELECT e.status, e.installed FROM esims e JOIN orders o ON o.id = e.order_id WHERE o.id = $1 AND o.kind = 'esim'`,
+    [orderId],
+  );
+  return esim?.status === 'ready' && !esim.installed;
+}
+
 export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Promise<void> }): RefundCommand {
   const { db } = deps;
   const orders = createOrderStore(db);
@@ -34,7 +44,14 @@ export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Pr
         if (state !== 'delivered' || !whole) throw new RefundRefused('not_refundable', `order ${request.orderId} is ${state}`);
         await orders.move(tx, request.orderId, 'refund_requested', 'buyer_requested');
         await queue.refundRequested(tx, request.orderId, 'requested');
-      } else if (whole && state !== 'delivered' && (await orders.move(tx, request.orderId, 'refund_requested', cause))) {
+      } else if (
+        whole &&
+        (state !== 'delivered' || (request.requestedBy === 'operator' && (await unusedEsim(tx, request.orderId)))) &&
+        (await orders.move(tx, request.orderId, 'refund_requested', cause))
+      ) {
+        // Not delivered, or an operator's refund of the whole of a delivered eSIM never installed:
+        // the order's own refund, which cancels an unused eSIM at the partner first (fulfilment.ts,
+        // cancelAtPartner). Installed meanwhile, the eSIM stays the buyer's and the operator's refund is still made.
         await queue.refundRequested(tx, request.orderId, row.reason);
       } else {
         // The order's state says nothing of this refund: its own event does (the order's timeline).
