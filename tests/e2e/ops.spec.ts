@@ -1,8 +1,20 @@
+import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
-import { buyAndReceive, leavePaymentSuccess, logIn, mailTo, PASSWORD, PLAN, signedInAt } from './shop-support.ts';
+import {
+  buy,
+  buyAndReceive,
+  leavePaymentSuccess,
+  logIn,
+  mailTo,
+  partnerControl,
+  PASSWORD,
+  PLAN,
+  payWith,
+  signedInAt,
+} from './shop-support.ts';
 import { axeViolations, hydrated, messages, speak } from './support.ts';
 
 /**
@@ -219,4 +231,223 @@ test('a support user sees no refund, eSIM, block or dashboard action, and the AP
   });
   expect(refused.status).toBe(403);
   await support.context().close();
+});
+
+/** A figure of the dashboard's period table: its row by name, its column by the period's position (0: today). */
+const figure = (page: Page, name: string, column = 0) =>
+  page
+    .locator('[data-periods] tbody tr')
+    .filter({ has: page.getByRole('rowheader', { name, exact: true }) })
+    .locator('td')
+    .nth(column);
+
+/** An amount as the English pages write it (€1,234.56), in minor units. */
+const minorOf = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, '')) * 100);
+
+/** A fact of the order page (a <dt> and its <dd>), by its term. */
+const fact = (page: Page, term: string) => page.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd');
+
+test.describe('the back office in en, for an admin', () => {
+  const m = ops('en');
+  const checkoutTexts = messages('en', 'checkout').checkout;
+  const checkout = `/checkout?plan=${PLAN.id}`;
+
+  test('the dashboard shows the paid order in today’s figures and the partner balance, downloads the CSV, and pauses sales with a reason until resumed', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    await signedInAt(page, 'en', checkout);
+    const orderId = await buyAndReceive(page, 'en');
+    const number = (await page.locator('[data-order-number]').textContent())!.trim();
+
+    const admin = await operatorPage(browser, testInfo, 'en');
+    await signInToOps(admin, 'en', await staff('admin'));
+    await admin.getByRole('link', { name: m.nav.dashboard }).click();
+    await expect(admin.locator('[data-dashboard]')).toBeVisible({ timeout: 15_000 });
+    await expect(admin.locator('[data-periods] thead th').nth(1)).toHaveText(m.dashboard.today);
+    // Today: at least this order, and at least its price in gross revenue.
+    expect(Number((await figure(admin, m.dashboard.orders).textContent())!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(1);
+    const gross = (await figure(admin, m.dashboard.gross).textContent())!;
+    expect(gross).toContain('€');
+    expect(minorOf(gross)).toBeGreaterThanOrEqual(PLAN.price!.amountMinor);
+    // The partner's balance, read from the stand-in, in US dollars.
+    await expect(admin.locator('[data-balance]')).toHaveText(/^\$[\d,]+\.\d{2}$/);
+    await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
+    await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
+    await hydrated(admin);
+    expect(await axeViolations(admin)).toEqual([]);
+
+    // The accountant's CSV: UTF-8 with its BOM, a header row, this order's number.
+    const [download] = await Promise.all([
+      admin.waitForEvent('download'),
+      admin.getByRole('button', { name: m.dashboard.csvDownload }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('orders.csv');
+    const csv = readFileSync((await download.path())!);
+    expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, ...lines] = csv.subarray(3).toString('utf8').split('\r\n');
+    expect(header).toMatch(/^[a-z_]+(,[a-z_]+)+$/);
+    expect(header!.split(',')[0]).toBe('order');
+    expect(lines.some((line) => line.startsWith(`${number},`) || line.startsWith(`"${number}",`))).toBe(true);
+
+    // Screenshots for the closing note (reports/ is not committed): the order page and the dashboard, laptop and phone.
+    mkdirSync('reports/screenshots', { recursive: true });
+    for (const width of [1280, 390]) {
+      await admin.setViewportSize({ width, height: 900 });
+      await admin.goto(`/ops?order=${orderId}`);
+      await expect(admin.locator(`[data-order="${number}"]`)).toBeVisible({ timeout: 15_000 });
+      await expect(admin.locator('[data-table="timeline"] tbody tr').first()).toBeVisible();
+      await admin.screenshot({ path: `reports/screenshots/ops-order-${width}.png`, fullPage: true });
+      await admin.goto('/ops?view=dashboard');
+      await expect(admin.locator('[data-periods]')).toBeVisible({ timeout: 15_000 });
+      await admin.screenshot({ path: `reports/screenshots/ops-dashboard-${width}.png`, fullPage: true });
+    }
+
+    // The buyer opens checkout again and ticks both boxes.
+    await leavePaymentSuccess(page, checkout);
+    await page.locator('#consent-terms').check();
+    await page.locator('#consent-immediate-start').check();
+
+    // Pause, with a reason: the dashboard shows it and the reason; the buyer's order is refused, nothing charged.
+    // Sales are the whole shop's: kept paused only for the one order attempt, then resumed.
+    try {
+      await act(admin, 'en', 'pause');
+      await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'paused');
+      await expect(admin.locator('[data-sales]')).toContainText('e2e pause for the buyer');
+      await expect(admin.locator('[data-action="resume"]')).toBeVisible();
+      expect(await axeViolations(admin)).toEqual([]);
+      const refused = page.waitForResponse((response) => response.url().endsWith('/api/orders') && response.request().method() === 'POST');
+      await page.getByRole('button', { name: checkoutTexts.buyNow }).click();
+      const answer = await refused;
+      expect(answer.status()).toBe(503);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('sales_paused');
+      await expect(page.getByRole('alert')).toHaveText(checkoutTexts.errors.salesPaused);
+      await expect(page).toHaveURL(checkout);
+    } finally {
+      if (await admin.locator('[data-action="resume"]').isVisible()) await act(admin, 'en', 'resume');
+    }
+    await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
+    await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
+    await expect(admin.locator('[data-action="pause"]')).toBeVisible();
+    await admin.context().close();
+  });
+
+  test('an admin suspends and unsuspends an installed eSIM with a reason each time, and revokes another order’s eSIM', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    await signedInAt(page, 'en', checkout);
+    const first = await buyAndReceive(page, 'en');
+    // On the traveller's phone.
+    await partnerControl('install', { transactionId: first });
+    await leavePaymentSuccess(page, checkout);
+    const second = await buyAndReceive(page, 'en');
+
+    const admin = await operatorPage(browser, testInfo, 'en');
+    await signInToOps(admin, 'en', await staff('admin'));
+    await admin.goto(`/ops?order=${first}`);
+    await expect(admin.locator('[data-order]')).toBeVisible({ timeout: 15_000 });
+    await expect(admin.locator('[data-order-state]')).toHaveText(m.states.delivered);
+    const status = fact(admin, m.order.esimStatus);
+
+    await act(admin, 'en', 'suspend');
+    await expect(admin.locator('[data-outcome]')).toHaveText(`${m.actions.suspend}: ${m.actions.outcome_done}`);
+    await expect(status).toHaveText('suspended');
+    await expect(admin.locator('[data-table="timeline"]')).toContainText('e2e suspend for the buyer');
+    await hydrated(admin);
+    expect(await axeViolations(admin)).toEqual([]);
+
+    await act(admin, 'en', 'unsuspend');
+    await expect(admin.locator('[data-outcome]')).toHaveText(`${m.actions.unsuspend}: ${m.actions.outcome_done}`);
+    await expect(status).not.toHaveText('suspended');
+    await expect(status).not.toHaveText(m.order.none);
+    await expect(admin.locator('[data-table="timeline"]')).toContainText('e2e unsuspend for the buyer');
+
+    await admin.goto(`/ops?order=${second}`);
+    await expect(admin.locator('[data-order]')).toBeVisible({ timeout: 15_000 });
+    await act(admin, 'en', 'revoke');
+    await expect(admin.locator('[data-outcome]')).toHaveText(`${m.actions.revoke}: ${m.actions.outcome_done}`);
+    await expect(fact(admin, m.order.esimStatus)).toHaveText('cancelled');
+    await expect(admin.locator('[data-table="timeline"]')).toContainText('e2e revoke for the buyer');
+    await admin.context().close();
+  });
+
+  test('a highest-risk payment is held with its Radar signal; approved it is delivered, another rejected is refunded in full', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    /** Pays with Stripe's highest-risk test card; answers the order's id and number from payment success. */
+    const payRisky = async () => {
+      await buy(page, 'en');
+      await payWith(page, '4000 0000 0000 4954');
+      await expect(page).toHaveURL(/[?&]order=/, { timeout: 15_000 });
+      const number = (await page.locator('[data-order-number]').textContent({ timeout: 15_000 }))!.trim();
+      return { id: new URL(page.url()).searchParams.get('order')!, number };
+    };
+    await signedInAt(page, 'en', checkout);
+    const approved = await payRisky();
+    await leavePaymentSuccess(page, checkout);
+    const rejected = await payRisky();
+
+    const admin = await operatorPage(browser, testInfo, 'en');
+    await signInToOps(admin, 'en', await staff('admin'));
+
+    // Approved: delivered.
+    await admin.goto(`/ops?order=${approved.id}`);
+    await expect(admin.locator(`[data-order="${approved.number}"]`)).toBeVisible({ timeout: 15_000 });
+    await expect(admin.locator('[data-order-state]')).toHaveText(m.states.paid);
+    await expect(admin.getByText(m.order.held, { exact: true })).toBeVisible();
+    await expect(admin.locator('[data-signals]')).toContainText('radar_risk: highest');
+    expect(await axeViolations(admin)).toEqual([]);
+    await act(admin, 'en', 'approve');
+    // The delivery runs on after the answer (the order shows 'being delivered'): the page read again shows it done.
+    await expect(async () => {
+      await admin.reload();
+      await expect(admin.locator('[data-order-state]')).toHaveText(m.states.delivered, { timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
+    await expect(admin.getByText(m.order.held, { exact: true })).toHaveCount(0);
+    await expect(admin.locator('[data-action="approve"], [data-action="reject"]')).toHaveCount(0);
+
+    // Rejected: refunded in full.
+    await admin.goto(`/ops?order=${rejected.id}`);
+    await expect(admin.locator(`[data-order="${rejected.number}"]`)).toBeVisible({ timeout: 15_000 });
+    await act(admin, 'en', 'reject');
+    await expect(async () => {
+      await admin.reload();
+      await expect(admin.locator('[data-order-state]')).toHaveText(m.states.refunded, { timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
+    await expect(admin.locator('[data-refunded]')).toHaveText(`€${(PLAN.price!.amountMinor / 100).toFixed(2)}`);
+    await admin.context().close();
+  });
+
+  // Known failure: GET /ops/orders?attention=1 lists only what order-search.ts's ATTENTION names (stuck,
+  // delivery failed or retrying, a slow refund): neither a held order nor a fraud signal (fraud/signals.ts's
+  // needsAttention is not used by the route), so "Needs attention only" answers "No orders match.".
+  test('the orders list filtered by “needs attention” shows a held highest-risk order with its radar_risk signal', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.fail(true, 'the needs-attention list leaves out held orders and fraud signals (src/server/ops/order-search.ts)');
+    test.setTimeout(120_000);
+    await signedInAt(page, 'en', checkout);
+    await buy(page, 'en');
+    await payWith(page, '4000 0000 0000 4954');
+    const number = (await page.locator('[data-order-number]').textContent({ timeout: 15_000 }))!.trim();
+
+    const admin = await operatorPage(browser, testInfo, 'en');
+    await signInToOps(admin, 'en', await staff('admin'));
+    await admin.getByLabel(m.orders.attention).check();
+    await admin.getByRole('button', { name: m.orders.submit }).click();
+    await expect(admin).toHaveURL(/[?&]attention=1/);
+    await expect(admin.getByRole('status').filter({ hasText: /./ }).first()).toBeVisible({ timeout: 15_000 });
+    const row = admin.locator(`[data-order-row="${number}"]`);
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('radar_risk');
+    await hydrated(admin);
+    expect(await axeViolations(admin)).toEqual([]);
+    await admin.context().close();
+  });
 });
