@@ -4,7 +4,8 @@ import { includedVatMinor, wholesaleCostMinor } from '../../pricing/pricing.ts';
 import type { Accounts } from '../auth.ts';
 import type { Queryable } from '../db/db.ts';
 import type { EsimRow } from '../esims/store.ts';
-import { orderSignals, type FraudSignal } from '../fraud/signals.ts';
+import { orderSignals } from '../fraud/signals.ts';
+import { signalText } from './signal-text.ts';
 import { findOrder, summary, type OrderSummaryRow } from './order-search.ts';
 import { orderTimeline } from './timeline.ts';
 
@@ -16,22 +17,6 @@ export async function accountState(accounts: Accounts, uid: string | null): Prom
     return !account ? 'deleted' : account.disabled ? 'blocked' : 'active';
   } catch {
     return 'unknown';
-  }
-}
-
-/** A fraud signal as the back office lists it: its kind and its figure. */
-export function signalText(signal: FraudSignal): string {
-  switch (signal.kind) {
-    case 'shared_card':
-      return `shared_card: ${signal.accounts} accounts`;
-    case 'many_orders':
-      return `many_orders: ${signal.orders} in 24 h`;
-    case 'many_refund_requests':
-      return `many_refund_requests: ${signal.requests} in 24 h`;
-    case 'disposable_email':
-      return `disposable_email: ${signal.domain}`;
-    case 'radar_risk':
-      return `radar_risk: ${signal.level}${signal.score === null ? '' : ` (${signal.score})`}`;
   }
 }
 

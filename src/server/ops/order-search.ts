@@ -1,20 +1,24 @@
 import { OPS_LIST_LIMIT } from '../../config/constants.ts';
 import type { OpsOrderQuery, OpsOrderSummary } from '../../contract/ops-api.ts';
 import type { Queryable } from '../db/db.ts';
+import { needsAttention } from '../fraud/signals.ts';
 import { orderNumber, type OrderRow } from '../orders/store.ts';
+import { signalText } from './signal-text.ts';
 
 /** How long a paid order may wait for its eSIM before it needs someone. */
 const STUCK_AFTER = '30 minutes';
 
 /**
  * Why an order needs someone, in SQL over `o` (an order): held for review, stuck in delivery,
- * a failed delivery or refund, an error on its last try. Fraud signals are added by the caller.
+ * a failed delivery or refund, an error on its last try. Fraud signals (fraud/signals.ts) are
+ * added for the "needs attention" list and the order page.
  */
 const ATTENTION = `array_remove(ARRAY[
     CASE WHEN o.state IN ('paid', 'provisioning') AND o.updated_at < now() - interval '${STUCK_AFTER}' THEN 'stuck' END,
     CASE WHEN o.state = 'fulfilment_failed' THEN 'delivery_failed' END,
     CASE WHEN o.state IN ('paid', 'provisioning') AND o.last_error IS NOT NULL THEN 'delivery_retrying' END,
-    CASE WHEN o.state = 'refund_requested' AND o.updated_at < now() - interval '1 day' THEN 'refund_slow' END
+    CASE WHEN o.state = 'refund_requested' AND o.updated_at < now() - interval '1 day' THEN 'refund_slow' END,
+    CASE WHEN o.hold = 'held' THEN 'held' END
   ], NULL) AS attention`;
 
 export type OrderSummaryRow = OrderRow & { attention: string[] };
@@ -65,13 +69,17 @@ export async function searchOrders(db: Queryable, query: OpsOrderQuery): Promise
   if (query.state) add('o.state = $1', query.state);
   if (query.from) add('o.created_at >= $1::date', query.from);
   if (query.to) add(`o.created_at < $1::date + interval '1 day'`, query.to);
+  // "Needs attention": the orders the SQL above flags, and those with fraud signals.
+  const flagged = query.attention ? await needsAttention(db, { limit: OPS_LIST_LIMIT }) : [];
+  const signals = new Map(flagged.map((item) => [item.orderId, item.signals.map(signalText)]));
+  if (query.attention) params.push([...signals.keys()]);
   const rows = await db.query<OrderSummaryRow>(
     `SELECT * FROM (SELECT o.*, ${ATTENTION} FROM orders o ${where.length ? `WHERE ${where.join(' AND ')}` : ''}) o
-     ${query.attention ? 'WHERE cardinality(o.attention) > 0' : ''}
+     ${query.attention ? `WHERE cardinality(o.attention) > 0 OR o.id = ANY($${params.length}::uuid[])` : ''}
      ORDER BY o.created_at DESC, o.number DESC LIMIT ${OPS_LIST_LIMIT}`,
     params,
   );
-  return rows;
+  return rows.map((row) => ({ ...row, attention: [...row.attention, ...(signals.get(row.id) ?? [])] }));
 }
 
 /** One order with its attention list (undefined when there is none). */
