@@ -390,6 +390,25 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       await data.esim(inUse, 'active');
       expect(await audit()).toEqual([]);
     });
+
+    it('passes an eSIM an operator revoked (a revoke refunds nothing), not one whose revoke was refused', async () => {
+      const revoked = await data.order({ state: 'delivered' });
+      await data.esim(revoked, 'cancelled');
+      const refused = await data.order({ state: 'delivered' });
+      const esim = await data.esim(refused, 'cancelled');
+      for (const [id, outcome] of [
+        [revoked, 'done'],
+        [refused, 'refused'],
+      ] as const) {
+        await db.query(
+          `INSERT INTO operator_actions (idempotency_key, operator_uid, action, order_id, reason, outcome) VALUES ($1, 'op', 'esim_revoke', $2, 'abuse', $3)`,
+          [`revoke-${id}`, id, outcome],
+        );
+      }
+      expect((await audit()).map((f) => [f.invariant, f.orderId, f.detail.startsWith(`eSIM ${esim}`)])).toEqual([
+        ['cancelled_esim_not_refunded', refused, true],
+      ]);
+    });
   });
 
   describe('more_than_one_partner_write', () => {
