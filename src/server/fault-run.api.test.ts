@@ -60,6 +60,9 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   // Operator refunds (issue 30 item 5) under the same faults and kills.
   expect(report.buyers.operator.partial, summary).toBeGreaterThan(0);
   expect(report.buyers.operator.rest, summary).toBeGreaterThan(0);
+  // Operator blocks (issue 30 item 6): a buyer blocked at work, refused 403 account_blocked for good.
+  expect(report.blocks.blocks, summary).toBeGreaterThan(0);
+  expect(report.buyers.blocks.refusals, summary).toBeGreaterThan(0);
   expect(report.audit.findings, summary).toEqual([]);
   expect(report.drain.settled, summary).toBe(true);
   // The run bounds itself (buying 70 s, drain 40 s); the rest is starting and stopping API processes, slow on a busy machine.

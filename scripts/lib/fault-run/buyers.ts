@@ -16,7 +16,9 @@ import { between, pick, type Random } from './random.ts';
  * Beside them, an operator (an admin of the back office, POST /ops/orders/{id}/refunds) gives
  * back part of some kept eSIMs' price, and for most of them the rest a little later; some clicks
  * are double (the same idempotency key twice at once), and an answer that does not come is asked
- * again with the same key, as the order page's dialog does.
+ * again with the same key, as the order page's dialog does. The same operator blocks a few buyers
+ * at work (on an order opened and not paid, or while a paid one is delivered): the buyer's next
+ * order is refused 403 account_blocked, final, and some are unblocked later and buy on.
  */
 export interface BuyerSettings {
   /** The API through the front: http://…/api */
@@ -42,6 +44,9 @@ export interface BuyerSettings {
   operatorShare: number;
   /** The operator's choices, a stream of their own (the buyers' choices stay what the seed made them). */
   operatorRandom: Random;
+  /** The share of buyers the operator blocks while they buy (at least one), and the blocks' choices, a stream of their own. */
+  blockShare: number;
+  blockRandom: Random;
 }
 
 /** One click of the operator's refund: what was asked, and what each request of it answered in the end. */
@@ -90,6 +95,25 @@ export interface BuyerStats {
     refused: number;
   };
   operatorClicks: OperatorClick[];
+  /**
+   * The operator's blocks (POST /ops/accounts/{uid}/block) of buyers at work: on an open order
+   * before its payment (onOpenOrder) or while a paid one is delivered; the blocked buyer's next
+   * write refused 403 account_blocked (refusals), then no more; the payment page still held tried
+   * (pageRefused: the stand-in's expired page said no; pageTookMoney: it took the card, which the
+   * shop must give back); unblocks (the buyer signs in again and buys on); answers lost and asked
+   * again with the same key; 'under way' answers waited out.
+   */
+  blocks: {
+    buyers: number;
+    blocks: number;
+    onOpenOrder: number;
+    unblocks: number;
+    refusals: number;
+    pageRefused: number;
+    pageTookMoney: number;
+    answersLost: number;
+    underWay: number;
+  };
   /** Things a buyer (or the operator) saw that break a promise: each one fails the run. */
   violations: string[];
 }
@@ -101,6 +125,9 @@ interface Answer {
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** A buyer at work; blocked from the operator's block click until the unblock's answer. */
+type Buyer = { uid: string; email: string; token: string; blocked?: boolean };
 
 export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const { api, random } = settings;
@@ -119,12 +146,25 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     installedRefundAttempts: 0,
     operator: { orders: 0, clicks: 0, partial: 0, rest: 0, doubleClicks: 0, answersLost: 0, underWay: 0, refused: 0 },
     operatorClicks: [],
+    blocks: {
+      buyers: 0,
+      blocks: 0,
+      onOpenOrder: 0,
+      unblocks: 0,
+      refusals: 0,
+      pageRefused: 0,
+      pageTookMoney: 0,
+      answersLost: 0,
+      underWay: 0,
+    },
     violations: [],
   };
 
   // The plan of each buyer decided up front from the seed: one or two eSIMs, and what to do with each.
   type Intent = 'keep' | 'refund' | 'top_up';
   const buyers: {
+    /** The operator blocks this buyer at its first purchase: on the open order before paying, or once paid; then maybe unblocks. */
+    block: BlockPlan | undefined;
     purchases: {
       plan: SellablePlan;
       intent: Intent;
@@ -138,6 +178,19 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     }[];
   }[] = [];
   type OperatorPlan = { share: number; rest: boolean; pauseMs: number; doubleClick: boolean };
+  type BlockPlan = { onOpenOrder: boolean; unblock: boolean; pauseMs: number; tryPay: boolean };
+  const blockRandom = settings.blockRandom;
+  /** Five draws for every buyer: each buyer's choice stays put. */
+  const blockPlan = (): BlockPlan | undefined => {
+    const [blocked, onOpenOrder, unblock, pauseMs, tryPay] = [
+      blockRandom(),
+      blockRandom() < 0.6,
+      blockRandom() < 0.5,
+      between(blockRandom, 500, 3_000),
+      blockRandom() < 0.5,
+    ];
+    return blocked < settings.blockShare ? { onOpenOrder, unblock, pauseMs, tryPay } : undefined;
+  };
   const operatorRandom = settings.operatorRandom;
   /** Five draws for every purchase, whatever its intent: each purchase's choice stays put. */
   const operatorPlan = (intent: Intent): OperatorPlan | undefined => {
@@ -154,6 +207,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
     left -= count;
     buyers.push({
+      block: blockPlan(),
       purchases: Array.from({ length: count }, () => {
         const r = random();
         const intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
@@ -168,6 +222,20 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         };
       }),
     });
+  }
+
+  // At least one buyer blocked (among the first half, who start in a bounded run), at least one of them on an open order.
+  if (settings.blockShare > 0 && buyers.length > 0 && !buyers.some((b) => b.block)) {
+    buyers[Math.floor(blockRandom() * Math.ceil(buyers.length / 2))]!.block = {
+      onOpenOrder: true,
+      unblock: blockRandom() < 0.5,
+      pauseMs: between(blockRandom, 500, 3_000),
+      tryPay: blockRandom() < 0.5,
+    };
+  }
+  if (!buyers.some((b) => b.block?.onOpenOrder)) {
+    const first = buyers.find((b) => b.block);
+    if (first) first.block!.onOpenOrder = true;
   }
 
   /** One request through the front; network failures answer status 0. */
@@ -234,12 +302,16 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const FINAL = new Set(['refunded', 'expired', 'cancelled', 'payment_failed']);
   const delivered = (order: OrderView) => order.state === 'delivered' && (order.kind === 'top_up' || !!order.esim?.install);
 
-  /** POST /orders then the payment: the order's id once paid, else undefined. */
+  /**
+   * POST /orders then the payment: the order's id once paid, else undefined. `beforePay` comes
+   * between the two (the operator's block of a buyer on the payment page): false, the buyer does not pay.
+   */
   async function buy(
-    buyer: { uid: string; email: string; token: string },
+    buyer: Buyer,
     body: CreateOrderRequest,
     kind: 'esim' | 'top_up',
     doubleClick: boolean,
+    beforePay?: (orderId: string, checkoutUrl: string) => Promise<boolean>,
   ): Promise<string | undefined> {
     let answer: Answer;
     if (doubleClick) {
@@ -255,12 +327,21 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       answer = await persist('/orders', { method: 'POST', token: buyer.token, body });
     }
     if (answer.status >= 300 || answer.status === 0) {
+      // Blocked: a final refusal, never asked again.
+      if (answer.status === 403 && errorCode(answer.body) === 'account_blocked') {
+        if (buyer.blocked) stats.blocks.refusals++;
+        else stats.violations.push(`buyer ${buyer.uid}: an order refused account_blocked, but the account is not blocked`);
+        return undefined;
+      }
+      if (buyer.blocked) stats.violations.push(`buyer ${buyer.uid}: blocked, an order answered ${answer.status} ${errorCode(answer.body) ?? ''}, not 403 account_blocked`);
       if (kind === 'top_up' && errorCode(answer.body) === 'cannot_top_up') stats.topUps.refused++;
       else stats.gaveUp++;
       return undefined;
     }
     const { order, checkoutUrl } = answer.body as { order: { id: string }; checkoutUrl: string };
     stats.orders.set(order.id, { kind, paid: false, uid: buyer.uid, email: buyer.email });
+    if (buyer.blocked) stats.violations.push(`buyer ${buyer.uid}: blocked, yet POST /orders opened order ${order.id}`);
+    if (beforePay && !(await beforePay(order.id, checkoutUrl))) return undefined;
     // The hosted page is Stripe's, not behind our fault proxy: the buyer's browser talks to it directly.
     for (let attempt = 1; ; attempt++) {
       const paid = await fetch(checkoutUrl, {
@@ -281,7 +362,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   }
 
   async function installAndTopUp(
-    buyer: { uid: string; email: string; token: string },
+    buyer: Buyer,
     id: string,
     refundInstalled: boolean,
     topUpPick: number,
@@ -376,19 +457,24 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
    * answers its outcome: after no answer or a 5xx (an instance killed, Stripe slow), and after
    * 'under way' (the other request of a double click, or a try cut short), as a person reloads.
    */
-  async function operatorAsk(token: string, orderId: string, body: object): Promise<{ outcome: string; detail: string | null }> {
+  async function operatorAsk(
+    token: string,
+    path: string,
+    body: object,
+    counts: { answersLost: number; underWay: number } = stats.operator,
+  ): Promise<{ outcome: string; detail: string | null }> {
     let last = { outcome: 'no answer', detail: null as string | null };
     for (let attempt = 1; attempt <= 20; attempt++) {
-      const answer = await request(`/ops/orders/${orderId}/refunds`, { method: 'POST', token, body });
+      const answer = await request(path, { method: 'POST', token, body });
       if (answer.status === 0 || answer.status >= 500) {
-        stats.operator.answersLost++;
+        counts.answersLost++;
         await sleep(Math.min(4_000, 300 * 2 ** Math.min(attempt - 1, 4)));
         continue;
       }
       if (answer.status !== 200) return { outcome: `HTTP ${answer.status} ${errorCode(answer.body) ?? ''}`.trim(), detail: null };
       last = answer.body as { outcome: string; detail: string | null };
       if (last.outcome !== 'pending') return last;
-      stats.operator.underWay++;
+      counts.underWay++;
       await sleep(1_000);
     }
     return last;
@@ -406,7 +492,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     if (amountMinor === null) stats.operator.rest++;
     else stats.operator.partial++;
     if (doubleClick) stats.operator.doubleClicks++;
-    const answers = await Promise.all(Array.from({ length: doubleClick ? 2 : 1 }, () => operatorAsk(token, orderId, body)));
+    const answers = await Promise.all(Array.from({ length: doubleClick ? 2 : 1 }, () => operatorAsk(token, `/ops/orders/${orderId}/refunds`, body)));
     stats.operatorClicks.push({ orderId, idempotencyKey, amountMinor, paidMinor, doubleClick, answers: answers.map((a) => a.outcome) });
     // A part of a delivered order's payment, or what is left of it, is always possible.
     for (const answer of answers.filter((a) => a.outcome !== 'done' && a.outcome !== 'already' && a.outcome !== 'pending')) {
@@ -433,6 +519,80 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   }
   const operatorWork: Promise<void>[] = [];
 
+  /** The operator's block or unblock of an account: one click (one key), asked again with the same key until it answers. */
+  async function operatorAccount(uid: string, action: 'block' | 'unblock'): Promise<boolean> {
+    let token: string;
+    try {
+      token = await adminToken();
+    } catch (error) {
+      stats.violations.push(`operator: could not sign in as an admin (${(error as Error).message})`);
+      return false;
+    }
+    const body = {
+      reason: action === 'block' ? 'fault run: card testing suspected' : 'fault run: the buyer explained, unblocked',
+      idempotencyKey: crypto.randomUUID(),
+    };
+    const answer = await operatorAsk(token, `/ops/accounts/${uid}/${action}`, body, stats.blocks);
+    if (answer.outcome === 'done' || answer.outcome === 'already') return true;
+    stats.violations.push(
+      `buyer ${uid}: the operator's ${action} (key ${body.idempotencyKey}) answered ${answer.outcome}${answer.detail ? `: ${answer.detail}` : ''}`,
+    );
+    return false;
+  }
+
+  /** The operator blocks a buyer at work: from the click on, the buyer counts as blocked. */
+  async function blockBuyer(buyer: Buyer, onOpenOrder: boolean) {
+    buyer.blocked = true;
+    stats.blocks.buyers++;
+    stats.blocks.blocks++;
+    if (onOpenOrder) stats.blocks.onOpenOrder++;
+    await operatorAccount(buyer.uid, 'block');
+  }
+
+  /** Blocked on the payment page: the buyer may still press Pay on the page it holds, which the stand-in must refuse (expired). */
+  async function blockOnPage(buyer: Buyer, checkoutUrl: string, plan: BlockPlan): Promise<false> {
+    await blockBuyer(buyer, true);
+    if (plan.tryPay) {
+      const paid = await fetch(checkoutUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(15_000),
+      }).catch(() => undefined);
+      // Taken: the page's expiry at Stripe did not get through yet (the job closes it later); the shop must give the payment back.
+      if (paid?.status === 303) stats.blocks.pageTookMoney++;
+      else if (paid?.status === 409) stats.blocks.pageRefused++;
+    }
+    return false;
+  }
+
+  /**
+   * Blocked: the buyer presses Buy again, refused 403 account_blocked, a final answer (no retry);
+   * then, if the operator unblocks, the buyer signs in again (the block revoked the session) and
+   * goes on. Answers whether the buyer goes on.
+   */
+  async function afterBlock(buyer: Buyer, body: CreateOrderRequest, plan: BlockPlan): Promise<boolean> {
+    await buy(buyer, body, 'esim', false, async () => false);
+    if (!plan.unblock) return false;
+    await sleep(plan.pauseMs);
+    if (!(await operatorAccount(buyer.uid, 'unblock'))) return false;
+    stats.blocks.unblocks++;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        buyer.token = (await signInOn(settings.authHost, buyer.email)).idToken;
+        break;
+      } catch (error) {
+        if (attempt >= 3) {
+          stats.violations.push(`buyer ${buyer.uid}: unblocked, but could not sign in again (${(error as Error).message})`);
+          return false;
+        }
+        await sleep(500);
+      }
+    }
+    buyer.blocked = false;
+    return true;
+  }
+
   async function runBuyer(plan: (typeof buyers)[number]) {
     let account: Awaited<ReturnType<typeof signUpOn>> | undefined;
     for (let attempt = 1; !account; attempt++) {
@@ -447,8 +607,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       }
     }
     stats.buyers++;
-    const buyer = { uid: account.uid, email: account.email, token: account.idToken };
-    for (const purchase of plan.purchases) {
+    const buyer: Buyer = { uid: account.uid, email: account.email, token: account.idToken };
+    for (const [index, purchase] of plan.purchases.entries()) {
       if (settings.stopStartingAt && Date.now() > settings.stopStartingAt) {
         stats.notStarted++;
         continue;
@@ -460,10 +620,30 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         expectedPrice: purchase.plan.price,
         consents: { terms: true, immediateStart: true },
       };
-      const id = await buy(buyer, body, 'esim', purchase.doubleClick);
+      // The operator's block comes at the buyer's first purchase: on its payment page, or while the paid order is delivered.
+      const block = index === 0 ? plan.block : undefined;
+      const blockedOnPage = { now: false };
+      const id = await buy(
+        buyer,
+        body,
+        'esim',
+        purchase.doubleClick,
+        block?.onOpenOrder ? (_orderId, checkoutUrl) => ((blockedOnPage.now = true), blockOnPage(buyer, checkoutUrl, block)) : undefined,
+      );
+      if (blockedOnPage.now) {
+        if (await afterBlock(buyer, body, block!)) continue;
+        return;
+      }
       if (!id) continue;
       stats.paid++;
+      const blocking = block ? blockBuyer(buyer, false) : undefined;
       const order = await waitOrder(buyer.token, id, (o) => delivered(o) || FINAL.has(o.state));
+      if (blocking) {
+        // Blocked while its order was delivered (or, paid but not yet known paid, cancelled and its payment given back).
+        await blocking;
+        if (await afterBlock(buyer, body, block!)) continue;
+        return;
+      }
       if (!order || !delivered(order)) {
         stats.notDeliveredInTime++;
         continue;

@@ -114,7 +114,12 @@ export async function crossCheck(deps: {
       continue;
     }
     if (list.length > 1) chargedOnce.push(`${name(order)}: charged ${list.length} times (${list.map((s) => s.sessionId).join(', ')})`);
-    if (order.state !== 'delivered' && order.state !== 'refunded') {
+    // A session that did not match its order was given back whole (reference session:<id>); the rest are the order's refunds.
+    const givenBack = (s: { sessionId: string; intent: string }) =>
+      (refunds.get(s.intent) ?? []).some((r) => reference(r) === `session:${s.sessionId}`);
+    // A cancelled order (its buyer blocked) paid on a page Stripe had not closed yet: the payment given back whole.
+    const cancelledGivenBack = order.state === 'cancelled' && list.every(givenBack);
+    if (order.state !== 'delivered' && order.state !== 'refunded' && !cancelledGivenBack) {
       // What Stripe did about it: its events for the order, each with its delivery attempts.
       const sent = stripeStandIn.events
         .filter(({ event }) => String(event.data.object.client_reference_id) === orderId)
@@ -126,9 +131,6 @@ export async function crossCheck(deps: {
         `${name(order)}: paid at Stripe (session ${list.map((s) => s.sessionId).join(', ')}; the order's session ${order.checkout_session_id ?? 'none'}), ended ${order.state}; Stripe's events: ${sent.join('; ') || 'none'}`,
       );
     }
-    // A session that did not match its order was given back whole (reference session:<id>); the rest are the order's refunds.
-    const givenBack = (s: { sessionId: string; intent: string }) =>
-      (refunds.get(s.intent) ?? []).some((r) => reference(r) === `session:${s.sessionId}`);
     const counted = list.filter((s) => !givenBack(s));
     const given = counted.flatMap((s) => refunds.get(s.intent) ?? []);
     const paid = counted.reduce((sum, s) => sum + s.amount, 0);
@@ -280,7 +282,8 @@ export async function crossCheck(deps: {
   return [
     {
       name: 'paid_delivered_or_refunded',
-      description: 'every order paid at Stripe ended delivered or refunded, and every order the shop holds paid was paid at Stripe',
+      description:
+        'every order paid at Stripe ended delivered or refunded (or cancelled, its buyer blocked, with the payment given back whole), and every order the shop holds paid was paid at Stripe',
       breaches: paidOnce,
     },
     { name: 'charged_once', description: 'no buyer was charged twice for one order', breaches: chargedOnce },
@@ -330,4 +333,103 @@ export function duplicateEmails(smtp: SmtpStandIn): number {
   const seen = new Map<string, number>();
   for (const m of smtp.messages) seen.set(`${m.to.join(',')} ${m.subject}`, (seen.get(`${m.to.join(',')} ${m.subject}`) ?? 0) + 1);
   return [...seen.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
+}
+
+/** What the operator's blocks came to, from the rows: accounts, block and unblock actions, orders open at a block and how they ended. */
+export interface BlockFigures {
+  accounts: number;
+  blocks: number;
+  unblocks: number;
+  openAtBlock: number;
+  openCancelled: number;
+  /** Open at the block but paid meanwhile (the payment reached the shop first): delivered or refunded. */
+  openPaidMeanwhile: number;
+}
+
+/**
+ * The operator's blocks (issue 30 item 6), from operator_actions: each block and unblock settled
+ * 'done'; no order created for a blocked account while blocked (after its block was done, before
+ * its unblock began); every order open when a block began, or opened while it ran, ended cancelled,
+ * or, paid meanwhile, delivered or refunded: never left open, never lost.
+ */
+export async function blockChecks(db: Db): Promise<{ checks: CrossCheck[]; figures: BlockFigures }> {
+  const actions = await db.query<{
+    id: number;
+    action: 'block' | 'unblock';
+    account_uid: string;
+    outcome: string;
+    outcome_detail: string | null;
+    created_at: Date;
+    settled_at: Date | null;
+  }>(
+    `SELECT id, action, account_uid, outcome, outcome_detail, created_at, settled_at FROM operator_actions
+     WHERE action IN ('block', 'unblock') ORDER BY created_at, id`,
+  );
+  const settled = actions
+    .filter((a) => a.outcome !== 'done' || !a.settled_at)
+    .map((a) => `${a.action} ${a.id} of ${a.account_uid}: ${a.outcome}${a.outcome_detail ? ` (${a.outcome_detail})` : ''}${a.settled_at ? '' : ', never settled'}`);
+  const uids = [...new Set(actions.map((a) => a.account_uid))];
+  const orders = await db.query<{ id: string; number: number; created_at: Date; uid: string; state: string; kind: string }>(
+    'SELECT id, number, created_at, uid, state, kind FROM orders WHERE uid = ANY($1::text[])',
+    [uids],
+  );
+  const events = await db.query<{ order_id: string; to_state: string; at: Date }>(
+    'SELECT order_id, to_state, at FROM order_events WHERE order_id = ANY($1::uuid[]) ORDER BY at, id',
+    [orders.map((o) => o.id)],
+  );
+  const name = (o: (typeof orders)[number]) => `${orderNumber(o)} (${o.kind}, ${o.state}, ${o.id})`;
+  const whileBlocked: string[] = [];
+  const openEnded: string[] = [];
+  const figures: BlockFigures = { accounts: 0, blocks: 0, unblocks: 0, openAtBlock: 0, openCancelled: 0, openPaidMeanwhile: 0 };
+  const blockedUids = new Set<string>();
+  const counted = new Set<string>();
+  for (const [i, block] of actions.entries()) {
+    if (block.action === 'unblock') {
+      figures.unblocks++;
+      continue;
+    }
+    figures.blocks++;
+    blockedUids.add(block.account_uid);
+    const unblock = actions.slice(i + 1).find((a) => a.account_uid === block.account_uid && a.action === 'unblock');
+    const end = unblock ? unblock.created_at.getTime() : Infinity;
+    const done = (block.settled_at ?? block.created_at).getTime();
+    for (const order of orders.filter((o) => o.uid === block.account_uid)) {
+      const created = order.created_at.getTime();
+      if (created > done && created < end)
+        whileBlocked.push(
+          `${name(order)}: created ${order.created_at.toISOString()}, while ${block.account_uid} was blocked (block ${block.id} done ${new Date(done).toISOString()}${unblock ? `, unblock ${unblock.id} from ${unblock.created_at.toISOString()}` : ''})`,
+        );
+      if (created > done) continue;
+      // Its state when the block began (none yet: opened while the block ran).
+      const before = events.filter((e) => e.order_id === order.id && e.at.getTime() <= block.created_at.getTime()).at(-1);
+      if (before && before.to_state !== 'pending_payment') continue;
+      if (counted.has(order.id)) continue;
+      counted.add(order.id);
+      figures.openAtBlock++;
+      if (order.state === 'cancelled') figures.openCancelled++;
+      else if (order.state === 'delivered' || order.state === 'refunded') figures.openPaidMeanwhile++;
+      else openEnded.push(`${name(order)}: open when ${block.account_uid} was blocked (block ${block.id}), ended ${order.state}`);
+    }
+  }
+  figures.accounts = blockedUids.size;
+  return {
+    figures,
+    checks: [
+      {
+        name: 'block_actions_done',
+        description: "every operator's block and unblock (asked again with the same key after a lost answer) settled 'done'",
+        breaches: settled,
+      },
+      {
+        name: 'no_order_while_blocked',
+        description: 'no order was created for a blocked account between its block and its unblock',
+        breaches: whileBlocked,
+      },
+      {
+        name: 'block_cancels_open_orders',
+        description: "every order open when its buyer was blocked ended cancelled (its payment page closed), or, paid meanwhile, delivered or refunded",
+        breaches: openEnded,
+      },
+    ],
+  };
 }

@@ -16,7 +16,7 @@ import { startAuthEmulator } from '../auth-emulator.ts';
 import { startPostgres } from '../postgres-server.ts';
 import { throwawayAlertEnv } from '../throwaway-alert-keys.ts';
 import { runBuyers, type BuyerStats } from './buyers.ts';
-import { crossCheck, duplicateEmails, type CrossCheck } from './checks.ts';
+import { blockChecks, crossCheck, duplicateEmails, type BlockFigures, type CrossCheck } from './checks.ts';
 import {
   FAULT_KINDS,
   partnerErrorAnswer,
@@ -97,6 +97,8 @@ export interface FaultRunReport {
   endStates: Record<string, Record<string, number>>;
   drain: { ms: number; settled: boolean; left: string[] };
   audit: { checked: number; findings: AuditFinding[] };
+  /** The operator's blocks as the rows tell them (operator_actions, orders). */
+  blocks: BlockFigures;
   checks: CrossCheck[];
   duplicateEmails: number;
   /** Everything that failed; empty: the run proved what it should. */
@@ -125,6 +127,8 @@ const TOP_UP_FAULT_RATE = 0.5;
 const REFUND_FAULT_RATE = 0.4;
 /** The share of kept eSIMs an operator refunds (a part, then mostly the rest). */
 const OPERATOR_SHARE = 0.6;
+/** The share of buyers the operator blocks while they buy (at least one); about half of them unblocked later. */
+const BLOCK_SHARE = 0.1;
 
 export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunReport> {
   const started = Date.now();
@@ -325,6 +329,8 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         deliveryWaitMs: 45_000,
         operatorShare: OPERATOR_SHARE,
         operatorRandom: seeded(seed, 'operator'),
+        blockShare: BLOCK_SHARE,
+        blockRandom: seeded(seed, 'blocks'),
         ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
         onOrderStarted: (n) => {
           progress = n;
@@ -376,7 +382,11 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     const audit = await auditDatabase(db, new Date(Date.now() + AUDIT_GRACE_MS + 60_000));
     const stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
     const partner = createEsimAccessPartner({ ...PARTNER_ACCOUNT, baseUrl: partnerStandIn.url });
-    const checks = await crossCheck({ db, stripe, stripeStandIn, partnerStandIn, partner, smtp, operatorClicks: buyers.operatorClicks });
+    const blocked = await blockChecks(db);
+    const checks = [
+      ...(await crossCheck({ db, stripe, stripeStandIn, partnerStandIn, partner, smtp, operatorClicks: buyers.operatorClicks })),
+      ...blocked.checks,
+    ];
 
     const endStates: Record<string, Record<string, number>> = {};
     for (const row of await db.query<{ kind: string; state: string; n: number }>(
@@ -439,6 +449,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       endStates,
       drain: { ms: drainMs, settled, left },
       audit,
+      blocks: blocked.figures,
       checks,
       duplicateEmails: duplicateEmails(smtp),
       failures,
@@ -530,6 +541,8 @@ export function reportLines(r: FaultRunReport): string[] {
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
     `operator refunds (back office, admin): ${b.operator.orders} orders, ${b.operator.clicks} clicks (${b.operator.partial} partial, ${b.operator.rest} the rest), double clicks ${b.operator.doubleClicks}, answers lost to the operator and asked again with the same key ${b.operator.answersLost}, 'under way' answers waited out ${b.operator.underWay}, refused ${b.operator.refused}`,
     `faults met by Stripe refunds asked for an operator: ${counts(r.faults.stripeOperatorRefunds)} (answers lost to the shop: ${r.faults.stripeOperatorRefunds.lost_answer + r.faults.stripeOperatorRefunds.slow_answer + r.faults.stripeOperatorRefunds.error_after})`,
+    `blocks (back office, admin): ${b.blocks.buyers} buyers blocked while at work (${b.blocks.onOpenOrder} on an open order before paying), ${b.blocks.unblocks} unblocked and signed in again; refusals 403 account_blocked seen ${b.blocks.refusals}; held payment page tried after the block: refused ${b.blocks.pageRefused}, took the card ${b.blocks.pageTookMoney}; answers lost and asked again with the same key ${b.blocks.answersLost}, 'under way' waited out ${b.blocks.underWay}`,
+    `blocks by the rows: ${r.blocks.blocks} blocks and ${r.blocks.unblocks} unblocks of ${r.blocks.accounts} accounts; orders open at a block ${r.blocks.openAtBlock}: ${r.blocks.openCancelled} cancelled, ${r.blocks.openPaidMeanwhile} paid meanwhile (delivered or refunded)`,
     `end states, eSIM orders: ${states('esim')}`,
     `end states, top-ups: ${states('top_up')}`,
     `drain: ${r.drain.settled ? 'settled' : 'NOT settled'} in ${Math.round(r.drain.ms / 1000)} s${r.drain.left.length ? ` (left: ${r.drain.left.join('; ')})` : ''}`,
