@@ -15,6 +15,12 @@ import type { LimitedRoute, UserLimiter } from './limits.types.ts';
 // Where the types were declared before their file of their own; importers keep these names.
 export type { LimitedRoute, UserLimiter } from './limits.types.ts';
 
+/** The 429 answer to a user whose requests of a costly route ran out: try again in `wait` seconds (Retry-After). */
+export function tooManyAttempts(c: Context, wait: number): Response {
+  c.header('Retry-After', String(wait));
+  return fail(c, 429, ERROR_CODES.tooManyRequests, `Too many attempts. Please wait ${wait} seconds and try again.`);
+}
+
 /** How many requests one user may make of each costly route (src/config/constants.ts; tests may raise them). */
 export interface UserLimits {
   ordersPerMinute: number;
@@ -86,9 +92,7 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
     /** For a route: undefined when the caller may go on, else the 429 answer (Retry-After in seconds). */
     async refuse(c: Context, route: LimitedRoute, uid: string): Promise<Response | undefined> {
       const wait = await take(route, uid);
-      if (wait === undefined) return undefined;
-      c.header('Retry-After', String(wait));
-      return fail(c, 429, ERROR_CODES.tooManyRequests, `Too many attempts. Please wait ${wait} seconds and try again.`);
+      return wait === undefined ? undefined : tooManyAttempts(c, wait);
     },
   };
 }

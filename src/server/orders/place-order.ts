@@ -1,0 +1,183 @@
+import type Stripe from 'stripe';
+import type { Price } from '../../catalogue/schema.ts';
+import { TERMS_VERSION, type CreateOrderRequest } from '../../contract/shop-api.ts';
+import { localizePath } from '../../i18n/paths.ts';
+import { formatDataAmount, formatValidity } from '../../lib/format.ts';
+import type { Caller } from '../auth.ts';
+import type { Queryable } from '../db/db.ts';
+import type { EsimStore } from '../esims/store.types.ts';
+import type { DestinationOf } from '../esims/view.ts';
+import type { UserLimiter } from '../limits.types.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
+import { createCheckoutSession } from '../payments/stripe.ts';
+import type { SellablePlan } from './plans.ts';
+import { salesPaused } from './sales-pause.ts';
+import { OPEN_ORDER_LIFETIME_MS } from './store.ts';
+import type { OrderStore, OrderWithPayment, SoldPlan } from './store.types.ts';
+import { isTopUpId, topUpsOf, type NoTopUps } from './top-ups.ts';
+
+/** What one order sells, priced now: a catalogue plan or one of the partner's top-ups of an eSIM. */
+interface Sale {
+  plan: SoldPlan;
+  destination: string;
+  /** In the order's language, for the payment page. */
+  destinationName: string;
+  /** The partner's package: a plan's, or the top-up's own code. */
+  partnerCode: string;
+  wholesaleUsdE4: number;
+  price: Price;
+}
+
+export interface PlaceOrderDeps {
+  db: Queryable;
+  stripe: Stripe;
+  store: OrderStore;
+  esims: Pick<EsimStore, 'ownedOne'>;
+  plans: ReadonlyMap<string, SellablePlan>;
+  destination: DestinationOf;
+  partner: Pick<EsimPartner, 'listTopUps'>;
+  limits: Pick<UserLimiter, 'take'>;
+  checkouts: Pick<CheckoutExpiry, 'close'>;
+  /** Where the pages live: the payment page returns there (no trailing slash). */
+  siteUrl: string;
+}
+
+/** How placing an order ended: POST /orders answers each with its own status. */
+export type PlaceOrderResult =
+  /** The order open with its payment page; `created` false when it is the caller's same open order again. */
+  | { outcome: 'placed'; order: OrderWithPayment; checkoutUrl: string; created: boolean; paymentProviderMs: number }
+  /** Out of balance at the partner, or paused by an operator: nothing charged. */
+  | { outcome: 'sales_paused' }
+  /** The caller's orders ran out for now. */
+  | { outcome: 'too_many_attempts'; retryAfterSeconds: number }
+  /** A top-up of an eSIM that is not the caller's (or does not exist). */
+  | { outcome: 'no_such_esim' }
+  | { outcome: 'unknown_plan' }
+  | { outcome: 'unknown_top_up' }
+  /** The eSIM gets no top-ups now. */
+  | { outcome: 'no_top_ups'; why: NoTopUps }
+  /** The price the page showed is not the price now: no order. */
+  | { outcome: 'price_changed'; price: Price }
+  /** Stripe could not be reached: the order stays open, and pressing again reuses it. */
+  | { outcome: 'payment_unavailable' };
+
+/**
+ * Places the caller's order (DESIGN 6): a catalogue plan or one of the partner's top-ups of the
+ * caller's eSIM, priced here again by the one pricing function whatever the page showed, opened
+ * (or the caller's same open order reused) with its Stripe Checkout Session.
+ */
+export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: CreateOrderRequest): Promise<PlaceOrderResult> {
+  const { db, stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl } = deps;
+  // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders and top-ups alike).
+  // Out of balance at the partner: no money taken that would only be refunded (orders/sales-pause.ts).
+  if (await salesPaused(db)) return { outcome: 'sales_paused' };
+  const wait = await limits.take('orders', caller.uid);
+  if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
+  // What is sold: a catalogue plan, or one of the partner's top-ups of the caller's eSIM, each
+  // priced here again by the one pricing function, whatever the page showed.
+  let sale: Sale;
+  if (request.topUpOf) {
+    // A top-up: the caller's own eSIM, of a plan that can be topped up, on a device and still
+    // valid, and one of the partner's top-ups of it as the partner lists them now.
+    const owned = await esims.ownedOne(caller.uid, request.topUpOf);
+    if (!owned) return { outcome: 'no_such_esim' };
+    // An id no top-up can have is refused before the partner is asked.
+    const topUps = await topUpsOf(owned, partner, async () => (isTopUpId(request.planId) ? undefined : ('unknown_top_up' as const)));
+    if ('held' in topUps) return { outcome: topUps.held };
+    if ('none' in topUps) return { outcome: 'no_top_ups', why: topUps.none };
+    const offer = topUps.offers.find((o) => o.id === request.planId);
+    if (!offer) return { outcome: 'unknown_top_up' };
+    const { pkg } = offer;
+    sale = {
+      plan: {
+        id: offer.id,
+        metadata: { dataAmount: pkg.dataAmount },
+        validity: pkg.validity,
+        validityUnit: pkg.validityUnit,
+        supportedCountries: pkg.countries,
+      },
+      destination: owned.order.destination,
+      destinationName: destination(owned.order.destination, request.lang).name,
+      partnerCode: pkg.partnerCode,
+      wholesaleUsdE4: pkg.wholesaleUsdE4,
+      price: offer.price,
+    };
+  } else {
+    const plan = plans.get(request.planId);
+    if (!plan) return { outcome: 'unknown_plan' };
+    const { pkg } = plan;
+    sale = {
+      plan: {
+        id: pkg.id,
+        metadata: pkg.metadata,
+        validity: pkg.validity,
+        validityUnit: pkg.validityUnit,
+        supportedCountries: pkg.supportedCountries,
+        topUp: pkg.facts.topUp,
+      },
+      destination: plan.destination.code,
+      destinationName: plan.destination.names[request.lang],
+      partnerCode: pkg.partnerCode,
+      wholesaleUsdE4: pkg.wholesaleUsdE4,
+      price: plan.price,
+    };
+  }
+  if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {
+    return { outcome: 'price_changed', price: sale.price };
+  }
+
+  const { order, created, closedCheckouts } = await store.openOrder({
+    uid: caller.uid,
+    email: caller.email,
+    emailVerified: caller.emailVerified,
+    plan: sale.plan,
+    destination: sale.destination,
+    partnerCode: sale.partnerCode,
+    wholesaleUsdE4: sale.wholesaleUsdE4,
+    price: sale.price,
+    lang: request.lang,
+    termsVersion: TERMS_VERSION,
+    consentedAt: new Date(),
+    topUpOf: request.topUpOf ?? null,
+  });
+  // The payment page of the order this one replaced closes while the new one opens (never rejects:
+  // what fails stays queued for the reconcile job).
+  const closing = checkouts.close(closedCheckouts);
+
+  let withCheckout = order;
+  let paymentProviderMs = 0;
+  if (!order.checkout_url) {
+    const asked = performance.now();
+    try {
+      const lang = request.lang;
+      const session = await createCheckoutSession(stripe, {
+        orderId: order.id,
+        email: caller.email,
+        lang,
+        productName: `${sale.destinationName}: ${formatDataAmount(sale.plan.metadata.dataAmount, lang)}, ${formatValidity(sale.plan.validity, sale.plan.validityUnit, lang)}`,
+        amountMinor: order.amount_minor,
+        currency: order.currency,
+        successUrl: `${siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
+        cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(sale.plan.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,
+        // Counted from now: Stripe takes 30 min to 24 h after the session's creation, and this may be
+        // a retry minutes after the order was opened. It outlives the order's own open time (reused at
+        // most OPEN_ORDER_LIFETIME_MS after its creation), so a reused order never shows a dead page.
+        expiresAt: new Date(Date.now() + OPEN_ORDER_LIFETIME_MS + 60_000),
+      });
+      paymentProviderMs = performance.now() - asked;
+      withCheckout = await store.attachCheckout(order.id, session.id, session.url);
+      // Another request of this buyer replaced the order meanwhile: its page closes at once.
+      if (withCheckout.state !== 'pending_payment') await checkouts.close([withCheckout.checkout_session_id!]);
+    } catch (error) {
+      console.error('stripe: checkout session failed', order.id, error instanceof Error ? error.message : error);
+      await closing;
+      // The order stays open: pressing again reuses it and the same idempotency key.
+      return { outcome: 'payment_unavailable' };
+    }
+  }
+  await closing;
+  // An open order has no payment yet.
+  const saved = { ...withCheckout, paid_at: null, method_type: null, card_brand: null, card_last4: null, receipt_url: null };
+  return { outcome: 'placed', order: saved, checkoutUrl: withCheckout.checkout_url!, created, paymentProviderMs };
+}
