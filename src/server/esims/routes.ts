@@ -8,13 +8,12 @@ import { noTopUps } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
-import type { UserLimiter } from '../limits.ts';
-import { buyersRefund } from '../refunds/refund-command.ts';
-import { RefundRefused } from '../refunds/refund-command.types.ts';
+import { tooManyAttempts, type UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
 import { langQuery } from '../validation.ts';
+import { buyerRefund } from './buyer-refund.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
-import { esimStatus, esimStep, esimView, isRefundable, type DestinationOf } from './view.ts';
+import { esimStep, esimView, type DestinationOf } from './view.ts';
 
 export interface EsimRoutesDeps {
   auth: MiddlewareHandler<BuyerEnv>;
@@ -31,7 +30,7 @@ export interface EsimRoutesDeps {
  * partner's top-ups of one, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
  */
 export function esimRoutes(deps: EsimRoutesDeps) {
-  const { esims, destination, partner, fulfilment, limits, alerts } = deps;
+  const { esims, destination, partner, limits, alerts } = deps;
   const app = new Hono<BuyerEnv>().use('*', deps.auth);
 
   /**
@@ -136,34 +135,21 @@ export function esimRoutes(deps: EsimRoutesDeps) {
 
   app.post('/:id/refund', langQuery, async (c) => {
     const { lang } = c.req.valid('query');
-    const uid = c.get('caller').uid;
-    // A few a minute per user: each one that gets past the local checks costs the partner's budget, shared with every delivery.
-    const refused = await limits.refuse(c, 'refunds', uid);
-    if (refused) return refused;
-    const found = await owned(c);
-    if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-    const notRefundable = () =>
-      fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
-    // What we know first (the order's state, the 30 days, the installed flag the partner's
-    // notifications keep): an eSIM that is not refundable by it costs the partner nothing.
-    if (!isRefundable(esimStatus(found.order, found.esim, new Date()), found.order, found.esim, new Date())) return notRefundable();
-    // Then one read of the partner: an eSIM installed a minute ago is no longer refundable (terms).
-    // Without the partner's answer nothing is refunded: the buyer can try again.
-    try {
-      const answer = await partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no });
-      if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
-    } catch (error) {
-      console.error('esims: refund check failed', error instanceof Error ? error.message : error);
-      return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
+    const refund = await buyerRefund(deps, c.get('caller').uid, c.req.param('id'));
+    switch (refund.outcome) {
+      case 'too_many_attempts':
+        return tooManyAttempts(c, refund.retryAfterSeconds);
+      case 'no_such_esim':
+        return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+      case 'not_refundable':
+        return fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
+      case 'partner_unavailable':
+        return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
+      case 'requested': {
+        const { order, esim } = refund.owned;
+        return c.json(await esimView(order, esim, destination(order.destination, lang)));
+      }
     }
-    const { order, esim } = (await esims.ownedOne(uid, found.order.id)) ?? found;
-    if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) return notRefundable();
-    // Refused only when the order moved on meanwhile (another tab's refund): the eSIM as it is now answers.
-    await fulfilment.requestRefund(buyersRefund(order.id)).catch((error: unknown) => {
-      if (!(error instanceof RefundRefused)) throw error;
-    });
-    const after = (await esims.ownedOne(uid, order.id))!;
-    return c.json(await esimView(after.order, after.esim, destination(after.order.destination, lang)));
   });
 
   return app;

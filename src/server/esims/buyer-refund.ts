@@ -1,0 +1,62 @@
+import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
+import type { UserLimiter } from '../limits.types.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+import { buyersRefund } from '../refunds/refund-command.ts';
+import { RefundRefused } from '../refunds/refund-command.types.ts';
+import { isUuid } from '../uuid.ts';
+import type { EsimStore, OwnedEsim } from './store.types.ts';
+import { esimStatus, isRefundable } from './view.ts';
+
+export interface BuyerRefundDeps {
+  esims: Pick<EsimStore, 'ownedOne' | 'refresh'>;
+  partner: Pick<EsimPartner, 'queryProfiles'>;
+  fulfilment: Pick<Fulfilment, 'requestRefund'>;
+  limits: Pick<UserLimiter, 'take'>;
+}
+
+/** How a buyer's refund of their eSIM ended: POST /esims/{id}/refund answers each with its own status. */
+export type BuyerRefundResult =
+  /** Asked for (or already asked by another tab): the eSIM as it is now. */
+  | { outcome: 'requested'; owned: OwnedEsim }
+  /** The caller's refund requests ran out for now. */
+  | { outcome: 'too_many_attempts'; retryAfterSeconds: number }
+  /** Not the caller's eSIM, or none has this id. */
+  | { outcome: 'no_such_esim' }
+  /** Installed, or bought more than 30 days ago (or not delivered): nothing refunded. */
+  | { outcome: 'not_refundable' }
+  /** The partner could not say whether it was installed: nothing refunded, the buyer can try again. */
+  | { outcome: 'partner_unavailable' };
+
+/**
+ * A buyer's refund of their own never-installed eSIM (DESIGN 6): what we store decides first, at no
+ * cost to the partner; then one read of the partner, since an eSIM installed a minute ago is no
+ * longer refundable (terms); then the one refund command.
+ */
+export async function buyerRefund(deps: BuyerRefundDeps, uid: string, esimId: string): Promise<BuyerRefundResult> {
+  const { esims, partner, fulfilment, limits } = deps;
+  // A few a minute per user: each one that gets past the local checks costs the partner's budget, shared with every delivery.
+  const wait = await limits.take('refunds', uid);
+  if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
+  const found = isUuid(esimId) ? await esims.ownedOne(uid, esimId) : undefined;
+  if (!found) return { outcome: 'no_such_esim' };
+  // What we know first (the order's state, the 30 days, the installed flag the partner's
+  // notifications keep): an eSIM that is not refundable by it costs the partner nothing.
+  if (!isRefundable(esimStatus(found.order, found.esim, new Date()), found.order, found.esim, new Date()))
+    return { outcome: 'not_refundable' };
+  // Then one read of the partner: an eSIM installed a minute ago is no longer refundable (terms).
+  // Without the partner's answer nothing is refunded: the buyer can try again.
+  try {
+    const answer = await partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no });
+    if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
+  } catch (error) {
+    console.error('esims: refund check failed', error instanceof Error ? error.message : error);
+    return { outcome: 'partner_unavailable' };
+  }
+  const { order, esim } = (await esims.ownedOne(uid, found.order.id)) ?? found;
+  if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) return { outcome: 'not_refundable' };
+  // Refused only when the order moved on meanwhile (another tab's refund): the eSIM as it is now answers.
+  await fulfilment.requestRefund(buyersRefund(order.id)).catch((error: unknown) => {
+    if (!(error instanceof RefundRefused)) throw error;
+  });
+  return { outcome: 'requested', owned: (await esims.ownedOne(uid, order.id))! };
+}
