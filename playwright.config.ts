@@ -42,7 +42,12 @@ export default defineConfig({
       args: ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Pixel 7'], browserName: 'chromium' } }],
+  projects: [
+    { name: 'chromium', grepInvert: /@whole-shop/, use: { ...devices['Pixel 7'], browserName: 'chromium' } },
+    // Tests that change the whole shop for a moment (the back office's sales pause): after every
+    // other test, so no purchase running beside them meets the pause.
+    { name: 'whole-shop', grep: /@whole-shop/, dependencies: ['chromium'], use: { ...devices['Pixel 7'], browserName: 'chromium' } },
+  ],
   webServer: [
     {
       // The real Firebase Hosting emulator (firebase.json's headers, CSP included, clean URLs and

@@ -252,86 +252,90 @@ test.describe('the back office in en, for an admin', () => {
   const checkoutTexts = messages('en', 'checkout').checkout;
   const checkout = `/checkout?plan=${PLAN.id}`;
 
-  test('the dashboard shows the paid order in today’s figures and the partner balance, downloads the CSV, and pauses sales with a reason until resumed', async ({
-    page,
-    browser,
-  }, testInfo) => {
-    test.setTimeout(180_000);
-    await signedInAt(page, 'en', checkout);
-    const orderId = await buyAndReceive(page, 'en');
-    const number = (await page.locator('[data-order-number]').textContent())!.trim();
+  // Tagged: the sales pause is the whole shop's, so this runs after every other test (playwright.config.ts).
+  test(
+    'the dashboard shows the paid order in today’s figures and the partner balance, downloads the CSV, and pauses sales with a reason until resumed',
+    { tag: '@whole-shop' },
+    async ({ page, browser }, testInfo) => {
+      test.setTimeout(180_000);
+      await signedInAt(page, 'en', checkout);
+      const orderId = await buyAndReceive(page, 'en');
+      const number = (await page.locator('[data-order-number]').textContent())!.trim();
 
-    const admin = await operatorPage(browser, testInfo, 'en');
-    await signInToOps(admin, 'en', await staff('admin'));
-    await admin.getByRole('link', { name: m.nav.dashboard }).click();
-    await expect(admin.locator('[data-dashboard]')).toBeVisible({ timeout: 15_000 });
-    await expect(admin.locator('[data-periods] thead th').nth(1)).toHaveText(m.dashboard.today);
-    // Today: at least this order, and at least its price in gross revenue.
-    expect(Number((await figure(admin, m.dashboard.orders).textContent())!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(1);
-    const gross = (await figure(admin, m.dashboard.gross).textContent())!;
-    expect(gross).toContain('€');
-    expect(minorOf(gross)).toBeGreaterThanOrEqual(PLAN.price!.amountMinor);
-    // The partner's balance, read from the stand-in, in US dollars.
-    await expect(admin.locator('[data-balance]')).toHaveText(/^\$[\d,]+\.\d{2}$/);
-    await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
-    await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
-    await hydrated(admin);
-    expect(await axeViolations(admin)).toEqual([]);
-
-    // The accountant's CSV: UTF-8 with its BOM, a header row, this order's number.
-    const [download] = await Promise.all([
-      admin.waitForEvent('download'),
-      admin.getByRole('button', { name: m.dashboard.csvDownload }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe('orders.csv');
-    const csv = readFileSync((await download.path())!);
-    expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const [header, ...lines] = csv.subarray(3).toString('utf8').split('\r\n');
-    expect(header).toMatch(/^[a-z_]+(,[a-z_]+)+$/);
-    expect(header!.split(',')[0]).toBe('order');
-    expect(lines.some((line) => line.startsWith(`${number},`) || line.startsWith(`"${number}",`))).toBe(true);
-
-    // Screenshots for the closing note (reports/ is not committed): the order page and the dashboard, laptop and phone.
-    mkdirSync('reports/screenshots', { recursive: true });
-    for (const width of [1280, 390]) {
-      await admin.setViewportSize({ width, height: 900 });
-      await admin.goto(`/ops?order=${orderId}`);
-      await expect(admin.locator(`[data-order="${number}"]`)).toBeVisible({ timeout: 15_000 });
-      await expect(admin.locator('[data-table="timeline"] tbody tr').first()).toBeVisible();
-      await admin.screenshot({ path: `reports/screenshots/ops-order-${width}.png`, fullPage: true });
-      await admin.goto('/ops?view=dashboard');
-      await expect(admin.locator('[data-periods]')).toBeVisible({ timeout: 15_000 });
-      await admin.screenshot({ path: `reports/screenshots/ops-dashboard-${width}.png`, fullPage: true });
-    }
-
-    // The buyer opens checkout again and ticks both boxes.
-    await leavePaymentSuccess(page, checkout);
-    await page.locator('#consent-terms').check();
-    await page.locator('#consent-immediate-start').check();
-
-    // Pause, with a reason: the dashboard shows it and the reason; the buyer's order is refused, nothing charged.
-    // Sales are the whole shop's: kept paused only for the one order attempt, then resumed.
-    try {
-      await act(admin, 'en', 'pause');
-      await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'paused');
-      await expect(admin.locator('[data-sales]')).toContainText('e2e pause for the buyer');
-      await expect(admin.locator('[data-action="resume"]')).toBeVisible();
+      const admin = await operatorPage(browser, testInfo, 'en');
+      await signInToOps(admin, 'en', await staff('admin'));
+      await admin.getByRole('link', { name: m.nav.dashboard }).click();
+      await expect(admin.locator('[data-dashboard]')).toBeVisible({ timeout: 15_000 });
+      await expect(admin.locator('[data-periods] thead th').nth(1)).toHaveText(m.dashboard.today);
+      // Today: at least this order, and at least its price in gross revenue.
+      expect(Number((await figure(admin, m.dashboard.orders).textContent())!.replace(/\D/g, ''))).toBeGreaterThanOrEqual(1);
+      const gross = (await figure(admin, m.dashboard.gross).textContent())!;
+      expect(gross).toContain('€');
+      expect(minorOf(gross)).toBeGreaterThanOrEqual(PLAN.price!.amountMinor);
+      // The partner's balance, read from the stand-in, in US dollars.
+      await expect(admin.locator('[data-balance]')).toHaveText(/^\$[\d,]+\.\d{2}$/);
+      await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
+      await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
+      await hydrated(admin);
       expect(await axeViolations(admin)).toEqual([]);
-      const refused = page.waitForResponse((response) => response.url().endsWith('/api/orders') && response.request().method() === 'POST');
-      await page.getByRole('button', { name: checkoutTexts.buyNow }).click();
-      const answer = await refused;
-      expect(answer.status()).toBe(503);
-      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('sales_paused');
-      await expect(page.getByRole('alert')).toHaveText(checkoutTexts.errors.salesPaused);
-      await expect(page).toHaveURL(checkout);
-    } finally {
-      if (await admin.locator('[data-action="resume"]').isVisible()) await act(admin, 'en', 'resume');
-    }
-    await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
-    await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
-    await expect(admin.locator('[data-action="pause"]')).toBeVisible();
-    await admin.context().close();
-  });
+
+      // The accountant's CSV: UTF-8 with its BOM, a header row, this order's number.
+      const [download] = await Promise.all([
+        admin.waitForEvent('download'),
+        admin.getByRole('button', { name: m.dashboard.csvDownload }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('orders.csv');
+      const csv = readFileSync((await download.path())!);
+      expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const [header, ...lines] = csv.subarray(3).toString('utf8').split('\r\n');
+      expect(header).toMatch(/^[a-z_]+(,[a-z_]+)+$/);
+      expect(header!.split(',')[0]).toBe('order');
+      expect(lines.some((line) => line.startsWith(`${number},`) || line.startsWith(`"${number}",`))).toBe(true);
+
+      // Screenshots for the closing note (reports/ is not committed): the order page and the dashboard, laptop and phone.
+      mkdirSync('reports/screenshots', { recursive: true });
+      for (const width of [1280, 390]) {
+        await admin.setViewportSize({ width, height: 900 });
+        await admin.goto(`/ops?order=${orderId}`);
+        await expect(admin.locator(`[data-order="${number}"]`)).toBeVisible({ timeout: 15_000 });
+        await expect(admin.locator('[data-table="timeline"] tbody tr').first()).toBeVisible();
+        await admin.screenshot({ path: `reports/screenshots/ops-order-${width}.png`, fullPage: true });
+        await admin.goto('/ops?view=dashboard');
+        await expect(admin.locator('[data-periods]')).toBeVisible({ timeout: 15_000 });
+        await admin.screenshot({ path: `reports/screenshots/ops-dashboard-${width}.png`, fullPage: true });
+      }
+
+      // The buyer opens checkout again and ticks both boxes.
+      await leavePaymentSuccess(page, checkout);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+
+      // Pause, with a reason: the dashboard shows it and the reason; the buyer's order is refused, nothing charged.
+      // Sales are the whole shop's: kept paused only for the one order attempt, then resumed.
+      try {
+        await act(admin, 'en', 'pause');
+        await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'paused');
+        await expect(admin.locator('[data-sales]')).toContainText('e2e pause for the buyer');
+        await expect(admin.locator('[data-action="resume"]')).toBeVisible();
+        expect(await axeViolations(admin)).toEqual([]);
+        const refused = page.waitForResponse(
+          (response) => response.url().endsWith('/api/orders') && response.request().method() === 'POST',
+        );
+        await page.getByRole('button', { name: checkoutTexts.buyNow }).click();
+        const answer = await refused;
+        expect(answer.status()).toBe(503);
+        expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('sales_paused');
+        await expect(page.getByRole('alert')).toHaveText(checkoutTexts.errors.salesPaused);
+        await expect(page).toHaveURL(checkout);
+      } finally {
+        if (await admin.locator('[data-action="resume"]').isVisible()) await act(admin, 'en', 'resume');
+      }
+      await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
+      await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
+      await expect(admin.locator('[data-action="pause"]')).toBeVisible();
+      await admin.context().close();
+    },
+  );
 
   test('an admin suspends and unsuspends an installed eSIM with a reason each time, and revokes another order’s eSIM', async ({
     page,
