@@ -3,6 +3,7 @@ import { PRICING } from '../../config/pricing.ts';
 import { includedVatMinor, wholesaleCostMinor } from '../../pricing/pricing.ts';
 import type { Accounts } from '../auth.ts';
 import type { Queryable } from '../db/db.ts';
+import { createEsimStore } from '../esims/store.ts';
 import type { EsimRow } from '../esims/store.ts';
 import { orderSignals } from '../fraud/signals.ts';
 import { signalText } from './signal-text.ts';
@@ -20,10 +21,9 @@ export async function accountState(accounts: Accounts, uid: string | null): Prom
   }
 }
 
-/** The eSIM an order bought or topped up. */
-export async function esimOfOrder(db: Queryable, order: Pick<OrderSummaryRow, 'id' | 'top_up_of'>): Promise<EsimRow | undefined> {
-  const [esim] = await db.query<EsimRow>('SELECT * FROM esims WHERE order_id = $1', [order.top_up_of ?? order.id]);
-  return esim;
+/** The eSIM an order bought or topped up: the eSIM store's read (its numbers and dates revived), by the eSIM's own order. */
+export function esimOfOrder(db: Queryable, order: Pick<OrderSummaryRow, 'id' | 'top_up_of'>): Promise<EsimRow | undefined> {
+  return createEsimStore(db).ofOrder(db, order.top_up_of ?? order.id);
 }
 
 /** What the shop kept of an order: retail without VAT, less what was refunded (without VAT), less the wholesale price, less Stripe's fee when known. */
