@@ -333,7 +333,10 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         else stats.violations.push(`buyer ${buyer.uid}: an order refused account_blocked, but the account is not blocked`);
         return undefined;
       }
-      if (buyer.blocked) stats.violations.push(`buyer ${buyer.uid}: blocked, an order answered ${answer.status} ${errorCode(answer.body) ?? ''}, not 403 account_blocked`);
+      if (buyer.blocked)
+        stats.violations.push(
+          `buyer ${buyer.uid}: blocked, an order answered ${answer.status} ${errorCode(answer.body) ?? ''}, not 403 account_blocked`,
+        );
       if (kind === 'top_up' && errorCode(answer.body) === 'cannot_top_up') stats.topUps.refused++;
       else stats.gaveUp++;
       return undefined;
@@ -361,13 +364,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     return order.id;
   }
 
-  async function installAndTopUp(
-    buyer: Buyer,
-    id: string,
-    refundInstalled: boolean,
-    topUpPick: number,
-    twoTopUps: boolean,
-  ) {
+  async function installAndTopUp(buyer: Buyer, id: string, refundInstalled: boolean, topUpPick: number, twoTopUps: boolean) {
     const tranNo = settings.partner.tranNoOfTransaction(id);
     if (!tranNo) return void stats.violations.push(`order ${id}: delivered, but the partner has no eSIM for it`);
     try {
@@ -492,7 +489,9 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     if (amountMinor === null) stats.operator.rest++;
     else stats.operator.partial++;
     if (doubleClick) stats.operator.doubleClicks++;
-    const answers = await Promise.all(Array.from({ length: doubleClick ? 2 : 1 }, () => operatorAsk(token, `/ops/orders/${orderId}/refunds`, body)));
+    const answers = await Promise.all(
+      Array.from({ length: doubleClick ? 2 : 1 }, () => operatorAsk(token, `/ops/orders/${orderId}/refunds`, body)),
+    );
     stats.operatorClicks.push({ orderId, idempotencyKey, amountMinor, paidMinor, doubleClick, answers: answers.map((a) => a.outcome) });
     // A part of a delivered order's payment, or what is left of it, is always possible.
     for (const answer of answers.filter((a) => a.outcome !== 'done' && a.outcome !== 'already' && a.outcome !== 'pending')) {

@@ -367,7 +367,10 @@ export async function blockChecks(db: Db): Promise<{ checks: CrossCheck[]; figur
   );
   const settled = actions
     .filter((a) => a.outcome !== 'done' || !a.settled_at)
-    .map((a) => `${a.action} ${a.id} of ${a.account_uid}: ${a.outcome}${a.outcome_detail ? ` (${a.outcome_detail})` : ''}${a.settled_at ? '' : ', never settled'}`);
+    .map(
+      (a) =>
+        `${a.action} ${a.id} of ${a.account_uid}: ${a.outcome}${a.outcome_detail ? ` (${a.outcome_detail})` : ''}${a.settled_at ? '' : ', never settled'}`,
+    );
   const uids = [...new Set(actions.map((a) => a.account_uid))];
   const orders = await db.query<{ id: string; number: number; created_at: Date; uid: string; state: string; kind: string }>(
     'SELECT id, number, created_at, uid, state, kind FROM orders WHERE uid = ANY($1::text[])',
@@ -427,7 +430,8 @@ export async function blockChecks(db: Db): Promise<{ checks: CrossCheck[]; figur
       },
       {
         name: 'block_cancels_open_orders',
-        description: "every order open when its buyer was blocked ended cancelled (its payment page closed), or, paid meanwhile, delivered or refunded",
+        description:
+          'every order open when its buyer was blocked ended cancelled (its payment page closed), or, paid meanwhile, delivered or refunded',
         breaches: openEnded,
       },
     ],
