@@ -54,6 +54,8 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
   checkouts: CheckoutExpiry;
   reconcileToken: string | undefined;
   reconcile: () => Promise<number>;
+  auditToken: string | undefined;
+  runAudit: () => Promise<{ checked: number; findings: number; emailed: boolean }>;
   alerts: Alerts;
   alertPreferences: AlertPreferenceStore;
   pushSubscriptions: PushSubscriptionStore;

@@ -30,6 +30,8 @@ export interface ShopConfig {
   providerAlertEmail: string | undefined;
   /** The scheduler's bearer token for POST /api/jobs/reconcile; unset: only the in-process timer runs the job. */
   reconcileToken: string | undefined;
+  /** The scheduler's bearer token for POST /api/jobs/audit (the hourly order audit); unset: the route is not there. */
+  auditToken: string | undefined;
   /** Proxies in front of the API that append to X-Forwarded-For (0: clients connect directly); POST /api/csp-reports limits each client by its address. */
   trustedProxies: number;
   /** The port main.ts listens on ($PORT, as Cloud Run sets it; 8080 by default). */
@@ -109,6 +111,7 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
     mailFrom: get('MAIL_FROM')!,
     providerAlertEmail: get('PROVIDER_ALERT_EMAIL'),
     reconcileToken: get('RECONCILE_TOKEN'),
+    auditToken: get('AUDIT_TOKEN'),
     trustedProxies,
     port,
     publicApiUrl: (get('PUBLIC_API_URL') ?? `${siteUrl.replace(/\/+$/, '')}/api`).replace(/\/+$/, ''),

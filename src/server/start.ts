@@ -20,9 +20,16 @@ const RECONCILE_EVERY_MS = 5_000;
  */
 export async function startShopApi(
   config: ShopConfig,
-  options: { basePath?: string; snapshotFile?: string | undefined; delivery?: ShopApiOptions['delivery']; reconcileEveryMs?: number } = {},
+  options: {
+    basePath?: string;
+    snapshotFile?: string | undefined;
+    delivery?: ShopApiOptions['delivery'];
+    reconcileEveryMs?: number;
+    /** Production: never migrate here, refuse a database behind the code (db/open.ts). */
+    schema?: 'migrate' | 'require-current';
+  } = {},
 ): Promise<{ handler: ShopApi; db: Db; stop: () => Promise<void> }> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema ?? 'migrate' });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   const handler = createShopApi({
     catalogue: options.snapshotFile ? readSnapshot(options.snapshotFile) : embeddedSnapshot(),
@@ -45,6 +52,7 @@ export async function startShopApi(
     providerAlertEmail: config.providerAlertEmail,
     partnerWebhookToken: config.partnerWebhookToken,
     reconcileToken: config.reconcileToken,
+    auditToken: config.auditToken,
     alerts: { vapid: config.vapid, secret: config.alertsSecret, publicApiUrl: config.publicApiUrl },
     pushServiceStandInOrigin: config.pushServiceStandInOrigin,
     trustedProxies: config.trustedProxies,

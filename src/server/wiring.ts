@@ -13,6 +13,7 @@ import { createHeldOrders } from './fraud/holds.ts';
 import { createAccountActions } from './ops/account-actions.ts';
 import { createOrderActions } from './ops/order-actions.ts';
 import { createReconcileJob } from './jobs/reconcile.ts';
+import { runScheduledAudit } from './jobs/scheduled-audit.ts';
 import { createUserLimits, USER_LIMITS, type UserLimits } from './limits.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { destinationNames, sellablePlans } from './orders/plans.ts';
@@ -50,6 +51,8 @@ export interface ShopApiOptions {
   partnerWebhookToken: string;
   /** The scheduler's bearer token for POST /jobs/reconcile; unset: the route answers 404. */
   reconcileToken?: string | undefined;
+  /** The scheduler's bearer token for POST /jobs/audit (hourly, e-mails the provider what it finds); unset: the route answers 404. */
+  auditToken?: string | undefined;
   /** Per-user limits of the costly routes (src/config/constants.ts; a test may raise them). */
   limits?: Partial<UserLimits>;
   /** Alerts by e-mail and Web Push (issue 23). */
@@ -179,6 +182,8 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     checkouts,
     reconcileToken: options.reconcileToken,
     reconcile,
+    auditToken: options.auditToken,
+    runAudit: () => runScheduledAudit({ db, mailer: options.mailer, providerEmail: options.providerAlertEmail }),
     alerts,
     alertPreferences,
     pushSubscriptions,

@@ -15,9 +15,7 @@ const MIGRATION_FILE = /^\d{4}_[a-z0-9_]+\.sql$/;
  * processes starting at once against one server apply every file once. Answers the files applied.
  */
 export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<string[]> {
-  const files = readdirSync(dir)
-    .filter((name) => MIGRATION_FILE.test(name))
-    .sort();
+  const files = migrationFiles(dir);
   const lock = (tx: Queryable) => tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
 
   await db.transaction(async (tx) => {
@@ -42,4 +40,35 @@ export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<str
     });
   }
   return applied;
+}
+
+const migrationFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((name) => MIGRATION_FILE.test(name))
+    .sort();
+
+/**
+ * The migrations of this code that the database has not applied: in production an instance
+ * refuses to serve until `npm run db:migrate` has run them (issue 31), rather than migrating at
+ * every instance's start.
+ */
+export async function pendingMigrations(db: Queryable, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  const [table] = await db.query<{ name: string | null }>(`SELECT to_regclass('schema_migrations')::text AS name`);
+  const applied = new Set(
+    table?.name ? (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name) : [],
+  );
+  return migrationFiles(dir).filter((name) => !applied.has(name));
+}
+
+/** Thrown when the database's schema is older than the code (production never migrates at start). */
+export class SchemaBehindError extends Error {
+  pending: string[];
+  constructor(pending: string[]) {
+    super(
+      `The database schema is older than this code: ${pending.length} migration(s) not applied (${pending.join(', ')}). ` +
+        'Run `npm run db:migrate` against this database (deploy/deploy.sh release does, before the new revision takes traffic); this instance serves nothing until then.',
+    );
+    this.name = 'SchemaBehindError';
+    this.pending = pending;
+  }
 }

@@ -1,0 +1,99 @@
+import { createMailer } from './mail/mailer.ts';
+
+/**
+ * The production preflight (issue 31): what main.ts checks before it serves, so a set-up that
+ * would lose money or leak never takes traffic. Each problem is named; any problem refuses the
+ * start. `npm start`, the tests and the fault run build the API through start.ts and never pass
+ * here.
+ */
+
+/**
+ * Test-only: lets the artifact test (tests/deploy/artifact.test.ts) run the production image's
+ * start against the local stand-ins and the Auth emulator, on loopback only. Reported on every
+ * start so it cannot pass unnoticed.
+ */
+export const STAND_IN_SWITCH = 'PREFLIGHT_ALLOW_LOOPBACK_STAND_INS_FOR_TESTS';
+
+/** The variables a production start needs besides those shopConfigFromEnv already requires. */
+const REQUIRED_IN_PRODUCTION = [
+  'DATABASE_URL',
+  'SITE_URL',
+  'FIREBASE_PROJECT_ID',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'ESIM_ACCESS_CODE',
+  'ESIM_ACCESS_SECRET',
+  'PARTNER_WEBHOOK_TOKEN',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'VAPID_PUBLIC_KEY',
+  'VAPID_PRIVATE_KEY',
+  'ALERTS_SECRET',
+  'RECONCILE_TOKEN',
+  'AUDIT_TOKEN',
+  'PROVIDER_ALERT_EMAIL',
+  'TRUSTED_PROXIES',
+] as const;
+
+type Env = Record<string, string | undefined>;
+
+export interface PreflightResult {
+  /** Each one refuses the start. */
+  problems: string[];
+  /** Said on every start, refuse nothing (the test-only switch). */
+  warnings: string[];
+}
+
+const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+const hostOf = (value: string) => (URL.canParse(value) ? new URL(value).hostname : value.split(':')[0]!);
+
+export function productionPreflight(env: Env): PreflightResult {
+  const get = (name: string) => env[name]?.trim() || undefined;
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const standInsAllowed = get(STAND_IN_SWITCH) === '1';
+  if (standInsAllowed)
+    warnings.push(`${STAND_IN_SWITCH}=1: stand-ins on loopback are allowed. A test set-up, never a production one: unset it.`);
+
+  for (const name of REQUIRED_IN_PRODUCTION) if (!get(name)) problems.push(`${name} is not set.`);
+  if (!get('DATABASE_URL'))
+    problems.push('Without DATABASE_URL the API would keep its orders in PGlite inside this instance, lost with it: set a PostgreSQL URL.');
+
+  // A stand-in or emulator host: refused, or with the test switch allowed on loopback only.
+  const standIn = (name: string, what: string, host: string) => {
+    if (standInsAllowed && isLoopback(host)) warnings.push(`${name} points at ${what} on ${host} (allowed by ${STAND_IN_SWITCH}).`);
+    else problems.push(`${name} is set (${what}): production talks to the real service, unset it.`);
+  };
+  const emulator = get('FIREBASE_AUTH_EMULATOR_HOST');
+  if (emulator) standIn('FIREBASE_AUTH_EMULATOR_HOST', 'the Firebase Auth emulator, which accepts unsigned tokens', hostOf(emulator));
+  const stripeUrl = get('STRIPE_API_URL');
+  if (stripeUrl) standIn('STRIPE_API_URL', 'a Stripe stand-in', hostOf(stripeUrl));
+  const partnerUrl = get('ESIM_ACCESS_BASE_URL');
+  if (partnerUrl) standIn('ESIM_ACCESS_BASE_URL', 'an eSIM Access stand-in', hostOf(partnerUrl));
+  if (get('PUSH_SERVICE_STAND_IN_ORIGIN')) problems.push('PUSH_SERVICE_STAND_IN_ORIGIN is set: it is for the local push stand-in only.');
+
+  const stripeKey = get('STRIPE_SECRET_KEY');
+  const standInStripe = standInsAllowed && stripeUrl !== undefined && isLoopback(hostOf(stripeUrl));
+  if (stripeKey && !/^(sk|rk)_live_/.test(stripeKey) && !standInStripe)
+    problems.push('STRIPE_SECRET_KEY is not a live key (sk_live_… or rk_live_…): test keys take no real payments.');
+  const webhookSecret = get('STRIPE_WEBHOOK_SECRET');
+  if (webhookSecret && !webhookSecret.startsWith('whsec_'))
+    problems.push('STRIPE_WEBHOOK_SECRET is not a webhook signing secret (whsec_…, from the webhook endpoint in the Stripe Dashboard).');
+
+  // The mailer's own rules (plain text only to this machine, a login for a relay), without sending.
+  const smtp = get('SMTP_URL');
+  if (smtp) {
+    try {
+      createMailer({ smtpUrl: smtp, from: get('MAIL_FROM') ?? 'preflight' }).close();
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+
+  const siteUrl = get('SITE_URL');
+  if (siteUrl && (!URL.canParse(siteUrl) || new URL(siteUrl).protocol !== 'https:'))
+    problems.push('SITE_URL is not an https:// URL: buyers return there from the payment page.');
+  const proxies = get('TRUSTED_PROXIES');
+  if (proxies !== undefined && !/^\d+$/.test(proxies)) problems.push('TRUSTED_PROXIES is not a whole number of proxies.');
+  return { problems, warnings };
+}
