@@ -18,7 +18,7 @@ import { htmlFiles } from './html-files.ts';
  */
 export const FIREBASE_CONFIG = 'firebase.json';
 
-/** Where browsers send violation reports: the API function behind Hosting's /api/** rewrite. */
+/** Where browsers send violation reports: the shop API (Cloud Run) behind Hosting's /api/** rewrite. */
 export const CSP_REPORT_PATH = '/api/csp-reports';
 /** The Reporting-Endpoints name the policies' report-to refers to. */
 const REPORT_GROUP = 'csp';
@@ -34,7 +34,7 @@ export interface HeaderRule {
 }
 
 export interface FirebaseConfig {
-  hosting: { headers: HeaderRule[]; rewrites?: { source: string; function?: { functionId: string } }[] };
+  hosting: { headers: HeaderRule[]; rewrites?: { source: string; run?: { serviceId: string; region?: string } }[] };
   emulators: { auth: { host: string; port: number }; hosting: { host: string; port: number } };
 }
 

@@ -8,8 +8,8 @@ import { CSP_REPORT_PATH, editPolicy, readFirebaseConfig, type FirebaseConfig } 
 /**
  * The Firebase emulators this project runs locally and in tests: Auth (accounts) and Hosting
  * (the built site with firebase.json's headers, clean URLs and 404 page), and beside them our
- * API, which in production is the function behind Hosting's /api/** rewrite: the Hosting
- * emulator runs no functions, so the API listens on its own port with the same paths.
+ * API, which in production is the Cloud Run service behind Hosting's /api/** rewrite: the Hosting
+ * emulator runs no Cloud Run services, so the API listens on its own port with the same paths.
  *
  * firebase.json is the deployment's configuration. Locally the pages talk to the Auth emulator
  * on 127.0.0.1, which the production Content-Security-Policy rightly does not allow, and report

@@ -69,6 +69,6 @@ export const LOCAL_API_BASE_URL = 'http://127.0.0.1:8788/api';
 
 /**
  * Where the pages reach the shop API: PUBLIC_API_BASE_URL, else `/api` on a real origin (the
- * function behind Hosting's rewrite, same origin) and the local API everywhere else.
+ * Cloud Run service behind Hosting's rewrite, same origin) and the local API everywhere else.
  */
 export const apiBaseUrl = (env: Env) => value(env, 'PUBLIC_API_BASE_URL') ?? (isRealOrigin(siteUrl(env)) ? '/api' : LOCAL_API_BASE_URL);

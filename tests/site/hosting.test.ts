@@ -66,8 +66,8 @@ describe('Content-Security-Policy of firebase.json', () => {
     for (const rule of config.hosting.headers.filter((r) => r.headers.some((h) => h.key === 'Content-Security-Policy'))) {
       expect(rule.headers, rule.source).toContainEqual({ key: 'Reporting-Endpoints', value: `csp="${CSP_REPORT_PATH}"` });
     }
-    // In production the API is the function behind /api/**.
-    expect(config.hosting.rewrites).toContainEqual({ source: '/api/**', function: { functionId: 'api' } });
+    // In production the API is the Cloud Run service behind /api/**, in the EU (deploy/cloud-run-service.yaml).
+    expect(config.hosting.rewrites).toContainEqual({ source: '/api/**', run: { serviceId: 'esim-shop-api', region: 'europe-west3' } });
   });
 
   it.each(pages.map((p) => [p.path, p.html] as const))('%s: every inline script and style is allowed by its hash', (path, html) => {
