@@ -2,7 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 // Which project runs a test is chosen by its file name, not its folder: `*.api.test.ts` starts the
 // shop API over HTTP and needs the Auth emulator; every other `*.test.ts` beside its code is a unit test.
-const SHOP_API_TESTS = 'src/**/*.api.test.ts';
+// tests/deploy/ holds the production artifact's test (issue 31), an API test of the built image.
+const SHOP_API_TESTS = ['src/**/*.api.test.ts', 'tests/deploy/**/*.api.test.ts'];
 
 export default defineConfig({
   test: {
@@ -14,7 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'stand-ins/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/support/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, SHOP_API_TESTS],
+          exclude: [...configDefaults.exclude, ...SHOP_API_TESTS],
           globalSetup: ['tests/support/postgres-setup.ts'],
         },
       },
@@ -23,7 +24,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shop',
-          include: [SHOP_API_TESTS],
+          include: SHOP_API_TESTS,
           globalSetup: ['tests/support/postgres-setup.ts', 'tests/support/auth-emulator.ts'],
           testTimeout: 30_000,
           // Each file opens PGlite, runs its 19 migrations and starts its stand-ins first: 30 s was
