@@ -14,7 +14,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'stand-ins/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/support/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'stand-ins/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'tests/support/**/*.test.ts',
+            'tests/deploy/**/*.test.ts',
+          ],
           exclude: [...configDefaults.exclude, ...SHOP_API_TESTS],
           globalSetup: ['tests/support/postgres-setup.ts'],
         },
