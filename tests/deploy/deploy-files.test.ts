@@ -1,0 +1,236 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { shopConfigFromEnv } from '../../src/server/config.ts';
+import { productionPreflight } from '../../src/server/preflight.ts';
+
+/**
+ * The deployment files against each other and against the code (issue 31; README: Going live):
+ * nothing here reaches Google Cloud, it checks what `deploy/deploy.sh release` would apply.
+ */
+const DEPLOY = new URL('../../deploy/', import.meta.url);
+const text = (path: string) => readFileSync(new URL(path, DEPLOY), 'utf8');
+const script = text('./deploy.sh');
+const firebase = JSON.parse(text('../firebase.json')) as {
+  hosting: { rewrites: { source: string; run?: { serviceId: string; region: string } }[] };
+};
+const packageJson = JSON.parse(text('../package.json')) as { scripts: Record<string, string> };
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
+interface Container {
+  name: string;
+  image: string;
+  command?: string[];
+  args?: string[];
+  ports?: { containerPort: number }[];
+  resources: { limits: Record<string, string> };
+  env: EnvVar[];
+  startupProbe?: { tcpSocket?: { port: number }; httpGet?: { path: string; port: number } };
+  livenessProbe?: { httpGet?: { path: string; port: number } };
+}
+type Annotations = Record<string, string>;
+
+/** The placeholders deploy.sh puts in with envsubst: only the names it lists are replaced. */
+const substituted = /envsubst '([^']+)'/.exec(script)?.[1]?.match(/\$\{(\w+)\}/g) ?? [];
+/** What a real project might fill them with. */
+const SAMPLE: Record<string, string> = {
+  IMAGE: 'europe-west3-docker.pkg.dev/travel-esim/esim-shop/api:0123456789ab',
+  PROJECT_ID: 'travel-esim',
+  SQL_INSTANCE: 'esim-shop-db',
+  SITE_URL: 'https://shop.example-travel.com',
+  MAIL_FROM: 'Travel eSIM <orders@example-travel.com>',
+  PROVIDER_ALERT_EMAIL: 'owner@example-travel.com',
+  VAPID_PUBLIC_KEY: 'BPublicKeyOfTheShop',
+};
+const render = (source: string) => source.replace(/\$\{(\w+)\}/g, (_, name: string) => SAMPLE[name] ?? `<no sample for ${name}>`);
+
+const serviceSource = text('./cloud-run-service.yaml');
+const jobSource = text('./migrate-job.yaml');
+const service = parse(render(serviceSource)) as {
+  metadata: { name: string; labels: Record<string, string>; annotations: Annotations };
+  spec: {
+    template: {
+      metadata: { annotations: Annotations };
+      spec: { serviceAccountName: string; containerConcurrency: number; timeoutSeconds: number; containers: Container[] };
+    };
+  };
+};
+const job = parse(render(jobSource)) as {
+  metadata: { name: string; labels: Record<string, string> };
+  spec: {
+    template: {
+      metadata: { annotations: Annotations };
+      spec: { template: { spec: { serviceAccountName: string; containers: Container[] } } };
+    };
+  };
+};
+const [api] = service.spec.template.spec.containers;
+const [migrate] = job.spec.template.spec.template.spec.containers;
+
+/** A setting at the top of deploy.sh (NAME=value or NAME="${NAME:-value}"). */
+function scriptSetting(name: string): string | undefined {
+  const line = new RegExp(`^${name}=(.*)$`, 'm').exec(script)?.[1];
+  return line?.replace(/^"\$\{\w+:-(.*)\}"$/, '$1').replace(/^["']|["']$/g, '');
+}
+const scriptList = (name: string) => new RegExp(`^${name}=\\(([^)]*)\\)`, 'm').exec(script)?.[1]?.trim().split(/\s+/) ?? [];
+
+const plain = new Map(api!.env.filter((v) => v.value !== undefined).map((v) => [v.name, v.value!]));
+const fromSecrets = new Map(api!.env.filter((v) => v.valueFrom).map((v) => [v.name, v.valueFrom!.secretKeyRef]));
+
+/** The secrets the API needs, each a Secret Manager secret of the same name. */
+const SECRETS = [
+  'DATABASE_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'ESIM_ACCESS_CODE',
+  'ESIM_ACCESS_SECRET',
+  'PARTNER_WEBHOOK_TOKEN',
+  'SMTP_URL',
+  'VAPID_PRIVATE_KEY',
+  'ALERTS_SECRET',
+  'RECONCILE_TOKEN',
+  'AUDIT_TOKEN',
+];
+/** Values of the right shape for each secret, as Secret Manager would hand them to the instance. */
+const SECRET_SAMPLES: Record<string, string> = {
+  DATABASE_URL: 'postgres://shop:0123abcd@/shop?host=/cloudsql/travel-esim:europe-west3:esim-shop-db',
+  STRIPE_SECRET_KEY: 'sk_live_0123456789',
+  STRIPE_WEBHOOK_SECRET: 'whsec_0123456789',
+  SMTP_URL: 'smtps://orders%40example-travel.com:secret@smtp.example-relay.com',
+};
+
+/** Read by shopConfigFromEnv but left unset in production on purpose, each with why. */
+const LEFT_UNSET: Record<string, string> = {
+  PORT: 'Cloud Run sets it (containerPort 8080) and refuses it in the YAML',
+  SHOP_DATA_DIR: 'PGlite only; production has DATABASE_URL',
+  STRIPE_API_URL: 'the local Stripe stand-in; the preflight refuses it',
+  ESIM_ACCESS_BASE_URL: 'the partner stand-in; unset is https://api.esimaccess.com',
+  FIREBASE_AUTH_EMULATOR_HOST: 'the Auth emulator; the preflight refuses it',
+  PUSH_SERVICE_STAND_IN_ORIGIN: 'the push stand-in; the preflight refuses it',
+  GOOGLE_CLOUD_PROJECT: 'FIREBASE_PROJECT_ID is set',
+  PUBLIC_SITE_URL: 'SITE_URL is set',
+  SHOP_ALLOWED_ORIGINS: 'unset: the origin of SITE_URL, the one site that calls the API',
+  PUBLIC_API_URL: 'unset: SITE_URL + /api, where Hosting forwards',
+  VAPID_SUBJECT: 'unset: mailto: the address of MAIL_FROM',
+  ESIM_ACCESS_TIMEOUT_MS: "unset: 30 s, inside Hosting's 60 s",
+};
+
+/** The environment one instance of the service starts with. */
+const productionEnv = (): Record<string, string> => ({
+  ...Object.fromEntries(plain),
+  ...Object.fromEntries(SECRETS.map((name) => [name, SECRET_SAMPLES[name] ?? `${name.toLowerCase()}-value`])),
+});
+
+/**
+ * The names shopConfigFromEnv reads: from the production environment, and from it less each one
+ * of its variables in turn (the fallbacks a set variable skips: GOOGLE_CLOUD_PROJECT, PUBLIC_SITE_URL).
+ */
+function namesRead(): Set<string> {
+  const read = new Set<string>();
+  const full = productionEnv();
+  const lessOne = Object.keys(full).map((name) => Object.fromEntries(Object.entries(full).filter(([other]) => other !== name)));
+  for (const env of [full, ...lessOne]) {
+    const watched = new Proxy<Record<string, string>>(env, {
+      get: (target, name) => {
+        if (typeof name === 'string') read.add(name);
+        return target[name as string];
+      },
+    });
+    try {
+      shopConfigFromEnv(watched);
+    } catch {
+      // an environment less a required variable is refused, after its reads
+    }
+  }
+  return read;
+}
+
+describe('the Cloud Run service (deploy/cloud-run-service.yaml)', () => {
+  it('sets every variable shopConfigFromEnv reads, or leaves it unset on purpose', () => {
+    expect(() => shopConfigFromEnv(productionEnv())).not.toThrow();
+    const read = namesRead();
+    const set = new Set([...plain.keys(), ...fromSecrets.keys()]);
+    const unaccounted = [...read].filter((name) => !set.has(name) && !(name in LEFT_UNSET));
+    expect(unaccounted, 'a new variable: set it in the service YAML, or add it to LEFT_UNSET with why').toEqual([]);
+    for (const name of Object.keys(LEFT_UNSET)) {
+      expect(read, `${name} is no longer read: drop it from LEFT_UNSET`).toContain(name);
+      expect(set, `${name} is meant to be unset`).not.toContain(name);
+    }
+    expect(api!.env.map((v) => v.name)).toEqual([...new Set(api!.env.map((v) => v.name))]);
+  });
+
+  it('starts as production: the preflight finds nothing to refuse or warn about', () => {
+    expect(productionPreflight(productionEnv())).toEqual({ problems: [], warnings: [] });
+    expect(plain.get('NODE_ENV')).toBe('production');
+  });
+
+  it('takes every secret from Secret Manager by its name, never as a plain value', () => {
+    expect([...fromSecrets.keys()].sort()).toEqual([...SECRETS].sort());
+    for (const name of SECRETS) expect(fromSecrets.get(name), name).toEqual({ name, key: 'latest' });
+    for (const name of plain.keys()) expect(name).not.toMatch(/SECRET|TOKEN|PASSWORD|PRIVATE|DATABASE_URL|SMTP_URL/);
+    // deploy.sh creates exactly these: the ones you add, the ones it generates, and DATABASE_URL.
+    expect(['DATABASE_URL', ...scriptList('SECRETS_FROM_YOU'), ...scriptList('SECRETS_GENERATED')].sort()).toEqual([...SECRETS].sort());
+  });
+
+  it('connects to Cloud SQL in its own region, with its own service account', () => {
+    const region = service.metadata.labels['cloud.googleapis.com/location'];
+    expect(service.spec.template.metadata.annotations['run.googleapis.com/cloudsql-instances']).toBe(`travel-esim:${region}:esim-shop-db`);
+    expect(SECRET_SAMPLES['DATABASE_URL']).toContain(`/cloudsql/travel-esim:${region}:esim-shop-db`);
+    expect(service.spec.template.spec.serviceAccountName).toBe('esim-shop-api@travel-esim.iam.gserviceaccount.com');
+  });
+
+  it('scales as designed: 1 to 4 instances of 80 requests, 1 CPU and 512 MiB, port 8080, probed', () => {
+    const annotations = service.spec.template.metadata.annotations;
+    expect(annotations['autoscaling.knative.dev/minScale']).toBe('1');
+    expect(annotations['autoscaling.knative.dev/maxScale']).toBe('4');
+    expect(service.spec.template.spec.containerConcurrency).toBe(80);
+    expect(service.spec.template.spec.timeoutSeconds).toBeLessThanOrEqual(60);
+    expect(api!.resources.limits).toEqual({ cpu: '1', memory: '512Mi' });
+    expect(api!.ports).toEqual([{ name: 'http1', containerPort: 8080 }]);
+    expect(api!.startupProbe?.tcpSocket?.port).toBe(8080);
+    expect(api!.livenessProbe?.httpGet).toEqual({ path: '/api/push/public-key', port: 8080 });
+  });
+
+  it('has every placeholder filled by deploy.sh', () => {
+    const used = new Set([...serviceSource.matchAll(/\$\{(\w+)\}/g), ...jobSource.matchAll(/\$\{(\w+)\}/g)].map((m) => `\${${m[1]}}`));
+    expect([...used].sort()).toEqual([...substituted].sort());
+  });
+});
+
+describe('the migration job (deploy/migrate-job.yaml)', () => {
+  it('runs npm run db:migrate from the same image, on the same Cloud SQL instance, with DATABASE_URL from Secret Manager', () => {
+    expect(packageJson.scripts['db:migrate']).toBeDefined();
+    expect([...(migrate!.command ?? []), ...(migrate!.args ?? [])]).toEqual(['npm', 'run', 'db:migrate']);
+    expect(migrate!.image).toBe(api!.image);
+    expect(job.spec.template.metadata.annotations['run.googleapis.com/cloudsql-instances']).toBe(
+      service.spec.template.metadata.annotations['run.googleapis.com/cloudsql-instances'],
+    );
+    expect(migrate!.env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'DATABASE_URL', key: 'latest' } } });
+    expect(job.spec.template.spec.template.spec.serviceAccountName).toBe('esim-shop-migrate@travel-esim.iam.gserviceaccount.com');
+  });
+});
+
+describe('one name and one region everywhere', () => {
+  const rewrite = firebase.hosting.rewrites.find((r) => r.source === '/api/**');
+
+  it('firebase.json rewrites /api/** to the service, in its region', () => {
+    expect(rewrite?.run).toEqual({ serviceId: service.metadata.name, region: service.metadata.labels['cloud.googleapis.com/location'] });
+  });
+
+  it('deploy.sh deploys that service and job in that region', () => {
+    expect(scriptSetting('REGION')).toBe(rewrite?.run?.region);
+    expect(job.metadata.labels['cloud.googleapis.com/location']).toBe(rewrite?.run?.region);
+    expect(scriptSetting('SERVICE')).toBe(service.metadata.name);
+    expect(scriptSetting('MIGRATE_JOB')).toBe(job.metadata.name);
+    expect(scriptSetting('SQL_INSTANCE')).toBe(SAMPLE['SQL_INSTANCE']);
+  });
+
+  it('deploy.sh schedules reconcile every minute and the audit hourly, each with its own token', () => {
+    expect(script).toMatch(/scheduler_job esim-shop-reconcile '\* \* \* \* \*' "\$url\/api\/jobs\/reconcile" RECONCILE_TOKEN/);
+    expect(script).toMatch(/scheduler_job esim-shop-audit '0 \* \* \* \*' "\$url\/api\/jobs\/audit" AUDIT_TOKEN/);
+  });
+});
