@@ -200,6 +200,11 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
         await partnerWrites.settle(tx, write, 'applied', partnerOrderNo!);
         await queue.setPartnerOrder(tx, order.id, partnerOrderNo!);
       });
+      // Just ordered: the partner allocates in a second or more and says so (ORDER_STATUS
+      // GOT_RESOURCE), which runs this order again. Asking now would only hear "allocating" and
+      // spend one of the shop's 8 requests a second: a delivery is two calls, order and query
+      // (issue 31). Without the notification, the look-again below asks.
+      return false;
     }
     const answer = await partner.queryProfiles({ partnerOrderNo });
     if (answer.status === 'allocating' || answer.profiles.length === 0) {
