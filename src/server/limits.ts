@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
   ORDERS_PER_USER_PER_HOUR,
@@ -10,10 +9,10 @@ import {
 import { ERROR_CODES } from '../contract/shop-api.ts';
 import type { Db } from './db/db.ts';
 import { fail } from './http.ts';
-import type { LimitedRoute, UserLimiter } from './limits.types.ts';
+import type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
 
 // Where the types were declared before their file of their own; importers keep these names.
-export type { LimitedRoute, UserLimiter } from './limits.types.ts';
+export type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
 
 /** The 429 answer to a user whose requests of a costly route ran out: try again in `wait` seconds (Retry-After). */
 export function tooManyAttempts(c: Context, wait: number): Response {
@@ -39,53 +38,81 @@ export const USER_LIMITS: UserLimits = {
   usageRefreshesPerMinute: ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
 };
 
+/** How often the rows of windows that ran out over an hour ago are deleted, by each instance. */
+const CLEAR_EXPIRED_EVERY_MS = 5 * 60_000;
+
+/** One window of a route: at most `points` requests of a user in `durationMs` from their first. */
+interface Window {
+  keyPrefix: string;
+  points: number;
+  durationMs: number;
+}
+
+/** From a window's count: the seconds a refused user waits (Retry-After), at least 1. */
+export const retryAfterSeconds = (waitMs: number) => Math.max(1, Math.ceil(waitMs / 1000));
+
 /**
  * Per-user limits on the routes that cost a Stripe Checkout Session or calls to the eSIM partner
- * (issue 20, DESIGN 7), counted in PostgreSQL so every API instance shares them: rate-limiter-
- * flexible's RateLimiterPostgres on the `rate_limits` table of migration 0003. It talks to our
- * Db (PGlite or `pg`) through a small adapter: it only needs `query({ text, values })` answering
- * `{ rows, rowCount }`, and its statements are plain PostgreSQL (an upsert with RETURNING).
+ * (issue 20, DESIGN 7), counted in PostgreSQL so every API instance shares them: fixed windows in
+ * the `rate_limits` table of migration 0003, one row per user and window ('orders-minute:<uid>',
+ * `expire` in ms since the epoch), in the format rate-limiter-flexible's RateLimiterPostgres wrote
+ * before (issue 31: its one statement per window became one statement per request, which POST
+ * /orders also folds into the statement that opens the order, LimitInStatement). A window counts
+ * the request only when the windows before it let it through, as the library did.
  */
 export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): UserLimiter {
-  const storeClient = {
-    async query({ text, values }: { text: string; values?: unknown[] }) {
-      const rows = await db.query(text, values);
-      return { rows, rowCount: rows.length };
-    },
+  const window = (keyPrefix: string, points: number, seconds: number): Window => {
+    if (!Number.isSafeInteger(points) || points < 0) throw new RangeError(`${keyPrefix}: ${points} is not a count`);
+    return { keyPrefix, points, durationMs: seconds * 1000 };
   };
-  const window = (keyPrefix: string, points: number, duration: number, clearExpired = false) =>
-    new RateLimiterPostgres({
-      storeClient,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      // Created by the migration, not by the library at start.
-      tableCreated: true,
-      keyPrefix,
-      points,
-      duration,
-      // One of them deletes the rows that ran out an hour ago, every 5 minutes.
-      clearExpiredByTimeout: clearExpired,
-    });
-  const windows: Record<LimitedRoute, RateLimiterPostgres[]> = {
-    orders: [window('orders-minute', limits.ordersPerMinute, 60, true), window('orders-hour', limits.ordersPerHour, 3600)],
+  const windows: Record<LimitedRoute, Window[]> = {
+    orders: [window('orders-minute', limits.ordersPerMinute, 60), window('orders-hour', limits.ordersPerHour, 3600)],
     refunds: [window('refunds-minute', limits.refundsPerMinute, 60)],
     topUps: [window('top-ups-minute', limits.topUpListsPerMinute, 60)],
     usage: [window('usage-minute', limits.usageRefreshesPerMinute, 60)],
   };
 
-  /** Counts one request of this user; answers undefined when it may go on, else the seconds until it may try again. */
-  async function take(route: LimitedRoute, uid: string): Promise<number | undefined> {
-    for (const limiter of windows[route]) {
-      try {
-        await limiter.consume(uid);
-      } catch (error) {
-        // The library rejects with its result when the limit is reached, with an Error when the database fails.
-        if (error instanceof RateLimiterRes) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-        throw error;
-      }
-    }
-    return undefined;
+  function inStatement(route: LimitedRoute, uid: string, first: number): LimitInStatement {
+    const list = windows[route];
+    const now = `$${first}::bigint`;
+    const name = (i: number) => `limit_${route}_${i}`;
+    const ctes = list.map(
+      // Counted afresh once the window has run out, else one more; the first window always counts,
+      // each next one only when the one before let the request through.
+      (w, i) => `${name(i)} AS (
+        INSERT INTO rate_limits AS r (key, points, expire)
+        SELECT $${first + 1 + i}::varchar, 1, ${now} + ${w.durationMs}${i === 0 ? '' : ` WHERE (SELECT points <= ${list[i - 1]!.points} FROM ${name(i - 1)})`}
+        ON CONFLICT (key) DO UPDATE SET
+          points = CASE WHEN r.expire <= ${now} THEN 1 ELSE r.points + 1 END,
+          expire = CASE WHEN r.expire <= ${now} THEN EXCLUDED.expire ELSE r.expire END
+        RETURNING points, expire
+      )`,
+    );
+    const last = list.length - 1;
+    return {
+      ctes,
+      allowed: `EXISTS (SELECT 1 FROM ${name(last)} WHERE points <= ${list[last]!.points})`,
+      waitMs: `COALESCE(${list.map((w, i) => `(SELECT greatest(expire - ${now}, 0) FROM ${name(i)} WHERE points > ${w.points})`).join(', ')})`,
+      params: [Date.now(), ...list.map((w) => `${w.keyPrefix}:${uid}`)],
+    };
   }
+
+  /** Counts one request of this user in one statement; answers undefined when it may go on, else the seconds until it may try again. */
+  async function take(route: LimitedRoute, uid: string): Promise<number | undefined> {
+    const limit = inStatement(route, uid, 1);
+    const [row] = await db.query<{ wait_ms: number | string | null }>(
+      `WITH ${limit.ctes.join(',\n')} SELECT ${limit.waitMs} AS wait_ms`,
+      limit.params,
+    );
+    return row?.wait_ms == null ? undefined : retryAfterSeconds(Number(row.wait_ms));
+  }
+
+  // Rows of windows that ran out an hour ago go, as the library's did (unreferenced: a stopping
+  // process does not wait for it). Housekeeping only: a failure (the database closed or away) waits
+  // for the next time without a word, as the library's did.
+  setInterval(() => {
+    db.query('DELETE FROM rate_limits WHERE expire < $1', [Date.now() - 3_600_000]).catch(() => {});
+  }, CLEAR_EXPIRED_EVERY_MS).unref();
 
   return {
     take,
@@ -94,5 +121,6 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
       const wait = await take(route, uid);
       return wait === undefined ? undefined : tooManyAttempts(c, wait);
     },
+    inStatement,
   };
 }

@@ -4,7 +4,6 @@ import { TERMS_VERSION, type CreateOrderRequest } from '../../contract/shop-api.
 import { localizePath } from '../../i18n/paths.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import type { Caller } from '../auth.ts';
-import type { Queryable } from '../db/db.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { DestinationOf } from '../esims/view.ts';
 import type { UserLimiter } from '../limits.types.ts';
@@ -12,7 +11,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
 import type { SellablePlan } from './plans.ts';
-import { salesPaused } from './sales-pause.ts';
+import type { SalesPauseCache } from './sales-pause.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './store.ts';
 import type { OrderStore, OrderWithPayment, SoldPlan } from './store.types.ts';
 import { isTopUpId, topUpsOf, type NoTopUps } from './top-ups.ts';
@@ -30,14 +29,15 @@ interface Sale {
 }
 
 export interface PlaceOrderDeps {
-  db: Queryable;
   stripe: Stripe;
   store: OrderStore;
   esims: Pick<EsimStore, 'ownedOne'>;
   plans: ReadonlyMap<string, SellablePlan>;
   destination: DestinationOf;
   partner: Pick<EsimPartner, 'listTopUps'>;
-  limits: Pick<UserLimiter, 'take'>;
+  limits: Pick<UserLimiter, 'take' | 'inStatement'>;
+  /** Whether sales are paused, kept in memory between orders (sales-pause.ts). */
+  salesPause: SalesPauseCache;
   checkouts: Pick<CheckoutExpiry, 'close'>;
   /** Where the pages live: the payment page returns there (no trailing slash). */
   siteUrl: string;
@@ -68,12 +68,17 @@ export type PlaceOrderResult =
  * (or the caller's same open order reused) with its Stripe Checkout Session.
  */
 export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: CreateOrderRequest): Promise<PlaceOrderResult> {
-  const { db, stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl } = deps;
-  // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders and top-ups alike).
-  // Out of balance at the partner: no money taken that would only be refunded (orders/sales-pause.ts).
-  if (await salesPaused(db)) return { outcome: 'sales_paused' };
-  const wait = await limits.take('orders', caller.uid);
-  if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
+  const { stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl, salesPause } = deps;
+  // Out of balance at the partner, or paused by the provider: no money taken that would only be
+  // refunded (orders/sales-pause.ts; answered from memory in the usual case).
+  if (await salesPause.paused()) return { outcome: 'sales_paused' };
+  // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders
+  // and top-ups alike). A plan's order is counted in the statement that opens it (one round trip,
+  // issue 31), once it is known to be one (in memory); a top-up's before the partner is asked.
+  if (request.topUpOf) {
+    const wait = await limits.take('orders', caller.uid);
+    if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
+  }
   // What is sold: a catalogue plan, or one of the partner's top-ups of the caller's eSIM, each
   // priced here again by the one pricing function, whatever the page showed.
   let sale: Sale;
@@ -127,7 +132,7 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
     return { outcome: 'price_changed', price: sale.price };
   }
 
-  const { order, created, closedCheckouts } = await store.openOrder({
+  const newOrder = {
     uid: caller.uid,
     email: caller.email,
     emailVerified: caller.emailVerified,
@@ -140,7 +145,12 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
     termsVersion: TERMS_VERSION,
     consentedAt: new Date(),
     topUpOf: request.topUpOf ?? null,
-  });
+  };
+  const opened = request.topUpOf
+    ? await store.openOrder(newOrder)
+    : await store.openOrder(newOrder, undefined, (first) => limits.inStatement('orders', caller.uid, first));
+  if ('retryAfterSeconds' in opened) return { outcome: 'too_many_attempts', retryAfterSeconds: opened.retryAfterSeconds };
+  const { order, created, closedCheckouts } = opened;
   // The payment page of the order this one replaced closes while the new one opens (never rejects:
   // what fails stays queued for the reconcile job).
   const closing = checkouts.close(closedCheckouts);

@@ -3,7 +3,9 @@ import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { notifyOrderChange } from './order-changes.ts';
-import type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord } from './store.types.ts';
+import { retryAfterSeconds } from '../limits.ts';
+import type { LimitInStatement } from '../limits.types.ts';
+import type { NewOrder, OpenedOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord } from './store.types.ts';
 
 /**
  * Which state may follow which (DESIGN 6). Money received always wins: a payment confirmed after
@@ -68,81 +70,105 @@ export function createOrderStore(db: Db): OrderStore {
     return open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : []));
   }
 
+  /**
+   * The buyer's open order for this plan, or a new one: a double click, a second tab or a
+   * retry after a failure finds the same order (one open order per buyer and plan). An open
+   * order at another price, or older than a Checkout Session lives, is closed first, and its
+   * payment page queued to be closed at Stripe (`closedCheckouts`: src/server/payments/checkout-expiry.ts).
+   * The usual case is one statement (one round trip, atomic by itself), the buyer's per-user
+   * limits counted in it when `limit` is given (nothing opened when they refuse); closing one is
+   * a transaction.
+   */
+  async function openOrder(order: NewOrder, now?: Date): Promise<OpenedOrder>;
+  async function openOrder(
+    order: NewOrder,
+    now: Date | undefined,
+    limit: (first: number) => LimitInStatement,
+  ): Promise<OpenedOrder | { retryAfterSeconds: number }>;
+  async function openOrder(
+    order: NewOrder,
+    now = new Date(),
+    limit?: (first: number) => LimitInStatement,
+  ): Promise<OpenedOrder | { retryAfterSeconds: number }> {
+    const id = randomUUID();
+    const values = [
+      order.uid,
+      order.plan.id,
+      id,
+      order.email,
+      order.destination,
+      JSON.stringify(order.plan),
+      order.partnerCode,
+      order.wholesaleUsdE4,
+      order.price.amountMinor,
+      order.price.currency,
+      order.lang,
+      order.termsVersion,
+      order.consentedAt,
+      order.topUpOf ? 'top_up' : 'esim',
+      order.topUpOf,
+      order.emailVerified,
+    ];
+    // The limits' windows are counted first; the order is opened only when they let it through.
+    const counted = limit?.(values.length + 1) ?? { ctes: [], allowed: 'true', waitMs: 'NULL::bigint', params: [] };
+    const [answer] = await db.query<Partial<OrderRow> & { created: boolean | null; limit_wait_ms: number | null }>(
+      `WITH ${[
+        ...counted.ctes,
+        `open AS (
+           SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
+         )`,
+        `created AS (
+           INSERT INTO orders (${NEW_ORDER_COLUMNS}) SELECT ${NEW_ORDER_VALUES}
+           WHERE NOT EXISTS (SELECT 1 FROM open) AND ${counted.allowed}
+           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
+           RETURNING *
+         )`,
+        `event AS (
+           INSERT INTO order_events (order_id, from_state, to_state, cause)
+           SELECT id, NULL, 'pending_payment', 'order_created' FROM created
+         )`,
+      ].join(',\n')}
+       SELECT found.*, counted.limit_wait_ms FROM (SELECT ${counted.waitMs} AS limit_wait_ms) counted
+       LEFT JOIN (SELECT *, true AS created FROM created UNION ALL SELECT *, false AS created FROM open) found
+         ON counted.limit_wait_ms IS NULL`,
+      [...values, ...counted.params],
+    );
+    const { limit_wait_ms: waitMs, ...row } = answer!;
+    // Refused by a window: nothing was opened. (Typed as the overloads in OrderStore say: only a call with `limit` gets it.)
+    if (waitMs !== null) return { retryAfterSeconds: retryAfterSeconds(waitMs) } as OpenedOrder & { retryAfterSeconds: number };
+    const found = row.id ? (row as OrderRow & { created: boolean }) : undefined;
+    if (found?.created) return { order: found, created: true, closedCheckouts: [] };
+    const stale = (open: OrderRow) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
+    // Another price, or the same plan bought for another purpose (a new eSIM, a top-up of another one).
+    const repriced = (open: OrderRow) =>
+      open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
+    if (found && !stale(found) && !repriced(found)) return { order: found, created: false, closedCheckouts: [] };
+
+    return db.transaction(async (tx) => {
+      // Another request of the same buyer opened it meanwhile, or the open one must close first.
+      const [open] = await tx.query<OrderRow>(
+        `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' FOR UPDATE`,
+        [order.uid, order.plan.id],
+      );
+      if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
+      if (open) {
+        const cause = stale(open) ? 'checkout_timed_out' : open.top_up_of === order.topUpOf ? 'price_changed' : 'replaced';
+        await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
+        await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
+      }
+      const [row] = await tx.query<OrderRow>(`INSERT INTO orders (${NEW_ORDER_COLUMNS}) VALUES (${NEW_ORDER_VALUES}) RETURNING *`, values);
+      await tx.query(
+        `INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`,
+        [id],
+      );
+      return { order: row!, created: true, closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [] };
+    });
+  }
+
   return {
     move,
 
-    /**
-     * The buyer's open order for this plan, or a new one: a double click, a second tab or a
-     * retry after a failure finds the same order (one open order per buyer and plan). An open
-     * order at another price, or older than a Checkout Session lives, is closed first, and its
-     * payment page queued to be closed at Stripe (`closedCheckouts`: src/server/payments/checkout-expiry.ts).
-     * The usual case is one statement (one round trip, atomic by itself); closing one is a transaction.
-     */
-    async openOrder(order: NewOrder, now = new Date()): Promise<{ order: OrderRow; created: boolean; closedCheckouts: string[] }> {
-      const id = randomUUID();
-      const values = [
-        order.uid,
-        order.plan.id,
-        id,
-        order.email,
-        order.destination,
-        JSON.stringify(order.plan),
-        order.partnerCode,
-        order.wholesaleUsdE4,
-        order.price.amountMinor,
-        order.price.currency,
-        order.lang,
-        order.termsVersion,
-        order.consentedAt,
-        order.topUpOf ? 'top_up' : 'esim',
-        order.topUpOf,
-        order.emailVerified,
-      ];
-      const [found] = await db.query<OrderRow & { created: boolean }>(
-        `WITH open AS (
-           SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
-         ), created AS (
-           INSERT INTO orders (${NEW_ORDER_COLUMNS}) SELECT ${NEW_ORDER_VALUES}
-           WHERE NOT EXISTS (SELECT 1 FROM open)
-           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
-           RETURNING *
-         ), event AS (
-           INSERT INTO order_events (order_id, from_state, to_state, cause)
-           SELECT id, NULL, 'pending_payment', 'order_created' FROM created
-         )
-         SELECT *, true AS created FROM created UNION ALL SELECT *, false AS created FROM open`,
-        values,
-      );
-      if (found?.created) return { order: found, created: true, closedCheckouts: [] };
-      const stale = (open: OrderRow) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
-      // Another price, or the same plan bought for another purpose (a new eSIM, a top-up of another one).
-      const repriced = (open: OrderRow) =>
-        open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
-      if (found && !stale(found) && !repriced(found)) return { order: found, created: false, closedCheckouts: [] };
-
-      return db.transaction(async (tx) => {
-        // Another request of the same buyer opened it meanwhile, or the open one must close first.
-        const [open] = await tx.query<OrderRow>(
-          `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' FOR UPDATE`,
-          [order.uid, order.plan.id],
-        );
-        if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
-        if (open) {
-          const cause = stale(open) ? 'checkout_timed_out' : open.top_up_of === order.topUpOf ? 'price_changed' : 'replaced';
-          await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
-          await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
-        }
-        const [row] = await tx.query<OrderRow>(
-          `INSERT INTO orders (${NEW_ORDER_COLUMNS}) VALUES (${NEW_ORDER_VALUES}) RETURNING *`,
-          values,
-        );
-        await tx.query(
-          `INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`,
-          [id],
-        );
-        return { order: row!, created: true, closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [] };
-      });
-    },
+    openOrder,
 
     /**
      * Records the payment page of an open order; the first one wins. An order closed meanwhile (its

@@ -1,6 +1,7 @@
 import type { Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
+import type { LimitInStatement } from '../limits.types.ts';
 import type { RefundReason } from '../refunds/refund-command.types.ts';
 
 /** An order as stored (src/server/db/migrations/0001_orders.sql). */
@@ -105,12 +106,30 @@ export interface OrderEvent {
   at: Date;
 }
 
+/** An open order for the buyer: `created` false when it is their same open order again; `closedCheckouts` the payment pages of the orders it replaced. */
+export interface OpenedOrder {
+  order: OrderRow;
+  created: boolean;
+  closedCheckouts: string[];
+}
+
 /** The orders and their payments in the database (store.ts); writes given a `tx` run in the caller's transaction. */
 export interface OrderStore {
   /** Moves an order and records why; false when the move is not allowed from its state now. Announced to its long-polls. */
   move(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean>;
   /** The buyer's open order for this plan, or a new one (a stale or repriced open one closed, its page queued to close). */
-  openOrder(order: NewOrder, now?: Date): Promise<{ order: OrderRow; created: boolean; closedCheckouts: string[] }>;
+  openOrder(order: NewOrder, now?: Date): Promise<OpenedOrder>;
+  /**
+   * The same, counting the buyer's request of POST /orders in the same statement first (one round
+   * trip for both in the usual case): when a window refuses it, nothing is opened and the answer is
+   * the seconds until the buyer may try again. `limit` gives the count's SQL with its parameters
+   * numbered from `first` (UserLimiter.inStatement).
+   */
+  openOrder(
+    order: NewOrder,
+    now: Date | undefined,
+    limit: (first: number) => LimitInStatement,
+  ): Promise<OpenedOrder | { retryAfterSeconds: number }>;
   /** Records the payment page of an order; the first one wins (a page of an order closed meanwhile is queued to close). */
   attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow>;
   /** One of the buyer's orders with its payment; someone else's is undefined. */
