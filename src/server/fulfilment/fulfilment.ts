@@ -206,7 +206,8 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
       // (issue 31). Without the notification, the look-again below asks.
       return false;
     }
-    const answer = await partner.queryProfiles({ partnerOrderNo });
+    // The delivery's last call goes before new orders (partner-budget.ts).
+    const answer = await partner.queryProfiles({ partnerOrderNo }, { priority: 'allocated' });
     if (answer.status === 'allocating' || answer.profiles.length === 0) {
       // Allocation takes up to 30 s; much longer counts as a failed try, so the order ends refunded if it never comes.
       // (updated_at is when the partner order was recorded: nothing else changes the order meanwhile.)

@@ -165,4 +165,29 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
     expect(refused()).toBe(0);
     expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
   });
+
+  it(
+    'a delivery’s last call (the allocated eSIM’s read) goes before new orders waiting on another instance',
+    { timeout: 30_000 },
+    async () => {
+      const [a, b] = [instance(db), instance(other)];
+      // A rush: 30 new orders queued on A.
+      const orders = Array.from({ length: 30 }, () => order(a));
+      await until(() => standIn.requests.length >= 8);
+      const askedAt = Date.now();
+      // B finishes 4 deliveries whose eSIMs are allocated (their reads, unknown ones: only the turn matters here).
+      const reads = (partner: EsimPartner) =>
+        partner.queryProfiles({ partnerOrderNo: `B${randomUUID()}` }, { priority: 'allocated' }).catch(() => undefined);
+      await Promise.all(Array.from({ length: 4 }, () => reads(b)));
+      const readsDoneAt = Date.now();
+      await Promise.allSettled(orders);
+
+      const ordersBefore = arrivals('esim/order').filter((t) => t > askedAt && t < readsDoneAt).length;
+      console.log(`${driver.name}: 4 last calls within ${readsDoneAt - askedAt} ms, ${ordersBefore} new orders sent meanwhile`);
+      // Behind the 22 orders still waiting, they would take 3 s.
+      expect(readsDoneAt - askedAt).toBeLessThan(2 * WINDOW_MS);
+      expect(refused()).toBe(0);
+      expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
+    },
+  );
 });

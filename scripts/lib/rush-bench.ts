@@ -1,0 +1,301 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EsimView, OrderView } from '../../src/contract/shop-api.ts';
+import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+import { migrate } from '../../src/server/db/migrate.ts';
+import { openPostgres } from '../../src/server/db/postgres.ts';
+import { auditDatabase } from '../../src/server/orders/audit.ts';
+import { sellablePlans } from '../../src/server/orders/plans.ts';
+import { ESIM_ACCESS_BUDGET } from '../../src/server/partner/partner-budget.ts';
+import { startEsimAccessStandIn, type RecordedRequest } from '../../stand-ins/esim-access/server.ts';
+import { startSmtpStandIn } from '../../stand-ins/smtp/server.ts';
+import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { signUpOn, startAuthEmulator } from './auth-emulator.ts';
+import { createFleet } from './fault-run/fleet.ts';
+import { startFront } from './fault-run/front.ts';
+import { startPostgres } from './postgres-server.ts';
+import { percentile } from './shop-bench.ts';
+import { throwawayAlertEnv } from './throwaway-alert-keys.ts';
+
+/**
+ * Issue 31's sale-day rush: `orders` paid orders arriving evenly over `seconds` through a front to
+ * two API instances (processes, production delivery settings) on one real PostgreSQL, the partner
+ * stand-in enforcing eSIM Access's 8 requests a second (answering 429 above it) and allocating 1 s
+ * after each order, while some buyers open My eSIMs (usage reads) and some ask for refunds. The
+ * partner's limit, not our API, is the ceiling: a delivery needs at least 2 calls (esim/order,
+ * then esim/query once the partner says the profile is allocated), so 500 orders need 125 s of the
+ * partner's time at best. Measured: calls per delivery, the share of the 8 a second used while
+ * deliveries wait, 429s, which kind of call the partner served while deliveries waited, each
+ * buyer's time from payment to QR against the ideal schedule, and the audit at the end.
+ */
+export interface RushFigures {
+  orders: number;
+  arrivalSeconds: number;
+  delivered: number;
+  /** Partner calls made for deliveries (esim/order and the esim/query of an order) per eSIM delivered; the minimum is 2. */
+  callsPerDelivery: number;
+  /** The partner's time the deliveries need at best: orders × 2 calls ÷ 8 a second. */
+  ceilingSeconds: number;
+  /** From the first payment to the last QR code. */
+  lastDeliverySeconds: number;
+  /** lastDeliverySeconds ÷ ceilingSeconds (1 is the partner's limit itself). */
+  ceilingRatio: number;
+  /** Partner requests in the backlog (from 1 s after the first payment to the last delivery) ÷ (8 a second × its length). */
+  budgetShareUsed: number;
+  partner429s: number;
+  /** The partner's calls during the backlog, by what they were for. */
+  backlogCalls: { delivery: number; refund: number; usage: number; other: number };
+  /** Payment to QR for each buyer, and the same on the ideal schedule (each delivery as early as the partner's limit allows). */
+  paymentToQr: { p50Ms: number; p95Ms: number; maxMs: number };
+  idealPaymentToQr: { p50Ms: number; p95Ms: number; maxMs: number };
+  /** Actual minus ideal, per buyer. */
+  lateness: { p50Ms: number; p95Ms: number; maxMs: number };
+  refunds: { asked: number; refunded: number };
+  usageReads: { asked: number; p95Ms: number };
+  auditFindings: number;
+  /** The 1-minute load average at the start and the end. */
+  load: { start: number; end: number };
+}
+
+const PARTNER_ACCOUNT = { accessCode: 'rush-access-code', secretKey: 'rush-secret-key' };
+const PARTNER_WEBHOOK_TOKEN = 'rush-partner-webhook-token';
+const ALLOCATION_DELAY_MS = 1_000;
+/** The fewest partner calls a delivery can make (see above). */
+const MIN_CALLS_PER_DELIVERY = 2;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50Ms: Math.round(percentile(sorted, 50)), p95Ms: Math.round(percentile(sorted, 95)), maxMs: Math.round(sorted.at(-1) ?? NaN) };
+};
+
+/** What a partner request was for: a delivery's order or its query by order number, a refund's cancel, a usage read. */
+function purposeOf(request: RecordedRequest): keyof RushFigures['backlogCalls'] {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  if (request.call === 'esim/order') return 'delivery';
+  if (request.call === 'esim/query' && body.orderNo) return 'delivery';
+  if (request.call === 'esim/cancel' || request.call === 'esim/revoke') return 'refund';
+  if (request.call === 'esim/usage/query' || request.call === 'esim/query') return 'usage';
+  return 'other';
+}
+
+export async function benchRush(settings: {
+  orders: number;
+  seconds: number;
+  refundShare?: number;
+  usageShare?: number;
+}): Promise<RushFigures> {
+  const { orders, seconds } = settings;
+  const refundShare = settings.refundShare ?? 0.05;
+  const usageShare = settings.usageShare ?? 0.3;
+  const load = { start: loadavg()[0]!, end: 0 };
+  const logDir = mkdtempSync(join(tmpdir(), 'rush-'));
+  const cleanup: (() => unknown)[] = [];
+  try {
+    const postgres = await startPostgres();
+    cleanup.push(() => postgres.stop());
+    const auth = await startAuthEmulator();
+    cleanup.push(() => auth.stop());
+    const db = await openPostgres(postgres.url, { max: 2 });
+    cleanup.push(() => db.close());
+    await migrate(db);
+
+    const smtp = await startSmtpStandIn({ dir: join(logDir, 'mail') });
+    cleanup.push(() => smtp.close());
+    let fleet: ReturnType<typeof createFleet> | undefined;
+    const front = await startFront(() => fleet?.urls() ?? []);
+    cleanup.push(() => front.close());
+    const api = `${front.url}/api`;
+    // eSIM Access's own limit, enforced: more than 8 in any second answers 429.
+    const partner = await startEsimAccessStandIn({
+      ...PARTNER_ACCOUNT,
+      allocationDelayMs: ALLOCATION_DELAY_MS,
+      rateLimit: { requests: ESIM_ACCESS_BUDGET.requests, perMs: ESIM_ACCESS_BUDGET.windowMs },
+      webhookUrl: `${api}/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`,
+    });
+    cleanup.push(() => partner.close());
+    const stripe = await startStripeStandIn({ webhookUrl: `${api}/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET });
+    cleanup.push(() => stripe.close());
+    fleet = createFleet({
+      size: 2,
+      logDir,
+      env: {
+        DATABASE_URL: postgres.url,
+        STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
+        STRIPE_API_URL: stripe.url,
+        ESIM_ACCESS_CODE: PARTNER_ACCOUNT.accessCode,
+        ESIM_ACCESS_SECRET: PARTNER_ACCOUNT.secretKey,
+        ESIM_ACCESS_BASE_URL: partner.url,
+        PARTNER_WEBHOOK_TOKEN,
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'Travel eSIM <orders@localhost>',
+        FIREBASE_AUTH_EMULATOR_HOST: auth.host,
+        SITE_URL: 'http://127.0.0.1:4321',
+        ...throwawayAlertEnv(),
+        // The production delivery settings: nothing overridden.
+        FAULT_RUN_API_OPTIONS: '{}',
+      },
+    });
+    const instances = fleet;
+    cleanup.push(() => instances.stopAll());
+    await Promise.all([instances.start(0), instances.start(1)]);
+
+    // The buyers' accounts first (not part of the rush), 20 at a time.
+    console.log(`rush: signing up ${orders} buyers ...`);
+    const buyers: { token: string }[] = [];
+    for (let i = 0; i < orders; i += 20)
+      buyers.push(
+        ...(
+          await Promise.all(Array.from({ length: Math.min(20, orders - i) }, () => signUpOn(auth.host, undefined, { emailVerified: true })))
+        ).map((account) => ({ token: account.idToken })),
+      );
+    const plan = sellablePlans(embeddedSnapshot()).get('de-1gb-7d')!;
+    const call = async <T>(path: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; body: T }> => {
+      const response = await fetch(`${api}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(60_000),
+      });
+      return { status: response.status, body: (await response.json()) as T };
+    };
+
+    const paidAt: number[] = [];
+    const qrAt: number[] = [];
+    const usageTimes: number[] = [];
+    const refunds = { asked: 0, refunded: 0 };
+    const refundIds: { id: string; token: string }[] = [];
+    const failures: string[] = [];
+    const startedAt = Date.now();
+    console.log(`rush: ${orders} orders over ${seconds} s, the partner at ${ESIM_ACCESS_BUDGET.requests} requests a second ...`);
+
+    async function buyer(index: number) {
+      await sleep(startedAt + (index * seconds * 1000) / orders - Date.now());
+      const { token } = buyers[index]!;
+      const placed = await call<{ order: OrderView; checkoutUrl: string }>('/orders', token, 'POST', {
+        planId: plan.pkg.id,
+        lang: 'en',
+        expectedPrice: plan.price,
+        consents: { terms: true, immediateStart: true },
+      });
+      if (placed.status !== 201) return void failures.push(`POST /orders answered ${placed.status}`);
+      const paid = await fetch(placed.body.checkoutUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+        redirect: 'manual',
+      });
+      if (paid.status !== 303) return void failures.push(`the payment page answered ${paid.status}`);
+      paidAt[index] = Date.now();
+      // The success page's long-poll, until the QR code is there.
+      const id = placed.body.order.id;
+      for (;;) {
+        const answer = await call<OrderView>(`/orders/${id}?lang=en&waitMs=25000`, token).catch(() => undefined);
+        if (answer?.status === 200 && answer.body.esim?.install) break;
+        if (answer && answer.status !== 200 && answer.status !== 429)
+          return void failures.push(`GET /orders/{id} answered ${answer.status}`);
+        if (answer?.status === 200 && ['fulfilment_failed', 'refunded', 'cancelled'].includes(answer.body.state))
+          return void failures.push(`order ${id} ended ${answer.body.state}`);
+        if (answer?.status === 429) await sleep(500);
+      }
+      qrAt[index] = Date.now();
+      // Afterwards, as travellers do: some open My eSIMs (a usage read), some ask for their money back.
+      const roll = (index * 0.618_033_988_75) % 1;
+      if (roll < refundShare) {
+        refunds.asked++;
+        const refund = await call<EsimView>(`/esims/${placed.body.order.esimId}/refund?lang=en`, token, 'POST');
+        if (refund.status === 200) refundIds.push({ id, token });
+        else failures.push(`refund answered ${refund.status}`);
+      } else if (roll < refundShare + usageShare) {
+        const asked = Date.now();
+        const esims = await call<EsimView[]>('/esims?lang=en', token);
+        usageTimes.push(Date.now() - asked);
+        if (esims.status !== 200) failures.push(`GET /esims answered ${esims.status}`);
+      }
+    }
+    await Promise.all(Array.from({ length: orders }, (_, index) => buyer(index)));
+    // The refunds settle (Stripe's, then the order's state).
+    for (const { id, token } of refundIds) {
+      for (let tries = 0; tries < 60; tries++) {
+        const order = await call<OrderView>(`/orders/${id}?lang=en`, token);
+        if (order.body.state === 'refunded') {
+          refunds.refunded++;
+          break;
+        }
+        await sleep(1_000);
+      }
+    }
+    load.end = loadavg()[0]!;
+
+    // The figures, from the partner's own record of what it was asked.
+    const requests = partner.requests;
+    const deliveries = qrAt.filter(Boolean).length;
+    const firstPaid = Math.min(...paidAt.filter(Boolean));
+    const lastQr = Math.max(...qrAt.filter(Boolean));
+    const backlogStart = firstPaid + ALLOCATION_DELAY_MS;
+    const inBacklog = requests.filter((r) => r.receivedAt >= backlogStart && r.receivedAt <= lastQr);
+    const backlogCalls = { delivery: 0, refund: 0, usage: 0, other: 0 };
+    for (const request of inBacklog) backlogCalls[purposeOf(request)]++;
+    const deliveryCalls = requests.filter((r) => r.status !== 429 && purposeOf(r) === 'delivery').length;
+    const ceilingSeconds = (orders * MIN_CALLS_PER_DELIVERY) / ESIM_ACCESS_BUDGET.requests;
+    const lastDeliverySeconds = (lastQr - firstPaid) / 1000;
+    // The ideal schedule: in order of payment, each delivery's second call no earlier than its
+    // allocation, nor than the partner's limit lets the calls before it go.
+    const byPayment = paidAt
+      .map((at, index) => ({ at, qr: qrAt[index] }))
+      .filter((x): x is { at: number; qr: number } => x.at !== undefined && x.qr !== undefined)
+      .sort((a, b) => a.at - b.at);
+    const ideal = byPayment.map(
+      ({ at }, k) =>
+        Math.max(at + ALLOCATION_DELAY_MS, firstPaid + ((k + 1) * MIN_CALLS_PER_DELIVERY * 1000) / ESIM_ACCESS_BUDGET.requests) - at,
+    );
+    const actual = byPayment.map(({ at, qr }) => qr - at);
+    const audit = await auditDatabase(db);
+    if (failures.length > 0) console.log(`rush: ${failures.length} buyers failed, e.g. ${[...new Set(failures)].slice(0, 5).join('; ')}`);
+    return {
+      orders,
+      arrivalSeconds: seconds,
+      delivered: deliveries,
+      callsPerDelivery: deliveryCalls / Math.max(1, deliveries),
+      ceilingSeconds,
+      lastDeliverySeconds,
+      ceilingRatio: lastDeliverySeconds / ceilingSeconds,
+      budgetShareUsed: inBacklog.length / ((ESIM_ACCESS_BUDGET.requests * (lastQr - backlogStart)) / 1000),
+      partner429s: requests.filter((r) => r.status === 429).length,
+      backlogCalls,
+      paymentToQr: summary(actual),
+      idealPaymentToQr: summary(ideal),
+      lateness: summary(actual.map((value, k) => value - ideal[k]!)),
+      refunds,
+      usageReads: { asked: usageTimes.length, p95Ms: summary(usageTimes).p95Ms },
+      auditFindings: audit.findings.length,
+      load,
+    };
+  } finally {
+    for (const step of cleanup.reverse())
+      await Promise.resolve()
+        .then(step)
+        .catch(() => undefined);
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+/** The rush's figures as lines, with the goals beside them. */
+export function rushReport(f: RushFigures): string[] {
+  const ms = (s: { p50Ms: number; p95Ms: number; maxMs: number }) => `p50 ${s.p50Ms} ms, p95 ${s.p95Ms} ms, max ${s.maxMs} ms`;
+  return [
+    `Sale-day rush: ${f.orders} paid orders over ${f.arrivalSeconds} s, two API instances, the partner at 8 requests a second (load ${f.load.start.toFixed(2)} → ${f.load.end.toFixed(2)})`,
+    `  delivered                 ${f.delivered} of ${f.orders}`,
+    `  partner calls/delivery    ${f.callsPerDelivery.toFixed(2)} (the fewest possible: ${MIN_CALLS_PER_DELIVERY}, esim/order then esim/query)`,
+    `  share of 8/s used         ${(f.budgetShareUsed * 100).toFixed(1)} % while deliveries waited (goal ≥ 90 %)`,
+    `  partner 429s              ${f.partner429s} (goal 0)`,
+    `  calls while backlogged    delivery ${f.backlogCalls.delivery}, refund ${f.backlogCalls.refund}, usage ${f.backlogCalls.usage}, other ${f.backlogCalls.other}`,
+    `  payment → QR              ${ms(f.paymentToQr)}`,
+    `  ideal schedule            ${ms(f.idealPaymentToQr)}`,
+    `  late against the ideal    ${ms(f.lateness)}`,
+    `  last delivery             ${f.lastDeliverySeconds.toFixed(1)} s after the first payment; the ceiling ${f.ceilingSeconds.toFixed(1)} s; ratio ${f.ceilingRatio.toFixed(3)}`,
+    `  refunds                   ${f.refunds.refunded} of ${f.refunds.asked} refunded; usage reads ${f.usageReads.asked}, p95 ${f.usageReads.p95Ms} ms`,
+    `  order audit               ${f.auditFindings === 0 ? 'nothing found' : `${f.auditFindings} findings`}`,
+  ];
+}
