@@ -13,7 +13,6 @@ import InstallCodes from '../esims/InstallCodes.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
 import { pollAgainAfterMs } from './order-poll.ts';
-import { startOrderReads, takeEarlyOrderReads } from './order-reads.ts';
 
 interface Props {
   locale: Locale;
@@ -69,17 +68,13 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
     /**
      * The first read answers at once; each one after is a long-poll (GET /orders/{id}?waitMs): the
      * API answers the moment the order changes (paid, delivered), so the QR code shows within
-     * moments of the delivery rather than at the next turn of a timer. The first read and the first
-     * long-poll go out together (order-reads.ts), and when the page's own script has already sent
-     * them with the session Firebase stored, before it restored it, those answers are taken.
+     * moments of the delivery rather than at the next turn of a timer.
      */
     let last = '';
-    /** The long-poll already under way, for the first turn after the first read. */
-    let firstPoll: Promise<OrderView> | undefined;
-    async function load(id: string, wait: boolean, pending?: Promise<OrderView>) {
+    async function load(id: string, wait: boolean) {
       try {
         const asked = Date.now();
-        const order = await (pending ?? getOrder(id, locale, wait ? { waitMs: ORDER_WAIT_MS, signal: leaving.signal } : undefined));
+        const order = await getOrder(id, locale, wait ? { waitMs: ORDER_WAIT_MS, signal: leaving.signal } : undefined);
         if (stopped) return;
         const waiting = inProgress(order);
         const gaveUp = waiting && Date.now() - started >= ORDER_POLL_LIMIT_MS;
@@ -89,13 +84,9 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
         const seen = `${order.state} ${!!order.esim}`;
         const pause = wait && seen === last ? Math.max(0, ORDER_POLL_INTERVAL_MS - (Date.now() - asked)) : 0;
         last = seen;
-        const next = firstPoll;
-        firstPoll = undefined;
-        if (waiting && !gaveUp) timer = setTimeout(() => void load(id, true, next), pause);
+        if (waiting && !gaveUp) timer = setTimeout(() => void load(id, true), pause);
       } catch (error) {
         if (stopped) return;
-        // An ask sent ahead failed (the stored token refused, the network): asked again, as usual.
-        if (pending) return void load(id, wait);
         // A long-poll cut off on the way, or refused while the buyer's other tabs wait: asked again.
         const pause = wait ? pollAgainAfterMs(error) : undefined;
         if (pause !== undefined) {
@@ -121,13 +112,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
         );
       }
     }
-    void (async () => {
-      const reads = (await takeEarlyOrderReads(id, locale)) ?? startOrderReads(getOrder, id, locale);
-      leaving.signal.addEventListener('abort', reads.abort);
-      if (stopped) return reads.abort();
-      firstPoll = reads.poll;
-      await load(id, false, reads.read);
-    })();
+    void load(id, false);
     return () => {
       stopped = true;
       clearTimeout(timer);
