@@ -26,6 +26,7 @@ import { launchLighthouseChrome, runLighthouse, type LighthouseResult } from './
 import { BUDGETS } from './lib/page-weight.ts';
 import { benchShopApi } from './lib/shop-bench.ts';
 import { benchDelivery } from './lib/delivery-bench.ts';
+import { benchQr, qrReport, type QrFigures } from './lib/qr-bench.ts';
 import { benchRush, rushReport } from './lib/rush-bench.ts';
 import { htmlFiles } from './lib/html-files.ts';
 import { precache, type Precache } from './lib/precache.ts';
@@ -43,7 +44,8 @@ Builds the site (astro build, every language) and measures DESIGN 3's budgets:
     the whole round trip; failures), the saturation rate (the highest arrival rate whose own-share
     p99 stays within 50 ms with no failure), each the median of --shop-runs runs with the 1-minute
     load average beside it, and catalogue reads per second (50 connections);
-  from the payment to the QR code on the success page (20 purchases);
+  from the payment to the QR code on the success page (20 purchases, over HTTP), and the QR code as a
+    buyer sees it in Chromium after the allocation (20 purchases on PGlite and on PostgreSQL: --qr-only);
   Lighthouse 13 (mobile defaults) on home, store, package, FAQ and login in en, ar and ja,
     one page at a time, the build served on 127.0.0.1 compressed as hosting serves it.
 Prints one table, writes the figures as JSON, exits 1 when a budget is missed.
@@ -61,6 +63,9 @@ Options:
   --rush             only the sale-day rush (issue 31): --rush-orders paid orders (500) over --rush-seconds (60)
                      through two API instances to the partner stand-in at its 8 requests a second, with
                      usage reads and refunds beside; writes reports/rush.json (about 4 minutes)
+  --qr-only          only the QR code in Chromium (issue 31 item 3): 20 purchases as a buyer makes them, on PGlite
+                     and on PostgreSQL, QR visible - allocation and - reaching the success page (p50/p95/max) with
+                     the 1-minute load average; measures the existing build in --dist (about 5 minutes)
   -h, --help         this text`;
 
 const { values: options } = parseArgs({
@@ -75,6 +80,7 @@ const { values: options } = parseArgs({
     'shop-only': { type: 'boolean', default: false },
     'shop-runs': { type: 'string', default: '3' },
     rush: { type: 'boolean', default: false },
+    'qr-only': { type: 'boolean', default: false },
     'rush-orders': { type: 'string', default: '500' },
     'rush-seconds': { type: 'string', default: '60' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -90,6 +96,17 @@ if (options.rush) {
   const figures = await benchRush({ orders: Number(options['rush-orders']), seconds: Number(options['rush-seconds']) });
   for (const line of rushReport(figures)) console.log(line);
   const out = resolve(dirname(resolve(options.out)), 'rush.json');
+  writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(`Figures written to ${out}`);
+  process.exit(0);
+}
+if (options['qr-only']) {
+  ensureChromium();
+  const dist = resolve(options.dist);
+  if (!existsSync(join(dist, 'payment-success.html'))) fail(`--qr-only measures the existing build: none in ${dist} (npx astro build)`);
+  const figures = await benchQr(dist);
+  for (const line of qrReport(figures)) console.log(line);
+  const out = resolve(dirname(resolve(options.out)), 'qr.json');
   writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
   console.log(`Figures written to ${out}`);
   process.exit(0);
@@ -231,6 +248,7 @@ if (!SHOP_ONLY) {
 }
 const shopFigures = options['no-shop'] ? null : await benchShopApi({ runs: Math.max(1, Number(options['shop-runs']) || 1) });
 const deliveryFigures = options['no-shop'] || SHOP_ONLY ? null : await benchDelivery();
+const qrFigures: QrFigures | null = options['no-shop'] || SHOP_ONLY ? null : await benchQr(DIST);
 
 const table = benchTable({
   build: buildFigures,
@@ -272,4 +290,8 @@ printReport(report, {
   lighthouse: LIGHTHOUSE_REPORTS,
   compare: options.compare ? resolve(options.compare) : undefined,
 });
+if (qrFigures) {
+  for (const line of qrReport(qrFigures)) console.log(line);
+  writeFileSync(join(dirname(OUT), 'qr.json'), `${JSON.stringify(qrFigures, null, 2)}\n`);
+}
 if (!report.ok) process.exit(1);

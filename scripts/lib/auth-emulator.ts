@@ -66,7 +66,8 @@ export async function startAuthEmulator(): Promise<{ host: string; stop(): void 
   }
 }
 
-const PASSWORD = 'correct-horse-42';
+/** The password of every account signUpOn makes (a buyer signing in through the login page types it). */
+export const PASSWORD = 'correct-horse-42';
 
 /** One Identity Toolkit call to the emulator; `owner` is the emulator's admin credential. */
 async function identityToolkit<T>(host: string, call: string, body: object, owner = false): Promise<T> {

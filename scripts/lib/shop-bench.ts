@@ -120,9 +120,15 @@ export const percentile = (sorted: number[], p: number) =>
 
 /**
  * The shop API in its own process (scripts/local-shop.ts) on a throwaway PostgreSQL server, with
- * its stand-ins on free ports and an Auth emulator of its own; resolves once it answers.
+ * its stand-ins on free ports and an Auth emulator of its own; resolves once it answers. With
+ * `postgres: false`, on PGlite in-process as `npm start` runs it (its data where `env`'s
+ * SHOP_DATA_DIR says, else .data/pglite).
  */
-export async function startBenchShop(port: number, extraArgs: string[] = []) {
+export async function startBenchShop(
+  port: number,
+  extraArgs: string[] = [],
+  { postgres = true, env = {} }: { postgres?: boolean; env?: Record<string, string> } = {},
+) {
   const auth = await startAuthEmulator();
   const shop = spawn(
     process.execPath,
@@ -136,10 +142,10 @@ export async function startBenchShop(port: number, extraArgs: string[] = []) {
       '0',
       '--smtp-port',
       '0',
-      '--postgres',
+      ...(postgres ? ['--postgres'] : []),
       ...extraArgs,
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: auth.host } },
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env, FIREBASE_AUTH_EMULATOR_HOST: auth.host } },
   );
   const api = `http://127.0.0.1:${port}/api`;
   async function stop() {

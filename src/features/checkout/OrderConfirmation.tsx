@@ -13,6 +13,7 @@ import InstallCodes from '../esims/InstallCodes.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
 import { pollAgainAfterMs } from './order-poll.ts';
+import { startOrderReads, takeEarlyOrderReads } from './order-reads.ts';
 
 interface Props {
   locale: Locale;
@@ -68,13 +69,17 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
     /**
      * The first read answers at once; each one after is a long-poll (GET /orders/{id}?waitMs): the
      * API answers the moment the order changes (paid, delivered), so the QR code shows within
-     * moments of the delivery rather than at the next turn of a timer.
+     * moments of the delivery rather than at the next turn of a timer. The first read and the first
+     * long-poll go out together (order-reads.ts), and when the page's own script has already sent
+     * them with the session Firebase stored, before it restored it, those answers are taken.
      */
     let last = '';
-    async function load(id: string, wait: boolean) {
+    /** The long-poll already under way, for the first turn after the first read. */
+    let firstPoll: Promise<OrderView> | undefined;
+    async function load(id: string, wait: boolean, pending?: Promise<OrderView>) {
       try {
         const asked = Date.now();
-        const order = await getOrder(id, locale, wait ? { waitMs: ORDER_WAIT_MS, signal: leaving.signal } : undefined);
+        const order = await (pending ?? getOrder(id, locale, wait ? { waitMs: ORDER_WAIT_MS, signal: leaving.signal } : undefined));
         if (stopped) return;
         const waiting = inProgress(order);
         const gaveUp = waiting && Date.now() - started >= ORDER_POLL_LIMIT_MS;
@@ -84,9 +89,13 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
         const seen = `${order.state} ${!!order.esim}`;
         const pause = wait && seen === last ? Math.max(0, ORDER_POLL_INTERVAL_MS - (Date.now() - asked)) : 0;
         last = seen;
-        if (waiting && !gaveUp) timer = setTimeout(() => void load(id, true), pause);
+        const next = firstPoll;
+        firstPoll = undefined;
+        if (waiting && !gaveUp) timer = setTimeout(() => void load(id, true, next), pause);
       } catch (error) {
         if (stopped) return;
+        // An ask sent ahead failed (the stored token refused, the network): asked again, as usual.
+        if (pending) return void load(id, wait);
         // A long-poll cut off on the way, or refused while the buyer's other tabs wait: asked again.
         const pause = wait ? pollAgainAfterMs(error) : undefined;
         if (pause !== undefined) {
@@ -112,7 +121,13 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
         );
       }
     }
-    void load(id, false);
+    void (async () => {
+      const reads = (await takeEarlyOrderReads(id, locale)) ?? startOrderReads(getOrder, id, locale);
+      leaving.signal.addEventListener('abort', reads.abort);
+      if (stopped) return reads.abort();
+      firstPoll = reads.poll;
+      await load(id, false, reads.read);
+    })();
     return () => {
       stopped = true;
       clearTimeout(timer);
