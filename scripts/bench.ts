@@ -40,7 +40,7 @@ Builds the site (astro build, every language) and measures DESIGN 3's budgets:
     visit and with the cookie consent stored;
   the service worker's precache (raw bytes of the files in dist/sw.js's manifest);
   the shop API on a real PostgreSQL server: POST /orders arriving at a fixed 200 a second for
-    30 s, open loop (p50/p99 of the API's own share, the payment provider's time excluded, and of
+    30 s, open loop (p50/p99 of the API's own share, Stripe's and the accounts lookup's time excluded, and of
     the whole round trip; failures), the saturation rate (the highest arrival rate whose own-share
     p99 stays within 50 ms with no failure), each the median of --shop-runs runs with the 1-minute
     load average beside it, and catalogue reads per second (50 connections);

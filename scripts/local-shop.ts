@@ -7,6 +7,7 @@
 // the Auth emulator. Served under /api, the path Hosting's rewrite gives it.
 // Usage: node scripts/local-shop.ts [--port 8788] [--site-url http://127.0.0.1:4321] [--stripe-port 12111]
 //   [--partner-port 8790] [--smtp-port 2525] [--push-port 8090] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
+//   [--stripe-url URL: a Stripe stand-in already running apart (npm run stand-in:stripe), instead of one in this process]
 import { parseArgs } from 'node:util';
 import { LOCAL_API_BASE_URL } from '../src/config/env.ts';
 import { shopConfigFromEnv } from '../src/server/config.ts';
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: local.port },
     'site-url': { type: 'string', default: 'http://127.0.0.1:4321' },
     'stripe-port': { type: 'string', default: '12111' },
+    'stripe-url': { type: 'string' },
     'partner-port': { type: 'string', default: '8790' },
     'smtp-port': { type: 'string', default: '2525' },
     'push-port': { type: 'string', default: '8090' },
@@ -38,11 +40,14 @@ const basePath = local.pathname;
 const apiUrl = `http://127.0.0.1:${values.port}${basePath}`;
 
 const postgres = values.postgres ? await startPostgres() : undefined;
-const stripe = await startStripeStandIn({
-  port: Number(values['stripe-port']),
-  webhookUrl: `${apiUrl}/webhooks/stripe`,
-  webhookSecret: STAND_IN_WEBHOOK_SECRET,
-});
+// Apart, the stand-in's work stays off this process's CPU, as Stripe's is in production (the benchmarks).
+const stripe = values['stripe-url']
+  ? { url: values['stripe-url'], close: async () => {} }
+  : await startStripeStandIn({
+      port: Number(values['stripe-port']),
+      webhookUrl: `${apiUrl}/webhooks/stripe`,
+      webhookSecret: STAND_IN_WEBHOOK_SECRET,
+    });
 // The stand-ins' own credentials: nothing secret, and never a production value.
 const partnerAccount = { accessCode: 'stand-in-access-code', secretKey: 'stand-in-secret-key' };
 const partnerWebhookToken = 'stand-in-partner-webhook-token';

@@ -13,15 +13,15 @@ import { startAuthEmulator, signUpOn } from './auth-emulator.ts';
 
 /**
  * DESIGN 3's figures for the shop API, on a real PostgreSQL server over loopback, the API in its
- * own process (scripts/local-shop.ts) as in production:
+ * own process (scripts/local-shop.ts) as in production, and the Stripe stand-in in another:
  *
  * - `POST /orders` in an open loop: orders arrive at a fixed rate (200 a second for 30 s), each
  *   sent at its time whether or not the earlier ones were answered (a timer, not a pool of buyers
  *   waiting for their answers, which would slow down with the API and hide its queue: coordinated
  *   omission). Each order is a new one (a buyer and plan never ordered before, so a new order row
  *   and a new Checkout Session), and its latency counts from when it was due, not from when the
- *   client got round to sending it. The API's own share is that latency less the payment
- *   provider's time it reports in `Server-Timing: stripe;dur=…`.
+ *   client got round to sending it. The API's own share is that latency less the providers' time
+ *   it reports in `Server-Timing`: Stripe's, and the accounts service's lookup (`accounts;dur=…`).
  * - The saturation rate: the highest fixed arrival rate at which the own share's p99 stays within
  *   budget and no order fails, found by a ladder of short runs (5 s each, from 100 a second up, or
  *   down when 100 does not hold) and one bisection. A rate that does not hold is run once more and
@@ -54,7 +54,7 @@ export interface OrderRun {
   totalP50Ms: number;
   totalP99Ms: number;
   /**
-   * CPU time per order sent, ms, of the API's process (with the Stripe stand-in it runs) and of its
+   * CPU time per order sent, ms, of the API's process (the Stripe stand-in runs apart) and of its
    * PostgreSQL server: steadier than latency on a busy machine. null without /proc.
    */
   apiCpuMsPerOrder: number | null;
@@ -70,10 +70,11 @@ export interface OrderRun {
   sendLagMaxMs: number;
   /**
    * How busy the CPUs were meanwhile, in cores (of the machine's): the whole machine, the API's
-   * process (with the stand-ins it runs), its PostgreSQL server, and this load generator; the
+   * process (with the partner and mail stand-ins it runs, idle here), its PostgreSQL server, the
+   * Stripe stand-in, and this load generator; the
    * rest of the machine's is others' work. null where /proc cannot be read (not Linux).
    */
-  cpu: { cores: number; machine: number; api: number; postgres: number; client: number } | null;
+  cpu: { cores: number; machine: number; api: number; postgres: number; stripe: number; client: number } | null;
   /** Own-share p99 within budget and nothing failed. */
   held: boolean;
   /** The machine's 1-minute load average (os.loadavg) at the run's end: others' work shows in it. */
@@ -130,14 +131,30 @@ export async function startBenchShop(
   { postgres = true, env = {} }: { postgres?: boolean; env?: Record<string, string> } = {},
 ) {
   const auth = await startAuthEmulator();
+  const api = `http://127.0.0.1:${port}/api`;
+  // The Stripe stand-in in a process of its own: in production Stripe's work is not on the API's CPU.
+  const stripe = spawn(process.execPath, ['stand-ins/stripe/cli.ts', '--port', '0', '--webhook-url', `${api}/webhooks/stripe`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, STRIPE_WEBHOOK_SECRET: '' },
+  });
+  const stripeUrl = await new Promise<string>((resolve, reject) => {
+    let printed = '';
+    stripe.stdout.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const url = /Stripe stand-in at (http:\/\/\S+);/.exec(printed)?.[1];
+      if (url) resolve(url);
+    });
+    stripe.once('exit', () => reject(new Error(`The Stripe stand-in did not start:\n${printed}`)));
+  });
+  stripe.stdout.resume();
   const shop = spawn(
     process.execPath,
     [
       'scripts/local-shop.ts',
       '--port',
       String(port),
-      '--stripe-port',
-      '0',
+      '--stripe-url',
+      stripeUrl,
       '--partner-port',
       '0',
       '--smtp-port',
@@ -147,10 +164,11 @@ export async function startBenchShop(
     ],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env, FIREBASE_AUTH_EMULATOR_HOST: auth.host } },
   );
-  const api = `http://127.0.0.1:${port}/api`;
   async function stop() {
-    shop.kill('SIGTERM');
-    if (shop.exitCode === null) await once(shop, 'exit');
+    for (const child of [shop, stripe]) {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
     auth.stop();
   }
   while (
@@ -160,12 +178,13 @@ export async function startBenchShop(
     ))
   ) {
     if (shop.exitCode !== null) {
+      stripe.kill('SIGTERM');
       auth.stop();
       throw new Error('The shop API did not start');
     }
     await new Promise((done) => setTimeout(done, 250));
   }
-  return { api, authHost: auth.host, pid: shop.pid!, stop };
+  return { api, authHost: auth.host, pid: shop.pid!, stripePid: stripe.pid!, stop };
 }
 
 /** A process's CPU seconds (user and system; with its reaped children's when asked), from /proc/<pid>/stat. */
@@ -202,7 +221,10 @@ export function postmasterOf(apiPid: number): { pid: number; port: number } | un
 }
 
 /** CPU seconds used so far: by the whole machine (/proc/stat), the API's process, its PostgreSQL server, this process; null without /proc. */
-function cpuSeconds(apiPid: number): { machine: number; api: number; postgres: number; client: number } | null {
+function cpuSeconds(
+  apiPid: number,
+  stripePid: number,
+): { machine: number; api: number; postgres: number; stripe: number; client: number } | null {
   try {
     // cpu user nice system idle iowait irq softirq steal ..., in USER_HZ.
     const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -221,7 +243,13 @@ function cpuSeconds(apiPid: number): { machine: number; api: number; postgres: n
       }
     }
     const { user, system } = process.cpuUsage();
-    return { machine: busy / 100, api: processCpu(apiPid).seconds, postgres, client: (user + system) / 1e6 };
+    return {
+      machine: busy / 100,
+      api: processCpu(apiPid).seconds,
+      postgres,
+      stripe: processCpu(stripePid).seconds,
+      client: (user + system) / 1e6,
+    };
   } catch {
     return null;
   }
@@ -279,7 +307,7 @@ function orderSource(authHost: string) {
  */
 async function openLoop(
   api: string,
-  apiPid: number,
+  { apiPid, stripePid }: { apiPid: number; stripePid: number },
   rate: number,
   seconds: number,
   orders: PreparedOrder[],
@@ -321,7 +349,11 @@ async function openLoop(
         const elapsed = performance.now() - due;
         if (res.statusCode === 201) {
           created++;
-          const provider = Number(/stripe;dur=([\d.]+)/.exec(String(timing ?? ''))?.[1] ?? 0);
+          // The providers' time: Stripe's, and the accounts service's lookup (Google's in production).
+          const provider = [...String(timing ?? '').matchAll(/(?:stripe|accounts);dur=([\d.]+)/g)].reduce(
+            (sum, m) => sum + Number(m[1]),
+            0,
+          );
           total.push(elapsed);
           own.push(elapsed - provider);
         } else {
@@ -358,15 +390,16 @@ async function openLoop(
   };
   const transactionsBefore = await transactions?.();
   setTimeout(tick, Math.max(0, start - performance.now()));
-  const cpuBefore = cpuSeconds(apiPid);
+  const cpuBefore = cpuSeconds(apiPid, stripePid);
   await finished;
-  const cpuAfter = cpuSeconds(apiPid);
+  const cpuAfter = cpuSeconds(apiPid, stripePid);
   const wall = (performance.now() - start) / 1000;
   agent.destroy();
   // PostgreSQL publishes a busy backend's counts at most once a second.
   if (transactions) await new Promise((done) => setTimeout(done, 1_100));
   const transactionsAfter = await transactions?.();
-  const cores = (key: 'machine' | 'api' | 'postgres' | 'client') => Number(((cpuAfter![key] - cpuBefore![key]) / wall).toFixed(2));
+  const cores = (key: 'machine' | 'api' | 'postgres' | 'stripe' | 'client') =>
+    Number(((cpuAfter![key] - cpuBefore![key]) / wall).toFixed(2));
 
   own.sort((a, b) => a - b);
   total.sort((a, b) => a - b);
@@ -399,7 +432,14 @@ async function openLoop(
       cpuBefore && cpuAfter && next ? Number((((cpuAfter.postgres - cpuBefore.postgres) * 1000) / next).toFixed(2)) : null,
     cpu:
       cpuBefore && cpuAfter
-        ? { cores: cpus().length, machine: cores('machine'), api: cores('api'), postgres: cores('postgres'), client: cores('client') }
+        ? {
+            cores: cpus().length,
+            machine: cores('machine'),
+            api: cores('api'),
+            postgres: cores('postgres'),
+            stripe: cores('stripe'),
+            client: cores('client'),
+          }
         : null,
     held: !stopped && errors === 0 && non2xx === 0 && created === planned && ownP99Ms <= OWN_P99_BUDGET_MS,
     load1: loadavg()[0]!,
@@ -415,13 +455,14 @@ const describeRun = (run: OrderRun) =>
 
 export const describeCpu = (cpu: NonNullable<OrderRun['cpu']>) =>
   `CPU busy ${cpu.machine.toFixed(1)} of ${cpu.cores} cores: API ${cpu.api.toFixed(2)}, PostgreSQL ${cpu.postgres.toFixed(2)}, ` +
-  `load generator ${cpu.client.toFixed(2)}, others' work ${Math.max(0, cpu.machine - cpu.api - cpu.postgres - cpu.client).toFixed(2)}`;
+  `Stripe stand-in ${cpu.stripe.toFixed(2)}, load generator ${cpu.client.toFixed(2)}, ` +
+  `others' work ${Math.max(0, cpu.machine - cpu.api - cpu.postgres - cpu.stripe - cpu.client).toFixed(2)}`;
 
 /** The median of a list (the lower middle of an even one: a run that happened, not an average of two). */
 const median = <T>(items: T[], by: (item: T) => number): T => items.toSorted((a, b) => by(a) - by(b))[Math.floor((items.length - 1) / 2)]!;
 
 export async function benchShopApi({ port = 8798, runs: repeat = SHOP_RUNS }: { port?: number; runs?: number } = {}): Promise<ShopFigures> {
-  const { api, authHost, pid, stop } = await startBenchShop(port);
+  const { api, authHost, pid, stripePid, stop } = await startBenchShop(port);
   try {
     const source = orderSource(authHost);
     let transactions: (() => Promise<number>) | undefined;
@@ -429,7 +470,7 @@ export async function benchShopApi({ port = 8798, runs: repeat = SHOP_RUNS }: { 
       const orders = await source.prepare(rate * seconds);
       // A moment for the sign-ups' work to settle before the clock starts.
       await new Promise((done) => setTimeout(done, 1_000));
-      const result = await openLoop(api, pid, rate, seconds, orders, countTransactions ? transactions : undefined);
+      const result = await openLoop(api, { apiPid: pid, stripePid }, rate, seconds, orders, countTransactions ? transactions : undefined);
       console.log(`  POST /orders ${describeRun(result)}`);
       return result;
     };

@@ -64,6 +64,9 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     expect(b.order.id).toBe(a.order.id);
     expect(b.checkoutUrl).toBe(a.checkoutUrl);
     expect(a.checkoutUrl.startsWith(bed.stripeStandIn.url)).toBe(true);
+    // The providers' time apart from ours (the benchmark's own share): the accounts lookup and Stripe's.
+    const created = first.status === 201 ? first : second;
+    expect(created.headers.get('Server-Timing')).toMatch(/^accounts;dur=\d+(\.\d)?, stripe;dur=\d+(\.\d)?$/);
     expect(a.order).toMatchObject({
       state: 'pending_payment',
       total: PLAN.price,

@@ -31,6 +31,7 @@ function counting(db: Db, close = async () => {}) {
   };
   counter.db = {
     query: (sql, params) => count(() => db.query(sql, params)),
+    prepared: (sql, params) => count(() => db.prepared(sql, params)),
     transaction: (work) => db.transaction((tx) => work({ query: (sql, params) => count(() => tx.query(sql, params)) })),
     listen: (channel, onNotify, onGap) => db.listen(channel, onNotify, onGap),
     close,

@@ -35,6 +35,7 @@ function counting(db: Db, close = async () => {}) {
   };
   counter.db = {
     query: (sql, params) => count(sql, () => db.query(sql, params)),
+    prepared: (sql, params) => count(sql, () => db.prepared(sql, params)),
     transaction: (work) =>
       count('BEGIN … COMMIT', () =>
         db.transaction((tx) => {

@@ -27,6 +27,17 @@ describe.each(databaseDrivers())('$name', ({ open }) => {
     expect(await db.query('SELECT name FROM items WHERE id = $1', [2])).toEqual([{ name: 'two' }]);
   });
 
+  it('runs a prepared statement again and again with new parameters', async () => {
+    await db.query('CREATE TABLE items (id integer PRIMARY KEY, name text)');
+    for (const [id, name] of [
+      [1, 'one'],
+      [2, 'two'],
+      [3, 'three'],
+    ] as const) {
+      expect(await db.prepared('INSERT INTO items VALUES ($1, $2) RETURNING name', [id, name])).toEqual([{ name }]);
+    }
+  });
+
   it('runs several statements sent without parameters and answers the last one’s rows', async () => {
     const rows = await db.query(
       "CREATE TABLE a (x integer); INSERT INTO a VALUES (7); SELECT x, count(*) OVER () AS c, '{}'::jsonb AS j FROM a",
@@ -93,6 +104,17 @@ describe('PostgreSQL server', () => {
     const [a, b] = await Promise.all([migrate(db, GOOD), migrate(other, GOOD)]);
     expect([...a, ...b].sort()).toEqual(['0001_notes.sql', '0002_tags.sql']);
     expect(await db.query('SELECT body FROM notes')).toEqual([{ body: 'first' }]);
+  });
+
+  it('keeps answering a prepared statement after a migration (by another process) changed the columns it answers', async () => {
+    await db.query('CREATE TABLE items (id integer PRIMARY KEY, name text)');
+    const insert = 'INSERT INTO items (id, name) VALUES ($1, $2) RETURNING *';
+    // Prepared on both of this pool's connections.
+    await Promise.all([other.prepared(insert, [1, 'one']), other.prepared(insert, [2, 'two'])]);
+    await db.query('ALTER TABLE items ADD COLUMN note text');
+    expect(await other.prepared(insert, [3, 'three'])).toEqual([{ id: 3, name: 'three', note: null }]);
+    expect(await other.prepared(insert, [4, 'four'])).toEqual([{ id: 4, name: 'four', note: null }]);
+    expect(await db.query('SELECT id FROM items ORDER BY id')).toEqual([1, 2, 3, 4].map((id) => ({ id })));
   });
 
   it('deletes a test’s database on the server when it is closed', async () => {

@@ -8,6 +8,12 @@ export interface Queryable {
 }
 
 export interface Db extends Queryable {
+  /**
+   * As `query`, for the few statements every order runs (issue 31): on a PostgreSQL server each
+   * connection parses and plans it once and then only binds and runs it. Outside a transaction
+   * only, and for a statement whose text does not vary from call to call.
+   */
+  prepared<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Runs `work` in one transaction (BEGIN … COMMIT, ROLLBACK on a throw) and answers its result. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**

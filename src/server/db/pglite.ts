@@ -25,6 +25,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const pg = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 } });
   return {
     query: (sql, params) => run(pg, sql, params),
+    // One connection in-process: nothing to gain from keeping a statement.
+    prepared: (sql, params) => run(pg, sql, params),
     transaction: (work) =>
       pg.transaction((tx) => {
         const scoped: Queryable = { query: (sql, params) => run(tx, sql, params) };

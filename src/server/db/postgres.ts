@@ -117,6 +117,10 @@ function listener(url: string) {
   };
 }
 
+/** PostgreSQL's refusal of a kept statement whose result's columns changed since it was prepared. */
+const isResultChanged = (error: unknown) =>
+  (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+
 /** A pool of connections to a PostgreSQL server (DATABASE_URL). */
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db> {
   const pool = new pg.Pool({
@@ -137,8 +141,27 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
   const query = async <Row>(target: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) =>
     rowsOf<Row>((await target.query(sql, params ? [...params] : undefined)) as pg.QueryResult | pg.QueryResult[]);
 
+  // Each prepared statement's name, by its text (pg prepares it on a connection the first time that
+  // connection runs it); null once the server refused it.
+  const statementNames = new Map<string, string | null>();
+
   return {
     query: (sql, params) => query(pool, sql, params),
+    async prepared<Row>(sql: string, params?: readonly unknown[]) {
+      let name = statementNames.get(sql);
+      if (name === undefined) statementNames.set(sql, (name = `prepared_${statementNames.size + 1}`));
+      if (name === null) return query<Row>(pool, sql, params);
+      try {
+        return rowsOf<Row>(await pool.query({ name, text: sql, values: params ? [...params] : [] }));
+      } catch (error) {
+        // A migration changed the columns a kept statement answers (a new column of `RETURNING *`):
+        // the server refuses it on the connections that kept it. Outside a transaction nothing ran, so
+        // it runs again unprepared, as it does from now on in this process (a new revision follows).
+        if (!isResultChanged(error)) throw error;
+        statementNames.set(sql, null);
+        return query<Row>(pool, sql, params);
+      }
+    },
     async transaction(work) {
       const client = await pool.connect();
       let broken: Error | undefined;

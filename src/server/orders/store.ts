@@ -111,7 +111,7 @@ export function createOrderStore(db: Db): OrderStore {
     ];
     // The limits' windows are counted first; the order is opened only when they let it through.
     const counted = limit?.(values.length + 1) ?? { ctes: [], allowed: 'true', waitMs: 'NULL::bigint', params: [] };
-    const [answer] = await db.query<Partial<OrderRow> & { created: boolean | null; limit_wait_ms: number | null }>(
+    const [answer] = await db.prepared<Partial<OrderRow> & { created: boolean | null; limit_wait_ms: number | null }>(
       `WITH ${[
         ...counted.ctes,
         `open AS (
@@ -175,7 +175,7 @@ export function createOrderStore(db: Db): OrderStore {
      * buyer's next request replaced it) gets it all the same, queued to be closed at Stripe.
      */
     async attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow> {
-      const [updated] = await db.query<OrderRow>(
+      const [updated] = await db.prepared<OrderRow>(
         `WITH attached AS (
            UPDATE orders SET checkout_session_id = $2, checkout_url = $3, updated_at = now()
            WHERE id = $1 AND checkout_session_id IS NULL RETURNING *
