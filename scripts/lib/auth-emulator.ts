@@ -1,20 +1,13 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 /**
  * A real Firebase Auth emulator of its own, on free ports (the site's emulators use 9099 and the
  * hub's defaults), for the shop API's tests and benchmark: about 6 s to start.
  */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 export async function startAuthEmulator(): Promise<{ host: string; stop(): void }> {
   const folder = mkdtempSync(join(tmpdir(), 'auth-emulator-'));

@@ -2,10 +2,10 @@
 // trust auth on 127.0.0.1 only, a free port; stopped and deleted afterwards.
 import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
@@ -46,17 +46,6 @@ function serverUser(): { uid: number; gid: number } | undefined {
     throw new Error('Running as root, PostgreSQL needs a "postgres" user to run as (Debian\'s postgresql package creates it).');
   }
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function runTool(command: string, args: string[], options: SpawnOptions): Promise<string> {

@@ -1,6 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,6 +12,7 @@ import { CHROMIUM_PATH } from './chromium.ts';
 import { QUIET_CHROMIUM_ARGS } from './loaded-weight.ts';
 import { percentile, postmasterOf, startBenchShop } from './shop-bench.ts';
 import { createStaticServer, listen } from './static-server.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * Issue 31 item 3's figure: the QR code on the payment success page as a buyer sees it, in
@@ -201,14 +201,6 @@ export async function benchQrRun(dist: string, database: 'pglite' | 'postgres', 
     if (!stopped) await shop.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** One buyer's purchase, from signing in to the QR code on payment success. */
