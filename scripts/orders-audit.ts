@@ -4,13 +4,14 @@
 // PGlite is one process's). Exit 0: nothing broken; 1: findings; 2: the audit could not run.
 // Usage: npm run orders:audit
 import { existsSync } from 'node:fs';
+import { DEFAULT_DATA_DIR } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/open.ts';
 import { auditDatabase, auditReport } from '../src/server/orders/audit.ts';
 
 const get = (name: string) => process.env[name]?.trim() || undefined;
 // The same choice as src/server/config.ts (shopConfigFromEnv), without the keys the audit does not need.
 const databaseUrl = get('DATABASE_URL');
-const dataDir = get('SHOP_DATA_DIR') ?? '.data/pglite';
+const dataDir = get('SHOP_DATA_DIR') ?? DEFAULT_DATA_DIR;
 
 try {
   if (!databaseUrl && !existsSync(dataDir))

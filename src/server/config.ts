@@ -54,21 +54,27 @@ export interface VapidConfig {
 
 type Env = Record<string, string | undefined>;
 
+/** The variables the shop API cannot start without, anywhere (production needs more: preflight.ts). */
+export const REQUIRED_VARIABLES = [
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'ESIM_ACCESS_CODE',
+  'ESIM_ACCESS_SECRET',
+  'PARTNER_WEBHOOK_TOKEN',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'VAPID_PUBLIC_KEY',
+  'VAPID_PRIVATE_KEY',
+  'ALERTS_SECRET',
+] as const;
+
+/** Where PGlite keeps the shop's data without DATABASE_URL (`npm start`), unless SHOP_DATA_DIR says. */
+export const DEFAULT_DATA_DIR = '.data/pglite';
+
 /** Every variable of the environment the shop API reads is read here. */
 export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
   const get = (name: string) => env[name]?.trim() || undefined;
-  const missing = [
-    'STRIPE_SECRET_KEY',
-    'STRIPE_WEBHOOK_SECRET',
-    'ESIM_ACCESS_CODE',
-    'ESIM_ACCESS_SECRET',
-    'PARTNER_WEBHOOK_TOKEN',
-    'SMTP_URL',
-    'MAIL_FROM',
-    'VAPID_PUBLIC_KEY',
-    'VAPID_PRIVATE_KEY',
-    'ALERTS_SECRET',
-  ].filter((name) => !get(name));
+  const missing: string[] = REQUIRED_VARIABLES.filter((name) => !get(name));
   const firebaseProjectId =
     get('FIREBASE_PROJECT_ID') ?? get('GOOGLE_CLOUD_PROJECT') ?? (get('FIREBASE_AUTH_EMULATOR_HOST') ? 'demo-esim' : undefined);
   if (!firebaseProjectId) missing.push('FIREBASE_PROJECT_ID');
@@ -92,7 +98,7 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
   const pushServiceStandInOrigin = standInOrigin(get('PUSH_SERVICE_STAND_IN_ORIGIN'), siteUrl);
   return {
     databaseUrl: get('DATABASE_URL'),
-    dataDir: get('SHOP_DATA_DIR') ?? '.data/pglite',
+    dataDir: get('SHOP_DATA_DIR') ?? DEFAULT_DATA_DIR,
     stripeSecretKey: get('STRIPE_SECRET_KEY')!,
     stripeWebhookSecret: get('STRIPE_WEBHOOK_SECRET')!,
     stripeApiUrl: get('STRIPE_API_URL'),

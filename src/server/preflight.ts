@@ -1,3 +1,4 @@
+import { REQUIRED_VARIABLES } from './config.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /**
@@ -14,21 +15,12 @@ import { createMailer } from './mail/mailer.ts';
  */
 export const STAND_IN_SWITCH = 'PREFLIGHT_ALLOW_LOOPBACK_STAND_INS_FOR_TESTS';
 
-/** The variables a production start needs besides those shopConfigFromEnv already requires. */
+/** The variables a production start needs: those every start needs, and these. */
 const REQUIRED_IN_PRODUCTION = [
+  ...REQUIRED_VARIABLES,
   'DATABASE_URL',
   'SITE_URL',
   'FIREBASE_PROJECT_ID',
-  'STRIPE_SECRET_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'ESIM_ACCESS_CODE',
-  'ESIM_ACCESS_SECRET',
-  'PARTNER_WEBHOOK_TOKEN',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'VAPID_PUBLIC_KEY',
-  'VAPID_PRIVATE_KEY',
-  'ALERTS_SECRET',
   'RECONCILE_TOKEN',
   'AUDIT_TOKEN',
   'PROVIDER_ALERT_EMAIL',
