@@ -15,9 +15,10 @@ import { startShopApi } from '../src/server/start.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
 import { startPushServiceStandIn } from '../stand-ins/push-service/server.ts';
 import { DEFAULT_MAIL_DIR, startSmtpStandIn } from '../stand-ins/smtp/server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../stand-ins/stripe/server.ts';
+import { STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../stand-ins/stripe/server.ts';
 import { serveApi } from './lib/api-server.ts';
 import { startPostgres } from './lib/postgres-server.ts';
+import { standInEnv } from './lib/stand-in-env.ts';
 import { throwawayAlertEnv } from './lib/throwaway-alert-keys.ts';
 
 const local = new URL(LOCAL_API_BASE_URL);
@@ -59,28 +60,27 @@ const partner = await startEsimAccessStandIn({
 });
 const smtp = await startSmtpStandIn({ port: Number(values['smtp-port']), dir: values['mail-dir'] });
 const pushService = await startPushServiceStandIn({ port: Number(values['push-port']) });
+// firebase-admin reads the emulator's address from the environment.
+process.env.FIREBASE_AUTH_EMULATOR_HOST ??= '127.0.0.1:9099';
 const config = shopConfigFromEnv({
-  FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
   // A fresh VAPID pair and unsubscribe key each start: devices subscribe again after a restart (unless set).
   ...throwawayAlertEnv(),
   ...process.env,
-  STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
-  STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
-  STRIPE_API_URL: stripe.url,
+  ...standInEnv({
+    stripeUrl: stripe.url,
+    partnerUrl: partner.url,
+    partner: partnerAccount,
+    partnerWebhookToken,
+    smtpUrl: smtp.url,
+    authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST,
+  }),
   SITE_URL: values['site-url'],
   PUBLIC_API_URL: apiUrl,
-  ESIM_ACCESS_CODE: partnerAccount.accessCode,
-  ESIM_ACCESS_SECRET: partnerAccount.secretKey,
-  ESIM_ACCESS_BASE_URL: partner.url,
-  PARTNER_WEBHOOK_TOKEN: partnerWebhookToken,
-  SMTP_URL: smtp.url,
   MAIL_FROM: 'Travel eSIM <orders@localhost>',
   // The stand-in's exact origin, passed here only: no other loopback address becomes a push endpoint.
   PUSH_SERVICE_STAND_IN_ORIGIN: pushService.url,
   ...(postgres && { DATABASE_URL: postgres.url }),
 });
-// firebase-admin reads the emulator's address from the environment.
-process.env.FIREBASE_AUTH_EMULATOR_HOST ??= '127.0.0.1:9099';
 // Short waits between tries, so a stand-in failure a developer switches on plays out in seconds.
 const { handler, stop: stopShop } = await startShopApi(config, {
   basePath,

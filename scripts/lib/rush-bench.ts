@@ -10,11 +10,12 @@ import { sellablePlans } from '../../src/server/orders/plans.ts';
 import { ESIM_ACCESS_BUDGET } from '../../src/server/partner/partner-budget.ts';
 import { startEsimAccessStandIn, type RecordedRequest } from '../../stand-ins/esim-access/server.ts';
 import { startSmtpStandIn } from '../../stand-ins/smtp/server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { signUpOn, startAuthEmulator } from './auth-emulator.ts';
 import { createFleet } from './fault-run/fleet.ts';
 import { startFront } from './fault-run/front.ts';
 import { startPostgres } from './postgres-server.ts';
+import { standInEnv } from './stand-in-env.ts';
 import { percentile } from './shop-bench.ts';
 import { throwawayAlertEnv } from './throwaway-alert-keys.ts';
 
@@ -122,16 +123,15 @@ export async function benchRush(settings: {
       logDir,
       env: {
         DATABASE_URL: postgres.url,
-        STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
-        STRIPE_API_URL: stripe.url,
-        ESIM_ACCESS_CODE: PARTNER_ACCOUNT.accessCode,
-        ESIM_ACCESS_SECRET: PARTNER_ACCOUNT.secretKey,
-        ESIM_ACCESS_BASE_URL: partner.url,
-        PARTNER_WEBHOOK_TOKEN,
-        SMTP_URL: smtp.url,
+        ...standInEnv({
+          stripeUrl: stripe.url,
+          partnerUrl: partner.url,
+          partner: PARTNER_ACCOUNT,
+          partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
+          smtpUrl: smtp.url,
+          authHost: auth.host,
+        }),
         MAIL_FROM: 'Travel eSIM <orders@localhost>',
-        FIREBASE_AUTH_EMULATOR_HOST: auth.host,
         SITE_URL: 'http://127.0.0.1:4321',
         ...throwawayAlertEnv(),
         // The production delivery settings: nothing overridden.

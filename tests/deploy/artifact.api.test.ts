@@ -14,8 +14,9 @@ import { signUp } from '../support/auth-accounts.ts';
 import { onServer, serverDatabaseUrl } from '../support/databases.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 import { startSmtpStandIn, type SmtpStandIn } from '../../stand-ins/smtp/server.ts';
-import { startStripeStandIn, STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, type StripeStandIn } from '../../stand-ins/stripe/server.ts';
+import { startStripeStandIn, STAND_IN_WEBHOOK_SECRET, type StripeStandIn } from '../../stand-ins/stripe/server.ts';
 import { startFront, type Front } from '../../scripts/lib/fault-run/front.ts';
+import { standInEnv } from '../../scripts/lib/stand-in-env.ts';
 import { STAND_IN_SWITCH } from '../../src/server/preflight.ts';
 import { testCatalogue, orderRequest } from '../support/shop-api.ts';
 import type { OrderView } from '../../src/contract/shop-api.ts';
@@ -115,15 +116,14 @@ describe('the production artifact', () => {
     DATABASE_URL: serverDatabaseUrl(database),
     SITE_URL: SITE,
     FIREBASE_PROJECT_ID: 'demo-esim',
-    FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
-    STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-    ESIM_ACCESS_CODE: PARTNER_ACCOUNT.accessCode,
-    ESIM_ACCESS_SECRET: PARTNER_ACCOUNT.secretKey,
-    ESIM_ACCESS_BASE_URL: partner.url,
-    PARTNER_WEBHOOK_TOKEN: TOKENS.partnerWebhook,
-    SMTP_URL: smtp.url,
+    ...standInEnv({
+      stripeUrl: stripe.url,
+      partnerUrl: partner.url,
+      partner: PARTNER_ACCOUNT,
+      partnerWebhookToken: TOKENS.partnerWebhook,
+      smtpUrl: smtp.url,
+      authHost: inject('authEmulatorHost'),
+    }),
     MAIL_FROM: 'Travel eSIM <orders@esim.example>',
     PROVIDER_ALERT_EMAIL: 'owner@esim.example',
     VAPID_PUBLIC_KEY: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U',

@@ -25,6 +25,7 @@ import {
   type FaultCounts,
   type FaultProxyOptions,
 } from './fault-proxy.ts';
+import { standInEnv } from '../stand-in-env.ts';
 import { createFleet } from './fleet.ts';
 import { startFront } from './front.ts';
 import { between, seeded } from './random.ts';
@@ -224,18 +225,18 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       logDir,
       env: {
         DATABASE_URL: databaseUrl,
-        STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
-        STRIPE_API_URL: stripeProxy.url,
+        // Each upstream through its faulty proxy.
+        ...standInEnv({
+          stripeUrl: stripeProxy.url,
+          partnerUrl: partnerProxy.url,
+          partner: PARTNER_ACCOUNT,
+          partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
+          smtpUrl: smtp.url,
+          authHost,
+        }),
         STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS),
-        ESIM_ACCESS_CODE: PARTNER_ACCOUNT.accessCode,
-        ESIM_ACCESS_SECRET: PARTNER_ACCOUNT.secretKey,
-        ESIM_ACCESS_BASE_URL: partnerProxy.url,
         ESIM_ACCESS_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
-        PARTNER_WEBHOOK_TOKEN,
-        SMTP_URL: smtp.url,
         MAIL_FROM: 'Travel eSIM <orders@localhost>',
-        FIREBASE_AUTH_EMULATOR_HOST: authHost,
         SITE_URL: 'http://127.0.0.1:4321',
         RECONCILE_TOKEN,
         ...throwawayAlertEnv(),
