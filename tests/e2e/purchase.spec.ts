@@ -1,9 +1,11 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { PAYMENT_SUCCESS_REDIRECT_MS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
 import {
   buy,
+  buyAndReceive,
   countLoads,
   installCodesOn,
   IPHONE_SAFARI,
@@ -24,6 +26,54 @@ import { messages, speak } from './support.ts';
  */
 const money = (lang: string, amountMinor: number) =>
   new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+
+/**
+ * The requests that matter to payment success's early ask (issue 31 item 3), in the order the
+ * page sets them out: each read of order `id` ('order', or 'order-poll' with waitMs) and each
+ * accounts:lookup, Firebase restoring the stored session at the Auth emulator ('lookup').
+ */
+function recordOrderAndLookup(page: Page, id: string): Array<{ what: 'order' | 'order-poll' | 'lookup'; authorization?: string }> {
+  const seen: Array<{ what: 'order' | 'order-poll' | 'lookup'; authorization?: string }> = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith('/accounts:lookup')) seen.push({ what: 'lookup' });
+    else if (request.method() === 'GET' && request.url().startsWith(`${LOCAL_API_BASE_URL}/orders/${id}?`)) {
+      seen.push({ what: url.searchParams.has('waitMs') ? 'order-poll' : 'order', authorization: request.headers().authorization });
+    }
+  });
+  return seen;
+}
+
+/**
+ * Sets how long the ID token Firebase stored on this device (its IndexedDB record, firebase.ts)
+ * stays valid, from a page of the site that loads no Firebase (nothing rewrites it meanwhile).
+ */
+async function storedTokenExpiresIn(page: Page, ms: number): Promise<void> {
+  await page.goto('/robots.txt');
+  const changed = await page.evaluate(
+    (ms) =>
+      new Promise<number>((done, fail) => {
+        const opening = indexedDB.open('firebaseLocalStorageDb');
+        opening.onerror = () => fail(opening.error);
+        opening.onsuccess = () => {
+          const store = opening.result.transaction('firebaseLocalStorage', 'readwrite').objectStore('firebaseLocalStorage');
+          const all = store.getAll();
+          all.onsuccess = () => {
+            const users = (all.result as Array<{ fbase_key: string; value: { stsTokenManager?: { expirationTime: number } } }>).filter(
+              (record) => record.fbase_key.startsWith('firebase:authUser:') && record.value.stsTokenManager,
+            );
+            for (const record of users) {
+              record.value.stsTokenManager!.expirationTime = Date.now() + ms;
+              store.put(record);
+            }
+            store.transaction.oncomplete = () => done(users.length);
+          };
+        };
+      }),
+    ms,
+  );
+  expect(changed).toBe(1);
+}
 
 for (const lang of ['en', 'de', 'ar'] as const) {
   const { history } = messages(lang, 'account');
@@ -71,6 +121,78 @@ for (const lang of ['en', 'de', 'ar'] as const) {
         'href',
         new RegExp(`^${STRIPE_STAND_IN}/receipts/ch_test_`),
       );
+    });
+
+    test('reopened with the session stored on this device, payment success asks for its order before Firebase restores the session, and shows the eSIM', async ({
+      page,
+      context,
+    }) => {
+      await signedInAt(page, lang, checkout);
+      const id = await buyAndReceive(page, lang);
+      const success = `${localizePath(lang, '/payment-success')}?order=${id}`;
+      await page.close();
+
+      // The buyer opens the page again (from the browser's history, a bookmark): the ID token
+      // Firebase stored at sign-in is still valid for most of an hour.
+      const again = await context.newPage();
+      const requests = recordOrderAndLookup(again, id);
+      await again.goto(success);
+      await installCodesOn(again, lang);
+      await expect(again.locator('[data-order-number]')).toHaveText(/ES-\d{4}-\d{6}/);
+
+      const firstOrder = requests.findIndex((r) => r.what === 'order');
+      const firstLookup = requests.findIndex((r) => r.what === 'lookup');
+      expect(firstOrder, JSON.stringify(requests)).toBeGreaterThanOrEqual(0);
+      expect(firstLookup, JSON.stringify(requests)).toBeGreaterThanOrEqual(0);
+      // Set out before Firebase asked the Auth emulator about the account, with the stored token.
+      expect(firstOrder, JSON.stringify(requests)).toBeLessThan(firstLookup);
+      expect(requests[firstOrder]!.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]*$/);
+      // The island took that answer rather than asking again once Firebase was ready.
+      expect(
+        requests.filter((r) => r.what === 'order'),
+        JSON.stringify(requests),
+      ).toHaveLength(1);
+    });
+
+    test('with no usable stored session (expiring within a minute, or none) payment success waits for Firebase: the order after it, or the login first', async ({
+      page,
+      context,
+      browser,
+    }) => {
+      const email = await signedInAt(page, lang, checkout);
+      const id = await buyAndReceive(page, lang);
+      const success = `${localizePath(lang, '/payment-success')}?order=${id}`;
+      await page.close();
+
+      // The stored token expires in 30 s: not sent early; Firebase refreshes it and the island asks.
+      const again = await context.newPage();
+      await storedTokenExpiresIn(again, 30_000);
+      const requests = recordOrderAndLookup(again, id);
+      await again.goto(success);
+      await installCodesOn(again, lang);
+      await expect(again.locator('[data-order-number]')).toHaveText(/ES-\d{4}-\d{6}/);
+      const firstOrder = requests.findIndex((r) => r.what === 'order');
+      const firstLookup = requests.findIndex((r) => r.what === 'lookup');
+      expect(firstLookup, JSON.stringify(requests)).toBeGreaterThanOrEqual(0);
+      expect(firstOrder, JSON.stringify(requests)).toBeGreaterThan(firstLookup);
+
+      // Another browser, nothing stored (signed out): nothing is asked, the page sends the visitor
+      // to login as before, and after signing in they are back on the order.
+      // The config's options and stored state: the cookie banner answered, no Firebase session.
+      const fresh = await browser.newContext();
+      try {
+        const visitor = await fresh.newPage();
+        await speak(visitor, lang);
+        const asked = recordOrderAndLookup(visitor, id);
+        await visitor.goto(success);
+        await expect(visitor).toHaveURL(new RegExp(`${localizePath(lang, '/login')}\\?next=`));
+        expect(asked.filter((r) => r.what !== 'lookup')).toEqual([]);
+        await logIn(visitor, email);
+        await expect(visitor).toHaveURL(success);
+        await installCodesOn(visitor, lang);
+      } finally {
+        await fresh.close();
+      }
     });
 
     test.describe('on an iPhone', () => {
