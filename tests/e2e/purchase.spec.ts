@@ -32,8 +32,11 @@ const money = (lang: string, amountMinor: number) =>
  * page sets them out: each read of order `id` ('order', or 'order-poll' with waitMs) and each
  * accounts:lookup, Firebase restoring the stored session at the Auth emulator ('lookup').
  */
-function recordOrderAndLookup(page: Page, id: string): Array<{ what: 'order' | 'order-poll' | 'lookup'; authorization?: string }> {
-  const seen: Array<{ what: 'order' | 'order-poll' | 'lookup'; authorization?: string }> = [];
+function recordOrderAndLookup(
+  page: Page,
+  id: string,
+): Array<{ what: 'order' | 'order-poll' | 'lookup'; authorization?: string | undefined }> {
+  const seen: Array<{ what: 'order' | 'order-poll' | 'lookup'; authorization?: string | undefined }> = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname.endsWith('/accounts:lookup')) seen.push({ what: 'lookup' });
