@@ -24,6 +24,7 @@ export async function startShopApi(
     basePath?: string;
     snapshotFile?: string | undefined;
     delivery?: ShopApiOptions['delivery'];
+    opsActionStaleMs?: ShopApiOptions['opsActionStaleMs'];
     reconcileEveryMs?: number;
     /** Production: never migrate here, refuse a database behind the code (db/open.ts). */
     schema?: 'migrate' | 'require-current';
@@ -58,6 +59,7 @@ export async function startShopApi(
     trustedProxies: config.trustedProxies,
     ...(options.basePath && { basePath: options.basePath }),
     ...(options.delivery && { delivery: options.delivery }),
+    ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
   });
   // Orders left stuck by a stopped process are picked up from the first tick (and closed orders'
   // payment pages that Stripe could not be asked to expire at the time).

@@ -67,6 +67,8 @@ export interface ShopApiOptions {
   pushServiceStandInOrigin?: string | undefined;
   /** Retry timing of deliveries (tests make it short). */
   delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs'>;
+  /** How long an operator's action left 'started' by an instance that died waits before it may run again (the fault run makes it short). */
+  opsActionStaleMs?: number;
 }
 
 /**
@@ -156,11 +158,21 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     partner,
     heldOrders,
     resendOrderEmail: resendEmails.resendOrderEmail,
+    actionStaleMs: options.opsActionStaleMs,
   });
-  const accountActions = createAccountActions({ db, accounts: options.accounts, store, checkouts, pushSubscriptions, alertPreferences });
+  const accountActions = createAccountActions({
+    db,
+    accounts: options.accounts,
+    store,
+    checkouts,
+    pushSubscriptions,
+    alertPreferences,
+    actionStaleMs: options.opsActionStaleMs,
+  });
   const app = createApp({
     orderActions,
     accountActions,
+    actionStaleMs: options.opsActionStaleMs,
     catalogue,
     basePath: options.basePath ?? '',
     db,

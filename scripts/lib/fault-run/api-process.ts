@@ -11,6 +11,7 @@ import { serveApi } from '../api-server.ts';
 interface ApiProcessOptions {
   delivery?: { retryDelaysMs?: number[]; allocationPollMs?: number; allocationLimitMs?: number; leaseMs?: number };
   reconcileEveryMs?: number;
+  opsActionStaleMs?: number;
 }
 
 const options = JSON.parse(process.env.FAULT_RUN_API_OPTIONS ?? '{}') as ApiProcessOptions;
@@ -19,6 +20,7 @@ const { handler, stop } = await startShopApi(config, {
   basePath: '/api',
   ...(options.delivery && { delivery: options.delivery }),
   ...(options.reconcileEveryMs && { reconcileEveryMs: options.reconcileEveryMs }),
+  ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
 });
 const api = await serveApi(handler, Number(process.env.PORT ?? 0));
 process.stdout.write(`${JSON.stringify({ listening: api.url, pid: process.pid })}\n`);

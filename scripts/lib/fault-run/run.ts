@@ -49,7 +49,7 @@ export interface FaultRunOptions {
   concurrency?: number;
   /** The share of eSIMs installed and topped up (half of them twice at once); default 0.25. */
   topUpShare?: number;
-  /** Milliseconds between kills, at random in this range. */
+  /** Milliseconds from the fleet being whole again (every wanted instance up) to the next kill, at random in this range. */
   killEveryMs?: [number, number];
   /** When the first kill comes, after the buying starts. */
   firstKillMs?: number;
@@ -249,6 +249,8 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
             leaseMs: 6_000,
           },
           reconcileEveryMs: 1_000,
+          // An operator's action killed mid-way may run again after 15 s (5 min in production), within the drain.
+          opsActionStaleMs: 15_000,
         }),
       },
     });
@@ -264,7 +266,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     let stopChaos = false;
     const downUntil = new Array<number>(INSTANCES).fill(0);
     const chaosLoop = (async () => {
-      let nextKill = Date.now() + (options.firstKillMs ?? 3_000);
+      let nextKill: number | undefined = Date.now() + (options.firstKillMs ?? 3_000);
       while (!stopChaos) {
         const now = Date.now();
         for (let i = 0; i < INSTANCES; i++) {
@@ -273,19 +275,19 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
           }
           if (i >= wanted && instances.isUp(i)) await instances.kill(i);
         }
-        if (now >= nextKill) {
-          const up = Array.from({ length: INSTANCES }, (_, i) => i).filter((i) => instances.isUp(i));
-          if (up.length > 0) {
-            const all = chaos() < 0.25;
-            const victims = all ? up : [up[Math.floor(chaos() * up.length)]!];
-            for (const i of victims) {
-              await instances.kill(i);
-              downUntil[i] = Date.now() + between(chaos, 200, 2_500);
-            }
-            nextKill = Date.now() + between(chaos, killMin, killMax);
-          } else {
-            nextKill = Date.now() + 500;
+        const up = Array.from({ length: INSTANCES }, (_, i) => i).filter((i) => instances.isUp(i));
+        // The next kill is timed from when the fleet is whole again, not from the last kill: on a busy
+        // machine an instance takes seconds to start, and kills timed from each other would leave
+        // none up for long stretches (a whole outage is what the 'all' kills are for).
+        if (nextKill === undefined && up.length >= wanted) nextKill = now + between(chaos, killMin, killMax);
+        if (nextKill !== undefined && now >= nextKill && up.length > 0) {
+          const all = chaos() < 0.25;
+          const victims = all ? up : [up[Math.floor(chaos() * up.length)]!];
+          for (const i of victims) {
+            await instances.kill(i);
+            downUntil[i] = Date.now() + between(chaos, 200, 2_500);
           }
+          nextKill = undefined;
         }
         await sleep(150);
       }

@@ -4,6 +4,7 @@ import type { Db } from '../db/db.ts';
 import { recordAction } from './action-records.ts';
 import type { AccountActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
+import type { OrderActionDeps } from './order-actions.ts';
 
 /**
  * The back office's actions on an account (issue 30 item 6), each recorded with the operator and
@@ -12,7 +13,9 @@ import type { Operator } from './ops-auth.ts';
  * pages expired at Stripe; its eSIMs keep working unless the operator suspends them. Deletion is
  * the buyer's own deletion path (account/delete-account.ts): the books are kept.
  */
-export function createAccountActions(deps: AccountDeletionDeps & { db: Db }): AccountActions {
+export function createAccountActions(
+  deps: AccountDeletionDeps & { db: Db; actionStaleMs?: OrderActionDeps['actionStaleMs'] },
+): AccountActions {
   const { db, accounts } = deps;
   const record = (
     operator: Operator,
@@ -21,13 +24,18 @@ export function createAccountActions(deps: AccountDeletionDeps & { db: Db }): Ac
     body: OpsReason,
     act: () => Promise<OpsActionResult['outcome']>,
   ) =>
-    recordAction(db, { operator, action, accountUid: uid, idempotencyKey: body.idempotencyKey, reason: body.reason }, async () => {
-      const account = await accounts.find({ uid });
-      if (!account) return { outcome: 'refused', detail: 'There is no such account.' };
-      if (account.role && action !== 'unblock')
-        return { outcome: 'refused', detail: 'A staff account: remove its role first (npm run ops:grant).' };
-      return { outcome: await act(), detail: null };
-    });
+    recordAction(
+      db,
+      { operator, action, accountUid: uid, idempotencyKey: body.idempotencyKey, reason: body.reason },
+      async () => {
+        const account = await accounts.find({ uid });
+        if (!account) return { outcome: 'refused', detail: 'There is no such account.' };
+        if (account.role && action !== 'unblock')
+          return { outcome: 'refused', detail: 'A staff account: remove its role first (npm run ops:grant).' };
+        return { outcome: await act(), detail: null };
+      },
+      deps.actionStaleMs,
+    );
 
   return {
     block: (operator: Operator, uid: string, body: OpsReason) =>

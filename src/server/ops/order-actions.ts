@@ -24,6 +24,8 @@ export interface OrderActionDeps {
   heldOrders: HeldOrders;
   /** Sends the order's e-mail again (to the buyer's address or `to`), recorded against the operator's action. */
   resendOrderEmail(orderId: string, to: string, operatorActionId: number): Promise<void>;
+  /** How long an action left 'started' (its instance died) waits before the same click may run it again; OPS_ACTION_STALE_MS unless set. */
+  actionStaleMs?: number | undefined;
 }
 
 const done = (detail: string | null = null, details?: Record<string, unknown>): ActionOutcome => ({
@@ -50,7 +52,12 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
       details?: Record<string, unknown>,
     ) =>
     (act: (actionId: number) => Promise<ActionOutcome>) =>
-      recordAction(db, { operator, action, orderId, idempotencyKey: body.idempotencyKey, reason: body.reason, details }, act);
+      recordAction(
+        db,
+        { operator, action, orderId, idempotencyKey: body.idempotencyKey, reason: body.reason, details },
+        act,
+        deps.actionStaleMs,
+      );
 
   /** The eSIM's state as the partner says it now, kept (what My eSIMs and the order page show); a failed read leaves the last one. */
   async function readEsimStatus(esimTranNo: string): Promise<void> {

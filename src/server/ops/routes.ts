@@ -33,6 +33,8 @@ export interface OpsRouteDeps {
   partner: EsimPartner;
   orderActions: OrderActions;
   accountActions: AccountActions;
+  /** How long an action left 'started' (its instance died) waits before the same click may run it again; OPS_ACTION_STALE_MS unless set. */
+  actionStaleMs?: number | undefined;
 }
 
 const UUID = '[0-9a-fA-F-]{36}';
@@ -155,6 +157,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
                 ? { outcome: 'done', detail: null }
                 : { outcome: 'already', detail: outcome };
             },
+            deps.actionStaleMs,
           ),
         );
       })
