@@ -8,6 +8,7 @@
 // Usage: node scripts/local-shop.ts [--port 8788] [--site-url http://127.0.0.1:4321] [--stripe-port 12111]
 //   [--partner-port 8790] [--smtp-port 2525] [--push-port 8090] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
 //   [--stripe-url URL: a Stripe stand-in already running apart (npm run stand-in:stripe), instead of one in this process]
+//   [--reconcile-every-ms 500: the reconcile job's tick; short here so stuck orders clear within a test]
 import { parseArgs } from 'node:util';
 import { LOCAL_API_BASE_URL } from '../src/config/env.ts';
 import { shopConfigFromEnv } from '../src/server/config.ts';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     'allocation-delay-ms': { type: 'string', default: '1000' },
     postgres: { type: 'boolean', default: false },
     snapshot: { type: 'string' },
+    'reconcile-every-ms': { type: 'string', default: '500' },
   },
 });
 const basePath = local.pathname;
@@ -86,7 +88,7 @@ const { handler, stop: stopShop } = await startShopApi(config, {
   basePath,
   snapshotFile: values.snapshot,
   delivery: { retryDelaysMs: [1_000, 2_000, 4_000], allocationPollMs: 1_000 },
-  reconcileEveryMs: 500,
+  reconcileEveryMs: Number(values['reconcile-every-ms']),
 });
 const api = await serveApi(handler, Number(values.port));
 

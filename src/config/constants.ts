@@ -38,6 +38,8 @@ export const OPS_ACTION_STALE_MS = 5 * 60_000;
 export const OPS_LIST_LIMIT = 100;
 /** The partner's prepaid balance below this (US dollars) e-mails the provider, once per crossing. */
 export const LOW_BALANCE_USD = 200;
+/** How often each API instance's own reconcile job looks for stuck orders (the scheduler's call comes each minute besides). */
+export const RECONCILE_EVERY_MS = 5_000;
 /** The reconcile job reads the partner's balance for that alert at most this often (across every API instance). */
 export const LOW_BALANCE_CHECK_EVERY_MS = 10 * 60_000;
 

@@ -1,4 +1,5 @@
 import { embeddedSnapshot, readSnapshot } from '../catalogue/snapshot.ts';
+import { RECONCILE_EVERY_MS } from '../config/constants.ts';
 import { createShopApi, type ShopApi, type ShopApiOptions } from './wiring.ts';
 import { firebaseAccounts } from './auth.ts';
 import type { ShopConfig } from './config.ts';
@@ -9,9 +10,6 @@ import { createMailer } from './mail/mailer.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { postgresPartnerBudget } from './partner/partner-budget.ts';
 import { createStripe } from './payments/stripe.ts';
-
-/** How often the in-process reconcile job looks for stuck orders. */
-const RECONCILE_EVERY_MS = 5_000;
 
 /**
  * The shop API with its real parts, from configuration: the database (migrated), Stripe, the
