@@ -31,7 +31,7 @@ import type { PushSubscriptionStore } from './push/subscriptions.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Everything the routes use, built once per API (wiring.ts builds them, createApp mounts the routes on them). */
-export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountActions' | 'actionStaleMs'> {
+export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountActions' | 'actionRecords'> {
   catalogue: Snapshot;
   basePath: string;
   db: Db;

@@ -10,6 +10,7 @@ import { createEsimStore } from './esims/store.ts';
 import { createFulfilmentEmails } from './fulfilment/emails.ts';
 import { createFulfilment, type Fulfilment, type FulfilmentOptions } from './fulfilment/fulfilment.ts';
 import { createHeldOrders } from './fraud/holds.ts';
+import { createActionRecords } from './ops/action-records.ts';
 import { createAccountActions } from './ops/account-actions.ts';
 import { createOrderActions } from './ops/order-actions.ts';
 import { createReconcileJob } from './jobs/reconcile.ts';
@@ -149,6 +150,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     siteName: SITE_NAME,
     destinationName: (code, lang) => destination(code, lang).name,
   });
+  const actionRecords = createActionRecords(db, options.opsActionStaleMs);
   const orderActions = createOrderActions({
     db,
     accounts: options.accounts,
@@ -158,21 +160,20 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     partner,
     heldOrders,
     resendOrderEmail: resendEmails.resendOrderEmail,
-    actionStaleMs: options.opsActionStaleMs,
+    actionRecords,
   });
   const accountActions = createAccountActions({
-    db,
     accounts: options.accounts,
     store,
     checkouts,
     pushSubscriptions,
     alertPreferences,
-    actionStaleMs: options.opsActionStaleMs,
+    actionRecords,
   });
   const app = createApp({
     orderActions,
     accountActions,
-    actionStaleMs: options.opsActionStaleMs,
+    actionRecords,
     catalogue,
     basePath: options.basePath ?? '',
     db,

@@ -1,10 +1,8 @@
 import type { OpsActionResult, OpsReason } from '../../contract/ops-api.ts';
 import { deleteBuyerAccount, type AccountDeletionDeps } from '../account/delete-account.ts';
-import type { Db } from '../db/db.ts';
-import { recordAction } from './action-records.ts';
+import type { ActionRecords } from './action-records.ts';
 import type { AccountActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
-import type { OrderActionDeps } from './order-actions.ts';
 
 /**
  * The back office's actions on an account (issue 30 item 6), each recorded with the operator and
@@ -13,10 +11,8 @@ import type { OrderActionDeps } from './order-actions.ts';
  * pages expired at Stripe; its eSIMs keep working unless the operator suspends them. Deletion is
  * the buyer's own deletion path (account/delete-account.ts): the books are kept.
  */
-export function createAccountActions(
-  deps: AccountDeletionDeps & { db: Db; actionStaleMs?: OrderActionDeps['actionStaleMs'] },
-): AccountActions {
-  const { db, accounts } = deps;
+export function createAccountActions(deps: AccountDeletionDeps & { actionRecords: ActionRecords }): AccountActions {
+  const { accounts } = deps;
   const record = (
     operator: Operator,
     action: 'block' | 'unblock' | 'delete_account',
@@ -24,18 +20,13 @@ export function createAccountActions(
     body: OpsReason,
     act: () => Promise<OpsActionResult['outcome']>,
   ) =>
-    recordAction(
-      db,
-      { operator, action, accountUid: uid, idempotencyKey: body.idempotencyKey, reason: body.reason },
-      async () => {
-        const account = await accounts.find({ uid });
-        if (!account) return { outcome: 'refused', detail: 'There is no such account.' };
-        if (account.role && action !== 'unblock')
-          return { outcome: 'refused', detail: 'A staff account: remove its role first (npm run ops:grant).' };
-        return { outcome: await act(), detail: null };
-      },
-      deps.actionStaleMs,
-    );
+    deps.actionRecords.record({ operator, action, accountUid: uid, idempotencyKey: body.idempotencyKey, reason: body.reason }, async () => {
+      const account = await accounts.find({ uid });
+      if (!account) return { outcome: 'refused', detail: 'There is no such account.' };
+      if (account.role && action !== 'unblock')
+        return { outcome: 'refused', detail: 'A staff account: remove its role first (npm run ops:grant).' };
+      return { outcome: await act(), detail: null };
+    });
 
   return {
     block: (operator: Operator, uid: string, body: OpsReason) =>

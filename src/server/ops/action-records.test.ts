@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databaseDrivers } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.ts';
-import { recordAction, type ActionOutcome } from './action-records.ts';
+import { createActionRecords, type ActionOutcome, type ActionRecords } from './action-records.ts';
 
 /**
  * The record of operator actions (issue 30): written before the action runs, settled with its
@@ -10,12 +10,14 @@ import { recordAction, type ActionOutcome } from './action-records.ts';
  */
 describe.each(databaseDrivers())('operator actions on $name', ({ open }) => {
   let db: Db;
+  let records: ActionRecords;
   const operator = { uid: 'op-1', email: 'op@example.com' };
   const request = (idempotencyKey: string) => ({ operator, action: 'note' as const, idempotencyKey, reason: 'why' });
   const done: ActionOutcome = { outcome: 'done', detail: null };
 
   beforeAll(async () => {
     db = await open();
+    records = createActionRecords(db);
   }, 120_000);
   afterAll(async () => {
     await db?.close();
@@ -27,30 +29,30 @@ describe.each(databaseDrivers())('operator actions on $name', ({ open }) => {
   it('runs an action once per key, and records who, why and what came of it', async () => {
     let runs = 0;
     const act = async () => (runs++, done);
-    expect(await recordAction(db, request('k1'), act)).toEqual({ action: 'note', outcome: 'done', detail: null });
-    expect(await recordAction(db, request('k1'), act)).toEqual({ action: 'note', outcome: 'already', detail: null });
+    expect(await records.record(request('k1'), act)).toEqual({ action: 'note', outcome: 'done', detail: null });
+    expect(await records.record(request('k1'), act)).toEqual({ action: 'note', outcome: 'already', detail: null });
     expect(runs).toBe(1);
     expect(await db.query('SELECT operator_uid, operator_email, reason, outcome FROM operator_actions')).toEqual([
       { operator_uid: 'op-1', operator_email: 'op@example.com', reason: 'why', outcome: 'done' },
     ]);
-    const other = await recordAction(db, { ...request('k1'), action: 'resend_email' }, act);
+    const other = await records.record({ ...request('k1'), action: 'resend_email' }, act);
     expect(other.outcome).toBe('refused');
   });
 
   it('runs again after a try that threw; one under way answers pending until it is stale', async () => {
-    await expect(recordAction(db, request('k2'), () => Promise.reject(new Error('Stripe did not answer')))).rejects.toThrow();
+    await expect(records.record(request('k2'), () => Promise.reject(new Error('Stripe did not answer')))).rejects.toThrow();
     expect((await db.query<{ outcome: string }>('SELECT outcome FROM operator_actions'))[0]?.outcome).toBe('failed');
-    expect((await recordAction(db, request('k2'), async () => done)).outcome).toBe('done');
+    expect((await records.record(request('k2'), async () => done)).outcome).toBe('done');
 
     // An instance died while it ran: the row stays 'started'.
     let release!: () => void;
-    const underWay = recordAction(db, request('k3'), () => new Promise<ActionOutcome>((resolve) => (release = () => resolve(done))));
+    const underWay = records.record(request('k3'), () => new Promise<ActionOutcome>((resolve) => (release = () => resolve(done))));
     await expect.poll(async () => (await db.query('SELECT 1 FROM operator_actions WHERE idempotency_key = $1', ['k3'])).length).toBe(1);
     let again = 0;
-    expect((await recordAction(db, request('k3'), async () => (again++, done))).outcome).toBe('pending');
+    expect((await records.record(request('k3'), async () => (again++, done))).outcome).toBe('pending');
     expect(again).toBe(0);
     await db.query(`UPDATE operator_actions SET started_at = now() - interval '10 minutes' WHERE idempotency_key = 'k3'`);
-    expect((await recordAction(db, request('k3'), async () => (again++, done))).outcome).toBe('done');
+    expect((await records.record(request('k3'), async () => (again++, done))).outcome).toBe('done');
     expect(again).toBe(1);
     release();
     await underWay;

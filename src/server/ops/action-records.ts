@@ -40,16 +40,26 @@ export interface ActionRow {
   outcome_detail: string | null;
 }
 
+/** Runs an operator's action once per click, recorded (see createActionRecords). */
+export interface ActionRecords {
+  record(request: ActionRequest, act: (actionId: number) => Promise<ActionOutcome>): Promise<OpsActionResult>;
+}
+
 /**
  * The record of operator actions (migration 0018): the row is written before the action runs and
  * settled with its outcome, so the record exists even when the action's answer is lost. The same
- * idempotency key (one per click) finds the first row: a double click does it once.
+ * idempotency key (one per click) finds the first row: a double click does it once. An action left
+ * 'started' by an instance that died may run again after `staleAfterMs` (OPS_ACTION_STALE_MS).
  */
-export async function recordAction(
+export function createActionRecords(db: Db, staleAfterMs = OPS_ACTION_STALE_MS): ActionRecords {
+  return { record: (request, act) => recordAction(db, request, act, staleAfterMs) };
+}
+
+async function recordAction(
   db: Db,
   request: ActionRequest,
   act: (actionId: number) => Promise<ActionOutcome>,
-  staleAfterMs = OPS_ACTION_STALE_MS,
+  staleAfterMs: number,
 ): Promise<OpsActionResult> {
   const inserted = await db.query<ActionRow>(
     `INSERT INTO operator_actions (idempotency_key, operator_uid, operator_email, action, order_id, account_uid, reason, details)

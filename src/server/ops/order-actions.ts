@@ -8,7 +8,7 @@ import type { OrderStore } from '../orders/store.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { RefundRefused } from '../refunds/refund-command.types.ts';
-import { recordAction, type ActionOutcome } from './action-records.ts';
+import type { ActionOutcome, ActionRecords, OpsAction } from './action-records.ts';
 import type { OrderActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
 import { esimOfOrder } from './order-detail.ts';
@@ -24,8 +24,7 @@ export interface OrderActionDeps {
   heldOrders: HeldOrders;
   /** Sends the order's e-mail again (to the buyer's address or `to`), recorded against the operator's action. */
   resendOrderEmail(orderId: string, to: string, operatorActionId: number): Promise<void>;
-  /** How long an action left 'started' (its instance died) waits before the same click may run it again; OPS_ACTION_STALE_MS unless set. */
-  actionStaleMs?: number | undefined;
+  actionRecords: ActionRecords;
 }
 
 const done = (detail: string | null = null, details?: Record<string, unknown>): ActionOutcome => ({
@@ -44,20 +43,9 @@ const refused = (detail: string): ActionOutcome => ({ outcome: 'refused', detail
 export function createOrderActions(deps: OrderActionDeps): OrderActions {
   const { db } = deps;
   const record =
-    (
-      operator: Operator,
-      action: Parameters<typeof recordAction>[1]['action'],
-      orderId: string,
-      body: OpsReason,
-      details?: Record<string, unknown>,
-    ) =>
+    (operator: Operator, action: OpsAction, orderId: string, body: OpsReason, details?: Record<string, unknown>) =>
     (act: (actionId: number) => Promise<ActionOutcome>) =>
-      recordAction(
-        db,
-        { operator, action, orderId, idempotencyKey: body.idempotencyKey, reason: body.reason, details },
-        act,
-        deps.actionStaleMs,
-      );
+      deps.actionRecords.record({ operator, action, orderId, idempotencyKey: body.idempotencyKey, reason: body.reason, details }, act);
 
   /** The eSIM's state as the partner says it now, kept (what My eSIMs and the order page show); a failed read leaves the last one. */
   async function readEsimStatus(esimTranNo: string): Promise<void> {

@@ -17,7 +17,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AccountActions, OrderActions } from './actions.types.ts';
-import { recordAction } from './action-records.ts';
+import type { ActionRecords } from './action-records.ts';
 import { dashboard } from './dashboard.ts';
 import { adminOnly, opsAuth, type OpsEnv } from './ops-auth.ts';
 import { accountState, orderDetail } from './order-detail.ts';
@@ -33,8 +33,7 @@ export interface OpsRouteDeps {
   partner: EsimPartner;
   orderActions: OrderActions;
   accountActions: AccountActions;
-  /** How long an action left 'started' (its instance died) waits before the same click may run it again; OPS_ACTION_STALE_MS unless set. */
-  actionStaleMs?: number | undefined;
+  actionRecords: ActionRecords;
 }
 
 const UUID = '[0-9a-fA-F-]{36}';
@@ -148,8 +147,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
         const action = c.req.param('action') as 'pause' | 'resume';
         const body = c.req.valid('json');
         return c.json(
-          await recordAction(
-            db,
+          await deps.actionRecords.record(
             { operator: c.var.operator, action: `sales_${action}`, idempotencyKey: body.idempotencyKey, reason: body.reason },
             async (actionId) => {
               const outcome = action === 'pause' ? await pauseSalesByOperator(db, body.reason, actionId) : await resumeSales(db);
@@ -157,7 +155,6 @@ export function opsRoutes(deps: OpsRouteDeps) {
                 ? { outcome: 'done', detail: null }
                 : { outcome: 'already', detail: outcome };
             },
-            deps.actionStaleMs,
           ),
         );
       })
