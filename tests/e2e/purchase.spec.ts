@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { PAYMENT_SUCCESS_REDIRECT_MS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
+import type { Locale } from '../../src/i18n/locales.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
 import {
   buy,
@@ -45,6 +46,25 @@ function recordOrderAndLookup(
     }
   });
   return seen;
+}
+
+/**
+ * The buyer opens payment success for order `id` again in a new tab of this browser (`prepare`
+ * run in it first), until the eSIM shows: the requests it made (recordOrderAndLookup) and where
+ * the first read of the order and the first accounts:lookup are among them.
+ */
+async function reopenPaymentSuccess(context: BrowserContext, lang: Locale, id: string, prepare?: (page: Page) => Promise<void>) {
+  const again = await context.newPage();
+  await prepare?.(again);
+  const requests = recordOrderAndLookup(again, id);
+  await again.goto(`${localizePath(lang, '/payment-success')}?order=${id}`);
+  await installCodesOn(again, lang);
+  await expect(again.locator('[data-order-number]')).toHaveText(/ES-\d{4}-\d{6}/);
+  return {
+    requests,
+    firstOrder: requests.findIndex((r) => r.what === 'order'),
+    firstLookup: requests.findIndex((r) => r.what === 'lookup'),
+  };
 }
 
 /**
@@ -132,19 +152,11 @@ for (const lang of ['en', 'de', 'ar'] as const) {
     }) => {
       await signedInAt(page, lang, checkout);
       const id = await buyAndReceive(page, lang);
-      const success = `${localizePath(lang, '/payment-success')}?order=${id}`;
       await page.close();
 
       // The buyer opens the page again (from the browser's history, a bookmark): the ID token
       // Firebase stored at sign-in is still valid for most of an hour.
-      const again = await context.newPage();
-      const requests = recordOrderAndLookup(again, id);
-      await again.goto(success);
-      await installCodesOn(again, lang);
-      await expect(again.locator('[data-order-number]')).toHaveText(/ES-\d{4}-\d{6}/);
-
-      const firstOrder = requests.findIndex((r) => r.what === 'order');
-      const firstLookup = requests.findIndex((r) => r.what === 'lookup');
+      const { requests, firstOrder, firstLookup } = await reopenPaymentSuccess(context, lang, id);
       expect(firstOrder, JSON.stringify(requests)).toBeGreaterThanOrEqual(0);
       expect(firstLookup, JSON.stringify(requests)).toBeGreaterThanOrEqual(0);
       // Set out before Firebase asked the Auth emulator about the account, with the stored token.
@@ -168,14 +180,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await page.close();
 
       // The stored token expires in 30 s: not sent early; Firebase refreshes it and the island asks.
-      const again = await context.newPage();
-      await storedTokenExpiresIn(again, 30_000);
-      const requests = recordOrderAndLookup(again, id);
-      await again.goto(success);
-      await installCodesOn(again, lang);
-      await expect(again.locator('[data-order-number]')).toHaveText(/ES-\d{4}-\d{6}/);
-      const firstOrder = requests.findIndex((r) => r.what === 'order');
-      const firstLookup = requests.findIndex((r) => r.what === 'lookup');
+      const { requests, firstOrder, firstLookup } = await reopenPaymentSuccess(context, lang, id, (again) =>
+        storedTokenExpiresIn(again, 30_000),
+      );
       expect(firstLookup, JSON.stringify(requests)).toBeGreaterThanOrEqual(0);
       expect(firstOrder, JSON.stringify(requests)).toBeGreaterThan(firstLookup);
 
