@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DataAmount, Price } from '../catalogue/schema.ts';
+import { DataAmount, DataKind, Price } from '../catalogue/schema.ts';
 import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
 import { ALERT_KINDS } from './alert-kinds.ts';
@@ -20,6 +20,8 @@ import { ALERT_KINDS } from './alert-kinds.ts';
  *   POST   /webhooks/partner/{token}            → 200 (the partner's notification: a hint, the partner is asked before acting)
  *   GET    /esims?lang=xx                       → EsimList (newest first; with install codes, usage at most 5 minutes old)
  *   GET    /esims/steps                         → EsimSteps (states and install steps only, from the database: asks the partner nothing)
+ *   GET    /esims/{id}/diagnosis?lang=xx        → EsimView ("Not working?": its state and data use read again from the partner,
+ *                                                at most once a minute per eSIM; else, or when it cannot answer, the last known)
  *   GET    /esims/{id}/top-ups?lang=xx          → TopUpPlans (the partner's own top-ups of this eSIM, priced, cheapest first;
  *                                                409 cannot_top_up when its plan cannot be topped up or it is not on a phone and valid;
  *                                                503 partner_unavailable when the partner cannot say now)
@@ -155,6 +157,8 @@ const SoldPlan = z.object({
   validity: z.number().int().positive(),
   validityUnit: z.enum(['day', 'week', 'month']),
   supportedCountries: z.array(z.string()),
+  /** How its data is counted (the plan's facts when it was sold): a daily or fair-use volume, then slowed or cut. Absent on older orders. */
+  data: DataKind.optional(),
 });
 
 const Destination = z.object({ code: z.string(), name: z.string(), flag: z.string() });

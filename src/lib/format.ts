@@ -28,6 +28,12 @@ export function formatDataAmount(amount: Package['metadata']['dataAmount'], loca
   return numberFormat(locale, { style: 'unit', unit: UNIT[amount.unit], maximumFractionDigits: 1 }).format(amount.value);
 }
 
+/** A speed as the language writes it, in Mbit/s from 1000 kbit/s on ('512 kb/s', '1 Mb/s', '1,5 Mbit/s'). */
+export function formatSpeed(kbps: number, locale: Locale): string {
+  const [value, unit] = kbps >= 1000 ? [kbps / 1000, 'megabit-per-second'] : [kbps, 'kilobit-per-second'];
+  return numberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
+}
+
 /** '7 days', '7 dni', '7 أيام': Intl spells the unit with the language's own plural rules. */
 export function formatValidity(validity: number, unit: Package['validityUnit'], locale: Locale): string {
   return numberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(validity);

@@ -5,7 +5,15 @@ import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { pushSubscriber, type PushSubscriber } from '../../tests/support/push-subscriber.ts';
-import { offeredTopUps, orderRequest, payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import {
+  offeredTopUps,
+  orderRequest,
+  partnerSettled,
+  payOnStandIn,
+  testCatalogue,
+  topUpRequest,
+  waitFor,
+} from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { AlertUnsubscribed, CreateOrderResponse, OrderView, type AlertKind } from '../contract/shop-api.ts';
 import { alertTexts, type AlertFacts } from './alerts/messages.ts';
@@ -100,14 +108,7 @@ describe.each(databaseDrivers())('alerts on $name', (driver) => {
       (o) => o.esim?.status === 'active',
     );
     // Until the install's notifications are all handled: the partner calls counted next are the alert's.
-    let seen = -1;
-    await waitFor(async () => {
-      await new Promise((r) => setTimeout(r, 400));
-      const now = bed.stand.partner.requests.length;
-      const still = now === seen;
-      seen = now;
-      return still;
-    }, Boolean);
+    await partnerSettled(bed.stand.partner);
   }
 
   /** What the alert says, as stored when it was due (its figures), in a language. */

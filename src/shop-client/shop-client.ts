@@ -79,6 +79,8 @@ export interface ShopClient {
   listTopUps(esimId: string, lang: Locale): Promise<TopUpPlans>;
   /** Cancels a never-installed eSIM and refunds it; answers the eSIM as it is now. */
   refundEsim(esimId: string, lang: Locale): Promise<EsimView>;
+  /** The eSIM as the partner has it now ("Not working?": read again at most once a minute per eSIM). */
+  diagnoseEsim(esimId: string, lang: Locale): Promise<EsimView>;
   /** Which alerts go by e-mail and by push (saved on the server, all on until changed). */
   getAlertPreferences(): Promise<AlertPreferences>;
   saveAlertPreferences(preferences: AlertPreferences): Promise<AlertPreferences>;
@@ -330,6 +332,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
           ),
       ),
     refundEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/refund?lang=${lang}`, isEsimView, { method: 'POST' }),
+    diagnoseEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/diagnosis?lang=${lang}`, isEsimView),
     getAlertPreferences: () => call('/me/alerts', isAlertPreferences),
     saveAlertPreferences: (preferences) => call('/me/alerts', isAlertPreferences, { method: 'PUT', body: preferences }),
     getPushPublicKey: () =>

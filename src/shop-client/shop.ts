@@ -12,6 +12,7 @@ export const {
   listEsimSteps,
   listTopUps,
   refundEsim,
+  diagnoseEsim,
   getAlertPreferences,
   saveAlertPreferences,
   getPushPublicKey,

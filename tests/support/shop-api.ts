@@ -87,3 +87,15 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Until the partner stand-in has had no request for 400 ms: the notifications it sent so far are all handled. */
+export async function partnerSettled(partner: { requests: readonly unknown[] }): Promise<void> {
+  let seen = -1;
+  await waitFor(async () => {
+    await new Promise((r) => setTimeout(r, 400));
+    const now = partner.requests.length;
+    const still = now === seen;
+    seen = now;
+    return still;
+  }, Boolean);
+}

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import CopyButton from './CopyButton.tsx';
+import ApnCode from './ApnCode.tsx';
 import type { ChecklistMessages } from './messages.ts';
 import { useDevice } from './use-device.ts';
 
@@ -27,12 +27,7 @@ export default function ConnectChecklist({ apn, messages: m }: Props) {
         {apn && (
           <li data-connect-apn>
             {steps.apn}
-            <span className="mt-1 flex flex-wrap items-center gap-2">
-              <code dir="ltr" className="break-all font-mono" data-code="apn">
-                {apn}
-              </code>
-              <CopyButton text={apn} label={m.copy.replace('{{what}}', m.apnLabel)} copiedText={m.copied} failedText={m.copyFailed} />
-            </span>
+            <ApnCode apn={apn} messages={m} />
           </li>
         )}
       </ol>

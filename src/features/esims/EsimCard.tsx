@@ -5,6 +5,7 @@ import type { EsimView } from '../../contract/shop-api.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
 import ConnectChecklist from './ConnectChecklist.tsx';
+import DiagnosisPanel from './DiagnosisPanel.tsx';
 import InstallCodes from './InstallCodes.tsx';
 import InstallStepLine from './InstallStepLine.tsx';
 import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
@@ -20,7 +21,8 @@ interface Props {
   messages: EsimCardMessages;
   /** Read from the device while offline: the install codes open, nothing that needs the API is offered. */
   offline: boolean;
-  onRefunded: (esim: EsimView) => void;
+  /** The eSIM as the API answered an action on it (a refund, the diagnosis' fresh read). */
+  onChanged: (esim: EsimView) => void;
   /** The live status' clock (MyEsims): when the page last looked. */
   now: number;
 }
@@ -40,22 +42,31 @@ const BADGE: Record<EsimView['status'], string> = {
 const LIVE: ReadonlySet<EsimView['status']> = new Set(['ready', 'active', 'used_up']);
 
 /** One eSIM in My eSIMs: destination, plan, status, data use, validity, order number, and what can be done with it. */
-export default function EsimCard({ esim, locale, paths, messages: m, offline, onRefunded, now }: Props) {
+export default function EsimCard({ esim, locale, paths, messages: m, offline, onChanged, now }: Props) {
   const headingId = useId();
   const codesId = useId();
   const [codesOpen, setCodesOpen] = useState(false);
   const [refundNotice, setRefundNotice] = useState(false);
   const notice = useRef<HTMLParagraphElement>(null);
+  const diagnosisId = useId();
+  const [diagnosisOpen, setDiagnosisOpen] = useState(false);
+  const codes = useRef<HTMLDivElement>(null);
+  const [codesAsked, setCodesAsked] = useState(false);
 
   function refunded(updated: EsimView) {
-    onRefunded(updated);
+    onChanged(updated);
     setCodesOpen(false);
+    setCodesAsked(false);
     setRefundNotice(true);
   }
   // The refund button is gone: the confirmation takes the focus, so it is read out and the place is kept.
   useEffect(() => {
     if (refundNotice) notice.current?.focus();
   }, [refundNotice]);
+  // The diagnosis' "Show install codes" opens them and takes the reader there.
+  useEffect(() => {
+    if (codesAsked) codes.current?.focus();
+  }, [codesAsked]);
 
   return (
     <li className="rounded-2xl border border-line p-4" aria-labelledby={headingId} data-esim={esim.id} data-status={esim.status}>
@@ -130,9 +141,36 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           </p>
         )}
         {!offline && esim.refundable && <RefundDialog esimId={esim.id} locale={locale} messages={m} onRefunded={refunded} />}
+        <button
+          type="button"
+          aria-expanded={diagnosisOpen}
+          aria-controls={diagnosisId}
+          onClick={() => setDiagnosisOpen(!diagnosisOpen)}
+          className="rounded-full border border-line px-4 py-2 text-sm font-semibold"
+          data-not-working
+        >
+          {m.diagnosis.open}
+        </button>
+      </div>
+      <div id={diagnosisId} hidden={!diagnosisOpen}>
+        {diagnosisOpen && (
+          <DiagnosisPanel
+            esim={esim}
+            locale={locale}
+            now={now}
+            paths={paths}
+            messages={m}
+            offline={offline}
+            onRead={onChanged}
+            onShowCodes={() => {
+              setCodesOpen(true);
+              setCodesAsked(true);
+            }}
+          />
+        )}
       </div>
       {esim.install && (
-        <div id={codesId} hidden={!codesOpen} className="mt-4">
+        <div id={codesId} ref={codes} tabIndex={-1} hidden={!codesOpen} className="mt-4">
           {codesOpen && <InstallCodes install={esim.install} messages={m.installCodes} guidePath={paths.guide} />}
         </div>
       )}

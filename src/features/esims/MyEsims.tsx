@@ -135,7 +135,7 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
       )}
       <ul aria-label={m.listLabel} className="space-y-4" data-esims>
         {view.esims.map((esim) => (
-          <EsimCard key={esim.id} esim={esim} locale={locale} paths={paths} messages={m} offline={offline} onRefunded={replace} now={now} />
+          <EsimCard key={esim.id} esim={esim} locale={locale} paths={paths} messages={m} offline={offline} onChanged={replace} now={now} />
         ))}
       </ul>
     </div>

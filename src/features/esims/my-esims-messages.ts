@@ -47,6 +47,7 @@ const SHOWN = [
   'helpDownloaded',
   'helpDeleted',
   'contactSupport',
+  'diagnosis',
 ] as const satisfies readonly (keyof MyEsim)[];
 
 /** What the My eSIMs island (MyEsims.tsx and its cards) says, and nothing else. */
@@ -87,6 +88,8 @@ export interface MyEsimsPaths {
   checkout: string;
   /** The support page (/support): the help for an eSIM deleted from the phone. */
   support: string;
+  /** The package pages (/package), each at /package/{destination}: a new plan for an ended eSIM. */
+  package: string;
 }
 
 export function myEsimsMessages(locale: Locale): MyEsimsMessages {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Package, PlanFacts } from '../../catalogue/schema.ts';
 import { LOCALE_CODES, type Locale } from '../../i18n/locales.ts';
 import { useTranslations } from '../../i18n/t.ts';
-import { formatDataAmount } from '../../lib/format.ts';
+import { formatDataAmount, formatSpeed } from '../../lib/format.ts';
 import en from '../../../locales/en/plans.json';
-import { dataText, factTexts, formatSpeed, networkGroups, networksText, splitFacts } from './plan-facts.ts';
+import { dataText, factTexts, networkGroups, networksText, splitFacts } from './plan-facts.ts';
 
 const baseFacts: PlanFacts = {
   networks: [{ country: 'DE', operators: [{ name: 'Telekom', networkType: '5G' }] }],

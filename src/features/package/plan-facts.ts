@@ -1,7 +1,7 @@
 import type { Package, PlanFacts } from '../../catalogue/schema.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { T } from '../../i18n/t.ts';
-import { formatDataAmount } from '../../lib/format.ts';
+import { formatDataAmount, formatSpeed } from '../../lib/format.ts';
 
 /**
  * The plan facts of issue 22 as a traveller reads them, formatted on the server: the package page
@@ -19,12 +19,6 @@ export interface DataText {
   limit: string | undefined;
   /** The whole rule in one line: '1 GB in total', '1 GB a day, then 512 kb/s', 'Unlimited, fair use 3 GB/day then 1 Mb/s'. */
   summary: string;
-}
-
-/** A speed as the language writes it, in Mbit/s from 1000 kbit/s on ('512 kb/s', '1 Mb/s', '1,5 Mbit/s'). */
-export function formatSpeed(kbps: number, locale: Locale): string {
-  const [value, unit] = kbps >= 1000 ? [kbps / 1000, 'megabit-per-second'] : [kbps, 'kilobit-per-second'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: 1 }).format(value);
 }
 
 export function dataText(pkg: Pick<Package, 'metadata' | 'facts'>, locale: Locale, t: T<'plans'>): DataText {

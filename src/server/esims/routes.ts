@@ -1,5 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
+import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
 import { ERROR_CODES, type EsimList, type EsimSteps, type TopUpPlans } from '../../contract/shop-api.ts';
 import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
@@ -12,6 +12,7 @@ import { tooManyAttempts, type UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
 import { langQuery } from '../validation.ts';
 import { buyerRefund } from './buyer-refund.ts';
+import { refreshEsims } from './refresh.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
 import { esimStep, esimView, type DestinationOf } from './view.ts';
 
@@ -108,6 +109,28 @@ export function esimRoutes(deps: EsimRoutesDeps) {
       }),
     };
     return c.json(body);
+  });
+
+  /**
+   * "Not working?" (issue 32): the eSIM as the partner has it now, for the diagnosis. Its state and
+   * data use are read again (one esim/query, which answers both) at most once a minute per eSIM
+   * across every instance (DIAGNOSIS_READ_EVERY_MS); otherwise, or when the partner cannot answer,
+   * the last known state answers. What was read is checked for alerts, as every read is.
+   */
+  app.get('/:id/diagnosis', langQuery, async (c) => {
+    const { lang } = c.req.valid('query');
+    let found = await owned(c);
+    if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+    const { order, esim } = found;
+    if (esim && order.state === 'delivered' && (await esims.claimStateRead(esim.esim_tran_no, DIAGNOSIS_READ_EVERY_MS))) {
+      try {
+        await refreshEsims(partner, esims, [esim.esim_tran_no], { usage: false, alerts });
+        found = (await owned(c)) ?? found;
+      } catch (error) {
+        console.error('esims: the diagnosis could not read', esim.esim_tran_no, error instanceof Error ? error.message : error);
+      }
+    }
+    return c.json(await esimView(found.order, found.esim, destination(found.order.destination, lang)));
   });
 
   app.get('/:id/top-ups', langQuery, async (c) => {

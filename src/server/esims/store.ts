@@ -72,6 +72,16 @@ export function createEsimStore(db: Queryable): EsimStore {
       );
     },
 
+    async claimStateRead(esimTranNo: string, everyMs: number): Promise<boolean> {
+      const claimed = await db.query(
+        `UPDATE esims SET state_read_at = now()
+         WHERE esim_tran_no = $1 AND (state_read_at IS NULL OR state_read_at <= now() - $2 * interval '1 millisecond')
+         RETURNING 1`,
+        [esimTranNo, everyMs],
+      );
+      return claimed.length === 1;
+    },
+
     async recordUsage(usage: EsimUsage): Promise<void> {
       await db.query(
         `UPDATE esims SET used_bytes = $2::bigint, total_bytes = $3::bigint, usage_checked_at = now(), updated_at = now(),

@@ -24,6 +24,8 @@ export interface EsimRow {
   used_bytes: number;
   validity_days: number;
   usage_checked_at: Date | null;
+  /** When the diagnosis last read its state from the partner (migration 0021). */
+  state_read_at: Date | null;
   /** The data alerts' round (migration 0011): one more with each top-up, so 80 % and used up may come again. */
   data_round: number;
   created_at: Date;
@@ -38,6 +40,11 @@ export interface EsimStore {
   saveProfile(tx: Queryable, orderId: string, p: EsimProfile): Promise<void>;
   /** What the partner says of an eSIM now (its status, installation, validity and data). */
   refresh(profile: EsimProfile): Promise<void>;
+  /**
+   * Claims the diagnosis' read of the eSIM's state from the partner: true at most once per `everyMs`
+   * for an eSIM, across every instance (the caller then reads and `refresh`es it).
+   */
+  claimStateRead(esimTranNo: string, everyMs: number): Promise<boolean>;
   /** The partner's data use figures of an eSIM (used up when all is used). */
   recordUsage(usage: EsimUsage): Promise<void>;
   /** A delivered top-up's new totals; the data alerts start a new round. */

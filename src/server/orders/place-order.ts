@@ -120,6 +120,7 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
         validityUnit: pkg.validityUnit,
         supportedCountries: pkg.supportedCountries,
         topUp: pkg.facts.topUp,
+        data: pkg.facts.data,
       },
       destination: plan.destination.code,
       destinationName: plan.destination.names[request.lang],

@@ -1,4 +1,4 @@
-import type { Price } from '../../catalogue/schema.ts';
+import type { DataKind, Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
 import type { LimitInStatement } from '../limits.types.ts';
@@ -58,6 +58,8 @@ export interface SoldPlan {
    * Absent on top-ups, and on orders from before it was kept.
    */
   topUp?: boolean;
+  /** A new eSIM's plan: how its data is counted (the "Not working?" diagnosis). Absent on top-ups and older orders. */
+  data?: DataKind;
 }
 
 export interface NewOrder {
