@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
@@ -37,6 +37,28 @@ const BADGE: Record<EsimView['status'], string> = {
   refunding: 'bg-surface-muted',
   refunded: 'bg-surface-muted',
 };
+
+/** A button that shows and hides the part of the card it controls (the install codes, the diagnosis). */
+function DisclosureButton({
+  open,
+  controls,
+  onToggle,
+  children,
+  ...data
+}: { open: boolean; controls: string; onToggle: (open: boolean) => void; children: ReactNode } & Record<`data-${string}`, boolean>) {
+  return (
+    <button
+      type="button"
+      aria-expanded={open}
+      aria-controls={controls}
+      onClick={() => onToggle(!open)}
+      className="rounded-full border border-line px-4 py-2 text-sm font-semibold"
+      {...data}
+    >
+      {children}
+    </button>
+  );
+}
 
 /** States in which a traveller may still want more data on the eSIM. */
 const LIVE: ReadonlySet<EsimView['status']> = new Set(['ready', 'active', 'used_up']);
@@ -122,16 +144,9 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
       )}
       <div className="mt-4 flex flex-wrap items-start gap-3">
         {esim.install && (
-          <button
-            type="button"
-            aria-expanded={codesOpen}
-            aria-controls={codesId}
-            onClick={() => setCodesOpen(!codesOpen)}
-            className="rounded-full border border-line px-4 py-2 text-sm font-semibold"
-            data-show-codes
-          >
+          <DisclosureButton open={codesOpen} controls={codesId} onToggle={setCodesOpen} data-show-codes>
             {m.showCodes}
-          </button>
+          </DisclosureButton>
         )}
         {!offline && esim.canTopUp && <TopUpOffer esimId={esim.id} locale={locale} checkoutPath={paths.checkout} messages={m} />}
         {/* Said plainly where the top-up would be, while the eSIM is in use or about to be: the partner sells none for its plan. */}
@@ -141,16 +156,9 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           </p>
         )}
         {!offline && esim.refundable && <RefundDialog esimId={esim.id} locale={locale} messages={m} onRefunded={refunded} />}
-        <button
-          type="button"
-          aria-expanded={diagnosisOpen}
-          aria-controls={diagnosisId}
-          onClick={() => setDiagnosisOpen(!diagnosisOpen)}
-          className="rounded-full border border-line px-4 py-2 text-sm font-semibold"
-          data-not-working
-        >
+        <DisclosureButton open={diagnosisOpen} controls={diagnosisId} onToggle={setDiagnosisOpen} data-not-working>
           {m.diagnosis.open}
-        </button>
+        </DisclosureButton>
       </div>
       <div id={diagnosisId} hidden={!diagnosisOpen}>
         {diagnosisOpen && (
