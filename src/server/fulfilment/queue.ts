@@ -13,22 +13,30 @@ export interface Claim {
   lease: number;
 }
 
-/** Every order with work left (paid but not delivered, owed a refund or an e-mail) whose time has come and that nobody holds. */
+/**
+ * Every order with work left (paid but not delivered, owed a refund or an e-mail) whose time has
+ * come and that nobody holds, oldest attempt first. Two branches, each on its own partial index
+ * (orders_to_reconcile, refunds_open): one WHERE with an EXISTS in an OR matched no index and read
+ * every order on every tick of every instance. The planner pushes the time conditions into both.
+ */
+export const DUE_ORDERS_SQL = `SELECT id FROM (
+    SELECT id, next_attempt_at, locked_until FROM orders
+    WHERE state IN ('provisioning', 'fulfilment_failed', 'refund_requested')
+       -- One held for an admin's decision (fraud/holds.ts) is not due: it never holds up the others.
+       OR (state = 'paid' AND (hold IS NULL OR hold = 'approved'))
+       OR (state = 'delivered' AND email_sent_at IS NULL)
+       OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL)
+    UNION
+    -- A refund of it to ask Stripe for, settle or ask again (an operator's, part of the payment).
+    SELECT o.id, o.next_attempt_at, o.locked_until FROM refunds r JOIN orders o ON o.id = r.order_id
+    WHERE r.status IN ('requested', 'pending', 'failed')
+  ) due
+  WHERE (next_attempt_at IS NULL OR next_attempt_at <= now())
+    AND (locked_until IS NULL OR locked_until < now())
+  ORDER BY next_attempt_at NULLS FIRST LIMIT $1`;
+
 export async function due(db: Db, limit: number): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    `SELECT id FROM orders
-     WHERE (state IN ('provisioning', 'fulfilment_failed', 'refund_requested')
-            -- One held for an admin's decision (fraud/holds.ts) is not due: it never holds up the others.
-            OR (state = 'paid' AND (hold IS NULL OR hold = 'approved'))
-            OR (state = 'delivered' AND email_sent_at IS NULL)
-            OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL)
-            -- A refund of it to ask Stripe for, settle or ask again (an operator's, part of the payment).
-            OR EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = orders.id AND r.status IN ('requested', 'pending', 'failed')))
-       AND (next_attempt_at IS NULL OR next_attempt_at <= now())
-       AND (locked_until IS NULL OR locked_until < now())
-     ORDER BY next_attempt_at NULLS FIRST LIMIT $1`,
-    [limit],
-  );
+  const rows = await db.query<{ id: string }>(DUE_ORDERS_SQL, [limit]);
   return rows.map((row) => row.id);
 }
 
