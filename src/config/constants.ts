@@ -86,6 +86,11 @@ export const REFUND_PROCESSING_BUSINESS_DAYS = { min: 5, max: 7 } as const;
 
 /** My eSIMs shows the partner's data use at most this old; older, the API asks the partner again (issue 15). */
 export const ESIM_USAGE_MAX_AGE_MS = 5 * 60_000;
+/**
+ * A paid eSIM not delivered within this long is refunded with its e-mail, whatever retries are
+ * left (issue 32 item 3); the checkout and payment pages say so. Peers promise 70 minutes at best.
+ */
+export const DELIVERY_PROMISE_MS = 60 * 60_000;
 /** "Not working?" reads the eSIM's state from the partner at most this often per eSIM (issue 32: the shared partner budget). */
 export const DIAGNOSIS_READ_EVERY_MS = 60_000;
 

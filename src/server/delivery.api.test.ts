@@ -302,7 +302,8 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
         last_error: string | null;
         email_sent_at: Date | null;
         refund_reason: string | null;
-      }>('SELECT state, uid, attempts, last_error, email_sent_at, refund_reason FROM orders WHERE id = $1', [id])
+        next_attempt_at: Date | null;
+      }>('SELECT state, uid, attempts, last_error, email_sent_at, refund_reason, next_attempt_at FROM orders WHERE id = $1', [id])
     )[0]!;
   const partnerOrders = (id: string) =>
     bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);
@@ -415,6 +416,46 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
       expect(stuck.requests.filter((r) => r.call === 'esim/order')).toHaveLength(1);
       expect(stuck.requests.filter((r) => r.call === 'esim/query' && r.errorCode === '200010').length).toBeGreaterThanOrEqual(3);
       expect((await orderRow(order.id)).last_error).toMatch(/not allocated within 1 s/);
+      await expectRefundedToBuyer(order, buyer);
+    } finally {
+      await serveWith(bed.build());
+      await stuck.close();
+    }
+  });
+
+  it('refunds, with its e-mail, an eSIM not delivered within the promised time, though retries are left', async () => {
+    // The partner takes the order and never allocates; the tries are an hour apart, so only the
+    // promise (here 1.5 s after the payment) can end the wait.
+    const stuck = await startEsimAccessStandIn({
+      accessCode: 'slow-access-code',
+      secretKey: 'slow-secret',
+      allocationDelayMs: 24 * 3600_000,
+    });
+    try {
+      await serveWith(
+        bed.build({
+          partner: createEsimAccessPartner({ accessCode: 'slow-access-code', secretKey: 'slow-secret', baseUrl: stuck.url, retries: 0 }),
+          delivery: { retryDelaysMs: [3600_000, 3600_000], allocationPollMs: 100, allocationLimitMs: 200, deliveryPromiseMs: 1_500 },
+        }),
+      );
+      const buyer = await signUp();
+      const order = await buy(buyer.idToken);
+      const paidAt = Date.now();
+      await new Promise((r) => setTimeout(r, 500));
+      await bed.handler.reconcile();
+      expect((await orderRow(order.id)).state).toBe('provisioning');
+      // The try left for an hour later is due at the promised time instead.
+      expect((await orderRow(order.id)).next_attempt_at!.getTime()).toBeLessThanOrEqual(paidAt + 1_600);
+      const refunded = await reconciledTo(buyer.idToken, order.id, 'refunded');
+      expect(Date.now() - paidAt).toBeGreaterThanOrEqual(1_400);
+      expect(refunded.state).toBe('refunded');
+      const [failed] = await bed.db.query<{ cause: string }>(
+        `SELECT cause FROM order_events WHERE order_id = $1 AND to_state = 'fulfilment_failed'`,
+        [order.id],
+      );
+      expect(failed!.cause).toMatch(/^delivery_promise_missed/);
+      // No eSIM was left at the partner that nobody receives, and the buyer has the money and the e-mail.
+      expect(stuck.requests.filter((r) => r.call === 'esim/order')).toHaveLength(1);
       await expectRefundedToBuyer(order, buyer);
     } finally {
       await serveWith(bed.build());

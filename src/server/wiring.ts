@@ -67,7 +67,10 @@ export interface ShopApiOptions {
   /** Dev and tests only (never a live site): the push-service stand-in's origin, a push endpoint besides the browsers' push services. */
   pushServiceStandInOrigin?: string | undefined;
   /** Retry timing of deliveries (tests make it short). */
-  delivery?: Pick<FulfilmentOptions, 'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs'>;
+  delivery?: Pick<
+    FulfilmentOptions,
+    'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs' | 'deliveryPromiseMs'
+  >;
   /** How long an operator's action left 'started' by an instance that died waits before it may run again (the fault run makes it short). */
   opsActionStaleMs?: number;
 }

@@ -190,6 +190,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
                   ? m.refund[order.state === 'refunded' ? 'done' : 'pending']
                   : m.states[order.state]}
       </div>
+      {paid && !delivered && <p className="text-sm text-ink-muted">{m.deliveryPromise}</p>}
       {delivered && !topUp && order.esim?.install && (
         <InstallCodes install={order.esim.install} messages={m.installCodes} guidePath={paths.installGuide} />
       )}

@@ -2,7 +2,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { accountNamespace, type AccountNamespace } from '../account/messages.ts';
 import { checklistMessages, installCodesMessages, type ChecklistMessages, type InstallCodesMessages } from '../esims/messages.ts';
-import { checkoutNamespace, type CheckoutNamespace } from './messages.ts';
+import { checkoutNamespace, deliveryPromiseText, type CheckoutNamespace } from './messages.ts';
 import { loadErrorMessages, type LoadErrorMessages } from '../../shop-client/shop-error-messages.ts';
 
 type PaymentSuccess = CheckoutNamespace['paymentSuccess'];
@@ -39,6 +39,7 @@ export type OrderConfirmationMessages = Pick<PaymentSuccess, (typeof SHOWN)[numb
   errors: LoadErrorMessages;
   installCodes: InstallCodesMessages;
   checklist: ChecklistMessages;
+  deliveryPromise: string;
 };
 
 export function orderConfirmationMessages(locale: Locale): OrderConfirmationMessages {
@@ -51,5 +52,6 @@ export function orderConfirmationMessages(locale: Locale): OrderConfirmationMess
     errors: loadErrorMessages(locale),
     installCodes: installCodesMessages(locale),
     checklist: checklistMessages(locale),
+    deliveryPromise: deliveryPromiseText(locale),
   };
 }

@@ -16,6 +16,7 @@ import type { Fulfilment } from './fulfilment.types.ts';
 import { partnerWrites } from './partner-writes.ts';
 import * as queue from './queue.ts';
 import { pauseSales } from '../orders/sales-pause.ts';
+import { DELIVERY_PROMISE_MS } from '../../config/constants.ts';
 
 /**
  * Delivery (DESIGN 6): every paid order ends delivered or refunded. One step function moves an
@@ -48,6 +49,8 @@ export interface FulfilmentOptions {
   leaseMs?: number;
   /** How soon to read a pending refund at Stripe again (its webhook usually comes first). */
   refundPollMs?: number;
+  /** A delivery still failing this long after the payment is refunded at once (DELIVERY_PROMISE_MS). */
+  deliveryPromiseMs?: number;
   /** A new eSIM was delivered and its order e-mail sent (the alerts' 'eSIM ready', issue 23). */
   onDelivered?: (orderId: string) => void;
 }
@@ -79,6 +82,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
   const allocationLimitMs = options.allocationLimitMs ?? ALLOCATION_LIMIT_MS;
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const refundPollMs = options.refundPollMs ?? REFUND_POLL_MS;
+  const deliveryPromiseMs = options.deliveryPromiseMs ?? DELIVERY_PROMISE_MS;
   const emails = createFulfilmentEmails({ ...options, esims });
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
@@ -458,6 +462,12 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
       error.kind === 'insufficient_balance' ||
       (error.call === 'esim/topup' && error.kind === 'not_allowed'));
 
+  /** How long until the order's delivery promise runs out (negative once it has). */
+  async function deliveryPromiseLeft(id: string): Promise<number> {
+    const payment = await refunds.paidPayment(db, id);
+    return payment ? payment.paid_at.getTime() + deliveryPromiseMs - Date.now() : Infinity;
+  }
+
   async function runOnce(id: string): Promise<void> {
     const lease = await claimOrder(db, id, leaseMs);
     if (!lease) return;
@@ -475,7 +485,9 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
       const attempts = lease.order.attempts + 1;
       const state = (await fresh(id)).state;
       const delivering = state === 'paid' || state === 'provisioning';
-      if (delivering && (attempts >= delays.length || hopeless(error))) {
+      // The promised time counts from the payment: a try left for after it is made at it instead.
+      const promiseLeftMs = delivering ? await deliveryPromiseLeft(id) : Infinity;
+      if (delivering && (attempts >= delays.length || hopeless(error) || promiseLeftMs <= 0)) {
         console.error('fulfilment: giving up, refunding', id, text);
         // Our prepaid balance at the partner ran dry: this buyer is refunded at once, and selling stops until it is topped up.
         const outOfBalance = refused(error) && error.kind === 'insufficient_balance';
@@ -490,7 +502,11 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
               tx,
               id,
               'fulfilment_failed',
-              outOfBalance ? 'partner_out_of_balance' : `retries_exhausted after ${attempts} tries`,
+              outOfBalance
+                ? 'partner_out_of_balance'
+                : promiseLeftMs <= 0
+                  ? `delivery_promise_missed after ${attempts} tries`
+                  : `retries_exhausted after ${attempts} tries`,
             );
           })
           .catch(() => false);
@@ -500,7 +516,8 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
         return;
       }
       console.error('fulfilment: will try again', id, `try ${attempts}`, text);
-      return lease.release({ kind: 'retry', attempts, error: text, inMs: delays[Math.min(attempts, delays.length) - 1]! });
+      const waitMs = Math.min(delays[Math.min(attempts, delays.length) - 1]!, promiseLeftMs);
+      return lease.release({ kind: 'retry', attempts, error: text, inMs: waitMs });
     }
     await lease.release(outcome === 'done' ? { kind: 'done' } : { kind: 'look_again', inMs: outcome.retryInMs });
   }

@@ -10,12 +10,17 @@ export type { RefundRow, RefundRowStatus };
 export const OPEN_STATUSES: readonly RefundRowStatus[] = ['requested', 'pending', 'failed'];
 
 /** The order's paid payment, the one its refunds give back. */
-export async function paidPayment(
-  tx: Queryable,
-  orderId: string,
-): Promise<{ payment_intent_id: string | null; amount_minor: number; currency: string } | undefined> {
-  const [payment] = await tx.query<{ payment_intent_id: string | null; amount_minor: number; currency: string }>(
-    `SELECT payment_intent_id, amount_minor, currency FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
+/** The order's payment: what to refund, and when it was paid (the delivery promise counts from then). */
+interface PaidPayment {
+  payment_intent_id: string | null;
+  amount_minor: number;
+  currency: string;
+  paid_at: Date;
+}
+
+export async function paidPayment(tx: Queryable, orderId: string): Promise<PaidPayment | undefined> {
+  const [payment] = await tx.query<PaidPayment>(
+    `SELECT payment_intent_id, amount_minor, currency, created_at AS paid_at FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`,
     [orderId],
   );
   return payment;
