@@ -94,7 +94,7 @@ interface NodeBindings {
  * (one household or server has a whole /64), and one shared key when there is none (a handler
  * called in-process).
  */
-function clientKey(request: Request, connection: unknown, trustedProxies: number): string {
+export function clientKey(request: Request, connection: unknown, trustedProxies: number): string {
   const hops =
     request.headers
       .get('x-forwarded-for')

@@ -25,6 +25,9 @@ import { OrderState } from './shop-api.ts';
  *   GET  /ops/dashboard                            → OpsDashboard                           (admin)
  *   GET  /ops/reports/orders.csv?from=&to=         → text/csv, one row per order            (admin)
  *   POST /ops/sales/{pause|resume}     OpsReason   → OpsActionResult                         (admin)
+ *   GET  /ops/support?state=open|closed            → OpsSupportList (open: the longest waiting first)  (support)
+ *   POST /ops/support/{id}/reply       OpsSupportReply → OpsActionResult (e-mailed in the buyer's language) (support)
+ *   POST /ops/support/{id}/close       OpsSupportClose → OpsActionResult (a buyer's new message reopens it) (support)
  *
  * Every action carries `idempotencyKey` (one per click of the page, kept while the form is open):
  * the same key again answers the first outcome and does nothing twice.
@@ -203,6 +206,8 @@ export const OpsDashboard = z.object({
   salesPause: z.object({ reason: z.string(), since: Iso }).nullable(),
   /** The order audit's findings, read now. */
   audit: z.array(z.object({ orderId: z.string().nullable(), finding: z.string() })),
+  /** Support requests open now, and the median minutes to a first reply of those of the last 30 days (null: none answered). */
+  support: z.object({ open: z.number().int(), medianFirstReplyMinutes: z.number().nullable() }),
 });
 export type OpsDashboard = z.infer<typeof OpsDashboard>;
 
@@ -212,3 +217,36 @@ export const OPS_ERROR_CODES = {
   /** 409: an action the order's state does not allow now (detail says why). */
   conflict: 'conflict',
 } as const;
+
+/** The support inbox (issue 32 item 4). */
+export const OpsSupportQuery = z.object({ state: OneValue(z.enum(['open', 'closed']).optional()) });
+export const OpsSupportReply = OpsReason.pick({ idempotencyKey: true }).extend({ text: z.string().trim().min(1).max(4000) });
+export type OpsSupportReply = z.infer<typeof OpsSupportReply>;
+export const OpsSupportClose = OpsReason.pick({ idempotencyKey: true });
+export type OpsSupportClose = z.infer<typeof OpsSupportClose>;
+export const OpsSupportRequest = z.object({
+  id: z.string(),
+  reference: z.string(),
+  state: z.enum(['open', 'closed']),
+  email: z.string(),
+  lang: z.string(),
+  /** No account: the reply goes by e-mail only. */
+  visitor: z.boolean(),
+  uid: z.string().nullable(),
+  /** The order it is about (a visitor's number found), else null. */
+  orderId: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+  /** The number a visitor typed, as typed. */
+  givenOrderNumber: z.string().nullable(),
+  /** The phone's system, the page's cause, the eSIM's state and usage, the plan, when sent. */
+  diagnosis: z.record(z.string(), z.unknown()),
+  createdAt: Iso,
+  firstReplyAt: Iso.nullable(),
+  closedAt: Iso.nullable(),
+  messages: z.array(
+    z.object({ author: z.enum(['buyer', 'operator']), operatorUid: z.string().nullable(), body: z.string(), createdAt: Iso }),
+  ),
+});
+export type OpsSupportRequest = z.infer<typeof OpsSupportRequest>;
+export const OpsSupportList = z.object({ requests: z.array(OpsSupportRequest) });
+export type OpsSupportList = z.infer<typeof OpsSupportList>;

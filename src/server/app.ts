@@ -28,10 +28,11 @@ import type { CheckoutExpiry } from './payments/checkout-expiry.ts';
 import { pushPublicKeyRoutes, pushSubscriptionRoutes } from './push/routes.ts';
 import type { PushSender } from './push/sender.ts';
 import type { PushSubscriptionStore } from './push/subscriptions.ts';
+import { supportRoutes } from './support/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Everything the routes use, built once per API (wiring.ts builds them, createApp mounts the routes on them). */
-export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountActions' | 'actionRecords'> {
+export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountActions' | 'actionRecords' | 'support'> {
   catalogue: Snapshot;
   basePath: string;
   db: Db;
@@ -81,6 +82,7 @@ export function createApp(parts: ShopParts) {
     .route('/me/alerts', alertPreferenceRoutes({ ...parts, auth }))
     .route('/me/push-subscriptions', pushSubscriptionRoutes({ ...parts, auth }))
     .route('/me', accountRoutes({ ...parts, auth }))
+    .route('/support', supportRoutes({ ...parts, auth }))
     .route('/push', pushPublicKeyRoutes(parts))
     .route('/alerts', alertUnsubscribeRoutes(parts))
     .route('/webhooks', webhookRoutes(parts))

@@ -7,6 +7,7 @@ import {
   TOP_UP_LISTS_PER_USER_PER_MINUTE,
 } from '../config/constants.ts';
 import { ERROR_CODES } from '../contract/shop-api.ts';
+import { SUPPORT_REQUESTS_PER_HOUR } from '../contract/support-api.ts';
 import type { Db } from './db/db.ts';
 import { fail } from './http.ts';
 import type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
@@ -28,6 +29,8 @@ export interface UserLimits {
   topUpListsPerMinute: number;
   /** GET /esims's reads of data use from the partner; beyond it answers the figures it has. */
   usageRefreshesPerMinute: number;
+  /** Support requests and follow-ups (issue 32): per account, or per visitor's address and e-mail. */
+  supportPerHour: number;
 }
 
 export const USER_LIMITS: UserLimits = {
@@ -36,6 +39,7 @@ export const USER_LIMITS: UserLimits = {
   refundsPerMinute: REFUND_REQUESTS_PER_USER_PER_MINUTE,
   topUpListsPerMinute: TOP_UP_LISTS_PER_USER_PER_MINUTE,
   usageRefreshesPerMinute: ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
+  supportPerHour: SUPPORT_REQUESTS_PER_HOUR,
 };
 
 /** How often the rows of windows that ran out over an hour ago are deleted, by each instance. */
@@ -70,6 +74,7 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
     refunds: [window('refunds-minute', limits.refundsPerMinute, 60)],
     topUps: [window('top-ups-minute', limits.topUpListsPerMinute, 60)],
     usage: [window('usage-minute', limits.usageRefreshesPerMinute, 60)],
+    support: [window('support-hour', limits.supportPerHour, 3600)],
   };
 
   function inStatement(route: LimitedRoute, uid: string, first: number): LimitInStatement {

@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import type { Snapshot } from '../catalogue/schema.ts';
+import { PROVIDER } from '../config/provider.ts';
 import { SITE_NAME } from '../config/site.ts';
+import { SUPPORT_FORM_MIN_MS } from '../contract/support-api.ts';
 import { createAlerts, type Alerts, type AlertsOptions } from './alerts/alerts.ts';
 import { createAlertPreferences } from './alerts/preferences.ts';
 import { createApp } from './app.ts';
@@ -73,6 +75,8 @@ export interface ShopApiOptions {
   >;
   /** How long an operator's action left 'started' by an instance that died waits before it may run again (the fault run makes it short). */
   opsActionStaleMs?: number;
+  /** The support form's shortest fill time (SUPPORT_FORM_MIN_MS; tests make it short). */
+  supportFormMinMs?: number;
 }
 
 /**
@@ -174,6 +178,14 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     actionRecords,
   });
   const app = createApp({
+    support: {
+      mailer: options.mailer,
+      siteUrl,
+      siteName: SITE_NAME,
+      providerEmail: PROVIDER.supportEmail,
+      secret: options.alerts.secret,
+      formMinMs: options.supportFormMinMs ?? SUPPORT_FORM_MIN_MS,
+    },
     orderActions,
     accountActions,
     actionRecords,

@@ -18,7 +18,9 @@ export type OpsAction =
   | 'unblock'
   | 'delete_account'
   | 'sales_pause'
-  | 'sales_resume';
+  | 'sales_resume'
+  | 'support_reply'
+  | 'support_close';
 
 export interface ActionRequest {
   operator: Pick<Operator, 'uid' | 'email'>;

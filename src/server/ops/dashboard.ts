@@ -4,6 +4,7 @@ import type { OpsDashboard, OpsPeriod } from '../../contract/ops-api.ts';
 import { includedVatMinor } from '../../pricing/pricing.ts';
 import type { Queryable } from '../db/db.ts';
 import { auditOrders } from '../orders/audit.ts';
+import { supportCounts } from '../support/store.ts';
 import { openSalesPause } from '../orders/sales-pause.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { marginMinor } from './order-detail.ts';
@@ -47,6 +48,7 @@ export async function dashboard(db: Queryable, partner: EsimPartner, now: Date =
     [earliest, currency, now],
   );
   const pause = await openSalesPause(db);
+  const support = await supportCounts(db, now);
   const findings = await auditOrders(db, now);
   const balance = await partner.balance({ priority: 'operator' }).catch((error: unknown) => {
     console.error('dashboard: the partner balance could not be read', error instanceof Error ? error.message : error);
@@ -68,6 +70,7 @@ export async function dashboard(db: Queryable, partner: EsimPartner, now: Date =
       orderId: f.orderId,
       finding: [f.invariant, f.orderNumber, f.detail].filter(Boolean).join(': '),
     })),
+    support,
   };
 }
 

@@ -25,6 +25,8 @@ import { ordersOfAccount, searchOrders, summary } from './order-search.ts';
 import { ordersCsv } from './orders-csv.ts';
 import { pauseSalesByOperator, resumeSales } from '../orders/sales-pause.ts';
 import { readEsimForOperator } from './esim-read.ts';
+import type { SupportDeps } from '../support/routes.ts';
+import { opsSupportRoutes } from './support.ts';
 
 export interface OpsRouteDeps {
   db: Db;
@@ -34,6 +36,7 @@ export interface OpsRouteDeps {
   orderActions: OrderActions;
   accountActions: AccountActions;
   actionRecords: ActionRecords;
+  support: SupportDeps;
 }
 
 const UUID = '[0-9a-fA-F-]{36}';
@@ -104,6 +107,8 @@ export function opsRoutes(deps: OpsRouteDeps) {
           orders: rows.map(summary),
         } satisfies OpsAccount);
       })
+      // Support and admin: the support inbox (issue 32).
+      .route('/support', opsSupportRoutes(deps))
       // Admin only, from here on.
       .use('/orders/:id/refunds', adminOnly)
       .post(`/orders/:id{${UUID}}/refunds`, ...jsonBody(OpsRefund), async (c) =>

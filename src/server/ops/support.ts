@@ -1,0 +1,127 @@
+import { Hono } from 'hono';
+import { zValidator } from '@hono/zod-validator';
+import { OpsSupportClose, OpsSupportQuery, OpsSupportReply, type OpsSupportList } from '../../contract/ops-api.ts';
+import { ERROR_CODES } from '../../contract/shop-api.ts';
+import { supportReference } from '../../contract/support-api.ts';
+import type { Db } from '../db/db.ts';
+import { fail } from '../http.ts';
+import { orderNumber } from '../orders/store.ts';
+import { sendQuietly, supportReplyEmail } from '../support/emails.ts';
+import type { SupportDeps } from '../support/routes.ts';
+import { addOperatorReply, closeSupportRequest, messagesOf, supportRequest, type SupportRequestRow } from '../support/store.ts';
+import { jsonBody } from '../validation.ts';
+import type { ActionRecords } from './action-records.ts';
+import type { OpsEnv } from './ops-auth.ts';
+
+const UUID = '[0-9a-fA-F-]{36}';
+
+/**
+ * The back office's support inbox (issue 32 item 4), mounted at /ops/support: the requests (open by
+ * default, the longest waiting first) with their messages and order, a reply (recorded as an operator
+ * action, e-mailed to the buyer in their language, shown on their profile) and closing one.
+ */
+export function opsSupportRoutes(deps: { db: Db; actionRecords: ActionRecords; support: SupportDeps }) {
+  const { db, actionRecords, support } = deps;
+  const noSuch = (c: Parameters<typeof fail>[0]) => fail(c, 404, ERROR_CODES.notFound, 'There is no such support request.');
+  return new Hono<OpsEnv>()
+    .get(
+      '/',
+      zValidator('query', OpsSupportQuery, (result, c) =>
+        result.success ? undefined : fail(c, 400, ERROR_CODES.badRequest, 'state is open or closed.'),
+      ),
+      async (c) => {
+        const { state = 'open' } = c.req.valid('query');
+        const rows = await db.query<SupportRequestRow & { number: number | null; order_created_at: Date | null }>(
+          `SELECT r.*, o.number, o.created_at AS order_created_at FROM support_requests r LEFT JOIN orders o ON o.id = r.order_id
+           WHERE r.state = $1 ORDER BY ${state === 'open' ? 'r.last_buyer_message_at ASC' : 'r.closed_at DESC'} LIMIT 200`,
+          [state],
+        );
+        const messages = await messagesOf(
+          db,
+          rows.map((r) => r.id),
+        );
+        const body: OpsSupportList = {
+          requests: rows.map((r) => ({
+            id: r.id,
+            reference: supportReference(r.id),
+            state: r.state,
+            email: r.email,
+            lang: r.lang,
+            visitor: r.uid === null,
+            uid: r.uid,
+            orderId: r.order_id,
+            orderNumber:
+              r.number !== null && r.order_created_at !== null
+                ? orderNumber({ number: r.number, created_at: r.order_created_at })
+                : r.order_number,
+            givenOrderNumber: r.order_number,
+            diagnosis: r.diagnosis,
+            createdAt: r.created_at.toISOString(),
+            firstReplyAt: r.first_reply_at?.toISOString() ?? null,
+            closedAt: r.closed_at?.toISOString() ?? null,
+            messages: (messages.get(r.id) ?? []).map((m) => ({
+              author: m.author,
+              operatorUid: m.operator_uid,
+              body: m.body,
+              createdAt: m.created_at.toISOString(),
+            })),
+          })),
+        };
+        return c.json(body);
+      },
+    )
+    .post(`/:id{${UUID}}/reply`, ...jsonBody(OpsSupportReply), async (c) => {
+      const id = c.req.param('id').toLowerCase();
+      const { text, idempotencyKey } = c.req.valid('json');
+      const request = await supportRequest(db, id);
+      if (!request) return noSuch(c);
+      const operator = c.var.operator;
+      return c.json(
+        await actionRecords.record(
+          {
+            operator,
+            action: 'support_reply',
+            idempotencyKey,
+            reason: `Reply to ${supportReference(id)}`,
+            orderId: request.order_id ?? undefined,
+            accountUid: request.uid ?? undefined,
+            details: { supportRequestId: id, text },
+          },
+          async (actionId) => {
+            const row = await db.transaction((tx) => addOperatorReply(tx, id, { operatorUid: operator.uid, actionId, body: text }));
+            if (!row) return { outcome: 'refused', detail: 'There is no such support request.' };
+            await sendQuietly(
+              support.mailer,
+              row.email,
+              supportReplyEmail({ request: row, reply: text, siteName: support.siteName, siteUrl: support.siteUrl }),
+              'reply',
+            );
+            return { outcome: 'done', detail: null };
+          },
+        ),
+      );
+    })
+    .post(`/:id{${UUID}}/close`, ...jsonBody(OpsSupportClose), async (c) => {
+      const id = c.req.param('id').toLowerCase();
+      const request = await supportRequest(db, id);
+      if (!request) return noSuch(c);
+      const { idempotencyKey } = c.req.valid('json');
+      return c.json(
+        await actionRecords.record(
+          {
+            operator: c.var.operator,
+            action: 'support_close',
+            idempotencyKey,
+            reason: `Close ${supportReference(id)}`,
+            orderId: request.order_id ?? undefined,
+            accountUid: request.uid ?? undefined,
+            details: { supportRequestId: id },
+          },
+          async () => {
+            const closed = await closeSupportRequest(db, id);
+            return closed === 'closed' ? { outcome: 'done', detail: null } : { outcome: 'already', detail: 'Closed before.' };
+          },
+        ),
+      );
+    });
+}

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { orderRequest, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
+import { PROVIDER } from '../config/provider.ts';
+import { OpsActionResult, OpsDashboard, OpsSupportList, type OpsRole } from '../contract/ops-api.ts';
+import { ApiError, CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
+import { SupportCreated, SupportForm, SupportList, SupportView, type SupportRequest } from '../contract/support-api.ts';
+import { firebaseAccounts } from './auth.ts';
+
+/**
+ * Support that sees the order (issue 32 item 4) over HTTP on PostgreSQL and PGlite: a request from a
+ * signed-in buyer about their eSIM (the diagnosis attached) or from a visitor, the spam check and the
+ * limits, the confirmation and the provider's notice by e-mail, a stranger refused, and in the back
+ * office the inbox, a reply e-mailed in the buyer's language and on their profile, closing, reopening
+ * by a follow-up, and the dashboard's counts.
+ */
+const { catalogue, PLAN } = testCatalogue();
+const accounts = firebaseAccounts('demo-esim');
+const FORM_MIN_MS = 300;
+
+async function staff(role: OpsRole) {
+  const account = await signUp();
+  await accounts.setRole(account.uid, role);
+  return { ...account, ...(await signIn(account.email)) };
+}
+
+describe.each(databaseDrivers())('support requests on $name', (driver) => {
+  const bed = shopTestBed(driver, {
+    catalogue,
+    siteUrl: 'http://127.0.0.1:4336',
+    allocationDelayMs: 100,
+    api: () => ({ supportFormMinMs: FORM_MIN_MS, limits: { supportPerHour: 3 } }),
+  });
+  const { call } = bed;
+  const post = (path: string, body: unknown, token?: string) =>
+    call(path, { method: 'POST', body: JSON.stringify(body), ...(token && { token }) });
+
+  /** A form token as the page gets it, old enough to send. */
+  async function formToken() {
+    const token = SupportForm.parse(await (await call('/support/form')).json()).formToken;
+    await new Promise((resolve) => setTimeout(resolve, FORM_MIN_MS + 50));
+    return token;
+  }
+  async function request(fields: Partial<SupportRequest>, token?: string) {
+    return post('/support', { message: 'My eSIM shows no signal in Berlin.', lang: 'en', formToken: await formToken(), ...fields }, token);
+  }
+
+  async function deliveredOrder() {
+    const buyer = await signUp();
+    const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
+    const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
+    expect((await payOnStandIn(checkoutUrl, '4242424242424242')).status).toBe(303);
+    const delivered = await waitFor(
+      async () => OrderView.parse(await (await call(`/orders/${order.id}`, { token: buyer.idToken })).json()),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
+    return { buyer, order: delivered };
+  }
+  const mailTo = (address: string, subject: RegExp) =>
+    bed.stand.smtp.waitFor((m) => m.to.includes(address) && subject.test(m.subject), 10_000);
+
+  it('takes a buyer’s request about their eSIM with its diagnosis, confirms it in their language and tells the provider', async () => {
+    const { buyer, order } = await deliveredOrder();
+    const sent = await request(
+      { orderId: order.id, phone: 'ios', cause: 'no_data', lang: 'de', message: 'Keine Daten seit der Installation.' },
+      buyer.idToken,
+    );
+    expect(sent.status).toBe(201);
+    const { id, reference } = SupportCreated.parse(await sent.json());
+    expect(reference).toMatch(/^SR-[0-9A-F]{8}$/);
+
+    const confirmation = await mailTo(buyer.email, new RegExp(reference));
+    expect(confirmation.subject).toBe(`Wir haben Ihre Anfrage ${reference} erhalten`);
+    expect(confirmation.text).toContain('Keine Daten seit der Installation.');
+    const notice = await mailTo(PROVIDER.supportEmail, new RegExp(reference));
+    expect(notice.text).toContain('no_data');
+    expect(notice.text).toContain(buyer.email);
+
+    const [stored] = await bed.db.query<{ diagnosis: Record<string, unknown>; esim_tran_no: string | null; uid: string }>(
+      'SELECT diagnosis, esim_tran_no, uid FROM support_requests WHERE id = $1',
+      [id],
+    );
+    expect(stored!.uid).toBe(buyer.uid);
+    expect(stored!.esim_tran_no).toBeTruthy();
+    expect(stored!.diagnosis).toMatchObject({
+      phone: 'ios',
+      cause: 'no_data',
+      orderState: 'delivered',
+      plan: expect.any(String),
+      esimStatus: 'ready',
+    });
+    expect(stored!.diagnosis).toHaveProperty('totalBytes');
+    // The activation code is a credential: never in the request.
+    expect(JSON.stringify(stored!.diagnosis)).not.toContain('LPA:');
+
+    const mine = SupportList.parse(await (await call('/support', { token: buyer.idToken })).json());
+    expect(mine.requests).toHaveLength(1);
+    expect(mine.requests[0]).toMatchObject({ id, state: 'open', orderNumber: order.number, messages: [{ author: 'buyer' }] });
+  });
+
+  it('takes a visitor’s request by e-mail, telling nothing of the order they name', async () => {
+    const { order } = await deliveredOrder();
+    const email = `visitor-${randomUUID()}@example.com`;
+    const sent = await request({ email, orderNumber: order.number });
+    expect(sent.status).toBe(201);
+    const body = await sent.json();
+    expect(Object.keys(body).sort()).toEqual(['id', 'reference']);
+    await mailTo(email, /SR-/);
+    const [stored] = await bed.db.query<{ order_id: string; uid: string | null }>(
+      'SELECT order_id, uid FROM support_requests WHERE email = $1',
+      [email],
+    );
+    // Found for the provider's eyes only.
+    expect(stored).toEqual({ order_id: order.id, uid: null });
+
+    // A visitor without an address, or naming an order by its id: refused.
+    expect((await request({})).status).toBe(400);
+    expect((await request({ email: `v-${randomUUID()}@example.com`, orderId: order.id })).status).toBe(400);
+  });
+
+  it('refuses bad input, the honeypot, a form sent too soon or not ours, and a stranger’s order', async () => {
+    const { order } = await deliveredOrder();
+    const stranger = await signUp();
+    const bad = await request({ message: 'short' }, stranger.idToken);
+    expect(bad.status).toBe(400);
+    expect(ApiError.parse(await bad.json()).error.message).toContain('message');
+    expect((await request({ email: 'not-an-address' })).status).toBe(400);
+
+    const spam = async (response: Response) => {
+      expect(response.status).toBe(400);
+      expect(ApiError.parse(await response.json()).error.code).toBe('spam_suspected');
+    };
+    await spam(await request({ website: 'http://spam.example' }, stranger.idToken));
+    const fresh = SupportForm.parse(await (await call('/support/form')).json()).formToken;
+    await spam(await post('/support', { message: 'Too fast to be a person.', lang: 'en', formToken: fresh }, stranger.idToken));
+    await spam(
+      await post(
+        '/support',
+        { message: 'A token we never signed.', lang: 'en', formToken: `${Date.now() - 10_000}.${'x'.repeat(43)}` },
+        stranger.idToken,
+      ),
+    );
+
+    const notTheirs = await request({ orderId: order.id }, stranger.idToken);
+    expect(notTheirs.status).toBe(404);
+    expect(await bed.db.query('SELECT 1 FROM support_requests WHERE uid = $1', [stranger.uid])).toHaveLength(0);
+  });
+
+  it('limits requests per account, and per address and e-mail for visitors', async () => {
+    const buyer = await signUp();
+    for (let i = 0; i < 3; i++) expect((await request({}, buyer.idToken)).status).toBe(201);
+    const refused = await request({}, buyer.idToken);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // Visitors: one e-mail's 3, then this address's (the test's one) runs out for another e-mail too.
+    const email = `limited-${randomUUID()}@example.com`;
+    await bed.db.query("DELETE FROM rate_limits WHERE key LIKE 'support-hour:ip:%'");
+    for (let i = 0; i < 3; i++) expect((await request({ email })).status).toBe(201);
+    expect((await request({ email })).status).toBe(429);
+    expect((await request({ email: `other-${randomUUID()}@example.com` })).status).toBe(429);
+    await bed.db.query("DELETE FROM rate_limits WHERE key LIKE 'support-hour:ip:%'");
+    expect((await request({ email: `other-${randomUUID()}@example.com` })).status).toBe(201);
+    expect((await request({ email })).status).toBe(429);
+  });
+
+  it('is answered, closed and reopened in the back office; a stranger reads nothing of it', async () => {
+    const { buyer, order } = await deliveredOrder();
+    const { id, reference } = SupportCreated.parse(
+      await (await request({ orderId: order.id, lang: 'fr', phone: 'android' }, buyer.idToken)).json(),
+    );
+    const support = await staff('support');
+    const admin = await staff('admin');
+    const stranger = await signUp();
+
+    // Buyers never see the inbox; a stranger never sees or writes on another's request.
+    expect((await call('/ops/support', { token: buyer.idToken })).status).toBe(403);
+    expect(SupportList.parse(await (await call('/support', { token: stranger.idToken })).json()).requests).toEqual([]);
+    expect((await post(`/support/${id}/messages`, { message: 'Let me in on this one.' }, stranger.idToken)).status).toBe(404);
+    expect((await call('/support')).status).toBe(401);
+
+    const inbox = OpsSupportList.parse(await (await call('/ops/support?state=open', { token: support.idToken })).json());
+    const seen = inbox.requests.find((r) => r.id === id)!;
+    expect(seen).toMatchObject({ reference, orderId: order.id, orderNumber: order.number, email: buyer.email, lang: 'fr', visitor: false });
+    expect(seen.diagnosis).toMatchObject({ phone: 'android', orderState: 'delivered' });
+
+    // The operator writes in their own language; the e-mail around it is in the buyer's.
+    const idempotencyKey = randomUUID();
+    const reply = { text: 'Please turn on data roaming for the eSIM line.', idempotencyKey };
+    for (let i = 0; i < 2; i++) {
+      const answered = await post(`/ops/support/${id}/reply`, reply, support.idToken);
+      expect(answered.status).toBe(200);
+      expect(OpsActionResult.parse(await answered.json()).outcome).toBe(i === 0 ? 'done' : 'already');
+    }
+    const mail = await mailTo(buyer.email, new RegExp(`Notre réponse à votre demande ${reference}`));
+    expect(mail.text).toContain('Please turn on data roaming for the eSIM line.');
+    expect(bed.stand.smtp.messages.filter((m) => m.to.includes(buyer.email) && m.subject.startsWith('Notre réponse'))).toHaveLength(1);
+    const onProfile = SupportList.parse(await (await call('/support', { token: buyer.idToken })).json()).requests[0]!;
+    expect(onProfile.messages.map((m) => [m.author, m.body])).toEqual([
+      ['buyer', 'My eSIM shows no signal in Berlin.'],
+      ['operator', 'Please turn on data roaming for the eSIM line.'],
+    ]);
+    const [action] = await bed.db.query<{ operator_uid: string; order_id: string }>(
+      "SELECT operator_uid, order_id FROM operator_actions WHERE action = 'support_reply' AND idempotency_key = $1",
+      [idempotencyKey],
+    );
+    expect(action).toEqual({ operator_uid: support.uid, order_id: order.id });
+
+    expect(
+      OpsActionResult.parse(await (await post(`/ops/support/${id}/close`, { idempotencyKey: randomUUID() }, support.idToken)).json())
+        .outcome,
+    ).toBe('done');
+    expect(
+      OpsSupportList.parse(await (await call('/ops/support', { token: support.idToken })).json()).requests.map((r) => r.id),
+    ).not.toContain(id);
+    expect(
+      OpsSupportList.parse(await (await call('/ops/support?state=closed', { token: support.idToken })).json()).requests.map((r) => r.id),
+    ).toContain(id);
+
+    // A new message from the buyer opens it again, and the provider hears of it.
+    const followUp = await post(`/support/${id}/messages`, { message: 'Roaming is on, still nothing.' }, buyer.idToken);
+    expect(followUp.status).toBe(200);
+    expect(SupportView.parse(await followUp.json())).toMatchObject({ state: 'open', messages: [{}, {}, { author: 'buyer' }] });
+    await mailTo(PROVIDER.supportEmail, new RegExp(`new message on ${reference}`));
+    expect(OpsSupportList.parse(await (await call('/ops/support', { token: support.idToken })).json()).requests.map((r) => r.id)).toContain(
+      id,
+    );
+
+    // The dashboard counts the open requests and the median time to a first reply.
+    const dashboard = OpsDashboard.parse(await (await call('/ops/dashboard', { token: admin.idToken })).json());
+    expect(dashboard.support.open).toBeGreaterThanOrEqual(1);
+    expect(dashboard.support.medianFirstReplyMinutes).not.toBeNull();
+    expect((await post(`/ops/support/${randomUUID()}/reply`, { text: 'x', idempotencyKey: randomUUID() }, support.idToken)).status).toBe(
+      404,
+    );
+  });
+});
