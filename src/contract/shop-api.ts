@@ -273,6 +273,7 @@ const Channels = z.object({ email: z.boolean(), push: z.boolean() }).strict();
 export const AlertPreferences = z
   .object({
     esim_ready: z.object({ email: z.literal(false), push: z.boolean() }).strict(),
+    connected: Channels,
     data_80: Channels,
     data_used_up: Channels,
     validity_1_day: Channels,

@@ -159,6 +159,7 @@ describe.each(databaseDrivers())('account deletion on $name', (driver) => {
   describe("a deleted or disabled account's token, still within its hour, verified as production does (issue 29, defect 5)", () => {
     const ALL_ON = {
       esim_ready: { email: false, push: true },
+      connected: { email: true, push: true },
       data_80: { email: true, push: true },
       data_used_up: { email: true, push: true },
       validity_1_day: { email: true, push: true },

@@ -233,6 +233,42 @@ describe.each(databaseDrivers())('alerts on $name', (driver) => {
     );
   });
 
+  it('says "you’re online" at the eSIM’s first data, by e-mail and push, once (issue 32 item 3)', async () => {
+    const { buyer, device, order, esim } = await buyerWithEsim({ deviceLang: 'fr' });
+    await inUse(buyer.idToken, order.id);
+    // Installed is not online: nothing yet.
+    await settle();
+    expect(device.received()).toEqual([]);
+
+    const { mail, calls } = await usageAlert(buyer.email, esim, 5 * 2 ** 20);
+    const de = await textsOf(esim, 'connected', 'de');
+    expect(de.subject).toContain(GERMANY);
+    expect(mail.subject).toBe(de.subject);
+    expect(mail.text).toContain(de.heading);
+    expect(mail.html).toContain(`${SITE}/de/my-esim`);
+    expect(calls).toEqual({ 'esim/usage/query': 1 });
+    const fr = await textsOf(esim, 'connected', 'fr', 'Allemagne');
+    expect(await device.next(10_000)).toEqual({
+      kind: 'connected',
+      title: fr.pushTitle,
+      body: fr.pushBody,
+      url: '/fr/my-esim',
+      tag: `connected:${order.id}`,
+      lang: 'fr',
+    });
+
+    // More data later: read, and nothing more said.
+    bed.stand.partner.setUsage(esim, 50 * 2 ** 20);
+    await waitFor(
+      async () =>
+        (await bed.db.query<{ used_bytes: string }>('SELECT used_bytes FROM esims WHERE esim_tran_no = $1', [esim]))[0]!.used_bytes,
+      (used) => Number(used) === 50 * 2 ** 20,
+    );
+    await settle();
+    expect(await alertMails(buyer.email, esim, 'connected')).toHaveLength(1);
+    expect(device.received()).toHaveLength(1);
+  });
+
   it('starts the data alerts again after a top-up; one-click unsubscribe stops that kind’s e-mails only', async () => {
     const { buyer, device, order, esim } = await buyerWithEsim();
     await inUse(buyer.idToken, order.id);

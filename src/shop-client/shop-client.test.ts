@@ -184,6 +184,7 @@ describe('deleteMe', () => {
 describe('alert preferences', () => {
   const preferences: AlertPreferences = {
     esim_ready: { email: false, push: true },
+    connected: { email: true, push: false },
     data_80: { email: true, push: false },
     data_used_up: { email: true, push: true },
     validity_1_day: { email: false, push: true },

@@ -277,7 +277,7 @@ for (const lang of ['en', 'ar'] as const) {
     const named = (kind: keyof typeof alerts.kinds, channel: 'email' | 'push') =>
       card.getByRole('switch', { name: `${alerts.kinds[kind]} — ${alerts[channel]}`, exact: true });
     // Every alert on until changed; eSIM ready has no e-mail switch of its own: the order e-mail.
-    for (const kind of ['data_80', 'data_used_up', 'validity_1_day'] as const)
+    for (const kind of ['connected', 'data_80', 'data_used_up', 'validity_1_day'] as const)
       for (const channel of ['email', 'push'] as const) await expect(named(kind, channel)).toHaveAttribute('aria-checked', 'true');
     await expect(named('esim_ready', 'push')).toHaveAttribute('aria-checked', 'true');
     await expect(named('esim_ready', 'email')).toHaveCount(0);

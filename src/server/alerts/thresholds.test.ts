@@ -21,7 +21,7 @@ const kinds = (order: Pick<OrderRow, 'state' | 'kind'>, fields: Partial<Paramete
 
 describe('dueAlerts', () => {
   it('is due at 80 % of the data used, not a byte before, in the eSIM’s data round', () => {
-    expect(kinds(delivered, { used_bytes: Math.ceil(0.8 * GB) - 1 })).toEqual([]);
+    expect(kinds(delivered, { used_bytes: Math.ceil(0.8 * GB) - 1 })).toEqual(['connected first']);
     expect(kinds(delivered, { used_bytes: Math.ceil(0.8 * GB) })).toEqual(['data_80 data:0']);
     expect(dueAlerts(delivered, esim({ used_bytes: 0.85 * GB }), 'total', NOW)[0]!.facts).toEqual({
       usedBytes: 0.85 * GB,
@@ -41,9 +41,22 @@ describe('dueAlerts', () => {
   });
 
   it('says nothing of data for a daily or unlimited plan (the total is a day’s volume) or an eSIM without a total', () => {
-    expect(dueAlerts(delivered, esim({ used_bytes: GB }), 'daily', NOW)).toEqual([]);
-    expect(dueAlerts(delivered, esim({ used_bytes: GB }), 'unlimited', NOW)).toEqual([]);
+    expect(dueAlerts(delivered, esim({ used_bytes: GB }), 'daily', NOW).map((a) => a.kind)).toEqual(['connected']);
+    expect(dueAlerts(delivered, esim({ used_bytes: GB }), 'unlimited', NOW).map((a) => a.kind)).toEqual(['connected']);
     expect(kinds(delivered, { used_bytes: 0, total_bytes: 0 })).toEqual([]);
+  });
+
+  it('says the eSIM is online at its first data, once, and only while that is the news', () => {
+    expect(kinds(delivered, { used_bytes: 0 })).toEqual([]);
+    expect(kinds(delivered, { used_bytes: 1 })).toEqual(['connected first']);
+    expect(kinds(delivered, { used_bytes: 0.5 * GB })).toEqual(['connected first']);
+    expect(kinds(delivered, { used_bytes: 0.5 * GB, data_round: 1 })).toEqual([]);
+    // A first reading that finds the data nearly gone, or the last day, says that instead.
+    expect(kinds(delivered, { used_bytes: 0.9 * GB })).toEqual(['data_80 data:0']);
+    expect(kinds(delivered, { used_bytes: 1, expires_at: new Date(NOW.getTime() + HOUR) }).map((k) => k.split(' ')[0])).toEqual([
+      'validity_1_day',
+    ]);
+    expect(kinds({ state: 'refunded', kind: 'esim' }, { used_bytes: 1 })).toEqual([]);
   });
 
   it('is due a day before the validity ends, once installed, keyed by that end, never after it', () => {

@@ -42,6 +42,11 @@ export const unseenDelivery = (order: Pick<OrderRow, 'kind' | 'state' | 'esim_se
  * (the partner's figures lag): only 'used up'. Each data round (`esims.data_round`, one more with
  * each top-up) may have its own 80 % and used up.
  *
+ * Online: the first data the eSIM used, which it can only use at its destination ('you're online
+ * in Japan'), once. Only while it is news: not when the first reading already finds a data alert
+ * or the last day due, which say more, nor after a top-up (a data round past the first), by
+ * when the traveller knows (a top-up bought before the first use is rare).
+ *
  * 1 day left: once the eSIM is installed (before, expires_at is the last day to install it, not
  * the end of its data), while its end is at most a day away and not past. Its round is that end:
  * a top-up that adds days moves it, and the alert may come again at the new end.
@@ -59,5 +64,6 @@ export function dueAlerts(order: Pick<OrderRow, 'state' | 'kind'>, esim: AlertEs
   if (esim.installed && left > 0 && left <= ALERT_VALIDITY_LEFT_MS) {
     due.push({ kind: 'validity_1_day', round: esim.expires_at!.toISOString(), facts });
   }
+  if (esim.used_bytes > 0 && esim.data_round === 0 && due.length === 0) due.push({ kind: 'connected', round: 'first', facts });
   return due;
 }
