@@ -9,6 +9,7 @@ import CheckoutForm from './CheckoutForm.tsx';
 import type { ChosenPlanMessages } from './chosen-plan-messages.ts';
 import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
+import PhoneCheck from './PhoneCheck.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import TopUpChooser from './TopUpChooser.tsx';
 
@@ -32,7 +33,7 @@ interface ShownPlan {
   countries: number;
   price: Price;
   /** A top-up's destination (from the shop API) has no continent: the buyer already has its eSIM. */
-  destination: { name: string; flag: string; continent?: string | undefined };
+  destination: { name: string; flag: string; continent?: string | undefined; code?: string | undefined };
 }
 
 type State = { status: 'loading' | 'noPlan' | 'chooseTopUp' | 'unknown' | 'failed' | 'cannotTopUp' } | { status: 'ready'; plan: ShownPlan };
@@ -53,7 +54,12 @@ async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): P
       validityUnit,
       countries: supportedCountries.length,
       price,
-      destination: { name: destination.names[locale], flag: destination.flag, continent: destination.continent?.[locale] },
+      destination: {
+        code: destination.code,
+        name: destination.names[locale],
+        flag: destination.flag,
+        continent: destination.continent?.[locale],
+      },
     },
   };
 }
@@ -193,6 +199,8 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
         </dl>
         <p className="text-sm text-ink-muted">{m.vatIncluded}</p>
       </section>
+      {/* A top-up goes to an eSIM already on the phone: nothing to check. */}
+      {!topUpOf && <PhoneCheck destination={plan.destination} storePath={storePath} messages={m.phoneCheck} />}
       <CheckoutForm
         locale={locale}
         planId={plan.id}

@@ -55,6 +55,8 @@ export type ChosenPlanMessages = CheckoutFormMessages &
     countries: Record<string, string>;
     /** With ?topUp= and no plan (TopUpChooser.tsx): the eSIM's top-ups as My eSIMs lists them. */
     topUps: TopUpListMessages;
+    /** "Will it work on my phone?" (PhoneCheck.tsx), for a new eSIM. */
+    phoneCheck: Checkout['phoneCheck'];
   };
 
 export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
@@ -99,5 +101,6 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
     viewEsims: paymentSuccess.viewEsims,
     countries: pluralForms(locale, 'store.countriesCount'),
     topUps: topUpListMessages(locale),
+    phoneCheck: checkout.phoneCheck,
   };
 }
