@@ -12,6 +12,8 @@ interface Namespaces {
   legal: typeof import('../../locales/en/legal.json');
   unsubscribe: typeof import('../../locales/en/unsubscribe.json');
   ops: typeof import('../../locales/en/ops.json');
+  help: typeof import('../../locales/en/help.json');
+  mail: typeof import('../../locales/en/mail.json');
 }
 
 /** A language's resources as its pages show them (every language has English's shape: the translation check). */

@@ -15,7 +15,7 @@ interface Props {
   locale: Locale;
   /** The live status' clock (MyEsims): the diagnosis follows the eSIM's state while the page is open. */
   now: number;
-  paths: Pick<MyEsimsPaths, 'support' | 'package'>;
+  paths: Pick<MyEsimsPaths, 'support' | 'package' | 'chat'>;
   messages: Pick<EsimCardMessages, 'diagnosis' | 'checklist' | 'showCodes' | 'contactSupport'>;
   /** Read from the device while offline: the last known state, nothing asked. */
   offline: boolean;
@@ -83,6 +83,11 @@ export default function DiagnosisPanel({ esim, locale, now, paths, messages: m, 
       {action === 'support' && (
         <a href={paths.support} className={`mt-3 inline-block ${link}`}>
           {m.contactSupport}
+        </a>
+      )}
+      {!offline && (
+        <a href={`${paths.chat}?esim=${encodeURIComponent(esim.id)}&cause=${cause}`} className={`mt-3 block ${link}`} data-diagnosis-ask>
+          {m.diagnosis.askUs}
         </a>
       )}
       <p className="mt-3 text-xs text-ink-muted">{m.diagnosis.basis}</p>

@@ -88,6 +88,8 @@ export interface MyEsimsPaths {
   checkout: string;
   /** The support page (/support): the help for an eSIM deleted from the phone. */
   support: string;
+  /** The support form (/chat), which "Ask us" opens with the eSIM and its diagnosis (issue 32 item 4). */
+  chat: string;
   /** The package pages (/package), each at /package/{destination}: a new plan for an ended eSIM. */
   package: string;
 }

@@ -73,6 +73,20 @@ export default function DashboardScreen() {
                 </p>
               </Section>
             </div>
+            <Section title={m.dashboard.support}>
+              <p data-support-open={dashboard.support.open}>
+                <ViewLink view={{ name: 'support', id: '', closed: false }}>
+                  {fill(m.dashboard.supportOpen, { count: String(dashboard.support.open) })}
+                </ViewLink>
+              </p>
+              <p className="text-sm" data-support-median>
+                {dashboard.support.medianFirstReplyMinutes === null
+                  ? m.dashboard.supportNoReplies
+                  : fill(m.dashboard.supportMedian, {
+                      minutes: new Intl.NumberFormat(locale).format(dashboard.support.medianFirstReplyMinutes),
+                    })}
+              </p>
+            </Section>
             <Section title={m.dashboard.audit}>
               {dashboard.audit.length === 0 ? (
                 <p className="text-sm">{m.dashboard.auditClean}</p>

@@ -15,6 +15,7 @@ import { EMPTY_ORDERS_QUERY, readView, viewSearch, type OpsView } from './ops-vi
 import { Failure } from './OpsParts.tsx';
 import OrderScreen from './OrderScreen.tsx';
 import OrdersScreen from './OrdersScreen.tsx';
+import SupportScreen from './SupportScreen.tsx';
 import { useLoad } from './use-load.ts';
 
 interface Props {
@@ -129,12 +130,17 @@ function Screens({
   const tabs: { name: OpsView['name']; label: string; view: OpsView }[] = [
     { name: 'orders', label: m.nav.orders, view: { name: 'orders', query: EMPTY_ORDERS_QUERY } },
     { name: 'accounts', label: m.nav.accounts, view: { name: 'accounts', q: '' } },
+    { name: 'support', label: m.nav.support, view: { name: 'support', id: '', closed: false } },
     ...(admin ? [{ name: 'dashboard' as const, label: m.nav.dashboard, view: { name: 'dashboard' } as OpsView }] : []),
   ];
   const current = shown.name === 'order' ? 'orders' : shown.name;
-  const title = { orders: m.orders.heading, order: m.orders.heading, accounts: m.accounts.heading, dashboard: m.dashboard.heading }[
-    shown.name
-  ];
+  const title = {
+    orders: m.orders.heading,
+    order: m.orders.heading,
+    accounts: m.accounts.heading,
+    dashboard: m.dashboard.heading,
+    support: m.support.heading,
+  }[shown.name];
 
   return (
     <OpsContext.Provider value={ops}>
@@ -170,6 +176,7 @@ function Screens({
       {shown.name === 'order' && <OrderScreen key={shown.id} id={shown.id} />}
       {shown.name === 'accounts' && <AccountsScreen q={shown.q} />}
       {shown.name === 'dashboard' && <DashboardScreen />}
+      {shown.name === 'support' && <SupportScreen id={shown.id} closed={shown.closed} />}
     </OpsContext.Provider>
   );
 }

@@ -10,6 +10,9 @@ import {
   type OpsReason,
   OpsRefund,
   type OpsResend,
+  OpsSupportList,
+  type OpsSupportClose,
+  type OpsSupportReply,
 } from '../../contract/ops-api.ts';
 
 /**
@@ -103,6 +106,12 @@ export function createOpsClient({ baseUrl, idToken, fetch: fetchImpl = (...args)
       call(OpsActionResult, `/accounts/${encodeURIComponent(uid)}/${action}`, { method: 'POST', body }),
     dashboard: () => call(OpsDashboard, '/dashboard'),
     salesAction: (action: SalesAction, body: OpsReason) => call(OpsActionResult, `/sales/${action}`, { method: 'POST', body }),
+    /** The support inbox (issue 32): open requests, the longest waiting first, or the closed ones. */
+    support: (state: 'open' | 'closed') => call(OpsSupportList, `/support${queryString({ state })}`),
+    supportReply: (id: string, body: OpsSupportReply) =>
+      call(OpsActionResult, `/support/${encodeURIComponent(id)}/reply`, { method: 'POST', body }),
+    supportClose: (id: string, body: OpsSupportClose) =>
+      call(OpsActionResult, `/support/${encodeURIComponent(id)}/close`, { method: 'POST', body }),
     /** The accountant's CSV as a Blob: a plain link cannot carry the Authorization header. */
     ordersCsv: async (range: { from?: string; to?: string }) => (await send(`/reports/orders.csv${queryString(range)}`)).blob(),
   };

@@ -6,7 +6,12 @@ import { queryString, type OrdersApiQuery } from './ops-client.ts';
  * new tab and to come back to with the browser's Back.
  */
 export type OpsView =
-  { name: 'orders'; query: OrdersQuery } | { name: 'order'; id: string } | { name: 'accounts'; q: string } | { name: 'dashboard' };
+  | { name: 'orders'; query: OrdersQuery }
+  | { name: 'order'; id: string }
+  | { name: 'accounts'; q: string }
+  | { name: 'dashboard' }
+  /** The support inbox (issue 32), with one request open beside its order ('' for none), open or closed ones. */
+  | { name: 'support'; id: string; closed: boolean };
 
 /** The orders search as the form holds it: each field a string, '' when unset. */
 export interface OrdersQuery {
@@ -23,6 +28,9 @@ export function readView(search: string): OpsView {
   const params = new URLSearchParams(search);
   const order = params.get('order');
   if (order) return { name: 'order', id: order };
+  const support = params.get('support');
+  if (support !== null || params.get('view') === 'support')
+    return { name: 'support', id: support ?? '', closed: params.get('state') === 'closed' };
   const view = params.get('view');
   if (view === 'accounts') return { name: 'accounts', q: params.get('q') ?? '' };
   if (view === 'dashboard') return { name: 'dashboard' };
@@ -47,6 +55,10 @@ export function viewSearch(view: OpsView): string {
       return queryString({ view: 'accounts', q: view.q });
     case 'dashboard':
       return '?view=dashboard';
+    case 'support':
+      return view.id
+        ? queryString({ support: view.id, state: view.closed ? 'closed' : undefined })
+        : queryString({ view: 'support', state: view.closed ? 'closed' : undefined });
     case 'orders':
       return queryString({ ...apiOrdersQuery(view.query) });
   }
