@@ -141,6 +141,16 @@ export const ORDER_WAITS_PER_USER = 5;
  */
 export const ALERT_DATA_USED_SHARE = 0.8;
 export const ALERT_VALIDITY_LEFT_MS = 24 * 60 * 60_000;
+/**
+ * An eSIM with no data by noon (UTC) of the day after the trip start the buyer gave gets the
+ * get-connected checklist (issue 32 item 3): late enough for any arrival time zone to have had a
+ * day, and looked for no later than TRIP_CHECK_WITHIN_MS after (stale by then).
+ */
+export const TRIP_CHECK_AFTER_START_MS = 36 * 60 * 60_000;
+export const TRIP_CHECK_WITHIN_MS = 48 * 60 * 60_000;
+/** How far back and ahead a trip start may be given at checkout (days). */
+export const TRIP_START_PAST_DAYS = 7;
+export const TRIP_START_AHEAD_DAYS = 365;
 /** 'eSIM ready' is pushed this long after delivery to a buyer who has not seen the eSIM by then (closed the payment page). */
 export const ALERT_READY_AFTER_MS = 60_000;
 /** The reconcile job sends a ready alert a restart lost only within this long of delivery: later it would be noise. */

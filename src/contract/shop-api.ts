@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../config/constants.ts';
 import { DataAmount, DataKind, Price } from '../catalogue/schema.ts';
 import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
@@ -95,6 +96,12 @@ export const OrderQuery = LangQuery.extend({
 });
 export type OrderQuery = z.infer<typeof OrderQuery>;
 
+/** Whether an ISO day lies from `back` to `ahead` days of today (UTC, a day's slack for the buyer's own time zone). */
+function withinDays(day: string, back: number, ahead: number): boolean {
+  const days = (Date.parse(`${day}T00:00:00Z`) - Date.now()) / 86_400_000;
+  return days >= back - 1 && days <= ahead + 1;
+}
+
 export const CreateOrderRequest = z.object({
   planId: z.string().min(1).max(100),
   /** The page's language: the payment page's and the e-mail's. */
@@ -108,6 +115,14 @@ export const CreateOrderRequest = z.object({
    * (TopUpPlan.id, from GET /esims/{id}/top-ups). Absent: a new eSIM of a catalogue plan.
    */
   topUpOf: z.uuid().optional(),
+  /**
+   * When the trip starts (the buyer's calendar day, optional; a new eSIM only): an eSIM with no
+   * data by the day after gets the get-connected checklist. At most a week back, a year ahead.
+   */
+  tripStartsOn: z.iso
+    .date()
+    .refine((day) => withinDays(day, -TRIP_START_PAST_DAYS, TRIP_START_AHEAD_DAYS), { message: 'tripStartsOn is out of range' })
+    .optional(),
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
 
@@ -274,6 +289,7 @@ export const AlertPreferences = z
   .object({
     esim_ready: z.object({ email: z.literal(false), push: z.boolean() }).strict(),
     connected: Channels,
+    not_connected: Channels,
     data_80: Channels,
     data_used_up: Channels,
     validity_1_day: Channels,

@@ -16,6 +16,7 @@ const { catalogue, PLAN } = testCatalogue();
 const ALL_ON: AlertPreferences = {
   esim_ready: { email: false, push: true },
   connected: { email: true, push: true },
+  not_connected: { email: true, push: true },
   data_80: { email: true, push: true },
   data_used_up: { email: true, push: true },
   validity_1_day: { email: true, push: true },

@@ -78,7 +78,11 @@ describe.each(databaseDrivers())('alerts on $name', (driver) => {
   }
 
   /** A buyer with a device subscribed to push in `deviceLang`, and an eSIM bought in German, delivered; seen on the payment page unless `seen: false`. */
-  async function buyerWithEsim({ deviceLang = 'de', seen = true }: { deviceLang?: 'de' | 'fr'; seen?: boolean } = {}) {
+  async function buyerWithEsim({
+    deviceLang = 'de',
+    seen = true,
+    tripStartsOn,
+  }: { deviceLang?: 'de' | 'fr'; seen?: boolean; tripStartsOn?: string } = {}) {
     const buyer = await signUp();
     const device = pushSubscriber(pushService, deviceLang);
     const subscribed = await call('/me/push-subscriptions', {
@@ -87,7 +91,7 @@ describe.each(databaseDrivers())('alerts on $name', (driver) => {
       body: JSON.stringify(device.subscription),
     });
     expect(subscribed.status).toBe(204);
-    const order = await buy(buyer.idToken);
+    const order = await buy(buyer.idToken, { ...orderRequest(PLAN), tripStartsOn });
     // The order e-mail says it is delivered without anyone looking at the order.
     await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email));
     if (seen) {
@@ -267,6 +271,50 @@ describe.each(databaseDrivers())('alerts on $name', (driver) => {
     await settle();
     expect(await alertMails(buyer.email, esim, 'connected')).toHaveLength(1);
     expect(device.received()).toHaveLength(1);
+  });
+
+  it('sends the get-connected checklist once to an eSIM with no data the day after the trip start the buyer gave', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const { buyer, device, order, esim } = await buyerWithEsim({ tripStartsOn: today });
+    const stored = async () =>
+      (await bed.db.query<{ trip_starts_on: string | null }>('SELECT trip_starts_on FROM orders WHERE id = $1', [order.id]))[0]!
+        .trip_starts_on;
+    expect(await stored()).toBe(today);
+    // The trip has not begun yet: nothing to look at.
+    await bed.handler.alerts.sweep();
+    await settle();
+    expect(device.received()).toEqual([]);
+
+    // Two days later (the trip start moved back instead of the clock): one usage read, then the checklist.
+    await bed.db.query(`UPDATE orders SET trip_starts_on = to_char(current_date - 2, 'YYYY-MM-DD') WHERE id = $1`, [order.id]);
+    await bed.db.query(`UPDATE esims SET usage_checked_at = now() - interval '2 days' WHERE esim_tran_no = $1`, [esim]);
+    const before = bed.stand.partner.requests.length;
+    expect(await bed.handler.alerts.sweep()).toBe(1);
+    await settle();
+    expect(bed.stand.partner.requests.slice(before).map((r) => r.call)).toEqual(['esim/usage/query']);
+    const de = await textsOf(esim, 'not_connected', 'de');
+    const mail = await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email) && m.subject === de.subject);
+    expect(mail.text).toContain(de.heading);
+    expect(mail.html).toContain(`${SITE}/de/my-esim`);
+    expect((await device.next(10_000)).kind).toBe('not_connected');
+
+    // Told once: the job neither reads nor sends again.
+    const after = bed.stand.partner.requests.length;
+    expect(await bed.handler.alerts.sweep()).toBe(0);
+    await settle();
+    expect(bed.stand.partner.requests.length).toBe(after);
+    expect(await alertMails(buyer.email, esim, 'not_connected')).toHaveLength(1);
+  });
+
+  it('refuses a trip start more than a year ahead', async () => {
+    const buyer = await signUp();
+    const far = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
+    const response = await call('/orders', {
+      method: 'POST',
+      token: buyer.idToken,
+      body: JSON.stringify({ ...orderRequest(PLAN), tripStartsOn: far }),
+    });
+    expect(response.status).toBe(400);
   });
 
   it('starts the data alerts again after a top-up; one-click unsubscribe stops that kind’s e-mails only', async () => {

@@ -185,6 +185,7 @@ describe('alert preferences', () => {
   const preferences: AlertPreferences = {
     esim_ready: { email: false, push: true },
     connected: { email: true, push: false },
+    not_connected: { email: false, push: true },
     data_80: { email: true, push: false },
     data_used_up: { email: true, push: true },
     validity_1_day: { email: false, push: true },

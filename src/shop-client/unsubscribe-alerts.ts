@@ -3,7 +3,13 @@ import type { AlertKind } from '../contract/shop-api.ts';
 /** The kinds that have an e-mail, so an unsubscribe link (ALERT_KIND_CHANNELS: 'eSIM ready' is push only). */
 export type EmailAlertKind = Exclude<AlertKind, 'esim_ready'>;
 /** Checked at compile time against the contract's kinds (a value import would bring zod to the page). */
-const EMAIL_KINDS: Record<EmailAlertKind, true> = { connected: true, data_80: true, data_used_up: true, validity_1_day: true };
+const EMAIL_KINDS: Record<EmailAlertKind, true> = {
+  connected: true,
+  not_connected: true,
+  data_80: true,
+  data_used_up: true,
+  validity_1_day: true,
+};
 
 /** What POST /alerts/unsubscribe answered, as the unsubscribe page tells it. */
 export type UnsubscribeOutcome = { status: 'done'; kind: EmailAlertKind } | { status: 'invalid' } | { status: 'failed' };

@@ -133,6 +133,26 @@ export function createAlertRecords(db: Queryable): AlertRecords {
       return rows.map((r) => r.esim_tran_no);
     },
 
+    /**
+     * eSIMs whose trip began the day before and that have used no data as far as the shop knows,
+     * not yet told and not read from the partner within `freshMs`: their usage is read, then checked
+     * (thresholds.ts says when the checklist is due). The window's bounds are TRIP_CHECK_*.
+     */
+    async tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit = 10): Promise<string[]> {
+      const rows = await db.query<{ esim_tran_no: string }>(
+        `SELECT e.esim_tran_no FROM orders o JOIN esims e ON e.order_id = o.id
+         WHERE o.trip_starts_on IS NOT NULL AND o.state = 'delivered' AND o.kind = 'esim' AND o.uid IS NOT NULL
+           AND (o.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + $1 * interval '1 millisecond' <= now()
+           AND (o.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + ($1 + $2) * interval '1 millisecond' > now()
+           AND e.used_bytes = 0 AND e.status NOT IN ('cancelled', 'expired')
+           AND (e.usage_checked_at IS NULL OR e.usage_checked_at < now() - $3 * interval '1 millisecond')
+           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.esim_tran_no = e.esim_tran_no AND a.kind = 'not_connected' AND a.round = o.trip_starts_on)
+         LIMIT $4`,
+        [afterStartMs, withinMs, freshMs, limit],
+      );
+      return rows.map((r) => r.esim_tran_no);
+    },
+
     /** The buyer saw these delivered eSIMs (the payment page, My eSIMs): no 'ready' push for them. */
     async markSeen(orderIds: readonly string[]): Promise<void> {
       if (orderIds.length === 0) return;

@@ -34,6 +34,8 @@ export interface AlertRecords {
   readyDue(afterMs: number, withinMs: number, limit?: number): Promise<string[]>;
   /** Installed eSIMs in their last `leftMs` whose '1 day left' for that end was never claimed. */
   validityDue(leftMs: number, limit?: number): Promise<string[]>;
+  /** eSIMs still offline in their trip's check window, not told and not read within `freshMs`. */
+  tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit?: number): Promise<string[]>;
   /** The buyer saw these delivered eSIMs: no 'ready' push for them. */
   markSeen(orderIds: readonly string[]): Promise<void>;
 }

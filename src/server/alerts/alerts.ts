@@ -8,6 +8,9 @@ import {
   ALERT_SENDS_AT_ONCE,
   ALERT_USAGE_BATCH_MS,
   ALERT_VALIDITY_LEFT_MS,
+  ESIM_USAGE_MAX_AGE_MS,
+  TRIP_CHECK_AFTER_START_MS,
+  TRIP_CHECK_WITHIN_MS,
 } from '../../config/constants.ts';
 import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
@@ -284,7 +287,8 @@ export function createAlerts(options: AlertsOptions): Alerts {
 
     /**
      * The reconcile job's part: ready alerts due whose timer a restart lost, '1 day left' of eSIMs
-     * in their last day that no notification raised (from the stored end: no partner call), and
+     * in their last day that no notification raised (from the stored end: no partner call), eSIMs
+     * still offline the day after their trip began (one usage read each, then the checklist), and
      * failed sends whose wait is over (younger than a day). Answers how many it found; they are
      * sent after it answers (tracked for `settle`), so a push service or mail relay that is slow to
      * answer never holds up the job's deliveries, refunds and checkout sync.
@@ -293,10 +297,13 @@ export function createAlerts(options: AlertsOptions): Alerts {
       const lost = (await records.readyDue(readyAfterMs, ALERT_READY_WITHIN_MS)).filter((id) => !readyTimers.has(id));
       const ending = await records.validityDue(ALERT_VALIDITY_LEFT_MS);
       const retries = await records.takeRetries(ALERT_RETRY_WITHIN_MS);
+      // Trips that began with the eSIM still offline: their usage is read (batched, like a hint), then checked.
+      const offline = await records.tripCheckDue(TRIP_CHECK_AFTER_START_MS, TRIP_CHECK_WITHIN_MS, ESIM_USAGE_MAX_AGE_MS);
+      for (const esimTranNo of offline) this.usageHint(esimTranNo);
       for (const id of lost) void track(ready(id), 'ready alert failed');
       void check(ending);
       for (const alert of retries) void track(retry(alert), 'retry failed');
-      return lost.length + ending.length + retries.length;
+      return lost.length + ending.length + retries.length + offline.length;
     },
 
     /** Waits for the work under way, reading any gathered hints now (a clean stop; tests). */

@@ -59,7 +59,7 @@ export function alertTexts({ kind, lang, destinationName, facts }: AlertTextInpu
       kind === 'validity_1_day' && end ? t('endsAtShort', { until: formatShortDateTime(end, lang) }) : undefined,
       t(`${kind}.pushBody`, values),
     ]),
-    action: t(kind === 'esim_ready' || kind === 'connected' ? 'action.myEsims' : 'action.topUp'),
+    action: t(kind === 'esim_ready' || kind === 'connected' || kind === 'not_connected' ? 'action.myEsims' : 'action.topUp'),
   };
 }
 

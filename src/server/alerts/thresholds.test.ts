@@ -16,8 +16,11 @@ const esim = (fields: Partial<Parameters<typeof dueAlerts>[1]> = {}): Parameters
   data_round: 0,
   ...fields,
 });
-const kinds = (order: Pick<OrderRow, 'state' | 'kind'>, fields: Partial<Parameters<typeof dueAlerts>[1]>, dataKind = 'total' as const) =>
-  dueAlerts(order, esim(fields), dataKind, NOW).map((a) => `${a.kind} ${a.round}`);
+const kinds = (
+  order: Pick<OrderRow, 'state' | 'kind'> & Partial<Pick<OrderRow, 'trip_starts_on'>>,
+  fields: Partial<Parameters<typeof dueAlerts>[1]>,
+  dataKind = 'total' as const,
+) => dueAlerts(order, esim(fields), dataKind, NOW).map((a) => `${a.kind} ${a.round}`);
 
 describe('dueAlerts', () => {
   it('is due at 80 % of the data used, not a byte before, in the eSIM’s data round', () => {
@@ -57,6 +60,23 @@ describe('dueAlerts', () => {
       'validity_1_day',
     ]);
     expect(kinds({ state: 'refunded', kind: 'esim' }, { used_bytes: 1 })).toEqual([]);
+  });
+
+  it('gives the get-connected checklist to an eSIM still without data the day after the trip start, once per start, while it is news', () => {
+    // The trip started on 9 July: the check is due from noon UTC on the 10th (NOW) for two days.
+    const trip = { ...delivered, trip_starts_on: '2026-07-09' };
+    const fresh = { used_bytes: 0, usage_checked_at: new Date(NOW.getTime() - 60_000) };
+    expect(kinds(trip, fresh)).toEqual(['not_connected 2026-07-09']);
+    expect(kinds(trip, { ...fresh, installed: false, status: 'ready' })).toEqual(['not_connected 2026-07-09']);
+    // Not before the day after, not two days later, not without a trip start.
+    expect(kinds({ ...trip, trip_starts_on: '2026-07-10' }, fresh)).toEqual([]);
+    expect(kinds({ ...trip, trip_starts_on: '2026-07-07' }, fresh)).toEqual([]);
+    expect(kinds(delivered, fresh)).toEqual([]);
+    // Online after all, or a zero not read lately (it says nothing): no checklist.
+    expect(kinds(trip, { ...fresh, used_bytes: 1 })).toEqual(['connected first']);
+    expect(kinds(trip, { used_bytes: 0, usage_checked_at: new Date(NOW.getTime() - HOUR) })).toEqual([]);
+    expect(kinds(trip, { used_bytes: 0 })).toEqual([]);
+    expect(kinds({ ...trip, state: 'refunded' }, fresh)).toEqual([]);
   });
 
   it('is due a day before the validity ends, once installed, keyed by that end, never after it', () => {

@@ -1,5 +1,11 @@
 import type { DataKind } from '../../catalogue/schema.ts';
-import { ALERT_DATA_USED_SHARE, ALERT_VALIDITY_LEFT_MS } from '../../config/constants.ts';
+import {
+  ALERT_DATA_USED_SHARE,
+  ALERT_VALIDITY_LEFT_MS,
+  ESIM_USAGE_MAX_AGE_MS,
+  TRIP_CHECK_AFTER_START_MS,
+  TRIP_CHECK_WITHIN_MS,
+} from '../../config/constants.ts';
 import type { AlertKind } from '../../contract/shop-api.ts';
 import type { EsimRow } from '../esims/store.ts';
 import type { OrderRow } from '../orders/store.ts';
@@ -12,7 +18,12 @@ export interface DueAlert {
   facts: AlertFacts;
 }
 
-type AlertEsim = Pick<EsimRow, 'status' | 'installed' | 'expires_at' | 'total_bytes' | 'used_bytes' | 'data_round'>;
+type AlertEsim = Pick<EsimRow, 'status' | 'installed' | 'expires_at' | 'total_bytes' | 'used_bytes' | 'data_round'> &
+  Partial<Pick<EsimRow, 'usage_checked_at'>>;
+type AlertOrder = Pick<OrderRow, 'state' | 'kind'> & Partial<Pick<OrderRow, 'trip_starts_on'>>;
+
+/** When an eSIM still offline gets the get-connected checklist: the day after the trip start the buyer gave (TRIP_CHECK_AFTER_START_MS). */
+export const tripCheckAt = (tripStartsOn: string) => new Date(Date.parse(`${tripStartsOn}T00:00:00Z`) + TRIP_CHECK_AFTER_START_MS);
 
 /** What was left when the alert was due, as its texts say it. */
 export const alertFacts = (esim: AlertEsim): AlertFacts => ({
@@ -47,11 +58,15 @@ export const unseenDelivery = (order: Pick<OrderRow, 'kind' | 'state' | 'esim_se
  * or the last day due, which say more, nor after a top-up (a data round past the first), by
  * when the traveller knows (a top-up bought before the first use is rare).
  *
+ * Still offline: the day after the trip start the buyer gave, an eSIM that has used no data (as
+ * read from the partner within ESIM_USAGE_MAX_AGE_MS: a stale zero says nothing) gets the
+ * get-connected checklist, once per trip start, and not once that news is stale.
+ *
  * 1 day left: once the eSIM is installed (before, expires_at is the last day to install it, not
  * the end of its data), while its end is at most a day away and not past. Its round is that end:
  * a top-up that adds days moves it, and the alert may come again at the new end.
  */
-export function dueAlerts(order: Pick<OrderRow, 'state' | 'kind'>, esim: AlertEsim, dataKind: DataKind['kind'], now: Date): DueAlert[] {
+export function dueAlerts(order: AlertOrder, esim: AlertEsim, dataKind: DataKind['kind'], now: Date): DueAlert[] {
   if (!alertable(order, esim)) return [];
   const facts = alertFacts(esim);
   const due: DueAlert[] = [];
@@ -65,5 +80,10 @@ export function dueAlerts(order: Pick<OrderRow, 'state' | 'kind'>, esim: AlertEs
     due.push({ kind: 'validity_1_day', round: esim.expires_at!.toISOString(), facts });
   }
   if (esim.used_bytes > 0 && esim.data_round === 0 && due.length === 0) due.push({ kind: 'connected', round: 'first', facts });
+  if (order.trip_starts_on && esim.used_bytes === 0 && esim.usage_checked_at) {
+    const since = now.getTime() - tripCheckAt(order.trip_starts_on).getTime();
+    const fresh = now.getTime() - esim.usage_checked_at.getTime() <= ESIM_USAGE_MAX_AGE_MS;
+    if (fresh && since >= 0 && since < TRIP_CHECK_WITHIN_MS) due.push({ kind: 'not_connected', round: order.trip_starts_on, facts });
+  }
   return due;
 }

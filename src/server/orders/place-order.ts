@@ -146,6 +146,8 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
     termsVersion: TERMS_VERSION,
     consentedAt: new Date(),
     topUpOf: request.topUpOf ?? null,
+    // A top-up's eSIM is already where it is going.
+    tripStartsOn: request.topUpOf ? null : (request.tripStartsOn ?? null),
   };
   const opened = request.topUpOf
     ? await store.openOrder(newOrder)

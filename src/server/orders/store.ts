@@ -40,8 +40,8 @@ const WITH_PAYMENT = `
 
 /** A new order's columns and their values from openOrder's parameters: both of its inserts write the same row. */
 const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency,
-  lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified`;
-const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16`;
+  lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified, trip_starts_on`;
+const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16, $17`;
 
 // Where the order's types were declared before their file of their own; importers keep these names.
 export type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord, SoldPlan } from './store.types.ts';
@@ -108,6 +108,7 @@ export function createOrderStore(db: Db): OrderStore {
       order.topUpOf ? 'top_up' : 'esim',
       order.topUpOf,
       order.emailVerified,
+      order.tripStartsOn,
     ];
     // The limits' windows are counted first; the order is opened only when they let it through.
     const counted = limit?.(values.length + 1) ?? { ctes: [], allowed: 'true', waitMs: 'NULL::bigint', params: [] };
@@ -142,7 +143,14 @@ export function createOrderStore(db: Db): OrderStore {
     // Another price, or the same plan bought for another purpose (a new eSIM, a top-up of another one).
     const repriced = (open: OrderRow) =>
       open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
-    if (found && !stale(found) && !repriced(found)) return { order: found, created: false, closedCheckouts: [] };
+    if (found && !stale(found) && !repriced(found)) {
+      // The same order asked again with another trip start (changed on the checkout page): the latest is kept.
+      if (found.trip_starts_on !== order.tripStartsOn) {
+        await db.query(`UPDATE orders SET trip_starts_on = $2 WHERE id = $1 AND state = 'pending_payment'`, [found.id, order.tripStartsOn]);
+        found.trip_starts_on = order.tripStartsOn;
+      }
+      return { order: found, created: false, closedCheckouts: [] };
+    }
 
     return db.transaction(async (tx) => {
       // Another request of the same buyer opened it meanwhile, or the open one must close first.

@@ -42,6 +42,8 @@ export interface OrderRow {
   esim_seen_at: Date | null;
   /** Why the order is being refunded as a whole (the refund e-mail's wording); its refunds are rows of their own (refunds/store.ts). */
   refund_reason: RefundReason | null;
+  /** The day the buyer's trip starts (YYYY-MM-DD, migration 0025), if they said: the get-connected check. */
+  trip_starts_on: string | null;
   /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
   lease: number;
 }
@@ -78,6 +80,8 @@ export interface NewOrder {
   consentedAt: Date;
   /** A top-up of this eSIM (the order that bought it); null: a new eSIM. */
   topUpOf: string | null;
+  /** The day the buyer's trip starts (YYYY-MM-DD), if they said. */
+  tripStartsOn: string | null;
 }
 
 export interface PaymentRecord {
