@@ -53,124 +53,129 @@ async function mailWithSubject(address: string, text: string, upTo = 4) {
   throw new Error(`No e-mail to ${address} with "${text}"`);
 }
 
-test.describe('support requests (en)', () => {
-  const lang = 'en';
-  const help = messages(lang, 'help').supportForm;
-  const esims = messages(lang, 'esims').myEsim;
-  const account = messages(lang, 'account').supportRequests;
-  const ops = messages(lang, 'ops');
-  const mail = messages(lang, 'mail').support;
+/** The buyer's language, and the operator's (the back office speaks English and German). */
+const OPERATOR_LANG = { en: 'en', de: 'de', ar: 'en' } as const;
 
-  test('a buyer asks from the diagnosis; support answers in the back office; the answer arrives by e-mail and on the profile', async ({
-    page,
-    browser,
-  }, testInfo) => {
-    test.setTimeout(180_000);
-    const email = await signedInAt(page, lang, `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`);
-    const order = await buyAndReceive(page, lang);
-    const number = (await page.locator('[data-order-number]').textContent())!.trim();
-    await page.goto(localizePath(lang, '/my-esim'));
-    await page.getByRole('button', { name: esims.diagnosis.open }).click({ timeout: 15_000 });
-    await page.locator('[data-diagnosis]').getByRole('link', { name: esims.diagnosis.askUs }).click();
-    await expect(page).toHaveURL(new RegExp(`/chat\\?esim=${order}&cause=not_installed$`));
-    await hydrated(page);
+for (const lang of ['en', 'de', 'ar'] as const) {
+  test.describe(`support requests (${lang})`, () => {
+    const opsLang = OPERATOR_LANG[lang];
+    const help = messages(lang, 'help').supportForm;
+    const esims = messages(lang, 'esims').myEsim;
+    const account = messages(lang, 'account').supportRequests;
+    const ops = messages(opsLang, 'ops');
+    const mail = messages(lang, 'mail').support;
 
-    // The form names the eSIM's order and says what goes with the message.
-    const form = page.locator('[data-support-form]');
-    await expect(form.getByLabel(help.about)).toHaveValue(order, { timeout: 15_000 });
-    await expect(form.getByText(help.attached)).toBeVisible();
-    expect(await axeViolations(page)).toEqual([]);
+    test('a buyer asks from the diagnosis; support answers in the back office; the answer arrives by e-mail and on the profile', async ({
+      page,
+      browser,
+    }, testInfo) => {
+      test.setTimeout(180_000);
+      const email = await signedInAt(page, lang, `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`);
+      const order = await buyAndReceive(page, lang);
+      const number = (await page.locator('[data-order-number]').textContent())!.trim();
+      await page.goto(localizePath(lang, '/my-esim'));
+      await page.getByRole('button', { name: esims.diagnosis.open }).click({ timeout: 15_000 });
+      await page.locator('[data-diagnosis]').getByRole('link', { name: esims.diagnosis.askUs }).click();
+      await expect(page).toHaveURL(new RegExp(`/chat\\?esim=${order}&cause=not_installed$`));
+      await hydrated(page);
 
-    // Too short: a translated error, what was typed kept, nothing sent.
-    await form.getByLabel(help.message).fill('Help');
-    await form.getByRole('button', { name: help.send }).click();
-    await expect(form.getByText(help.errors.messageShort.replace('{{min}}', '10'))).toBeVisible();
-    await expect(form.getByLabel(help.message)).toHaveValue('Help');
-    await expect(form.getByLabel(help.message)).toBeFocused();
-    expect(await axeViolations(page)).toEqual([]);
+      // The form names the eSIM's order and says what goes with the message.
+      const form = page.locator('[data-support-form]');
+      await expect(form.getByLabel(help.about)).toHaveValue(order, { timeout: 15_000 });
+      await expect(form.getByText(help.attached)).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
 
-    await form.getByLabel(help.message).fill('The QR code does not scan on my phone.');
-    await readAndType(page);
-    await form.getByRole('button', { name: help.send }).click();
-    const sent = page.locator('[data-support-sent]');
-    await expect(sent).toBeVisible({ timeout: 15_000 });
-    const reference = (await sent.getAttribute('data-support-sent'))!;
-    expect(reference).toMatch(/^SR-[0-9A-F]{8}$/);
-    expect(await axeViolations(page)).toEqual([]);
-    const confirmation = await mailWithSubject(email, reference);
-    expect(confirmation.subject).toBe(mail.receivedSubject.replace('{{reference}}', reference));
+      // Too short: a translated error, what was typed kept, nothing sent.
+      await form.getByLabel(help.message).fill('Help');
+      await form.getByRole('button', { name: help.send }).click();
+      await expect(form.getByText(help.errors.messageShort.replace('{{min}}', '10'))).toBeVisible();
+      await expect(form.getByLabel(help.message)).toHaveValue('Help');
+      await expect(form.getByLabel(help.message)).toBeFocused();
+      expect(await axeViolations(page)).toEqual([]);
 
-    // The operator: the inbox, the request beside its order and timeline, a reply.
-    const operator = await operatorPage(browser, testInfo, lang);
-    await operator.goto(localizePath(lang, '/ops'));
-    await operator.getByRole('link', { name: ops.session.signIn }).click();
-    await logIn(operator, await staff('support'));
-    await expect(operator.locator('[data-ops-role]')).toBeVisible({ timeout: 15_000 });
-    await operator.getByRole('navigation', { name: ops.nav.label }).getByRole('link', { name: ops.nav.support }).click();
-    await operator
-      .locator('[data-support-inbox]')
-      .getByRole('link', { name: new RegExp(reference) })
-      .click();
-    const request = operator.locator(`[data-support-request="${reference}"]`);
-    await expect(request).toContainText('The QR code does not scan on my phone.');
-    await expect(request).toContainText('not_installed');
-    await expect(operator.locator(`[data-order="${number}"]`)).toBeVisible({ timeout: 15_000 });
-    await expect(operator.locator('[data-table="timeline"] tbody tr').first()).toBeVisible();
-    await hydrated(operator);
-    expect(await axeViolations(operator)).toEqual([]);
-    await request.getByLabel(ops.support.replyLabel).fill('Open the camera app and hold it over the code for a few seconds.');
-    await request.getByRole('button', { name: ops.support.reply }).click();
-    await expect(operator.locator('[data-outcome]')).toHaveAttribute('data-outcome', 'done', { timeout: 15_000 });
-    await expect(request.locator('[data-author="operator"]')).toContainText('Open the camera app');
-    expect(await axeViolations(operator)).toEqual([]);
+      await form.getByLabel(help.message).fill('The QR code does not scan on my phone.');
+      await readAndType(page);
+      await form.getByRole('button', { name: help.send }).click();
+      const sent = page.locator('[data-support-sent]');
+      await expect(sent).toBeVisible({ timeout: 15_000 });
+      const reference = (await sent.getAttribute('data-support-sent'))!;
+      expect(reference).toMatch(/^SR-[0-9A-F]{8}$/);
+      expect(await axeViolations(page)).toEqual([]);
+      const confirmation = await mailWithSubject(email, reference);
+      expect(confirmation.subject).toBe(mail.receivedSubject.replace('{{reference}}', reference));
 
-    // The answer by e-mail, and on the profile.
-    const answer = await mailWithSubject(email, mail.replySubject.replace('{{reference}}', reference));
-    expect(answer.text).toContain('Open the camera app and hold it over the code for a few seconds.');
-    await page.goto(localizePath(lang, '/profile'));
-    const mine = page.locator(`[data-support-requests] [data-support-request="${reference}"]`);
-    await expect(mine.locator('[data-author="operator"]')).toContainText('Open the camera app', { timeout: 15_000 });
-    await expect(mine).toContainText(account.us);
-    await hydrated(page);
-    expect(await axeViolations(page)).toEqual([]);
+      // The operator: the inbox, the request beside its order and timeline, a reply.
+      const operator = await operatorPage(browser, testInfo, opsLang);
+      await operator.goto(localizePath(opsLang, '/ops'));
+      await operator.getByRole('link', { name: ops.session.signIn }).click();
+      await logIn(operator, await staff('support'));
+      await expect(operator.locator('[data-ops-role]')).toBeVisible({ timeout: 15_000 });
+      await operator.getByRole('navigation', { name: ops.nav.label }).getByRole('link', { name: ops.nav.support }).click();
+      await operator
+        .locator('[data-support-inbox]')
+        .getByRole('link', { name: new RegExp(reference) })
+        .click();
+      const request = operator.locator(`[data-support-request="${reference}"]`);
+      await expect(request).toContainText('The QR code does not scan on my phone.');
+      await expect(request).toContainText('not_installed');
+      await expect(operator.locator(`[data-order="${number}"]`)).toBeVisible({ timeout: 15_000 });
+      await expect(operator.locator('[data-table="timeline"] tbody tr').first()).toBeVisible();
+      await hydrated(operator);
+      expect(await axeViolations(operator)).toEqual([]);
+      await request.getByLabel(ops.support.replyLabel).fill('Open the camera app and hold it over the code for a few seconds.');
+      await request.getByRole('button', { name: ops.support.reply }).click();
+      await expect(operator.locator('[data-outcome]')).toHaveAttribute('data-outcome', 'done', { timeout: 15_000 });
+      await expect(request.locator('[data-author="operator"]')).toContainText('Open the camera app');
+      expect(await axeViolations(operator)).toEqual([]);
 
-    // Closed by support, reopened by the buyer's follow-up.
-    await request.getByRole('button', { name: ops.support.close }).click();
-    await expect(operator.locator('[data-support-inbox]').getByRole('link', { name: new RegExp(reference) })).toHaveCount(0, {
-      timeout: 15_000,
+      // The answer by e-mail, and on the profile.
+      const answer = await mailWithSubject(email, mail.replySubject.replace('{{reference}}', reference));
+      expect(answer.text).toContain('Open the camera app and hold it over the code for a few seconds.');
+      await page.goto(localizePath(lang, '/profile'));
+      const mine = page.locator(`[data-support-requests] [data-support-request="${reference}"]`);
+      await expect(mine.locator('[data-author="operator"]')).toContainText('Open the camera app', { timeout: 15_000 });
+      await expect(mine).toContainText(account.us);
+      await hydrated(page);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Closed by support, reopened by the buyer's follow-up.
+      await request.getByRole('button', { name: ops.support.close }).click();
+      await expect(operator.locator('[data-support-inbox]').getByRole('link', { name: new RegExp(reference) })).toHaveCount(0, {
+        timeout: 15_000,
+      });
+      await mine.getByLabel(account.followUp).fill('It worked with the camera app, thank you!');
+      await mine.getByRole('button', { name: account.send }).click();
+      await expect(mine.getByText(account.sent)).toBeVisible({ timeout: 15_000 });
+      await expect(mine).toContainText(account.states.open);
+      await operator.reload();
+      await expect(operator.locator('[data-support-inbox]').getByRole('link', { name: new RegExp(reference) })).toBeVisible({
+        timeout: 15_000,
+      });
     });
-    await mine.getByLabel(account.followUp).fill('It worked with the camera app, thank you!');
-    await mine.getByRole('button', { name: account.send }).click();
-    await expect(mine.getByText(account.sent)).toBeVisible({ timeout: 15_000 });
-    await expect(mine).toContainText(account.states.open);
-    await operator.reload();
-    await expect(operator.locator('[data-support-inbox]').getByRole('link', { name: new RegExp(reference) })).toBeVisible({
-      timeout: 15_000,
+
+    test('a visitor writes with an e-mail address and gets the confirmation', async ({ page }) => {
+      const email = uniqueEmail('visitor');
+      await speak(page, lang);
+      await page.goto(localizePath(lang, '/chat'));
+      await hydrated(page);
+      const form = page.locator('[data-support-form]');
+      await expect(form.getByLabel(help.email)).toBeVisible({ timeout: 15_000 });
+      await form.getByLabel(help.message).fill('Does the Germany plan work in Austria too?');
+      await form.getByRole('button', { name: help.send }).click();
+      await expect(form.getByText(help.errors.email)).toBeVisible();
+      await expect(form.getByLabel(help.message)).toHaveValue('Does the Germany plan work in Austria too?');
+      expect(await axeViolations(page)).toEqual([]);
+      await form.getByLabel(help.email).fill(email);
+      await form.getByLabel(help.orderNumber).fill('ES-2026-000001');
+      await readAndType(page);
+      await form.getByRole('button', { name: help.send }).click();
+      const sent = page.locator('[data-support-sent]');
+      await expect(sent).toBeVisible({ timeout: 15_000 });
+      const reference = (await sent.getAttribute('data-support-sent'))!;
+      // Nothing of any order is told back.
+      await expect(sent).not.toContainText('ES-2026');
+      expect(await axeViolations(page)).toEqual([]);
+      expect((await mailTo(email)).subject).toBe(mail.receivedSubject.replace('{{reference}}', reference));
     });
   });
-
-  test('a visitor writes with an e-mail address and gets the confirmation', async ({ page }) => {
-    const email = uniqueEmail('visitor');
-    await speak(page, lang);
-    await page.goto(localizePath(lang, '/chat'));
-    await hydrated(page);
-    const form = page.locator('[data-support-form]');
-    await expect(form.getByLabel(help.email)).toBeVisible({ timeout: 15_000 });
-    await form.getByLabel(help.message).fill('Does the Germany plan work in Austria too?');
-    await form.getByRole('button', { name: help.send }).click();
-    await expect(form.getByText(help.errors.email)).toBeVisible();
-    await expect(form.getByLabel(help.message)).toHaveValue('Does the Germany plan work in Austria too?');
-    expect(await axeViolations(page)).toEqual([]);
-    await form.getByLabel(help.email).fill(email);
-    await form.getByLabel(help.orderNumber).fill('ES-2026-000001');
-    await readAndType(page);
-    await form.getByRole('button', { name: help.send }).click();
-    const sent = page.locator('[data-support-sent]');
-    await expect(sent).toBeVisible({ timeout: 15_000 });
-    const reference = (await sent.getAttribute('data-support-sent'))!;
-    // Nothing of any order is told back.
-    await expect(sent).not.toContainText('ES-2026');
-    expect(await axeViolations(page)).toEqual([]);
-    expect((await mailTo(email)).subject).toBe(mail.receivedSubject.replace('{{reference}}', reference));
-  });
-});
+}

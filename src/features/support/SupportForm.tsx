@@ -247,7 +247,7 @@ export default function SupportForm({ locale, messages: m, supportEmail, profile
         {fieldError('message')}
       </div>
       {/* The honeypot: hidden from people and from screen readers; a bot fills it in. */}
-      <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+      <div aria-hidden="true" className="sr-only">
         <label htmlFor={`${id}-website`}>{m.honeypot}</label>
         <input
           id={`${id}-website`}
