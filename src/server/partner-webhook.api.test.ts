@@ -70,6 +70,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
       termsVersion: TERMS_VERSION,
       consentedAt: new Date(),
       topUpOf: null,
+      tripStartsOn: null,
     });
     await bed.db.transaction((tx) => store().move(tx, order.id, 'paid', 'test: paid'));
     return order.id;

@@ -162,6 +162,30 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       }
     });
 
+    test('the optional trip start is labelled, bounded to a week back and a year ahead, and sent with the order', async ({ page }) => {
+      const payment = createOrderResponse({ checkoutUrl: 'https://checkout.stripe.test/c/pay/cs_test_trip' });
+      const calls = await shopApi(page, (_, route) => json(route, 201, payment));
+      await page.route('https://checkout.stripe.test/**', (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<title>Pay</title><h1>Pay</h1>' }),
+      );
+      await signedIn(page, lang, checkoutUrl);
+      const trip = page.getByLabel(m.tripStart);
+      await expect(trip).toHaveAccessibleDescription(m.tripStartHint);
+      await expect(trip).toHaveValue('');
+      const min = await trip.getAttribute('min');
+      const max = await trip.getAttribute('max');
+      const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+      expect(days(min!, max!)).toBe(7 + 365);
+      const day = new Date(Date.parse(min!) + 10 * 86_400_000).toISOString().slice(0, 10);
+      await trip.fill(day);
+      await page.locator('#consent-terms').check();
+      await page.locator('#consent-immediate-start').check();
+      await page.getByRole('button', { name: m.buyNow }).click();
+      await expect(page).toHaveURL(payment.checkoutUrl);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.body).toMatchObject({ planId: PLAN.id, tripStartsOn: day });
+    });
+
     test('too many orders in a short time (429) say how long to wait, from Retry-After, and keep the ticks', async ({ page }) => {
       const limited = (route: Route, headers: Record<string, string>) =>
         route.fulfill({

@@ -10,6 +10,14 @@ import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
 import { createOrder } from '../../shop-client/shop.ts';
 import type { CheckoutFormMessages } from './chosen-plan-messages.ts';
 import ConsentCheckbox from './ConsentCheckbox.tsx';
+import { TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../../config/constants.ts';
+
+/** The buyer's own calendar day, `days` from today, as a date input writes it (YYYY-MM-DD). */
+function localDay(days: number): string {
+  const day = new Date();
+  day.setDate(day.getDate() + days);
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+}
 
 interface Props {
   locale: Locale;
@@ -40,6 +48,8 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string>();
   const [changedTo, setChangedTo] = useState<Price>();
+  // Optional, a new eSIM only: the day after it, an eSIM still offline gets the get-connected checklist.
+  const [tripStartsOn, setTripStartsOn] = useState('');
   const inFlight = useRef(false);
   const termsBox = useRef<HTMLInputElement>(null);
   const immediateStartBox = useRef<HTMLInputElement>(null);
@@ -103,6 +113,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
         expectedPrice: price,
         consents: { terms: true, immediateStart: true },
         ...(topUpOf ? { topUpOf } : {}),
+        ...(!topUpOf && tripStartsOn ? { tripStartsOn } : {}),
       });
       // Stays busy: the page is leaving for the payment provider.
       window.location.assign(checkoutUrl);
@@ -133,6 +144,27 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
         </p>
       )}
       <ErrorBox message={failure} />
+      {!topUpOf && (
+        <div className="space-y-1">
+          <label htmlFor="trip-start" className="block font-semibold">
+            {m.tripStart}
+          </label>
+          <input
+            id="trip-start"
+            type="date"
+            value={tripStartsOn}
+            min={localDay(-TRIP_START_PAST_DAYS)}
+            max={localDay(TRIP_START_AHEAD_DAYS)}
+            onChange={(event) => setTripStartsOn(event.target.value)}
+            aria-describedby="trip-start-hint"
+            className="rounded-xl border border-line bg-surface px-3 py-2"
+            data-trip-start
+          />
+          <p id="trip-start-hint" className="text-sm text-ink-muted">
+            {m.tripStartHint}
+          </p>
+        </div>
+      )}
       <fieldset className="space-y-4 rounded-2xl border border-line p-5">
         <legend className="px-1 text-lg font-semibold">{m.consents}</legend>
         <ConsentCheckbox id="consent-terms" {...consentState('terms')} inputRef={termsBox}>

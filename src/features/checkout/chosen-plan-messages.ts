@@ -20,6 +20,8 @@ export type CheckoutFormMessages = Pick<
   | 'immediateStartRequired'
   | 'payOnProvider'
   | 'buyNow'
+  | 'tripStart'
+  | 'tripStartHint'
 > & {
   errors: Pick<
     Checkout['errors'],
@@ -74,6 +76,8 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
       'immediateStartRequired',
       'payOnProvider',
       'buyNow',
+      'tripStart',
+      'tripStartHint',
       'loading',
       'loadFailed',
       'retry',
