@@ -237,4 +237,11 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
       404,
     );
   });
+  it('goes with the account when the buyer deletes it', async () => {
+    const buyer = await signUp();
+    expect((await request({}, buyer.idToken)).status).toBe(201);
+    expect(await bed.db.query('SELECT 1 FROM support_requests WHERE uid = $1', [buyer.uid])).toHaveLength(1);
+    expect((await call('/me', { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    expect(await bed.db.query('SELECT 1 FROM support_requests WHERE uid = $1', [buyer.uid])).toHaveLength(0);
+  });
 });
