@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
@@ -16,45 +16,14 @@ import {
   signedInAt,
 } from './shop-support.ts';
 import { axeViolations, hydrated, messages, speak } from './support.ts';
+import { AUTH_EMULATOR, operatorPage, staff } from './ops-staff.ts';
 
 /**
  * The back office (issue 30) against the real parts: the built /ops pages on the Hosting
  * emulator, the shop API with its /ops routes on PostgreSQL, the Stripe and partner stand-ins,
  * the SMTP stand-in and the Auth emulator, where the test accounts get their role claim.
  */
-const AUTH_EMULATOR = 'http://127.0.0.1:9099';
 const ops = (lang: string) => messages(lang, 'ops');
-
-const emulator = (call: string, body: object) =>
-  fetch(`${AUTH_EMULATOR}/identitytoolkit.googleapis.com/v1/projects/demo-esim/${call}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
-    body: JSON.stringify(body),
-  });
-
-/** A staff account with the role claim, as `npm run ops:grant` sets it (Accounts.setRole). */
-async function staff(role: 'support' | 'admin'): Promise<string> {
-  const email = uniqueEmail(`ops-${role}`);
-  await createAccount(email, PASSWORD, { emailVerified: true });
-  const found = (await (await emulator('accounts:lookup', { email: [email] })).json()) as { users: Array<{ localId: string }> };
-  const updated = await emulator('accounts:update', { localId: found.users[0]!.localId, customAttributes: JSON.stringify({ role }) });
-  expect(updated.status).toBe(200);
-  return email;
-}
-
-/** A second browser for the operator, set up as the test's own (no service worker, the cookie banner answered). */
-async function operatorPage(browser: Browser, testInfo: TestInfo, lang: string): Promise<Page> {
-  const { baseURL, storageState, viewport } = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL: baseURL!,
-    storageState: storageState!,
-    viewport: viewport ?? null,
-    serviceWorkers: 'block',
-  });
-  const page = await context.newPage();
-  await speak(page, lang);
-  return page;
-}
 
 /** Signs in on the ordinary login page through the back office's link, and lands back on it. */
 async function signInToOps(page: Page, lang: string, email: string): Promise<void> {

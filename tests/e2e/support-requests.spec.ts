@@ -1,9 +1,10 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { SUPPORT_FORM_MIN_MS } from '../../src/contract/support-api.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { createAccount, uniqueEmail } from './auth-support.ts';
-import { buyAndReceive, logIn, mailTo, PASSWORD, PLAN, signedInAt } from './shop-support.ts';
+import { uniqueEmail } from './auth-support.ts';
+import { buyAndReceive, logIn, mailTo, PLAN, signedInAt } from './shop-support.ts';
 import { axeViolations, hydrated, messages, speak } from './support.ts';
+import { operatorPage, staff } from './ops-staff.ts';
 
 /**
  * Support that sees the order (issue 32 item 4) against the real parts: a buyer asks from the
@@ -11,35 +12,6 @@ import { axeViolations, hydrated, messages, speak } from './support.ts';
  * office beside the order and answers, and the answer arrives by e-mail (the SMTP stand-in) and on
  * the buyer's profile; a visitor writes with an e-mail address.
  */
-const AUTH_EMULATOR = 'http://127.0.0.1:9099';
-const emulator = (call: string, body: object) =>
-  fetch(`${AUTH_EMULATOR}/identitytoolkit.googleapis.com/v1/projects/demo-esim/${call}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
-    body: JSON.stringify(body),
-  });
-
-async function staff(role: 'support' | 'admin'): Promise<string> {
-  const email = uniqueEmail(`ops-${role}`);
-  await createAccount(email, PASSWORD, { emailVerified: true });
-  const found = (await (await emulator('accounts:lookup', { email: [email] })).json()) as { users: Array<{ localId: string }> };
-  const updated = await emulator('accounts:update', { localId: found.users[0]!.localId, customAttributes: JSON.stringify({ role }) });
-  expect(updated.status).toBe(200);
-  return email;
-}
-
-async function operatorPage(browser: Browser, testInfo: TestInfo, lang: string): Promise<Page> {
-  const { baseURL, storageState, viewport } = testInfo.project.use;
-  const context = await browser.newContext({
-    baseURL: baseURL!,
-    storageState: storageState!,
-    viewport: viewport ?? null,
-    serviceWorkers: 'block',
-  });
-  const page = await context.newPage();
-  await speak(page, lang);
-  return page;
-}
 
 /** The form takes a request only SUPPORT_FORM_MIN_MS after it was shown (the spam check): a person's pace. */
 const readAndType = (page: Page) => page.waitForTimeout(SUPPORT_FORM_MIN_MS + 200);
