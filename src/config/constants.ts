@@ -151,6 +151,9 @@ export const TRIP_CHECK_WITHIN_MS = 48 * 60 * 60_000;
 /** How far back and ahead a trip start may be given at checkout (days). */
 export const TRIP_START_PAST_DAYS = 7;
 export const TRIP_START_AHEAD_DAYS = 365;
+/** A support message's length in characters, trimmed (src/contract/support-api.ts). */
+export const SUPPORT_MESSAGE_MIN = 10;
+export const SUPPORT_MESSAGE_MAX = 4_000;
 /** 'eSIM ready' is pushed this long after delivery to a buyer who has not seen the eSIM by then (closed the payment page). */
 export const ALERT_READY_AFTER_MS = 60_000;
 /** The reconcile job sends a ready alert a restart lost only within this long of delivery: later it would be noise. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUPPORT_MESSAGE_MAX, SUPPORT_MESSAGE_MIN } from '../config/constants.ts';
 import { LOCALE_CODES } from '../i18n/locales.ts';
 
 /**
@@ -22,8 +23,8 @@ import { LOCALE_CODES } from '../i18n/locales.ts';
 export const SUPPORT_FORM_MIN_MS = 3_000;
 /** How long a form token stays good. */
 export const SUPPORT_FORM_MAX_AGE_MS = 24 * 3_600_000;
-export const SUPPORT_MESSAGE_MIN = 10;
-export const SUPPORT_MESSAGE_MAX = 4_000;
+// The message's length bounds live with the constants, so the profile's island checks them without zod.
+export { SUPPORT_MESSAGE_MAX, SUPPORT_MESSAGE_MIN } from '../config/constants.ts';
 
 export const SupportForm = z.object({ formToken: z.string() });
 export type SupportForm = z.infer<typeof SupportForm>;

@@ -32,7 +32,8 @@ type FieldName = 'message' | 'email';
  * before sending; a refusal keeps everything typed.
  */
 export default function SupportForm({ locale, messages: m, supportEmail, profilePath }: Props) {
-  const id = useId();
+  // useId's ids begin with an underscore, which HTML's ids may not: a letter first.
+  const id = `support${useId()}`;
   const session = useStore($session);
   const system = useDevice()?.system;
   const [orders, setOrders] = useState<OrderView[]>([]);
