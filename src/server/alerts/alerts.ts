@@ -235,6 +235,12 @@ export function createAlerts(options: AlertsOptions): Alerts {
     }, inMs).unref();
   }
 
+  /** A DATA_USAGE hint, or an eSIM whose usage the sweep must know: read in the next batch, then checked. */
+  function usageHint(esimTranNo: string): void {
+    hinted.add(esimTranNo);
+    schedule(usageBatchMs);
+  }
+
   /** A pending alert the job picked up: sent again unless it should no longer go (refunded, deleted, turned off meanwhile). */
   async function retry(alert: AlertRecord): Promise<void> {
     const order = await orders.byId(db, alert.orderId);
@@ -261,11 +267,7 @@ export function createAlerts(options: AlertsOptions): Alerts {
   }
 
   return {
-    /** A DATA_USAGE hint: the eSIM's real usage is read (batched with the others that come meanwhile), then checked. */
-    usageHint(esimTranNo: string): void {
-      hinted.add(esimTranNo);
-      schedule(usageBatchMs);
-    },
+    usageHint,
 
     check,
 
@@ -299,7 +301,7 @@ export function createAlerts(options: AlertsOptions): Alerts {
       const retries = await records.takeRetries(ALERT_RETRY_WITHIN_MS);
       // Trips that began with the eSIM still offline: their usage is read (batched, like a hint), then checked.
       const offline = await records.tripCheckDue(TRIP_CHECK_AFTER_START_MS, TRIP_CHECK_WITHIN_MS, ESIM_USAGE_MAX_AGE_MS);
-      for (const esimTranNo of offline) this.usageHint(esimTranNo);
+      for (const esimTranNo of offline) usageHint(esimTranNo);
       for (const id of lost) void track(ready(id), 'ready alert failed');
       void check(ending);
       for (const alert of retries) void track(retry(alert), 'retry failed');
