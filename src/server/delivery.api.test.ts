@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
-import { FAILURES, startEsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
+import { FAILURES, startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
@@ -17,7 +17,7 @@ import {
   TopUpPlans,
   type CreateOrderRequest,
 } from '../contract/shop-api.ts';
-import type { ShopApi } from './wiring.ts';
+import type { ShopApi, ShopApiOptions } from './wiring.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 
 /**
@@ -393,8 +393,11 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
     }
   });
 
-  it('refunds, with an e-mail, an order whose eSIM the partner never allocates', async () => {
-    // A partner that takes the order and never allocates its profile (esim/query answers 200010 for ever).
+  /**
+   * Runs `test` against a partner that takes the order and never allocates its profile (esim/query
+   * answers 200010 for ever), with these delivery settings; the usual partner is back afterwards.
+   */
+  async function withStuckPartner(delivery: NonNullable<ShopApiOptions['delivery']>, test: (stuck: EsimAccessStandIn) => Promise<void>) {
     const stuck = await startEsimAccessStandIn({
       accessCode: 'stuck-access-code',
       secretKey: 'stuck-secret',
@@ -404,9 +407,18 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
       await serveWith(
         bed.build({
           partner: createEsimAccessPartner({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', baseUrl: stuck.url, retries: 0 }),
-          delivery: { retryDelaysMs: [100, 200, 400], allocationPollMs: 100, allocationLimitMs: 1_000 },
+          delivery,
         }),
       );
+      await test(stuck);
+    } finally {
+      await serveWith(bed.build());
+      await stuck.close();
+    }
+  }
+
+  it('refunds, with an e-mail, an order whose eSIM the partner never allocates', () =>
+    withStuckPartner({ retryDelaysMs: [100, 200, 400], allocationPollMs: 100, allocationLimitMs: 1_000 }, async (stuck) => {
       const buyer = await signUp();
       const order = await buy(buyer.idToken);
       const refunded = await reconciledTo(buyer.idToken, order.id, 'refunded');
@@ -417,51 +429,34 @@ describe.each(databaseDrivers())('delivery on $name', (driver) => {
       expect(stuck.requests.filter((r) => r.call === 'esim/query' && r.errorCode === '200010').length).toBeGreaterThanOrEqual(3);
       expect((await orderRow(order.id)).last_error).toMatch(/not allocated within 1 s/);
       await expectRefundedToBuyer(order, buyer);
-    } finally {
-      await serveWith(bed.build());
-      await stuck.close();
-    }
-  });
+    }));
 
-  it('refunds, with its e-mail, an eSIM not delivered within the promised time, though retries are left', async () => {
-    // The partner takes the order and never allocates; the tries are an hour apart, so only the
-    // promise (here 1.5 s after the payment) can end the wait.
-    const stuck = await startEsimAccessStandIn({
-      accessCode: 'slow-access-code',
-      secretKey: 'slow-secret',
-      allocationDelayMs: 24 * 3600_000,
-    });
-    try {
-      await serveWith(
-        bed.build({
-          partner: createEsimAccessPartner({ accessCode: 'slow-access-code', secretKey: 'slow-secret', baseUrl: stuck.url, retries: 0 }),
-          delivery: { retryDelaysMs: [3600_000, 3600_000], allocationPollMs: 100, allocationLimitMs: 200, deliveryPromiseMs: 1_500 },
-        }),
-      );
-      const buyer = await signUp();
-      const order = await buy(buyer.idToken);
-      const paidAt = Date.now();
-      await new Promise((r) => setTimeout(r, 500));
-      await bed.handler.reconcile();
-      expect((await orderRow(order.id)).state).toBe('provisioning');
-      // The try left for an hour later is due at the promised time instead.
-      expect((await orderRow(order.id)).next_attempt_at!.getTime()).toBeLessThanOrEqual(paidAt + 1_600);
-      const refunded = await reconciledTo(buyer.idToken, order.id, 'refunded');
-      expect(Date.now() - paidAt).toBeGreaterThanOrEqual(1_400);
-      expect(refunded.state).toBe('refunded');
-      const [failed] = await bed.db.query<{ cause: string }>(
-        `SELECT cause FROM order_events WHERE order_id = $1 AND to_state = 'fulfilment_failed'`,
-        [order.id],
-      );
-      expect(failed!.cause).toMatch(/^delivery_promise_missed/);
-      // No eSIM was left at the partner that nobody receives, and the buyer has the money and the e-mail.
-      expect(stuck.requests.filter((r) => r.call === 'esim/order')).toHaveLength(1);
-      await expectRefundedToBuyer(order, buyer);
-    } finally {
-      await serveWith(bed.build());
-      await stuck.close();
-    }
-  });
+  // The tries are an hour apart, so only the promise (here 1.5 s after the payment) can end the wait.
+  it('refunds, with its e-mail, an eSIM not delivered within the promised time, though retries are left', () =>
+    withStuckPartner(
+      { retryDelaysMs: [3600_000, 3600_000], allocationPollMs: 100, allocationLimitMs: 200, deliveryPromiseMs: 1_500 },
+      async (stuck) => {
+        const buyer = await signUp();
+        const order = await buy(buyer.idToken);
+        const paidAt = Date.now();
+        await new Promise((r) => setTimeout(r, 500));
+        await bed.handler.reconcile();
+        expect((await orderRow(order.id)).state).toBe('provisioning');
+        // The try left for an hour later is due at the promised time instead.
+        expect((await orderRow(order.id)).next_attempt_at!.getTime()).toBeLessThanOrEqual(paidAt + 1_600);
+        const refunded = await reconciledTo(buyer.idToken, order.id, 'refunded');
+        expect(Date.now() - paidAt).toBeGreaterThanOrEqual(1_400);
+        expect(refunded.state).toBe('refunded');
+        const [failed] = await bed.db.query<{ cause: string }>(
+          `SELECT cause FROM order_events WHERE order_id = $1 AND to_state = 'fulfilment_failed'`,
+          [order.id],
+        );
+        expect(failed!.cause).toMatch(/^delivery_promise_missed/);
+        // No eSIM was left at the partner that nobody receives, and the buyer has the money and the e-mail.
+        expect(stuck.requests.filter((r) => r.call === 'esim/order')).toHaveLength(1);
+        await expectRefundedToBuyer(order, buyer);
+      },
+    ));
 
   it('sends the order e-mail that failed later, from the reconcile job, exactly once', async () => {
     const buyer = await signUp();
