@@ -14,6 +14,7 @@ import { ALERT_KINDS } from './alert-kinds.ts';
  *
  *   POST   /orders          CreateOrderRequest  → 201 CreateOrderResponse (200 when it is the same open order again)
  *                           409 price_changed (PriceChangedError: the current price, no order)
+ *                           409 not_exchangeable (exchangeOf: that eSIM cannot be exchanged for this plan; error.reason says why)
  *   GET    /orders?lang=xx                      → OrderList (newest first)
  *   GET    /orders/{id}?lang=xx[&waitMs=n]      → OrderView (someone else's or unknown: 404; waitMs: a long-poll, OrderQuery)
  *   DELETE /me                                  → 204 (open orders cancelled, paid ones detached)
@@ -123,6 +124,12 @@ export const CreateOrderRequest = z.object({
     .date()
     .refine((day) => withinDays(day, -TRIP_START_PAST_DAYS, TRIP_START_AHEAD_DAYS), { message: 'tripStartsOn is out of range' })
     .optional(),
+  /**
+   * An exchange (a new eSIM only): the caller's unused eSIM, bought for the wrong destination, that
+   * this plan of another destination replaces. It is refunded in full once the new eSIM is delivered;
+   * one that the refund rules no longer allow answers 409 not_exchangeable and opens no order.
+   */
+  exchangeOf: z.uuid().optional(),
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
 
@@ -351,6 +358,8 @@ export const ERROR_CODES = {
   /** 502 on DELETE /me: the accounts service refused; nothing was changed. */
   accountNotDeleted: 'account_not_deleted',
   notRefundable: 'not_refundable',
+  /** 409 on POST /orders with exchangeOf: that eSIM cannot be exchanged for this plan (`reason` says why); no order was opened. */
+  notExchangeable: 'not_exchangeable',
   partnerUnavailable: 'partner_unavailable',
   cannotTopUp: 'cannot_top_up',
   /** 429: the caller's per-user limit of orders, refund requests or waiting long-polls is reached; Retry-After says how many seconds to wait. */

@@ -71,6 +71,7 @@ describe.each(databaseDrivers())('partner webhook on $name', (driver) => {
       consentedAt: new Date(),
       topUpOf: null,
       tripStartsOn: null,
+      exchangeOf: null,
     });
     await bed.db.transaction((tx) => store().move(tx, order.id, 'paid', 'test: paid'));
     return order.id;

@@ -83,7 +83,8 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     }
     // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
     // An operator refunds at the buyer's request (or for a fault of ours, which the reason on record says).
-    const reason = order.refund_reason === 'requested' || order.refund_reason === 'operator' ? 'requested' : 'not_delivered';
+    // An exchange is the buyer's asking too: the new eSIM's own e-mail came first.
+    const reason = ['requested', 'operator', 'exchanged'].includes(order.refund_reason ?? '') ? 'requested' : 'not_delivered';
     if (!order.email) return sent(lease, order.id, undefined);
     const email = refundEmail({
       lang: order.lang as Locale,

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
 import type { Db } from '../db/db.ts';
+import { refundExchanged } from '../esims/exchange.ts';
 import { refreshEsims } from '../esims/refresh.ts';
 import { createEsimStore } from '../esims/store.ts';
 import { screenBeforeDelivery } from '../fraud/holds.ts';
@@ -220,11 +221,15 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
       }
       return false;
     }
-    await lease.write(async (tx) => {
+    const exchanged = await lease.write(async (tx) => {
       // A profile already stored for another order is the partner's mistake or ours: never a silent 'delivered'.
       await esims.saveProfile(tx, order.id, answer.profiles[0]!);
       await orders.move(tx, order.id, 'delivered', `partner:${partnerOrderNo}`);
+      // An exchange: the eSIM it replaces is refunded now that this one is here (esims/exchange.ts).
+      return refundExchanged(tx, order);
     });
+    // Its own run cancels it at the partner and asks Stripe (run never rejects; the job retries it).
+    if (exchanged) void run(exchanged);
     return true;
   }
 

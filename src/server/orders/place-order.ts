@@ -4,6 +4,7 @@ import { TERMS_VERSION, type CreateOrderRequest } from '../../contract/shop-api.
 import { localizePath } from '../../i18n/paths.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import type { Caller } from '../auth.ts';
+import { exchangeRefusal, type ExchangeRefusal } from '../esims/exchange.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { DestinationOf } from '../esims/view.ts';
 import type { UserLimiter } from '../limits.types.ts';
@@ -57,6 +58,8 @@ export type PlaceOrderResult =
   | { outcome: 'unknown_top_up' }
   /** The eSIM gets no top-ups now. */
   | { outcome: 'no_top_ups'; why: NoTopUps }
+  /** The eSIM named to exchange cannot be exchanged for this plan (esims/exchange.ts): no order. */
+  | { outcome: 'not_exchangeable'; why: ExchangeRefusal }
   /** The price the page showed is not the price now: no order. */
   | { outcome: 'price_changed'; price: Price }
   /** Stripe could not be reached: the order stays open, and pressing again reuses it. */
@@ -132,6 +135,17 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
   if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {
     return { outcome: 'price_changed', price: sale.price };
   }
+  // An exchange of the caller's unused eSIM for the destination they meant: by the refund rules, checked again at delivery.
+  const exchangeOf = request.exchangeOf && !request.topUpOf ? request.exchangeOf : null;
+  if (exchangeOf) {
+    const why = exchangeRefusal(
+      await esims.ownedOne(caller.uid, exchangeOf),
+      sale.destination,
+      await store.exchangePaid(exchangeOf),
+      new Date(),
+    );
+    if (why) return { outcome: 'not_exchangeable', why };
+  }
 
   const newOrder = {
     uid: caller.uid,
@@ -148,6 +162,7 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
     topUpOf: request.topUpOf ?? null,
     // A top-up's eSIM is already where it is going.
     tripStartsOn: request.topUpOf ? null : (request.tripStartsOn ?? null),
+    exchangeOf,
   };
   const opened = request.topUpOf
     ? await store.openOrder(newOrder)

@@ -75,6 +75,10 @@ export function orderRoutes(deps: OrderRoutesDeps) {
           return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
         case 'no_top_ups':
           return noTopUps(c, placed.why);
+        case 'not_exchangeable':
+          return fail(c, 409, ERROR_CODES.notExchangeable, `This eSIM cannot be exchanged for this plan: ${placed.why}.`, {
+            reason: placed.why,
+          });
         case 'price_changed':
           return fail(c, 409, ERROR_CODES.priceChanged, 'The price of this plan has changed.', { price: placed.price });
         case 'payment_unavailable':

@@ -40,22 +40,24 @@ const WITH_PAYMENT = `
 
 /** A new order's columns and their values from openOrder's parameters: both of its inserts write the same row. */
 const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency,
-  lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified, trip_starts_on`;
-const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16, $17`;
+  lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified, trip_starts_on, exchange_of`;
+const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16, $17, $18::uuid`;
 
 // Where the order's types were declared before their file of their own; importers keep these names.
 export type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord, SoldPlan } from './store.types.ts';
 
+/** Moves an order and records why, in the caller's transaction; false when the move is not allowed from its state now. */
+export async function moveOrder(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {
+  const [row] = await tx.query<{ state: OrderState }>('SELECT state FROM orders WHERE id = $1 FOR UPDATE', [id]);
+  if (!row || !canMove(row.state, to)) return false;
+  // Announced with the change: long-polls of the order wake on commit (order-changes.ts).
+  await tx.query(`UPDATE orders SET state = $2, updated_at = now() WHERE id = $1 RETURNING ${notifyOrderChange('id')}`, [id, to]);
+  await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $3, $4)', [id, row.state, to, cause]);
+  return true;
+}
+
 export function createOrderStore(db: Db): OrderStore {
-  /** Moves an order and records why, in the caller's transaction; false when the move is not allowed from its state now. */
-  async function move(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {
-    const [row] = await tx.query<{ state: OrderState }>('SELECT state FROM orders WHERE id = $1 FOR UPDATE', [id]);
-    if (!row || !canMove(row.state, to)) return false;
-    // Announced with the change: long-polls of the order wake on commit (order-changes.ts).
-    await tx.query(`UPDATE orders SET state = $2, updated_at = now() WHERE id = $1 RETURNING ${notifyOrderChange('id')}`, [id, to]);
-    await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $3, $4)', [id, row.state, to, cause]);
-    return true;
-  }
+  const move = moveOrder;
 
   /** Cancels the person's open orders and queues their payment pages for closing at Stripe; answers those pages. */
   async function cancelOpenOrders(tx: Queryable, uid: string, cause: string): Promise<string[]> {
@@ -109,6 +111,7 @@ export function createOrderStore(db: Db): OrderStore {
       order.topUpOf,
       order.emailVerified,
       order.tripStartsOn,
+      order.exchangeOf,
     ];
     // The limits' windows are counted first; the order is opened only when they let it through.
     const counted = limit?.(values.length + 1) ?? { ctes: [], allowed: 'true', waitMs: 'NULL::bigint', params: [] };
@@ -144,10 +147,15 @@ export function createOrderStore(db: Db): OrderStore {
     const repriced = (open: OrderRow) =>
       open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
     if (found && !stale(found) && !repriced(found)) {
-      // The same order asked again with another trip start (changed on the checkout page): the latest is kept.
-      if (found.trip_starts_on !== order.tripStartsOn) {
-        await db.query(`UPDATE orders SET trip_starts_on = $2 WHERE id = $1 AND state = 'pending_payment'`, [found.id, order.tripStartsOn]);
+      // The same order asked again with another trip start or exchange (changed on the checkout page): the latest is kept.
+      if (found.trip_starts_on !== order.tripStartsOn || found.exchange_of !== order.exchangeOf) {
+        await db.query(`UPDATE orders SET trip_starts_on = $2, exchange_of = $3 WHERE id = $1 AND state = 'pending_payment'`, [
+          found.id,
+          order.tripStartsOn,
+          order.exchangeOf,
+        ]);
         found.trip_starts_on = order.tripStartsOn;
+        found.exchange_of = order.exchangeOf;
       }
       return { order: found, created: false, closedCheckouts: [] };
     }
@@ -210,6 +218,14 @@ export function createOrderStore(db: Db): OrderStore {
     async byId(tx: Queryable, id: string): Promise<OrderRow | undefined> {
       const [row] = await tx.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]);
       return row;
+    },
+
+    async exchangePaid(orderId: string): Promise<boolean> {
+      const rows = await db.query(
+        `SELECT 1 FROM orders WHERE exchange_of = $1 AND state IN ('paid', 'provisioning', 'delivered', 'refund_requested', 'refunded') LIMIT 1`,
+        [orderId],
+      );
+      return rows.length > 0;
     },
 
     async recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void> {

@@ -44,6 +44,8 @@ export interface OrderRow {
   refund_reason: RefundReason | null;
   /** The day the buyer's trip starts (YYYY-MM-DD, migration 0025), if they said: the get-connected check. */
   trip_starts_on: string | null;
+  /** The buyer's unused eSIM (its order) this order exchanges (migration 0026): refunded once this one is delivered. */
+  exchange_of: string | null;
   /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
   lease: number;
 }
@@ -82,6 +84,8 @@ export interface NewOrder {
   topUpOf: string | null;
   /** The day the buyer's trip starts (YYYY-MM-DD), if they said. */
   tripStartsOn: string | null;
+  /** The buyer's unused eSIM (its order) this new eSIM exchanges; null: no exchange. */
+  exchangeOf: string | null;
 }
 
 export interface PaymentRecord {
@@ -144,6 +148,8 @@ export interface OrderStore {
   listOwnedBy(uid: string): Promise<OrderWithPayment[]>;
   /** Any order by id. */
   byId(tx: Queryable, id: string): Promise<OrderRow | undefined>;
+  /** Whether an exchange of this eSIM (its order) was paid already (esims/exchange.ts). */
+  exchangePaid(orderId: string): Promise<boolean>;
   /** Records a payment of the order, once per session and status. */
   recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void>;
   /** Runs `work` for a provider's event exactly once (the event id stored in the same transaction). */

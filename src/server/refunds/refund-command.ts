@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts';
 import * as queue from '../fulfilment/queue.ts';
-import { createOrderStore } from '../orders/store.ts';
+import { createOrderStore, moveOrder } from '../orders/store.ts';
 import { RefundRefused, type RefundCommand, type RefundOutcome, type RefundRequest } from './refund-command.types.ts';
 import { recordRequest, refundById } from './store.ts';
 
@@ -28,6 +28,23 @@ async function unusedEsim(tx: Queryable, orderId: string): Promise<boolean> {
   return esim?.status === 'ready' && !esim.installed;
 }
 
+/**
+ * The buyer's refund of the whole of their delivered eSIM (their button, or their exchange once the
+ * new eSIM is delivered), in the caller's transaction after its row was recorded: the order goes to
+ * refund_requested, which cancels the eSIM at the partner before Stripe is asked. Refused (throws
+ * RefundRefused, before any write of its own) when the order moved on or was refunded in part.
+ */
+export async function startBuyersRefund(
+  tx: Queryable,
+  request: RefundRequest,
+  recorded: { state: string; leftMinor: number },
+): Promise<void> {
+  if (recorded.state !== 'delivered' || recorded.leftMinor !== 0)
+    throw new RefundRefused('not_refundable', `order ${request.orderId} is ${recorded.state}`);
+  await moveOrder(tx, request.orderId, 'refund_requested', request.reason === 'requested' ? 'buyer_requested' : `buyer_${request.reason}`);
+  await queue.refundRequested(tx, request.orderId, request.reason);
+}
+
 export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Promise<void> }): RefundCommand {
   const { db } = deps;
   const orders = createOrderStore(db);
@@ -41,9 +58,7 @@ export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Pr
       const cause = `refund ${row.id}: ${row.amount_minor} ${row.currency} asked by ${by} (${row.reason})`;
       const whole = recorded.leftMinor === 0;
       if (request.requestedBy === 'buyer') {
-        if (state !== 'delivered' || !whole) throw new RefundRefused('not_refundable', `order ${request.orderId} is ${state}`);
-        await orders.move(tx, request.orderId, 'refund_requested', 'buyer_requested');
-        await queue.refundRequested(tx, request.orderId, 'requested');
+        await startBuyersRefund(tx, request, recorded);
       } else if (
         whole &&
         (state !== 'delivered' || (request.requestedBy === 'operator' && (await unusedEsim(tx, request.orderId)))) &&

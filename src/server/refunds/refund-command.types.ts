@@ -7,8 +7,12 @@ export interface RefundCommand {
   requestRefund(request: RefundRequest): Promise<RefundOutcome>;
 }
 
-/** Why a refund was asked: the shop's reasons, the buyer's ('requested'), or an operator's (its words in `note`). */
-export type RefundReason = 'not_delivered' | 'requested' | 'payment_mismatch' | 'account_deleted' | 'out_of_balance' | 'fraud' | 'operator';
+/**
+ * Why a refund was asked: the shop's reasons, the buyer's ('requested', or 'exchanged': their unused
+ * eSIM exchanged for another destination's, refunded once the new one is delivered), or an operator's (its words in `note`).
+ */
+export type RefundReason =
+  'not_delivered' | 'requested' | 'exchanged' | 'payment_mismatch' | 'account_deleted' | 'out_of_balance' | 'fraud' | 'operator';
 
 export interface RefundRequest {
   orderId: string;
