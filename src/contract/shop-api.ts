@@ -29,6 +29,9 @@ import { ALERT_KINDS } from './alert-kinds.ts';
  *                                                503 partner_unavailable when the partner cannot say now)
  *   POST   /esims/{id}/refund?lang=xx           → EsimView (refund of a never-installed eSIM within 30 days; 409 not_refundable;
  *                                                503 partner_unavailable when the eSIM's state cannot be checked now)
+ *   POST   /esims/{id}/replace?lang=xx          → EsimView of the replacement (a new eSIM of the same plan at our cost, for one never
+ *                                                downloaded or deleted before it carried data, within 30 days; the same one when
+ *                                                asked again; 409 not_replaceable; 503 partner_unavailable)
  *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
  *   GET    /me/alerts                           → AlertPreferences (which alerts go by e-mail and by push; all on until changed)
  *   PUT    /me/alerts        AlertPreferences   → AlertPreferences (saved on the server, for every device)
@@ -144,9 +147,10 @@ export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 /**
  * An eSIM as its owner sees it. 'preparing': paid, the partner is allocating it; 'ready': to
- * install; 'active': installed on a device; 'refunding': a refund is on its way.
+ * install; 'active': installed on a device; 'refunding': a refund is on its way; 'replaced': a
+ * new eSIM of the same plan replaced it at our cost (the newer one in the list).
  */
-export const EsimStatus = z.enum(['preparing', 'ready', 'active', 'used_up', 'expired', 'refunding', 'refunded']);
+export const EsimStatus = z.enum(['preparing', 'ready', 'active', 'used_up', 'expired', 'refunding', 'refunded', 'replaced']);
 export type EsimStatus = z.infer<typeof EsimStatus>;
 
 /**
@@ -202,8 +206,13 @@ export const EsimView = z.object({
   expiresAt: z.iso.datetime({ offset: true }).nullable(),
   /** Null while preparing and once refunded. */
   install: InstallCodes.nullable(),
-  /** Never installed and bought less than 30 days ago: the refund button. */
+  /** Never installed (or deleted before it carried data) and bought less than 30 days ago: the refund button. */
   refundable: z.boolean(),
+  /**
+   * Never downloaded, or deleted from the phone before it carried data, within 30 days: "Replace"
+   * (POST /esims/{id}/replace) gives a new eSIM of the same plan at our cost. Its status is then 'replaced'.
+   */
+  replaceable: z.boolean(),
   /** Its plan can be topped up (topUpSupported), and it is installed and still valid: the top-up plans. */
   canTopUp: z.boolean(),
   /** Where the eSIM is on the phone, and since when (null before allocation, once refunded, or not known). */
@@ -360,6 +369,8 @@ export const ERROR_CODES = {
   notRefundable: 'not_refundable',
   /** 409 on POST /orders with exchangeOf: that eSIM cannot be exchanged for this plan (`reason` says why); no order was opened. */
   notExchangeable: 'not_exchangeable',
+  /** 409 on POST /esims/{id}/replace: only an eSIM never downloaded, or deleted before it carried data, within 30 days is replaced. */
+  notReplaceable: 'not_replaceable',
   partnerUnavailable: 'partner_unavailable',
   cannotTopUp: 'cannot_top_up',
   /** 429: the caller's per-user limit of orders, refund requests or waiting long-polls is reached; Retry-After says how many seconds to wait. */

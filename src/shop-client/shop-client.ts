@@ -33,6 +33,8 @@ export type ShopErrorKind =
   | 'notFound'
   | 'priceChanged'
   | 'notRefundable'
+  /** Only an eSIM never downloaded, or deleted before it carried data, within 30 days is replaced. */
+  | 'notReplaceable'
   | 'cannotTopUp'
   | 'tooManyRequests'
   /** The shop has stopped selling for a while (the partner's balance ran dry): nothing was charged. */
@@ -79,6 +81,8 @@ export interface ShopClient {
   listTopUps(esimId: string, lang: Locale): Promise<TopUpPlans>;
   /** Cancels a never-installed eSIM and refunds it; answers the eSIM as it is now. */
   refundEsim(esimId: string, lang: Locale): Promise<EsimView>;
+  /** A new eSIM of the same plan at our cost for one never downloaded or deleted before use; answers the new one. */
+  replaceEsim(esimId: string, lang: Locale): Promise<EsimView>;
   /** The eSIM as the partner has it now ("Not working?": read again at most once a minute per eSIM). */
   diagnoseEsim(esimId: string, lang: Locale): Promise<EsimView>;
   /** Which alerts go by e-mail and by push (saved on the server, all on until changed). */
@@ -123,6 +127,7 @@ const ESIM_STATUSES: Record<EsimStatus, true> = {
   expired: true,
   refunding: true,
   refunded: true,
+  replaced: true,
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -259,6 +264,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     if (response.status === 409 && isObject(body) && isObject(body.error)) {
       if (body.error.code === 'price_changed' && isPrice(body.error.price)) throw new ShopError('priceChanged', body.error.price);
       if (body.error.code === 'not_refundable') throw new ShopError('notRefundable');
+      if (body.error.code === 'not_replaceable') throw new ShopError('notReplaceable');
       if (body.error.code === 'cannot_top_up') throw new ShopError('cannotTopUp');
     }
     if (response.status === 503 && isObject(body) && isObject(body.error) && body.error.code === 'sales_paused')
@@ -332,6 +338,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
           ),
       ),
     refundEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/refund?lang=${lang}`, isEsimView, { method: 'POST' }),
+    replaceEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/replace?lang=${lang}`, isEsimView, { method: 'POST' }),
     diagnoseEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/diagnosis?lang=${lang}`, isEsimView),
     getAlertPreferences: () => call('/me/alerts', isAlertPreferences),
     saveAlertPreferences: (preferences) => call('/me/alerts', isAlertPreferences, { method: 'PUT', body: preferences }),

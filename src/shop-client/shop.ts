@@ -12,6 +12,7 @@ export const {
   listEsimSteps,
   listTopUps,
   refundEsim,
+  replaceEsim,
   diagnoseEsim,
   getAlertPreferences,
   saveAlertPreferences,

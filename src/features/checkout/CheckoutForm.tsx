@@ -75,6 +75,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
     notFound: m.unknownPlan,
     // Not answered to POST /orders.
     notRefundable: m.errors.server,
+    notReplaceable: m.errors.server,
     // A top-up of an eSIM that expired or was used up meanwhile, or of another destination.
     cannotTopUp: m.errors.cannotTopUp,
     salesPaused: m.errors.salesPaused,

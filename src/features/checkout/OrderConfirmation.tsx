@@ -37,7 +37,14 @@ type View =
       status: 'failed';
       kind: Exclude<
         ShopErrorKind,
-        'notFound' | 'priceChanged' | 'notRefundable' | 'cannotTopUp' | 'tooManyRequests' | 'salesPaused' | 'accountBlocked'
+        | 'notFound'
+        | 'priceChanged'
+        | 'notRefundable'
+        | 'notReplaceable'
+        | 'cannotTopUp'
+        | 'tooManyRequests'
+        | 'salesPaused'
+        | 'accountBlocked'
       >;
     }
   | { status: 'ready'; order: OrderView; gaveUp: boolean };
@@ -111,6 +118,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
                 kind:
                   kind === 'priceChanged' ||
                   kind === 'notRefundable' ||
+                  kind === 'notReplaceable' ||
                   kind === 'cannotTopUp' ||
                   kind === 'tooManyRequests' ||
                   kind === 'salesPaused' ||

@@ -5,7 +5,9 @@ import type { Locale } from '../../i18n/locales.ts';
 import { formatBytes } from '../../lib/data-size.ts';
 import { formatDataAmount, formatSpeed } from '../../lib/format.ts';
 import { diagnoseEsim } from '../../shop-client/shop.ts';
+import type { ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
 import ApnCode from './ApnCode.tsx';
+import ReplaceOffer from './ReplaceOffer.tsx';
 import { diagnose, fixStepTexts } from './diagnosis.ts';
 import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import { useDevice } from './use-device.ts';
@@ -16,7 +18,7 @@ interface Props {
   /** The live status' clock (MyEsims): the diagnosis follows the eSIM's state while the page is open. */
   now: number;
   paths: Pick<MyEsimsPaths, 'support' | 'package' | 'chat'>;
-  messages: Pick<EsimCardMessages, 'diagnosis' | 'checklist' | 'showCodes' | 'contactSupport'>;
+  messages: Pick<EsimCardMessages, 'diagnosis' | 'checklist' | 'showCodes' | 'contactSupport' | 'replace' | keyof ShopErrorMessages>;
   /** Read from the device while offline: the last known state, nothing asked. */
   offline: boolean;
   /** The eSIM as the partner has it now, once read (it replaces the card's). */
@@ -79,6 +81,10 @@ export default function DiagnosisPanel({ esim, locale, now, paths, messages: m, 
         <a href={`${paths.package}/${esim.destination.code.toLowerCase()}`} className={`mt-3 inline-block ${link}`}>
           {m.diagnosis.buy}
         </a>
+      )}
+      {/* Never downloaded or deleted before use: a new eSIM at our cost (the deleted cause's own action; beside the codes otherwise). */}
+      {esim.replaceable && !offline && (action === 'replace' || action === 'showCodes') && (
+        <ReplaceOffer esim={esim} locale={locale} messages={m} onReplaced={onRead} />
       )}
       {action === 'support' && (
         <a href={paths.support} className={`mt-3 inline-block ${link}`}>

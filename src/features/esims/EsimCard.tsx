@@ -36,6 +36,7 @@ const BADGE: Record<EsimView['status'], string> = {
   expired: 'bg-surface-muted',
   refunding: 'bg-surface-muted',
   refunded: 'bg-surface-muted',
+  replaced: 'bg-surface-muted',
 };
 
 /** A button that shows and hides the part of the card it controls (the install codes, the diagnosis). */

@@ -35,7 +35,10 @@ const profile = (fields: Partial<EsimAccessProfile>): EsimAccessProfile => ({
 });
 
 /** What the owner's My eSIMs gets for that profile: mapped as the adapter does, stored, and viewed as GET /esims does. */
-async function viewOf(fields: Partial<EsimAccessProfile>, { data = TOTAL, state = 'delivered' as OrderRow['state'] } = {}) {
+async function viewOf(
+  fields: Partial<EsimAccessProfile>,
+  { data = TOTAL, state = 'delivered' as OrderRow['state'], replacedBy = null as string | null } = {},
+) {
   const p = mapEsimAccessProfile(profile(fields));
   const row = {
     esim_tran_no: p.esimTranNo,
@@ -55,7 +58,9 @@ async function viewOf(fields: Partial<EsimAccessProfile>, { data = TOTAL, state 
   const order = {
     id: '0b7a2a52-3f5c-4c39-9a57-8f1f2f3c1d11',
     number: 12,
+    kind: 'esim',
     state,
+    replaced_by: replacedBy,
     created_at: new Date(NOW.getTime() - DAY),
     plan: {
       id: 'jp-1gb-7d',
@@ -111,6 +116,7 @@ describe('the "Not working?" diagnosis, from the partner’s state names', () =>
       'expired',
     ],
     ['cancelled and refunded', { esimStatus: 'CANCEL', smdpStatus: 'RELEASED' }, 'refunded', { state: 'refunded' }],
+    ['cancelled and replaced at our cost', { esimStatus: 'CANCEL', smdpStatus: 'RELEASED' }, 'replaced', { replacedBy: 'x' }],
     ['paid, not allocated yet', {}, 'preparing', { state: 'provisioning' }],
   ];
   it.each(cases)('%s: %s', async (_, fields, cause, options) => {
@@ -121,7 +127,9 @@ describe('the "Not working?" diagnosis, from the partner’s state names', () =>
     expect((await causeOf({ smdpStatus: 'RELEASED' })).action).toBe('showCodes');
     expect((await causeOf({ esimStatus: 'USED_UP', smdpStatus: 'ENABLED', orderUsage: GB })).action).toBe('topUp');
     expect((await causeOf({ esimStatus: 'USED_EXPIRED', smdpStatus: 'ENABLED' })).action).toBe('buy');
-    expect((await causeOf({ smdpStatus: 'DELETED' })).action).toBe('support');
+    // Deleted before it carried data: a new eSIM at our cost; after use, support.
+    expect((await causeOf({ smdpStatus: 'DELETED' })).action).toBe('replace');
+    expect((await causeOf({ esimStatus: 'IN_USE', smdpStatus: 'DELETED', orderUsage: 2 ** 20 })).action).toBe('support');
     expect((await causeOf({ smdpStatus: 'ENABLED' })).action).toBeNull();
   });
 });

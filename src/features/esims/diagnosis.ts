@@ -13,6 +13,8 @@ export type Cause =
   | 'preparing'
   /** Cancelled and refunded (or on its way): nothing to fix. */
   | 'refunded'
+  /** Replaced at our cost by a newer eSIM of the same plan: that one is the one to use. */
+  | 'replaced'
   | 'expired'
   /** Deleted from the phone: it cannot be installed again. */
   | 'deleted'
@@ -37,8 +39,8 @@ export type Cause =
 /** A step of the fix, in the words of the phone's system where its settings differ. */
 export type FixStep = 'downloaded' | 'lineOn' | 'dataLine' | 'roaming' | 'apn' | 'airplane' | 'network' | 'restart';
 
-/** What the card offers beside the fix: its install codes, a top-up, a new plan, or support. */
-export type FixAction = 'showCodes' | 'topUp' | 'buy' | 'support';
+/** What the card offers beside the fix: its install codes, a top-up, a new plan, a new eSIM at our cost, or support. */
+export type FixAction = 'showCodes' | 'topUp' | 'buy' | 'replace' | 'support';
 
 export interface Diagnosis {
   cause: Cause;
@@ -46,7 +48,7 @@ export interface Diagnosis {
   action: FixAction | null;
 }
 
-export type DiagnosedEsim = Pick<EsimView, 'status' | 'installStep' | 'usage' | 'expiresAt' | 'canTopUp' | 'install'> & {
+export type DiagnosedEsim = Pick<EsimView, 'status' | 'installStep' | 'usage' | 'expiresAt' | 'canTopUp' | 'install' | 'replaceable'> & {
   plan: Pick<EsimView['plan'], 'data'>;
 };
 
@@ -64,11 +66,13 @@ export function diagnose(esim: DiagnosedEsim, now: number): Diagnosis {
   const refill: FixAction = esim.canTopUp ? 'topUp' : 'buy';
   const { status, installStep, usage } = esim;
   if (status === 'refunding' || status === 'refunded') return result('refunded', [], 'buy');
+  if (status === 'replaced') return result('replaced');
   if (status === 'preparing') return result('preparing');
   const endsAt = esim.expiresAt ? Date.parse(esim.expiresAt) : Number.POSITIVE_INFINITY;
   // Before installation expiresAt is the last day to install it: past it, the eSIM has expired too.
   if (status === 'expired' || installStep === 'expired' || endsAt <= now) return result('expired', [], 'buy');
-  if (installStep === 'deleted') return result('deleted', [], 'support');
+  // Deleted before it carried data: a new one at our cost (esim.replaceable says the server allows it).
+  if (installStep === 'deleted') return result('deleted', [], esim.replaceable ? 'replace' : 'support');
   const used = usage?.usedBytes ?? 0;
   if (status === 'used_up' || (usage && usage.totalBytes > 0 && used >= usage.totalBytes)) return result('used_up', [], refill);
   if (status === 'ready' || installStep === 'released') return result('not_installed', [], 'showCodes');

@@ -48,6 +48,7 @@ const SHOWN = [
   'helpDeleted',
   'contactSupport',
   'diagnosis',
+  'replace',
 ] as const satisfies readonly (keyof MyEsim)[];
 
 /** What the My eSIMs island (MyEsims.tsx and its cards) says, and nothing else. */

@@ -3,8 +3,8 @@ import type { OrderRow } from '../orders/store.types.ts';
 import { startBuyersRefund } from '../refunds/refund-command.ts';
 import type { RefundRequest } from '../refunds/refund-command.types.ts';
 import { recordRequest } from '../refunds/store.ts';
-import type { OwnedEsim } from './store.types.ts';
-import { esimStatus, isRefundable } from './view.ts';
+import type { EsimRow, OwnedEsim } from './store.types.ts';
+import { deletedUnused, esimStatus, isRefundable } from './view.ts';
 
 /**
  * An eSIM bought for the wrong destination, exchanged in one step (issue 32 item 5): the buyer
@@ -48,13 +48,21 @@ export async function refundExchanged(tx: Queryable, order: OrderRow): Promise<s
   const old = order.exchange_of;
   if (!old) return undefined;
   // Locked first, so nothing refunds or moves it between this look and the refund's row.
-  const [found] = await tx.query<{ state: string; status: string | null; installed: boolean | null; refunded: number }>(
-    `SELECT o.state, e.status, e.installed,
+  const [found] = await tx.query<{
+    state: string;
+    status: string | null;
+    installed: boolean | null;
+    install_step: EsimRow['install_step'];
+    used_bytes: number;
+    refunded: number;
+  }>(
+    `SELECT o.state, e.status, e.installed, e.install_step, e.used_bytes,
        (SELECT count(*) FROM refunds r WHERE r.order_id = o.id AND r.status <> 'cancelled')::int AS refunded
      FROM orders o LEFT JOIN esims e ON e.order_id = o.id WHERE o.id = $1 FOR UPDATE OF o`,
     [old],
   );
-  if (found?.state === 'delivered' && found.status === 'ready' && !found.installed && found.refunded === 0) {
+  const unused = found && ((found.status === 'ready' && !found.installed) || (found.status !== 'cancelled' && deletedUnused(found)));
+  if (found?.state === 'delivered' && unused && found.refunded === 0) {
     const request: RefundRequest = { orderId: old, requestedBy: 'buyer', reason: 'exchanged', idempotencyKey: `exchange:${order.id}` };
     const recorded = await recordRequest(tx, request);
     if (recorded.created) await startBuyersRefund(tx, request, recorded);

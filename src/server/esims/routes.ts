@@ -3,6 +3,7 @@ import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS } from '../../config/con
 import { ERROR_CODES, type EsimList, type EsimSteps, type TopUpPlans } from '../../contract/shop-api.ts';
 import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
+import type { Db } from '../db/db.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import { noTopUps } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
@@ -13,10 +14,12 @@ import { isUuid } from '../uuid.ts';
 import { langQuery } from '../validation.ts';
 import { buyerRefund } from './buyer-refund.ts';
 import { refreshEsims } from './refresh.ts';
+import { replaceEsim } from './replacement.ts';
 import type { EsimStore, OwnedEsim } from './store.ts';
 import { esimStep, esimView, type DestinationOf } from './view.ts';
 
 export interface EsimRoutesDeps {
+  db: Db;
   auth: MiddlewareHandler<BuyerEnv>;
   esims: EsimStore;
   destination: DestinationOf;
@@ -170,6 +173,30 @@ export function esimRoutes(deps: EsimRoutesDeps) {
         return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
       case 'requested': {
         const { order, esim } = refund.owned;
+        return c.json(await esimView(order, esim, destination(order.destination, lang)));
+      }
+    }
+  });
+
+  app.post('/:id/replace', langQuery, async (c) => {
+    const { lang } = c.req.valid('query');
+    const replaced = await replaceEsim(deps, c.get('caller').uid, c.req.param('id'));
+    switch (replaced.outcome) {
+      case 'too_many_attempts':
+        return tooManyAttempts(c, replaced.retryAfterSeconds);
+      case 'no_such_esim':
+        return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+      case 'not_replaceable':
+        return fail(
+          c,
+          409,
+          ERROR_CODES.notReplaceable,
+          'Only an eSIM never downloaded, or deleted before it carried data, within 30 days of purchase is replaced.',
+        );
+      case 'partner_unavailable':
+        return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
+      case 'replaced': {
+        const { order, esim } = replaced.replacement;
         return c.json(await esimView(order, esim, destination(order.destination, lang)));
       }
     }

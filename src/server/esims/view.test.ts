@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRow } from '../orders/store.ts';
 import type { EsimRow } from './store.ts';
-import { canTopUp, esimStatus, esimStep, esimView, isRefundable } from './view.ts';
+import { canTopUp, esimStatus, esimStep, esimView, isRefundable, replacementCase } from './view.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const DAY = 86_400_000;
@@ -86,5 +86,24 @@ describe('what the owner sees of an eSIM', () => {
     });
     expect(await esimView(sold(true), installed, andorra, NOW)).toMatchObject({ status: 'active', canTopUp: true, topUpSupported: true });
     expect(await esimView(sold(), installed, andorra, NOW)).toMatchObject({ canTopUp: true, topUpSupported: true });
+  });
+
+  it('refunds or replaces an eSIM deleted before it carried data, at our cost; replaces a never-downloaded one (issue 32 item 3)', () => {
+    const esimOrder = (daysAgo = 1) => ({ ...order('delivered', daysAgo), kind: 'esim' }) as OrderRow;
+    const deleted = esim({ status: 'installed', installed: true, install_step: 'deleted', used_bytes: 0 });
+    const deletedAfterUse = esim({ status: 'active', installed: true, install_step: 'deleted', used_bytes: 1 });
+    expect(isRefundable('active', esimOrder(), deleted, NOW)).toBe(true);
+    expect(isRefundable('active', esimOrder(), deletedAfterUse, NOW)).toBe(false);
+    expect(isRefundable('active', esimOrder(30), deleted, NOW)).toBe(false);
+    expect(replacementCase('ready', esimOrder(), esim(), NOW)).toBe('never_downloaded');
+    expect(replacementCase('active', esimOrder(), deleted, NOW)).toBe('deleted_unused');
+    expect(replacementCase('active', esimOrder(), deletedAfterUse, NOW)).toBeUndefined();
+    expect(replacementCase('active', esimOrder(), esim({ status: 'active', installed: true, used_bytes: 0 }), NOW)).toBeUndefined();
+    expect(replacementCase('ready', esimOrder(30), esim(), NOW)).toBeUndefined();
+    expect(replacementCase('ready', esimOrder(), undefined, NOW)).toBeUndefined();
+    // Replaced: the newer eSIM is the one to use, this one shows no codes.
+    const replaced = { ...esimOrder(), replaced_by: 'b' } as OrderRow;
+    expect(esimStatus(replaced, esim({ status: 'cancelled' }), NOW)).toBe('replaced');
+    expect(esimStatus(replaced, deleted, NOW)).toBe('replaced');
   });
 });

@@ -28,6 +28,8 @@ export function esimStatus(order: OrderRow, esim: EsimRow | undefined, now: Date
       return 'preparing';
   }
   if (!esim) return 'preparing';
+  // Replaced at our cost (esims/replacement.ts): the newer eSIM is the one to use.
+  if (order.replaced_by) return 'replaced';
   if (esim.status === 'cancelled') return 'refunded';
   if (esim.status === 'expired' || (esim.expires_at && esim.expires_at < now)) return 'expired';
   if (esim.status === 'used_up') return 'used_up';
@@ -48,9 +50,35 @@ export async function installCodes(esim: EsimRow): Promise<InstallCodes> {
   };
 }
 
-/** Never installed and bought within the refund window (FAQ: 30 days); installed eSIMs are not refundable (terms). */
+/**
+ * Deleted from the phone before it carried any data (issue 32 item 3): no phone can take it again
+ * (the SM-DP+ hands a profile out once), so it is refunded or replaced at our cost, although the
+ * partner, which cancels only what was never downloaded, gives us nothing back for it.
+ */
+export const deletedUnused = (esim: Pick<EsimRow, 'install_step' | 'used_bytes'>) => esim.install_step === 'deleted' && esim.used_bytes === 0;
+
+/** Within the refund window (FAQ: 30 days) of its purchase. */
+const withinRefundWindow = (order: OrderRow, now: Date) => now.getTime() - order.created_at.getTime() < REFUND_WINDOW_DAYS * DAY_MS;
+
+/**
+ * Never installed, or deleted before it carried any data, and bought within the refund window (FAQ:
+ * 30 days); an eSIM installed and kept is not refundable (terms).
+ */
 export const isRefundable = (status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) =>
-  status === 'ready' && !!esim && !esim.installed && now.getTime() - order.created_at.getTime() < REFUND_WINDOW_DAYS * DAY_MS;
+  !!esim &&
+  withinRefundWindow(order, now) &&
+  ((status === 'ready' && !esim.installed) || (status === 'active' && deletedUnused(esim)));
+
+/**
+ * How the eSIM can be replaced at our cost (issue 32 item 3), within the refund window: never
+ * downloaded (the partner cancels it first), or deleted before it carried any data; otherwise undefined.
+ */
+export function replacementCase(status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) {
+  if (!esim || order.kind !== 'esim' || !withinRefundWindow(order, now)) return undefined;
+  if (status === 'ready' && !esim.installed) return 'never_downloaded' as const;
+  if (status === 'active' && deletedUnused(esim)) return 'deleted_unused' as const;
+  return undefined;
+}
 
 /** A top-up needs an eSIM on a device that is still valid. */
 export const canTopUp = (status: EsimStatus) => status === 'active' || status === 'used_up';
@@ -94,6 +122,7 @@ export async function esimView(
     expiresAt: esim?.expires_at?.toISOString() ?? null,
     install: showCodes ? await installCodes(esim) : null,
     refundable: isRefundable(status, order, esim, now),
+    replaceable: !!replacementCase(status, order, esim, now),
     canTopUp: topUpSupported(order) && canTopUp(status),
     ...installStepOf(status, esim),
     topUpSupported: topUpSupported(order),

@@ -3,6 +3,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import type { Db } from '../db/db.ts';
 import { refundExchanged } from '../esims/exchange.ts';
 import { refreshEsims } from '../esims/refresh.ts';
+import { deletedUnused } from '../esims/view.ts';
 import { createEsimStore } from '../esims/store.ts';
 import { screenBeforeDelivery } from '../fraud/holds.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -123,8 +124,11 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
             await move('fulfilment_failed', 'account_deleted');
             continue;
           }
-          // A charge Radar rates highest risk waits for an admin, with no partner call (fraud/holds.ts).
-          if ((await screenBeforeDelivery({ db, stripe }, id, (work) => lease.write(work))) === 'held') return 'done';
+          // A replacement at our cost (esims/replacement.ts) has no charge to screen: the eSIM it
+          // replaces is released first. Otherwise a charge Radar rates highest risk waits for an
+          // admin, with no partner call (fraud/holds.ts).
+          if (order.replaces) await releaseReplaced(lease, order);
+          else if ((await screenBeforeDelivery({ db, stripe }, id, (work) => lease.write(work))) === 'held') return 'done';
           await move('provisioning', 'fulfilment_started');
           continue;
         case 'provisioning': {
@@ -155,6 +159,10 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
         case 'fulfilment_failed': {
           // Once, before the first refund is asked for (a pending or failed one does not release again).
           if (!(await refunds.anyAsked(db, id))) await releaseUndelivered(lease, order);
+          if (order.replaces) {
+            await replacementFailed(lease, order);
+            continue;
+          }
           const refunded = await refund(lease, order, order.refund_reason ?? 'not_delivered');
           if (refunded !== 'refunded') return refunded;
           continue;
@@ -301,6 +309,9 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
   async function cancelAtPartner(lease: Lease, order: OrderRow): Promise<boolean> {
     const esim = await esims.ofOrder(db, order.id);
     if (!esim) return false;
+    // Deleted from the phone before it carried data: the partner cancels only what was never
+    // downloaded, and no phone can take it again. Refunded at our cost, with nothing to cancel.
+    if (esim.status !== 'cancelled' && deletedUnused(esim)) return false;
     if (esim.status === 'cancelled') {
       // Read back from the partner meanwhile (its CANCEL notification refreshes the eSIM): a cancel
       // sent before whose answer was lost was applied, and is settled so, not left 'sent' forever.
@@ -339,6 +350,40 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
       await esims.setStatus(tx, tranNo, 'cancelled');
     });
     return false;
+  }
+
+  /**
+   * Before a replacement is ordered: the eSIM it replaces, when never downloaded, is cancelled at
+   * the partner (which refunds us for it), settled by reading as every cancel is. Installed
+   * meanwhile, it is the buyer's still, and the replacement goes ahead at our cost all the same.
+   */
+  async function releaseReplaced(lease: Lease, order: OrderRow): Promise<void> {
+    const old = await fresh(order.replaces!);
+    const esim = await esims.ofOrder(db, old.id);
+    if (!esim || esim.status !== 'ready' || esim.installed) return;
+    if (await cancelAtPartner(lease, old))
+      await lease.write((tx) =>
+        tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $2, $3)', [
+          order.id,
+          'paid',
+          `replaced eSIM ${esim.esim_tran_no} was installed meanwhile: not cancelled`,
+        ]),
+      );
+  }
+
+  /**
+   * A replacement that could not be delivered (nothing was paid for it): the order it replaces,
+   * whose eSIM is cancelled or deleted, is refunded instead, with its refund e-mail; the
+   * replacement ends refunded of nothing.
+   */
+  async function replacementFailed(lease: Lease, order: OrderRow): Promise<void> {
+    const old = order.replaces!;
+    await lease.write(async (tx) => {
+      if (await orders.move(tx, old, 'refund_requested', `replacement_failed: ${order.id}`))
+        await queue.refundRequested(tx, old, 'not_delivered');
+      await orders.move(tx, order.id, 'refunded', `replacement_failed: ${old} refunded instead`);
+    });
+    void run(old);
   }
 
   /**

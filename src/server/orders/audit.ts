@@ -110,7 +110,9 @@ export const INVARIANTS = {
     description: 'a refunded order has its refunds, each named at the payment provider',
     sql: `
       SELECT ${ORDER_COLUMNS} FROM orders o
-      WHERE o.state = 'refunded' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status = 'succeeded')`,
+      -- A replacement at our cost (amount 0) that could not be delivered ends refunded of nothing.
+      WHERE o.state = 'refunded' AND o.amount_minor > 0
+        AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status = 'succeeded')`,
     detail: () => 'refunded, but no refund id',
   }),
 
@@ -178,11 +180,12 @@ export const INVARIANTS = {
   }),
 
   cancelled_esim_not_refunded: define<{ esim_tran_no: string; cancelled_at: Date }>({
-    description: 'an eSIM cancelled at the partner belongs to a refunded order (or was revoked by an operator, which refunds nothing)',
+    description:
+      'an eSIM cancelled at the partner belongs to a refunded order (or was revoked by an operator, which refunds nothing, or replaced at our cost)',
     sql: `
       SELECT ${ORDER_COLUMNS}, e.esim_tran_no, e.updated_at AS cancelled_at
       FROM esims e JOIN orders o ON o.id = e.order_id
-      WHERE e.status = 'cancelled' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status <> 'cancelled')
+      WHERE e.status = 'cancelled' AND o.replaced_by IS NULL AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status <> 'cancelled')
         AND NOT EXISTS (SELECT 1 FROM operator_actions a WHERE a.order_id = o.id AND a.action = 'esim_revoke' AND a.outcome IN ('done', 'already'))`,
     detail: (row, now) => `eSIM ${row.esim_tran_no} cancelled (last changed ${ago(row.cancelled_at, now)}), order not refunded`,
   }),

@@ -46,6 +46,10 @@ export interface OrderRow {
   trip_starts_on: string | null;
   /** The buyer's unused eSIM (its order) this order exchanges (migration 0026): refunded once this one is delivered. */
   exchange_of: string | null;
+  /** The buyer's eSIM (its order) this one replaces at our cost, nothing paid (migration 0027). */
+  replaces: string | null;
+  /** The order that replaced this one's eSIM at our cost (migration 0027). */
+  replaced_by: string | null;
   /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
   lease: number;
 }

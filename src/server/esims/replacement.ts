@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/db.ts';
+import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
+import type { UserLimiter } from '../limits.types.ts';
+import type { OrderRow } from '../orders/store.types.ts';
+import type { EsimPartner } from '../partner/partner.ts';
+import { isUuid } from '../uuid.ts';
+import type { EsimStore, OwnedEsim } from './store.types.ts';
+import { esimStatus, replacementCase } from './view.ts';
+
+/**
+ * An eSIM replaced at our cost in one step (issue 32 item 3): one never downloaded (the QR code
+ * that will not install), or deleted from the phone before it carried any data, gets a new eSIM of
+ * the same plan. The replacement is an order of its own with nothing paid, naming the order it
+ * replaces (migration 0027), delivered as any other; its run first cancels the old eSIM at the
+ * partner when it was never downloaded (fulfilment.ts). If it cannot be delivered, the order it
+ * replaces is refunded instead.
+ */
+
+export interface ReplaceEsimDeps {
+  db: Db;
+  esims: Pick<EsimStore, 'ownedOne' | 'refresh'>;
+  partner: Pick<EsimPartner, 'queryProfiles'>;
+  fulfilment: Pick<Fulfilment, 'run'>;
+  limits: Pick<UserLimiter, 'take'>;
+}
+
+/** How a buyer's replacement ended: POST /esims/{id}/replace answers each with its own status. */
+export type ReplaceEsimResult =
+  /** The replacement (new or, asked again, the same one), as the buyer's eSIM. */
+  | { outcome: 'replaced'; replacement: OwnedEsim }
+  | { outcome: 'too_many_attempts'; retryAfterSeconds: number }
+  | { outcome: 'no_such_esim' }
+  /** Installed and kept, used, expired, older than the refund window, or not delivered. */
+  | { outcome: 'not_replaceable' }
+  /** The partner could not say what state the eSIM is in: nothing done, the buyer can try again. */
+  | { outcome: 'partner_unavailable' };
+
+/** The order that replaced this one, if any. */
+async function replacementOf(db: Db, orderId: string): Promise<string | undefined> {
+  const [row] = await db.query<{ id: string }>('SELECT id FROM orders WHERE replaces = $1', [orderId]);
+  return row?.id;
+}
+
+/**
+ * Opens the replacement order, paid by nobody (amount 0), with the old order's plan, partner package
+ * and buyer; at most one per eSIM (a double click finds the same). Both orders' timelines say why.
+ */
+async function openReplacement(db: Db, old: OrderRow, why: string): Promise<string> {
+  const id = randomUUID();
+  const [created] = await db.prepared<{ id: string }>(
+    `WITH created AS (
+       INSERT INTO orders (id, uid, email, email_verified, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
+         amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, trip_starts_on, replaces)
+       SELECT $2, uid, email, email_verified, 'paid', plan_id, destination, plan, partner_code, wholesale_usd_e4,
+         0, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, 'esim', trip_starts_on, id
+       FROM orders WHERE id = $1
+       ON CONFLICT (replaces) WHERE replaces IS NOT NULL DO NOTHING
+       RETURNING id
+     ), replaced AS (
+       UPDATE orders SET replaced_by = created.id FROM created WHERE orders.id = $1
+     ), events AS (
+       INSERT INTO order_events (order_id, from_state, to_state, cause)
+       SELECT id, NULL, 'paid', 'replacement at our cost of ' || $1 || ': ' || $3 FROM created
+       UNION ALL
+       SELECT $1, 'delivered', 'delivered', 'replaced at our cost by ' || id || ': ' || $3 FROM created
+     )
+     SELECT id FROM created`,
+    [old.id, id, why],
+  );
+  return created?.id ?? (await replacementOf(db, old.id))!;
+}
+
+export async function replaceEsim(deps: ReplaceEsimDeps, uid: string, esimId: string): Promise<ReplaceEsimResult> {
+  const { db, esims, partner, fulfilment, limits } = deps;
+  // The refunds' few a minute per user: each one that gets past the local checks costs the partner's budget.
+  const wait = await limits.take('refunds', uid);
+  if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
+  const found = isUuid(esimId) ? await esims.ownedOne(uid, esimId) : undefined;
+  if (!found) return { outcome: 'no_such_esim' };
+  // Asked again (a double click, another tab): the same replacement.
+  const earlier = await replacementOf(db, found.order.id);
+  if (earlier) return { outcome: 'replaced', replacement: (await esims.ownedOne(uid, earlier))! };
+  const caseOf = ({ order, esim }: OwnedEsim, now = new Date()) => replacementCase(esimStatus(order, esim, now), order, esim, now);
+  if (!caseOf(found)) return { outcome: 'not_replaceable' };
+  // What the partner says now decides (installed a minute ago, or data used since): one read.
+  try {
+    const answer = await partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no });
+    if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
+  } catch (error) {
+    console.error('esims: replacement check failed', error instanceof Error ? error.message : error);
+    return { outcome: 'partner_unavailable' };
+  }
+  const now = (await esims.ownedOne(uid, found.order.id)) ?? found;
+  const why = now.order.state === 'delivered' ? caseOf(now) : undefined;
+  if (!why) return { outcome: 'not_replaceable' };
+  const id = await openReplacement(db, now.order, why);
+  // Its delivery starts now (run never rejects; the reconcile job carries what is left).
+  void fulfilment.run(id);
+  return { outcome: 'replaced', replacement: (await esims.ownedOne(uid, id))! };
+}
