@@ -45,12 +45,14 @@ describe.each(databaseDrivers())('replacement on $name', (driver) => {
   const cancels = (tranNo: string) =>
     bed.stand.partner.requests.filter((r) => r.call === 'esim/cancel' && (r.body as { esimTranNo?: string }).esimTranNo === tranNo);
   const ordersAtPartner = (transactionId: string) =>
-    bed.stand.partner.requests.filter(
-      (r) => r.call === 'esim/order' && r.status === 200 && JSON.stringify(r.body).includes(transactionId),
-    ).length;
+    bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && r.status === 200 && JSON.stringify(r.body).includes(transactionId))
+      .length;
   const intentOf = async (id: string) =>
-    (await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [id]))[0]!
-      .payment_intent_id;
+    (
+      await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1 AND status = 'paid'`, [
+        id,
+      ])
+    )[0]!.payment_intent_id;
   const mailsTo = (email: string) => bed.stand.smtp.messages.filter((m) => m.to.includes(email));
 
   it('replaces a never-downloaded eSIM with a new one of the same plan, at our cost, once: the old one cancelled first', async () => {
