@@ -102,6 +102,12 @@ export const OpsOrder = z.object({
     partnerOrderNo: z.string().nullable(),
     /** The eSIM an order of kind top_up added to. */
     topUpOf: z.string().nullable(),
+    /** The buyer's unused eSIM this order exchanged (refunded once this one was delivered). */
+    exchangeOf: z.string().nullable(),
+    /** The eSIM this order replaced at our cost (nothing paid for this one). */
+    replaces: z.string().nullable(),
+    /** The order that replaced this one's eSIM at our cost. */
+    replacedBy: z.string().nullable(),
     lastError: z.string().nullable(),
     held: z.boolean(),
   }),

@@ -60,7 +60,8 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(steps.nth(2)).toHaveText(checklist[system].roaming);
       expect(await axeViolations(page)).toEqual([]);
 
-      // Deleted from the phone: nothing to install again, support can help (seen on the next visit).
+      // Deleted from the phone before it carried data: nothing to install again, so a new eSIM of
+      // the same plan at our cost, in one step (issue 32 item 3; seen on the next visit).
       await partnerControl('install', { transactionId: order, stage: 'DELETED' });
       await expect
         .poll(
@@ -72,10 +73,19 @@ for (const lang of ['en', 'de', 'ar'] as const) {
           { timeout: 30_000 },
         )
         .toBe(causeTitle('deleted'));
-      await expect(page.locator('[data-diagnosis]').getByRole('link', { name: m.contactSupport })).toHaveAttribute(
-        'href',
-        localizePath(lang, '/support'),
-      );
+      const offer = page.locator('[data-diagnosis] [data-replace-offer]');
+      await expect(offer).toContainText(m.replace.hintDeleted);
+      expect(await axeViolations(page)).toEqual([]);
+      await offer.getByRole('button', { name: m.replace.button }).click();
+      // The panel says so, with the focus on it; the card is marked replaced; the new eSIM arrives
+      // at the top of the list, ready to install.
+      await expect(title(page)).toHaveText(causeTitle('replaced'), { timeout: 15_000 });
+      await expect(title(page)).toBeFocused();
+      await expect(page.locator(`[data-esim="${order}"] [data-esim-status]`)).toHaveText(m.statuses.replaced);
+      const cards = page.locator('[data-esim]');
+      await expect(cards).toHaveCount(2, { timeout: 15_000 });
+      await expect(cards.first().locator('[data-esim-status]')).toHaveText(m.statuses.ready, { timeout: 30_000 });
+      await expect(cards.first()).not.toHaveAttribute('data-esim', order);
       expect(await axeViolations(page)).toEqual([]);
     });
   });

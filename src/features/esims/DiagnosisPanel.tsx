@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { EsimView } from '../../contract/shop-api.ts';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
@@ -46,6 +46,14 @@ export default function DiagnosisPanel({ esim, locale, now, paths, messages: m, 
   }, [esim.id, offline]);
   const system = useDevice()?.system ?? 'other';
   const { cause, steps, action } = diagnose(esim, now);
+  // Replaced: the button is gone, so focus moves to what the panel says now.
+  const title = useRef<HTMLHeadingElement>(null);
+  const [focusTitle, setFocusTitle] = useState(false);
+  useEffect(() => {
+    if (!focusTitle) return;
+    title.current?.focus();
+    setFocusTitle(false);
+  }, [focusTitle, cause]);
   const data = esim.plan.data;
   const text = m.diagnosis.causes[cause];
   const values = {
@@ -58,7 +66,7 @@ export default function DiagnosisPanel({ esim, locale, now, paths, messages: m, 
   return (
     <section aria-labelledby={headingId} className="mt-4 rounded-xl border border-line p-4" data-diagnosis={cause}>
       <p className="text-sm text-ink-muted">{m.diagnosis.heading}</p>
-      <h3 id={headingId} className="font-semibold">
+      <h3 id={headingId} ref={title} tabIndex={-1} className="font-semibold">
         {fill(text.title, values)}
       </h3>
       <p className="mt-1">{fill(text.fix, values)}</p>
@@ -84,7 +92,15 @@ export default function DiagnosisPanel({ esim, locale, now, paths, messages: m, 
       )}
       {/* Never downloaded or deleted before use: a new eSIM at our cost (the deleted cause's own action; beside the codes otherwise). */}
       {esim.replaceable && !offline && (action === 'replace' || action === 'showCodes') && (
-        <ReplaceOffer esim={esim} locale={locale} messages={m} onReplaced={onRead} />
+        <ReplaceOffer
+          esim={esim}
+          locale={locale}
+          messages={m}
+          onReplaced={(old) => {
+            onRead(old);
+            setFocusTitle(true);
+          }}
+        />
       )}
       {action === 'support' && (
         <a href={paths.support} className={`mt-3 inline-block ${link}`}>

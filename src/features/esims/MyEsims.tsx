@@ -81,16 +81,18 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
   useEffect(() => {
     shown.current = view.status === 'ready' ? view.esims : [];
   }, [view]);
+  // Loaded again in place (no loading state): the codes of a new eSIM, the buttons of a refunded one.
+  const reloadInPlace = () =>
+    void listEsims(locale)
+      .then((list) => {
+        if (uid) saveEsims(uid, list);
+        setView({ status: 'ready', esims: newestFirst(list.esims) });
+      })
+      .catch(() => undefined);
   const now = useLiveSteps(view.status === 'ready' && !offline ? view.esims : undefined, listEsimSteps, (steps) => {
     const current = shown.current;
     if (steps.length !== current.length || steps.some((s) => current.find((e) => e.id === s.id)?.status !== s.status)) {
-      // Loaded again in place (no loading state): the codes of a new eSIM, the buttons of a refunded one.
-      void listEsims(locale)
-        .then((list) => {
-          if (uid) saveEsims(uid, list);
-          setView({ status: 'ready', esims: newestFirst(list.esims) });
-        })
-        .catch(() => undefined);
+      reloadInPlace();
       return;
     }
     setView((latest) => {
@@ -122,6 +124,8 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
     setView({ ...view, esims });
     // The device's copy follows, so offline it does not offer a refund that was asked for.
     if (uid) saveEsims(uid, { esims });
+    // Replaced at our cost: the list again, with the new eSIM.
+    if (updated.status === 'replaced') reloadInPlace();
   }
 
   return (

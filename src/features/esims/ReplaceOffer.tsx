@@ -13,7 +13,7 @@ interface Props {
   esim: EsimView;
   locale: Locale;
   messages: Pick<EsimCardMessages, 'replace' | keyof ShopErrorMessages>;
-  /** The old eSIM as it is once replaced ('replaced'): the list then loads the new one. */
+  /** The old eSIM as it is once replaced ('replaced'). */
   onReplaced: (old: EsimView) => void;
 }
 
@@ -23,16 +23,16 @@ interface Props {
  */
 export default function ReplaceOffer({ esim, locale, messages: m, onReplaced }: Props) {
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ done: boolean; text: string }>();
+  const [error, setError] = useState<string>();
   const deleted = esim.installStep === 'deleted';
 
   async function replace() {
     if (busy) return;
     setBusy(true);
-    setResult(undefined);
+    setError(undefined);
     try {
       await replaceEsim(esim.id, locale);
-      setResult({ done: true, text: m.replace.done });
+      // The old eSIM as it is now ('replaced'): the panel then says so, and the list loads the new one.
       onReplaced(await diagnoseEsim(esim.id, locale).catch(() => ({ ...esim, status: 'replaced' as const, replaceable: false })));
     } catch (caught) {
       const kind = caught instanceof ShopError ? caught.kind : 'server';
@@ -42,7 +42,7 @@ export default function ReplaceOffer({ esim, locale, messages: m, onReplaced }: 
           : kind === 'network' || kind === 'server'
             ? m.replace.failed
             : shopErrorText(caught, m, locale);
-      setResult({ done: false, text });
+      setError(text);
     } finally {
       setBusy(false);
     }
@@ -61,12 +61,9 @@ export default function ReplaceOffer({ esim, locale, messages: m, onReplaced }: 
       >
         {busy ? m.replace.busy : m.replace.button}
       </button>
-      <p role="status" className="mt-2" data-replace-result>
-        {result?.done ? result.text : ''}
-      </p>
-      {result && !result.done && (
+      {error && (
         <p role="alert" className="mt-2 text-red-700 dark:text-red-300" data-replace-error>
-          {result.text}
+          {error}
         </p>
       )}
     </div>

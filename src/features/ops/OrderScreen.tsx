@@ -218,6 +218,9 @@ function OrderDetails({
             </Fact>
             <Fact term={m.order.kind}>{m.order[`kind_${order.kind}`]}</Fact>
             {order.topUpOf && <Fact term={m.order.topUpOf}>{order.topUpOf}</Fact>}
+            {order.exchangeOf && <Fact term={m.order.exchangeOf}>{order.exchangeOf}</Fact>}
+            {order.replaces && <Fact term={m.order.replaces}>{order.replaces}</Fact>}
+            {order.replacedBy && <Fact term={m.order.replacedBy}>{order.replacedBy}</Fact>}
             <Fact term={m.order.language}>{order.lang}</Fact>
             <Fact term={m.orders.created}>{formatMoment(order.createdAt, locale)}</Fact>
             {order.lastError && <Fact term={m.order.lastError}>{order.lastError}</Fact>}
