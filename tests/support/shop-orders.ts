@@ -57,6 +57,7 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
       apn: 'internet.example.test',
     },
     refundable: false,
+    replaceable: false,
     canTopUp: true,
     topUpSupported: true,
     // Not told yet (as before install steps were sent): a test that needs one names it.
