@@ -9,6 +9,7 @@ import { OpsActionResult, OpsDashboard, OpsSupportList, type OpsRole } from '../
 import { ApiError, CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
 import { SupportCreated, SupportForm, SupportList, SupportView, type SupportRequest } from '../contract/support-api.ts';
 import { firebaseAccounts } from './auth.ts';
+import { sendDueSupportEmails } from './support/outbox.ts';
 
 /**
  * Support that sees the order (issue 32 item 4) over HTTP on PostgreSQL and PGlite: a request from a
@@ -99,6 +100,32 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
     const mine = SupportList.parse(await (await call('/support', { token: buyer.idToken })).json());
     expect(mine.requests).toHaveLength(1);
     expect(mine.requests[0]).toMatchObject({ id, state: 'open', orderNumber: order.number, messages: [{ author: 'buyer' }] });
+  });
+
+  it('keeps the e-mails the mail relay turned away and sends them again, once, from the reconcile job', async () => {
+    const buyer = await signUp();
+    bed.stand.smtp.setDown(true);
+    let sent: Response;
+    try {
+      sent = await request({}, buyer.idToken);
+    } finally {
+      bed.stand.smtp.setDown(false);
+    }
+    // Taken all the same: the request is stored, its e-mails wait.
+    expect(sent.status).toBe(201);
+    const { reference } = SupportCreated.parse(await sent.json());
+    const about = (m: { subject: string; text: string }) => m.subject.includes(reference) || m.text.includes(reference);
+    expect(bed.stand.smtp.messages.filter(about)).toEqual([]);
+    const mailer = bed.stand.options.mailer!;
+    // Not before their time (a minute after the failed try), then both, then nothing more.
+    expect(await sendDueSupportEmails(bed.db, mailer)).toBe(0);
+    await bed.db.query('UPDATE support_emails SET next_attempt_at = now() WHERE sent_at IS NULL');
+    expect(await sendDueSupportEmails(bed.db, mailer)).toBe(2);
+    await mailTo(buyer.email, new RegExp(reference));
+    await mailTo(PROVIDER.supportEmail, new RegExp(reference));
+    await bed.db.query('UPDATE support_emails SET next_attempt_at = now() WHERE sent_at IS NULL');
+    expect(await sendDueSupportEmails(bed.db, mailer)).toBe(0);
+    expect(bed.stand.smtp.messages.filter(about)).toHaveLength(2);
   });
 
   it('takes a visitor’s request by e-mail, telling nothing of the order they name', async () => {

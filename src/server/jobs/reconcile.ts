@@ -10,13 +10,14 @@ import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { fillChargeFacts } from '../payments/charge-facts.ts';
 import { syncCheckouts } from '../payments/checkout-sync.ts';
+import { sendDueSupportEmails } from '../support/outbox.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 
 /**
  * The reconcile job, run by the in-process timer and POST /jobs/reconcile: stuck orders, payments
  * whose webhook never came, closed orders' payment pages still open at Stripe, money for no order,
- * charges not read yet (fraud signals, Stripe's fee), alerts whose send failed or whose timer a
- * restart lost. Answers how many things it handled.
+ * charges not read yet (fraud signals, Stripe's fee), alerts and support e-mails whose send failed
+ * or whose timer a restart lost. Answers how many things it handled.
  */
 export function createReconcileJob(deps: {
   db: Db;
@@ -49,7 +50,12 @@ export function createReconcileJob(deps: {
         await checkPartnerBalance({ db, partner, mailer: deps.mailer, providerEmail: deps.providerAlertEmail });
     };
     await balanceAlert().catch((error: unknown) => console.error('balance alert failed', error instanceof Error ? error.message : error));
-    return handled + facts + (await alerts.sweep());
+    // Support's e-mails the relay turned away (support/outbox.ts).
+    const supportEmails = await sendDueSupportEmails(db, deps.mailer).catch((error: unknown) => {
+      console.error('support e-mails failed', error instanceof Error ? error.message : error);
+      return 0;
+    });
+    return handled + facts + supportEmails + (await alerts.sweep());
   };
 }
 

@@ -6,7 +6,8 @@ import { supportReference } from '../../contract/support-api.ts';
 import type { Db } from '../db/db.ts';
 import { fail } from '../http.ts';
 import { orderNumber } from '../orders/store.ts';
-import { sendQuietly, supportReplyEmail } from '../support/emails.ts';
+import { supportReplyEmail } from '../support/emails.ts';
+import { queueSupportEmail, sendQueued } from '../support/outbox.ts';
 import type { SupportDeps } from '../support/routes.ts';
 import { addOperatorReply, closeSupportRequest, messagesOf, supportRequest, type SupportRequestRow } from '../support/store.ts';
 import { jsonBody } from '../validation.ts';
@@ -88,14 +89,15 @@ export function opsSupportRoutes(deps: { db: Db; actionRecords: ActionRecords; s
             details: { supportRequestId: id, text },
           },
           async (actionId) => {
-            const row = await db.transaction((tx) => addOperatorReply(tx, id, { operatorUid: operator.uid, actionId, body: text }));
-            if (!row) return { outcome: 'refused', detail: 'There is no such support request.' };
-            await sendQuietly(
-              support.mailer,
-              row.email,
-              supportReplyEmail({ request: row, reply: text, siteName: support.siteName, siteUrl: support.siteUrl }),
-              'reply',
-            );
+            // The reply and its e-mail are written together; the e-mail is sent after, and again by the job if the relay refuses it.
+            const replied = await db.transaction(async (tx) => {
+              const row = await addOperatorReply(tx, id, { operatorUid: operator.uid, actionId, body: text });
+              if (!row) return undefined;
+              const email = supportReplyEmail({ request: row, reply: text, siteName: support.siteName, siteUrl: support.siteUrl });
+              return queueSupportEmail(tx, { requestId: id, what: 'reply', to: row.email, email });
+            });
+            if (!replied) return { outcome: 'refused', detail: 'There is no such support request.' };
+            await sendQueued(db, support.mailer, replied);
             return { outcome: 'done', detail: null };
           },
         ),

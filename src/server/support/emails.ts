@@ -1,7 +1,6 @@
 import { supportReference } from '../../contract/support-api.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import { LOCALE_CODES, type Locale } from '../../i18n/locales.ts';
-import type { Mailer } from '../mail/mailer.ts';
 import { renderEmail, type Block, type Email } from '../mail/render.ts';
 import { mailTranslations } from '../mail/translations.ts';
 import type { SupportRequestRow } from './store.ts';
@@ -62,13 +61,4 @@ export function supportNoticeEmail(input: { request: SupportRequestRow; message:
     { kind: 'link', href: `${input.siteUrl}/ops?support=${request.id}`, text: 'Answer in the back office' },
   ];
   return renderEmail('en', input.followUp ? `Support: new message on ${reference}` : `Support: new request ${reference}`, blocks);
-}
-
-/** Sends without failing the request: a lost e-mail is logged (the request is stored and in the back office either way). */
-export async function sendQuietly(mailer: Mailer, to: string, email: Email, what: string): Promise<void> {
-  try {
-    await mailer.send({ to, ...email });
-  } catch (error) {
-    console.error('support: the', what, 'e-mail could not be sent:', error instanceof Error ? error.message : error);
-  }
 }

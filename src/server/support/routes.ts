@@ -19,7 +19,8 @@ import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimRow } from '../esims/store.types.ts';
 import { isUuid } from '../uuid.ts';
 import { jsonBody } from '../validation.ts';
-import { sendQuietly, supportNoticeEmail, supportReceivedEmail } from './emails.ts';
+import { supportNoticeEmail, supportReceivedEmail } from './emails.ts';
+import { sendSupportEmail } from './outbox.ts';
 import { formTokenGood, issueFormToken } from './form-token.ts';
 import { addBuyerMessage, createSupportRequest, requestsOf } from './store.ts';
 
@@ -111,18 +112,18 @@ export function supportRoutes(deps: SupportRoutesDeps) {
       diagnosis: diagnosisOf(body, order),
       message: body.message,
     });
-    await sendQuietly(
-      support.mailer,
-      email,
-      supportReceivedEmail({ request, message: body.message, siteName: support.siteName, siteUrl: support.siteUrl }),
-      'confirmation',
-    );
-    await sendQuietly(
-      support.mailer,
-      support.providerEmail,
-      supportNoticeEmail({ request, message: body.message, siteUrl: support.siteUrl, followUp: false }),
-      'provider notice',
-    );
+    await sendSupportEmail(db, support.mailer, {
+      requestId: request.id,
+      what: 'confirmation',
+      to: email,
+      email: supportReceivedEmail({ request, message: body.message, siteName: support.siteName, siteUrl: support.siteUrl }),
+    });
+    await sendSupportEmail(db, support.mailer, {
+      requestId: request.id,
+      what: 'provider notice',
+      to: support.providerEmail,
+      email: supportNoticeEmail({ request, message: body.message, siteUrl: support.siteUrl, followUp: false }),
+    });
     c.header('Cache-Control', 'no-store');
     return c.json({ id: request.id, reference: supportReference(request.id) } satisfies SupportCreated, 201);
   });
@@ -140,12 +141,12 @@ export function supportRoutes(deps: SupportRoutesDeps) {
     const { message } = c.req.valid('json');
     const request = await addBuyerMessage(db, uid, id, message);
     if (!request) return notFound(c);
-    await sendQuietly(
-      support.mailer,
-      support.providerEmail,
-      supportNoticeEmail({ request, message, siteUrl: support.siteUrl, followUp: true }),
-      'provider notice',
-    );
+    await sendSupportEmail(db, support.mailer, {
+      requestId: request.id,
+      what: 'provider notice',
+      to: support.providerEmail,
+      email: supportNoticeEmail({ request, message, siteUrl: support.siteUrl, followUp: true }),
+    });
     const view = (await requestsOf(db, uid)).find((r) => r.id === id)!;
     return c.json(view);
   });
