@@ -252,6 +252,11 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
     expect(followUp.status).toBe(200);
     expect(SupportView.parse(await followUp.json())).toMatchObject({ state: 'open', messages: [{}, {}, { author: 'buyer' }] });
     await mailTo(PROVIDER.supportEmail, new RegExp(`new message on ${reference}`));
+    // The same message sent again at once (a double click): kept once, the provider told once.
+    const again = await post(`/support/${id}/messages`, { message: 'Roaming is on, still nothing.' }, buyer.idToken);
+    expect(again.status).toBe(200);
+    expect(SupportView.parse(await again.json()).messages).toHaveLength(3);
+    expect(bed.stand.smtp.messages.filter((m) => m.subject.includes(`new message on ${reference}`))).toHaveLength(1);
     expect(OpsSupportList.parse(await (await call('/ops/support', { token: support.idToken })).json()).requests.map((r) => r.id)).toContain(
       id,
     );

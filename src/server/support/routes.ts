@@ -139,14 +139,17 @@ export function supportRoutes(deps: SupportRoutesDeps) {
     const wait = await limited([uid]);
     if (wait !== undefined) return tooManyAttempts(c, wait);
     const { message } = c.req.valid('json');
-    const request = await addBuyerMessage(db, uid, id, message);
-    if (!request) return notFound(c);
-    await sendSupportEmail(db, support.mailer, {
-      requestId: request.id,
-      what: 'provider notice',
-      to: support.providerEmail,
-      email: supportNoticeEmail({ request, message, siteUrl: support.siteUrl, followUp: true }),
-    });
+    const added = await addBuyerMessage(db, uid, id, message);
+    if (!added) return notFound(c);
+    const { request } = added;
+    // A repeat of the same message (a double click) tells the provider nothing new.
+    if (added.added)
+      await sendSupportEmail(db, support.mailer, {
+        requestId: request.id,
+        what: 'provider notice',
+        to: support.providerEmail,
+        email: supportNoticeEmail({ request, message, siteUrl: support.siteUrl, followUp: true }),
+      });
     const view = (await requestsOf(db, uid)).find((r) => r.id === id)!;
     return c.json(view);
   });

@@ -54,16 +54,29 @@ export async function createSupportRequest(db: Db, input: NewSupportRequest): Pr
 }
 
 /** A buyer's message on their own request: it is open again. Undefined when it is not theirs. */
-export async function addBuyerMessage(db: Db, uid: string, id: string, body: string): Promise<SupportRequestRow | undefined> {
+export async function addBuyerMessage(
+  db: Db,
+  uid: string,
+  id: string,
+  body: string,
+): Promise<{ request: SupportRequestRow; added: boolean } | undefined> {
   return db.transaction(async (tx) => {
+    // The request's row locked first: two sends of one message (a double click) are looked at one after the other.
     const [row] = await tx.query<SupportRequestRow>(
       `UPDATE support_requests SET state = 'open', closed_at = NULL, last_buyer_message_at = now()
        WHERE id = $1 AND uid = $2 RETURNING *`,
       [id, uid],
     );
     if (!row) return undefined;
+    // The same words again within a minute, nothing written between: the same message, kept once.
+    const [last] = await tx.query<{ author: string; body: string; recent: boolean }>(
+      `SELECT author, body, created_at > now() - interval '1 minute' AS recent FROM support_messages
+       WHERE request_id = $1 ORDER BY id DESC LIMIT 1`,
+      [id],
+    );
+    if (last?.author === 'buyer' && last.body === body && last.recent) return { request: row, added: false };
     await tx.query(`INSERT INTO support_messages (request_id, author, body) VALUES ($1, 'buyer', $2)`, [id, body]);
-    return row;
+    return { request: row, added: true };
   });
 }
 
