@@ -125,7 +125,7 @@ function Request({ request, onDone }: { request: OpsSupportRequest; onDone: (out
           <Fact term={m.support.received}>{formatMoment(request.createdAt, locale)}</Fact>
           {request.givenOrderNumber && <Fact term={m.support.givenNumber}>{request.givenOrderNumber}</Fact>}
           {Object.entries(request.diagnosis).map(([name, value]) => (
-            <Fact key={name} term={name}>
+            <Fact key={name} term={(m.support.fields as Record<string, string>)[name] ?? name}>
               {typeof value === 'string' ? value : JSON.stringify(value)}
             </Fact>
           ))}
