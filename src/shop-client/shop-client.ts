@@ -35,6 +35,8 @@ export type ShopErrorKind =
   | 'notRefundable'
   /** Only an eSIM never downloaded, or deleted before it carried data, within 30 days is replaced. */
   | 'notReplaceable'
+  /** POST /orders with exchangeOf: that eSIM cannot be exchanged for this plan (`reason` says why). */
+  | 'notExchangeable'
   | 'cannotTopUp'
   | 'tooManyRequests'
   /** The shop has stopped selling for a while (the partner's balance ran dry): nothing was charged. */
@@ -49,6 +51,8 @@ export class ShopError extends Error {
     readonly price?: Price,
     /** With tooManyRequests: the seconds to wait (the answer's Retry-After), when it said. */
     readonly retryAfterSeconds?: number,
+    /** With notExchangeable: why ('not_refundable', 'same_destination', 'already_exchanged'). */
+    readonly reason?: string,
   ) {
     super(`shop API: ${kind}`);
     this.name = 'ShopError';
@@ -265,6 +269,8 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       if (body.error.code === 'price_changed' && isPrice(body.error.price)) throw new ShopError('priceChanged', body.error.price);
       if (body.error.code === 'not_refundable') throw new ShopError('notRefundable');
       if (body.error.code === 'not_replaceable') throw new ShopError('notReplaceable');
+      if (body.error.code === 'not_exchangeable')
+        throw new ShopError('notExchangeable', undefined, undefined, isString(body.error.reason) ? body.error.reason : undefined);
       if (body.error.code === 'cannot_top_up') throw new ShopError('cannotTopUp');
     }
     if (response.status === 503 && isObject(body) && isObject(body.error) && body.error.code === 'sales_paused')

@@ -10,7 +10,8 @@ import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
 import { createOrder } from '../../shop-client/shop.ts';
 import type { CheckoutFormMessages } from './chosen-plan-messages.ts';
 import ConsentCheckbox from './ConsentCheckbox.tsx';
-import { TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../../config/constants.ts';
+import { REFUND_WINDOW_DAYS, TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../../config/constants.ts';
+import { clearExchangeIntent, readExchangeIntent, type ExchangeIntent } from '../esims/exchange-intent.ts';
 
 /** The buyer's own calendar day, `days` from today, as a date input writes it (YYYY-MM-DD). */
 function localDay(days: number): string {
@@ -50,6 +51,16 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
   const [changedTo, setChangedTo] = useState<Price>();
   // Optional, a new eSIM only: the day after it, an eSIM still offline gets the get-connected checklist.
   const [tripStartsOn, setTripStartsOn] = useState('');
+  // An exchange started in My eSIMs (a new eSIM only): the unused eSIM this plan replaces.
+  const [exchange, setExchange] = useState<ExchangeIntent>();
+  useEffect(() => {
+    if (!topUpOf) setExchange(readExchangeIntent());
+  }, [topUpOf]);
+  const buyButton = useRef<HTMLButtonElement>(null);
+  function dropExchange() {
+    clearExchangeIntent();
+    setExchange(undefined);
+  }
   const inFlight = useRef(false);
   const termsBox = useRef<HTMLInputElement>(null);
   const immediateStartBox = useRef<HTMLInputElement>(null);
@@ -67,7 +78,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
     return () => window.removeEventListener('pageshow', restored);
   }, []);
 
-  const failureText: Record<Exclude<ShopErrorKind, 'priceChanged' | 'tooManyRequests'>, string> = {
+  const failureText: Record<Exclude<ShopErrorKind, 'priceChanged' | 'tooManyRequests' | 'notExchangeable'>, string> = {
     network: m.network,
     server: m.errors.server,
     unauthorized: m.errors.unauthorized,
@@ -115,6 +126,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
         consents: { terms: true, immediateStart: true },
         ...(topUpOf ? { topUpOf } : {}),
         ...(!topUpOf && tripStartsOn ? { tripStartsOn } : {}),
+        ...(!topUpOf && exchange ? { exchangeOf: exchange.id } : {}),
       });
       // Stays busy: the page is leaving for the payment provider.
       window.location.assign(checkoutUrl);
@@ -124,12 +136,22 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
       if (kind === 'priceChanged' && error instanceof ShopError && error.price) {
         setChangedTo(error.price);
         onPriceChange(error.price);
+      } else if (kind === 'notExchangeable' && exchange) {
+        // A plan of the same destination: the exchange stays, another plan is to be chosen. Any other
+        // refusal ends the exchange, so pressing again simply buys this plan.
+        const same = error instanceof ShopError && error.reason === 'same_destination';
+        if (!same) dropExchange();
+        setFailure(
+          same
+            ? fill(m.exchangeSameDestination, { destination: exchange.destinationName })
+            : fill(m.exchangeRefused, { refundDays: String(REFUND_WINDOW_DAYS) }),
+        );
       } else if (kind === 'tooManyRequests') {
         // Too many orders in a short time (a per-user limit): the ticks stay, the wait is said.
         const wait = error instanceof ShopError ? error.retryAfterSeconds : undefined;
         setFailure(tooManyRequestsText({ errors: { tooManyRequests: m.tooManyRequests }, checkout: m }, locale, wait));
       } else {
-        setFailure(failureText[kind === 'priceChanged' ? 'server' : kind]);
+        setFailure(failureText[kind === 'priceChanged' || kind === 'notExchangeable' ? 'server' : kind]);
       }
     }
     inFlight.current = false;
@@ -145,6 +167,23 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
         </p>
       )}
       <ErrorBox message={failure} />
+      {exchange && (
+        <div className="rounded-xl border-2 border-brand bg-surface-muted px-4 py-3" data-exchange-notice>
+          <p>{fill(m.exchangeNotice, { destination: exchange.destinationName })}</p>
+          <button
+            type="button"
+            onClick={() => {
+              dropExchange();
+              // The notice and its button are gone: on to what is left to do.
+              buyButton.current?.focus();
+            }}
+            className="mt-2 rounded-full border border-line px-4 py-2 text-sm font-semibold"
+            data-exchange-cancel
+          >
+            {m.exchangeCancel}
+          </button>
+        </div>
+      )}
       {!topUpOf && (
         <div className="space-y-1">
           <label htmlFor="trip-start" className="block font-semibold">
@@ -182,6 +221,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
       <p className="text-sm text-ink-muted">{m.payOnProvider}</p>
       <button
         type="submit"
+        ref={buyButton}
         disabled={busy || !hydrated}
         aria-busy={busy}
         className="flex w-full flex-wrap items-center justify-center gap-x-2 rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:opacity-70"

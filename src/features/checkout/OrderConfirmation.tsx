@@ -4,6 +4,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import type { OrderState, OrderView } from '../../contract/shop-api.ts';
 import { formatPrice } from '../../lib/format.ts';
 import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES } from '../../shop-client/order-format.ts';
+import { clearExchangeIntent } from '../esims/exchange-intent.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { getOrder } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
@@ -41,6 +42,7 @@ type View =
         | 'priceChanged'
         | 'notRefundable'
         | 'notReplaceable'
+        | 'notExchangeable'
         | 'cannotTopUp'
         | 'tooManyRequests'
         | 'salesPaused'
@@ -62,6 +64,8 @@ const linkClass = 'inline-block rounded-full bg-brand px-5 py-3 font-semibold te
  * the buyer chooses to stay.
  */
 export default function OrderConfirmation({ locale, paths, messages: m }: Props) {
+  // Paid: an exchange this tab carried is done with (the next purchase here is a new one).
+  useEffect(clearExchangeIntent, []);
   const [view, setView] = useState<View>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
 
@@ -119,6 +123,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
                   kind === 'priceChanged' ||
                   kind === 'notRefundable' ||
                   kind === 'notReplaceable' ||
+                  kind === 'notExchangeable' ||
                   kind === 'cannotTopUp' ||
                   kind === 'tooManyRequests' ||
                   kind === 'salesPaused' ||

@@ -22,6 +22,10 @@ export type CheckoutFormMessages = Pick<
   | 'buyNow'
   | 'tripStart'
   | 'tripStartHint'
+  | 'exchangeNotice'
+  | 'exchangeCancel'
+  | 'exchangeSameDestination'
+  | 'exchangeRefused'
 > & {
   errors: Pick<
     Checkout['errors'],
@@ -78,6 +82,10 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
       'buyNow',
       'tripStart',
       'tripStartHint',
+      'exchangeNotice',
+      'exchangeCancel',
+      'exchangeSameDestination',
+      'exchangeRefused',
       'loading',
       'loadFailed',
       'retry',

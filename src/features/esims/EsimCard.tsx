@@ -6,6 +6,7 @@ import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
 import ConnectChecklist from './ConnectChecklist.tsx';
 import DiagnosisPanel from './DiagnosisPanel.tsx';
+import { saveExchangeIntent } from './exchange-intent.ts';
 import InstallCodes from './InstallCodes.tsx';
 import InstallStepLine from './InstallStepLine.tsx';
 import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
@@ -161,6 +162,19 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           {m.diagnosis.open}
         </DisclosureButton>
       </div>
+      {/* Bought for the wrong destination (issue 32 item 5): the store, then checkout names this eSIM (exchange-intent.ts). */}
+      {!offline && esim.refundable && (
+        <p className="mt-3 text-sm" data-exchange>
+          <a
+            href={paths.store}
+            onClick={() => saveExchangeIntent({ id: esim.id, destinationName: esim.destination.name })}
+            className="font-semibold text-brand underline"
+          >
+            {m.exchange}
+          </a>{' '}
+          <span className="text-ink-muted">{m.exchangeHint}</span>
+        </p>
+      )}
       <div id={diagnosisId} hidden={!diagnosisOpen}>
         {diagnosisOpen && (
           <DiagnosisPanel

@@ -49,6 +49,8 @@ const SHOWN = [
   'contactSupport',
   'diagnosis',
   'replace',
+  'exchange',
+  'exchangeHint',
 ] as const satisfies readonly (keyof MyEsim)[];
 
 /** What the My eSIMs island (MyEsims.tsx and its cards) says, and nothing else. */
@@ -93,6 +95,8 @@ export interface MyEsimsPaths {
   chat: string;
   /** The package pages (/package), each at /package/{destination}: a new plan for an ended eSIM. */
   package: string;
+  /** The store (/store): where an exchange picks the destination that was meant. */
+  store: string;
 }
 
 export function myEsimsMessages(locale: Locale): MyEsimsMessages {
