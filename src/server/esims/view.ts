@@ -55,7 +55,8 @@ export async function installCodes(esim: EsimRow): Promise<InstallCodes> {
  * (the SM-DP+ hands a profile out once), so it is refunded or replaced at our cost, although the
  * partner, which cancels only what was never downloaded, gives us nothing back for it.
  */
-export const deletedUnused = (esim: Pick<EsimRow, 'install_step' | 'used_bytes'>) => esim.install_step === 'deleted' && esim.used_bytes === 0;
+export const deletedUnused = (esim: Pick<EsimRow, 'install_step' | 'used_bytes'>) =>
+  esim.install_step === 'deleted' && esim.used_bytes === 0;
 
 /** Within the refund window (FAQ: 30 days) of its purchase. */
 const withinRefundWindow = (order: OrderRow, now: Date) => now.getTime() - order.created_at.getTime() < REFUND_WINDOW_DAYS * DAY_MS;
@@ -65,9 +66,7 @@ const withinRefundWindow = (order: OrderRow, now: Date) => now.getTime() - order
  * 30 days); an eSIM installed and kept is not refundable (terms).
  */
 export const isRefundable = (status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) =>
-  !!esim &&
-  withinRefundWindow(order, now) &&
-  ((status === 'ready' && !esim.installed) || (status === 'active' && deletedUnused(esim)));
+  !!esim && withinRefundWindow(order, now) && ((status === 'ready' && !esim.installed) || (status === 'active' && deletedUnused(esim)));
 
 /**
  * How the eSIM can be replaced at our cost (issue 32 item 3), within the refund window: never
