@@ -4,6 +4,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { buyersRefund } from '../refunds/refund-command.ts';
 import { RefundRefused } from '../refunds/refund-command.types.ts';
 import { isUuid } from '../uuid.ts';
+import { readAtPartner } from './partner-read.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
 import { esimStatus, isRefundable } from './view.ts';
 
@@ -33,7 +34,7 @@ export type BuyerRefundResult =
  * longer refundable (terms); then the one refund command.
  */
 export async function buyerRefund(deps: BuyerRefundDeps, uid: string, esimId: string): Promise<BuyerRefundResult> {
-  const { esims, partner, fulfilment, limits } = deps;
+  const { esims, fulfilment, limits } = deps;
   // A few a minute per user: each one that gets past the local checks costs the partner's budget, shared with every delivery.
   const wait = await limits.take('refunds', uid);
   if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
@@ -45,14 +46,9 @@ export async function buyerRefund(deps: BuyerRefundDeps, uid: string, esimId: st
     return { outcome: 'not_refundable' };
   // Then one read of the partner: an eSIM installed a minute ago is no longer refundable (terms).
   // Without the partner's answer nothing is refunded: the buyer can try again.
-  try {
-    const answer = await partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no });
-    if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
-  } catch (error) {
-    console.error('esims: refund check failed', error instanceof Error ? error.message : error);
-    return { outcome: 'partner_unavailable' };
-  }
-  const { order, esim } = (await esims.ownedOne(uid, found.order.id)) ?? found;
+  const now = await readAtPartner(deps, uid, found);
+  if (!now) return { outcome: 'partner_unavailable' };
+  const { order, esim } = now;
   if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) return { outcome: 'not_refundable' };
   // Refused only when the order moved on meanwhile (another tab's refund): the eSIM as it is now answers.
   await fulfilment.requestRefund(buyersRefund(order.id)).catch((error: unknown) => {

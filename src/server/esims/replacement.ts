@@ -6,6 +6,7 @@ import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { isUuid } from '../uuid.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
+import { readAtPartner } from './partner-read.ts';
 import { esimStatus, replacementCase } from './view.ts';
 
 /**
@@ -72,7 +73,7 @@ async function openReplacement(db: Db, old: OrderRow, why: string): Promise<stri
 }
 
 export async function replaceEsim(deps: ReplaceEsimDeps, uid: string, esimId: string): Promise<ReplaceEsimResult> {
-  const { db, esims, partner, fulfilment, limits } = deps;
+  const { db, esims, fulfilment, limits } = deps;
   // The refunds' few a minute per user: each one that gets past the local checks costs the partner's budget.
   const wait = await limits.take('refunds', uid);
   if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
@@ -84,14 +85,8 @@ export async function replaceEsim(deps: ReplaceEsimDeps, uid: string, esimId: st
   const caseOf = ({ order, esim }: OwnedEsim, now = new Date()) => replacementCase(esimStatus(order, esim, now), order, esim, now);
   if (!caseOf(found)) return { outcome: 'not_replaceable' };
   // What the partner says now decides (installed a minute ago, or data used since): one read.
-  try {
-    const answer = await partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no });
-    if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
-  } catch (error) {
-    console.error('esims: replacement check failed', error instanceof Error ? error.message : error);
-    return { outcome: 'partner_unavailable' };
-  }
-  const now = (await esims.ownedOne(uid, found.order.id)) ?? found;
+  const now = await readAtPartner(deps, uid, found);
+  if (!now) return { outcome: 'partner_unavailable' };
   const why = now.order.state === 'delivered' ? caseOf(now) : undefined;
   if (!why) return { outcome: 'not_replaceable' };
   const id = await openReplacement(db, now.order, why);
