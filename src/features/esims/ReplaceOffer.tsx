@@ -5,7 +5,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import type { ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
-import { diagnoseEsim, replaceEsim } from '../../shop-client/shop.ts';
+import { replaceEsim } from '../../shop-client/shop.ts';
 import type { EsimCardMessages } from './my-esims-messages.ts';
 import { refundFigures } from './refund-figures.ts';
 
@@ -32,8 +32,9 @@ export default function ReplaceOffer({ esim, locale, messages: m, onReplaced }: 
     setError(undefined);
     try {
       await replaceEsim(esim.id, locale);
-      // The old eSIM as it is now ('replaced'): the panel then says so, and the list loads the new one.
-      onReplaced(await diagnoseEsim(esim.id, locale).catch(() => ({ ...esim, status: 'replaced' as const, replaceable: false })));
+      // The old eSIM is replaced now: the panel says so at once, and the list loads again with the
+      // new one (MyEsims), bringing the server's view of both; no read of the old one is needed.
+      onReplaced({ ...esim, status: 'replaced', replaceable: false, refundable: false });
     } catch (caught) {
       const kind = caught instanceof ShopError ? caught.kind : 'server';
       const text =

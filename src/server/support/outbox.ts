@@ -13,10 +13,11 @@ interface SupportEmailRow {
   attempts: number;
 }
 
-/** The wait before the try after `attempts` tries: a minute, doubling. */
-const backoff = `interval '1 minute' * power(2, least(attempts, ${MAX_ATTEMPTS}))`;
+/** The wait before the try after `attempts` (a column) tries: a minute, doubling. */
+const backoff = (attempts: string) => `interval '1 minute' * power(2, least(${attempts}, ${MAX_ATTEMPTS}))`;
 
-async function trySend(db: Db, mailer: Mailer, row: SupportEmailRow): Promise<boolean> {
+/** Sends a queued e-mail now; one the relay turns away stays for the reconcile job. Never throws for the mail relay. */
+export async function sendQueued(db: Db, mailer: Mailer, row: SupportEmailRow): Promise<boolean> {
   try {
     await mailer.send({ to: row.to_address, ...row.email });
     await db.query('UPDATE support_emails SET sent_at = now(), last_error = NULL WHERE id = $1', [row.id]);
@@ -29,7 +30,6 @@ async function trySend(db: Db, mailer: Mailer, row: SupportEmailRow): Promise<bo
   }
 }
 
-type QueuedEmail = SupportEmailRow;
 interface NewSupportEmail {
   requestId: string;
   what: string;
@@ -42,18 +42,13 @@ interface NewSupportEmail {
  * Writes a support e-mail in the caller's transaction (with what it tells, so both or neither are
  * kept), claimed by its writer: the first try counted, the job's next one a minute away.
  */
-export async function queueSupportEmail(tx: Queryable, input: NewSupportEmail): Promise<QueuedEmail> {
+export async function queueSupportEmail(tx: Queryable, input: NewSupportEmail): Promise<SupportEmailRow> {
   const [row] = await tx.query<SupportEmailRow>(
     `INSERT INTO support_emails (request_id, what, to_address, email, attempts, next_attempt_at)
      VALUES ($1, $2, $3, $4::jsonb, 1, now() + interval '1 minute') RETURNING id, what, to_address, email, attempts`,
     [input.requestId, input.what, input.to, JSON.stringify(input.email)],
   );
   return row!;
-}
-
-/** Sends a queued e-mail now; one the relay turns away stays for the reconcile job. Never throws for the mail relay. */
-export async function sendQueued(db: Db, mailer: Mailer, queued: QueuedEmail): Promise<void> {
-  await trySend(db, mailer, queued);
 }
 
 /** Writes a support e-mail and sends it at once (queueSupportEmail, then sendQueued). */
@@ -69,12 +64,12 @@ export async function sendDueSupportEmails(db: Db, mailer: Mailer, limit = 20): 
        WHERE sent_at IS NULL AND next_attempt_at <= now() AND attempts < ${MAX_ATTEMPTS}
        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
      )
-     UPDATE support_emails e SET attempts = e.attempts + 1, next_attempt_at = now() + ${backoff.replace('attempts', 'e.attempts')}
+     UPDATE support_emails e SET attempts = e.attempts + 1, next_attempt_at = now() + ${backoff('e.attempts')}
      FROM due WHERE e.id = due.id
      RETURNING e.id, e.what, e.to_address, e.email, e.attempts`,
     [limit],
   );
   let sent = 0;
-  for (const row of due) if (await trySend(db, mailer, row)) sent++;
+  for (const row of due) if (await sendQueued(db, mailer, row)) sent++;
   return sent;
 }
