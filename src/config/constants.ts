@@ -101,6 +101,9 @@ export const DIAGNOSIS_READ_EVERY_MS = 60_000;
  * top-ups alike; each limit is a fixed window per user, kept in PostgreSQL for every API instance.
  */
 export const ORDERS_PER_USER_PER_MINUTE = 10;
+/** A cart (POST /carts, issue 33): 1 to CART_MAX_PER_PLAN of a plan, at most CART_MAX_ESIMS eSIMs in all; each counts as an order above. */
+export const CART_MAX_PER_PLAN = 10;
+export const CART_MAX_ESIMS = 10;
 export const ORDERS_PER_USER_PER_HOUR = 30;
 export const REFUND_REQUESTS_PER_USER_PER_MINUTE = 5;
 /** GET /esims/{id}/top-ups asks the partner for the eSIM's own top-ups each time. */

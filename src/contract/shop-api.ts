@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../config/constants.ts';
+import { CART_MAX_ESIMS, CART_MAX_PER_PLAN, TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../config/constants.ts';
 import { DataAmount, DataKind, Price } from '../catalogue/schema.ts';
 import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
@@ -15,6 +15,10 @@ import { ALERT_KINDS } from './alert-kinds.ts';
  *   POST   /orders          CreateOrderRequest  → 201 CreateOrderResponse (200 when it is the same open order again)
  *                           409 price_changed (PriceChangedError: the current price, no order)
  *                           409 not_exchangeable (exchangeOf: that eSIM cannot be exchanged for this plan; error.reason says why)
+ *   POST   /carts           CreateCartRequest   → 201 CreateCartResponse (several eSIMs, one payment; 200 when it is the same open cart again)
+ *                           409 price_changed (CartPriceChangedError: every item's current price, no order)
+ *   GET    /carts/{id}?lang=xx                  → CartView (its orders with their eSIMs; someone else's or unknown: 404; each order's
+ *                                                GET /orders/{id}?waitMs=n waits for that eSIM)
  *   GET    /orders?lang=xx                      → OrderList (newest first)
  *   GET    /orders/{id}?lang=xx[&waitMs=n]      → OrderView (someone else's or unknown: 404; waitMs: a long-poll, OrderQuery)
  *   DELETE /me                                  → 204 (open orders cancelled, paid ones detached)
@@ -135,6 +139,30 @@ export const CreateOrderRequest = z.object({
   exchangeOf: z.uuid().optional(),
 });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
+
+/** One plan of a cart, `quantity` eSIMs of it (one order each), at the price the buyer saw. */
+export const CartItem = z.object({
+  planId: z.string().min(1).max(100),
+  quantity: z.number().int().min(1).max(CART_MAX_PER_PLAN),
+  expectedPrice: Price,
+});
+export type CartItem = z.infer<typeof CartItem>;
+
+/** Several eSIMs paid at once (issue 33): each plan once, at most CART_MAX_ESIMS eSIMs; the consents as for one. */
+export const CreateCartRequest = z.object({
+  items: z
+    .array(CartItem)
+    .min(1)
+    .max(CART_MAX_ESIMS)
+    .refine((items) => items.reduce((sum, item) => sum + item.quantity, 0) <= CART_MAX_ESIMS, {
+      message: `at most ${CART_MAX_ESIMS} eSIMs an order`,
+    })
+    .refine((items) => new Set(items.map((item) => item.planId)).size === items.length, { message: 'each plan once, with its quantity' }),
+  lang: CreateOrderRequest.shape.lang,
+  consents: CreateOrderRequest.shape.consents,
+  tripStartsOn: CreateOrderRequest.shape.tripStartsOn,
+});
+export type CreateCartRequest = z.infer<typeof CreateCartRequest>;
 
 export const PaymentMethod = z.object({
   /** Stripe's payment method type: card, paypal, sepa_debit, ... */
@@ -283,6 +311,17 @@ export type OrderView = z.infer<typeof OrderView>;
 export const CreateOrderResponse = z.object({ order: OrderView, checkoutUrl: z.string().url() });
 export type CreateOrderResponse = z.infer<typeof CreateOrderResponse>;
 
+/** A cart: its eSIMs, one order each (their esim once paid, as GET /orders/{id} gives it), and what was paid for all. */
+export const CartView = z.object({
+  id: z.string(),
+  total: Price,
+  orders: z.array(OrderView),
+});
+export type CartView = z.infer<typeof CartView>;
+
+export const CreateCartResponse = z.object({ cart: CartView, checkoutUrl: z.string().url() });
+export type CreateCartResponse = z.infer<typeof CreateCartResponse>;
+
 export const OrderList = z.object({ orders: z.array(OrderView) });
 export type OrderList = z.infer<typeof OrderList>;
 
@@ -293,6 +332,16 @@ export const PriceChangedError = z.object({
   error: z.object({ code: z.literal('price_changed'), message: z.string(), price: Price }),
 });
 export type PriceChangedError = z.infer<typeof PriceChangedError>;
+
+/** A cart whose prices moved: every item's current price (each plan in the cart that is still sold). */
+export const CartPriceChangedError = z.object({
+  error: z.object({
+    code: z.literal('price_changed'),
+    message: z.string(),
+    prices: z.array(z.object({ planId: z.string(), price: Price })),
+  }),
+});
+export type CartPriceChangedError = z.infer<typeof CartPriceChangedError>;
 
 /** The alert kinds and their channels (alert-kinds.ts, zod-free for the pages). */
 export { ALERT_CHANNELS, ALERT_KIND_CHANNELS, ALERT_KINDS, type AlertChannel } from './alert-kinds.ts';

@@ -22,6 +22,8 @@ import type { UserLimiter } from './limits.ts';
 import type { SellablePlan } from './orders/plans.ts';
 import { opsRoutes, type OpsRouteDeps } from './ops/routes.ts';
 import { orderRoutes } from './orders/routes.ts';
+import { createSalesPauseCache } from './orders/sales-pause.ts';
+import { cartRoutes } from './carts/routes.ts';
 import type { OrderStore } from './orders/store.ts';
 import type { EsimPartner, PartnerNotification } from './partner/partner.ts';
 import type { CheckoutExpiry } from './payments/checkout-expiry.ts';
@@ -73,10 +75,13 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
  */
 export function createApp(parts: ShopParts) {
   const auth = buyerAuth(parts.accounts, parts.allowedOrigins);
+  // Whether sales are paused, kept between orders and carts (orders/sales-pause.ts).
+  const salesPause = createSalesPauseCache(parts.db);
   // Paths as the catalogue always read them: '/api/countries/' is '/api/countries'.
   const app = new Hono({ getPath: routingPath })
     .basePath(parts.basePath || '/')
-    .route('/orders', orderRoutes({ ...parts, auth }))
+    .route('/orders', orderRoutes({ ...parts, auth, salesPause }))
+    .route('/carts', cartRoutes({ ...parts, auth, salesPause }))
     .route('/esims', esimRoutes({ ...parts, auth }))
     // /me/… before /me, whose guard covers only /me itself.
     .route('/me/alerts', alertPreferenceRoutes({ ...parts, auth }))

@@ -77,7 +77,8 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
     support: [window('support-hour', limits.supportPerHour, 3600)],
   };
 
-  function inStatement(route: LimitedRoute, uid: string, first: number): LimitInStatement {
+  function inStatement(route: LimitedRoute, uid: string, first: number, count = 1): LimitInStatement {
+    if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`${route}: ${count} is not a count of requests`);
     const list = windows[route];
     const now = `$${first}::bigint`;
     const name = (i: number) => `limit_${route}_${i}`;
@@ -86,9 +87,9 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
       // each next one only when the one before let the request through.
       (w, i) => `${name(i)} AS (
         INSERT INTO rate_limits AS r (key, points, expire)
-        SELECT $${first + 1 + i}::varchar, 1, ${now} + ${w.durationMs}${i === 0 ? '' : ` WHERE (SELECT points <= ${list[i - 1]!.points} FROM ${name(i - 1)})`}
+        SELECT $${first + 1 + i}::varchar, ${count}, ${now} + ${w.durationMs}${i === 0 ? '' : ` WHERE (SELECT points <= ${list[i - 1]!.points} FROM ${name(i - 1)})`}
         ON CONFLICT (key) DO UPDATE SET
-          points = CASE WHEN r.expire <= ${now} THEN 1 ELSE r.points + 1 END,
+          points = CASE WHEN r.expire <= ${now} THEN ${count} ELSE r.points + ${count} END,
           expire = CASE WHEN r.expire <= ${now} THEN EXCLUDED.expire ELSE r.expire END
         RETURNING points, expire
       )`,
@@ -102,9 +103,9 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
     };
   }
 
-  /** Counts one request of this user in one statement; answers undefined when it may go on, else the seconds until it may try again. */
-  async function take(route: LimitedRoute, uid: string): Promise<number | undefined> {
-    const limit = inStatement(route, uid, 1);
+  /** Counts `count` requests of this user in one statement; answers undefined when they may go on, else the seconds until it may try again. */
+  async function take(route: LimitedRoute, uid: string, count = 1): Promise<number | undefined> {
+    const limit = inStatement(route, uid, 1, count);
     const [row] = await db.query<{ wait_ms: number | string | null }>(
       `WITH ${limit.ctes.join(',\n')} SELECT ${limit.waitMs} AS wait_ms`,
       limit.params,

@@ -19,10 +19,13 @@ export interface LimitInStatement {
 
 /** Per-user limits of the costly routes, shared by every API instance (limits.ts). */
 export interface UserLimiter {
-  /** Counts one request of this user; undefined when it may go on, else the seconds until it may try again. */
-  take(route: LimitedRoute, uid: string): Promise<number | undefined>;
+  /**
+   * Counts one request of this user (or `count` at once: a cart's eSIMs count one each on the
+   * orders' windows); undefined when it may go on, else the seconds until it may try again.
+   */
+  take(route: LimitedRoute, uid: string, count?: number): Promise<number | undefined>;
   /** For a route: undefined when the caller may go on, else the 429 answer (Retry-After in seconds). */
   refuse(c: Context, route: LimitedRoute, uid: string): Promise<Response | undefined>;
   /** The same count as `take`, as SQL for another statement, its parameters numbered from `first` (LimitInStatement). */
-  inStatement(route: LimitedRoute, uid: string, first: number): LimitInStatement;
+  inStatement(route: LimitedRoute, uid: string, first: number, count?: number): LimitInStatement;
 }

@@ -134,13 +134,27 @@ describe('Stripe stand-in', () => {
     await standIn.settled();
   });
 
+  it('totals several line items with their quantities, and refuses a session in two currencies, as Stripe does', async () => {
+    const line = (currency: string, unit_amount: number, quantity: number, name: string) => ({
+      quantity,
+      price_data: { currency, unit_amount, tax_behavior: 'inclusive' as const, product_data: { name } },
+    });
+    const cart = await stripe.checkout.sessions.create({
+      ...params(),
+      line_items: [line('eur', 1299, 3, 'Japan: 5 GB, 30 days'), line('eur', 899, 1, 'South Korea: 3 GB, 15 days')],
+    });
+    expect(cart).toMatchObject({ amount_total: 3 * 1299 + 899, currency: 'eur' });
+    await expect(
+      stripe.checkout.sessions.create({ ...params(), line_items: [line('eur', 1299, 1, 'Japan'), line('usd', 899, 1, 'Korea')] }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'line_items' });
+  });
+
   it("lets the shop's retry open a session once a 500 outage ends: a later press is a new request under a new key", async () => {
     const request = (expiresInMs: number): CheckoutRequest => ({
-      orderId: 'order-outage',
+      paysFor: { orderId: 'order-outage' },
       email: null,
       lang: 'de',
-      productName: 'Germany: 1 GB, 7 days',
-      amountMinor: 499,
+      lines: [{ productName: 'Germany: 1 GB, 7 days', amountMinor: 499, quantity: 1 }],
       currency: 'EUR',
       successUrl: 'http://127.0.0.1:4321/payment-success?order=order-outage',
       cancelUrl: 'http://127.0.0.1:4321/checkout?plan=de-1gb-7d&cancelled=1',

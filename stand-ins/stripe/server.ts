@@ -424,18 +424,31 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           price_data?: { currency?: string; unit_amount?: string; tax_behavior?: string; product_data?: { name?: string } };
         }[]
       | undefined;
-    const price = items?.[0]?.price_data;
     if (params.mode !== 'payment') return invalid('mode', 'mode must be payment.');
     if (typeof params.success_url !== 'string') return invalid('success_url', 'Missing required param: success_url.');
+    // API reference, Checkout Sessions, create, line_items: "up to 100 line items" in payment mode,
+    // each with price_data here, all in one currency (a session has one).
+    const lines = (items ?? []).map((item) => ({ price: item.price_data, quantity: Number(item.quantity ?? 1) }));
+    const currency = lines[0]?.price?.currency ?? '';
     if (
-      items?.length !== 1 ||
-      !price ||
-      !/^[a-z]{3}$/.test(price.currency ?? '') ||
-      !/^\d+$/.test(price.unit_amount ?? '') ||
-      !price.product_data?.name
+      lines.length === 0 ||
+      lines.length > 100 ||
+      !/^[a-z]{3}$/.test(currency) ||
+      lines.some(
+        ({ price, quantity }) =>
+          price?.currency !== currency ||
+          !/^\d+$/.test(price.unit_amount ?? '') ||
+          !price.product_data?.name ||
+          !Number.isInteger(quantity) ||
+          quantity < 1,
+      )
     ) {
-      return invalid('line_items', 'One line item with price_data (currency, unit_amount, product_data.name) is required.');
+      return invalid(
+        'line_items',
+        'One to 100 line items with price_data (one currency, unit_amount, product_data.name) and a quantity are required.',
+      );
     }
+    const total = lines.reduce((sum, { price, quantity }) => sum + Number(price!.unit_amount) * quantity, 0);
     // API reference, Checkout Sessions, create, expires_at (docs.stripe.com/api/checkout/sessions/create#create_checkout_session-expires_at):
     // "It can be anywhere from 30 minutes to 24 hours after Checkout Session creation"; the guide
     // docs.stripe.com/payments/checkout/managing-limited-inventory says the same ("between 30 minutes
@@ -455,9 +468,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       mode: 'payment',
       status: 'open',
       payment_status: 'unpaid',
-      amount_subtotal: Number(price.unit_amount) * Number(items[0]!.quantity ?? 1),
-      amount_total: Number(price.unit_amount) * Number(items[0]!.quantity ?? 1),
-      currency: price.currency!,
+      amount_subtotal: total,
+      amount_total: total,
+      currency,
       client_reference_id: (params.client_reference_id as string | undefined) ?? null,
       customer_email: (params.customer_email as string | undefined) ?? null,
       metadata: params.metadata ?? {},
@@ -468,8 +481,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       created,
       livemode: false,
       payment_intent: null,
-      line_items_description: price.product_data.name,
-      tax_behavior: price.tax_behavior ?? null,
+      line_items_description: lines
+        .map(({ price, quantity }) => `${quantity > 1 ? `${quantity} × ` : ''}${price!.product_data!.name}`)
+        .join(', '),
+      tax_behavior: lines[0]!.price!.tax_behavior ?? null,
       // API reference, Checkout Sessions, automatic_tax: echoed; the stand-in computes no tax (the prices are VAT-inclusive, the total is the same).
       automatic_tax: {
         enabled: (params.automatic_tax as { enabled?: string } | undefined)?.enabled === 'true',

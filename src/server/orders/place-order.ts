@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { Price } from '../../catalogue/schema.ts';
 import { TERMS_VERSION, type CreateOrderRequest } from '../../contract/shop-api.ts';
+import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import type { Caller } from '../auth.ts';
@@ -11,7 +12,7 @@ import type { UserLimiter } from '../limits.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
-import type { SellablePlan } from './plans.ts';
+import { soldPlan, type SellablePlan } from './plans.ts';
 import type { SalesPauseCache } from './sales-pause.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './store.ts';
 import type { OrderStore, OrderWithPayment, SoldPlan } from './store.types.ts';
@@ -65,6 +66,11 @@ export type PlaceOrderResult =
   /** Stripe could not be reached: the order stays open, and pressing again reuses it. */
   | { outcome: 'payment_unavailable' };
 
+/** A plan's line on the payment page, in the buyer's language: "Japan: 5 GB, 30 days". */
+export function productName(destinationName: string, plan: SoldPlan, lang: Locale): string {
+  return `${destinationName}: ${formatDataAmount(plan.metadata.dataAmount, lang)}, ${formatValidity(plan.validity, plan.validityUnit, lang)}`;
+}
+
 /**
  * Places the caller's order (DESIGN 6): a catalogue plan or one of the partner's top-ups of the
  * caller's eSIM, priced here again by the one pricing function whatever the page showed, opened
@@ -116,15 +122,7 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
     if (!plan) return { outcome: 'unknown_plan' };
     const { pkg } = plan;
     sale = {
-      plan: {
-        id: pkg.id,
-        metadata: pkg.metadata,
-        validity: pkg.validity,
-        validityUnit: pkg.validityUnit,
-        supportedCountries: pkg.supportedCountries,
-        topUp: pkg.facts.topUp,
-        data: pkg.facts.data,
-      },
+      plan: soldPlan(plan),
       destination: plan.destination.code,
       destinationName: plan.destination.names[request.lang],
       partnerCode: pkg.partnerCode,
@@ -180,11 +178,10 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
     try {
       const lang = request.lang;
       const session = await createCheckoutSession(stripe, {
-        orderId: order.id,
+        paysFor: { orderId: order.id },
         email: caller.email,
         lang,
-        productName: `${sale.destinationName}: ${formatDataAmount(sale.plan.metadata.dataAmount, lang)}, ${formatValidity(sale.plan.validity, sale.plan.validityUnit, lang)}`,
-        amountMinor: order.amount_minor,
+        lines: [{ productName: productName(sale.destinationName, sale.plan, lang), amountMinor: order.amount_minor, quantity: 1 }],
         currency: order.currency,
         successUrl: `${siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
         cancelUrl: `${siteUrl}${localizePath(lang, '/checkout')}?plan=${encodeURIComponent(sale.plan.id)}${request.topUpOf ? `&topUp=${request.topUpOf}` : ''}&cancelled=1`,

@@ -1,5 +1,6 @@
 import type { Price, Snapshot } from '../../catalogue/schema.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import type { SoldPlan } from './store.types.ts';
 import { enforceMonotonicPrices, retailPrice } from '../../pricing/pricing.ts';
 
 type SnapshotPackage = Snapshot['packages'][number];
@@ -9,6 +10,19 @@ export interface SellablePlan {
   pkg: SnapshotPackage;
   price: Price;
   destination: { code: string; flag: string; names: Record<Locale, string> };
+}
+
+/** A catalogue plan as an order keeps it, whatever the catalogue says later. */
+export function soldPlan({ pkg }: SellablePlan): SoldPlan {
+  return {
+    id: pkg.id,
+    metadata: pkg.metadata,
+    validity: pkg.validity,
+    validityUnit: pkg.validityUnit,
+    supportedCountries: pkg.supportedCountries,
+    topUp: pkg.facts.topUp,
+    data: pkg.facts.data,
+  };
 }
 
 /** The catalogue's countries and regions by code. */

@@ -17,7 +17,7 @@ import { jsonBody, langQuery } from '../validation.ts';
 import type { SellablePlan } from './plans.ts';
 import { awaitsChange, createOrderWaits, untilChanged } from './order-changes.ts';
 import { placeOrder } from './place-order.ts';
-import { createSalesPauseCache } from './sales-pause.ts';
+import type { SalesPauseCache } from './sales-pause.ts';
 import type { OrderStore, OrderWithPayment } from './store.ts';
 import { noTopUps } from './top-up-answers.ts';
 import { orderView } from './view.ts';
@@ -41,6 +41,8 @@ export interface OrderRoutesDeps {
   limits: UserLimiter;
   checkouts: CheckoutExpiry;
   alerts: Pick<Alerts, 'seen'>;
+  /** Whether sales are paused, kept between orders (sales-pause.ts): not a read on every order. One per app, shared with carts. */
+  salesPause: SalesPauseCache;
   /** Where the pages live: the payment page returns there (no trailing slash). */
   siteUrl: string;
 }
@@ -54,14 +56,12 @@ export function orderRoutes(deps: OrderRoutesDeps) {
 
   const view = (row: OrderWithPayment, lang: Locale) => orderView(row, lang, destination);
   const waits = createOrderWaits(db);
-  // Whether sales are paused, kept between orders (sales-pause.ts): not a read on every order.
-  const placing = { ...deps, salesPause: createSalesPauseCache(db) };
 
   return new Hono<BuyerEnv>()
     .use('*', deps.auth)
     .post('/', ...jsonBody(CreateOrderRequest), async (c) => {
       const request = c.req.valid('json');
-      const placed = await placeOrder(placing, c.get('caller'), request);
+      const placed = await placeOrder(deps, c.get('caller'), request);
       switch (placed.outcome) {
         case 'sales_paused':
           return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');

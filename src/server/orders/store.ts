@@ -31,7 +31,7 @@ export const canMove = (from: OrderState, to: OrderState) => NEXT[from].includes
 /** A Checkout Session lives 30 minutes at least (Stripe's minimum): an open order older than that starts again. */
 export const OPEN_ORDER_LIFETIME_MS = 30 * 60_000;
 
-const WITH_PAYMENT = `
+export const WITH_PAYMENT = `
   SELECT o.*, p.created_at AS paid_at, p.method_type, p.card_brand, p.card_last4, p.receipt_url
   FROM orders o
   LEFT JOIN LATERAL (
@@ -42,6 +42,43 @@ const WITH_PAYMENT = `
 const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency,
   lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified, trip_starts_on, exchange_of`;
 const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16, $17, $18::uuid`;
+
+/** The parameters of NEW_ORDER_VALUES for this order under this id. */
+function newOrderValues(order: NewOrder, id: string): unknown[] {
+  return [
+    order.uid,
+    order.plan.id,
+    id,
+    order.email,
+    order.destination,
+    JSON.stringify(order.plan),
+    order.partnerCode,
+    order.wholesaleUsdE4,
+    order.price.amountMinor,
+    order.price.currency,
+    order.lang,
+    order.termsVersion,
+    order.consentedAt,
+    order.topUpOf ? 'top_up' : 'esim',
+    order.topUpOf,
+    order.emailVerified,
+    order.tripStartsOn,
+    order.exchangeOf,
+  ];
+}
+
+/** Inserts an open order (of a cart, or of its own) with its first event, in the caller's transaction. */
+export async function insertOrder(tx: Queryable, order: NewOrder, id: string, cartId: string | null): Promise<OrderRow> {
+  const values = newOrderValues(order, id);
+  const [row] = await tx.query<OrderRow>(
+    `INSERT INTO orders (${NEW_ORDER_COLUMNS}, cart_id) VALUES (${NEW_ORDER_VALUES}, $${values.length + 1}::uuid) RETURNING *`,
+    [...values, cartId],
+  );
+  await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`, [
+    id,
+  ]);
+  return row!;
+}
 
 // Where the order's types were declared before their file of their own; importers keep these names.
 export type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord, SoldPlan } from './store.types.ts';
@@ -69,7 +106,8 @@ export function createOrderStore(db: Db): OrderStore {
       await move(tx, id, 'cancelled', cause);
       await queueCheckoutExpiry(tx, id, checkout_session_id);
     }
-    return open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : []));
+    // A cart's orders share one page.
+    return [...new Set(open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])))];
   }
 
   /**
@@ -93,38 +131,19 @@ export function createOrderStore(db: Db): OrderStore {
     limit?: (first: number) => LimitInStatement,
   ): Promise<OpenedOrder | { retryAfterSeconds: number }> {
     const id = randomUUID();
-    const values = [
-      order.uid,
-      order.plan.id,
-      id,
-      order.email,
-      order.destination,
-      JSON.stringify(order.plan),
-      order.partnerCode,
-      order.wholesaleUsdE4,
-      order.price.amountMinor,
-      order.price.currency,
-      order.lang,
-      order.termsVersion,
-      order.consentedAt,
-      order.topUpOf ? 'top_up' : 'esim',
-      order.topUpOf,
-      order.emailVerified,
-      order.tripStartsOn,
-      order.exchangeOf,
-    ];
+    const values = newOrderValues(order, id);
     // The limits' windows are counted first; the order is opened only when they let it through.
     const counted = limit?.(values.length + 1) ?? { ctes: [], allowed: 'true', waitMs: 'NULL::bigint', params: [] };
     const [answer] = await db.prepared<Partial<OrderRow> & { created: boolean | null; limit_wait_ms: number | null }>(
       `WITH ${[
         ...counted.ctes,
         `open AS (
-           SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment'
+           SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' AND cart_id IS NULL
          )`,
         `created AS (
            INSERT INTO orders (${NEW_ORDER_COLUMNS}) SELECT ${NEW_ORDER_VALUES}
            WHERE NOT EXISTS (SELECT 1 FROM open) AND ${counted.allowed}
-           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' DO NOTHING
+           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' AND cart_id IS NULL DO NOTHING
            RETURNING *
          )`,
         `event AS (
@@ -163,7 +182,7 @@ export function createOrderStore(db: Db): OrderStore {
     return db.transaction(async (tx) => {
       // Another request of the same buyer opened it meanwhile, or the open one must close first.
       const [open] = await tx.query<OrderRow>(
-        `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' FOR UPDATE`,
+        `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' AND cart_id IS NULL FOR UPDATE`,
         [order.uid, order.plan.id],
       );
       if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
@@ -172,12 +191,8 @@ export function createOrderStore(db: Db): OrderStore {
         await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
         await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
       }
-      const [row] = await tx.query<OrderRow>(`INSERT INTO orders (${NEW_ORDER_COLUMNS}) VALUES (${NEW_ORDER_VALUES}) RETURNING *`, values);
-      await tx.query(
-        `INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`,
-        [id],
-      );
-      return { order: row!, created: true, closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [] };
+      const row = await insertOrder(tx, order, id, null);
+      return { order: row, created: true, closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [] };
     });
   }
 
@@ -233,7 +248,7 @@ export function createOrderStore(db: Db): OrderStore {
         `INSERT INTO payments (order_id, provider, checkout_session_id, payment_intent_id, status, amount_minor, currency,
            method_type, card_brand, card_last4, receipt_url)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (provider, checkout_session_id, status) DO NOTHING`,
+         ON CONFLICT (provider, checkout_session_id, status, order_id) DO NOTHING`,
         [
           orderId,
           payment.provider,
@@ -289,6 +304,7 @@ export function createOrderStore(db: Db): OrderStore {
           'UPDATE orders SET uid = NULL, email = NULL, detached_at = now(), updated_at = now() WHERE uid = $1 RETURNING id',
           [uid],
         );
+        await tx.query('UPDATE carts SET uid = NULL WHERE uid = $1', [uid]);
         // Last, so that a refusal rolls the detaching back: the account and its data go together.
         await deleteAccount();
         return { cancelledCheckouts, detached: detached.length };

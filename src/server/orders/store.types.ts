@@ -50,6 +50,8 @@ export interface OrderRow {
   replaces: string | null;
   /** The order that replaced this one's eSIM at our cost (migration 0027). */
   replaced_by: string | null;
+  /** The cart whose one payment this order shares (migration 0029); null: an order paid on its own. */
+  cart_id: string | null;
   /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
   lease: number;
 }

@@ -34,8 +34,9 @@ export async function syncCheckouts(db: Db, stripe: Stripe, store: OrderStore, l
           type,
           data: { object: session },
         } as unknown as Stripe.Event;
-        const { outcome } = await handleStripeEvent(stripe, store, event);
-        if (outcome === 'moved' && paid) moved.push(id);
+        const { outcome, orderIds } = await handleStripeEvent(stripe, store, event);
+        // A cart's page moves all of its orders at once.
+        if (outcome === 'moved' && paid) moved.push(...orderIds);
       }
       // Paid or expired, the page has nothing more to say; open (or a bank debit on its way), ask again later.
       await db.query(`UPDATE orders SET checkout_checked_at = now(), checkout_settled_at = CASE WHEN $2 THEN now() END WHERE id = $1`, [

@@ -5,6 +5,7 @@ import { isUuid } from '../uuid.ts';
 import { recordMismatch, type PaymentMismatch } from './mismatches.ts';
 import { paymentDetails, refundStatus } from './stripe.ts';
 import { recordStripeNews, rowOfStripeRefund } from '../refunds/store.ts';
+import { cartById, ordersOfCart } from '../carts/store.ts';
 
 /** What each Checkout event means for its order (DESIGN 6: fulfil on the webhook, never on the redirect). */
 function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): OrderState | undefined {
@@ -26,10 +27,10 @@ function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): Ord
 /** 'mismatch': a payment for no order it matches, recorded to be given back (payments/mismatches.ts). */
 export type WebhookOutcome = 'moved' | 'unchanged' | 'ignored' | 'replay' | 'mismatch';
 
-/** What an event did, and to which order (null: none of ours): a 'moved' order is worked on at once. */
+/** What an event did, and to which orders (none: none of ours): 'moved' orders are worked on at once. */
 export interface WebhookResult {
   outcome: WebhookOutcome;
-  orderId: string | null;
+  orderIds: string[];
 }
 
 /**
@@ -51,7 +52,9 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
   if (REFUND_EVENTS.has(event.type)) return handleRefundEvent(stripe, store, event);
   const session = event.type.startsWith('checkout.session.') ? (event.data.object as Stripe.Checkout.Session) : undefined;
   const target = session && targetState(event, session);
-  const orderId = session?.client_reference_id ?? '';
+  // A cart's page pays for all of its orders (carts/place-cart.ts); any other page for one.
+  const cartId = session?.metadata?.['cartId'];
+  const orderId = cartId === undefined ? (session?.client_reference_id ?? '') : '';
   // Asked before the transaction: a slow answer from Stripe must not hold a database lock.
   const details =
     target === 'paid'
@@ -59,9 +62,14 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
       : undefined;
 
   let outcome: WebhookOutcome = 'ignored';
+  let orderIds: string[] = [];
   const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
     if (!session || !target) return;
+    const cart = cartId !== undefined && isUuid(cartId) ? await cartById(tx, cartId) : undefined;
     const order = isUuid(orderId) ? await store.byId(tx, orderId) : undefined;
+    const orders = cart ? await ordersOfCart(tx, cart.id) : order ? [order] : [];
+    const paysFor = cart ?? order;
+    const paymentIntentId = details?.paymentIntentId ?? (typeof session.payment_intent === 'string' ? session.payment_intent : null);
     // Money taken that no order of ours matches is given back, never kept on an order nothing looks at.
     const mismatch = (reason: PaymentMismatch['reason']) => {
       outcome = 'mismatch';
@@ -69,33 +77,39 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
       return recordMismatch(tx, {
         orderId: order?.id ?? null,
         checkoutSessionId: session.id,
-        paymentIntentId: details?.paymentIntentId ?? (typeof session.payment_intent === 'string' ? session.payment_intent : null),
+        paymentIntentId,
         amountMinor: session.amount_total,
         currency: session.currency?.toUpperCase() ?? null,
         reason,
       });
     };
-    if (!order) return mismatch('unknown_order');
-    if (order.checkout_session_id && order.checkout_session_id !== session.id) return mismatch('session_differs');
-    if (target === 'paid' && (session.amount_total !== order.amount_minor || session.currency?.toUpperCase() !== order.currency)) {
+    if (!paysFor || orders.length === 0) return mismatch('unknown_order');
+    if (paysFor.checkout_session_id && paysFor.checkout_session_id !== session.id) return mismatch('session_differs');
+    const total = orders.reduce((sum, o) => sum + o.amount_minor, 0);
+    if (target === 'paid' && (session.amount_total !== total || orders.some((o) => session.currency?.toUpperCase() !== o.currency))) {
       return mismatch('amount_differs');
     }
-    const moved = await store.move(tx, order.id, target, `stripe:${event.type} ${event.id}`);
-    outcome = moved ? 'moved' : 'unchanged';
-    if (target === 'paid' || target === 'payment_failed') {
-      await store.recordPayment(tx, order.id, {
-        provider: 'stripe',
-        checkoutSessionId: session.id,
-        paymentIntentId: details?.paymentIntentId ?? (typeof session.payment_intent === 'string' ? session.payment_intent : null),
-        status: target === 'paid' ? 'paid' : 'failed',
-        amountMinor: session.amount_total ?? order.amount_minor,
-        currency: (session.currency ?? order.currency).toUpperCase(),
-        method: details?.method ?? null,
-        receiptUrl: details?.receiptUrl ?? null,
-      });
+    orderIds = orders.map((o) => o.id);
+    let moved = false;
+    for (const each of orders) {
+      moved = (await store.move(tx, each.id, target, `stripe:${event.type} ${event.id}`)) || moved;
+      if (target === 'paid' || target === 'payment_failed') {
+        // A cart's payment is recorded on each of its orders with that order's share: a refund of one eSIM refunds that much.
+        await store.recordPayment(tx, each.id, {
+          provider: 'stripe',
+          checkoutSessionId: session.id,
+          paymentIntentId,
+          status: target === 'paid' ? 'paid' : 'failed',
+          amountMinor: cart ? each.amount_minor : (session.amount_total ?? each.amount_minor),
+          currency: (session.currency ?? each.currency).toUpperCase(),
+          method: details?.method ?? null,
+          receiptUrl: details?.receiptUrl ?? null,
+        });
+      }
     }
+    outcome = moved ? 'moved' : 'unchanged';
   });
-  return { outcome: once === 'replay' ? 'replay' : outcome, orderId: isUuid(orderId) ? orderId : null };
+  return { outcome: once === 'replay' ? 'replay' : outcome, orderIds };
 }
 
 /**
@@ -112,17 +126,17 @@ async function handleRefundEvent(stripe: Stripe, store: OrderStore, event: Strip
   const refund = await stripe.refunds.retrieve(told.id);
   const reference = refund.metadata?.['reference'] ?? '';
   let outcome: WebhookOutcome = 'ignored';
-  let orderId: string | null = null;
+  let orderIds: string[] = [];
   const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
     const row = await rowOfStripeRefund(tx, refund.id, isUuid(reference) ? reference : null);
     // A mismatched payment's refund (reference 'session:…') or none of ours: no refund row to record it on.
     if (!row) return;
-    orderId = row.order_id;
+    orderIds = [row.order_id];
     const news = await recordStripeNews(tx, row.id, refund.id, refundStatus(refund.status));
     // Only a refunded order is reopened; a refund of part of a delivered one is simply asked again (its row is open).
     if (news.lateFailure && (await store.byId(tx, row.order_id))?.state === 'refunded')
       await store.move(tx, row.order_id, 'refund_requested', `stripe:refund_failed ${refund.id}`);
     outcome = news.changed ? 'moved' : 'unchanged';
   });
-  return { outcome: once === 'replay' ? 'replay' : outcome, orderId };
+  return { outcome: once === 'replay' ? 'replay' : outcome, orderIds };
 }

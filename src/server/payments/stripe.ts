@@ -45,11 +45,12 @@ const CHECKOUT_LOCALES: Record<Locale, Stripe.Checkout.SessionCreateParams.Local
 };
 
 export interface CheckoutRequest {
-  orderId: string;
+  /** What is paid for: one order, or a cart of several (the webhook finds its orders by it). */
+  paysFor: { orderId: string } | { cartId: string };
   email: string | null;
   lang: Locale;
-  productName: string;
-  amountMinor: number;
+  /** One line a plan: its name, its price each, how many. */
+  lines: readonly { productName: string; amountMinor: number; quantity: number }[];
   currency: string;
   successUrl: string;
   cancelUrl: string;
@@ -68,34 +69,33 @@ export interface CheckoutRequest {
  * (attachCheckout), and the other is never shown and expires.
  */
 export async function createCheckoutSession(stripe: Stripe, request: CheckoutRequest): Promise<{ id: string; url: string }> {
+  const reference = 'orderId' in request.paysFor ? request.paysFor.orderId : request.paysFor.cartId;
   const params: Stripe.Checkout.SessionCreateParams = {
     mode: 'payment',
-    line_items: [
-      {
-        quantity: 1,
-        price_data: {
-          currency: request.currency.toLowerCase(),
-          unit_amount: request.amountMinor,
-          // Our prices are final, VAT included (Stripe Tax splits the buyer's country's VAT).
-          tax_behavior: 'inclusive',
-          product_data: { name: request.productName },
-        },
+    line_items: request.lines.map((line) => ({
+      quantity: line.quantity,
+      price_data: {
+        currency: request.currency.toLowerCase(),
+        unit_amount: line.amountMinor,
+        // Our prices are final, VAT included (Stripe Tax splits the buyer's country's VAT).
+        tax_behavior: 'inclusive',
+        product_data: { name: line.productName },
       },
-    ],
+    })),
     // Stripe Tax works out the VAT inside the price for the buyer's country (EU OSS) only when a
     // session asks: switching it on in the Dashboard is not enough (README: Taxes).
     automatic_tax: { enabled: true },
     locale: CHECKOUT_LOCALES[request.lang],
-    client_reference_id: request.orderId,
-    metadata: { orderId: request.orderId },
-    payment_intent_data: { metadata: { orderId: request.orderId } },
+    client_reference_id: reference,
+    metadata: { ...request.paysFor },
+    payment_intent_data: { metadata: { ...request.paysFor } },
     ...(request.email && { customer_email: request.email }),
     success_url: request.successUrl,
     cancel_url: request.cancelUrl,
     expires_at: Math.floor(request.expiresAt.getTime() / 1000),
   };
   const hash = createHash('sha256').update(JSON.stringify(params)).digest('hex').slice(0, 32);
-  const session = await stripe.checkout.sessions.create(params, { idempotencyKey: `checkout-session-${request.orderId}-${hash}` });
+  const session = await stripe.checkout.sessions.create(params, { idempotencyKey: `checkout-session-${reference}-${hash}` });
   if (!session.url) throw new Error(`Checkout Session ${session.id} has no URL`);
   return { id: session.id, url: session.url };
 }

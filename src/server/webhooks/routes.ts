@@ -49,10 +49,10 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
           } catch {
             return fail(c, 400, 'bad_signature', 'The Stripe-Signature header does not verify.');
           }
-          const { outcome, orderId } = await handleStripeEvent(stripe, store, event);
+          const { outcome, orderIds } = await handleStripeEvent(stripe, store, event);
           // A paid order is delivered now, and a settled refund carried through, not when the job next
           // looks (the job catches it if this process stops).
-          if (outcome === 'moved' && orderId) void fulfilment.run(orderId);
+          if (outcome === 'moved') for (const id of orderIds) void fulfilment.run(id);
           // Money for no order it matches goes back now (the reconcile job retries what fails).
           if (outcome === 'mismatch') await refundMismatches(db, stripe);
           return c.json({ received: true, outcome });

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { signUp } from '../../tests/support/auth-accounts.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import { payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
+import {
+  ApiError,
+  CartPriceChangedError,
+  CartView,
+  CreateCartResponse,
+  EsimView,
+  type CartItem,
+  type CreateCartRequest,
+} from '../contract/shop-api.ts';
+import { auditOrders } from './orders/audit.ts';
+import type { SellablePlan } from './orders/plans.ts';
+
+/**
+ * A cart (issue 33): several eSIMs of several plans and destinations paid once, through the real
+ * API, the Stripe SDK against its stand-in and the partner's stand-in. Each eSIM is an order of its
+ * own, delivered and refunded on its own from the one payment.
+ */
+const { catalogue, plans, PLAN } = testCatalogue();
+const elsewhere = (...not: SellablePlan[]) =>
+  [...plans.values()].find((p) => !not.some((n) => n.destination.code === p.destination.code) && p.price.currency === PLAN.price.currency)!;
+const SECOND = elsewhere(PLAN);
+const THIRD = elsewhere(PLAN, SECOND);
+const HOUR = 3600_000;
+
+const item = (plan: SellablePlan, quantity: number): CartItem => ({ planId: plan.pkg.id, quantity, expectedPrice: plan.price });
+const cartRequest = (items: CartItem[]): CreateCartRequest => ({ items, lang: 'de', consents: { terms: true, immediateStart: true } });
+/** Three plans, five eSIMs: two for Germany, two for a second destination, one for a third. */
+const FAMILY = [item(PLAN, 2), item(SECOND, 2), item(THIRD, 1)];
+const totalOf = (items: CartItem[]) => items.reduce((sum, i) => sum + i.expectedPrice.amountMinor * i.quantity, 0);
+
+describe.each(databaseDrivers())('carts on $name', (driver) => {
+  const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
+  const { call } = bed;
+  const post = (token: string, body: unknown) => call('/carts', { method: 'POST', token, body: JSON.stringify(body) });
+  const readCart = async (token: string, id: string) => CartView.parse(await (await call(`/carts/${id}?lang=en`, { token })).json());
+  const sessionOf = async (cartId: string) =>
+    (await bed.db.query<{ checkout_session_id: string }>('SELECT checkout_session_id FROM carts WHERE id = $1', [cartId]))[0]!
+      .checkout_session_id;
+  const paymentsOf = (cartId: string) =>
+    bed.db.query<{ order_id: string; amount_minor: number; payment_intent_id: string }>(
+      `SELECT p.order_id, p.amount_minor, p.payment_intent_id FROM payments p JOIN orders o ON o.id = p.order_id
+       WHERE o.cart_id = $1 AND p.status = 'paid' ORDER BY o.number`,
+      [cartId],
+    );
+  async function paidCart(token: string, items: CartItem[]) {
+    const response = await post(token, cartRequest(items));
+    expect(response.status).toBe(201);
+    const created = CreateCartResponse.parse(await response.json());
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    return created;
+  }
+  const settledCart = (token: string, id: string, done: (cart: CartView) => boolean) =>
+    waitFor(() => bed.handler.fulfilment.runDue().then(() => readCart(token, id)), done, 20_000);
+
+  it('sells three plans, five eSIMs, at the server’s prices on one payment page, and delivers each eSIM on its own', async () => {
+    const buyer = await signUp();
+    const before = bed.stand.partner.esimCount;
+    const response = await post(buyer.idToken, cartRequest(FAMILY));
+    expect(response.status).toBe(201);
+    const created = CreateCartResponse.parse(await response.json());
+    expect(created.cart.total).toEqual({ amountMinor: totalOf(FAMILY), currency: PLAN.price.currency });
+    expect(created.cart.orders.map((o) => [o.plan.id, o.state, o.total.amountMinor])).toEqual([
+      [PLAN.pkg.id, 'pending_payment', PLAN.price.amountMinor],
+      [PLAN.pkg.id, 'pending_payment', PLAN.price.amountMinor],
+      [SECOND.pkg.id, 'pending_payment', SECOND.price.amountMinor],
+      [SECOND.pkg.id, 'pending_payment', SECOND.price.amountMinor],
+      [THIRD.pkg.id, 'pending_payment', THIRD.price.amountMinor],
+    ]);
+    // One Checkout Session for all of it: the buyer pays once, the total of every line.
+    const session = await bed.stripe.checkout.sessions.retrieve(await sessionOf(created.cart.id));
+    expect(session).toMatchObject({ amount_total: totalOf(FAMILY), metadata: { cartId: created.cart.id } });
+    expect(new Set(created.cart.orders.map((o) => o.checkoutUrl))).toEqual(new Set([created.checkoutUrl]));
+
+    // A double click, or a second tab: the same cart, not a second one.
+    const again = await post(buyer.idToken, cartRequest([...FAMILY].reverse()));
+    expect(again.status).toBe(200);
+    expect(CreateCartResponse.parse(await again.json())).toMatchObject({ cart: { id: created.cart.id }, checkoutUrl: created.checkoutUrl });
+
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    const delivered = await settledCart(buyer.idToken, created.cart.id, (c) =>
+      c.orders.every((o) => o.state === 'delivered' && !!o.esim?.install),
+    );
+    // Five eSIMs, each its own profile, each paid its own price out of the one payment.
+    expect(new Set(delivered.orders.map((o) => o.esim!.iccid)).size).toBe(5);
+    expect(bed.stand.partner.esimCount - before).toBe(5);
+    const payments = await paymentsOf(created.cart.id);
+    expect(payments.map((p) => p.amount_minor)).toEqual(created.cart.orders.map((o) => o.total.amountMinor));
+    expect(new Set(payments.map((p) => p.payment_intent_id)).size).toBe(1);
+    // Each eSIM has its own e-mail, and each is in My eSIMs.
+    await waitFor(
+      async () => bed.stand.smtp.messages.filter((m) => m.to.includes(buyer.email)).length,
+      (n) => n === 5,
+    );
+    const mine = (await (await call('/esims?lang=en', { token: buyer.idToken })).json()) as { esims: EsimView[] };
+    expect(mine.esims.map((e) => e.id).sort()).toEqual(created.cart.orders.map((o) => o.id).sort());
+    expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
+
+    // Someone else's cart, and a made-up one, are not found.
+    const stranger = await signUp();
+    expect((await call(`/carts/${created.cart.id}?lang=en`, { token: stranger.idToken })).status).toBe(404);
+    expect((await call(`/carts/${crypto.randomUUID()}?lang=en`, { token: buyer.idToken })).status).toBe(404);
+  });
+
+  it('refuses a cart whose price moved with every current price, and one too large, opening nothing', async () => {
+    const buyer = await signUp();
+    const stale = await post(
+      buyer.idToken,
+      cartRequest([item(PLAN, 1), { ...item(SECOND, 1), expectedPrice: { ...SECOND.price, amountMinor: 1 } }]),
+    );
+    expect(stale.status).toBe(409);
+    expect(CartPriceChangedError.parse(await stale.json()).error.prices).toEqual([
+      { planId: PLAN.pkg.id, price: PLAN.price },
+      { planId: SECOND.pkg.id, price: SECOND.price },
+    ]);
+    for (const items of [[item(PLAN, 6), item(SECOND, 5)], [item(PLAN, 11)], [item(PLAN, 1), item(PLAN, 1)], []]) {
+      const refused = await post(buyer.idToken, cartRequest(items));
+      expect(refused.status, JSON.stringify(items)).toBe(400);
+      expect(ApiError.parse(await refused.json()).error.code).toBe('bad_request');
+    }
+    const unknown = await post(buyer.idToken, cartRequest([item(PLAN, 1), { ...item(SECOND, 1), planId: 'xx-1gb-1d' }]));
+    expect(unknown.status).toBe(404);
+    expect(await bed.db.query('SELECT 1 FROM orders WHERE uid = $1', [buyer.uid])).toEqual([]);
+  });
+
+  it('counts each eSIM of a cart on the buyer’s order limits', async () => {
+    const buyer = await signUp();
+    expect((await post(buyer.idToken, cartRequest([item(PLAN, 6)]))).status).toBe(201);
+    // Six of the ten a minute taken: a cart of five more is refused, with the time to wait.
+    const refused = await post(buyer.idToken, cartRequest([item(SECOND, 5)]));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('refunds exactly the eSIM the partner could not deliver, and one the buyer gives back, from the one payment', async () => {
+    const buyer = await signUp();
+    // The partner raised the third destination's wholesale price after the sale: it refuses that
+    // package every time (a wrong total), so that eSIM alone is not delivered.
+    const raised = bed.stand.partner.packages.find((p) => p.packageCode === THIRD.pkg.partnerCode)!;
+    const was = raised.price;
+    bed.stand.partner.setPrice(raised.packageCode, was + 10_000);
+    let settled: CartView;
+    const created = await paidCart(buyer.idToken, [item(PLAN, 1), item(THIRD, 1)]);
+    try {
+      settled = await settledCart(buyer.idToken, created.cart.id, (c) =>
+        c.orders.every((o) => ['delivered', 'refunded'].includes(o.state)),
+      );
+    } finally {
+      bed.stand.partner.setPrice(raised.packageCode, was);
+    }
+    expect(settled.orders.map((o) => [o.plan.id, o.state])).toEqual([
+      [PLAN.pkg.id, 'delivered'],
+      [THIRD.pkg.id, 'refunded'],
+    ]);
+    const intent = (await paymentsOf(created.cart.id))[0]!.payment_intent_id;
+    const refundedAtStripe = async () => (await bed.stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.amount).sort();
+    expect(await refundedAtStripe()).toEqual([THIRD.price.amountMinor]);
+
+    // The buyer gives back a delivered, never installed eSIM: its price only.
+    const kept = settled.orders[0]!;
+    const refund = await call(`/esims/${kept.id}/refund?lang=en`, { method: 'POST', token: buyer.idToken });
+    expect(refund.status).toBe(200);
+    await settledCart(buyer.idToken, created.cart.id, (c) => c.orders.every((o) => o.state === 'refunded'));
+    expect(await refundedAtStripe()).toEqual([PLAN.price.amountMinor, THIRD.price.amountMinor].sort());
+    expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
+  });
+});
