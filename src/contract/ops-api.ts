@@ -108,6 +108,8 @@ export const OpsOrder = z.object({
     replaces: z.string().nullable(),
     /** The order that replaced this one's eSIM at our cost. */
     replacedBy: z.string().nullable(),
+    /** The other eSIMs paid on the same payment (a cart, issue 33), oldest first; empty for an order paid on its own. */
+    cartOrders: z.array(z.object({ id: z.string(), number: z.string(), state: z.string(), planId: z.string() })),
     lastError: z.string().nullable(),
     held: z.boolean(),
   }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signUp } from '../../tests/support/auth-accounts.ts';
+import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
@@ -12,6 +12,10 @@ import {
   type CartItem,
   type CreateCartRequest,
 } from '../contract/shop-api.ts';
+import { FAILURES } from '../../stand-ins/esim-access/server.ts';
+import { serveApi } from '../../scripts/lib/api-server.ts';
+import { OpsOrder } from '../contract/ops-api.ts';
+import { firebaseAccounts } from './auth.ts';
 import { auditOrders } from './orders/audit.ts';
 import type { SellablePlan } from './orders/plans.ts';
 
@@ -100,6 +104,16 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     expect(mine.esims.map((e) => e.id).sort()).toEqual(created.cart.orders.map((o) => o.id).sort());
     expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
 
+    // The back office shows each order with the others paid on the same payment.
+    const support = await signUp();
+    await firebaseAccounts('demo-esim').setRole(support.uid, 'support');
+    const { idToken } = await signIn(support.email);
+    const first = created.cart.orders[0]!;
+    const seen = OpsOrder.parse(await (await call(`/ops/orders/${first.id}`, { token: idToken })).json());
+    expect(seen.order.cartOrders.map((o) => [o.number, o.planId, o.state])).toEqual(
+      created.cart.orders.slice(1).map((o) => [o.number, o.plan.id, 'delivered']),
+    );
+
     // Someone else's cart, and a made-up one, are not found.
     const stranger = await signUp();
     expect((await call(`/carts/${created.cart.id}?lang=en`, { token: stranger.idToken })).status).toBe(404);
@@ -167,5 +181,65 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     await settledCart(buyer.idToken, created.cart.id, (c) => c.orders.every((o) => o.state === 'refunded'));
     expect(await refundedAtStripe()).toEqual([PLAN.price.amountMinor, THIRD.price.amountMinor].sort());
     expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
+  });
+
+  it('pays every eSIM of a cart whose webhook never came, once the reconcile job reads the page at Stripe', async () => {
+    const buyer = await signUp();
+    const response = await post(buyer.idToken, cartRequest([item(PLAN, 2), item(SECOND, 1)]));
+    const created = CreateCartResponse.parse(await response.json());
+    // The API is down while the buyer pays, longer than the stand-in retries its webhook.
+    const port = Number(new URL(bed.api.url).port);
+    await bed.api.close();
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    await new Promise((r) => setTimeout(r, 4_000));
+    bed.api = await serveApi(bed.handler, port);
+    expect((await readCart(buyer.idToken, created.cart.id)).orders.map((o) => o.state)).toEqual(Array(3).fill('pending_payment'));
+    await bed.db.query(`UPDATE orders SET created_at = created_at - interval '3 minutes' WHERE cart_id = $1`, [created.cart.id]);
+    const after = await waitFor(
+      () => bed.handler.reconcile().then(() => readCart(buyer.idToken, created.cart.id)),
+      (c) => c.orders.every((o) => o.state === 'delivered'),
+      20_000,
+    );
+    expect(after.orders.every((o) => o.paymentMethod?.type === 'card')).toBe(true);
+    expect((await paymentsOf(created.cart.id)).map((p) => p.amount_minor)).toEqual(created.cart.orders.map((o) => o.total.amountMinor));
+    expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
+  });
+
+  it('settles lost partner answers for a cart by reading the partner: one eSIM bought per order, none twice', async () => {
+    const buyer = await signUp();
+    const before = bed.stand.partner.esimCount;
+    bed.stand.partner.failNext(FAILURES.lostAnswer, { count: 2, call: 'esim/order' });
+    const created = await paidCart(buyer.idToken, [item(PLAN, 2), item(THIRD, 1)]);
+    const delivered = await settledCart(buyer.idToken, created.cart.id, (c) =>
+      c.orders.every((o) => o.state === 'delivered' && !!o.esim?.install),
+    );
+    expect(bed.stand.partner.esimCount - before).toBe(3);
+    for (const order of delivered.orders) {
+      expect(bed.stand.partner.tranNoOfTransaction(order.id)).toBe(bed.stand.partner.esimTranNoOf(order.esim!.iccid!));
+    }
+    expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
+  });
+
+  it('closes the page of a cart the buyer replaced with another, at Stripe, also when Stripe first fails', async () => {
+    const buyer = await signUp();
+    const first = CreateCartResponse.parse(await (await post(buyer.idToken, cartRequest([item(PLAN, 2)]))).json());
+    const firstSession = await sessionOf(first.cart.id);
+    bed.stripeStandIn.outage({ status: 500 });
+    try {
+      // Stripe fails (after applying what it was asked): the new cart has no page yet, and the first one is closed on our side.
+      expect((await post(buyer.idToken, cartRequest([item(PLAN, 1), item(SECOND, 1)]))).status).toBe(502);
+    } finally {
+      bed.stripeStandIn.outage(null);
+    }
+    expect((await readCart(buyer.idToken, first.cart.id)).orders.map((o) => o.state)).toEqual(['cancelled', 'cancelled']);
+    // Pressing again opens the new cart's page; the job closes the first page at Stripe.
+    const second = CreateCartResponse.parse(await (await post(buyer.idToken, cartRequest([item(PLAN, 1), item(SECOND, 1)]))).json());
+    await bed.db.query('UPDATE checkout_expiries SET next_attempt_at = now()');
+    await waitFor(
+      async () => (await bed.handler.reconcile(), (await bed.stripe.checkout.sessions.retrieve(firstSession)).status),
+      (status) => status === 'expired',
+    );
+    expect(second.cart.id).not.toBe(first.cart.id);
+    expect((await readCart(buyer.idToken, second.cart.id)).orders.map((o) => o.state)).toEqual(['pending_payment', 'pending_payment']);
   });
 });

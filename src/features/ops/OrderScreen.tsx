@@ -221,6 +221,17 @@ function OrderDetails({
             {order.exchangeOf && <Fact term={m.order.exchangeOf}>{order.exchangeOf}</Fact>}
             {order.replaces && <Fact term={m.order.replaces}>{order.replaces}</Fact>}
             {order.replacedBy && <Fact term={m.order.replacedBy}>{order.replacedBy}</Fact>}
+            {order.cartOrders.length > 0 && (
+              <Fact term={m.order.cartOrders}>
+                <ul data-cart-orders>
+                  {order.cartOrders.map((other) => (
+                    <li key={other.id}>
+                      <ViewLink view={{ name: 'order', id: other.id }}>{other.number}</ViewLink> · {other.planId} · {other.state}
+                    </li>
+                  ))}
+                </ul>
+              </Fact>
+            )}
             <Fact term={m.order.language}>{order.lang}</Fact>
             <Fact term={m.orders.created}>{formatMoment(order.createdAt, locale)}</Fact>
             {order.lastError && <Fact term={m.order.lastError}>{order.lastError}</Fact>}

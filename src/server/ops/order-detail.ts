@@ -8,6 +8,7 @@ import type { EsimRow } from '../esims/store.ts';
 import { orderSignals } from '../fraud/signals.ts';
 import { signalText } from './signal-text.ts';
 import { findOrder, summary, type OrderSummaryRow } from './order-search.ts';
+import { orderNumber } from '../orders/store.ts';
 import { orderTimeline } from './timeline.ts';
 
 /** The buyer's account as the back office shows it: the accounts service's word, or 'deleted' for a detached order. */
@@ -63,13 +64,17 @@ interface PaymentRow {
 export async function orderDetail(db: Queryable, accounts: Accounts, id: string): Promise<OpsOrder | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
-  const [[payment], refunds, esim, timeline, account, signals] = await Promise.all([
+  const [[payment], refunds, esim, timeline, account, signals, cartOrders] = await Promise.all([
     db.query<PaymentRow>(`SELECT * FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`, [id]),
     db.query<RefundRow>('SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id', [id]),
     esimOfOrder(db, order),
     orderTimeline(db, id),
     accountState(accounts, order.uid),
     orderSignals(db, id).then((found) => (found ?? []).map(signalText)),
+    db.query<{ id: string; number: number; created_at: Date; state: string; plan_id: string }>(
+      'SELECT id, number, created_at, state, plan_id FROM orders WHERE cart_id = $1 AND id <> $2 ORDER BY number',
+      [order.cart_id, id],
+    ),
   ]);
   const refunded = refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount_minor, 0);
   const money = (amountMinor: number) => ({ amountMinor, currency: order.currency });
@@ -86,6 +91,7 @@ export async function orderDetail(db: Queryable, accounts: Accounts, id: string)
       exchangeOf: order.exchange_of,
       replaces: order.replaces,
       replacedBy: order.replaced_by,
+      cartOrders: cartOrders.map((o) => ({ id: o.id, number: orderNumber(o), state: o.state, planId: o.plan_id })),
       lastError: order.last_error,
       held: (order as { hold?: string | null }).hold === 'held',
     },

@@ -194,7 +194,9 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     await db?.close();
   });
   beforeEach(async () => {
-    await db.query('TRUNCATE orders, order_events, payments, esims, partner_writes, order_emails, payment_mismatches, refunds CASCADE');
+    await db.query(
+      'TRUNCATE carts, orders, order_events, payments, esims, partner_writes, order_emails, payment_mismatches, refunds CASCADE',
+    );
   });
 
   it('finds nothing in an empty shop or in orders that keep every invariant', async () => {
@@ -731,6 +733,44 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
           detail: 'Stripe refund re_unknown of 300 (succeeded) on no payment matches no refund of ours (reference none)',
         },
       ]);
+    });
+  });
+
+  describe('cart_payment_split', () => {
+    /** A cart of orders of these amounts (one eSIM each), the cart charging `charged`. */
+    async function cart(amounts: number[], charged = amounts.reduce((a, b) => a + b, 0)) {
+      const cartId = randomUUID();
+      await db.query(`INSERT INTO carts (id, uid, amount_minor, currency, lang) VALUES ($1, 'u1', $2, 'EUR', 'en')`, [cartId, charged]);
+      const ids: string[] = [];
+      for (const amountMinor of amounts) {
+        const id = await data.order({ state: 'delivered', amountMinor });
+        await db.query('UPDATE orders SET cart_id = $2 WHERE id = $1', [id, cartId]);
+        ids.push(id);
+      }
+      return ids;
+    }
+
+    it('flags a paid cart whose payment is missing on one of its eSIMs, or whose shares do not add up to what it charged', async () => {
+      const session = `cs_${randomUUID()}`;
+      const [first, second] = await cart([1000, 500]);
+      await data.payment(first!, { amountMinor: 1000, session });
+      const [other, another] = await cart([700, 700], 1500);
+      await data.payment(other!, { amountMinor: 700 });
+      await data.payment(another!, { amountMinor: 700 });
+      expect(await only('cart_payment_split')).toEqual([
+        await finding('cart_payment_split', first!, 'delivered', 'its cart was paid 1000 of 1500 EUR (minor units) on 1 of its 2 eSIMs'),
+        await finding('cart_payment_split', other!, 'delivered', 'its cart was paid 1400 of 1500 EUR (minor units) on 2 of its 2 eSIMs'),
+      ]);
+      // Once the missing share is recorded, the first cart is whole.
+      await data.payment(second!, { amountMinor: 500, session });
+      expect((await only('cart_payment_split')).map((f) => f.orderId)).toEqual([other]);
+    });
+
+    it('passes an unpaid cart and one paid in full on every eSIM', async () => {
+      await cart([1000, 1000]);
+      const paid = await cart([1000, 300]);
+      for (const [i, id] of paid.entries()) await data.payment(id, { amountMinor: [1000, 300][i]! });
+      expect(await only('cart_payment_split')).toEqual([]);
     });
   });
 

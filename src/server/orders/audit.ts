@@ -261,6 +261,22 @@ export const INVARIANTS = {
     detail: (row, now) => `payment ${row.payment_id} of ${row.amount_minor} ${row.currency} (minor units) taken ${ago(row.paid_at, now)}`,
   }),
 
+  cart_payment_split: define<{ cart_amount: number; currency: string; paid_total: number; paid_orders: number; orders: number }>({
+    description: "a cart's one payment is recorded on every one of its eSIMs' orders, the shares adding up to what the cart charged",
+    sql: `
+      WITH split AS (
+        SELECT o.cart_id, count(paid.order_id) AS paid_orders, count(*) AS orders, coalesce(sum(paid.amount), 0) AS paid_total,
+          min(o.number) AS first
+        FROM orders o LEFT JOIN (${PAID_SQL}) paid ON paid.order_id = o.id
+        WHERE o.cart_id IS NOT NULL GROUP BY o.cart_id
+      )
+      SELECT ${ORDER_COLUMNS}, c.amount_minor AS cart_amount, c.currency, split.paid_total, split.paid_orders, split.orders
+      FROM split JOIN carts c ON c.id = split.cart_id JOIN orders o ON o.number = split.first
+      WHERE split.paid_orders > 0 AND (split.paid_orders < split.orders OR split.paid_total <> c.amount_minor)`,
+    detail: (row) =>
+      `its cart was paid ${row.paid_total} of ${row.cart_amount} ${row.currency} (minor units) on ${row.paid_orders} of its ${row.orders} eSIMs`,
+  }),
+
   held_too_long: define<{ held_at: Date }>({
     description: `an order held for its charge's risk (Stripe Radar: highest) is approved or rejected within ${HELD_ORDER_AUDIT_AFTER_MS / 3600_000} hours`,
     graced: true,

@@ -36,10 +36,10 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe): CheckoutExpiry {
       const text = error instanceof Error ? error.message : String(error);
       console.error("stripe: expiring a closed order's payment page failed; the job tries again", sessionId, text);
       // Tried again in 10 s, 30 s, 90 s, 270 s, then every 5 minutes.
-      // (Queued here if its caller had not: the order is found by its session.)
+      // (Queued here if its caller had not: the order is found by its session; a cart's, by one of its orders.)
       await db.query(
         `INSERT INTO checkout_expiries AS e (checkout_session_id, order_id, attempts, last_error, next_attempt_at)
-         SELECT $1, id, 1, $2, now() + interval '10 seconds' FROM orders WHERE checkout_session_id = $1
+         SELECT $1, id, 1, $2, now() + interval '10 seconds' FROM orders WHERE checkout_session_id = $1 LIMIT 1
          ON CONFLICT (checkout_session_id) DO UPDATE SET attempts = e.attempts + 1, last_error = $2,
            next_attempt_at = now() + least(10 * power(3, e.attempts), 300) * interval '1 second'`,
         [sessionId, text.slice(0, 500)],
