@@ -9,7 +9,7 @@ export const SITE_NAME = 'Travel eSIM';
 export const BRAND_COLOR = '#6d28d9';
 
 /** Pages behind the login guard (spec 2, DESIGN 2): a crawler only ever sees their loading state. */
-export const GUARDED_ROUTES: readonly string[] = ['/profile', '/checkout', '/payment-success', '/my-esim', '/history'];
+export const GUARDED_ROUTES: readonly string[] = ['/profile', '/cart', '/checkout', '/payment-success', '/my-esim', '/history'];
 
 /**
  * Pages that sign in through Google's or Apple's popup: login, sign-up, and the profile, which

@@ -3,6 +3,9 @@ import type { Locale } from '../i18n/locales.ts';
 import { ALERT_KINDS } from '../contract/alert-kinds.ts';
 import type {
   AlertPreferences,
+  CartView,
+  CreateCartRequest,
+  CreateCartResponse,
   CreateOrderRequest,
   CreateOrderResponse,
   EsimList,
@@ -53,6 +56,8 @@ export class ShopError extends Error {
     readonly retryAfterSeconds?: number,
     /** With notExchangeable: why ('not_refundable', 'same_destination', 'already_exchanged'). */
     readonly reason?: string,
+    /** With priceChanged on a cart: every plan's current price. */
+    readonly prices?: { planId: string; price: Price }[],
   ) {
     super(`shop API: ${kind}`);
     this.name = 'ShopError';
@@ -69,6 +74,10 @@ export interface ShopClientOptions {
 
 export interface ShopClient {
   createOrder(request: CreateOrderRequest): Promise<CreateOrderResponse>;
+  /** Several eSIMs on one payment page (POST /carts); a moved price is priceChanged with every plan's `prices`. */
+  createCart(request: CreateCartRequest): Promise<CreateCartResponse>;
+  /** A cart's orders, each with its eSIM once paid. */
+  getCart(id: string, lang: Locale): Promise<CartView>;
   listOrders(lang: Locale): Promise<OrderList>;
   /**
    * One order. With waitMs, a long-poll: answers as soon as a pending order changes, else after
@@ -190,6 +199,13 @@ function isEsimView(value: unknown): value is EsimView {
 }
 
 /** What the pages read of an order; anything else the server sends is its business. */
+const isPlanPrice = (value: unknown): value is { planId: string; price: Price } =>
+  isObject(value) && isString(value.planId) && isPrice(value.price);
+
+function isCart(value: unknown): value is CartView {
+  return isObject(value) && isString(value.id) && isPrice(value.total) && Array.isArray(value.orders) && value.orders.every(isOrderView);
+}
+
 function isOrderView(value: unknown): value is OrderView {
   if (!isObject(value)) return false;
   const { paymentMethod } = value;
@@ -267,6 +283,8 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     if (response.status === 429) throw new ShopError('tooManyRequests', undefined, retryAfter(response));
     if (response.status === 409 && isObject(body) && isObject(body.error)) {
       if (body.error.code === 'price_changed' && isPrice(body.error.price)) throw new ShopError('priceChanged', body.error.price);
+      if (body.error.code === 'price_changed' && Array.isArray(body.error.prices) && body.error.prices.every(isPlanPrice))
+        throw new ShopError('priceChanged', undefined, undefined, undefined, body.error.prices);
       if (body.error.code === 'not_refundable') throw new ShopError('notRefundable');
       if (body.error.code === 'not_replaceable') throw new ShopError('notReplaceable');
       if (body.error.code === 'not_exchangeable')
@@ -293,6 +311,19 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
           isOrderView(body.order),
         { method: 'POST', body: request },
       ),
+    createCart: (request) =>
+      call(
+        '/carts',
+        // As createOrder's: a web address only.
+        (body): body is CreateCartResponse =>
+          isObject(body) &&
+          isString(body.checkoutUrl) &&
+          /^https?:\/\//.test(body.checkoutUrl) &&
+          URL.canParse(body.checkoutUrl) &&
+          isCart(body.cart),
+        { method: 'POST', body: request },
+      ),
+    getCart: (id, lang) => call(`/carts/${encodeURIComponent(id)}?lang=${lang}`, isCart),
     listOrders: (lang) =>
       call(
         `/orders?lang=${lang}`,

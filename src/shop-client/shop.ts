@@ -5,6 +5,8 @@ import { createShopClient, ShopError } from './shop-client.ts';
 /** The shop API as the signed-in visitor: every call the islands make. */
 export const {
   createOrder,
+  createCart,
+  getCart,
   listOrders,
   getOrder,
   deleteMe,

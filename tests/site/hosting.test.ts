@@ -38,8 +38,8 @@ describe('Content-Security-Policy of firebase.json', () => {
     const paths = [...pages.map((p) => p.path), '/de', '/ar/no-such-page', '/package/xx', '/_astro/app.js', '/sw.js'];
     for (const path of paths) expect(policiesFor(config, path), path).toEqual([policyOf(pageKind(path), config)]);
     expect(pages.filter((p) => pageKind(p.path) === 'signIn')).toHaveLength(3 * 12);
-    // Four account pages in every language, and the back office in its two (issue 30).
-    expect(pages.filter((p) => pageKind(p.path) === 'account')).toHaveLength(4 * 12 + OPS_LOCALES.length);
+    // Five account pages in every language (the cart, checkout, payment success, My eSIMs, history), and the back office in its two (issue 30).
+    expect(pages.filter((p) => pageKind(p.path) === 'account')).toHaveLength(5 * 12 + OPS_LOCALES.length);
   });
 
   it(`only the pages that sign in load Google's sign-in helper, and frames only from the auth domain ${AUTH_DOMAIN}`, () => {

@@ -7,7 +7,8 @@ import { useHydrated } from '../../ui/use-hydrated.ts';
 import { formatPrice } from '../../lib/format.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
-import { createOrder } from '../../shop-client/shop.ts';
+import { createCart, createOrder } from '../../shop-client/shop.ts';
+import type { CartItem } from '../../contract/shop-api.ts';
 import type { CheckoutFormMessages } from './chosen-plan-messages.ts';
 import ConsentCheckbox from './ConsentCheckbox.tsx';
 import { REFUND_WINDOW_DAYS, TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../../config/constants.ts';
@@ -22,11 +23,17 @@ function localDay(days: number): string {
 
 interface Props {
   locale: Locale;
-  planId: string;
+  /** The plan bought on its own; absent with `cart`. */
+  planId?: string | undefined;
   /** A top-up (?topUp=): the eSIM the plan's data is added to; absent for a new eSIM. */
   topUpOf?: string | undefined;
-  /** The price shown to the buyer: what the order expects. */
+  /** The price shown to the buyer: what the order expects (a cart's total with `cart`). */
   price: Price;
+  /**
+   * A cart (the cart page, issue 33): its plans and quantities, bought on one payment page. A moved
+   * price is handed to `onPrices` (every plan's price now), for the page to show and to ask again.
+   */
+  cart?: { items: CartItem[]; onPrices: (prices: { planId: string; price: Price }[]) => void; buyLabel: string } | undefined;
   termsPath: string;
   messages: CheckoutFormMessages;
   /** The API answered a different current price: show it everywhere. */
@@ -42,7 +49,7 @@ const CONSENTS: readonly Consent[] = ['terms', 'immediateStart'];
  * and goes to the payment provider's hosted page. One request at a time; a failure keeps the
  * ticks, and a changed price is shown before anything else is sent.
  */
-export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath, messages: m, onPriceChange }: Props) {
+export default function CheckoutForm({ locale, planId, topUpOf, price, cart, termsPath, messages: m, onPriceChange }: Props) {
   const hydrated = useHydrated();
   const [ticked, setTicked] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
   const [missing, setMissing] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
@@ -54,8 +61,8 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
   // An exchange started in My eSIMs (a new eSIM only): the unused eSIM this plan replaces.
   const [exchange, setExchange] = useState<ExchangeIntent>();
   useEffect(() => {
-    if (!topUpOf) setExchange(readExchangeIntent());
-  }, [topUpOf]);
+    if (!topUpOf && !cart) setExchange(readExchangeIntent());
+  }, [topUpOf, cart]);
   const buyButton = useRef<HTMLButtonElement>(null);
   function dropExchange() {
     clearExchangeIntent();
@@ -119,21 +126,27 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
     setFailure(undefined);
     setChangedTo(undefined);
     try {
-      const { checkoutUrl } = await createOrder({
-        planId,
-        lang: locale,
-        expectedPrice: price,
-        consents: { terms: true, immediateStart: true },
-        ...(topUpOf ? { topUpOf } : {}),
-        ...(!topUpOf && tripStartsOn ? { tripStartsOn } : {}),
-        ...(!topUpOf && exchange ? { exchangeOf: exchange.id } : {}),
-      });
+      const consents = { terms: true, immediateStart: true } as const;
+      const { checkoutUrl } = cart
+        ? await createCart({ items: cart.items, lang: locale, consents, ...(tripStartsOn ? { tripStartsOn } : {}) })
+        : await createOrder({
+            planId: planId!,
+            lang: locale,
+            expectedPrice: price,
+            consents,
+            ...(topUpOf ? { topUpOf } : {}),
+            ...(!topUpOf && tripStartsOn ? { tripStartsOn } : {}),
+            ...(!topUpOf && exchange ? { exchangeOf: exchange.id } : {}),
+          });
       // Stays busy: the page is leaving for the payment provider.
       window.location.assign(checkoutUrl);
       return;
     } catch (error) {
       const kind = error instanceof ShopError ? error.kind : 'server';
-      if (kind === 'priceChanged' && error instanceof ShopError && error.price) {
+      if (kind === 'priceChanged' && error instanceof ShopError && error.prices && cart) {
+        // The cart page shows which plans moved, and its new total is what the next press pays.
+        cart.onPrices(error.prices);
+      } else if (kind === 'priceChanged' && error instanceof ShopError && error.price) {
         setChangedTo(error.price);
         onPriceChange(error.price);
       } else if (kind === 'notExchangeable' && exchange) {
@@ -227,7 +240,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, termsPath
         className="flex w-full flex-wrap items-center justify-center gap-x-2 rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink disabled:opacity-70"
         data-buy
       >
-        <span>{m.buyNow}</span>
+        <span>{cart?.buyLabel ?? m.buyNow}</span>
         {/* The amount wraps to the next line as a whole on a narrow phone. */}
         <span className="whitespace-nowrap">
           <span aria-hidden="true">· </span>

@@ -10,6 +10,7 @@ import { getOrder } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import ConnectChecklist from '../esims/ConnectChecklist.tsx';
+import CartConfirmation from './CartConfirmation.tsx';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
@@ -49,10 +50,13 @@ type View =
         | 'accountBlocked'
       >;
     }
-  | { status: 'ready'; order: OrderView; gaveUp: boolean };
+  | { status: 'ready'; order: OrderView; gaveUp: boolean }
+  /** The payment was for a cart (?cart=): CartConfirmation shows its eSIMs. */
+  | { status: 'cart'; id: string };
 
-/** The query parameter of the shop API's success URL. */
+/** The query parameters of the shop API's success URLs: one order's, a cart's. */
 const ORDER_PARAM = 'order';
+const CART_PARAM = 'cart';
 
 const linkClass = 'inline-block rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink';
 
@@ -70,8 +74,10 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    const id = new URLSearchParams(window.location.search).get(ORDER_PARAM);
-    if (!id) return setView({ status: 'notFound' });
+    const query = new URLSearchParams(window.location.search);
+    const id = query.get(ORDER_PARAM);
+    const cartId = query.get(CART_PARAM);
+    if (!id) return setView(cartId ? { status: 'cart', id: cartId } : { status: 'notFound' });
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Leaving the page (or retrying) ends the request under way: the API stops waiting for it.
@@ -163,6 +169,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
   if (view.status === 'loading') {
     return <LoadingStatus>{m.loading}</LoadingStatus>;
   }
+  if (view.status === 'cart') return <CartConfirmation id={view.id} locale={locale} paths={paths} messages={m} />;
   if (view.status === 'notFound') {
     return (
       <div className="rounded-xl bg-surface-muted p-4" data-order-not-found>

@@ -65,8 +65,9 @@ export type ChosenPlanMessages = CheckoutFormMessages &
     phoneCheck: Checkout['phoneCheck'];
   };
 
-export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
-  const { checkout, paymentSuccess } = checkoutNamespace(locale);
+/** The consents and Buy now form's texts, for the checkout page and the cart page alike. */
+export function checkoutFormMessages(locale: Locale): CheckoutFormMessages {
+  const { checkout } = checkoutNamespace(locale);
   const { errors } = authNamespace(locale);
   return {
     ...pickMessages(checkout, [
@@ -86,17 +87,6 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
       'exchangeCancel',
       'exchangeSameDestination',
       'exchangeRefused',
-      'loading',
-      'loadFailed',
-      'retry',
-      'noPlan',
-      'cancelled',
-      'summary',
-      'topUpTitle',
-      'topUpSummary',
-      'plan',
-      'total',
-      'vatIncluded',
     ]),
     errors: pickMessages(checkout.errors, [
       'server',
@@ -109,6 +99,26 @@ export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
     ]),
     network: errors.network,
     tooManyRequests: errors.tooManyRequests,
+  };
+}
+
+export function chosenPlanMessages(locale: Locale): ChosenPlanMessages {
+  const { checkout, paymentSuccess } = checkoutNamespace(locale);
+  return {
+    ...checkoutFormMessages(locale),
+    ...pickMessages(checkout, [
+      'loading',
+      'loadFailed',
+      'retry',
+      'noPlan',
+      'cancelled',
+      'summary',
+      'topUpTitle',
+      'topUpSummary',
+      'plan',
+      'total',
+      'vatIncluded',
+    ]),
     backToStore: useTranslations(locale)('package.backToStore'),
     viewEsims: paymentSuccess.viewEsims,
     countries: pluralForms(locale, 'store.countriesCount'),

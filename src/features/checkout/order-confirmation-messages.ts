@@ -30,6 +30,8 @@ const SHOWN = [
   'stay',
   'viewEsims',
   'toStore',
+  'cartHeading',
+  'cartProgress',
 ] as const satisfies readonly (keyof PaymentSuccess)[];
 
 /** What the payment success island (OrderConfirmation.tsx) says, and nothing else. */

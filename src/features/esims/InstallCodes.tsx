@@ -10,6 +10,8 @@ interface Props {
   messages: InstallCodesMessages;
   /** Our install guide in the page's language. */
   guidePath: string;
+  /** An element naming which eSIM these codes are for, where a page shows several (a cart's payment success). */
+  labelledBy?: string | undefined;
 }
 
 const linkClass = 'mt-3 inline-block rounded-full bg-brand px-5 py-3 font-semibold text-brand-ink';
@@ -21,7 +23,7 @@ const linkClass = 'mt-3 inline-block rounded-full bg-brand px-5 py-3 font-semibo
  * the QR code first, for the phone that travels. Every path keeps the QR code and the copy buttons.
  * Codes always read left to right, also on Arabic pages.
  */
-export default function InstallCodes({ install, messages: m, guidePath }: Props) {
+export default function InstallCodes({ install, messages: m, guidePath, labelledBy }: Props) {
   const headingId = useId();
   // Undefined on the server and while hydrating (the same HTML as the server's): the QR code first.
   const path = useDevice()?.path;
@@ -58,7 +60,12 @@ export default function InstallCodes({ install, messages: m, guidePath }: Props)
   );
 
   return (
-    <section aria-labelledby={headingId} className="rounded-xl bg-surface-muted p-4" data-install-codes data-install-path={path}>
+    <section
+      aria-labelledby={labelledBy ? `${headingId} ${labelledBy}` : headingId}
+      className="rounded-xl bg-surface-muted p-4"
+      data-install-codes
+      data-install-path={path}
+    >
       <h2 id={headingId} className="text-lg font-bold">
         {m.heading}
       </h2>

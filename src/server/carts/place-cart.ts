@@ -85,7 +85,7 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
         })),
         currency: cart.currency,
         successUrl: `${siteUrl}${localizePath(request.lang, '/payment-success')}?cart=${cart.id}`,
-        cancelUrl: `${siteUrl}${localizePath(request.lang, '/')}?cancelled=1`,
+        cancelUrl: `${siteUrl}${localizePath(request.lang, '/cart')}`,
         // As for one order (place-order.ts): it outlives the time the cart is reused.
         expiresAt: new Date(Date.now() + OPEN_ORDER_LIFETIME_MS + 60_000),
       });
