@@ -12,6 +12,8 @@ import RetryButton from '../../ui/RetryButton.tsx';
 import { forgetStoredCart } from '../cart/cart-storage.ts';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
+import OrderNotFound from './OrderNotFound.tsx';
+import { inProgress, REFUND_STATES } from './order-progress.ts';
 
 interface Props {
   id: string;
@@ -19,14 +21,6 @@ interface Props {
   paths: { myEsim: string; store: string; history: string; installGuide: string };
   messages: OrderConfirmationMessages;
 }
-
-/** An eSIM of the cart still on its way (the payment unconfirmed, or being prepared). */
-const inProgress = (order: OrderView) =>
-  order.state === 'pending_payment' ||
-  order.state === 'paid' ||
-  order.state === 'provisioning' ||
-  (order.state === 'delivered' && !order.esim);
-const REFUND_STATES: readonly OrderState[] = ['fulfilment_failed', 'refund_requested', 'refunded'];
 
 type View = { status: 'loading' } | { status: 'notFound' } | { status: 'failed' } | { status: 'ready'; cart: CartView; gaveUp: boolean };
 
@@ -67,16 +61,7 @@ export default function CartConfirmation({ id, locale, paths, messages: m }: Pro
 
   const retry = <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
   if (view.status === 'loading') return <LoadingStatus>{m.loading}</LoadingStatus>;
-  if (view.status === 'notFound') {
-    return (
-      <div className="rounded-xl bg-surface-muted p-4" data-order-not-found>
-        <p>{m.notFound}</p>
-        <a href={paths.history} className="mt-3 inline-block font-semibold text-brand underline">
-          {m.toHistory}
-        </a>
-      </div>
-    );
-  }
+  if (view.status === 'notFound') return <OrderNotFound text={m.notFound} historyPath={paths.history} linkText={m.toHistory} />;
   if (view.status === 'failed') {
     return (
       <div role="alert" className="rounded-xl bg-surface-muted p-4" data-order-error>

@@ -11,6 +11,8 @@ import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import ConnectChecklist from '../esims/ConnectChecklist.tsx';
 import CartConfirmation from './CartConfirmation.tsx';
+import OrderNotFound from './OrderNotFound.tsx';
+import { inProgress, REFUND_STATES } from './order-progress.ts';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
@@ -22,15 +24,6 @@ interface Props {
   paths: { myEsim: string; store: string; history: string; installGuide: string };
   messages: OrderConfirmationMessages;
 }
-
-/** The order is not finished yet: the page keeps asking. */
-const inProgress = (order: OrderView) =>
-  order.state === 'pending_payment' ||
-  order.state === 'paid' ||
-  order.state === 'provisioning' ||
-  (order.state === 'delivered' && !order.esim);
-/** Delivery failed: the money is being or has been returned. */
-const REFUND_STATES: readonly OrderState[] = ['fulfilment_failed', 'refund_requested', 'refunded'];
 
 type View =
   | { status: 'loading' }
@@ -170,16 +163,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
     return <LoadingStatus>{m.loading}</LoadingStatus>;
   }
   if (view.status === 'cart') return <CartConfirmation id={view.id} locale={locale} paths={paths} messages={m} />;
-  if (view.status === 'notFound') {
-    return (
-      <div className="rounded-xl bg-surface-muted p-4" data-order-not-found>
-        <p>{m.notFound}</p>
-        <a href={paths.history} className="mt-3 inline-block font-semibold text-brand underline">
-          {m.toHistory}
-        </a>
-      </div>
-    );
-  }
+  if (view.status === 'notFound') return <OrderNotFound text={m.notFound} historyPath={paths.history} linkText={m.toHistory} />;
   if (view.status === 'failed') {
     return (
       <div role="alert" className="rounded-xl bg-surface-muted p-4" data-order-error>
