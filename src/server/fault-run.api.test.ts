@@ -57,6 +57,9 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   expect(report.buyers.paid, summary).toBeGreaterThanOrEqual(20);
   // The race of issue 29 (defect 1) on purpose: an eSIM topped up twice at once, its top-ups meeting faults.
   expect(report.buyers.topUps.twoAtOnce, summary).toBeGreaterThan(0);
+  // Carts (issue 33): several eSIMs on one payment, each delivered or refunded once under the same faults.
+  expect(report.buyers.carts.paid, summary).toBeGreaterThan(0);
+  expect(report.buyers.carts.esims, summary).toBeGreaterThan(report.buyers.carts.paid);
   // Operator refunds (issue 30 item 5) under the same faults and kills.
   expect(report.buyers.operator.partial, summary).toBeGreaterThan(0);
   expect(report.buyers.operator.rest, summary).toBeGreaterThan(0);

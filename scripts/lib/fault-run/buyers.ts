@@ -1,6 +1,6 @@
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import type { SellablePlan } from '../../../src/server/orders/plans.ts';
-import type { CreateOrderRequest, OrderView, TopUpPlans } from '../../../src/contract/shop-api.ts';
+import type { CreateCartRequest, CreateCartResponse, CreateOrderRequest, OrderView, TopUpPlans } from '../../../src/contract/shop-api.ts';
 import { grantRoleOn, signInOn, signUpOn } from '../auth-emulator.ts';
 import { between, pick, type Random } from './random.ts';
 
@@ -47,6 +47,9 @@ export interface BuyerSettings {
   /** The share of buyers the operator blocks while they buy (at least one), and the blocks' choices, a stream of their own. */
   blockShare: number;
   blockRandom: Random;
+  /** The share of kept purchases bought as a cart of one to four eSIMs (issue 33), and the carts' choices, a stream of their own. */
+  cartShare: number;
+  cartRandom: Random;
 }
 
 /** One click of the operator's refund: what was asked, and what each request of it answered in the end. */
@@ -71,6 +74,8 @@ export interface BuyerStats {
   notStarted: number;
   paid: number;
   deliveredSeen: number;
+  /** Carts paid (several eSIMs on one payment), their eSIMs, and double clicks of Buy all that found the same cart. */
+  carts: { paid: number; esims: number; sameOnDoubleClick: number };
   notDeliveredInTime: number;
   gaveUp: number;
   doubleClicks: number;
@@ -133,6 +138,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const { api, random } = settings;
   const stats: BuyerStats = {
     buyers: 0,
+    carts: { paid: 0, esims: 0, sameOnDoubleClick: 0 },
     orders: new Map(),
     esimOrdersStarted: 0,
     notStarted: 0,
@@ -175,6 +181,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       twoTopUps: boolean;
       /** An operator's refund of the kept eSIM: the part's share of the price, the rest after a pause or never, the part's click double. */
       operator: OperatorPlan | undefined;
+      /** Bought in a cart with these other plans, each `quantity` times (the purchase's own plan once or twice). */
+      cart: { plan: SellablePlan; quantity: number }[] | undefined;
     }[];
   }[] = [];
   type OperatorPlan = { share: number; rest: boolean; pauseMs: number; doubleClick: boolean };
@@ -203,6 +211,18 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     ];
     return intent === 'keep' && refunds < settings.operatorShare ? { share, rest, pauseMs, doubleClick } : undefined;
   };
+  const cartRandom = settings.cartRandom;
+  /** Four draws for every purchase: a cart of the purchase's plan and up to two others, one to four eSIMs in all. */
+  const cartPlan = (intent: Intent, plan: SellablePlan): { plan: SellablePlan; quantity: number }[] | undefined => {
+    const [inCart, twice, others, other] = [cartRandom(), cartRandom() < 0.3, Math.floor(cartRandom() * 3), cartRandom()];
+    if (intent !== 'keep' || inCart >= settings.cartShare) return undefined;
+    const items = [{ plan, quantity: twice ? 2 : 1 }];
+    for (let i = 0; i < others; i++) {
+      const extra = settings.plans[Math.floor(((other + i / 3) % 1) * settings.plans.length)]!;
+      if (!items.some((item) => item.plan.pkg.id === extra.pkg.id)) items.push({ plan: extra, quantity: 1 });
+    }
+    return items;
+  };
   for (let left = settings.orders; left > 0;) {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
     left -= count;
@@ -211,14 +231,16 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       purchases: Array.from({ length: count }, () => {
         const r = random();
         const intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
+        const plan = pick(random, settings.plans);
         return {
-          plan: pick(random, settings.plans),
+          plan,
           intent,
           doubleClick: random() < 0.1,
           refundInstalled: random() < 0.4,
           topUpPick: random(),
           twoTopUps: random() < 0.5,
           operator: operatorPlan(intent),
+          cart: cartPlan(intent, plan),
         };
       }),
     });
@@ -236,6 +258,20 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   if (!buyers.some((b) => b.block?.onOpenOrder)) {
     const first = buyers.find((b) => b.block);
     if (first) first.block!.onOpenOrder = true;
+  }
+  // At least one cart of two plans (among the first half), on a buyer's purchase the operator's block does not touch.
+  const carts = buyers.flatMap((b) => b.purchases.filter((p, i) => p.cart && !(i === 0 && b.block)));
+  if (settings.cartShare > 0 && !carts.some((p) => p.cart!.length > 1)) {
+    const buyer = buyers.slice(0, Math.ceil(buyers.length / 2)).find((b) => !b.block && b.purchases[0]!.intent === 'keep');
+    const other = settings.plans.find((p) => p.pkg.id !== buyer?.purchases[0]!.plan.pkg.id);
+    if (buyer && other) {
+      const purchase = buyer.purchases[0]!;
+      purchase.cart = [
+        { plan: purchase.plan, quantity: 2 },
+        { plan: other, quantity: 1 },
+      ];
+      purchase.operator = undefined;
+    }
   }
 
   /** One request through the front; network failures answer status 0. */
@@ -362,6 +398,58 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     }
     stats.orders.get(order.id)!.paid = true;
     return order.id;
+  }
+
+  /**
+   * A cart (issue 33): POST /carts (twice at once for a double click: the same cart), one payment,
+   * then each eSIM waited for on its own (counted delivered in time, or not).
+   */
+  async function buyCart(buyer: Buyer, items: { plan: SellablePlan; quantity: number }[], doubleClick: boolean): Promise<void> {
+    const body: CreateCartRequest = {
+      items: items.map(({ plan, quantity }) => ({ planId: plan.pkg.id, quantity, expectedPrice: plan.price })),
+      lang: 'en',
+      consents: { terms: true, immediateStart: true },
+    };
+    const asks = await Promise.all(
+      Array.from({ length: doubleClick ? 2 : 1 }, () => persist('/carts', { method: 'POST', token: buyer.token, body })),
+    );
+    const opened = asks.map((a) => (a.status < 300 && a.status > 0 ? (a.body as CreateCartResponse) : undefined));
+    if (doubleClick) {
+      stats.doubleClicks++;
+      const [a, b] = opened;
+      if (a && b && a.cart.id !== b.cart.id)
+        stats.violations.push(`a double click of Buy all opened two carts: ${a.cart.id} and ${b.cart.id}`);
+      else if (a && b) stats.carts.sameOnDoubleClick++;
+    }
+    const cart = opened.find(Boolean);
+    if (!cart) return void stats.gaveUp++;
+    const ids = cart.cart.orders.map((o) => o.id);
+    const wanted = items.reduce((sum, item) => sum + item.quantity, 0);
+    if (ids.length !== wanted) stats.violations.push(`cart ${cart.cart.id}: ${ids.length} orders for ${wanted} eSIMs`);
+    for (const id of ids) stats.orders.set(id, { kind: 'esim', paid: false, uid: buyer.uid, email: buyer.email });
+    for (let attempt = 1; ; attempt++) {
+      const paid = await fetch(cart.checkoutUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(15_000),
+      }).catch(() => undefined);
+      if (paid?.status === 303) break;
+      if (attempt >= 3)
+        return void stats.violations.push(
+          `cart ${cart.cart.id}: the Stripe stand-in's page did not take card 4242 (${paid?.status ?? 'no answer'})`,
+        );
+      await sleep(500);
+    }
+    for (const id of ids) stats.orders.get(id)!.paid = true;
+    stats.paid += ids.length;
+    stats.carts.paid++;
+    stats.carts.esims += ids.length;
+    const seen = await Promise.all(ids.map((id) => waitOrder(buyer.token, id, (o) => delivered(o) || FINAL.has(o.state))));
+    for (const order of seen) {
+      if (order && delivered(order)) stats.deliveredSeen++;
+      else stats.notDeliveredInTime++;
+    }
   }
 
   async function installAndTopUp(buyer: Buyer, id: string, refundInstalled: boolean, topUpPick: number, twoTopUps: boolean) {
@@ -613,6 +701,11 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         continue;
       }
       settings.onOrderStarted?.(++stats.esimOrdersStarted);
+      // A cart, unless the operator's block comes at this purchase (its flow is one order's).
+      if (purchase.cart && !(index === 0 && plan.block)) {
+        await buyCart(buyer, purchase.cart, purchase.doubleClick);
+        continue;
+      }
       const body: CreateOrderRequest = {
         planId: purchase.plan.pkg.id,
         lang: 'en',

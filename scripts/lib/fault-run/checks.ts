@@ -78,30 +78,45 @@ export async function crossCheck(deps: {
   );
   const name = (o: OrderRow) => `${orderNumber(o)} (${o.kind}, ${o.state}, ${o.id})`;
 
-  // What Stripe took: each completed Checkout Session, by the order it names.
-  const sessions = new Map<string, { sessionId: string; intent: string; amount: number }[]>();
+  // What Stripe took: each completed Checkout Session, by the order it names, or by each order of the
+  // cart it names (issue 33), with that order's price as its share of the one payment.
+  const cartOrders = Map.groupBy(
+    await db.query<{ id: string; cart_id: string; amount_minor: number }>(
+      'SELECT id, cart_id, amount_minor FROM orders WHERE cart_id IS NOT NULL',
+    ),
+    (o) => o.cart_id,
+  );
+  const sessions = new Map<string, { sessionId: string; intent: string; amount: number; shared: boolean }[]>();
+  /** Each payment once, with what it took in all. */
+  const payments = new Map<string, number>();
   for (const { event } of stripeStandIn.events) {
     if (event.type !== 'checkout.session.completed') continue;
     const session = event.data.object;
-    const orderId = String(session.client_reference_id);
-    const list = sessions.get(orderId) ?? [];
-    if (!list.some((s) => s.sessionId === session.id))
-      list.push({ sessionId: session.id, intent: String(session.payment_intent), amount: session.amount_total });
-    sessions.set(orderId, list);
+    const cartId = (session.metadata as Record<string, string> | undefined)?.['cartId'];
+    // A cart that is none of ours is named as such (no order matches it).
+    const ofCart = cartId
+      ? (cartOrders.get(cartId)?.map((o): [string, number] => [o.id, o.amount_minor]) ?? [[`cart ${cartId}`, session.amount_total]])
+      : undefined;
+    const payees: [string, number][] = ofCart ?? [[String(session.client_reference_id), session.amount_total]];
+    payments.set(String(session.payment_intent), session.amount_total);
+    for (const [orderId, amount] of payees) {
+      const list = sessions.get(orderId) ?? [];
+      if (!list.some((s) => s.sessionId === session.id))
+        list.push({ sessionId: session.id, intent: String(session.payment_intent), amount, shared: cartId !== undefined });
+      sessions.set(orderId, list);
+    }
   }
   // And what it gave back, per payment intent, as the SDK lists it.
   const refunds = new Map<string, Stripe.Refund[]>();
   const everyRefund: Stripe.Refund[] = [];
-  for (const list of sessions.values()) {
+  for (const intent of payments.keys()) {
     // A refund that failed gave nothing back (Stripe then asks the shop to refund again): only the others count.
-    for (const { intent } of list) {
-      const made = (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data;
-      everyRefund.push(...made);
-      refunds.set(
-        intent,
-        made.filter((r) => r.status !== 'failed' && r.status !== 'canceled'),
-      );
-    }
+    const made = (await stripe.refunds.list({ payment_intent: intent, limit: 100 })).data;
+    everyRefund.push(...made);
+    refunds.set(
+      intent,
+      made.filter((r) => r.status !== 'failed' && r.status !== 'canceled'),
+    );
   }
 
   const paidOnce: string[] = [];
@@ -132,7 +147,8 @@ export async function crossCheck(deps: {
       );
     }
     const counted = list.filter((s) => !givenBack(s));
-    const given = counted.flatMap((s) => refunds.get(s.intent) ?? []);
+    // A cart's payment is shared: this order's refunds are those of its own rows.
+    const given = counted.flatMap((s) => (refunds.get(s.intent) ?? []).filter((r) => !s.shared || rowOf(r)?.order_id === orderId));
     const paid = counted.reduce((sum, s) => sum + s.amount, 0);
     const total = given.reduce((sum, r) => sum + r.amount, 0);
     const rows = rowsOf(orderId);
@@ -161,11 +177,9 @@ export async function crossCheck(deps: {
         `${name(order)}: delivered, and also refunded ${notOperators.map((r) => r.amount).join(' + ')} not by an operator`,
       );
   }
-  for (const list of sessions.values()) {
-    for (const { intent, amount } of list) {
-      const total = (refunds.get(intent) ?? []).reduce((sum, r) => sum + r.amount, 0);
-      if (total > amount) refundedRight.push(`payment ${intent}: ${total} refunded of ${amount}`);
-    }
+  for (const [intent, amount] of payments) {
+    const total = (refunds.get(intent) ?? []).reduce((sum, r) => sum + r.amount, 0);
+    if (total > amount) refundedRight.push(`payment ${intent}: ${total} refunded of ${amount}`);
   }
   // Every refund Stripe made (failed ones too) is one the shop asked for: the audit's side of it.
   const strays = (await auditStripeRefunds(db, everyRefund)).map((f) => f.detail);

@@ -130,6 +130,8 @@ const REFUND_FAULT_RATE = 0.4;
 const OPERATOR_SHARE = 0.6;
 /** The share of buyers the operator blocks while they buy (at least one); about half of them unblocked later. */
 const BLOCK_SHARE = 0.1;
+/** The share of kept purchases bought as a cart of one to four eSIMs (issue 33): several orders on one payment under the same faults. */
+const CART_SHARE = 0.35;
 
 export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunReport> {
   const started = Date.now();
@@ -334,6 +336,8 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         operatorRandom: seeded(seed, 'operator'),
         blockShare: BLOCK_SHARE,
         blockRandom: seeded(seed, 'blocks'),
+        cartShare: CART_SHARE,
+        cartRandom: seeded(seed, 'carts'),
         ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
         onOrderStarted: (n) => {
           progress = n;
@@ -540,6 +544,7 @@ export function reportLines(r: FaultRunReport): string[] {
         .join(', ') || 'none'
     })`,
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
+    `carts: ${b.carts.paid} paid with ${b.carts.esims} eSIMs in all, double clicks of Buy all that found the same cart ${b.carts.sameOnDoubleClick}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}, two at once on one eSIM ${b.topUps.twoAtOnce}`,
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
     `operator refunds (back office, admin): ${b.operator.orders} orders, ${b.operator.clicks} clicks (${b.operator.partial} partial, ${b.operator.rest} the rest), double clicks ${b.operator.doubleClicks}, answers lost to the operator and asked again with the same key ${b.operator.answersLost}, 'under way' answers waited out ${b.operator.underWay}, refused ${b.operator.refused}`,
