@@ -41,7 +41,12 @@ beforeEach(async () => {
   answer = { status: 200, delayMs: () => 0 };
   standIn = await startEsimAccessStandIn({ accessCode, secretKey, allocationDelayMs: 50, webhookUrl: receiverUrl });
 });
-afterEach(() => standIn.close());
+// A notification still on its way (an allocation's ORDER_STATUS a test did not wait for) reaches the
+// receiver before the next test starts counting, never during it.
+afterEach(async () => {
+  await settled();
+  await standIn.close();
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
