@@ -339,6 +339,28 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const delivered = (order: OrderView) => order.state === 'delivered' && (order.kind === 'top_up' || !!order.esim?.install);
 
   /**
+   * Pays on the Stripe stand-in's hosted page with card 4242, up to three tries. The page is
+   * Stripe's, not behind our fault proxy: the buyer's browser talks to it directly. False (and a
+   * violation recorded for `what`) when the page never took the card.
+   */
+  async function payWithTestCard(checkoutUrl: string, what: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const paid = await fetch(checkoutUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(15_000),
+      }).catch(() => undefined);
+      if (paid?.status === 303) return true;
+      if (attempt >= 3) {
+        stats.violations.push(`${what}: the Stripe stand-in's page did not take card 4242 (${paid?.status ?? 'no answer'})`);
+        return false;
+      }
+      await sleep(500);
+    }
+  }
+
+  /**
    * POST /orders then the payment: the order's id once paid, else undefined. `beforePay` comes
    * between the two (the operator's block of a buyer on the payment page): false, the buyer does not pay.
    */
@@ -381,21 +403,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     stats.orders.set(order.id, { kind, paid: false, uid: buyer.uid, email: buyer.email });
     if (buyer.blocked) stats.violations.push(`buyer ${buyer.uid}: blocked, yet POST /orders opened order ${order.id}`);
     if (beforePay && !(await beforePay(order.id, checkoutUrl))) return undefined;
-    // The hosted page is Stripe's, not behind our fault proxy: the buyer's browser talks to it directly.
-    for (let attempt = 1; ; attempt++) {
-      const paid = await fetch(checkoutUrl, {
-        method: 'POST',
-        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(15_000),
-      }).catch(() => undefined);
-      if (paid?.status === 303) break;
-      if (attempt >= 3) {
-        stats.violations.push(`order ${order.id}: the Stripe stand-in's page did not take card 4242 (${paid?.status ?? 'no answer'})`);
-        return undefined;
-      }
-      await sleep(500);
-    }
+    if (!(await payWithTestCard(checkoutUrl, `order ${order.id}`))) return undefined;
     stats.orders.get(order.id)!.paid = true;
     return order.id;
   }
@@ -427,20 +435,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     const wanted = items.reduce((sum, item) => sum + item.quantity, 0);
     if (ids.length !== wanted) stats.violations.push(`cart ${cart.cart.id}: ${ids.length} orders for ${wanted} eSIMs`);
     for (const id of ids) stats.orders.set(id, { kind: 'esim', paid: false, uid: buyer.uid, email: buyer.email });
-    for (let attempt = 1; ; attempt++) {
-      const paid = await fetch(cart.checkoutUrl, {
-        method: 'POST',
-        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(15_000),
-      }).catch(() => undefined);
-      if (paid?.status === 303) break;
-      if (attempt >= 3)
-        return void stats.violations.push(
-          `cart ${cart.cart.id}: the Stripe stand-in's page did not take card 4242 (${paid?.status ?? 'no answer'})`,
-        );
-      await sleep(500);
-    }
+    if (!(await payWithTestCard(cart.checkoutUrl, `cart ${cart.cart.id}`))) return;
     for (const id of ids) stats.orders.get(id)!.paid = true;
     stats.paid += ids.length;
     stats.carts.paid++;
