@@ -108,6 +108,8 @@ export const ORDERS_PER_USER_PER_HOUR = 30;
 export const REFUND_REQUESTS_PER_USER_PER_MINUTE = 5;
 /** GET /esims/{id}/top-ups asks the partner for the eSIM's own top-ups each time. */
 export const TOP_UP_LISTS_PER_USER_PER_MINUTE = 20;
+/** PUT /esims/{id}/traveller (issue 33): each may e-mail an address the buyer typed, so a buyer cannot use the shop to flood one. */
+export const TRAVELLER_LINKS_PER_USER_PER_HOUR = 20;
 /**
  * GET /esims reads stale data use from the partner (one call per 10 eSIMs) at most this often per
  * user; beyond it My eSIMs shows the figures it has, and concurrent reads of one user share one call.

@@ -36,6 +36,10 @@ import { ALERT_KINDS } from './alert-kinds.ts';
  *   POST   /esims/{id}/replace?lang=xx          → EsimView of the replacement (a new eSIM of the same plan at our cost, for one never
  *                                                downloaded or deleted before it carried data, within 30 days; the same one when
  *                                                asked again; 409 not_replaceable; 503 partner_unavailable)
+ *   PUT    /esims/{id}/traveller  Traveller     → TravellerLink (gives a delivered eSIM to a traveller: a new private link, the last one
+ *                                                revoked, e-mailed to them with the eSIM when an address is given; 409 not_shareable)
+ *   DELETE /esims/{id}/traveller-link            → 204 (the traveller's link stops working)
+ *   GET    /traveller/esim?lang=xx  (X-Traveller-Token) → TravellerEsim (no sign-in; revoked, ended or unknown: 404)
  *   POST   /jobs/reconcile                      → 200 (the scheduler's call, Authorization: Bearer <RECONCILE_TOKEN>)
  *   GET    /me/alerts                           → AlertPreferences (which alerts go by e-mail and by push; all on until changed)
  *   PUT    /me/alerts        AlertPreferences   → AlertPreferences (saved on the server, for every device)
@@ -141,11 +145,25 @@ export const CreateOrderRequest = z.object({
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
 
 /** One plan of a cart, `quantity` eSIMs of it (one order each), at the price the buyer saw. */
-export const CartItem = z.object({
-  planId: z.string().min(1).max(100),
-  quantity: z.number().int().min(1).max(CART_MAX_PER_PLAN),
-  expectedPrice: Price,
+/**
+ * Who an eSIM is for (issue 33): a name, and optionally an address, where the traveller gets their own
+ * e-mail with the eSIM and a private link to its page. Shown to the buyer in My eSIMs; never to anyone else.
+ */
+export const Traveller = z.object({
+  name: z.string().trim().min(1).max(80),
+  email: z.email().max(254).optional(),
 });
+export type Traveller = z.infer<typeof Traveller>;
+
+export const CartItem = z
+  .object({
+    planId: z.string().min(1).max(100),
+    quantity: z.number().int().min(1).max(CART_MAX_PER_PLAN),
+    expectedPrice: Price,
+    /** The travellers of this plan's eSIMs, in order; fewer than the quantity: the rest are the buyer's own. */
+    travellers: z.array(Traveller).max(CART_MAX_PER_PLAN).optional(),
+  })
+  .refine((item) => (item.travellers?.length ?? 0) <= item.quantity, { message: 'at most one traveller an eSIM' });
 export type CartItem = z.infer<typeof CartItem>;
 
 /** Several eSIMs paid at once (issue 33): each plan once, at most CART_MAX_ESIMS eSIMs; the consents as for one. */
@@ -248,8 +266,34 @@ export const EsimView = z.object({
   installStepAt: z.iso.datetime({ offset: true }).nullable(),
   /** Whether its plan can be topped up at all (the partner's word when it was sold); false: the page says so. */
   topUpSupported: z.boolean(),
+  /** Who the buyer gave it to (issue 33); null: the buyer's own. */
+  traveller: z.object({ name: z.string(), email: z.string().nullable() }).nullable(),
 });
 export type EsimView = z.infer<typeof EsimView>;
+
+/**
+ * GET /traveller/esim: a traveller's eSIM as their private link shows it (issue 33): how to install
+ * it, where it is, its data and validity. Nothing of the buyer, the order or any other eSIM.
+ */
+export const TravellerEsim = EsimView.pick({
+  status: true,
+  plan: true,
+  destination: true,
+  iccid: true,
+  usage: true,
+  expiresAt: true,
+  install: true,
+  installStep: true,
+  installStepAt: true,
+}).extend({ travellerName: z.string() });
+export type TravellerEsim = z.infer<typeof TravellerEsim>;
+
+/** PUT /esims/{id}/traveller: the link to the traveller's page, for the buyer to pass on, and where it was e-mailed. */
+export const TravellerLink = z.object({ link: z.url(), emailedTo: z.string().nullable() });
+export type TravellerLink = z.infer<typeof TravellerLink>;
+
+/** The header that carries a traveller's token (from the link's fragment, never in a URL the server logs). */
+export const TRAVELLER_TOKEN_HEADER = 'X-Traveller-Token';
 
 export const EsimList = z.object({ esims: z.array(EsimView) });
 export type EsimList = z.infer<typeof EsimList>;
@@ -420,6 +464,8 @@ export const ERROR_CODES = {
   notExchangeable: 'not_exchangeable',
   /** 409 on POST /esims/{id}/replace: only an eSIM never downloaded, or deleted before it carried data, within 30 days is replaced. */
   notReplaceable: 'not_replaceable',
+  /** 409 on PUT /esims/{id}/traveller: only a delivered eSIM that has not ended can be given to a traveller. */
+  notShareable: 'not_shareable',
   partnerUnavailable: 'partner_unavailable',
   cannotTopUp: 'cannot_top_up',
   /** 429: the caller's per-user limit of orders, refund requests or waiting long-polls is reached; Retry-After says how many seconds to wait. */

@@ -31,6 +31,8 @@ import { pushPublicKeyRoutes, pushSubscriptionRoutes } from './push/routes.ts';
 import type { PushSender } from './push/sender.ts';
 import type { PushSubscriptionStore } from './push/subscriptions.ts';
 import { supportRoutes } from './support/routes.ts';
+import { travellerRoutes } from './travellers/routes.ts';
+import type { ShareDeps } from './travellers/share.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Everything the routes use, built once per API (wiring.ts builds them, createApp mounts the routes on them). */
@@ -65,6 +67,8 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
   push: PushSender;
   /** The unsubscribe tokens' key. */
   alertsSecret: string;
+  /** A traveller's e-mail and page address (issue 33). */
+  travellerMail: ShareDeps['mail'];
 }
 
 /**
@@ -83,6 +87,7 @@ export function createApp(parts: ShopParts) {
     .route('/orders', orderRoutes({ ...parts, auth, salesPause }))
     .route('/carts', cartRoutes({ ...parts, auth, salesPause }))
     .route('/esims', esimRoutes({ ...parts, auth }))
+    .route('/traveller', travellerRoutes(parts))
     // /me/… before /me, whose guard covers only /me itself.
     .route('/me/alerts', alertPreferenceRoutes({ ...parts, auth }))
     .route('/me/push-subscriptions', pushSubscriptionRoutes({ ...parts, auth }))

@@ -8,7 +8,10 @@ import {
   CartPriceChangedError,
   CartView,
   CreateCartResponse,
+  EsimList,
   EsimView,
+  TravellerEsim,
+  TravellerLink,
   type CartItem,
   type CreateCartRequest,
 } from '../contract/shop-api.ts';
@@ -241,5 +244,96 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     );
     expect(second.cart.id).not.toBe(first.cart.id);
     expect((await readCart(buyer.idToken, second.cart.id)).orders.map((o) => o.state)).toEqual(['pending_payment', 'pending_payment']);
+  });
+
+  it('gives each eSIM to its traveller: their own e-mail and a private link that shows their eSIM only, until revoked or ended', async () => {
+    const buyer = await signUp();
+    const ana = `ana-${crypto.randomUUID()}@example.com`;
+    const ben = `ben-${crypto.randomUUID()}@example.com`;
+    const items = [{ ...item(PLAN, 2), travellers: [{ name: 'Ana', email: ana }, { name: 'Ben' }] }, item(SECOND, 1)];
+    const created = await paidCart(buyer.idToken, items);
+    await settledCart(buyer.idToken, created.cart.id, (c) => c.orders.every((o) => o.state === 'delivered'));
+    const [anaOrder, benOrder, own] = created.cart.orders;
+    const mine = EsimList.parse(await (await call('/esims?lang=en', { token: buyer.idToken })).json()).esims;
+    const esimOf = (id: string) => mine.find((e) => e.id === id)!;
+    // The buyer sees every eSIM of the order, each labelled with its traveller.
+    expect([anaOrder, benOrder, own].map((o) => esimOf(o!.id).traveller)).toEqual([
+      { name: 'Ana', email: ana },
+      { name: 'Ben', email: null },
+      null,
+    ]);
+
+    // Ana's own e-mail, in the buyer's language, with her eSIM's codes and page: nothing of the buyer or the others.
+    const mailTo = (to: string) =>
+      waitFor(
+        async () => bed.stand.smtp.messages.filter((m) => m.to.includes(to)),
+        (m) => m.length > 0,
+      );
+    const [anaMail] = await mailTo(ana);
+    expect(anaMail!.subject).toMatch(/^Deine eSIM für /);
+    expect(anaMail!.text).toContain(esimOf(anaOrder!.id).install!.lpa);
+    expect(anaMail!.attachments.some((a) => a.contentType === 'image/png')).toBe(true);
+    for (const other of [buyer.email, esimOf(anaOrder!.id).orderNumber, esimOf(benOrder!.id).install!.lpa, esimOf(own!.id).install!.lpa]) {
+      expect(anaMail!.text).not.toContain(other);
+      expect(anaMail!.html).not.toContain(other);
+    }
+    const tokenIn = (text: string) => /\/de\/traveller#([A-Za-z0-9_-]{43})/.exec(text)?.[1];
+    const anaToken = tokenIn(anaMail!.text)!;
+    expect(anaToken).toBeDefined();
+    // Ben has no address: no e-mail for him.
+    expect(bed.stand.smtp.messages.filter((m) => m.to.some((to) => to.startsWith('ben-')))).toEqual([]);
+
+    const open = (token: string | undefined) =>
+      call('/traveller/esim?lang=en', token === undefined ? {} : { headers: { 'X-Traveller-Token': token } });
+    const page = await open(anaToken);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const shown = await page.json();
+    expect(TravellerEsim.strict().parse(shown)).toMatchObject({
+      travellerName: 'Ana',
+      install: { lpa: esimOf(anaOrder!.id).install!.lpa },
+    });
+    expect(JSON.stringify(shown)).not.toContain(buyer.email);
+    expect(JSON.stringify(shown)).not.toContain(anaOrder!.id);
+
+    // A guessed token, a malformed one and none: nothing, and the same answer.
+    const randomToken = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+    for (const guess of [randomToken, 'not-a-token', '', undefined]) expect((await open(guess)).status).toBe(404);
+
+    // Ben gets his link later, by e-mail; the buyer gets it to pass on too.
+    const share = (token: string, id: string, body: unknown) =>
+      call(`/esims/${id}/traveller`, { method: 'PUT', token, body: JSON.stringify(body) });
+    const given = await share(buyer.idToken, benOrder!.id, { name: 'Ben', email: ben });
+    expect(given.status).toBe(200);
+    const benLink = TravellerLink.parse(await given.json());
+    expect(benLink.emailedTo).toBe(ben);
+    const [benMail] = await mailTo(ben);
+    const benToken = tokenIn(benMail!.text)!;
+    expect(benLink.link).toContain(`#${benToken}`);
+    expect(await (await open(benToken)).json()).toMatchObject({
+      travellerName: 'Ben',
+      install: { lpa: esimOf(benOrder!.id).install!.lpa },
+    });
+
+    // Sent again: the new link works, the old one no longer. Revoked: nothing.
+    const resent = TravellerLink.parse(await (await share(buyer.idToken, anaOrder!.id, { name: 'Ana', email: ana })).json());
+    const anaSecond = resent.link.split('#')[1]!;
+    expect((await open(anaToken)).status).toBe(404);
+    expect((await open(anaSecond)).status).toBe(200);
+    expect((await call(`/esims/${anaOrder!.id}/traveller-link`, { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
+    expect((await open(anaSecond)).status).toBe(404);
+
+    // Nobody else can give away, or stop, the buyer's eSIM; bad input is refused.
+    const stranger = await signUp();
+    expect((await share(stranger.idToken, benOrder!.id, { name: 'Eve', email: 'eve@example.com' })).status).toBe(404);
+    expect((await call(`/esims/${benOrder!.id}/traveller-link`, { method: 'DELETE', token: stranger.idToken })).status).toBe(404);
+    expect((await share(buyer.idToken, benOrder!.id, { name: '', email: 'not an address' })).status).toBe(400);
+    expect((await open(benToken)).status).toBe(200);
+
+    // Refunded, the eSIM ends: its link shows nothing.
+    expect((await call(`/esims/${benOrder!.id}/refund?lang=en`, { method: 'POST', token: buyer.idToken })).status).toBe(200);
+    await settledCart(buyer.idToken, created.cart.id, (c) => c.orders.find((o) => o.id === benOrder!.id)!.state === 'refunded');
+    expect((await open(benToken)).status).toBe(404);
+    expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import {
   ORDERS_PER_USER_PER_MINUTE,
   REFUND_REQUESTS_PER_USER_PER_MINUTE,
   TOP_UP_LISTS_PER_USER_PER_MINUTE,
+  TRAVELLER_LINKS_PER_USER_PER_HOUR,
 } from '../config/constants.ts';
 import { ERROR_CODES } from '../contract/shop-api.ts';
 import { SUPPORT_REQUESTS_PER_HOUR } from '../contract/support-api.ts';
@@ -31,6 +32,8 @@ export interface UserLimits {
   usageRefreshesPerMinute: number;
   /** Support requests and follow-ups (issue 32): per account, or per visitor's address and e-mail. */
   supportPerHour: number;
+  /** Links given to travellers (issue 33): each may send an e-mail to an address the buyer typed. */
+  travellerLinksPerHour: number;
 }
 
 export const USER_LIMITS: UserLimits = {
@@ -40,6 +43,7 @@ export const USER_LIMITS: UserLimits = {
   topUpListsPerMinute: TOP_UP_LISTS_PER_USER_PER_MINUTE,
   usageRefreshesPerMinute: ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
   supportPerHour: SUPPORT_REQUESTS_PER_HOUR,
+  travellerLinksPerHour: TRAVELLER_LINKS_PER_USER_PER_HOUR,
 };
 
 /** How often the rows of windows that ran out over an hour ago are deleted, by each instance. */
@@ -75,6 +79,7 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
     topUps: [window('top-ups-minute', limits.topUpListsPerMinute, 60)],
     usage: [window('usage-minute', limits.usageRefreshesPerMinute, 60)],
     support: [window('support-hour', limits.supportPerHour, 3600)],
+    travellerLinks: [window('traveller-links-hour', limits.travellerLinksPerHour, 3600)],
   };
 
   function inStatement(route: LimitedRoute, uid: string, first: number, count = 1): LimitInStatement {

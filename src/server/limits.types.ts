@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 
-export type LimitedRoute = 'orders' | 'refunds' | 'topUps' | 'usage' | 'support';
+export type LimitedRoute = 'orders' | 'refunds' | 'topUps' | 'usage' | 'support' | 'travellerLinks';
 
 /**
  * One user's request of a limited route counted inside another statement (POST /orders counts it in

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { Locale } from '../i18n/locales.ts';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { PROVIDER } from '../config/provider.ts';
 import { SITE_NAME } from '../config/site.ts';
@@ -149,7 +150,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     providerAlertEmail: options.providerAlertEmail,
   });
   const heldOrders = createHeldOrders({ db, run: fulfilment.run, refunds: fulfilment });
-  const resendEmails = createFulfilmentEmails({
+  const fulfilmentEmails = createFulfilmentEmails({
     db,
     esims,
     mailer: options.mailer,
@@ -166,7 +167,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     fulfilment,
     partner,
     heldOrders,
-    resendOrderEmail: resendEmails.resendOrderEmail,
+    resendOrderEmail: fulfilmentEmails.resendOrderEmail,
     actionRecords,
   });
   const accountActions = createAccountActions({
@@ -189,6 +190,10 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     orderActions,
     accountActions,
     actionRecords,
+    travellerMail: {
+      sendTravellerEmail: fulfilmentEmails.sendTravellerEmail,
+      pageUrl: (order, token) => fulfilmentEmails.travellerPageUrl(order.lang as Locale, token),
+    },
     catalogue,
     basePath: options.basePath ?? '',
     db,

@@ -60,6 +60,7 @@ export function esimView(overrides: Partial<EsimView> = {}): EsimView {
     replaceable: false,
     canTopUp: true,
     topUpSupported: true,
+    traveller: null,
     // Not told yet (as before install steps were sent): a test that needs one names it.
     installStep: null,
     installStepAt: null,

@@ -1,4 +1,4 @@
-import { TERMS_VERSION, type CreateCartRequest } from '../../contract/shop-api.ts';
+import { TERMS_VERSION, type CartItem, type CreateCartRequest } from '../../contract/shop-api.ts';
 import type { Price } from '../../catalogue/schema.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Caller } from '../auth.ts';
@@ -31,11 +31,11 @@ export type PlaceCartResult =
 export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: CreateCartRequest): Promise<PlaceCartResult> {
   const { stripe, plans, limits, salesPause, checkouts, carts, siteUrl } = deps;
   if (await salesPause.paused()) return { outcome: 'sales_paused' };
-  const items: { plan: SellablePlan; quantity: number }[] = [];
+  const items: { plan: SellablePlan; quantity: number; travellers: CartItem['travellers'] }[] = [];
   for (const item of request.items) {
     const plan = plans.get(item.planId);
     if (!plan) return { outcome: 'unknown_plan', planId: item.planId };
-    items.push({ plan, quantity: item.quantity });
+    items.push({ plan, quantity: item.quantity, travellers: item.travellers });
   }
   const stale = request.items.some(
     (item, i) =>
@@ -51,8 +51,8 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
   if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
 
   const consentedAt = new Date();
-  const orders: NewOrder[] = items.flatMap(({ plan, quantity }) =>
-    Array.from({ length: quantity }, () => ({
+  const orders: NewOrder[] = items.flatMap(({ plan, quantity, travellers }) =>
+    Array.from({ length: quantity }, (_, i) => ({
       uid: caller.uid,
       email: caller.email,
       emailVerified: caller.emailVerified,
@@ -67,6 +67,7 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
       topUpOf: null,
       tripStartsOn: request.tripStartsOn ?? null,
       exchangeOf: null,
+      traveller: travellers?.[i] && { name: travellers[i].name, email: travellers[i].email ?? null },
     })),
   );
   const opened = await carts.openCart(caller.uid, request.lang, orders);

@@ -42,6 +42,31 @@ export async function cartById(tx: Queryable, id: string): Promise<CartRow | und
   return row;
 }
 
+/**
+ * Each open order of the cart gets the traveller asked for it now (issue 33), matched by plan in
+ * the order given: the same cart again (a retry after the buyer corrected a name) takes the new names.
+ */
+async function nameTravellers(tx: Queryable, rows: OrderRow[], asked: readonly NewOrder[]): Promise<OrderRow[]> {
+  const byPlan = new Map<string, NewOrder['traveller'][]>();
+  for (const order of asked) byPlan.set(order.plan.id, [...(byPlan.get(order.plan.id) ?? []), order.traveller]);
+  const named: OrderRow[] = [];
+  for (const row of rows) {
+    const traveller = byPlan.get(row.plan_id)?.shift();
+    const [name, email] = [traveller?.name ?? null, traveller?.email ?? null];
+    if (row.state !== 'pending_payment' || (row.traveller_name === name && row.traveller_email === email)) {
+      named.push(row);
+      continue;
+    }
+    const [updated] = await tx.query<OrderRow>('UPDATE orders SET traveller_name = $2, traveller_email = $3 WHERE id = $1 RETURNING *', [
+      row.id,
+      name,
+      email,
+    ]);
+    named.push(updated!);
+  }
+  return named;
+}
+
 export function createCartStore(db: Db) {
   return {
     /**
@@ -76,7 +101,7 @@ export function createCartStore(db: Db) {
           }
           if (cart.checkout_session_id) closedCheckouts.push(cart.checkout_session_id);
         }
-        if (same) return same;
+        if (same) return { ...same, orders: await nameTravellers(tx, same.orders, orders) };
 
         const first = orders[0]!;
         const [cart] = await tx.query<CartRow>(
@@ -85,7 +110,7 @@ export function createCartStore(db: Db) {
         );
         const rows: OrderRow[] = [];
         for (const order of orders) rows.push(await insertOrder(tx, order, randomUUID(), cart!.id));
-        return { cart: cart!, orders: rows, created: true, closedCheckouts };
+        return { cart: cart!, orders: await nameTravellers(tx, rows, orders), created: true, closedCheckouts };
       });
     },
 

@@ -1,6 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
-import { ERROR_CODES, type EsimList, type EsimSteps, type TopUpPlans } from '../../contract/shop-api.ts';
+import { ERROR_CODES, Traveller, type EsimList, type EsimSteps, type TopUpPlans, type TravellerLink } from '../../contract/shop-api.ts';
 import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
@@ -11,7 +11,8 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import { tooManyAttempts, type UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
-import { langQuery } from '../validation.ts';
+import { shareWithTraveller, revokeTravellerLink, type ShareDeps } from '../travellers/share.ts';
+import { jsonBody, langQuery } from '../validation.ts';
 import { buyerRefund } from './buyer-refund.ts';
 import { refreshEsims } from './refresh.ts';
 import { replaceEsim } from './replacement.ts';
@@ -27,6 +28,7 @@ export interface EsimRoutesDeps {
   fulfilment: Fulfilment;
   limits: UserLimiter;
   alerts: Pick<Alerts, 'check' | 'seen'>;
+  travellerMail: ShareDeps['mail'];
 }
 
 /**
@@ -200,6 +202,34 @@ export function esimRoutes(deps: EsimRoutesDeps) {
         return c.json(await esimView(order, esim, destination(order.destination, lang)));
       }
     }
+  });
+
+  // Giving an eSIM to a traveller (issue 33): a new private link, e-mailed to them when an address is given.
+  app.put('/:id/traveller', ...jsonBody(Traveller), async (c) => {
+    const shared = await shareWithTraveller(
+      { ...deps, mail: deps.travellerMail },
+      c.get('caller').uid,
+      c.req.param('id'),
+      c.req.valid('json'),
+    );
+    switch (shared.outcome) {
+      case 'no_such_esim':
+        return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+      case 'not_shareable':
+        return fail(c, 409, ERROR_CODES.notShareable, 'Only a delivered eSIM that has not ended can be given to a traveller.');
+      case 'too_many_attempts':
+        return tooManyAttempts(c, shared.retryAfterSeconds);
+      case 'shared': {
+        const body: TravellerLink = { link: shared.link, emailedTo: shared.emailedTo };
+        return c.json(body);
+      }
+    }
+  });
+
+  app.delete('/:id/traveller-link', async (c) => {
+    if (!(await revokeTravellerLink(deps, c.get('caller').uid, c.req.param('id'))))
+      return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+    return c.body(null, 204);
   });
 
   return app;

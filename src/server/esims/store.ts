@@ -124,6 +124,15 @@ export function createEsimStore(db: Queryable): EsimStore {
     async ownedOne(uid: string, id: string): Promise<OwnedEsim | undefined> {
       return split(await db.query<OrderRow & { esim: EsimRow | null }>(`${OWNED_ESIMS} AND o.id = $2`, [uid, id]))[0];
     },
+
+    async ofTravellerLink(tokenSha256: string): Promise<OwnedEsim | undefined> {
+      const rows = await db.query<OrderRow & { esim: EsimRow | null }>(
+        `SELECT o.*, to_jsonb(e) AS esim FROM traveller_links l JOIN orders o ON o.id = l.order_id LEFT JOIN esims e ON e.order_id = o.id
+         WHERE l.token_sha256 = $1 AND l.revoked_at IS NULL AND o.kind = 'esim'`,
+        [tokenSha256],
+      );
+      return split(rows)[0];
+    },
   };
 }
 

@@ -59,4 +59,6 @@ export interface EsimStore {
   ownedBy(uid: string): Promise<OwnedEsim[]>;
   /** One of the owner's eSIMs by the id of the order that bought it; someone else's is undefined. */
   ownedOne(uid: string, id: string): Promise<OwnedEsim | undefined>;
+  /** The eSIM a traveller's live (not revoked) link names, by the SHA-256 of its token (travellers/links.ts). */
+  ofTravellerLink(tokenSha256: string): Promise<OwnedEsim | undefined>;
 }

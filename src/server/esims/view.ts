@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { REFUND_WINDOW_DAYS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { EsimStatus, EsimView, InstallCodes } from '../../contract/shop-api.ts';
+import type { EsimStatus, EsimView, InstallCodes, TravellerEsim } from '../../contract/shop-api.ts';
 import { iphoneInstallUrl } from '../mail/order-email.ts';
 import { orderNumber, type OrderRow } from '../orders/store.ts';
 import type { EsimRow } from './store.ts';
@@ -108,7 +108,7 @@ export async function esimView(
   now = new Date(),
 ): Promise<EsimView> {
   const status = esimStatus(order, esim, now);
-  const showCodes = esim && (status === 'ready' || status === 'active' || status === 'used_up');
+  const showCodes = esim && inUse(status);
   return {
     id: order.id,
     orderNumber: orderNumber(order),
@@ -125,6 +125,35 @@ export async function esimView(
     canTopUp: topUpSupported(order) && canTopUp(status),
     ...installStepOf(status, esim),
     topUpSupported: topUpSupported(order),
+    traveller: order.traveller_name ? { name: order.traveller_name, email: order.traveller_email } : null,
+  };
+}
+
+/** Delivered and not ended: the codes are shown, and a traveller's link works. */
+export const inUse = (status: EsimStatus) => status === 'ready' || status === 'active' || status === 'used_up';
+
+/**
+ * What a traveller's link shows (issue 33): their eSIM only, while it is in use; undefined once it
+ * ended (expired, refunded, replaced), which the link then answers like an unknown one.
+ */
+export async function travellerEsimView(
+  order: OrderRow,
+  esim: EsimRow | undefined,
+  destination: EsimView['destination'],
+  now = new Date(),
+): Promise<TravellerEsim | undefined> {
+  const status = esimStatus(order, esim, now);
+  if (!esim || !inUse(status) || !order.traveller_name) return undefined;
+  return {
+    status,
+    plan: order.plan,
+    destination,
+    iccid: esim.iccid,
+    usage: { usedBytes: esim.used_bytes, totalBytes: esim.total_bytes },
+    expiresAt: esim.expires_at?.toISOString() ?? null,
+    install: await installCodes(esim),
+    ...installStepOf(status, esim),
+    travellerName: order.traveller_name,
   };
 }
 

@@ -6,6 +6,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import { orderEmail } from '../mail/order-email.ts';
 import { refundEmail } from '../mail/refund-email.ts';
 import { topUpEmail } from '../mail/top-up-email.ts';
+import { travellerEmail } from '../mail/traveller-email.ts';
+import { issueTravellerLink } from '../travellers/links.ts';
 import { orderNumber, type OrderRow } from '../orders/store.ts';
 import type { Lease } from './lease.ts';
 import { markEmailSent } from './queue.ts';
@@ -61,9 +63,43 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     });
   }
 
+  /** A traveller's page (issue 33): the token in the fragment, which no server or proxy logs. */
+  const travellerPageUrl = (lang: Locale, token: string) => `${siteUrl}${localizePath(lang, '/traveller')}#${token}`;
+
+  /** The traveller's own e-mail with their eSIM and the link to its page, in the buyer's language. */
+  async function sendTravellerEmail(order: OrderRow, token: string, to: string): Promise<void> {
+    const lang = order.lang as Locale;
+    const esim = await esims.ofOrder(db, order.id);
+    if (!esim || !order.traveller_name) throw new Error(`order ${order.id}: no eSIM or no traveller to e-mail`);
+    const email = await travellerEmail({
+      lang,
+      travellerName: order.traveller_name,
+      order: { destinationName: options.destinationName(order.destination, lang), plan: order.plan },
+      esim: { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id },
+      pageUrl: travellerPageUrl(lang, token),
+      installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
+      siteName,
+      name: order.id,
+    });
+    await mailer.send({ ...email, to });
+  }
+
+  /**
+   * On delivery, a traveller with an address gets their eSIM first, once: a lost answer of the mail
+   * relay sends it again with a new link (the first one revoked), never a second live link.
+   */
+  async function sendTravellerEmailOnce(lease: Lease, order: OrderRow): Promise<void> {
+    const to = order.traveller_email;
+    if (order.kind !== 'esim' || !to || order.traveller_emailed_at) return;
+    const token = await lease.write((tx) => issueTravellerLink(tx, order.id, to));
+    await sendTravellerEmail(order, token, to);
+    await lease.write((tx) => tx.query('UPDATE orders SET traveller_emailed_at = now() WHERE id = $1', [order.id]));
+  }
+
   /** The confirmation on a durable medium (BGB § 312f): with the eSIM for a new one, with the way to My eSIMs for a top-up. */
   async function sendOrderEmail(lease: Lease, order: OrderRow): Promise<void> {
     const lang = order.lang as Locale;
+    await sendTravellerEmailOnce(lease, order);
     // A detached order (the account was deleted) has nobody to write to.
     if (!order.email) return sent(lease, order.id, undefined);
     const email =
@@ -121,5 +157,5 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     ]);
   }
 
-  return { sendOrderEmail, sendRefundEmail, resendOrderEmail };
+  return { sendOrderEmail, sendRefundEmail, resendOrderEmail, sendTravellerEmail, travellerPageUrl };
 }

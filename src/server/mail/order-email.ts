@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import type { Locale } from '../../i18n/locales.ts';
 import { legalBlocks, summaryRows, type MailOrder } from './order-summary.ts';
-import { renderEmail, type Block, type Email } from './render.ts';
+import { renderEmail, type Block, type Email, type MailAttachment } from './render.ts';
 import { mailTranslations } from './translations.ts';
 
 /**
@@ -65,30 +65,42 @@ export async function orderEmail(input: {
     return renderEmail(lang, subject, blocks, []);
   }
 
-  const qrCid = `esim-qr-${order.number.replace(/[^A-Za-z0-9-]/g, '')}@mail`;
+  const install = await installBlocks(lang, esim, order.number);
   const blocks: Block[] = [
     { kind: 'heading', text: t('order.heading') },
     { kind: 'paragraph', text: t('order.intro', { siteName }) },
     ...summary,
-    { kind: 'paragraph', text: t('order.qrInstructions') },
-    { kind: 'image', cid: qrCid, alt: t('order.qrAlt') },
-    { kind: 'button', href: iphoneInstallUrl(esim.activationCode), text: t('order.iphoneLink') },
-    { kind: 'paragraph', text: t('order.iphoneNote'), small: true },
-    { kind: 'subheading', text: t('order.manualHeading') },
-    {
-      kind: 'codes',
-      rows: [
-        { label: t('order.smdpAddress'), value: esim.smdpAddress, code: true },
-        { label: t('order.activationCode'), value: esim.matchingId, code: true },
-        { label: t('order.lpa'), value: esim.activationCode, code: true },
-      ],
-    },
-    { kind: 'paragraph', text: t('order.keepPrivate'), small: true },
+    ...install.blocks,
     { kind: 'link', href: installGuideUrl, text: t('order.guideLink') },
     ...legalBlocks(order, lang, siteName),
   ];
+  return renderEmail(lang, subject, blocks, [install.qr]);
+}
 
-  return renderEmail(lang, subject, blocks, [
-    { filename: 'esim-qr-code.png', content: await qrPng(esim.activationCode), contentType: 'image/png', cid: qrCid },
-  ]);
+/**
+ * The eSIM itself in an e-mail (the buyer's, a traveller's): the QR code as an inline image, the
+ * iPhone one-tap link and the manual codes. `name` makes the image's content id unique in the e-mail.
+ */
+export async function installBlocks(lang: Locale, esim: MailEsim, name: string): Promise<{ blocks: Block[]; qr: MailAttachment }> {
+  const { t } = mailTranslations(lang);
+  const cid = `esim-qr-${name.replace(/[^A-Za-z0-9-]/g, '')}@mail`;
+  return {
+    blocks: [
+      { kind: 'paragraph', text: t('order.qrInstructions') },
+      { kind: 'image', cid, alt: t('order.qrAlt') },
+      { kind: 'button', href: iphoneInstallUrl(esim.activationCode), text: t('order.iphoneLink') },
+      { kind: 'paragraph', text: t('order.iphoneNote'), small: true },
+      { kind: 'subheading', text: t('order.manualHeading') },
+      {
+        kind: 'codes',
+        rows: [
+          { label: t('order.smdpAddress'), value: esim.smdpAddress, code: true },
+          { label: t('order.activationCode'), value: esim.matchingId, code: true },
+          { label: t('order.lpa'), value: esim.activationCode, code: true },
+        ],
+      },
+      { kind: 'paragraph', text: t('order.keepPrivate'), small: true },
+    ],
+    qr: { filename: 'esim-qr-code.png', content: await qrPng(esim.activationCode), contentType: 'image/png', cid },
+  };
 }

@@ -23,11 +23,20 @@ export interface MailOrder {
 
 /** The order as a table: number, date, destination (and coverage of a regional plan), plan, price with VAT. */
 export function summaryRows(order: MailOrder, lang: Locale): Row[] {
-  const { t, common } = mailTranslations(lang);
-  const countries = order.plan.supportedCountries.length;
+  const { t } = mailTranslations(lang);
   return [
     { label: t('order.number'), value: order.number, code: true },
     { label: t('order.date'), value: formatDateTime(order.createdAt, lang) },
+    ...planRows(order, lang),
+    { label: t('order.total'), value: t('order.totalValue', { price: formatPrice(order.total, lang) }) },
+  ];
+}
+
+/** What the eSIM is: its destination and plan (a traveller's e-mail shows these alone). */
+export function planRows(order: Pick<MailOrder, 'destinationName' | 'plan'>, lang: Locale): Row[] {
+  const { t, common } = mailTranslations(lang);
+  const countries = order.plan.supportedCountries.length;
+  return [
     { label: t('order.destination'), value: order.destinationName },
     // A regional plan names how many countries it covers; a country plan's destination says it all.
     ...(countries > 1 ? [{ label: common('package.coverage'), value: common('store.countriesCount', { count: countries }) }] : []),
@@ -38,7 +47,6 @@ export function summaryRows(order: MailOrder, lang: Locale): Row[] {
         validity: formatValidity(order.plan.validity, order.plan.validityUnit, lang),
       }),
     },
-    { label: t('order.total'), value: t('order.totalValue', { price: formatPrice(order.total, lang) }) },
   ];
 }
 

@@ -305,6 +305,7 @@ export function createOrderStore(db: Db): OrderStore {
           [uid],
         );
         await tx.query('UPDATE carts SET uid = NULL WHERE uid = $1', [uid]);
+        // A traveller's name and link stay (issue 33): the eSIM given to them is still theirs to use.
         // Last, so that a refusal rolls the detaching back: the account and its data go together.
         await deleteAccount();
         return { cancelledCheckouts, detached: detached.length };

@@ -52,6 +52,10 @@ export interface OrderRow {
   replaced_by: string | null;
   /** The cart whose one payment this order shares (migration 0029); null: an order paid on its own. */
   cart_id: string | null;
+  /** The traveller this eSIM is for (issue 33), when the buyer named one; their address is optional. */
+  traveller_name: string | null;
+  traveller_email: string | null;
+  traveller_emailed_at: Date | null;
   /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
   lease: number;
 }
@@ -92,6 +96,8 @@ export interface NewOrder {
   tripStartsOn: string | null;
   /** The buyer's unused eSIM (its order) this new eSIM exchanges; null: no exchange. */
   exchangeOf: string | null;
+  /** Who the eSIM is for (a cart's, issue 33); absent: the buyer's own. */
+  traveller?: { name: string; email: string | null } | undefined;
 }
 
 export interface PaymentRecord {
