@@ -104,6 +104,8 @@ export const ORDERS_PER_USER_PER_MINUTE = 10;
 /** A cart (POST /carts, issue 33): 1 to CART_MAX_PER_PLAN of a plan, at most CART_MAX_ESIMS eSIMs in all; each counts as an order above. */
 export const CART_MAX_PER_PLAN = 10;
 export const CART_MAX_ESIMS = 10;
+/** The header that carries a traveller's link token (issue 33): the page reads it from the link's fragment, never puts it in a URL a server logs. */
+export const TRAVELLER_TOKEN_HEADER = 'X-Traveller-Token';
 export const ORDERS_PER_USER_PER_HOUR = 30;
 export const REFUND_REQUESTS_PER_USER_PER_MINUTE = 5;
 /** GET /esims/{id}/top-ups asks the partner for the eSIM's own top-ups each time. */

@@ -23,6 +23,9 @@ export const OFFLINE_ROUTE = '/offline';
 /** The alert e-mails' unsubscribe link (issue 23): one person's token, nothing for a search engine. */
 export const UNSUBSCRIBE_ROUTE = '/unsubscribe';
 
+/** A traveller's eSIM page (issue 33): one person's private link, nothing for a search engine. */
+export const TRAVELLER_ROUTE = '/traveller';
+
 /**
  * The back office (issue 30, DESIGN 8): for the provider's staff only, so never linked, indexed,
  * in the sitemap or kept by the service worker; in English and German (the provider is in Berlin).
@@ -40,6 +43,7 @@ export const NOINDEX_ROUTES: readonly string[] = [
   '/package/404',
   OFFLINE_ROUTE,
   UNSUBSCRIBE_ROUTE,
+  TRAVELLER_ROUTE,
   ...GUARDED_ROUTES,
   OPS_ROUTE,
 ];

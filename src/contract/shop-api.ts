@@ -292,9 +292,6 @@ export type TravellerEsim = z.infer<typeof TravellerEsim>;
 export const TravellerLink = z.object({ link: z.url(), emailedTo: z.string().nullable() });
 export type TravellerLink = z.infer<typeof TravellerLink>;
 
-/** The header that carries a traveller's token (from the link's fragment, never in a URL the server logs). */
-export const TRAVELLER_TOKEN_HEADER = 'X-Traveller-Token';
-
 export const EsimList = z.object({ esims: z.array(EsimView) });
 export type EsimList = z.infer<typeof EsimList>;
 

@@ -1,6 +1,7 @@
 import type { Price } from '../catalogue/schema.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { ALERT_KINDS } from '../contract/alert-kinds.ts';
+import { TRAVELLER_TOKEN_HEADER } from '../config/constants.ts';
 import type {
   AlertPreferences,
   CartView,
@@ -19,6 +20,9 @@ import type {
   PushPublicKey,
   PushSubscriptionRequest,
   TopUpPlans,
+  Traveller,
+  TravellerEsim,
+  TravellerLink,
 } from '../contract/shop-api.ts';
 
 /**
@@ -41,6 +45,8 @@ export type ShopErrorKind =
   /** POST /orders with exchangeOf: that eSIM cannot be exchanged for this plan (`reason` says why). */
   | 'notExchangeable'
   | 'cannotTopUp'
+  /** PUT /esims/{id}/traveller: only a delivered eSIM that has not ended can be given to a traveller. */
+  | 'notShareable'
   | 'tooManyRequests'
   /** The shop has stopped selling for a while (the partner's balance ran dry): nothing was charged. */
   | 'salesPaused'
@@ -98,6 +104,10 @@ export interface ShopClient {
   replaceEsim(esimId: string, lang: Locale): Promise<EsimView>;
   /** The eSIM as the partner has it now ("Not working?": read again at most once a minute per eSIM). */
   diagnoseEsim(esimId: string, lang: Locale): Promise<EsimView>;
+  /** Gives the eSIM to a traveller, or sends their link again: a new link (the last one stops), e-mailed when an address is given. */
+  shareWithTraveller(esimId: string, traveller: Traveller): Promise<TravellerLink>;
+  /** Stops the traveller's link. */
+  revokeTravellerLink(esimId: string): Promise<void>;
   /** Which alerts go by e-mail and by push (saved on the server, all on until changed). */
   getAlertPreferences(): Promise<AlertPreferences>;
   saveAlertPreferences(preferences: AlertPreferences): Promise<AlertPreferences>;
@@ -194,7 +204,9 @@ function isEsimView(value: unknown): value is EsimView {
     (value.installStep === undefined || value.installStep === null || Object.hasOwn(INSTALL_STEPS, value.installStep as string)) &&
     typeof value.refundable === 'boolean' &&
     typeof value.canTopUp === 'boolean' &&
-    typeof value.topUpSupported === 'boolean'
+    typeof value.topUpSupported === 'boolean' &&
+    // A device's copy saved before travellers existed has none.
+    (value.traveller === undefined || value.traveller === null || (isObject(value.traveller) && isString(value.traveller.name)))
   );
 }
 
@@ -290,6 +302,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
       if (body.error.code === 'not_exchangeable')
         throw new ShopError('notExchangeable', undefined, undefined, isString(body.error.reason) ? body.error.reason : undefined);
       if (body.error.code === 'cannot_top_up') throw new ShopError('cannotTopUp');
+      if (body.error.code === 'not_shareable') throw new ShopError('notShareable');
     }
     if (response.status === 503 && isObject(body) && isObject(body.error) && body.error.code === 'sales_paused')
       throw new ShopError('salesPaused');
@@ -377,6 +390,14 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     refundEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/refund?lang=${lang}`, isEsimView, { method: 'POST' }),
     replaceEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/replace?lang=${lang}`, isEsimView, { method: 'POST' }),
     diagnoseEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/diagnosis?lang=${lang}`, isEsimView),
+    shareWithTraveller: (esimId, traveller) =>
+      call(
+        `/esims/${encodeURIComponent(esimId)}/traveller`,
+        (body): body is TravellerLink =>
+          isObject(body) && isString(body.link) && /^https?:\/\//.test(body.link) && (body.emailedTo === null || isString(body.emailedTo)),
+        { method: 'PUT', body: traveller },
+      ),
+    revokeTravellerLink: (esimId) => call(`/esims/${encodeURIComponent(esimId)}/traveller-link`, isNoContent, { method: 'DELETE' }),
     getAlertPreferences: () => call('/me/alerts', isAlertPreferences),
     saveAlertPreferences: (preferences) => call('/me/alerts', isAlertPreferences, { method: 'PUT', body: preferences }),
     getPushPublicKey: () =>
@@ -385,3 +406,33 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     deletePushSubscription: (endpoint) => call('/me/push-subscriptions', isNoContent, { method: 'DELETE', body: { endpoint } }),
   };
 }
+
+/** What a traveller's link opened (GET /traveller/esim), as their page tells it. */
+export type TravellerEsimOutcome = { status: 'found'; esim: TravellerEsim } | { status: 'notFound' } | { status: 'failed' };
+
+/**
+ * A traveller's eSIM by the token of their private link (issue 33): no sign-in, so none of the
+ * signed-in client and its Firebase code. The token goes in a header, never in the URL.
+ * baseUrl: API_BASE_URL, without a trailing slash.
+ */
+export async function getTravellerEsim(
+  baseUrl: string,
+  token: string,
+  lang: Locale,
+  fetchImpl: typeof fetch = fetch,
+): Promise<TravellerEsimOutcome> {
+  try {
+    const response = await fetchImpl(`${baseUrl}/traveller/esim?lang=${lang}`, { headers: { [TRAVELLER_TOKEN_HEADER]: token } });
+    if (response.status === 404) return { status: 'notFound' };
+    const body: unknown = await response.json().catch(() => undefined);
+    if (response.ok && isTravellerEsim(body)) return { status: 'found', esim: body };
+  } catch {
+    // The network failed: the page offers to try again.
+  }
+  return { status: 'failed' };
+}
+
+const isTravellerEsim = (value: unknown): value is TravellerEsim =>
+  isObject(value) &&
+  isString(value.travellerName) &&
+  isEsimView({ ...value, id: '', orderNumber: '', refundable: false, canTopUp: false, topUpSupported: false, traveller: null });

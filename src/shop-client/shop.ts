@@ -16,6 +16,8 @@ export const {
   refundEsim,
   replaceEsim,
   diagnoseEsim,
+  shareWithTraveller,
+  revokeTravellerLink,
   getAlertPreferences,
   saveAlertPreferences,
   getPushPublicKey,

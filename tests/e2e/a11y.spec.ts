@@ -23,6 +23,7 @@ const PAGE_TYPES = [
   '/chat',
   '/offline',
   '/unsubscribe',
+  '/traveller',
   '/this-page-does-not-exist',
 ];
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { localizePath } from '../../src/i18n/paths.ts';
-import { installCodesOn, mailTo, payWith, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
+import { installCodesOn, IPHONE_SAFARI, mailTo, payWith, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
 
 /**
@@ -15,10 +15,11 @@ const KOREA = snapshot.packages.find((p) => p.id === 'kr-3gb-15d')!;
 for (const lang of ['en', 'de', 'ar'] as const) {
   const common = messages(lang, 'common');
   const { cart: c, paymentSuccess: done } = messages(lang, 'checkout');
+  const { traveller: tr, myEsim } = messages(lang, 'esims');
   const euros = (amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 
-  test(`buys eSIMs for two destinations and three travellers on one payment (${lang})`, async ({ page }) => {
-    test.setTimeout(150_000);
+  test(`buys eSIMs for two destinations and three travellers on one payment (${lang})`, async ({ page, browser }) => {
+    test.setTimeout(180_000);
     const email = await signedInAt(page, lang, localizePath(lang, '/cart'));
     await expect(page.locator('[data-cart-empty]')).toContainText(c.empty);
     const cartLink = page.locator('header [data-cart-link]');
@@ -48,11 +49,28 @@ for (const lang of ['en', 'de', 'ar'] as const) {
     await expect(cartLink.locator('[data-cart-badge]')).toHaveText(new Intl.NumberFormat(lang).format(3));
     expect(await axeViolations(page)).toEqual([]);
 
-    // Buying asks for both consents first, as for one plan.
+    // The two Japan eSIMs are for Ana, who gets her own e-mail, and Ben, who has no address.
+    const ana = `ana-${lang}-${Date.now()}@example.com`;
+    const japan = lines.first();
+    await japan.getByText(c.travellers).click();
+    const names = japan.locator('[data-traveller-name]');
+    const addresses = japan.locator('[data-traveller-email]');
+    await expect(names).toHaveCount(2);
+    await names.nth(0).fill('Ana');
+    await addresses.nth(0).fill('ana@');
+    await names.nth(1).fill('Ben');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Buying asks for both consents first, as for one plan, then for an address that can be one.
     await page.getByRole('button', { name: c.buyAll }).click();
     await expect(page.locator('#consent-terms')).toBeFocused();
     await page.locator('#consent-terms').check();
     await page.locator('#consent-immediate-start').check();
+    await page.getByRole('button', { name: c.buyAll }).click();
+    await expect(addresses.nth(0)).toBeFocused();
+    await expect(japan).toContainText(tr.emailInvalid);
+    await expect(names.nth(1)).toHaveValue('Ben');
+    await addresses.nth(0).fill(ana);
     await page.getByRole('button', { name: c.buyAll }).click();
     await expect(page).toHaveURL(new RegExp(`^${STRIPE_STAND_IN}/pay/cs_test_`));
     await payWith(page, '4242 4242 4242 4242');
@@ -71,5 +89,39 @@ for (const lang of ['en', 'de', 'ar'] as const) {
     // Paid: the cart is empty, and each eSIM had its own e-mail.
     await expect(cartLink).toBeHidden();
     await mailTo(email, 3);
+
+    // Ana's own e-mail: her eSIM and a private link, nothing of the buyer.
+    const anaMail = await mailTo(ana);
+    expect(anaMail.text).not.toContain(email);
+    const link = /(https?:\/\/\S+\/traveller#[\w-]{43})/.exec(anaMail.text ?? '')?.[1];
+    expect(link).toBeDefined();
+    // Opened on her iPhone, with no account: the one-tap install, her name, nothing of the buyer.
+    const phone = await browser.newContext({ userAgent: IPHONE_SAFARI });
+    const travellerPage = await phone.newPage();
+    await travellerPage.goto(link!);
+    await expect(travellerPage.locator('#traveller-esim')).toContainText('Ana');
+    await expect(travellerPage.locator('[data-iphone-install]')).toBeVisible();
+    await expect(travellerPage.locator('body')).not.toContainText(email);
+    await expect(travellerPage.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+    expect(await axeViolations(travellerPage)).toEqual([]);
+
+    // My eSIMs labels each eSIM with its traveller; the buyer stops Ana's link, and refunds Ben's eSIM.
+    await page.goto(localizePath(lang, '/my-esim'));
+    await expect(page.locator('[data-traveller-label]')).toHaveCount(2);
+    const cardFor = (name: string) =>
+      page.locator('[data-esim]').filter({ has: page.locator('[data-traveller-label]', { hasText: name }) });
+    await cardFor('Ana').getByRole('button', { name: tr.manage }).click();
+    await cardFor('Ana').getByRole('button', { name: tr.revoke }).click();
+    await expect(cardFor('Ana').locator('[data-link-outcome]')).toHaveText(tr.revoked);
+    await travellerPage.reload();
+    await expect(travellerPage.locator('[data-traveller-missing="notFound"]')).toContainText(tr.notFound);
+    await phone.close();
+
+    const ben = cardFor('Ben');
+    await ben.getByRole('button', { name: myEsim.refund }).click();
+    await page.getByRole('dialog', { name: myEsim.refundTitle }).getByRole('button', { name: myEsim.refundConfirm }).click();
+    await expect(ben).toContainText(myEsim.statuses.refunded, { timeout: 30_000 });
+    await expect(cardFor('Ana')).toContainText(myEsim.statuses.ready);
+    expect(await axeViolations(page)).toEqual([]);
   });
 }

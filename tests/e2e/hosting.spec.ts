@@ -25,6 +25,7 @@ const PAGE_TYPES = [
   '/profile',
   '/offline',
   '/unsubscribe',
+  '/traveller',
   '/no-such-page',
 ];
 const HASHED_ASSET = `/_astro/${readdirSync(new URL('../../dist/_astro/', import.meta.url)).find((f) => f.endsWith('.css'))}`;

@@ -12,6 +12,8 @@ import { planDataUrl, type PlanData } from '../checkout/plan-data.ts';
 import type { CartLine } from './cart-storage.ts';
 import { $cart, $cartCount, maxQuantity, removeFromCart, setQuantity, updatePrices } from './cart.ts';
 import type { CartPageMessages } from './cart-messages.ts';
+import TravellerFields from '../travellers/TravellerFields.tsx';
+import { EMPTY_TRAVELLER, hasProblems, toTraveller, travellerProblems, type TravellerDraft } from '../travellers/traveller-draft.ts';
 
 interface Props {
   locale: Locale;
@@ -48,6 +50,10 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [moved, setMoved] = useState<string[]>([]);
+  // Who each eSIM is for, by plan, as typed (kept on this page only); problems shown once Buy all was pressed.
+  const [travellers, setTravellers] = useState<Record<string, TravellerDraft[]>>({});
+  const [checked, setChecked] = useState(false);
+  const [opened, setOpened] = useState<Record<string, boolean>>({});
   const planIds = lines.map((l) => l.planId).join(',');
 
   useEffect(() => {
@@ -94,6 +100,22 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
   const total: Price = {
     amountMinor: lines.reduce((sum, l) => sum + l.price.amountMinor * l.quantity, 0),
     currency: lines[0]!.price.currency,
+  };
+  const draftsOf = (line: CartLine) => Array.from({ length: line.quantity }, (_, i) => travellers[line.planId]?.[i] ?? EMPTY_TRAVELLER);
+  const setDraft = (planId: string, index: number, draft: TravellerDraft) =>
+    setTravellers((before) => {
+      const drafts = [...(before[planId] ?? [])];
+      drafts[index] = draft;
+      return { ...before, [planId]: drafts };
+    });
+  /** Before paying: every traveller typed is whole, else the first problem takes the focus. */
+  const travellersReady = () => {
+    setChecked(true);
+    const wrong = lines.filter((line) => draftsOf(line).some((d) => hasProblems(travellerProblems(d, false))));
+    if (wrong.length === 0) return true;
+    setOpened((before) => ({ ...before, ...Object.fromEntries(wrong.map((line) => [line.planId, true])) }));
+    requestAnimationFrame(() => document.querySelector<HTMLInputElement>('[data-cart-lines] [aria-invalid="true"]')?.focus());
+    return false;
   };
   const showPrices = (prices: { planId: string; price: Price }[]) => {
     const changed = updatePrices(prices);
@@ -164,6 +186,33 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
                   {fill(m.remove, { plan: label })}
                 </button>
               </div>
+              <details
+                open={opened[line.planId] ?? false}
+                onToggle={(event) => {
+                  const open = event.currentTarget.open;
+                  setOpened((before) => ({ ...before, [line.planId]: open }));
+                }}
+                className="mt-3"
+                data-travellers
+              >
+                <summary className="cursor-pointer text-sm font-semibold">{m.travellers}</summary>
+                <p className="mt-2 text-sm text-ink-muted">{m.travellersHint}</p>
+                <div className="mt-3 space-y-4">
+                  {draftsOf(line).map((draft, i) => (
+                    <TravellerFields
+                      key={i}
+                      draft={draft}
+                      problems={checked ? travellerProblems(draft, false) : {}}
+                      onChange={(next) => setDraft(line.planId, i, next)}
+                      labels={{
+                        name: fill(m.travellerName, { n: String(i + 1), plan: label }),
+                        email: fill(m.travellerEmail, { n: String(i + 1), plan: label }),
+                      }}
+                      messages={m.travellerProblems}
+                    />
+                  ))}
+                </div>
+              </details>
             </li>
           );
         })}
@@ -184,7 +233,16 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
           locale={locale}
           price={total}
           cart={{
-            items: lines.map(({ planId, quantity, price }) => ({ planId, quantity, expectedPrice: price })),
+            items: lines.map((line) => {
+              const named = draftsOf(line).flatMap((draft) => toTraveller(draft) ?? []);
+              return {
+                planId: line.planId,
+                quantity: line.quantity,
+                expectedPrice: line.price,
+                ...(named.length > 0 && { travellers: named }),
+              };
+            }),
+            ready: travellersReady,
             onPrices: showPrices,
             buyLabel: m.buyAll,
           }}

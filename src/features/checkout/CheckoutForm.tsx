@@ -33,7 +33,15 @@ interface Props {
    * A cart (the cart page, issue 33): its plans and quantities, bought on one payment page. A moved
    * price is handed to `onPrices` (every plan's price now), for the page to show and to ask again.
    */
-  cart?: { items: CartItem[]; onPrices: (prices: { planId: string; price: Price }[]) => void; buyLabel: string } | undefined;
+  cart?:
+    | {
+        items: CartItem[];
+        onPrices: (prices: { planId: string; price: Price }[]) => void;
+        buyLabel: string;
+        /** Whether the page's own fields (the travellers) are right; false: it showed what is not and took the focus. */
+        ready: () => boolean;
+      }
+    | undefined;
   termsPath: string;
   messages: CheckoutFormMessages;
   /** The API answered a different current price: show it everywhere. */
@@ -94,6 +102,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
     // Not answered to POST /orders.
     notRefundable: m.errors.server,
     notReplaceable: m.errors.server,
+    notShareable: m.errors.server,
     // A top-up of an eSIM that expired or was used up meanwhile, or of another destination.
     cannotTopUp: m.errors.cannotTopUp,
     salesPaused: m.errors.salesPaused,
@@ -121,6 +130,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
       boxes[unticked[0]!].current?.focus();
       return;
     }
+    if (cart && !cart.ready()) return;
     inFlight.current = true;
     setBusy(true);
     setFailure(undefined);

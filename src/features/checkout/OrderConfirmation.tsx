@@ -38,6 +38,7 @@ type View =
         | 'notReplaceable'
         | 'notExchangeable'
         | 'cannotTopUp'
+        | 'notShareable'
         | 'tooManyRequests'
         | 'salesPaused'
         | 'accountBlocked'
@@ -124,6 +125,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
                   kind === 'notReplaceable' ||
                   kind === 'notExchangeable' ||
                   kind === 'cannotTopUp' ||
+                  kind === 'notShareable' ||
                   kind === 'tooManyRequests' ||
                   kind === 'salesPaused' ||
                   kind === 'accountBlocked'

@@ -13,6 +13,7 @@ import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import { needsConnecting } from './needs-connecting.ts';
 import RefundDialog from './RefundDialog.tsx';
 import TopUpOffer from './TopUpOffer.tsx';
+import TravellerShare from '../travellers/TravellerShare.tsx';
 import UsageBar from './UsageBar.tsx';
 
 interface Props {
@@ -103,6 +104,11 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           {m.statuses[esim.status]}
         </span>
       </div>
+      {esim.traveller && (
+        <p className="mt-1 text-sm font-medium" data-traveller-label>
+          {fill(m.traveller.label, { name: esim.traveller.name })}
+        </p>
+      )}
       {esim.installStep && (
         <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
       )}
@@ -195,6 +201,12 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
       {esim.install && (
         <div id={codesId} ref={codes} tabIndex={-1} hidden={!codesOpen} className="mt-4">
           {codesOpen && <InstallCodes install={esim.install} messages={m.installCodes} guidePath={paths.guide} />}
+        </div>
+      )}
+      {/* Given to a traveller (issue 33): only an eSIM in use, and never from the device's offline copy. */}
+      {!offline && esim.install && (
+        <div className="mt-4">
+          <TravellerShare esim={esim} locale={locale} messages={m.traveller} onChanged={onChanged} />
         </div>
       )}
     </li>

@@ -2,6 +2,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { shopErrorMessages, type ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
 import { checkoutNamespace } from '../checkout/messages.ts';
+import { travellerShareMessages, type TravellerShareMessages } from '../travellers/messages.ts';
 import {
   checklistMessages,
   esimsNamespace,
@@ -60,6 +61,8 @@ export type MyEsimsMessages = Pick<MyEsim, (typeof SHOWN)[number]> &
     plan: string;
     installCodes: InstallCodesMessages;
     checklist: ChecklistMessages;
+    /** Giving an eSIM to a traveller (issue 33). */
+    traveller: TravellerShareMessages;
   };
 
 /** One eSIM's card (EsimCard.tsx), with its top-up offer and refund dialog. */
@@ -107,6 +110,7 @@ export function myEsimsMessages(locale: Locale): MyEsimsMessages {
     plan: checkoutNamespace(locale).checkout.plan,
     installCodes: installCodesMessages(locale),
     checklist: checklistMessages(locale),
+    traveller: travellerShareMessages(locale),
   };
 }
 

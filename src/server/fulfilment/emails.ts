@@ -1,3 +1,4 @@
+import { TRAVELLER_ROUTE } from '../../config/site.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Db } from '../db/db.ts';
@@ -64,7 +65,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
   }
 
   /** A traveller's page (issue 33): the token in the fragment, which no server or proxy logs. */
-  const travellerPageUrl = (lang: Locale, token: string) => `${siteUrl}${localizePath(lang, '/traveller')}#${token}`;
+  const travellerPageUrl = (lang: Locale, token: string) => `${siteUrl}${localizePath(lang, TRAVELLER_ROUTE)}#${token}`;
 
   /** The traveller's own e-mail with their eSIM and the link to its page, in the buyer's language. */
   async function sendTravellerEmail(order: OrderRow, token: string, to: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { ERROR_CODES, TRAVELLER_TOKEN_HEADER, type TravellerEsim } from '../../contract/shop-api.ts';
+import { TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
+import { ERROR_CODES, type TravellerEsim } from '../../contract/shop-api.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import { travellerEsimView, type DestinationOf } from '../esims/view.ts';
 import { fail, siteCors } from '../http.ts';
