@@ -153,7 +153,7 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('refunds exactly the eSIM the partner could not deliver, and one the buyer gives back, from the one payment', async () => {
+  it('refunds exactly the eSIMs the partner could not deliver, in one e-mail, and one the buyer gives back, from the one payment', async () => {
     const buyer = await signUp();
     // The partner raised the third destination's wholesale price after the sale: it refuses that
     // package every time (a wrong total), so that eSIM alone is not delivered.
@@ -161,7 +161,7 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     const was = raised.price;
     bed.stand.partner.setPrice(raised.packageCode, was + 10_000);
     let settled: CartView;
-    const created = await paidCart(buyer.idToken, [item(PLAN, 1), item(THIRD, 1)]);
+    const created = await paidCart(buyer.idToken, [item(PLAN, 1), item(THIRD, 2)]);
     try {
       settled = await settledCart(buyer.idToken, created.cart.id, (c) =>
         c.orders.every((o) => ['delivered', 'refunded'].includes(o.state)),
@@ -172,17 +172,38 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     expect(settled.orders.map((o) => [o.plan.id, o.state])).toEqual([
       [PLAN.pkg.id, 'delivered'],
       [THIRD.pkg.id, 'refunded'],
+      [THIRD.pkg.id, 'refunded'],
     ]);
     const intent = (await paymentsOf(created.cart.id))[0]!.payment_intent_id;
     const refundedAtStripe = async () => (await bed.stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.amount).sort();
-    expect(await refundedAtStripe()).toEqual([THIRD.price.amountMinor]);
+    expect(await refundedAtStripe()).toEqual([THIRD.price.amountMinor, THIRD.price.amountMinor]);
+
+    // One e-mail says what arrived and what was refunded: each undelivered eSIM's price and their total.
+    const toBuyer = () => bed.stand.smtp.messages.filter((m) => m.to.includes(buyer.email));
+    await waitFor(
+      () => bed.handler.fulfilment.runDue().then(toBuyer),
+      (mails) => mails.length === 2,
+    );
+    await bed.handler.fulfilment.settled();
+    const [orderMail, refundMail] = toBuyer();
+    expect(orderMail!.subject).toContain(settled.orders[0]!.number);
+    const euros = (amountMinor: number) =>
+      new Intl.NumberFormat('de', { style: 'currency', currency: THIRD.price.currency }).format(amountMinor / 100);
+    expect(refundMail!.text).toContain(euros(THIRD.price.amountMinor));
+    expect(refundMail!.text).toContain(euros(2 * THIRD.price.amountMinor));
+    for (const order of settled.orders) expect(refundMail!.text).toContain(order.number);
 
     // The buyer gives back a delivered, never installed eSIM: its price only.
     const kept = settled.orders[0]!;
     const refund = await call(`/esims/${kept.id}/refund?lang=en`, { method: 'POST', token: buyer.idToken });
     expect(refund.status).toBe(200);
     await settledCart(buyer.idToken, created.cart.id, (c) => c.orders.every((o) => o.state === 'refunded'));
-    expect(await refundedAtStripe()).toEqual([PLAN.price.amountMinor, THIRD.price.amountMinor].sort());
+    expect(await refundedAtStripe()).toEqual([PLAN.price.amountMinor, THIRD.price.amountMinor, THIRD.price.amountMinor].sort());
+    // Its own e-mail, as the buyer asked: three in all.
+    await waitFor(
+      () => bed.handler.fulfilment.runDue().then(toBuyer),
+      (mails) => mails.length === 3,
+    );
     expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
   });
 

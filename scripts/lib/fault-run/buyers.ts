@@ -1,6 +1,13 @@
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import type { SellablePlan } from '../../../src/server/orders/plans.ts';
-import type { CreateCartRequest, CreateCartResponse, CreateOrderRequest, OrderView, TopUpPlans } from '../../../src/contract/shop-api.ts';
+import type {
+  CreateCartRequest,
+  CreateCartResponse,
+  CreateOrderRequest,
+  OrderView,
+  TopUpPlans,
+  Traveller,
+} from '../../../src/contract/shop-api.ts';
 import { grantRoleOn, signInOn, signUpOn } from '../auth-emulator.ts';
 import { between, pick, type Random } from './random.ts';
 
@@ -75,7 +82,7 @@ export interface BuyerStats {
   paid: number;
   deliveredSeen: number;
   /** Carts paid (several eSIMs on one payment), their eSIMs, and double clicks of Buy all that found the same cart. */
-  carts: { paid: number; esims: number; sameOnDoubleClick: number };
+  carts: { paid: number; esims: number; sameOnDoubleClick: number; travellers: number };
   notDeliveredInTime: number;
   gaveUp: number;
   doubleClicks: number;
@@ -138,7 +145,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const { api, random } = settings;
   const stats: BuyerStats = {
     buyers: 0,
-    carts: { paid: 0, esims: 0, sameOnDoubleClick: 0 },
+    carts: { paid: 0, esims: 0, sameOnDoubleClick: 0, travellers: 0 },
     orders: new Map(),
     esimOrdersStarted: 0,
     notStarted: 0,
@@ -182,10 +189,12 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       /** An operator's refund of the kept eSIM: the part's share of the price, the rest after a pause or never, the part's click double. */
       operator: OperatorPlan | undefined;
       /** Bought in a cart with these other plans, each `quantity` times (the purchase's own plan once or twice). */
-      cart: { plan: SellablePlan; quantity: number }[] | undefined;
+      cart: CartPlanItem[] | undefined;
     }[];
   }[] = [];
   type OperatorPlan = { share: number; rest: boolean; pauseMs: number; doubleClick: boolean };
+  /** A plan of a cart, `quantity` times, each eSIM for a traveller with their own address or not (issue 33). */
+  type CartPlanItem = { plan: SellablePlan; quantity: number; travellers?: Traveller[] };
   type BlockPlan = { onOpenOrder: boolean; unblock: boolean; pauseMs: number; tryPay: boolean };
   const blockRandom = settings.blockRandom;
   /** Five draws for every buyer: each buyer's choice stays put. */
@@ -212,16 +221,32 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     return intent === 'keep' && refunds < settings.operatorShare ? { share, rest, pauseMs, doubleClick } : undefined;
   };
   const cartRandom = settings.cartRandom;
-  /** Four draws for every purchase: a cart of the purchase's plan and up to two others, one to four eSIMs in all. */
-  const cartPlan = (intent: Intent, plan: SellablePlan): { plan: SellablePlan; quantity: number }[] | undefined => {
-    const [inCart, twice, others, other] = [cartRandom(), cartRandom() < 0.3, Math.floor(cartRandom() * 3), cartRandom()];
+  /**
+   * Five draws for every purchase: a cart of the purchase's plan and up to two others, one to four
+   * eSIMs in all, and in half of the carts a traveller for each eSIM, every other one with an address.
+   */
+  const cartPlan = (intent: Intent, plan: SellablePlan): CartPlanItem[] | undefined => {
+    const [inCart, twice, others, other, named] = [
+      cartRandom(),
+      cartRandom() < 0.3,
+      Math.floor(cartRandom() * 3),
+      cartRandom(),
+      cartRandom() < 0.5,
+    ];
     if (intent !== 'keep' || inCart >= settings.cartShare) return undefined;
-    const items = [{ plan, quantity: twice ? 2 : 1 }];
+    const items: CartPlanItem[] = [{ plan, quantity: twice ? 2 : 1 }];
     for (let i = 0; i < others; i++) {
       const extra = settings.plans[Math.floor(((other + i / 3) % 1) * settings.plans.length)]!;
       if (!items.some((item) => item.plan.pkg.id === extra.pkg.id)) items.push({ plan: extra, quantity: 1 });
     }
-    return items;
+    if (!named) return items;
+    return items.map((item, i) => ({
+      ...item,
+      travellers: Array.from({ length: item.quantity }, (_, k) => ({
+        name: `Traveller ${i + 1}.${k + 1}`,
+        ...((i + k) % 2 === 0 && { email: `traveller-${crypto.randomUUID()}@example.com` }),
+      })),
+    }));
   };
   for (let left = settings.orders; left > 0;) {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
@@ -412,9 +437,14 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
    * A cart (issue 33): POST /carts (twice at once for a double click: the same cart), one payment,
    * then each eSIM waited for on its own (counted delivered in time, or not).
    */
-  async function buyCart(buyer: Buyer, items: { plan: SellablePlan; quantity: number }[], doubleClick: boolean): Promise<void> {
+  async function buyCart(buyer: Buyer, items: CartPlanItem[], doubleClick: boolean): Promise<void> {
     const body: CreateCartRequest = {
-      items: items.map(({ plan, quantity }) => ({ planId: plan.pkg.id, quantity, expectedPrice: plan.price })),
+      items: items.map(({ plan, quantity, travellers }) => ({
+        planId: plan.pkg.id,
+        quantity,
+        expectedPrice: plan.price,
+        ...(travellers && { travellers }),
+      })),
       lang: 'en',
       consents: { terms: true, immediateStart: true },
     };
@@ -440,6 +470,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     stats.paid += ids.length;
     stats.carts.paid++;
     stats.carts.esims += ids.length;
+    stats.carts.travellers += items.reduce((sum, item) => sum + (item.travellers?.length ?? 0), 0);
     const seen = await Promise.all(ids.map((id) => waitOrder(buyer.token, id, (o) => delivered(o) || FINAL.has(o.state))));
     for (const order of seen) {
       if (order && delivered(order)) stats.deliveredSeen++;

@@ -33,6 +33,7 @@ interface OrderRow {
   email_sent_at: Date | null;
   email: string | null;
   checkout_session_id: string | null;
+  traveller_email: string | null;
 }
 
 interface RefundRow {
@@ -58,8 +59,8 @@ export async function crossCheck(deps: {
 }): Promise<CrossCheck[]> {
   const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
   const orders = await db.query<OrderRow>(
-    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email_sent_at, email, checkout_session_id
-     FROM orders`,
+    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email_sent_at, email, checkout_session_id,
+       traveller_email FROM orders`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
   // The shop's refunds, one row per refund asked (migration 0016).
@@ -281,7 +282,6 @@ export async function crossCheck(deps: {
 
   // E-mails: the order's (or the top-up's, or the refund's) e-mail reached the buyer.
   const mails: string[] = [];
-  const subjects = smtp.messages.map((m) => `${m.to.join(',')} ${m.subject}`);
   for (const order of orders) {
     if (!order.email) continue;
     const owed =
@@ -289,8 +289,24 @@ export async function crossCheck(deps: {
       (order.state === 'refunded' && (order.refund_reason === 'requested' || order.refund_reason === 'not_delivered'));
     if (!owed) continue;
     const number = orderNumber(order);
-    const sent = subjects.filter((s) => s.includes(order.email!) && s.includes(number)).length;
+    // A cart's undelivered eSIMs share one refund e-mail, which names each of them.
+    const sent = smtp.messages.filter(
+      (m) => m.to.includes(order.email!) && (m.subject.includes(number) || (order.state === 'refunded' && m.text.includes(number))),
+    ).length;
     if (sent === 0) mails.push(`${name(order)}: no e-mail reached ${order.email}`);
+  }
+
+  // Travellers (issue 33): a delivered eSIM's traveller with an address got their own e-mail with its
+  // page's link, and no traveller's e-mail names the buyer; one never delivered got none.
+  const travellers: string[] = [];
+  for (const order of orders.filter((o) => o.traveller_email)) {
+    const got = smtp.messages.filter((m) => m.to.includes(order.traveller_email!));
+    if (order.state === 'delivered' && !got.some((m) => /\/traveller#[\w-]{43}/.test(m.text)))
+      travellers.push(`${name(order)}: no e-mail with the eSIM's page reached its traveller ${order.traveller_email}`);
+    if (order.state !== 'delivered' && order.state !== 'refunded' && got.length > 0)
+      travellers.push(`${name(order)}: ${order.state}, yet its traveller got an e-mail`);
+    if (order.email && got.some((m) => m.text.includes(order.email!) || m.html.includes(order.email!)))
+      travellers.push(`${name(order)}: the traveller's e-mail names the buyer`);
   }
 
   return [
@@ -338,6 +354,12 @@ export async function crossCheck(deps: {
       name: 'email_sent',
       description: "every delivered or refunded order's e-mail reached the buyer (the SMTP stand-in)",
       breaches: mails,
+    },
+    {
+      name: 'traveller_emailed',
+      description:
+        "every delivered eSIM's traveller with an address got their own e-mail with its page's link, naming nothing of the buyer",
+      breaches: travellers,
     },
   ];
 }

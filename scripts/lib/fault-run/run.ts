@@ -544,7 +544,7 @@ export function reportLines(r: FaultRunReport): string[] {
         .join(', ') || 'none'
     })`,
     `buyers: ${b.buyers}; eSIM orders started ${b.esimOrdersStarted}${b.notStarted ? ` (${b.notStarted} not started: time over)` : ''}, payments ${b.paid}, seen delivered by the buyer in time ${b.deliveredSeen} (not in time ${b.notDeliveredInTime}), gave up ${b.gaveUp}, double clicks ${b.doubleClicks}`,
-    `carts: ${b.carts.paid} paid with ${b.carts.esims} eSIMs in all, double clicks of Buy all that found the same cart ${b.carts.sameOnDoubleClick}`,
+    `carts: ${b.carts.paid} paid with ${b.carts.esims} eSIMs in all (${b.carts.travellers} for named travellers), double clicks of Buy all that found the same cart ${b.carts.sameOnDoubleClick}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}, two at once on one eSIM ${b.topUps.twoAtOnce}`,
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
     `operator refunds (back office, admin): ${b.operator.orders} orders, ${b.operator.clicks} clicks (${b.operator.partial} partial, ${b.operator.rest} the rest), double clicks ${b.operator.doubleClicks}, answers lost to the operator and asked again with the same key ${b.operator.answersLost}, 'under way' answers waited out ${b.operator.underWay}, refused ${b.operator.refused}`,

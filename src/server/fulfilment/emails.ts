@@ -5,7 +5,7 @@ import type { Db } from '../db/db.ts';
 import type { EsimStore } from '../esims/store.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { orderEmail } from '../mail/order-email.ts';
-import { refundEmail } from '../mail/refund-email.ts';
+import { cartRefundEmail, refundEmail } from '../mail/refund-email.ts';
 import { topUpEmail } from '../mail/top-up-email.ts';
 import { travellerEmail } from '../mail/traveller-email.ts';
 import { issueTravellerLink } from '../travellers/links.ts';
@@ -13,6 +13,17 @@ import { orderNumber, type OrderRow } from '../orders/store.ts';
 import type { Lease } from './lease.ts';
 import { markEmailSent } from './queue.ts';
 import { refundsOf } from '../refunds/store.ts';
+
+/**
+ * Why the buyer is told the money came back, in their terms: not delivered (whatever failed on our
+ * side), or as they asked. An operator refunds at the buyer's request (or for a fault of ours, which
+ * the reason on record says). An exchange is the buyer's asking too: the new eSIM's own e-mail came first.
+ */
+const refundReasonOf = (order: OrderRow) =>
+  ['requested', 'operator', 'exchanged'].includes(order.refund_reason ?? '') ? ('requested' as const) : ('not_delivered' as const);
+
+/** A cart's order that will not change by itself any more: its eSIM delivered, or it was refunded or never paid. */
+const CART_SETTLED: ReadonlySet<OrderRow['state']> = new Set(['delivered', 'refunded', 'cancelled', 'expired', 'payment_failed']);
 
 /** The order as its e-mails tell it. */
 type MailOrder = Parameters<typeof topUpEmail>[0]['order'];
@@ -112,17 +123,19 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     await sent(lease, order.id, order.kind === 'top_up' ? 'top_up' : 'order');
   }
 
-  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void> {
+  /**
+   * The refund's e-mail, once Stripe says the money went back. 'wait': an undelivered eSIM of a cart
+   * whose other eSIMs are still on their way, told in the cart's one e-mail once they all are settled.
+   */
+  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void | 'wait'> {
     // Never 'refunded' to the buyer before Stripe says the money went back (fulfilment.ts, refund()).
     const unsettled = (await refundsOf(db, order.id)).filter((r) => r.status !== 'succeeded' && r.status !== 'cancelled');
     if (unsettled.length > 0) {
       throw new Error(`order ${order.id}: refund ${unsettled.map((r) => `${r.id} is ${r.status}`).join(', ')}, not succeeded`);
     }
-    // The buyer is told why in their terms: not delivered (whatever failed on our side), or as they asked.
-    // An operator refunds at the buyer's request (or for a fault of ours, which the reason on record says).
-    // An exchange is the buyer's asking too: the new eSIM's own e-mail came first.
-    const reason = ['requested', 'operator', 'exchanged'].includes(order.refund_reason ?? '') ? 'requested' : 'not_delivered';
+    const reason = refundReasonOf(order);
     if (!order.email) return sent(lease, order.id, undefined);
+    if (order.cart_id && reason === 'not_delivered') return sendCartRefundEmail(lease, order);
     const email = refundEmail({
       lang: order.lang as Locale,
       order: { number: orderNumber(order), total: { amountMinor: order.amount_minor, currency: order.currency } },
@@ -132,6 +145,36 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     await lease.check();
     await mailer.send({ ...email, to: order.email });
     await sent(lease, order.id, 'refund');
+  }
+
+  /**
+   * A cart delivered in part (issue 33): one e-mail for all its undelivered eSIMs, once every eSIM of
+   * the cart is settled, sent by the run of the first of them (by number) and recorded for each; the
+   * others' runs leave it to that one. A relay that fails leaves them all due, so it is sent again.
+   */
+  async function sendCartRefundEmail(lease: Lease, order: OrderRow): Promise<void | 'wait'> {
+    const cart = await db.query<OrderRow>('SELECT * FROM orders WHERE cart_id = $1 ORDER BY number', [order.cart_id]);
+    if (cart.some((o) => !CART_SETTLED.has(o.state))) return 'wait';
+    const undelivered = cart.filter((o) => o.state === 'refunded' && refundReasonOf(o) === 'not_delivered' && !o.email_sent_at);
+    if (undelivered[0]?.id !== order.id) return;
+    const lang = order.lang as Locale;
+    const item = (o: OrderRow) => ({
+      number: orderNumber(o),
+      total: { amountMinor: o.amount_minor, currency: o.currency },
+      destinationName: options.destinationName(o.destination, lang),
+      plan: o.plan,
+    });
+    const email = cartRefundEmail({
+      lang,
+      refunded: undelivered.map(item),
+      arrived: cart.filter((o) => o.state === 'delivered' || (o.state === 'refunded' && refundReasonOf(o) === 'requested')).map(item),
+      siteName,
+    });
+    await lease.check();
+    await mailer.send({ ...email, to: order.email! });
+    await lease.write(async (tx) => {
+      for (const o of undelivered) await markEmailSent(tx, o.id, 'refund');
+    });
   }
 
   /**

@@ -168,7 +168,9 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
           continue;
         }
         case 'refunded':
-          if (order.refund_reason && !order.email_sent_at) await emails.sendRefundEmail(lease, order);
+          // An undelivered eSIM of a cart waits for the cart's other eSIMs: one e-mail tells them all.
+          if (order.refund_reason && !order.email_sent_at && (await emails.sendRefundEmail(lease, order)) === 'wait')
+            return { retryInMs: allocationPollMs };
           return 'done';
         default:
           return 'done';

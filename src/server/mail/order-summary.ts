@@ -50,6 +50,16 @@ export function planRows(order: Pick<MailOrder, 'destinationName' | 'plan'>, lan
   ];
 }
 
+/** An eSIM in one line: its destination, data and validity ('Japan: 5 GB, valid for 30 days'). */
+export function planLine(order: Pick<MailOrder, 'destinationName' | 'plan'>, lang: Locale): string {
+  const { t } = mailTranslations(lang);
+  const plan = t('order.planValue', {
+    data: formatDataAmount(order.plan.metadata.dataAmount, lang),
+    validity: formatValidity(order.plan.validity, order.plan.validityUnit, lang),
+  });
+  return `${order.destinationName}: ${plan}`;
+}
+
 /** The durable record of the contract (BGB § 312f): the terms version and the withdrawal waiver, with its time. */
 export function legalBlocks(order: MailOrder, lang: Locale, siteName: string): Block[] {
   const { t } = mailTranslations(lang);
