@@ -109,7 +109,11 @@ export const OpsOrder = z.object({
     /** The order that replaced this one's eSIM at our cost. */
     replacedBy: z.string().nullable(),
     /** The other eSIMs paid on the same payment (a cart, issue 33), oldest first; empty for an order paid on its own. */
-    cartOrders: z.array(z.object({ id: z.string(), number: z.string(), state: z.string(), planId: z.string() })),
+    cartOrders: z.array(
+      z.object({ id: z.string(), number: z.string(), state: z.string(), planId: z.string(), travellerName: z.string().nullable() }),
+    ),
+    /** Who the buyer gave the eSIM to (issue 33), and whether a link to its page works now. */
+    traveller: z.object({ name: z.string(), email: z.string().nullable(), linkLive: z.boolean() }).nullable(),
     lastError: z.string().nullable(),
     held: z.boolean(),
   }),

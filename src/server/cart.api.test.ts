@@ -351,6 +351,16 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     expect((await share(buyer.idToken, benOrder!.id, { name: '', email: 'not an address' })).status).toBe(400);
     expect((await open(benToken)).status).toBe(200);
 
+    // The back office shows each eSIM's traveller, and whether their link works.
+    const support = await signUp();
+    await firebaseAccounts('demo-esim').setRole(support.uid, 'support');
+    const staff = (await signIn(support.email)).idToken;
+    const opsOrder = async (id: string) => OpsOrder.parse(await (await call(`/ops/orders/${id}`, { token: staff })).json()).order;
+    expect((await opsOrder(anaOrder!.id)).traveller).toEqual({ name: 'Ana', email: ana, linkLive: false });
+    const seenBen = await opsOrder(benOrder!.id);
+    expect(seenBen.traveller).toEqual({ name: 'Ben', email: ben, linkLive: true });
+    expect(seenBen.cartOrders.map((o) => o.travellerName)).toEqual(['Ana', null]);
+
     // Refunded, the eSIM ends: its link shows nothing.
     expect((await call(`/esims/${benOrder!.id}/refund?lang=en`, { method: 'POST', token: buyer.idToken })).status).toBe(200);
     await settledCart(buyer.idToken, created.cart.id, (c) => c.orders.find((o) => o.id === benOrder!.id)!.state === 'refunded');

@@ -227,9 +227,23 @@ function OrderDetails({
                   {order.cartOrders.map((other) => (
                     <li key={other.id}>
                       <ViewLink view={{ name: 'order', id: other.id }}>{other.number}</ViewLink> · {other.planId} · {other.state}
+                      {other.travellerName && ` · ${other.travellerName}`}
                     </li>
                   ))}
                 </ul>
+              </Fact>
+            )}
+            {order.traveller && (
+              <Fact term={m.order.traveller}>
+                <span data-traveller>
+                  {[
+                    order.traveller.name,
+                    order.traveller.email,
+                    order.traveller.linkLive ? m.order.travellerLinkLive : m.order.travellerLinkNone,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </span>
               </Fact>
             )}
             <Fact term={m.order.language}>{order.lang}</Fact>

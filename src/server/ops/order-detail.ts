@@ -64,17 +64,18 @@ interface PaymentRow {
 export async function orderDetail(db: Queryable, accounts: Accounts, id: string): Promise<OpsOrder | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
-  const [[payment], refunds, esim, timeline, account, signals, cartOrders] = await Promise.all([
+  const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks] = await Promise.all([
     db.query<PaymentRow>(`SELECT * FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`, [id]),
     db.query<RefundRow>('SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id', [id]),
     esimOfOrder(db, order),
     orderTimeline(db, id),
     accountState(accounts, order.uid),
     orderSignals(db, id).then((found) => (found ?? []).map(signalText)),
-    db.query<{ id: string; number: number; created_at: Date; state: string; plan_id: string }>(
-      'SELECT id, number, created_at, state, plan_id FROM orders WHERE cart_id = $1 AND id <> $2 ORDER BY number',
+    db.query<{ id: string; number: number; created_at: Date; state: string; plan_id: string; traveller_name: string | null }>(
+      'SELECT id, number, created_at, state, plan_id, traveller_name FROM orders WHERE cart_id = $1 AND id <> $2 ORDER BY number',
       [order.cart_id, id],
     ),
+    db.query<{ emailed_to: string | null }>('SELECT emailed_to FROM traveller_links WHERE order_id = $1 AND revoked_at IS NULL', [id]),
   ]);
   const refunded = refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount_minor, 0);
   const money = (amountMinor: number) => ({ amountMinor, currency: order.currency });
@@ -91,7 +92,14 @@ export async function orderDetail(db: Queryable, accounts: Accounts, id: string)
       exchangeOf: order.exchange_of,
       replaces: order.replaces,
       replacedBy: order.replaced_by,
-      cartOrders: cartOrders.map((o) => ({ id: o.id, number: orderNumber(o), state: o.state, planId: o.plan_id })),
+      cartOrders: cartOrders.map((o) => ({
+        id: o.id,
+        number: orderNumber(o),
+        state: o.state,
+        planId: o.plan_id,
+        travellerName: o.traveller_name,
+      })),
+      traveller: order.traveller_name ? { name: order.traveller_name, email: order.traveller_email, linkLive: liveLinks.length > 0 } : null,
       lastError: order.last_error,
       held: (order as { hold?: string | null }).hold === 'held',
     },
