@@ -113,6 +113,8 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await payWith(page, '4242 4242 4242 4242');
 
       await expect(page).toHaveURL(new RegExp(`${localizePath(lang, '/payment-success')}\\?order=[0-9a-f-]{36}$`));
+      // Counted from this page's own load on: its load event may fire just after the URL matched.
+      await page.waitForLoadState('load');
       const loads = countLoads(page);
       const confirmation = page.locator('main');
       await expect(confirmation).toContainText(/ES-\d{4}-\d{6}/);
