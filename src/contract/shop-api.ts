@@ -276,6 +276,9 @@ export type EsimView = z.infer<typeof EsimView>;
  * it, where it is, its data and validity. Nothing of the buyer, the order or any other eSIM.
  */
 export const TravellerEsim = EsimView.pick({
+  /** The eSIM's id: what a top-up names (topUpOf), which the link lets its holder buy, signed in. */
+  id: true,
+  canTopUp: true,
   status: true,
   plan: true,
   destination: true,

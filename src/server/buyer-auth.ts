@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { ERROR_CODES } from '../contract/shop-api.ts';
 import { AccountDisabledError, type Accounts, type Caller } from './auth.ts';
+import { TRAVELLER_TOKEN_HEADER } from '../config/constants.ts';
 import { bearerToken, fail, siteCors } from './http.ts';
 
 /** Methods that change nothing a deleted account could use (GET /orders/{id} marks an eSIM seen: a read's bookkeeping). */
@@ -21,7 +22,8 @@ export function buyerAuth(accounts: Accounts, allowedOrigins: ReadonlySet<string
   return every(
     siteCors(allowedOrigins, {
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
-      allowHeaders: ['Authorization', 'Content-Type'],
+      // A traveller's link token (issue 33): the top-ups of the eSIM it names.
+      allowHeaders: ['Authorization', 'Content-Type', TRAVELLER_TOKEN_HEADER],
       // A 429's wait, for the pages on another origin.
       exposeHeaders: ['Retry-After'],
     }),

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
+import { payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import {
   ApiError,
   CartPriceChangedError,
   CartView,
   CreateCartResponse,
+  CreateOrderResponse,
   EsimList,
   EsimView,
+  OrderView,
+  TopUpPlans,
   TravellerEsim,
   TravellerLink,
   type CartItem,
@@ -315,7 +318,7 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
       install: { lpa: esimOf(anaOrder!.id).install!.lpa },
     });
     expect(JSON.stringify(shown)).not.toContain(buyer.email);
-    expect(JSON.stringify(shown)).not.toContain(anaOrder!.id);
+    expect(JSON.stringify(shown)).not.toContain(esimOf(anaOrder!.id).orderNumber);
 
     // A guessed token, a malformed one and none: nothing, and the same answer.
     const randomToken = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
@@ -344,8 +347,42 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     expect((await call(`/esims/${anaOrder!.id}/traveller-link`, { method: 'DELETE', token: buyer.idToken })).status).toBe(204);
     expect((await open(anaSecond)).status).toBe(404);
 
-    // Nobody else can give away, or stop, the buyer's eSIM; bad input is refused.
+    // Whoever holds a live link may top the eSIM up, signed in with their own account, paying for it.
+    const anaThird = TravellerLink.parse(await (await share(buyer.idToken, anaOrder!.id, { name: 'Ana' })).json()).link.split('#')[1]!;
+    bed.stand.partner.markInstalled(bed.stand.partner.tranNoOfTransaction(anaOrder!.id)!);
+    const holder = await signUp();
+    const withLink = (token: string | undefined) => ({ token: holder.idToken, headers: token ? { 'X-Traveller-Token': token } : {} });
+    const topUpsWith = (token: string | undefined) => call(`/esims/${anaOrder!.id}/top-ups?lang=en`, withLink(token));
+    const listed = await waitFor(
+      () => topUpsWith(anaThird),
+      (r) => r.status === 200,
+    );
+    const offer = TopUpPlans.parse(await listed.json()).plans[0]!;
+    for (const other of [undefined, benToken, anaSecond]) expect((await topUpsWith(other)).status).toBe(404);
+    const placed = await call('/orders', {
+      method: 'POST',
+      ...withLink(anaThird),
+      body: JSON.stringify(topUpRequest(offer, anaOrder!.id)),
+    });
+    expect(placed.status).toBe(201);
+    const topUp = CreateOrderResponse.parse(await placed.json());
+    expect((await payOnStandIn(topUp.checkoutUrl, '4242424242424242')).status).toBe(303);
+    const readTopUp = async () =>
+      OrderView.parse(await (await call(`/orders/${topUp.order.id}?lang=en`, { token: holder.idToken })).json());
+    await waitFor(
+      () => bed.handler.fulfilment.runDue().then(readTopUp),
+      (o) => o.state === 'delivered',
+    );
+    // Without the link, a stranger's top-up of it is refused as before.
     const stranger = await signUp();
+    const refusedTopUp = await call('/orders', {
+      method: 'POST',
+      token: stranger.idToken,
+      body: JSON.stringify(topUpRequest(offer, anaOrder!.id)),
+    });
+    expect(refusedTopUp.status).toBe(404);
+
+    // Nobody else can give away, or stop, the buyer's eSIM; bad input is refused.
     expect((await share(stranger.idToken, benOrder!.id, { name: 'Eve', email: 'eve@example.com' })).status).toBe(404);
     expect((await call(`/esims/${benOrder!.id}/traveller-link`, { method: 'DELETE', token: stranger.idToken })).status).toBe(404);
     expect((await share(buyer.idToken, benOrder!.id, { name: '', email: 'not an address' })).status).toBe(400);
@@ -356,10 +393,11 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     await firebaseAccounts('demo-esim').setRole(support.uid, 'support');
     const staff = (await signIn(support.email)).idToken;
     const opsOrder = async (id: string) => OpsOrder.parse(await (await call(`/ops/orders/${id}`, { token: staff })).json()).order;
-    expect((await opsOrder(anaOrder!.id)).traveller).toEqual({ name: 'Ana', email: ana, linkLive: false });
+    expect((await opsOrder(anaOrder!.id)).traveller).toEqual({ name: 'Ana', email: null, linkLive: true });
     const seenBen = await opsOrder(benOrder!.id);
     expect(seenBen.traveller).toEqual({ name: 'Ben', email: ben, linkLive: true });
     expect(seenBen.cartOrders.map((o) => o.travellerName)).toEqual(['Ana', null]);
+    expect((await opsOrder(own!.id)).traveller).toBeNull();
 
     // Refunded, the eSIM ends: its link shows nothing.
     expect((await call(`/esims/${benOrder!.id}/refund?lang=en`, { method: 'POST', token: buyer.idToken })).status).toBe(200);

@@ -76,6 +76,8 @@ export interface ShopClientOptions {
   /** The signed-in user's Firebase ID token; throws ShopError('unauthorized') when nobody is. */
   idToken: () => Promise<string>;
   fetch?: typeof fetch;
+  /** Headers sent with every call besides the token: a traveller's link kept in this tab (issue 33). */
+  headers?: () => Record<string, string>;
 }
 
 export interface ShopClient {
@@ -262,7 +264,7 @@ function kindOf(status: number): ShopErrorKind {
   return 'server';
 }
 
-export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }: ShopClientOptions): ShopClient {
+export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch, headers: extraHeaders }: ShopClientOptions): ShopClient {
   async function call<R>(
     path: string,
     check: (body: unknown) => body is R,
@@ -274,7 +276,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch }:
     });
     let response: Response;
     try {
-      const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+      const headers: Record<string, string> = { ...extraHeaders?.(), Authorization: `Bearer ${token}` };
       const request: RequestInit = { method: init.method ?? 'GET', headers };
       if (init.signal) request.signal = init.signal;
       if (init.body !== undefined) {
@@ -435,4 +437,4 @@ export async function getTravellerEsim(
 const isTravellerEsim = (value: unknown): value is TravellerEsim =>
   isObject(value) &&
   isString(value.travellerName) &&
-  isEsimView({ ...value, id: '', orderNumber: '', refundable: false, canTopUp: false, topUpSupported: false, traveller: null });
+  isEsimView({ ...value, orderNumber: '', refundable: false, topUpSupported: false, traveller: null });

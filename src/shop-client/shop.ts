@@ -1,4 +1,5 @@
 import { firebaseAuth } from '../features/auth/firebase.ts';
+import { travellerGrantHeaders } from '../features/travellers/traveller-grant.ts';
 import { API_BASE_URL } from './api-base.ts';
 import { createShopClient, ShopError } from './shop-client.ts';
 
@@ -25,6 +26,7 @@ export const {
   deletePushSubscription,
 } = createShopClient({
   baseUrl: API_BASE_URL,
+  headers: travellerGrantHeaders,
   async idToken() {
     const auth = firebaseAuth();
     await auth.authStateReady();

@@ -12,7 +12,7 @@ import RetryButton from '../../ui/RetryButton.tsx';
 import ConnectChecklist from '../esims/ConnectChecklist.tsx';
 import CartConfirmation from './CartConfirmation.tsx';
 import OrderNotFound from './OrderNotFound.tsx';
-import { inProgress, REFUND_STATES } from './order-progress.ts';
+import { deliveredWithEsim, inProgress, REFUND_STATES } from './order-progress.ts';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
@@ -150,7 +150,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
   }, [attempt, locale]);
 
   const paid = view.status === 'ready' && PAID_STATES.includes(view.order.state);
-  const delivered = view.status === 'ready' && view.order.state === 'delivered' && !!view.order.esim;
+  const delivered = view.status === 'ready' && deliveredWithEsim(view.order);
   // WCAG 2.2.1: a buyer copying the codes can stop the move to My eSIMs.
   const [staying, setStaying] = useState(false);
   useEffect(() => {

@@ -13,10 +13,11 @@ import InstallStepLine from '../esims/InstallStepLine.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
 import UsageBar from '../esims/UsageBar.tsx';
 import type { TravellerPageMessages } from './messages.ts';
+import { keepTravellerGrant } from './traveller-grant.ts';
 
 interface Props {
   locale: Locale;
-  paths: { guide: string; support: string };
+  paths: { guide: string; support: string; checkout: string };
   messages: TravellerPageMessages;
 }
 
@@ -107,6 +108,19 @@ export default function TravellerEsimPage({ locale, paths, messages: m }: Props)
       {esim.install && (
         <div className="mt-4">
           <InstallCodes install={esim.install} messages={m.installCodes} guidePath={paths.guide} labelledBy="traveller-esim" />
+        </div>
+      )}
+      {esim.canTopUp && (
+        <div className="mt-4" data-traveller-top-up>
+          <p className="text-sm">{m.topUpHint}</p>
+          {/* Checkout with ?topUp= lists this eSIM's top-ups; the link's token goes with the tab (traveller-grant.ts). */}
+          <a
+            href={`${paths.checkout}?topUp=${encodeURIComponent(esim.id)}`}
+            onClick={() => keepTravellerGrant(window.location.hash.slice(1))}
+            className="mt-2 inline-block rounded-full border border-line px-4 py-2 text-sm font-semibold"
+          >
+            {m.topUp}
+          </a>
         </div>
       )}
       <p className="mt-4 text-sm text-ink-muted">{m.private}</p>

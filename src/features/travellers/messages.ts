@@ -61,9 +61,10 @@ export function travellerShareMessages(locale: Locale): TravellerShareMessages {
 }
 
 /** A traveller's eSIM page (TravellerEsimPage.tsx): its own texts and what My eSIMs' card says of an eSIM. */
-export type TravellerPageMessages = Pick<TravellerTexts, 'loading' | 'heading' | 'notFound' | 'failed' | 'private'> &
+export type TravellerPageMessages = Pick<TravellerTexts, 'loading' | 'heading' | 'notFound' | 'failed' | 'private' | 'topUpHint'> &
   Pick<
     EsimCardMessages,
+    | 'topUp'
     | 'retry'
     | 'statuses'
     | 'usageLabel'
@@ -83,8 +84,9 @@ export type TravellerPageMessages = Pick<TravellerTexts, 'loading' | 'heading' |
 export function travellerPageMessages(locale: Locale): TravellerPageMessages {
   const { traveller, myEsim } = esimsNamespace(locale);
   return {
-    ...pickMessages(traveller, ['loading', 'heading', 'notFound', 'failed', 'private']),
+    ...pickMessages(traveller, ['loading', 'heading', 'notFound', 'failed', 'private', 'topUpHint']),
     ...pickMessages(myEsim, [
+      'topUp',
       'retry',
       'statuses',
       'usageLabel',

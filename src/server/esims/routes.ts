@@ -1,5 +1,5 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
+import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS, TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
 import { ERROR_CODES, Traveller, type EsimList, type EsimSteps, type TopUpPlans, type TravellerLink } from '../../contract/shop-api.ts';
 import type { Alerts } from '../alerts/alerts.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
@@ -11,6 +11,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import { tooManyAttempts, type UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
+import { esimOfTravellerToken } from '../travellers/links.ts';
 import { shareWithTraveller, revokeTravellerLink, type ShareDeps } from '../travellers/share.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import { buyerRefund } from './buyer-refund.ts';
@@ -141,7 +142,8 @@ export function esimRoutes(deps: EsimRoutesDeps) {
   app.get('/:id/top-ups', langQuery, async (c) => {
     const { lang } = c.req.valid('query');
     const uid = c.get('caller').uid;
-    const found = await owned(c);
+    // A traveller's link lets whoever holds it, signed in, top the eSIM up (issue 33).
+    const found = (await owned(c)) ?? (await esimOfTravellerToken(esims, c.req.header(TRAVELLER_TOKEN_HEADER), c.req.param('id')));
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
     // Each look that gets as far as the partner asks it for the eSIM's own top-ups: a few dozen a minute per user.
     const topUps = await topUpsOf(found, partner, () => limits.refuse(c, 'topUps', uid));

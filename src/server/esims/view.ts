@@ -145,6 +145,8 @@ export async function travellerEsimView(
   const status = esimStatus(order, esim, now);
   if (!esim || !inUse(status) || !order.traveller_name) return undefined;
   return {
+    id: order.id,
+    canTopUp: topUpSupported(order) && canTopUp(status),
     status,
     plan: order.plan,
     destination,

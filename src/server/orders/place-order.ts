@@ -12,6 +12,7 @@ import type { UserLimiter } from '../limits.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
+import { esimOfTravellerToken } from '../travellers/links.ts';
 import { soldPlan, type SellablePlan } from './plans.ts';
 import type { SalesPauseCache } from './sales-pause.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './store.ts';
@@ -33,7 +34,7 @@ interface Sale {
 export interface PlaceOrderDeps {
   stripe: Stripe;
   store: OrderStore;
-  esims: Pick<EsimStore, 'ownedOne'>;
+  esims: Pick<EsimStore, 'ownedOne' | 'ofTravellerLink'>;
   plans: ReadonlyMap<string, SellablePlan>;
   destination: DestinationOf;
   partner: Pick<EsimPartner, 'listTopUps'>;
@@ -76,7 +77,13 @@ export function productName(destinationName: string, plan: SoldPlan, lang: Local
  * caller's eSIM, priced here again by the one pricing function whatever the page showed, opened
  * (or the caller's same open order reused) with its Stripe Checkout Session.
  */
-export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: CreateOrderRequest): Promise<PlaceOrderResult> {
+export async function placeOrder(
+  deps: PlaceOrderDeps,
+  caller: Caller,
+  request: CreateOrderRequest,
+  /** A traveller's link token (issue 33): a top-up of the eSIM it names, paid by the caller. */
+  travellerToken?: string,
+): Promise<PlaceOrderResult> {
   const { stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl, salesPause } = deps;
   // Out of balance at the partner, or paused by the provider: no money taken that would only be
   // refunded (orders/sales-pause.ts; answered from memory in the usual case).
@@ -92,9 +99,10 @@ export async function placeOrder(deps: PlaceOrderDeps, caller: Caller, request: 
   // priced here again by the one pricing function, whatever the page showed.
   let sale: Sale;
   if (request.topUpOf) {
-    // A top-up: the caller's own eSIM, of a plan that can be topped up, on a device and still
-    // valid, and one of the partner's top-ups of it as the partner lists them now.
-    const owned = await esims.ownedOne(caller.uid, request.topUpOf);
+    // A top-up: the caller's own eSIM (or the one their traveller's link names), of a plan that can be
+    // topped up, on a device and still valid, and one of the partner's top-ups of it as the partner lists them now.
+    const owned =
+      (await esims.ownedOne(caller.uid, request.topUpOf)) ?? (await esimOfTravellerToken(esims, travellerToken, request.topUpOf));
     if (!owned) return { outcome: 'no_such_esim' };
     // An id no top-up can have is refused before the partner is asked.
     const topUps = await topUpsOf(owned, partner, async () => (isTopUpId(request.planId) ? undefined : ('unknown_top_up' as const)));

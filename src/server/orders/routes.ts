@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import type Stripe from 'stripe';
 import { zValidator } from '@hono/zod-validator';
+import { TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
 import { CreateOrderRequest, ERROR_CODES, ORDER_WAIT_MAX_MS, OrderQuery } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { Alerts } from '../alerts/alerts.ts';
@@ -61,7 +62,7 @@ export function orderRoutes(deps: OrderRoutesDeps) {
     .use('*', deps.auth)
     .post('/', ...jsonBody(CreateOrderRequest), async (c) => {
       const request = c.req.valid('json');
-      const placed = await placeOrder(deps, c.get('caller'), request);
+      const placed = await placeOrder(deps, c.get('caller'), request, c.req.header(TRAVELLER_TOKEN_HEADER));
       switch (placed.outcome) {
         case 'sales_paused':
           return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/db.ts';
+import type { EsimStore, OwnedEsim } from '../esims/store.types.ts';
 
 /**
  * A traveller's private link to their eSIM's page (issue 33, migration 0030): 32 random bytes as
@@ -33,4 +34,18 @@ export async function issueTravellerLink(tx: Queryable, orderId: string, emailed
     emailedTo,
   ]);
   return token;
+}
+
+/**
+ * The eSIM `esimId` when `token` is its traveller's live link (issue 33): whoever holds the link may
+ * buy it a top-up, signed in with their own account, and nothing more.
+ */
+export async function esimOfTravellerToken(
+  esims: Pick<EsimStore, 'ofTravellerLink'>,
+  token: string | undefined,
+  esimId: string,
+): Promise<OwnedEsim | undefined> {
+  const sha256 = wellFormedTokenSha256(token);
+  const found = sha256 ? await esims.ofTravellerLink(sha256) : undefined;
+  return found?.order.id === esimId ? found : undefined;
 }
