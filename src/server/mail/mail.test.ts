@@ -21,7 +21,7 @@ import { alertEmail, type AlertEmailInput } from './alert-email.ts';
 import { createMailer, MailError } from './mailer.ts';
 import { orderEmail, type MailEsim } from './order-email.ts';
 import type { MailOrder } from './order-summary.ts';
-import { refundEmail } from './refund-email.ts';
+import { cartRefundEmail, refundEmail } from './refund-email.ts';
 
 // The order e-mail sent through the real mailer over loopback SMTP to the stand-in, read back as the buyer's mail program would.
 
@@ -416,6 +416,39 @@ describe('the refund e-mail', () => {
       expect(part).toContain('19,99\u00a0€');
       expect(part).toContain('5 bis 7 Werktagen');
       expect(part).toContain('ungenutzte eSIM storniert');
+    }
+  });
+
+  it("a cart delivered in part: each undelivered eSIM at its own price and their total, in each currency's minor units", () => {
+    const plan = {
+      metadata: { dataAmount: { value: 3, unit: 'GB' as const } },
+      validity: 15,
+      validityUnit: 'day' as const,
+      supportedCountries: ['JP'],
+    };
+    const item = (number: string, amountMinor: number, currency: string) => ({
+      number,
+      total: { amountMinor, currency },
+      destinationName: 'Japan',
+      plan,
+    });
+    for (const [currency, amounts, each, sum] of [
+      ['EUR', [499, 1299], '12,99\u00a0€', '17,98\u00a0€'],
+      // No minor unit: 1,200 yen is 1200, not 12.00.
+      ['JPY', [1200, 800], '800\u00a0¥', '2.000\u00a0¥'],
+      // Three decimals: 1.250 + 3.500 dinars.
+      ['KWD', [1250, 3500], '3,500\u00a0KWD', '4,750\u00a0KWD'],
+    ] as const) {
+      const { text, subject } = cartRefundEmail({
+        lang: 'de',
+        refunded: [item('ES-2026-000150', amounts[0], currency), item('ES-2026-000151', amounts[1], currency)],
+        arrived: [item('ES-2026-000152', amounts[0], currency)],
+        siteName: 'Travel eSIM',
+      });
+      expect(subject).toBe('Erstattung für Bestellung ES-2026-000150');
+      expect(text).toContain(each);
+      expect(text).toContain(sum);
+      for (const number of ['ES-2026-000150', 'ES-2026-000151', 'ES-2026-000152']) expect(text).toContain(number);
     }
   });
 
