@@ -2,7 +2,6 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
-import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
 import ConnectChecklist from './ConnectChecklist.tsx';
 import DiagnosisPanel from './DiagnosisPanel.tsx';
@@ -15,6 +14,7 @@ import RefundDialog from './RefundDialog.tsx';
 import TopUpOffer from './TopUpOffer.tsx';
 import TravellerShare from '../travellers/TravellerShare.tsx';
 import UsageBar from './UsageBar.tsx';
+import PlanLine from './PlanLine.tsx';
 
 interface Props {
   esim: EsimView;
@@ -112,12 +112,7 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
       {esim.installStep && (
         <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
       )}
-      <p className="mt-1" data-plan>
-        {fill(m.plan, {
-          data: formatDataAmount(esim.plan.metadata.dataAmount, locale),
-          validity: formatValidity(esim.plan.validity, esim.plan.validityUnit, locale),
-        })}
-      </p>
+      <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
       {esim.usage ? (
         <UsageBar
           usedBytes={esim.usage.usedBytes}

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { formatDataAmount, formatValidity } from '../../lib/format.ts';
 import { API_BASE_URL } from '../../shop-client/api-base.ts';
 import { getTravellerEsim, type TravellerEsimOutcome } from '../../shop-client/shop-client.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
@@ -14,6 +13,7 @@ import { needsConnecting } from '../esims/needs-connecting.ts';
 import UsageBar from '../esims/UsageBar.tsx';
 import type { TravellerPageMessages } from './messages.ts';
 import { keepTravellerGrant } from './traveller-grant.ts';
+import PlanLine from '../esims/PlanLine.tsx';
 
 interface Props {
   locale: Locale;
@@ -83,12 +83,7 @@ export default function TravellerEsimPage({ locale, paths, messages: m }: Props)
       {esim.installStep && (
         <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
       )}
-      <p className="mt-1" data-plan>
-        {fill(m.plan, {
-          data: formatDataAmount(esim.plan.metadata.dataAmount, locale),
-          validity: formatValidity(esim.plan.validity, esim.plan.validityUnit, locale),
-        })}
-      </p>
+      <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
       {esim.usage && (
         <UsageBar
           usedBytes={esim.usage.usedBytes}

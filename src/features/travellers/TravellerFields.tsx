@@ -12,60 +12,77 @@ interface Props {
   emailRef?: Ref<HTMLInputElement> | undefined;
 }
 
-const inputClass = 'mt-1 w-full rounded-xl border border-line bg-surface px-4 py-3 aria-invalid:border-red-800';
+/** One labelled input with its problem said beside it and tied to it (aria-describedby). */
+function Input({
+  inputRef,
+  ...props
+}: {
+  id: string;
+  label: string;
+  type: 'text' | 'email';
+  maxLength: number;
+  value: string;
+  problem: string | undefined;
+  onChange: (value: string) => void;
+  inputRef: Ref<HTMLInputElement> | undefined;
+  data: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={props.id} className="block text-sm font-medium">
+        {props.label}
+      </label>
+      <input
+        ref={inputRef}
+        id={props.id}
+        type={props.type}
+        // An address reads left to right, also in Arabic.
+        dir={props.type === 'email' ? 'ltr' : undefined}
+        autoComplete="off"
+        maxLength={props.maxLength}
+        value={props.value}
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby={props.problem ? `${props.id}-problem` : undefined}
+        onChange={(event) => props.onChange(event.target.value)}
+        className="mt-1 w-full rounded-xl border border-line bg-surface px-4 py-3 aria-invalid:border-red-800"
+        {...{ [props.data]: true }}
+      />
+      {props.problem && (
+        <p id={`${props.id}-problem`} className="mt-1 text-sm font-semibold text-red-800 dark:text-red-300">
+          {props.problem}
+        </p>
+      )}
+    </div>
+  );
+}
 
-/** A traveller's name and optional address, each labelled, with its problem said beside it. */
+/** A traveller's name and optional address (issue 33): in the cart, one pair per eSIM, and in My eSIMs. */
 export default function TravellerFields({ draft, problems, onChange, labels, messages: m, nameRef, emailRef }: Props) {
   const id = useId();
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <div>
-        <label htmlFor={`${id}-name`} className="block text-sm font-medium">
-          {labels.name}
-        </label>
-        <input
-          ref={nameRef}
-          id={`${id}-name`}
-          type="text"
-          autoComplete="off"
-          maxLength={80}
-          value={draft.name}
-          aria-invalid={problems.name ? true : undefined}
-          aria-describedby={problems.name ? `${id}-name-problem` : undefined}
-          onChange={(event) => onChange({ ...draft, name: event.target.value })}
-          className={inputClass}
-          data-traveller-name
-        />
-        {problems.name && (
-          <p id={`${id}-name-problem`} className="mt-1 text-sm font-semibold text-red-800 dark:text-red-300">
-            {m[problems.name]}
-          </p>
-        )}
-      </div>
-      <div>
-        <label htmlFor={`${id}-email`} className="block text-sm font-medium">
-          {labels.email}
-        </label>
-        <input
-          ref={emailRef}
-          id={`${id}-email`}
-          type="email"
-          dir="ltr"
-          autoComplete="off"
-          maxLength={254}
-          value={draft.email}
-          aria-invalid={problems.email ? true : undefined}
-          aria-describedby={problems.email ? `${id}-email-problem` : undefined}
-          onChange={(event) => onChange({ ...draft, email: event.target.value })}
-          className={inputClass}
-          data-traveller-email
-        />
-        {problems.email && (
-          <p id={`${id}-email-problem`} className="mt-1 text-sm font-semibold text-red-800 dark:text-red-300">
-            {m[problems.email]}
-          </p>
-        )}
-      </div>
+      <Input
+        id={`${id}-name`}
+        label={labels.name}
+        type="text"
+        maxLength={80}
+        value={draft.name}
+        problem={problems.name && m[problems.name]}
+        onChange={(name) => onChange({ ...draft, name })}
+        inputRef={nameRef}
+        data="data-traveller-name"
+      />
+      <Input
+        id={`${id}-email`}
+        label={labels.email}
+        type="email"
+        maxLength={254}
+        value={draft.email}
+        problem={problems.email && m[problems.email]}
+        onChange={(email) => onChange({ ...draft, email })}
+        inputRef={emailRef}
+        data="data-traveller-email"
+      />
     </div>
   );
 }
