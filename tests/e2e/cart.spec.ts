@@ -93,6 +93,8 @@ for (const lang of ['en', 'de', 'ar'] as const) {
     // Ana's own e-mail: her eSIM and a private link, nothing of the buyer.
     const anaMail = await mailTo(ana);
     expect(anaMail.text).not.toContain(email);
+    // One of the payment's eSIMs, hers alone.
+    expect([...codes].filter((code) => anaMail.text?.includes(code))).toHaveLength(1);
     const link = /(https?:\/\/\S+\/traveller#[\w-]{43})/.exec(anaMail.text ?? '')?.[1];
     expect(link).toBeDefined();
     // Opened on her iPhone, with no account: the one-tap install, her name, nothing of the buyer.
