@@ -193,10 +193,11 @@ export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 /**
  * An eSIM as its owner sees it. 'preparing': paid, the partner is allocating it; 'ready': to
- * install; 'active': installed on a device; 'refunding': a refund is on its way; 'replaced': a
- * new eSIM of the same plan replaced it at our cost (the newer one in the list).
+ * install; 'active': installed on a device; 'suspended': its data service paused (the provider
+ * did, for a reason support gives); 'refunding': a refund is on its way; 'replaced': a new eSIM of
+ * the same plan replaced it at our cost (the newer one in the list).
  */
-export const EsimStatus = z.enum(['preparing', 'ready', 'active', 'used_up', 'expired', 'refunding', 'refunded', 'replaced']);
+export const EsimStatus = z.enum(['preparing', 'ready', 'active', 'suspended', 'used_up', 'expired', 'refunding', 'refunded', 'replaced']);
 export type EsimStatus = z.infer<typeof EsimStatus>;
 
 /**

@@ -148,6 +148,7 @@ const ESIM_STATUSES: Record<EsimStatus, true> = {
   preparing: true,
   ready: true,
   active: true,
+  suspended: true,
   used_up: true,
   expired: true,
   refunding: true,

@@ -294,6 +294,21 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(page.locator('[data-buy]')).toBeVisible();
     });
 
+    test('says a paused eSIM is paused, offers nothing to install, refund or top up, and "Not working?" sends to support', async ({
+      page,
+    }) => {
+      const paused = esimView({ ...ACTIVE, status: 'suspended', install: null, canTopUp: false, refundable: false });
+      await shopApi(page, '/esims', async (_, route) => json(route, 200, { esims: [paused] }));
+      await signedIn(page, lang, myEsimPath);
+      const card = page.locator(`[data-esim="${paused.id}"]`);
+      await expect(card.locator('[data-esim-status]')).toHaveText(m.statuses.suspended);
+      for (const name of [m.showCodes, m.topUp, m.refund]) await expect(card.getByRole('button', { name })).toHaveCount(0);
+      await card.getByRole('button', { name: m.diagnosis.open }).click();
+      await expect(card.locator('[data-diagnosis="suspended"] h3')).toHaveText(m.diagnosis.causes.suspended.title);
+      await expect(card.locator('[data-diagnosis-ask]')).toBeVisible();
+      expect(await axe(page)).toEqual([]);
+    });
+
     test('says plainly that a plan the partner sells no top-up for cannot be topped up, and offers no top-up', async ({ page }) => {
       const fixed = esimView({ ...ACTIVE, canTopUp: false, topUpSupported: false });
       const calls = await shopApi(page, '/esims', async (_, route) => json(route, 200, { esims: [fixed] }));

@@ -34,6 +34,7 @@ const BADGE: Record<EsimView['status'], string> = {
   preparing: 'bg-surface-muted',
   ready: 'bg-brand text-brand-ink',
   active: 'bg-green-100 text-green-900 dark:bg-green-900 dark:text-green-100',
+  suspended: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
   used_up: 'bg-surface-muted',
   expired: 'bg-surface-muted',
   refunding: 'bg-surface-muted',

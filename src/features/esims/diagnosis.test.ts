@@ -115,6 +115,7 @@ describe('the "Not working?" diagnosis, from the partner’s state names', () =>
       { esimStatus: 'IN_USE', smdpStatus: 'ENABLED', orderUsage: 2 ** 20, expiredTime: new Date(NOW.getTime() - 1000).toISOString() },
       'expired',
     ],
+    ['paused by the provider', { esimStatus: 'SUSPENDED', smdpStatus: 'ENABLED', orderUsage: 2 ** 20 }, 'suspended'],
     ['cancelled and refunded', { esimStatus: 'CANCEL', smdpStatus: 'RELEASED' }, 'refunded', { state: 'refunded' }],
     ['cancelled and replaced at our cost', { esimStatus: 'CANCEL', smdpStatus: 'RELEASED' }, 'replaced', { replacedBy: 'x' }],
     ['paid, not allocated yet', {}, 'preparing', { state: 'provisioning' }],

@@ -15,6 +15,8 @@ export type Cause =
   | 'refunded'
   /** Replaced at our cost by a newer eSIM of the same plan: that one is the one to use. */
   | 'replaced'
+  /** Its data service paused by the provider: only support can say why and resume it. */
+  | 'suspended'
   | 'expired'
   /** Deleted from the phone: it cannot be installed again. */
   | 'deleted'
@@ -67,6 +69,7 @@ export function diagnose(esim: DiagnosedEsim, now: number): Diagnosis {
   const { status, installStep, usage } = esim;
   if (status === 'refunding' || status === 'refunded') return result('refunded', [], 'buy');
   if (status === 'replaced') return result('replaced');
+  if (status === 'suspended') return result('suspended', [], 'support');
   if (status === 'preparing') return result('preparing');
   const endsAt = esim.expiresAt ? Date.parse(esim.expiresAt) : Number.POSITIVE_INFINITY;
   // Before installation expiresAt is the last day to install it: past it, the eSIM has expired too.

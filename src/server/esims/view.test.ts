@@ -27,6 +27,13 @@ describe('what the owner sees of an eSIM', () => {
     expect(esimStatus(order('delivered'), esim({ status: 'active', expires_at: new Date(NOW.getTime() - 1) }), NOW)).toBe('expired');
   });
 
+  it('says a paused eSIM is paused, not active, with nothing to install, refund or top up', () => {
+    const paused = esim({ status: 'suspended', installed: true });
+    expect(esimStatus(order('delivered'), paused, NOW)).toBe('suspended');
+    expect(isRefundable('suspended', order('delivered'), paused, NOW)).toBe(false);
+    expect(canTopUp('suspended')).toBe(false);
+  });
+
   it('shows the install step and its time while the eSIM is the owner’s, none once refunded (issue 22)', () => {
     const at = new Date('2026-11-23T11:50:00Z');
     const downloaded = esim({ status: 'installed', installed: true, install_step: 'downloaded', install_step_at: at });

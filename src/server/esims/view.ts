@@ -31,6 +31,8 @@ export function esimStatus(order: OrderRow, esim: EsimRow | undefined, now: Date
   // Replaced at our cost (esims/replacement.ts): the newer eSIM is the one to use.
   if (order.replaced_by) return 'replaced';
   if (esim.status === 'cancelled') return 'refunded';
+  // Paused by the provider (the back office's suspend): neither in use nor ended.
+  if (esim.status === 'suspended') return 'suspended';
   if (esim.status === 'expired' || (esim.expires_at && esim.expires_at < now)) return 'expired';
   if (esim.status === 'used_up') return 'used_up';
   return esim.status === 'ready' && !esim.installed ? 'ready' : 'active';
