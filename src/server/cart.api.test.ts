@@ -20,7 +20,7 @@ import {
 } from '../contract/shop-api.ts';
 import { FAILURES } from '../../stand-ins/esim-access/server.ts';
 import { serveApi } from '../../scripts/lib/api-server.ts';
-import { OpsOrder } from '../contract/ops-api.ts';
+import { OpsActionResult, OpsOrder } from '../contract/ops-api.ts';
 import { firebaseAccounts } from './auth.ts';
 import { auditOrders } from './orders/audit.ts';
 import type { SellablePlan } from './orders/plans.ts';
@@ -70,6 +70,7 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
   it('sells three plans, five eSIMs, at the server’s prices on one payment page, and delivers each eSIM on its own', async () => {
     const buyer = await signUp();
     const before = bed.stand.partner.esimCount;
+    const callsBefore = bed.stand.partner.requests.length;
     const response = await post(buyer.idToken, cartRequest(FAMILY));
     expect(response.status).toBe(201);
     const created = CreateCartResponse.parse(await response.json());
@@ -98,6 +99,12 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     // Five eSIMs, each its own profile, each paid its own price out of the one payment.
     expect(new Set(delivered.orders.map((o) => o.esim!.iccid)).size).toBe(5);
     expect(bed.stand.partner.esimCount - before).toBe(5);
+    // Two partner calls an eSIM: its own esim/order (its transactionId the order's id, so a lost answer
+    // is read back for exactly that eSIM) and one esim/query for its profile.
+    const calls = bed.stand.partner.requests.slice(callsBefore).map((r) => r.call);
+    expect(calls.filter((call) => call === 'esim/order')).toHaveLength(5);
+    expect(calls.filter((call) => call === 'esim/query')).toHaveLength(5);
+    expect(calls).toHaveLength(10);
     const payments = await paymentsOf(created.cart.id);
     expect(payments.map((p) => p.amount_minor)).toEqual(created.cart.orders.map((o) => o.total.amountMinor));
     expect(new Set(payments.map((p) => p.payment_intent_id)).size).toBe(1);
@@ -207,6 +214,37 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
       () => bed.handler.fulfilment.runDue().then(toBuyer),
       (mails) => mails.length === 3,
     );
+    expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
+  });
+
+  it('an operator refunds one eSIM of a cart: its own price from the shared payment, never more', async () => {
+    const buyer = await signUp();
+    const created = await paidCart(buyer.idToken, [item(PLAN, 1), item(SECOND, 1)]);
+    await settledCart(buyer.idToken, created.cart.id, (c) => c.orders.every((o) => o.state === 'delivered'));
+    const [first, second] = created.cart.orders;
+    const admin = await signUp();
+    await firebaseAccounts('demo-esim').setRole(admin.uid, 'admin');
+    const { idToken } = await signIn(admin.email);
+    const refund = async (orderId: string, body: object) => {
+      const response = await call(`/ops/orders/${orderId}/refunds`, {
+        method: 'POST',
+        token: idToken,
+        body: JSON.stringify({ reason: 'the buyer asked by phone', idempotencyKey: crypto.randomUUID(), ...body }),
+      });
+      expect(response.status).toBe(200);
+      return OpsActionResult.parse(await response.json());
+    };
+    // No amount: what is left of this eSIM's share, not of the cart's payment.
+    expect((await refund(first!.id, {})).outcome).not.toBe('refused');
+    // More than the second eSIM's own price is refused, although the payment holds more.
+    const over = await refund(second!.id, { amountMinor: SECOND.price.amountMinor + 1 });
+    expect(over.outcome).toBe('refused');
+    const intent = (await paymentsOf(created.cart.id))[0]!.payment_intent_id;
+    await waitFor(
+      () => bed.handler.fulfilment.runDue().then(async () => (await bed.stripe.refunds.list({ payment_intent: intent })).data),
+      (refunds) => refunds.some((r) => r.status === 'succeeded'),
+    );
+    expect((await bed.stripe.refunds.list({ payment_intent: intent })).data.map((r) => r.amount)).toEqual([PLAN.price.amountMinor]);
     expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
   });
 
