@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { localizePath } from '../../src/i18n/paths.ts';
 import { installCodesOn, IPHONE_SAFARI, mailTo, payWith, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
-import { axeViolations, messages } from './support.ts';
+import { axeViolations, hydrated, messages } from './support.ts';
 
 /**
  * Issue 33: a cart for the whole trip, against the real parts (the shop API, the Auth emulator, the
@@ -27,6 +27,8 @@ for (const lang of ['en', 'de', 'ar'] as const) {
 
     for (const plan of [JAPAN, KOREA]) {
       await page.goto(localizePath(lang, `/package/${plan.destination.toLowerCase()}`));
+      // A card pressed before its island hydrates selects nothing, and 'Add to cart' then stays disabled.
+      await hydrated(page);
       await page.locator(`[data-plan-id="${plan.id}"]`).click();
       await page.getByRole('button', { name: common.package.addToCart }).click();
       await expect(page.locator('[data-cart-added]')).toContainText(common.package.addedToCart);
