@@ -370,12 +370,25 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     const benLink = TravellerLink.parse(await given.json());
     expect(benLink.emailedTo).toBe(ben);
     const [benMail] = await mailTo(ben);
-    const benToken = tokenIn(benMail!.text)!;
+    let benToken = tokenIn(benMail!.text)!;
     expect(benLink.link).toContain(`#${benToken}`);
     expect(await (await open(benToken)).json()).toMatchObject({
       travellerName: 'Ben',
       install: { lpa: esimOf(benOrder!.id).install!.lpa },
     });
+
+    // Two at once (a double click): both answered, one link left working.
+    const both = await Promise.all([1, 2].map(() => share(buyer.idToken, benOrder!.id, { name: 'Ben', email: ben })));
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const [liveForBen] = await bed.db.query<{ live: number }>(
+      'SELECT count(*)::int AS live FROM traveller_links WHERE order_id = $1 AND revoked_at IS NULL',
+      [benOrder!.id],
+    );
+    expect(liveForBen!.live).toBe(1);
+    benToken = TravellerLink.parse(await both[1]!.json()).link.split('#')[1]!;
+    const other = TravellerLink.parse(await both[0]!.json()).link.split('#')[1]!;
+    expect([(await open(benToken)).status, (await open(other)).status].sort()).toEqual([200, 404]);
+    if ((await open(benToken)).status === 404) benToken = other;
 
     // Sent again: the new link works, the old one no longer. Revoked: nothing.
     const resent = TravellerLink.parse(await (await share(buyer.idToken, anaOrder!.id, { name: 'Ana', email: ana })).json());

@@ -26,6 +26,9 @@ export async function revokeTravellerLinks(tx: Queryable, orderId: string): Prom
 
 /** A new link for the order's eSIM, the last one revoked; the token is returned once and never stored. */
 export async function issueTravellerLink(tx: Queryable, orderId: string, emailedTo: string | null): Promise<string> {
+  // Two at once (a double click, delivery beside the buyer's "Send a new link") take turns on the
+  // order's row, so the second revokes the first's link instead of meeting it in the unique index.
+  await tx.query('SELECT 1 FROM orders WHERE id = $1 FOR UPDATE', [orderId]);
   await revokeTravellerLinks(tx, orderId);
   const token = randomBytes(32).toString('base64url');
   await tx.query('INSERT INTO traveller_links (order_id, token_sha256, emailed_to) VALUES ($1, $2, $3)', [
