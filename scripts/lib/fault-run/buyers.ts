@@ -363,6 +363,17 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const FINAL = new Set(['refunded', 'expired', 'cancelled', 'payment_failed']);
   const delivered = (order: OrderView) => order.state === 'delivered' && (order.kind === 'top_up' || !!order.esim?.install);
 
+  /** One press of Pay with card 4242 on the Stripe stand-in's hosted page: its status (303: it took the card), undefined without an answer. */
+  async function pressPay(checkoutUrl: string): Promise<number | undefined> {
+    const paid = await fetch(checkoutUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(15_000),
+    }).catch(() => undefined);
+    return paid?.status;
+  }
+
   /**
    * Pays on the Stripe stand-in's hosted page with card 4242, up to three tries. The page is
    * Stripe's, not behind our fault proxy: the buyer's browser talks to it directly. False (and a
@@ -370,15 +381,10 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
    */
   async function payWithTestCard(checkoutUrl: string, what: string): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      const paid = await fetch(checkoutUrl, {
-        method: 'POST',
-        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(15_000),
-      }).catch(() => undefined);
-      if (paid?.status === 303) return true;
+      const status = await pressPay(checkoutUrl);
+      if (status === 303) return true;
       if (attempt >= 3) {
-        stats.violations.push(`${what}: the Stripe stand-in's page did not take card 4242 (${paid?.status ?? 'no answer'})`);
+        stats.violations.push(`${what}: the Stripe stand-in's page did not take card 4242 (${status ?? 'no answer'})`);
         return false;
       }
       await sleep(500);
@@ -666,15 +672,10 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   async function blockOnPage(buyer: Buyer, checkoutUrl: string, plan: BlockPlan): Promise<false> {
     await blockBuyer(buyer, true);
     if (plan.tryPay) {
-      const paid = await fetch(checkoutUrl, {
-        method: 'POST',
-        body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(15_000),
-      }).catch(() => undefined);
       // Taken: the page's expiry at Stripe did not get through yet (the job closes it later); the shop must give the payment back.
-      if (paid?.status === 303) stats.blocks.pageTookMoney++;
-      else if (paid?.status === 409) stats.blocks.pageRefused++;
+      const status = await pressPay(checkoutUrl);
+      if (status === 303) stats.blocks.pageTookMoney++;
+      else if (status === 409) stats.blocks.pageRefused++;
     }
     return false;
   }
