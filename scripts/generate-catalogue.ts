@@ -1,21 +1,26 @@
 // Generates the committed catalogue snapshot (src/catalogue/snapshot.json) and the flag files
 // (public/flags/). Run it after upgrading cldr-core, country-flag-icons or i18n-iso-countries,
-// after changing the pricing (src/config/pricing.ts), or to take in the partner's catalogue:
+// after changing the pricing (src/config/pricing.ts), to take in the partner's catalogue, and at
+// least every MAX_RATE_AGE_DAYS for fresh ECB rates (the build refuses older ones):
 //   npm run catalogue:generate
 // Packages and wholesale prices come from eSIM Access when ESIM_ACCESS_CODE and
 // ESIM_ACCESS_SECRET are set (ESIM_ACCESS_BASE_URL optional), else from its stand-in, started
 // here. Countries, regions, names, flags and aliases: scripts/lib/geography.ts and
 // scripts/lib/catalogue-snapshot.ts (DESIGN 4).
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SNAPSHOT_FILE } from '../src/catalogue/snapshot.ts';
 import { createEsimAccessPartner } from '../src/server/partner/esim-access/adapter.ts';
 import { esimAccessConfigFromEnv } from '../src/server/config.ts';
+import { BASE_CURRENCY, CURRENCIES, RATE_BAND } from '../src/config/currencies.ts';
+import { applyRateBand, ExchangeRates, type PerEuro } from '../src/pricing/exchange-rates.ts';
+import { ECB_FIXTURE_FILE, startEcbStandIn } from '../stand-ins/ecb/server.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
 import { generateSnapshot } from './lib/catalogue-snapshot.ts';
+import { ECB_DAILY_RATES_URL, readEcbRates } from './lib/ecb-rates.ts';
 import { COUNTRY_CODES } from './lib/geography.ts';
 
 const require = createRequire(import.meta.url);
@@ -40,15 +45,39 @@ const real = Boolean(process.env['ESIM_ACCESS_CODE']?.trim() && process.env['ESI
 // A throwaway account: the stand-in lives only as long as this run.
 const credentials = { accessCode: randomUUID(), secretKey: randomUUID() };
 const standIn = real ? undefined : await startEsimAccessStandIn(credentials);
+// The ECB's rates: ECB_RATES_URL (a URL or a file) if set, the ECB's own with the real partner, else its stand-in.
+const ratesSource = process.env['ECB_RATES_URL']?.trim() || (real ? ECB_DAILY_RATES_URL : undefined);
+const ecbStandIn = ratesSource ? undefined : await startEcbStandIn();
+const snapshotPath = join(fileURLToPath(new URL('..', import.meta.url)), SNAPSHOT_FILE);
 try {
+  const published = await readEcbRates(ratesSource ?? ecbStandIn!.url);
+  const previous = previousAppliedRates(snapshotPath);
+  const applied = applyRateBand(published.perEuro, previous);
   const partner = createEsimAccessPartner(standIn ? { ...credentials, baseUrl: standIn.url } : esimAccessConfigFromEnv());
-  const { snapshot, unmatched } = await generateSnapshot(partner);
-  writeFileSync(join(fileURLToPath(new URL('..', import.meta.url)), SNAPSHOT_FILE), JSON.stringify(snapshot) + '\n');
-  const prices = snapshot.packages.map((p) => p.price.amountMinor);
+  const { snapshot, unmatched } = await generateSnapshot(partner, {
+    // The stand-in's port changes every run: name what it stands in for.
+    source: ecbStandIn
+      ? `${ECB_DAILY_RATES_URL} (stand-in, rates of ${ECB_FIXTURE_FILE.split('/').slice(-3).join('/')})`
+      : published.source,
+    date: published.date,
+    published: published.perEuro,
+    applied,
+  });
+  writeFileSync(snapshotPath, JSON.stringify(snapshot) + '\n');
+  const euros = snapshot.packages.map((p) => p.prices[BASE_CURRENCY]);
   console.log(
     `Catalogue snapshot from ${partner.name}${standIn ? ' (stand-in)' : ''}: ${snapshot.countries.length} countries, ` +
       `${snapshot.regions.length} regions, ${snapshot.packages.length} packages priced ` +
-      `${Math.min(...prices) / 100}-${Math.max(...prices) / 100} ${snapshot.packages[0]!.price.currency}.`,
+      `${Math.min(...euros) / 100}-${Math.max(...euros) / 100} ${BASE_CURRENCY} and in ${CURRENCIES.length - 1} more currencies.`,
+  );
+  console.log(
+    `ECB rates of ${published.date}${ecbStandIn ? ' (stand-in)' : ''}, per euro: ` +
+      Object.entries(applied)
+        .map(
+          ([c, rate]) =>
+            `${c} ${rate}${rate === published.perEuro[c as keyof PerEuro] ? '' : ` (kept: published ${published.perEuro[c as keyof PerEuro]} is within ${RATE_BAND * 100} %)`}`,
+        )
+        .join(', '),
   );
   if (unmatched.length > 0) {
     console.log(
@@ -57,4 +86,12 @@ try {
   }
 } finally {
   await standIn?.close();
+  await ecbStandIn?.close();
+}
+
+/** The rates the committed snapshot's prices use, for the band; none when there is no readable snapshot. */
+function previousAppliedRates(file: string): PerEuro | undefined {
+  if (!existsSync(file)) return undefined;
+  const parsed = ExchangeRates.safeParse((JSON.parse(readFileSync(file, 'utf8')) as { exchangeRates?: unknown }).exchangeRates);
+  return parsed.success ? parsed.data.applied : undefined;
 }

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { LOCALE_CODES, type Locale } from '../../src/i18n/locales.ts';
 import type { Snapshot } from '../../src/catalogue/schema.ts';
 import { parseSnapshot } from '../../src/catalogue/snapshot.ts';
-import { enforceMonotonicPrices, retailPrice } from '../../src/pricing/pricing.ts';
+import type { ExchangeRates } from '../../src/pricing/exchange-rates.ts';
+import { pricesInEveryCurrency } from '../../src/pricing/pricing.ts';
 import type { CataloguePackage, PartnerCatalogue } from '../../src/server/partner/partner.ts';
 import { COUNTRY_CODES, REGIONS } from './geography.ts';
 import { listPartnerCatalogue, planKey } from './partner-catalogue.ts';
@@ -73,7 +74,8 @@ export interface GeneratedSnapshot {
   unmatched: string[];
 }
 
-export async function generateSnapshot(partner: PartnerCatalogue): Promise<GeneratedSnapshot> {
+/** `exchangeRates`: the ECB's, with the rates the prices use after the band (pricing/exchange-rates.ts applyRateBand). */
+export async function generateSnapshot(partner: PartnerCatalogue, exchangeRates: ExchangeRates): Promise<GeneratedSnapshot> {
   const countries = new Set(COUNTRY_CODES);
   const regionByCountries = new Map(Object.entries(REGIONS).map(([code, members]) => [members.join(','), code]));
   const byDestination = new Map<string, Map<string, CataloguePackage>>(
@@ -101,21 +103,20 @@ export async function generateSnapshot(partner: PartnerCatalogue): Promise<Gener
         megabytes(a) - megabytes(b) ||
         a.validity * DAYS[a.validityUnit] - b.validity * DAYS[b.validityUnit],
     );
-    return enforceMonotonicPrices(
-      sorted.map((pkg) => ({
-        id: packageId(destination, pkg),
-        destination,
-        metadata: { dataAmount: pkg.dataAmount },
-        validity: pkg.validity,
-        validityUnit: pkg.validityUnit,
-        supportedCountries: pkg.countries,
-        partnerCode: pkg.partnerCode,
-        wholesaleUsdE4: pkg.wholesaleUsdE4,
-        // Daily and unlimited plans too: the one pricing function, from their own wholesale price.
-        price: retailPrice(pkg.wholesaleUsdE4),
-        facts: pkg.facts,
-      })),
-    );
+    const unpriced = sorted.map((pkg) => ({
+      id: packageId(destination, pkg),
+      destination,
+      metadata: { dataAmount: pkg.dataAmount },
+      validity: pkg.validity,
+      validityUnit: pkg.validityUnit,
+      supportedCountries: pkg.countries,
+      partnerCode: pkg.partnerCode,
+      wholesaleUsdE4: pkg.wholesaleUsdE4,
+      facts: pkg.facts,
+    }));
+    // Daily and unlimited plans too: the one pricing function, from their own wholesale price, in every currency.
+    const prices = pricesInEveryCurrency(unpriced, exchangeRates.applied);
+    return unpriced.map((plan, i) => ({ ...plan, prices: prices[i]! }));
   });
 
   const snapshot = {
@@ -137,6 +138,7 @@ export async function generateSnapshot(partner: PartnerCatalogue): Promise<Gener
       supportedCountries: [...members],
     })),
     packages,
+    exchangeRates,
   };
   // The same invariants the build enforces, flag files included.
   return { snapshot: parseSnapshot(snapshot, `generated from ${partner.name}`, ROOT), unmatched: unmatched.sort() };

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CURRENCIES } from '../config/currencies.ts';
 import { CACHE_CONTROL, createCatalogueApi } from './api.ts';
 import { CountryList, PackageList, RegionList } from './schema.ts';
 import { embeddedSnapshot } from './snapshot.ts';
@@ -82,7 +83,19 @@ describe('GET /packages', () => {
       const plans = JSON.parse(text) as Record<string, unknown>[];
       expect(plans.length).toBeGreaterThan(0);
       for (const plan of plans) {
-        expect(Object.keys(plan).sort()).toEqual(['facts', 'id', 'metadata', 'price', 'supportedCountries', 'validity', 'validityUnit']);
+        expect(Object.keys(plan).sort()).toEqual([
+          'facts',
+          'id',
+          'metadata',
+          'price',
+          'prices',
+          'supportedCountries',
+          'validity',
+          'validityUnit',
+        ]);
+        // The euro price, and the same plan in every listed currency (issue 34).
+        expect((plan.price as { currency: string }).currency).toBe('EUR');
+        expect(Object.keys(plan.prices as object)).toEqual([...CURRENCIES]);
         expect(Object.keys(plan.metadata as object)).toEqual(['dataAmount']);
         expect(Object.keys(plan.facts as object).sort()).toEqual([
           'data',

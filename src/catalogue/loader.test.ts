@@ -64,6 +64,16 @@ describe('build-time catalogue loading', () => {
     expect((error as Error).message).toMatch(/\[5\]\.name \(code [A-Z]{2}\): must not be empty/);
   });
 
+  it("refuses to build on exchange rates older than the set age, naming their date; today's pass", async () => {
+    const { date } = snapshot.exchangeRates;
+    const weeksLater = new Date(Date.parse(`${date}T12:00:00Z`) + 20 * 86_400_000);
+    await expect(loadCatalogue({ now: weeksLater })).rejects.toThrow(
+      new RegExp(`GET /exchange-rates: the exchange rates are of ${date}, 20 days old \\(at most 14\\)`),
+    );
+    const nextMonday = new Date(Date.parse(`${date}T12:00:00Z`) + 3 * 86_400_000);
+    await expect(loadCatalogue({ now: nextMonday })).resolves.toMatchObject({ exchangeRates: { date } });
+  });
+
   it('refuses an empty store, and a destination without plans', async () => {
     const empty = { ...snapshot, countries: [], regions: [] };
     await expect(loadCatalogue({ handler: createCatalogueApi(empty as typeof snapshot) })).rejects.toThrow(

@@ -5,6 +5,7 @@ import { mapLimited } from '../lib/map-limited.ts';
 import { flagFilesExist } from './flag-files.ts';
 import { AssembledCatalogue, CountryList, PackageList, RegionList, describeIssues, type Package } from './schema.ts';
 import { embeddedSnapshot } from './snapshot.ts';
+import { ExchangeRates, staleRates } from '../pricing/exchange-rates.ts';
 
 /**
  * Build-time loading (DESIGN 1): the build reads the catalogue through the API, over HTTP
@@ -26,6 +27,8 @@ export interface Catalogue {
   regions: CatalogueRegion[];
   /** Packages by destination code (country code or region code). */
   packages: Map<string, Package[]>;
+  /** The dated ECB rates the packages' prices rest on. */
+  exchangeRates: ExchangeRates;
 }
 
 export class CatalogueError extends Error {
@@ -40,6 +43,8 @@ export interface LoaderOptions {
   retryDelayMs?: number;
   /** For tests: the in-process handler to use instead of the embedded snapshot's. */
   handler?: CatalogueHandler;
+  /** For tests: the day the rates' age is counted to. */
+  now?: Date;
 }
 
 type Get = (path: string) => Promise<unknown>;
@@ -114,6 +119,10 @@ export async function loadCatalogue(options: LoaderOptions = {}): Promise<Catalo
     getValid(get, `/packages?regionId=${encodeURIComponent(code)}`, PackageList),
   );
   const packages = new Map(destinations.map((code, i) => [code, packageLists[i]!]));
+  // Prices on old rates would sell at a margin nobody checked: the build stops instead.
+  const exchangeRates = await getValid(get, '/exchange-rates', ExchangeRates);
+  const stale = staleRates(exchangeRates, options.now);
+  if (stale) throw new CatalogueError(`Catalogue API GET /exchange-rates: ${stale}.`);
 
   const assembled = {
     countries,
@@ -125,5 +134,5 @@ export async function loadCatalogue(options: LoaderOptions = {}): Promise<Catalo
     throw new CatalogueError(`Catalogue is inconsistent:\n${describeIssues(checked.error, assembled)}`);
   }
 
-  return { countries, regions, packages };
+  return { countries, regions, packages, exchangeRates };
 }

@@ -1,11 +1,12 @@
 import { Hono, type Context } from 'hono';
+import { BASE_CURRENCY } from '../config/currencies.ts';
 import { DEFAULT_LOCALE, isLocale, LOCALE_CODES, type Locale } from '../i18n/locales.ts';
 import { catalogueError, catalogueJson } from './answers.ts';
 import { CountryCode, RegionCode, type Country, type Package, type Region, type Snapshot } from './schema.ts';
 
 /**
- * The catalogue's reads (spec 7): GET /regions, GET /countries, GET /packages?regionId={code}, also
- * HEAD; any other method 405. `?lang=xx` (one of the 12; default en) chooses the language of `name`.
+ * The catalogue's reads (spec 7): GET /regions, GET /countries, GET /packages?regionId={code}, and
+ * GET /exchange-rates (issue 34: the dated rates every package's `prices` rest on), also HEAD; any other method 405. `?lang=xx` (one of the 12; default en) chooses the language of `name`.
  * Bad input answers 400 and an unknown code 404, never a 500, and messages never echo unbounded input.
  */
 export function catalogueRoutes(snapshot: Snapshot) {
@@ -36,6 +37,8 @@ export function catalogueRoutes(snapshot: Snapshot) {
       snapshot.regions.map(({ names, ...region }): Region => ({ ...region, name: names[lang] })),
     ),
   );
+  // The ECB's rates the prices rest on, dated: the build refuses old ones (loader.ts).
+  read('/exchange-rates', (c) => catalogueJson(c, snapshot.exchangeRates));
   read('/packages', (c) => {
     const raw = c.req.query('regionId');
     if (raw === undefined || raw.trim() === '') return catalogueError(c, 400, 'missing_region_id', 'Query parameter regionId is required.');
@@ -51,13 +54,14 @@ export function catalogueRoutes(snapshot: Snapshot) {
     return catalogueJson(
       c,
       (packagesByDestination.get(code) ?? []).map(
-        ({ id, metadata, validity, validityUnit, supportedCountries, price, facts }): Package => ({
+        ({ id, metadata, validity, validityUnit, supportedCountries, prices, facts }): Package => ({
           id,
           metadata,
           validity,
           validityUnit,
           supportedCountries,
-          ...(price && { price }),
+          price: { amountMinor: prices[BASE_CURRENCY], currency: BASE_CURRENCY },
+          prices,
           facts,
         }),
       ),

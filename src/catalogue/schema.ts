@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { BASE_CURRENCY, CURRENCIES, type Currency } from '../config/currencies.ts';
 import { LOCALE_CODES } from '../i18n/locales.ts';
+import { ExchangeRates } from '../pricing/exchange-rates.ts';
 
 /**
  * The one schema of the catalogue contract (spec 3 and 7), used by the API, the snapshot
@@ -42,6 +44,12 @@ export const Price = z.object({
   amountMinor: z.number().int().nonnegative(),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code'),
 });
+
+/** A plan's price in every listed currency (issue 34), minor units by currency: each currency's own price list. */
+export const Prices = z.object(
+  Object.fromEntries(CURRENCIES.map((c) => [c, z.number().int().positive()])) as Record<Currency, z.ZodNumber>,
+);
+export type Prices = z.infer<typeof Prices>;
 
 /** A network generation, as the partner names it ('4G'); the best one an operator offers there. */
 export const NetworkType = z.enum(['2G', '3G', '4G', '5G'], { error: "must be one of '2G', '3G', '4G', '5G'" });
@@ -99,9 +107,20 @@ const PackageObject = z.object({
   supportedCountries: z.array(CountryCode).min(1, 'must list at least one country'),
   /** Optional in the contract: without one, plan cards say 'Price will be updated soon' and it cannot be bought (DESIGN 2). */
   price: Price.optional(),
+  /** With a price, the price in every listed currency (`price` is the euro one): what the currency picker switches between. */
+  prices: Prices.optional(),
   facts: PlanFacts,
 });
-export const Package = PackageObject.superRefine(networksCoverCountries);
+export const Package = PackageObject.superRefine(networksCoverCountries).superRefine(pricedInEveryCurrency);
+
+/** A priced plan is priced in every currency, its `price` being the euro one: a page switches currency without asking. */
+function pricedInEveryCurrency(pkg: { price?: Price | undefined; prices?: Prices | undefined }, ctx: z.RefinementCtx): void {
+  if (pkg.price && !pkg.prices)
+    ctx.addIssue({ code: 'custom', path: ['prices'], message: 'is missing: a priced plan lists its price in every currency' });
+  else if (pkg.price && (pkg.price.currency !== BASE_CURRENCY || pkg.price.amountMinor !== pkg.prices?.[BASE_CURRENCY])) {
+    ctx.addIssue({ code: 'custom', path: ['price'], message: `must be prices.${BASE_CURRENCY}` });
+  }
+}
 
 /** A plan's networks name exactly its covered countries: a country without operators is a gap the page would hide. */
 function networksCoverCountries(pkg: { supportedCountries: readonly string[]; facts: PlanFacts }, ctx: z.RefinementCtx): void {
@@ -187,9 +206,9 @@ const SnapshotPackageObject = PackageObject.extend({
   partnerCode: z.string().min(1, 'must not be empty'),
   /** The partner's price, US dollars × 10,000. Internal: the API never answers it. */
   wholesaleUsdE4: z.number().int().nonnegative(),
-  /** Every package of the snapshot comes from the partner with a price, so it can be bought. */
-  price: Price,
-});
+  /** Every package of the snapshot comes from the partner with a price in every currency, so it can be bought. */
+  prices: Prices,
+}).omit({ price: true });
 const SnapshotPackage = SnapshotPackageObject.superRefine(networksCoverCountries);
 
 /** The committed snapshot the API serves by default: names in all 12 languages. */
@@ -205,6 +224,8 @@ export const Snapshot = z
       .min(1)
       .superRefine(unique('code')),
     packages: z.array(SnapshotPackage).min(1).superRefine(unique('id')),
+    /** The ECB's rates the prices rest on, dated (issue 34). */
+    exchangeRates: ExchangeRates,
   })
   .superRefine(crossRecordInvariants);
 export type Snapshot = z.infer<typeof Snapshot>;

@@ -51,6 +51,8 @@ export const STORAGE_KEYS = {
   theme: 'theme',
   /** The signed-in user's eSIMs as last loaded, for reading offline (issue 15 item 8); removed on log-out. */
   savedEsims: 'my_esims',
+  /** The currency the visitor picked (issue 34); absent: the browser's region guesses, else the page's language. */
+  currency: 'preferred_currency',
 } as const;
 
 /** The two answers of the cookie banner, stored under STORAGE_KEYS.cookieConsent (spec 3). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CART_MAX_ESIMS, CART_MAX_PER_PLAN, TRIP_START_AHEAD_DAYS, TRIP_START_PAST_DAYS } from '../config/constants.ts';
 import { DataAmount, DataKind, Price } from '../catalogue/schema.ts';
 import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
+import { CURRENCIES, isCurrency } from '../config/currencies.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
 import { ALERT_KINDS } from './alert-kinds.ts';
 
@@ -28,7 +29,7 @@ import { ALERT_KINDS } from './alert-kinds.ts';
  *   GET    /esims/steps                         → EsimSteps (states and install steps only, from the database: asks the partner nothing)
  *   GET    /esims/{id}/diagnosis?lang=xx        → EsimView ("Not working?": its state and data use read again from the partner,
  *                                                at most once a minute per eSIM; else, or when it cannot answer, the last known)
- *   GET    /esims/{id}/top-ups?lang=xx          → TopUpPlans (the partner's own top-ups of this eSIM, priced, cheapest first;
+ *   GET    /esims/{id}/top-ups?lang=xx&currency=XXX → TopUpPlans (the partner's own top-ups of this eSIM, priced in currency, cheapest first;
  *                                                409 cannot_top_up when its plan cannot be topped up or it is not on a phone and valid;
  *                                                503 partner_unavailable when the partner cannot say now)
  *   POST   /esims/{id}/refund?lang=xx           → EsimView (refund of a never-installed eSIM within 30 days; 409 not_refundable;
@@ -91,6 +92,17 @@ export const LangQuery = z.object({
 });
 export type LangQuery = z.infer<typeof LangQuery>;
 
+/** A price in one of the currencies the shop charges in (issue 34): what an order or a cart is placed at. */
+export const ListedPrice = Price.extend({
+  currency: z.string().refine((code): boolean => isCurrency(code), { message: `currency must be one of ${CURRENCIES.join(', ')}` }),
+});
+
+/**
+ * `?lang=xx&currency=XXX` of GET /esims/{id}/top-ups: top-ups are priced in the visitor's currency
+ * (the page's picker), whoever's eSIM it is; absent, in the currency the eSIM was bought in.
+ */
+export const TopUpQuery = LangQuery.extend({ currency: z.enum(CURRENCIES).optional() });
+
 /**
  * GET /orders/{id}?lang=xx&waitMs=n: a long-poll. While the order is pending (payment not confirmed,
  * eSIM being prepared) the answer waits up to waitMs (at most 25 s) for its state to change, and
@@ -118,8 +130,8 @@ export const CreateOrderRequest = z.object({
   planId: z.string().min(1).max(100),
   /** The page's language: the payment page's and the e-mail's. */
   lang: z.enum(LOCALE_CODES),
-  /** The price the buyer saw; a different current price answers 409 price_changed. */
-  expectedPrice: Price,
+  /** The price the buyer saw, in the currency they pay in; a different current price answers 409 price_changed. */
+  expectedPrice: ListedPrice,
   /** Both must be given (true): the terms, and immediate start with loss of the right of withdrawal (BGB § 356(5)). */
   consents: z.object({ terms: z.literal(true), immediateStart: z.literal(true) }),
   /**
@@ -159,7 +171,7 @@ export const CartItem = z
   .object({
     planId: z.string().min(1).max(100),
     quantity: z.number().int().min(1).max(CART_MAX_PER_PLAN),
-    expectedPrice: Price,
+    expectedPrice: ListedPrice,
     /** The travellers of this plan's eSIMs, in order; fewer than the quantity: the rest are the buyer's own. */
     travellers: z.array(Traveller).max(CART_MAX_PER_PLAN).optional(),
   })
@@ -175,7 +187,8 @@ export const CreateCartRequest = z.object({
     .refine((items) => items.reduce((sum, item) => sum + item.quantity, 0) <= CART_MAX_ESIMS, {
       message: `at most ${CART_MAX_ESIMS} eSIMs an order`,
     })
-    .refine((items) => new Set(items.map((item) => item.planId)).size === items.length, { message: 'each plan once, with its quantity' }),
+    .refine((items) => new Set(items.map((item) => item.planId)).size === items.length, { message: 'each plan once, with its quantity' })
+    .refine((items) => new Set(items.map((item) => item.expectedPrice.currency)).size === 1, { message: 'one currency a payment' }),
   lang: CreateOrderRequest.shape.lang,
   consents: CreateOrderRequest.shape.consents,
   tripStartsOn: CreateOrderRequest.shape.tripStartsOn,

@@ -1,27 +1,64 @@
 import type { DataAmount, Package, Price } from '../catalogue/schema.ts';
-import { PRICING, type PricingConfig } from '../config/pricing.ts';
+import { CURRENCIES, CURRENCY_RULES, type Currency } from '../config/currencies.ts';
+import { PRICING_RULES, paymentFeeOf, type PricingConfig } from '../config/pricing.ts';
+import { perEuro, type PerEuro } from './exchange-rates.ts';
+
+/** A currency's pricing from the rules and the exchange rates the prices use (a snapshot's `applied`). */
+export function pricingFor(currency: Currency, rates: PerEuro): PricingConfig {
+  const rules = CURRENCY_RULES[currency];
+  const unitsPerEuro = perEuro(rates, currency);
+  const fee = paymentFeeOf(currency);
+  return {
+    currency,
+    usdToRetail: unitsPerEuro / rates.USD,
+    markup: PRICING_RULES.markup,
+    vatRate: PRICING_RULES.vatRate,
+    paymentFee: { rate: fee.rate, fixedMinor: Math.ceil(fee.fixedEur * unitsPerEuro * 10 ** rules.minorDigits) },
+    priceEndings: rules.endings,
+    endingEvery: rules.endingEvery,
+    minimumMinor: rules.stripeMinimumMinor,
+  };
+}
 
 /**
  * The one pricing function (DESIGN 6): the partner's wholesale price, US dollars × 10,000, to our
- * VAT-inclusive retail price in minor units. Browser-safe: no Node imports.
+ * VAT-inclusive retail price in minor units of one currency. Browser-safe: no Node imports.
  */
-export function retailPrice(wholesaleUsdE4: number, config: PricingConfig = PRICING): Price {
+export function retailPrice(wholesaleUsdE4: number, config: PricingConfig): Price {
   if (!Number.isInteger(wholesaleUsdE4) || wholesaleUsdE4 < 0) {
     throw new RangeError(`Wholesale price must be a whole number of USD/10,000 and not negative, got ${wholesaleUsdE4}`);
   }
   checkConfig(config);
   // The gross price whose net (after VAT and the payment fee) is the marked-up cost.
   const gross = (wholesaleCostMinor(wholesaleUsdE4, config) * config.markup + config.paymentFee.fixedMinor) / keptShare(config);
-  return { amountMinor: roundUpToEnding(Math.ceil(gross), config.priceEndings), currency: config.currency };
+  const amountMinor = roundUpToEnding(Math.max(Math.ceil(gross), config.minimumMinor), config.priceEndings, config.endingEvery);
+  return { amountMinor, currency: config.currency };
+}
+
+/**
+ * Plans priced in every listed currency, each currency's list on its own held monotonic (no larger
+ * plan cheaper than a smaller one): the amounts in minor units by currency, in the plans' order.
+ */
+export function pricesInEveryCurrency(plans: readonly Omit<PricedPlan, 'price'>[], rates: PerEuro): Record<Currency, number>[] {
+  const lists = CURRENCIES.map((currency) => {
+    const config = pricingFor(currency, rates);
+    return enforceMonotonicPrices(
+      plans.map((plan) => ({ ...plan, price: retailPrice(plan.wholesaleUsdE4, config) })),
+      config,
+    );
+  });
+  return plans.map(
+    (_, i) => Object.fromEntries(CURRENCIES.map((currency, c) => [currency, lists[c]![i]!.price.amountMinor])) as Record<Currency, number>,
+  );
 }
 
 /** The wholesale price in retail minor units (not rounded). */
-export function wholesaleCostMinor(wholesaleUsdE4: number, config: PricingConfig = PRICING): number {
-  return (wholesaleUsdE4 / 100) * config.usdToRetail;
+export function wholesaleCostMinor(wholesaleUsdE4: number, config: Pick<PricingConfig, 'usdToRetail' | 'currency'>): number {
+  return (wholesaleUsdE4 / 10_000) * config.usdToRetail * 10 ** CURRENCY_RULES[config.currency].minorDigits;
 }
 
 /** What a retail price leaves us after VAT and the payment fee, in minor units. */
-export function netRevenueMinor(amountMinor: number, config: PricingConfig = PRICING): number {
+export function netRevenueMinor(amountMinor: number, config: PricingConfig): number {
   return amountMinor * keptShare(config) - config.paymentFee.fixedMinor;
 }
 
@@ -32,6 +69,7 @@ export interface PricedPlan {
   facts?: { data: { kind: string } };
   validity: number;
   validityUnit: Package['validityUnit'];
+  wholesaleUsdE4: number;
   price: Price;
 }
 
@@ -41,7 +79,10 @@ export interface PricedPlan {
  * such a price is raised to the first allowed ending at or above the dearest smaller plan's.
  * Never lowers a price; returns the plans in their order, changed ones as copies.
  */
-export function enforceMonotonicPrices<T extends PricedPlan>(plans: readonly T[], config: PricingConfig = PRICING): T[] {
+export function enforceMonotonicPrices<T extends Omit<PricedPlan, 'wholesaleUsdE4'>>(
+  plans: readonly T[],
+  config: Pick<PricingConfig, 'priceEndings' | 'endingEvery'>,
+): T[] {
   const raised = new Map<T, Price>();
   for (const group of groupBy(plans, (plan) => `${plan.facts?.data.kind ?? 'total'} ${plan.validity} ${plan.validityUnit}`).values()) {
     const currencies = new Set(group.map((plan) => plan.price.currency));
@@ -51,7 +92,10 @@ export function enforceMonotonicPrices<T extends PricedPlan>(plans: readonly T[]
     for (const [, sameSize] of bySize) {
       let sizeMax = smallerMax;
       for (const plan of sameSize) {
-        const amountMinor = plan.price.amountMinor < smallerMax ? roundUpToEnding(smallerMax, config.priceEndings) : plan.price.amountMinor;
+        const amountMinor =
+          plan.price.amountMinor < smallerMax
+            ? roundUpToEnding(smallerMax, config.priceEndings, config.endingEvery)
+            : plan.price.amountMinor;
         if (amountMinor !== plan.price.amountMinor) raised.set(plan, { ...plan.price, amountMinor });
         sizeMax = Math.max(sizeMax, amountMinor);
       }
@@ -64,10 +108,10 @@ export function enforceMonotonicPrices<T extends PricedPlan>(plans: readonly T[]
   });
 }
 
-/** The smallest amount ≥ `amountMinor` whose last two digits are one of `endings`. */
-export function roundUpToEnding(amountMinor: number, endings: readonly number[]): number {
-  const hundreds = Math.floor(amountMinor / 100) * 100;
-  const candidates = [...endings.map((e) => hundreds + e), ...endings.map((e) => hundreds + 100 + e)];
+/** The smallest amount ≥ `amountMinor` that ends in one of `endings` modulo `every` (49 or 99 of 100; 0 of 10). */
+export function roundUpToEnding(amountMinor: number, endings: readonly number[], every = 100): number {
+  const base = Math.floor(amountMinor / every) * every;
+  const candidates = [...endings.map((e) => base + e), ...endings.map((e) => base + every + e)];
   return Math.min(...candidates.filter((c) => c >= amountMinor));
 }
 
@@ -96,14 +140,14 @@ function checkConfig(config: PricingConfig): void {
     config.markup >= 1 ? '' : 'markup must be at least 1, or we sell below cost',
     keptShare(config) > 0 ? '' : 'VAT and the payment fee leave nothing of a price',
     config.paymentFee.fixedMinor >= 0 ? '' : 'the fixed payment fee must not be negative',
-    config.priceEndings.length > 0 && config.priceEndings.every((e) => Number.isInteger(e) && e >= 0 && e < 100)
+    config.priceEndings.length > 0 && config.priceEndings.every((e) => Number.isInteger(e) && e >= 0 && e < config.endingEvery)
       ? ''
-      : 'priceEndings must be whole numbers from 0 to 99',
+      : `priceEndings must be whole numbers from 0 to ${config.endingEvery - 1}`,
   ].filter(Boolean);
   if (problems.length > 0) throw new Error(`Pricing configuration: ${problems.join('; ')}`);
 }
 
 /** The VAT included in a VAT-inclusive amount, in minor units (rounded to the nearest). */
-export function includedVatMinor(amountMinor: number, config: PricingConfig = PRICING): number {
-  return Math.round(amountMinor - amountMinor / (1 + config.vatRate));
+export function includedVatMinor(amountMinor: number): number {
+  return Math.round(amountMinor - amountMinor / (1 + PRICING_RULES.vatRate));
 }

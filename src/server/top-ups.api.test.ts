@@ -1,9 +1,9 @@
+import { priceOnSnapshotRates } from '../../tests/support/prices.ts';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { orderRequest, payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
-import { retailPrice } from '../pricing/pricing.ts';
 import {
   ApiError,
   CreateOrderResponse,
@@ -89,7 +89,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     const own = bed.stand.partner.topUpsOf(PLAN.pkg.partnerCode);
     expect(own.length).toBeGreaterThan(1);
     const expected = own
-      .map((p) => ({ id: `topup-${p.volume / GIB}gb-${p.duration}d`, price: retailPrice(p.price) }))
+      .map((p) => ({ id: `topup-${p.volume / GIB}gb-${p.duration}d`, price: priceOnSnapshotRates(p.price) }))
       .sort((a, b) => a.price.amountMinor - b.price.amountMinor);
     expect(answer.plans.map(({ id, price }) => ({ id, price }))).toEqual(expected);
     // Their own steps and prices, not the catalogue's: a 2 GB step no plan has, and 5 GB for 30 days
@@ -122,7 +122,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     expect(ApiError.parse(await refused.json()).error).toMatchObject({ code: 'cannot_top_up', message: 'This plan cannot be topped up.' });
     // The partner agrees: it lists no top-up of this eSIM (and the shop did not need to ask it).
     expect(bed.stand.partner.topUpsOf(FIXED.pkg.partnerCode)).toEqual([]);
-    const order = await postOrder(buyer.idToken, topUpRequest({ id: 'topup-1gb-7d', price: retailPrice(10_000) }, esim.id));
+    const order = await postOrder(buyer.idToken, topUpRequest({ id: 'topup-1gb-7d', price: priceOnSnapshotRates(10_000) }, esim.id));
     expect(order.status).toBe(409);
     expect(ApiError.parse(await order.json()).error.code).toBe('cannot_top_up');
     expect(topUpLists(esim.esim!.iccid!)).toBe(asked);
@@ -141,7 +141,7 @@ describe.each(databaseDrivers())('top-ups on $name', (driver) => {
     try {
       const stale = await postOrder(buyer.idToken, topUpRequest(seen, esim.id));
       expect(stale.status).toBe(409);
-      const now = retailPrice(was + 20_000);
+      const now = priceOnSnapshotRates(was + 20_000);
       expect(PriceChangedError.parse(await stale.json()).error.price).toEqual(now);
       expect(now.amountMinor).toBeGreaterThan(seen.price.amountMinor);
       expect(await bed.db.query(`SELECT id FROM orders WHERE top_up_of = $1`, [esim.id])).toEqual([]);

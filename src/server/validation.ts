@@ -2,7 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { ERROR_CODES, LangQuery } from '../contract/shop-api.ts';
+import { ERROR_CODES, LangQuery, TopUpQuery } from '../contract/shop-api.ts';
 import { fail } from './http.ts';
 
 /**
@@ -57,6 +57,13 @@ export const jsonBody = <S extends z.ZodType>(schema: S) =>
       return fail(c, 400, ERROR_CODES.badRequest, `Check these fields: ${fields.join(', ')}.`);
     }),
   ] as const;
+
+/** `?lang=xx&currency=XXX` of a top-up list: a listed currency, or none. */
+export const topUpQuery = zValidator('query', TopUpQuery, (result, c) =>
+  result.success
+    ? undefined
+    : fail(c, 400, ERROR_CODES.badRequest, 'lang must be one of the site languages, currency one of the listed currencies.'),
+);
 
 /** `?lang=xx`, one of the site's languages (en when absent). */
 export const langQuery = zValidator('query', LangQuery, (result, c) =>

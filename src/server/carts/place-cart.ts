@@ -1,9 +1,10 @@
 import { TERMS_VERSION, type CartItem, type CreateCartRequest } from '../../contract/shop-api.ts';
+import type { Currency } from '../../config/currencies.ts';
 import type { Price } from '../../catalogue/schema.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Caller } from '../auth.ts';
 import { productName, type PlaceOrderDeps } from '../orders/place-order.ts';
-import { soldPlan, type SellablePlan } from '../orders/plans.ts';
+import { priceIn, soldPlan, type SellablePlan } from '../orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from '../orders/store.ts';
 import type { NewOrder, OrderRow } from '../orders/store.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
@@ -37,11 +38,11 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
     if (!plan) return { outcome: 'unknown_plan', planId: item.planId };
     items.push({ plan, quantity: item.quantity, travellers: item.travellers });
   }
-  const stale = request.items.some(
-    (item, i) =>
-      item.expectedPrice.amountMinor !== items[i]!.plan.price.amountMinor || item.expectedPrice.currency !== items[i]!.plan.price.currency,
-  );
-  if (stale) return { outcome: 'price_changed', prices: items.map(({ plan }) => ({ planId: plan.pkg.id, price: plan.price })) };
+  // One currency a payment (the contract checks it), each plan priced in it here again.
+  const currency = request.items[0]!.expectedPrice.currency as Currency;
+  const stale = request.items.some((item, i) => item.expectedPrice.amountMinor !== items[i]!.plan.prices[currency]);
+  if (stale)
+    return { outcome: 'price_changed', prices: items.map(({ plan }) => ({ planId: plan.pkg.id, price: priceIn(plan.prices, currency) })) };
 
   const wait = await limits.take(
     'orders',
@@ -60,7 +61,7 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
       destination: plan.destination.code,
       partnerCode: plan.pkg.partnerCode,
       wholesaleUsdE4: plan.pkg.wholesaleUsdE4,
-      price: plan.price,
+      price: priceIn(plan.prices, currency),
       lang: request.lang,
       termsVersion: TERMS_VERSION,
       consentedAt,
@@ -81,7 +82,7 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
         lang: request.lang,
         lines: items.map(({ plan, quantity }) => ({
           productName: productName(plan.destination.names[request.lang], soldPlan(plan), request.lang),
-          amountMinor: plan.price.amountMinor,
+          amountMinor: plan.prices[currency],
           quantity,
         })),
         currency: cart.currency,

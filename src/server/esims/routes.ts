@@ -1,4 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { Snapshot } from '../../catalogue/schema.ts';
+import type { Currency } from '../../config/currencies.ts';
 import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS, TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
 import { ERROR_CODES, Traveller, type EsimList, type EsimSteps, type TopUpPlans, type TravellerLink } from '../../contract/shop-api.ts';
 import type { Alerts } from '../alerts/alerts.ts';
@@ -13,7 +15,7 @@ import { tooManyAttempts, type UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
 import { esimOfTravellerToken } from '../travellers/links.ts';
 import { shareWithTraveller, revokeTravellerLink, type ShareDeps } from '../travellers/share.ts';
-import { jsonBody, langQuery } from '../validation.ts';
+import { jsonBody, langQuery, topUpQuery } from '../validation.ts';
 import { buyerRefund } from './buyer-refund.ts';
 import { refreshEsims } from './refresh.ts';
 import { replaceEsim } from './replacement.ts';
@@ -30,6 +32,8 @@ export interface EsimRoutesDeps {
   limits: UserLimiter;
   alerts: Pick<Alerts, 'check' | 'seen'>;
   travellerMail: ShareDeps['mail'];
+  /** The snapshot's rates: top-ups are priced on them as the plans are. */
+  catalogue: Pick<Snapshot, 'exchangeRates'>;
 }
 
 /**
@@ -139,14 +143,16 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     return c.json(await esimView(found.order, found.esim, destination(found.order.destination, lang)));
   });
 
-  app.get('/:id/top-ups', langQuery, async (c) => {
-    const { lang } = c.req.valid('query');
+  app.get('/:id/top-ups', topUpQuery, async (c) => {
+    const { lang, currency } = c.req.valid('query');
     const uid = c.get('caller').uid;
     // A traveller's link lets whoever holds it, signed in, top the eSIM up (issue 33).
     const found = (await owned(c)) ?? (await esimOfTravellerToken(esims, c.req.header(TRAVELLER_TOKEN_HEADER), c.req.param('id')));
     if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
     // Each look that gets as far as the partner asks it for the eSIM's own top-ups: a few dozen a minute per user.
-    const topUps = await topUpsOf(found, partner, () => limits.refuse(c, 'topUps', uid));
+    // In the visitor's currency, else in the one the eSIM was bought in (issue 34).
+    const pricing = { currency: currency ?? (found.order.currency as Currency), rates: deps.catalogue.exchangeRates.applied };
+    const topUps = await topUpsOf(found, partner, pricing, () => limits.refuse(c, 'topUps', uid));
     if ('held' in topUps) return topUps.held;
     if ('none' in topUps) return noTopUps(c, topUps.none);
     const body: TopUpPlans = {

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
-import type { Price } from '../../catalogue/schema.ts';
+import type { Currency } from '../../config/currencies.ts';
+import type { Price, Snapshot } from '../../catalogue/schema.ts';
 import { TERMS_VERSION, type CreateOrderRequest } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
@@ -13,7 +14,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
 import { esimOfTravellerToken } from '../travellers/links.ts';
-import { soldPlan, type SellablePlan } from './plans.ts';
+import { priceIn, soldPlan, type SellablePlan } from './plans.ts';
 import type { SalesPauseCache } from './sales-pause.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './store.ts';
 import type { OrderStore, OrderWithPayment, SoldPlan } from './store.types.ts';
@@ -36,6 +37,8 @@ export interface PlaceOrderDeps {
   store: OrderStore;
   esims: Pick<EsimStore, 'ownedOne' | 'ofTravellerLink'>;
   plans: ReadonlyMap<string, SellablePlan>;
+  /** The snapshot's rates, which top-ups are priced on as the plans are. */
+  catalogue: Pick<Snapshot, 'exchangeRates'>;
   destination: DestinationOf;
   partner: Pick<EsimPartner, 'listTopUps'>;
   limits: Pick<UserLimiter, 'take' | 'inStatement'>;
@@ -85,6 +88,8 @@ export async function placeOrder(
   travellerToken?: string,
 ): Promise<PlaceOrderResult> {
   const { stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl, salesPause } = deps;
+  // Priced in the currency the buyer saw the price in (issue 34): each currency is its own price list.
+  const currency = request.expectedPrice.currency as Currency;
   // Out of balance at the partner, or paused by the provider: no money taken that would only be
   // refunded (orders/sales-pause.ts; answered from memory in the usual case).
   if (await salesPause.paused()) return { outcome: 'sales_paused' };
@@ -105,7 +110,9 @@ export async function placeOrder(
       (await esims.ownedOne(caller.uid, request.topUpOf)) ?? (await esimOfTravellerToken(esims, travellerToken, request.topUpOf));
     if (!owned) return { outcome: 'no_such_esim' };
     // An id no top-up can have is refused before the partner is asked.
-    const topUps = await topUpsOf(owned, partner, async () => (isTopUpId(request.planId) ? undefined : ('unknown_top_up' as const)));
+    const topUps = await topUpsOf(owned, partner, { currency, rates: deps.catalogue.exchangeRates.applied }, async () =>
+      isTopUpId(request.planId) ? undefined : ('unknown_top_up' as const),
+    );
     if ('held' in topUps) return { outcome: topUps.held };
     if ('none' in topUps) return { outcome: 'no_top_ups', why: topUps.none };
     const offer = topUps.offers.find((o) => o.id === request.planId);
@@ -135,7 +142,7 @@ export async function placeOrder(
       destinationName: plan.destination.names[request.lang],
       partnerCode: pkg.partnerCode,
       wholesaleUsdE4: pkg.wholesaleUsdE4,
-      price: plan.price,
+      price: priceIn(plan.prices, currency),
     };
   }
   if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {

@@ -1,16 +1,23 @@
-import type { Price, Snapshot } from '../../catalogue/schema.ts';
+import type { Price, Prices, Snapshot } from '../../catalogue/schema.ts';
+import { BASE_CURRENCY, type Currency } from '../../config/currencies.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import { pricesInEveryCurrency } from '../../pricing/pricing.ts';
 import type { SoldPlan } from './store.types.ts';
-import { enforceMonotonicPrices, retailPrice } from '../../pricing/pricing.ts';
 
 type SnapshotPackage = Snapshot['packages'][number];
 
-/** A plan as the shop sells it now: the catalogue's package and the price the pricing function gives it today. */
+/** A plan as the shop sells it now: the catalogue's package and the prices the pricing function gives it today. */
 export interface SellablePlan {
   pkg: SnapshotPackage;
+  /** In every listed currency, minor units. */
+  prices: Prices;
+  /** The euro price, the base list's (BASE_CURRENCY). */
   price: Price;
   destination: { code: string; flag: string; names: Record<Locale, string> };
 }
+
+/** A price of a price list in one currency. */
+export const priceIn = (prices: Prices, currency: Currency): Price => ({ amountMinor: prices[currency], currency });
 
 /** A catalogue plan as an order keeps it, whatever the catalogue says later. */
 export function soldPlan({ pkg }: SellablePlan): SoldPlan {
@@ -30,16 +37,19 @@ const destinationsOf = (catalogue: Snapshot) => new Map([...catalogue.countries,
 
 /**
  * Prices every plan of the catalogue again with the one pricing function (DESIGN 6), as the
- * snapshot generator does, so an order is charged what the pricing rules say today and never
- * what a page or a client claims.
+ * snapshot generator does (in every currency, on the snapshot's rates), so an order is charged
+ * what the pricing rules say today and never what a page or a client claims.
  */
 export function sellablePlans(catalogue: Snapshot): Map<string, SellablePlan> {
   const destinations = destinationsOf(catalogue);
   const plans = new Map<string, SellablePlan>();
   for (const [code, packages] of Map.groupBy(catalogue.packages, (p) => p.destination)) {
     const { flag, names } = destinations.get(code)!;
-    const priced = enforceMonotonicPrices(packages.map((pkg) => ({ ...pkg, price: retailPrice(pkg.wholesaleUsdE4) })));
-    for (const { price, ...pkg } of priced) plans.set(pkg.id, { pkg: { ...pkg, price }, price, destination: { code, flag, names } });
+    const priced = pricesInEveryCurrency(packages, catalogue.exchangeRates.applied);
+    packages.forEach((pkg, i) => {
+      const prices = priced[i]!;
+      plans.set(pkg.id, { pkg: { ...pkg, prices }, prices, price: priceIn(prices, BASE_CURRENCY), destination: { code, flag, names } });
+    });
   }
   return plans;
 }

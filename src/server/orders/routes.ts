@@ -17,6 +17,7 @@ import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import type { SellablePlan } from './plans.ts';
 import { awaitsChange, createOrderWaits, untilChanged } from './order-changes.ts';
+import type { Snapshot } from '../../catalogue/schema.ts';
 import { placeOrder } from './place-order.ts';
 import type { SalesPauseCache } from './sales-pause.ts';
 import type { OrderStore, OrderWithPayment } from './store.ts';
@@ -37,6 +38,7 @@ export interface OrderRoutesDeps {
   store: OrderStore;
   esims: EsimStore;
   plans: ReadonlyMap<string, SellablePlan>;
+  catalogue: Pick<Snapshot, 'exchangeRates'>;
   destination: DestinationOf;
   partner: EsimPartner;
   limits: UserLimiter;

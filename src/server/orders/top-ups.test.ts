@@ -1,7 +1,10 @@
+import { priceOnSnapshotRates } from '../../../tests/support/prices.ts';
 import { describe, expect, it } from 'vitest';
-import { retailPrice } from '../../pricing/pricing.ts';
 import type { PartnerPackage } from '../partner/partner.ts';
 import { isTopUpId, topUpId, topUpOffers } from './top-ups.ts';
+import { embeddedSnapshot } from '../../catalogue/snapshot.ts';
+
+const RATES = embeddedSnapshot().exchangeRates.applied;
 
 const GIB = 2 ** 30;
 const topUp = (partnerCode: string, gigabytes: number, days: number, wholesaleUsdE4: number): PartnerPackage => ({
@@ -27,17 +30,27 @@ describe("the shop's top-ups", () => {
   });
 
   it('are priced from their own wholesale price, one per id (the cheaper package), cheapest first', () => {
-    const offers = topUpOffers([
-      topUp('TOPUP_BIG', 10, 30, 60_000),
-      topUp('TOPUP_ONE', 1, 7, 6_600),
-      topUp('TOPUP_TWO', 2, 15, 14_000),
-      topUp('TOPUP_TWO_DEAR', 2, 15, 19_000),
-    ]);
+    const offers = topUpOffers(
+      [
+        topUp('TOPUP_BIG', 10, 30, 60_000),
+        topUp('TOPUP_ONE', 1, 7, 6_600),
+        topUp('TOPUP_TWO', 2, 15, 14_000),
+        topUp('TOPUP_TWO_DEAR', 2, 15, 19_000),
+      ],
+      'EUR',
+      RATES,
+    );
     expect(offers.map((o) => [o.id, o.pkg.partnerCode, o.price])).toEqual([
-      ['topup-1gb-7d', 'TOPUP_ONE', retailPrice(6_600)],
-      ['topup-2gb-15d', 'TOPUP_TWO', retailPrice(14_000)],
-      ['topup-10gb-30d', 'TOPUP_BIG', retailPrice(60_000)],
+      ['topup-1gb-7d', 'TOPUP_ONE', priceOnSnapshotRates(6_600)],
+      ['topup-2gb-15d', 'TOPUP_TWO', priceOnSnapshotRates(14_000)],
+      ['topup-10gb-30d', 'TOPUP_BIG', priceOnSnapshotRates(60_000)],
     ]);
-    expect(topUpOffers([])).toEqual([]);
+    expect(topUpOffers([], 'EUR', RATES)).toEqual([]);
+  });
+
+  it("are priced in the currency asked for, each currency's own way", () => {
+    const [offer] = topUpOffers([topUp('TOPUP_ONE', 1, 7, 6_600)], 'JPY', RATES);
+    expect(offer!.price).toEqual(priceOnSnapshotRates(6_600, 'JPY'));
+    expect(offer!.price.amountMinor % 10).toBe(0);
   });
 });

@@ -1,5 +1,7 @@
 import type { Price } from '../../catalogue/schema.ts';
-import { enforceMonotonicPrices, retailPrice } from '../../pricing/pricing.ts';
+import type { Currency } from '../../config/currencies.ts';
+import type { PerEuro } from '../../pricing/exchange-rates.ts';
+import { enforceMonotonicPrices, pricingFor, retailPrice } from '../../pricing/pricing.ts';
 import type { OwnedEsim } from '../esims/store.types.ts';
 import { canTopUp, esimStatus, topUpSupported } from '../esims/view.ts';
 import type { EsimPartner, PartnerPackage } from '../partner/partner.ts';
@@ -35,8 +37,9 @@ export function topUpId({
   return `${TOP_UP_ID_PREFIX}${amount}-${validity}${validityUnit[0]}`;
 }
 
-/** The partner's top-ups of an eSIM as the shop offers them: priced, one per id, cheapest first. */
-export function topUpOffers(packages: readonly PartnerPackage[]): TopUpOffer[] {
+/** The partner's top-ups of an eSIM as the shop offers them: priced in `currency` on the snapshot's rates, one per id, cheapest first. */
+export function topUpOffers(packages: readonly PartnerPackage[], currency: Currency, rates: PerEuro): TopUpOffer[] {
+  const config = pricingFor(currency, rates);
   const byId = new Map<string, PartnerPackage>();
   for (const pkg of packages) {
     const id = topUpId(pkg);
@@ -50,8 +53,9 @@ export function topUpOffers(packages: readonly PartnerPackage[]): TopUpOffer[] {
       metadata: { dataAmount: pkg.dataAmount },
       validity: pkg.validity,
       validityUnit: pkg.validityUnit,
-      price: retailPrice(pkg.wholesaleUsdE4),
+      price: retailPrice(pkg.wholesaleUsdE4, config),
     })),
+    config,
   );
   return priced
     .sort((a, b) => a.price.amountMinor - b.price.amountMinor || a.pkg.dataBytes - b.pkg.dataBytes || a.id.localeCompare(b.id, 'en'))
@@ -71,6 +75,8 @@ export type NoTopUps = 'plan_cannot_top_up' | 'esim_cannot_top_up' | 'partner_un
 export async function topUpsOf<Held>(
   owned: OwnedEsim,
   partner: Pick<EsimPartner, 'listTopUps'>,
+  /** The currency to price them in (the visitor's, issue 34) and the snapshot's applied rates. */
+  pricing: { currency: Currency; rates: PerEuro },
   beforeAsking: () => Promise<Held | undefined> = async () => undefined,
   now = new Date(),
 ): Promise<{ offers: TopUpOffer[] } | { none: NoTopUps } | { held: Held }> {
@@ -79,7 +85,7 @@ export async function topUpsOf<Held>(
   const held = await beforeAsking();
   if (held !== undefined) return { held };
   try {
-    return { offers: topUpOffers(await partner.listTopUps(owned.esim.iccid)) };
+    return { offers: topUpOffers(await partner.listTopUps(owned.esim.iccid), pricing.currency, pricing.rates) };
   } catch (error) {
     console.error('top-ups: not listed', error instanceof Error ? error.message : error);
     return { none: 'partner_unavailable' };
