@@ -235,6 +235,36 @@ describe('Stripe stand-in', () => {
     await standIn.settled();
   });
 
+  it('settles a charge in another currency into the euro balance at a fixed rate, the fee in euros, yen without decimals', async () => {
+    const paidIn = async (currency: string, amount: number) => {
+      const base = params(amount);
+      const session = await stripe.checkout.sessions.create({
+        ...base,
+        line_items: [{ ...base.line_items![0]!, price_data: { ...base.line_items![0]!.price_data!, currency } }],
+      });
+      expect((await pay(session, { action: 'pay', card: '4242424242424242' })).status).toBe(303);
+      const intentId = (await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
+      const intent = await stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge.balance_transaction'] });
+      const charge = intent.latest_charge as Stripe.Charge;
+      return { charge, transaction: charge.balance_transaction as Stripe.BalanceTransaction };
+    };
+    // USD 12.99 at the ECB fixture's 1.1628 a euro: 0.859993 EUR a dollar (6 decimals, as Stripe quotes it), EUR 11.17.
+    const usd = await paidIn('usd', 1299);
+    expect(usd.charge).toMatchObject({ amount: 1299, currency: 'usd' });
+    expect(usd.transaction).toMatchObject({ amount: 1117, currency: 'eur', exchange_rate: 0.859993 });
+    // 1.5 % + 0.25 of the euro amount, plus 2 % for the conversion.
+    expect(usd.transaction.fee).toBe(Math.round(1117 * 0.015) + 25 + Math.round(1117 * 0.02));
+    expect(usd.transaction.fee_details).toEqual([expect.objectContaining({ amount: usd.transaction.fee, currency: 'eur' })]);
+    expect(usd.transaction.net).toBe(1117 - usd.transaction.fee);
+    // ¥1,990 is 1,990 yen, not 19.90: at 181.20 a euro, EUR 10.98.
+    const jpy = await paidIn('jpy', 1990);
+    expect(jpy.transaction).toMatchObject({ amount: 1098, currency: 'eur', exchange_rate: 0.005519 });
+    // In euros nothing is converted.
+    const eur = await paidIn('eur', 1000);
+    expect(eur.transaction).toMatchObject({ amount: 1000, currency: 'eur', exchange_rate: null, fee: 40 });
+    await standIn.settled();
+  });
+
   it('declines 0002 and 9995 on the page, keeping the number and the session open, with no event', async () => {
     const session = await stripe.checkout.sessions.create(params());
     for (const [card, message] of [

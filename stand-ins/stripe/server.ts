@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /**
@@ -113,6 +114,66 @@ const fingerprint = (kind: string, number: string) =>
  * quote of anyone's contract.
  */
 const stripeFee = (method: 'card' | 'sepa_debit', amount: number) => (method === 'card' ? Math.round(amount * 0.015) + 25 : 35);
+
+/** Stripe's currency conversion into the balance's currency (stripe.com/de/pricing: 2 % on top of the card's fee). */
+const CONVERSION_FEE = 0.02;
+
+/**
+ * The balance's currency: a German account settles in euros, whatever the charge's currency
+ * (docs.stripe.com/payouts#supported-accounts-and-settlement-currencies).
+ */
+const SETTLEMENT_CURRENCY = 'eur';
+
+/**
+ * Zero-decimal currencies among those the shop charges in (docs.stripe.com/currencies#zero-decimal):
+ * the amount is in yen, not hundredths.
+ */
+const ZERO_DECIMAL = new Set(['jpy']);
+
+/**
+ * The stand-in's fixed rates, units per euro: the ECB's reference rates of the day in
+ * tests/fixtures/ecb/eurofxref-daily.xml (what the catalogue's stand-in rates come from too), else
+ * this table of the same day's rates when the fixture is not there (a copied stand-in).
+ */
+const FALLBACK_PER_EURO: Readonly<Record<string, number>> = {
+  usd: 1.1628,
+  gbp: 0.878,
+  chf: 0.931,
+  pln: 4.235,
+  jpy: 181.2,
+  cad: 1.625,
+  aud: 1.785,
+  brl: 6.21,
+};
+const PER_EURO: Readonly<Record<string, number>> = (() => {
+  try {
+    const xml = readFileSync(new URL('../../tests/fixtures/ecb/eurofxref-daily.xml', import.meta.url), 'utf8');
+    const rates = [...xml.matchAll(/<Cube\s+currency=['"]([A-Z]{3})['"]\s+rate=['"]([0-9.]+)['"]/g)].map(
+      ([, currency, rate]) => [currency!.toLowerCase(), Number(rate)] as const,
+    );
+    return rates.length > 0 ? Object.fromEntries(rates) : FALLBACK_PER_EURO;
+  } catch {
+    return FALLBACK_PER_EURO;
+  }
+})();
+
+/**
+ * A charge's amount in the balance's currency, as Stripe books it (API reference, Balance
+ * Transactions, the object): `exchange_rate` is what the charge's amount, in major units, is
+ * multiplied by to give the balance's ("if money was converted from currency A to currency B, then
+ * the amount in currency A, times exchange_rate, would be the amount in currency B"), null when
+ * nothing was converted. Stripe quotes it to 6 decimals; the amount is computed from the quoted
+ * rate, in cents, so the figures on the transaction agree with each other. A currency without a
+ * stand-in rate settles as itself (as if the account held a balance in it).
+ */
+export function settlementOf(amountMinor: number, currency: string): { amount: number; currency: string; exchangeRate: number | null } {
+  const charged = currency.toLowerCase();
+  const perEuro = PER_EURO[charged];
+  if (charged === SETTLEMENT_CURRENCY || perEuro === undefined) return { amount: amountMinor, currency: charged, exchangeRate: null };
+  const exchangeRate = Math.round((1 / perEuro) * 1e6) / 1e6;
+  const major = ZERO_DECIMAL.has(charged) ? amountMinor : amountMinor / 100;
+  return { amount: Math.round(major * exchangeRate * 100), currency: SETTLEMENT_CURRENCY, exchangeRate };
+}
 
 export interface StripeStandInOptions {
   /** 0 (the default) picks a free port. */
@@ -387,21 +448,23 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   /**
    * The money of a charge that succeeded reaching our balance, minus Stripe's fee (API reference,
-   * Balance Transactions, the object: amount, fee, fee_details with type stripe_fee, net, currency,
-   * source, type charge); the charge names it as its balance_transaction.
+   * Balance Transactions, the object: amount, currency, exchange_rate, fee, fee_details with type
+   * stripe_fee, net, source, type charge), in euros (settlementOf); the charge names it as its
+   * balance_transaction.
    */
   function bookCharge(charge: Record<string, unknown>, method: 'card' | 'sepa_debit') {
-    const amount = Number(charge.amount);
-    const fee = stripeFee(method, amount);
+    // In the balance's currency: a charge in dollars reaches the balance in euros, converted, and
+    // Stripe's fee (with its conversion fee) is in euros too.
+    const { amount, currency, exchangeRate } = settlementOf(Number(charge.amount), String(charge.currency));
+    const fee = stripeFee(method, amount) + (exchangeRate === null ? 0 : Math.round(amount * CONVERSION_FEE));
     const transaction = {
       id: id('txn'),
       object: 'balance_transaction',
       amount,
-      currency: charge.currency,
+      currency,
+      exchange_rate: exchangeRate,
       fee,
-      fee_details: [
-        { amount: fee, application: null, currency: charge.currency, description: 'Stripe processing fees', type: 'stripe_fee' },
-      ],
+      fee_details: [{ amount: fee, application: null, currency, description: 'Stripe processing fees', type: 'stripe_fee' }],
       net: amount - fee,
       source: charge.id,
       status: 'pending',
@@ -697,7 +760,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     error?: { field: 'card' | 'iban'; message: string; value: string },
   ) {
     const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency.toUpperCase() }).format(
-      session.amount_total / 100,
+      ZERO_DECIMAL.has(session.currency) ? session.amount_total : session.amount_total / 100,
     );
     const field = (name: 'card' | 'iban', label: string, attributes: string) => {
       const wrong = error?.field === name;

@@ -3,10 +3,13 @@ import { CHARGE_FACTS_FILL_PER_RUN, CHARGE_FACTS_FILL_WINDOW_MS } from '../../co
 import type { Db, Queryable } from '../db/db.ts';
 
 /**
- * What Stripe knows of a payment's charge that the shop keeps (migration 0017): the fraud signals'
- * facts (src/server/fraud/signals.ts) and Stripe's fee (the business figures). Shapes from the API
- * reference, Charges, the object: payment_method_details.card.fingerprint and .country,
- * billing_details.address.country, outcome.risk_level and .risk_score; Balance Transactions: fee.
+ * What Stripe knows of a payment's charge that the shop keeps (migrations 0017, 0031): the fraud
+ * signals' facts (src/server/fraud/signals.ts), Stripe's fee and what it settled into our balance
+ * (the business figures). Shapes from the API reference, Charges, the object:
+ * payment_method_details.card.fingerprint and .country, billing_details.address.country,
+ * outcome.risk_level and .risk_score; Balance Transactions: amount, currency, fee ("Gross amount of
+ * this transaction", in the balance's currency: euros for a charge in dollars, converted at its
+ * exchange_rate).
  */
 export interface ChargeFacts {
   chargeId: string;
@@ -19,6 +22,8 @@ export interface ChargeFacts {
   buyerCountry: string | null;
   /** Null while Stripe reports no balance transaction. */
   stripeFee: { minor: number; currency: string } | null;
+  /** What reached our balance before the fee, in the balance's currency (EUR); null while Stripe reports no balance transaction. */
+  settled: { minor: number; currency: string } | null;
 }
 
 /** The facts of one charge, from the charge itself (its balance_transaction expanded, or just an id). */
@@ -33,6 +38,7 @@ export function chargeFacts(charge: Stripe.Charge): ChargeFacts {
     riskScore: charge.outcome?.risk_score ?? null,
     buyerCountry: country && /^[A-Z]{2}$/.test(country) ? country : null,
     stripeFee: transaction ? { minor: transaction.fee, currency: transaction.currency.toUpperCase() } : null,
+    settled: transaction ? { minor: transaction.amount, currency: transaction.currency.toUpperCase() } : null,
   };
 }
 
@@ -49,7 +55,7 @@ export async function readChargeFacts(stripe: Stripe, paymentIntentId: string): 
 export async function recordChargeFacts(tx: Queryable, paymentId: number, facts: ChargeFacts | undefined): Promise<void> {
   await tx.query(
     `UPDATE payments SET charge_id = $2, card_fingerprint = $3, risk_level = $4, risk_score = $5, buyer_country = $6,
-       stripe_fee_minor = $7, stripe_fee_currency = $8, charge_facts_at = now()
+       stripe_fee_minor = $7, stripe_fee_currency = $8, settled_amount_minor = $9, settled_currency = $10, charge_facts_at = now()
      WHERE id = $1`,
     [
       paymentId,
@@ -60,6 +66,8 @@ export async function recordChargeFacts(tx: Queryable, paymentId: number, facts:
       facts?.buyerCountry ?? null,
       facts?.stripeFee?.minor ?? null,
       facts?.stripeFee?.currency ?? null,
+      facts?.settled?.minor ?? null,
+      facts?.settled?.currency ?? null,
     ],
   );
 }
