@@ -123,12 +123,26 @@ export const OpsOrder = z.object({
     /** 'active', 'blocked' (Firebase disabled), 'deleted' (the order was detached), 'unknown' (the accounts service did not answer). */
     account: z.enum(['active', 'blocked', 'deleted', 'unknown']),
   }),
+  /** In the order's currency (issue 34: the traveller's), but for what Stripe reported in the balance's (EUR). */
   money: z.object({
     retail: Money,
     vat: Money,
     /** The partner's wholesale price when sold, in US dollars. */
     wholesaleUsd: z.number(),
-    /** Retail without VAT, less the wholesale price converted at the shop's rate, less refunds: in the retail currency. */
+    /** The wholesale price in the retail currency, at the catalogue's applied exchange rates (as prices are made). */
+    wholesale: Money,
+    /** The order's part of Stripe's fee as Stripe reported it (the balance's currency, EUR); null when not reported. */
+    stripeFee: Money.nullable(),
+    /**
+     * What Stripe settled of the order into our balance (EUR), from the charge's balance transaction,
+     * converted at Stripe's rate for a charge in another currency; null when not reported. A cart's
+     * orders each show their share.
+     */
+    settled: Money.nullable(),
+    /**
+     * Retail without VAT, less refunds without VAT, less `wholesale`, less Stripe's fee (converted at
+     * the rate Stripe settled the charge at, else the applied rate): in the retail currency.
+     */
     margin: Money,
     refunded: Money,
   }),
@@ -196,10 +210,18 @@ export const OpsAccount = z.object({
 });
 export type OpsAccount = z.infer<typeof OpsAccount>;
 
+/**
+ * One period's figures across every currency, in EUR (the balance's currency): an order's gross is
+ * what Stripe settled of it where Stripe told us, else its amount at the catalogue's applied rate;
+ * refunds at the rate their order's charge was settled at, else the applied rate; the margin is
+ * reckoned from those (order-detail.ts, marginMinor).
+ */
 export const OpsPeriod = z.object({
   days: z.number().int(),
   orders: z.number().int(),
   gross: Money,
+  /** Of `orders`, those whose EUR gross is converted at the applied rate (Stripe did not report what it settled). */
+  estimatedOrders: z.number().int(),
   vat: Money,
   wholesaleUsd: z.number(),
   /** Only what Stripe reported (null when none did). */
@@ -207,11 +229,15 @@ export const OpsPeriod = z.object({
   refunds: Money,
   margin: Money,
   topDestinations: z.array(z.object({ destination: z.string(), orders: z.number().int() })),
+  /** The period's orders by the currency they were paid in, each gross in its own currency; the euro first, then by orders. */
+  byCurrency: z.array(z.object({ currency: z.string().length(3), orders: z.number().int(), gross: Money })),
 });
 export type OpsPeriod = z.infer<typeof OpsPeriod>;
 
 export const OpsDashboard = z.object({
   periods: z.array(OpsPeriod),
+  /** The ECB reference day of the applied exchange rates the estimated figures are converted at. */
+  ratesDate: z.iso.date(),
   /** The partner's prepaid balance in USD, null when it could not be read now. */
   balanceUsd: z.number().nullable(),
   lowBalanceUsd: z.number(),

@@ -13,6 +13,11 @@ import { berlinMidnight, dashboard } from './dashboard.ts';
  * starts at 22:00 UTC and 7 and 30 days back at 23:00 UTC.
  */
 const NOW = new Date('2026-03-30T10:00:00Z');
+/** The applied rates, units per euro (the ECB's of the fixture day): 5 USD of wholesale is €4.30 (429.99 cents). */
+const RATES = {
+  date: '2026-03-27',
+  applied: { USD: 1.1628, GBP: 0.878, CHF: 0.931, PLN: 4.235, JPY: 181.2, CAD: 1.625, AUD: 1.785, BRL: 6.21 },
+};
 const partnerWith = (balance: () => Promise<number>) => ({ balance }) as unknown as EsimPartner;
 
 describe('berlinMidnight', () => {
@@ -83,6 +88,7 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
     const answer = await dashboard(
       db,
       partnerWith(async () => 1_234_5678),
+      RATES,
       NOW,
     );
     const eur = (amountMinor: number) => ({ amountMinor, currency: 'EUR' });
@@ -91,6 +97,7 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
         days: 1,
         orders: 1,
         gross: eur(1199),
+        estimatedOrders: 0,
         vat: eur(191),
         wholesaleUsd: 5,
         stripeFees: eur(43),
@@ -98,11 +105,13 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
         // 1199 − 191 VAT − 430 wholesale (5 USD × 0.86) − 43 fee, less the refund net of VAT (1000 − 160).
         margin: eur(-305),
         topDestinations: [{ destination: 'DE', orders: 1 }],
+        byCurrency: [{ currency: 'EUR', orders: 1, gross: eur(1199) }],
       },
       {
         days: 7,
         orders: 2,
         gross: eur(2198),
+        estimatedOrders: 0,
         vat: eur(351),
         wholesaleUsd: 9,
         stripeFees: eur(43),
@@ -112,11 +121,13 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
           { destination: 'DE', orders: 1 },
           { destination: 'FR', orders: 1 },
         ],
+        byCurrency: [{ currency: 'EUR', orders: 2, gross: eur(2198) }],
       },
       {
         days: 30,
         orders: 3,
         gross: eur(4697),
+        estimatedOrders: 0,
         vat: eur(750),
         wholesaleUsd: 19,
         stripeFees: eur(103),
@@ -126,13 +137,70 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
           { destination: 'DE', orders: 2 },
           { destination: 'FR', orders: 1 },
         ],
+        byCurrency: [{ currency: 'EUR', orders: 3, gross: eur(4697) }],
       },
     ]);
+    expect(answer.ratesDate).toBe('2026-03-27');
     expect(answer.balanceUsd).toBe(1234.5678);
     expect(answer.lowBalanceUsd).toBe(LOW_BALANCE_USD);
     expect(answer.salesPause).toBeNull();
     // The audit, live: a paid order with neither its eSIM nor a refund is named.
     expect(answer.audit).toContainEqual({ orderId: today, finding: expect.stringContaining('paid_without_esim_or_refund') });
+  });
+
+  it('adds every currency up in EUR: what Stripe settled where it told us, else at the applied rate; each currency in its own on a line', async () => {
+    const data = paidOrders(db);
+    /** An order paid in `currency`, with Stripe's fee and what it settled in EUR when given. */
+    const paidIn = async (currency: string, amountMinor: number, settled: { amountMinor: number; feeMinor: number } | null) => {
+      const id = await data.order({ createdAt: NOW, paidAt: NOW, amountMinor, wholesaleUsdE4: 50_000 });
+      await db.query('UPDATE orders SET currency = $2 WHERE id = $1', [id, currency]);
+      await db.query(
+        `UPDATE payments SET currency = $2, settled_amount_minor = $3, settled_currency = $4, stripe_fee_minor = $5, stripe_fee_currency = $4
+         WHERE order_id = $1`,
+        [id, currency, settled?.amountMinor ?? null, settled ? 'EUR' : null, settled?.feeMinor ?? null],
+      );
+      return id;
+    };
+    await data.order({ createdAt: NOW, paidAt: NOW, amountMinor: 1199, wholesaleUsdE4: 50_000, stripeFeeMinor: 43 });
+    // USD 14.49, of which Stripe settled €12.30 and kept €0.90.
+    const usd = await paidIn('USD', 1449, { amountMinor: 1230, feeMinor: 90 });
+    // ¥2,490 not yet read at Stripe: at the applied 181.20 a euro, €13.74 (1374.17 cents), an estimate.
+    await paidIn('JPY', 2490, null);
+    // USD 5.00 refunded: at the rate Stripe settled the order at, 1230 / 1449, €4.24.
+    await db.query(
+      `INSERT INTO refunds (id, order_id, requested_by, reason, amount_minor, currency, status, stripe_refund_id, idempotency_key, created_at)
+       VALUES (gen_random_uuid(), $1, 'buyer', 'requested', 500, 'USD', 'succeeded', 're_usd', 'key-usd', $2)`,
+      [usd, NOW],
+    );
+
+    const [today] = (
+      await dashboard(
+        db,
+        partnerWith(async () => 0),
+        RATES,
+        NOW,
+      )
+    ).periods;
+    const eur = (amountMinor: number) => ({ amountMinor, currency: 'EUR' });
+    const refundEur = Math.round((500 * 1230) / 1449);
+    const vat = (gross: number) => Math.round(gross - gross / 1.19);
+    // Each order's margin in EUR: gross less VAT, less 5 USD of wholesale (429.99 cents), less its fee.
+    const margins = [1199 - vat(1199) - 429.99 - 43, 1230 - vat(1230) - 429.99 - 90, 1374 - vat(1374) - 429.99].map(Math.round);
+    expect(today).toMatchObject({
+      orders: 3,
+      gross: eur(1199 + 1230 + 1374),
+      estimatedOrders: 1,
+      vat: eur(vat(1199) + vat(1230) + vat(1374)),
+      wholesaleUsd: 15,
+      stripeFees: eur(43 + 90),
+      refunds: eur(refundEur),
+      margin: eur(margins[0]! + margins[1]! + margins[2]! - (refundEur - vat(refundEur))),
+      byCurrency: [
+        { currency: 'EUR', orders: 1, gross: eur(1199) },
+        { currency: 'JPY', orders: 1, gross: { amountMinor: 2490, currency: 'JPY' } },
+        { currency: 'USD', orders: 1, gross: { amountMinor: 1449, currency: 'USD' } },
+      ],
+    });
   });
 
   it('says null for Stripe fees none reported and for a balance the partner would not give, and shows an open pause', async () => {
@@ -146,6 +214,7 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
     const answer = await dashboard(
       db,
       partnerWith(() => Promise.reject(new Error('partner down'))),
+      RATES,
       NOW,
     );
     expect(answer.periods.map((p) => [p.orders, p.stripeFees])).toEqual([

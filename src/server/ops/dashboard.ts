@@ -1,52 +1,94 @@
 import { LOW_BALANCE_USD } from '../../config/constants.ts';
-import { PRICING } from '../../config/pricing.ts';
+import { BASE_CURRENCY } from '../../config/currencies.ts';
 import type { OpsDashboard, OpsPeriod } from '../../contract/ops-api.ts';
+import type { ExchangeRates, PerEuro } from '../../pricing/exchange-rates.ts';
 import { includedVatMinor } from '../../pricing/pricing.ts';
 import type { Queryable } from '../db/db.ts';
 import { auditOrders } from '../orders/audit.ts';
 import { supportCounts } from '../support/store.ts';
 import { openSalesPause } from '../orders/sales-pause.ts';
 import type { EsimPartner } from '../partner/partner.ts';
-import { marginMinor } from './order-detail.ts';
+import { convert } from './money.ts';
+import { CHARGE_TOTAL_SQL, chargeOf, marginMinor, stripeFiguresOf, type OrderMoneyRow, type StripeFigures } from './order-detail.ts';
 
 /** The dashboard's periods, in calendar days in Berlin (where the provider works): today, the last 7, the last 30. */
 const PERIOD_DAYS = [1, 7, 30] as const;
 const TIME_ZONE = 'Europe/Berlin';
 const TOP_DESTINATIONS = 5;
 
-interface PaidOrderRow {
-  amount_minor: number;
-  wholesale_usd_e4: number;
+interface PaidOrderRow extends OrderMoneyRow {
   destination: string;
   paid_at: Date;
-  /** Stripe's fees of its paid payments in the order's currency; null when Stripe reported none. */
-  fee_minor: number | null;
+  /** Its first paid payment's: the order's share and the whole charge's, Stripe's fee and what it settled (null: not reported). */
+  payment_minor: number;
+  charge_total_minor: number | null;
+  stripe_fee_minor: number | null;
+  stripe_fee_currency: string | null;
+  settled_amount_minor: number | null;
+  settled_currency: string | null;
+}
+
+/** A paid order's figures in EUR, and in its own currency for the breakdown. */
+interface OrderFigures {
+  row: PaidOrderRow;
+  stripe: StripeFigures;
+  /** What it brought in EUR: Stripe's settled amount where known, else converted at the applied rate (`estimated`). */
+  grossEur: number;
+  estimated: boolean;
+  feeEur: number | null;
+  marginEur: number;
+}
+
+interface RefundRow {
+  amount_minor: number;
+  currency: string;
+  created_at: Date;
+  /** Its order's charge, what converts it at Stripe's rate. */
+  order_minor: number;
+  charge_total_minor: number | null;
+  settled_amount_minor: number | null;
+  settled_currency: string | null;
 }
 
 /**
  * The business at a glance (issue 30 item 8): for today, 7 and 30 days, the orders paid in the
  * period and what they brought, the refunds that succeeded in it, the partner's balance, the sales
- * pause and the order audit's findings, all read now.
+ * pause and the order audit's findings, all read now. Every currency is added up in EUR, the
+ * balance's (issue 34): see OrderFigures and refundEur for the rate each amount is converted at.
  */
-export async function dashboard(db: Queryable, partner: EsimPartner, now: Date = new Date()): Promise<OpsDashboard> {
+export async function dashboard(
+  db: Queryable,
+  partner: EsimPartner,
+  exchangeRates: Pick<ExchangeRates, 'date' | 'applied'>,
+  now: Date = new Date(),
+): Promise<OpsDashboard> {
   const starts = PERIOD_DAYS.map((days) => berlinMidnight(now, days - 1));
   const earliest = starts[starts.length - 1]!;
-  // Only the shop's currency: amounts in another could not be added to it (none is sold today).
-  const currency = PRICING.currency;
-  // Sequential: on one connection (PGlite, a transaction) queries cannot overlap anyway.
+  const rates = exchangeRates.applied;
+  // Sequential: on one connection (PGlite, a transaction) queries cannot overlap anyway. An order's
+  // first paid payment: an order is paid once (a second payment of it is refunded, not revenue).
   const orders = await db.query<PaidOrderRow>(
-    `SELECT o.amount_minor, o.wholesale_usd_e4, o.destination, p.paid_at, p.fee_minor
+    `SELECT o.amount_minor, o.currency, o.wholesale_usd_e4, o.destination, p.created_at AS paid_at, p.amount_minor AS payment_minor,
+       p.charge_total_minor, p.stripe_fee_minor, p.stripe_fee_currency, p.settled_amount_minor, p.settled_currency
      FROM orders o
-     JOIN (SELECT order_id, min(created_at) AS paid_at,
-             sum(stripe_fee_minor) FILTER (WHERE stripe_fee_currency = $2)::integer AS fee_minor
-           FROM payments WHERE status = 'paid' GROUP BY order_id) p ON p.order_id = o.id
-     WHERE p.paid_at >= $1 AND p.paid_at <= $3 AND o.currency = $2`,
-    [earliest, currency, now],
+     JOIN (SELECT DISTINCT ON (p.order_id) p.*, ${CHARGE_TOTAL_SQL} AS charge_total_minor
+           FROM payments p WHERE p.status = 'paid' ORDER BY p.order_id, p.created_at, p.id) p ON p.order_id = o.id
+     WHERE p.created_at >= $1 AND p.created_at <= $2`,
+    [earliest, now],
   );
-  const refunds = await db.query<{ amount_minor: number; created_at: Date }>(
-    `SELECT amount_minor, created_at FROM refunds WHERE status = 'succeeded' AND currency = $2 AND created_at >= $1 AND created_at <= $3`,
-    [earliest, currency, now],
+  const refunds = await db.query<RefundRow>(
+    `SELECT r.amount_minor, r.currency, r.created_at, o.amount_minor AS order_minor,
+       p.charge_total_minor, p.settled_amount_minor, p.settled_currency
+     FROM refunds r
+     JOIN orders o ON o.id = r.order_id
+     LEFT JOIN (SELECT DISTINCT ON (p.order_id) p.order_id, p.amount_minor, p.settled_amount_minor, p.settled_currency,
+                  ${CHARGE_TOTAL_SQL} AS charge_total_minor
+                FROM payments p WHERE p.status = 'paid' ORDER BY p.order_id, p.created_at, p.id) p ON p.order_id = r.order_id
+     WHERE r.status = 'succeeded' AND r.created_at >= $1 AND r.created_at <= $2`,
+    [earliest, now],
   );
+  const figures = orders.map((row) => orderFigures(row, rates));
+  const refundsEur = refunds.map((r) => ({ at: r.created_at, eur: refundEur(r, rates) }));
   const pause = await openSalesPause(db);
   const support = await supportCounts(db, now);
   const findings = await auditOrders(db, now);
@@ -58,11 +100,11 @@ export async function dashboard(db: Queryable, partner: EsimPartner, now: Date =
     periods: PERIOD_DAYS.map((days, i) =>
       period(
         days,
-        orders.filter((o) => o.paid_at >= starts[i]!),
-        refunds.filter((r) => r.created_at >= starts[i]!).map((r) => r.amount_minor),
-        currency,
+        figures.filter((o) => o.row.paid_at >= starts[i]!),
+        refundsEur.filter((r) => r.at >= starts[i]!).map((r) => r.eur),
       ),
     ),
+    ratesDate: exchangeRates.date,
     balanceUsd: balance === null ? null : balance / 10_000,
     lowBalanceUsd: LOW_BALANCE_USD,
     salesPause: pause ? { reason: pause.reason, since: pause.since.toISOString() } : null,
@@ -74,27 +116,78 @@ export async function dashboard(db: Queryable, partner: EsimPartner, now: Date =
   };
 }
 
-/** One period's figures: the margin is each order's (order-detail.ts), less the period's refunds net of VAT. */
-function period(days: number, orders: readonly PaidOrderRow[], refunds: readonly number[], currency: string): OpsPeriod {
-  const money = (amountMinor: number) => ({ amountMinor, currency });
+/**
+ * A paid order in EUR. Its gross is what Stripe settled of it into the balance where Stripe told us
+ * (the charge's balance transaction, in EUR), else its amount converted at the catalogue's applied
+ * rate of today: an estimate until the charge is read (the reconcile job reads it). Its fee and
+ * margin are converted alike (marginMinor in EUR, the wholesale via pricingFor('EUR')).
+ */
+function orderFigures(row: PaidOrderRow, rates: PerEuro): OrderFigures {
+  const stripe = stripeFiguresOf({ ...row, amount_minor: row.payment_minor });
+  const charge = chargeOf(row, stripe);
+  const gross = convert({ amountMinor: row.amount_minor, currency: row.currency }, BASE_CURRENCY, charge, rates);
+  return {
+    row,
+    stripe,
+    grossEur: Math.round(gross.amountMinor),
+    estimated: gross.at === 'applied',
+    feeEur: stripe.fee ? Math.round(convert(stripe.fee, BASE_CURRENCY, charge, rates).amountMinor) : null,
+    marginEur: marginMinor(row, 0, stripe, rates, BASE_CURRENCY),
+  };
+}
+
+/**
+ * A refund in EUR: at the rate Stripe settled its order's charge at where Stripe told us (the
+ * refund's own conversion, on its day, is not read), else at the catalogue's applied rate of today.
+ */
+function refundEur(refund: RefundRow, rates: PerEuro): number {
+  const settledShare =
+    refund.settled_amount_minor === null || refund.settled_currency === null
+      ? null
+      : stripeFiguresOf({
+          amount_minor: refund.order_minor,
+          charge_total_minor: refund.charge_total_minor,
+          stripe_fee_minor: null,
+          stripe_fee_currency: null,
+          settled_amount_minor: refund.settled_amount_minor,
+          settled_currency: refund.settled_currency,
+        }).settled;
+  const charge = { charged: { amountMinor: refund.order_minor, currency: refund.currency }, settled: settledShare };
+  return Math.round(convert({ amountMinor: refund.amount_minor, currency: refund.currency }, BASE_CURRENCY, charge, rates).amountMinor);
+}
+
+/**
+ * One period's figures in EUR: the margin is each order's (order-detail.ts), less the period's
+ * refunds net of VAT; and the orders by the currency they were paid in, each in its own.
+ */
+function period(days: number, orders: readonly OrderFigures[], refunds: readonly number[]): OpsPeriod {
+  const eur = (amountMinor: number) => ({ amountMinor, currency: BASE_CURRENCY });
   const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
-  const fees = orders.flatMap((o) => (o.fee_minor === null ? [] : [o.fee_minor]));
-  const refunded = sum(refunds);
+  const fees = orders.flatMap((o) => (o.feeEur === null ? [] : [o.feeEur]));
   const destinations = new Map<string, number>();
-  for (const o of orders) destinations.set(o.destination, (destinations.get(o.destination) ?? 0) + 1);
+  const currencies = new Map<string, { orders: number; grossMinor: number }>();
+  for (const { row } of orders) {
+    destinations.set(row.destination, (destinations.get(row.destination) ?? 0) + 1);
+    const line = currencies.get(row.currency) ?? { orders: 0, grossMinor: 0 };
+    currencies.set(row.currency, { orders: line.orders + 1, grossMinor: line.grossMinor + row.amount_minor });
+  }
   return {
     days,
     orders: orders.length,
-    gross: money(sum(orders.map((o) => o.amount_minor))),
-    vat: money(sum(orders.map((o) => includedVatMinor(o.amount_minor)))),
-    wholesaleUsd: sum(orders.map((o) => o.wholesale_usd_e4)) / 10_000,
-    stripeFees: fees.length > 0 ? money(sum(fees)) : null,
-    refunds: money(refunded),
-    margin: money(sum(orders.map((o) => marginMinor(o, 0, o.fee_minor))) - sum(refunds.map((r) => r - includedVatMinor(r)))),
+    gross: eur(sum(orders.map((o) => o.grossEur))),
+    estimatedOrders: orders.filter((o) => o.estimated).length,
+    vat: eur(sum(orders.map((o) => includedVatMinor(o.grossEur)))),
+    wholesaleUsd: sum(orders.map((o) => o.row.wholesale_usd_e4)) / 10_000,
+    stripeFees: fees.length > 0 ? eur(sum(fees)) : null,
+    refunds: eur(sum(refunds)),
+    margin: eur(sum(orders.map((o) => o.marginEur)) - sum(refunds.map((r) => r - includedVatMinor(r)))),
     topDestinations: [...destinations]
       .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
       .slice(0, TOP_DESTINATIONS)
       .map(([destination, count]) => ({ destination, orders: count })),
+    byCurrency: [...currencies]
+      .sort(([a, x], [b, y]) => Number(b === BASE_CURRENCY) - Number(a === BASE_CURRENCY) || y.orders - x.orders || a.localeCompare(b))
+      .map(([currency, line]) => ({ currency, orders: line.orders, gross: { amountMinor: line.grossMinor, currency } })),
   };
 }
 

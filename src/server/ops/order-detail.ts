@@ -1,6 +1,7 @@
 import type { OpsOrder } from '../../contract/ops-api.ts';
-import { PRICING } from '../../config/pricing.ts';
-import { includedVatMinor, wholesaleCostMinor } from '../../pricing/pricing.ts';
+import type { Currency } from '../../config/currencies.ts';
+import type { PerEuro } from '../../pricing/exchange-rates.ts';
+import { includedVatMinor, pricingFor, wholesaleCostMinor } from '../../pricing/pricing.ts';
 import type { Accounts } from '../auth.ts';
 import type { Queryable } from '../db/db.ts';
 import { createEsimStore } from '../esims/store.ts';
@@ -10,6 +11,7 @@ import { signalText } from './signal-text.ts';
 import { findOrder, summary, type OrderSummaryRow } from './order-search.ts';
 import { orderNumber } from '../orders/store.ts';
 import { orderTimeline } from './timeline.ts';
+import { convert, currencyOf, shareOf, type Charge, type Money } from './money.ts';
 
 /** The buyer's account as the back office shows it: the accounts service's word, or 'deleted' for a detached order. */
 export async function accountState(accounts: Accounts, uid: string | null): Promise<OpsOrder['buyer']['account']> {
@@ -27,15 +29,73 @@ export function esimOfOrder(db: Queryable, order: Pick<OrderSummaryRow, 'id' | '
   return createEsimStore(db).ofOrder(db, order.top_up_of ?? order.id);
 }
 
-/** What the shop kept of an order: retail without VAT, less what was refunded (without VAT), less the wholesale price, less Stripe's fee when known. */
-export function marginMinor(
-  order: { amount_minor: number; wholesale_usd_e4: number },
-  refundedMinor: number,
-  stripeFeeMinor: number | null,
-): number {
-  const kept = order.amount_minor - refundedMinor;
-  return Math.round(kept - includedVatMinor(kept) - wholesaleCostMinor(order.wholesale_usd_e4, PRICING) - (stripeFeeMinor ?? 0));
+/** An order's money as sold: its amount in its currency and the partner's wholesale price. */
+export interface OrderMoneyRow {
+  amount_minor: number;
+  currency: string;
+  wholesale_usd_e4: number;
 }
+
+/** The order's share of its charge's Stripe figures (shareOf), in the currency Stripe reported them in (the balance's, EUR). */
+export interface StripeFigures {
+  fee: Money | null;
+  settled: Money | null;
+}
+
+/** The order's charge as Stripe booked it: what converts the order's amounts at Stripe's own rate (money.ts). */
+export const chargeOf = (order: OrderMoneyRow, stripe: StripeFigures): Charge => ({
+  charged: { amountMinor: order.amount_minor, currency: order.currency },
+  settled: stripe.settled,
+});
+
+/**
+ * What the shop kept of an order, in `currency` (the order's own unless told): retail without VAT,
+ * less what was refunded (without VAT), less the wholesale price converted at the applied rates
+ * (pricingFor, as the price was made), less Stripe's fee when known. Amounts in another currency
+ * than `currency` are converted at the rate Stripe settled the charge at where it told us, else at
+ * the applied rates (money.ts, convert).
+ */
+export function marginMinor(
+  order: OrderMoneyRow,
+  refundedMinor: number,
+  stripe: StripeFigures,
+  rates: PerEuro,
+  currency: Currency = currencyOf(order.currency),
+): number {
+  const charge = chargeOf(order, stripe);
+  const kept = convert({ amountMinor: order.amount_minor - refundedMinor, currency: order.currency }, currency, charge, rates).amountMinor;
+  const fee = stripe.fee ? convert(stripe.fee, currency, charge, rates).amountMinor : 0;
+  return Math.round(kept - includedVatMinor(kept) - wholesaleCostMinor(order.wholesale_usd_e4, pricingFor(currency, rates)) - fee);
+}
+
+/** A payment row's Stripe figures, the order's share of them: a cart's charge is recorded whole on each of its orders' payments. */
+export function stripeFiguresOf(payment: {
+  amount_minor: number;
+  charge_total_minor: number | null;
+  stripe_fee_minor: number | null;
+  stripe_fee_currency: string | null;
+  settled_amount_minor: number | null;
+  settled_currency: string | null;
+}): StripeFigures {
+  const share = (figure: number) => shareOf(figure, payment.amount_minor, payment.charge_total_minor ?? payment.amount_minor);
+  return {
+    fee:
+      payment.stripe_fee_minor === null || payment.stripe_fee_currency === null
+        ? null
+        : { amountMinor: share(payment.stripe_fee_minor), currency: payment.stripe_fee_currency },
+    settled:
+      payment.settled_amount_minor === null || payment.settled_currency === null
+        ? null
+        : { amountMinor: share(payment.settled_amount_minor), currency: payment.settled_currency },
+  };
+}
+
+/**
+ * The order's charge's figures with the amounts of the whole charge beside them: its paid payment
+ * rows' sum by Checkout Session (a cart's orders' shares). SQL over `payments p`.
+ */
+export const CHARGE_TOTAL_SQL = `(SELECT sum(c.amount_minor) FROM payments c
+  WHERE c.provider = p.provider AND c.checkout_session_id = p.checkout_session_id AND c.status = 'paid')::integer`;
 
 export interface RefundRow {
   id: string;
@@ -50,6 +110,8 @@ export interface RefundRow {
 }
 
 interface PaymentRow {
+  amount_minor: number;
+  charge_total_minor: number | null;
   checkout_session_id: string;
   payment_intent_id: string | null;
   method_type: string | null;
@@ -57,15 +119,25 @@ interface PaymentRow {
   card_last4: string | null;
   risk_level?: string | null;
   buyer_country?: string | null;
-  stripe_fee_minor?: number | null;
+  stripe_fee_minor: number | null;
+  stripe_fee_currency: string | null;
+  settled_amount_minor: number | null;
+  settled_currency: string | null;
 }
 
-/** Everything the back office shows of one order (issue 30 item 3); undefined when there is no such order. */
-export async function orderDetail(db: Queryable, accounts: Accounts, id: string): Promise<OpsOrder | undefined> {
+/**
+ * Everything the back office shows of one order (issue 30 item 3); undefined when there is no such
+ * order. Its money in its own currency; `rates` are the catalogue's applied exchange rates, what the
+ * wholesale price is converted at (as the price was made).
+ */
+export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerEuro, id: string): Promise<OpsOrder | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
   const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks] = await Promise.all([
-    db.query<PaymentRow>(`SELECT * FROM payments WHERE order_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1`, [id]),
+    db.query<PaymentRow>(
+      `SELECT p.*, ${CHARGE_TOTAL_SQL} AS charge_total_minor FROM payments p WHERE p.order_id = $1 AND p.status = 'paid' ORDER BY p.id DESC LIMIT 1`,
+      [id],
+    ),
     db.query<RefundRow>('SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id', [id]),
     esimOfOrder(db, order),
     orderTimeline(db, id),
@@ -79,6 +151,8 @@ export async function orderDetail(db: Queryable, accounts: Accounts, id: string)
   ]);
   const refunded = refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount_minor, 0);
   const money = (amountMinor: number) => ({ amountMinor, currency: order.currency });
+  const stripe: StripeFigures = payment ? stripeFiguresOf(payment) : { fee: null, settled: null };
+  const currency = currencyOf(order.currency);
   const method = payment
     ? [payment.method_type, payment.card_brand, payment.card_last4 && `•••• ${payment.card_last4}`].filter(Boolean).join(' ')
     : null;
@@ -108,7 +182,10 @@ export async function orderDetail(db: Queryable, accounts: Accounts, id: string)
       retail: money(order.amount_minor),
       vat: money(includedVatMinor(order.amount_minor)),
       wholesaleUsd: order.wholesale_usd_e4 / 10_000,
-      margin: money(marginMinor(order, refunded, payment?.stripe_fee_minor ?? null)),
+      wholesale: money(Math.round(wholesaleCostMinor(order.wholesale_usd_e4, pricingFor(currency, rates)))),
+      stripeFee: stripe.fee,
+      settled: stripe.settled,
+      margin: money(marginMinor(order, refunded, stripe, rates, currency)),
       refunded: money(refunded),
     },
     payment: payment

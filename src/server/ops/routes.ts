@@ -11,6 +11,7 @@ import {
   type OpsOrderList,
 } from '../../contract/ops-api.ts';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
+import type { Snapshot } from '../../catalogue/schema.ts';
 import type { Accounts } from '../auth.ts';
 import type { Db } from '../db/db.ts';
 import type { EsimPartner } from '../partner/partner.ts';
@@ -37,6 +38,8 @@ export interface OpsRouteDeps {
   accountActions: AccountActions;
   actionRecords: ActionRecords;
   support: SupportDeps;
+  /** The catalogue the API serves: its applied exchange rates convert the back office's figures (issue 34). */
+  catalogue: Pick<Snapshot, 'exchangeRates'>;
 }
 
 const UUID = '[0-9a-fA-F-]{36}';
@@ -51,7 +54,8 @@ const queryOf = zValidator('query', OpsOrderQuery, (result, c) =>
  */
 export function opsRoutes(deps: OpsRouteDeps) {
   const { db, accounts, orderActions: orders, accountActions: people } = deps;
-  const detail = async (id: string) => orderDetail(db, accounts, id);
+  const rates = deps.catalogue.exchangeRates.applied;
+  const detail = async (id: string) => orderDetail(db, accounts, rates, id);
   const notFound = (c: Parameters<typeof fail>[0]) => fail(c, 404, ERROR_CODES.notFound, 'There is no such order.');
 
   return (
@@ -137,7 +141,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
         return c.json(await people[action](c.var.operator, c.req.param('uid'), c.req.valid('json')));
       })
       .use('/dashboard', adminOnly)
-      .get('/dashboard', async (c) => c.json(await dashboard(db, deps.partner)))
+      .get('/dashboard', async (c) => c.json(await dashboard(db, deps.partner, deps.catalogue.exchangeRates)))
       .use('/reports/*', adminOnly)
       .get('/reports/orders.csv', queryOf, async (c) => {
         const { from, to } = c.req.valid('query');
