@@ -4,7 +4,7 @@ import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { orderRequest, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
-import { OpsAccount, OpsActionResult, OpsMe, OpsOrder, OpsOrderList, type OpsRole } from '../contract/ops-api.ts';
+import { OpsAccount, OpsActionResult, OpsDashboard, OpsMe, OpsOrder, OpsOrderList, type OpsRole } from '../contract/ops-api.ts';
 import { ApiError, CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
 import { firebaseAccounts } from './auth.ts';
 
@@ -231,6 +231,60 @@ describe.each(databaseDrivers())('the back office on $name', (driver) => {
       ['refund', admin.email],
     ]);
     expect(timeline.some((e) => e.source === 'mail' && e.what === 'order e-mail sent again')).toBe(true);
+  });
+
+  it('shows an order paid in USD in dollars with what Stripe settled in euros; the dashboard counts it in EUR, with a USD line', async () => {
+    const admin = await staff('admin');
+    const dashboard = async () => OpsDashboard.parse(await (await call('/ops/dashboard', { token: admin.idToken })).json());
+    const before = (await dashboard()).periods[0]!;
+    const buyer = await signUp();
+    const usd = { amountMinor: PLAN.prices.USD, currency: 'USD' };
+    const response = await call('/orders', {
+      method: 'POST',
+      token: buyer.idToken,
+      body: JSON.stringify(orderRequest(PLAN, { lang: 'en', expectedPrice: usd })),
+    });
+    expect(response.status).toBe(201);
+    const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
+    expect((await payOnStandIn(checkoutUrl, '4242424242424242')).status).toBe(303);
+    const detail = await waitFor(
+      () => readOrder(admin.idToken, order.id),
+      (o) => o.order.state === 'delivered' && o.money.settled !== null,
+    );
+
+    // The Stripe stand-in settles dollars into the euro balance at the ECB fixture's rate (6 decimals), the fee in euros.
+    const settledEur = Math.round((usd.amountMinor / 100) * Math.round((1 / catalogue.exchangeRates.applied.USD) * 1e6) * 1e-4);
+    const feeEur = Math.round(settledEur * 0.015) + 25 + Math.round(settledEur * 0.02);
+    const vat = Math.round(usd.amountMinor - usd.amountMinor / 1.19);
+    // The wholesale price in dollars is itself: USD × 10,000 to cents.
+    const wholesale = PLAN.pkg.wholesaleUsdE4 / 100;
+    expect(detail.order.total).toEqual(usd);
+    expect(detail.money).toEqual({
+      retail: usd,
+      vat: { amountMinor: vat, currency: 'USD' },
+      wholesaleUsd: PLAN.pkg.wholesaleUsdE4 / 10_000,
+      wholesale: { amountMinor: Math.round(wholesale), currency: 'USD' },
+      stripeFee: { amountMinor: feeEur, currency: 'EUR' },
+      settled: { amountMinor: settledEur, currency: 'EUR' },
+      // The fee back in dollars at the rate Stripe settled the charge at.
+      margin: { amountMinor: Math.round(usd.amountMinor - vat - wholesale - (feeEur * usd.amountMinor) / settledEur), currency: 'USD' },
+      refunded: { amountMinor: 0, currency: 'USD' },
+    });
+    expect(detail.money.margin.amountMinor).toBeGreaterThan(0);
+
+    // Today's figures: the order in EUR as Stripe settled it; the dollars on a line of their own.
+    const after = (await dashboard()).periods[0]!;
+    expect(after.orders).toBe(before.orders + 1);
+    expect(after.gross).toEqual({ amountMinor: before.gross.amountMinor + settledEur, currency: 'EUR' });
+    expect(after.stripeFees?.amountMinor).toBe((before.stripeFees?.amountMinor ?? 0) + feeEur);
+    expect(after.estimatedOrders).toBe(before.estimatedOrders);
+    const usdLine = (p: typeof before) => p.byCurrency.find((line) => line.currency === 'USD');
+    expect(usdLine(after)).toEqual({
+      currency: 'USD',
+      orders: (usdLine(before)?.orders ?? 0) + 1,
+      gross: { amountMinor: (usdLine(before)?.gross.amountMinor ?? 0) + usd.amountMinor, currency: 'USD' },
+    });
+    expect(after.byCurrency[0]?.currency).toBe('EUR');
   });
 
   it('an operator refunding the whole of an unused eSIM cancels it at the partner (the order ends refunded); of an installed one, refunds and leaves it working', async () => {

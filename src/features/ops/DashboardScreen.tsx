@@ -26,6 +26,10 @@ export default function DashboardScreen() {
         {(dashboard) => (
           <div className="flex flex-col gap-4" data-dashboard>
             <Periods periods={dashboard.periods} />
+            <p className="text-sm text-ink-muted" data-rates-date={dashboard.ratesDate}>
+              {fill(m.currencies.inEur, { date: dashboard.ratesDate })}
+            </p>
+            <ByCurrency periods={dashboard.periods} />
             <div className="grid gap-4 lg:grid-cols-2">
               <Section title={m.dashboard.balance}>
                 <p className="text-lg font-bold" data-balance>
@@ -121,6 +125,7 @@ function Periods({ periods }: { periods: OpsPeriod[] }) {
   const rows: [string, (p: OpsPeriod) => string][] = [
     [m.dashboard.orders, (p) => new Intl.NumberFormat(locale).format(p.orders)],
     [m.dashboard.gross, (p) => money(p.gross)],
+    [m.currencies.estimatedOrders, (p) => new Intl.NumberFormat(locale).format(p.estimatedOrders)],
     [m.dashboard.vat, (p) => money(p.vat)],
     [m.dashboard.wholesale, (p) => formatUsd(p.wholesaleUsd, locale)],
     [m.dashboard.stripeFees, (p) => money(p.stripeFees)],
@@ -161,6 +166,57 @@ function Periods({ periods }: { periods: OpsPeriod[] }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The periods' orders by the currency they were paid in, each gross in its own currency (the euro first). */
+function ByCurrency({ periods }: { periods: OpsPeriod[] }) {
+  const { m, locale } = useOps();
+  const currencies = [...new Set(periods.flatMap((p) => p.byCurrency.map((line) => line.currency)))];
+  if (currencies.length === 0) return null;
+  const title = (days: number) => (days <= 1 ? m.dashboard.today : fill(m.dashboard.period, { days: String(days) }));
+  return (
+    <Section title={m.currencies.byCurrency}>
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={m.currencies.byCurrency}>
+        <table className="w-full min-w-[36rem] text-sm" data-by-currency>
+          <thead>
+            <tr className="border-b border-line">
+              <th scope="col" className="px-2 py-1 text-start">
+                {m.currencies.currency}
+              </th>
+              {periods.map((p) => (
+                <th key={p.days} scope="col" className="px-2 py-1 text-end">
+                  {title(p.days)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {currencies.map((currency) => (
+              <tr key={currency} className="border-b border-line align-top" data-currency={currency}>
+                <th scope="row" className="px-2 py-1 text-start font-medium">
+                  {currency}
+                </th>
+                {periods.map((p) => {
+                  const line = p.byCurrency.find((l) => l.currency === currency);
+                  return (
+                    <td key={p.days} className="px-2 py-1 text-end">
+                      {line
+                        ? fill(m.currencies.line, {
+                            orders: new Intl.NumberFormat(locale).format(line.orders),
+                            gross: formatMoney(line.gross, locale),
+                          })
+                        : '–'}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Section>
   );
 }
 

@@ -256,6 +256,15 @@ function OrderDetails({
             <Fact term={m.order.retail}>{formatMoney(money.retail, locale)}</Fact>
             <Fact term={m.order.vat}>{formatMoney(money.vat, locale)}</Fact>
             <Fact term={m.order.wholesale}>{formatUsd(money.wholesaleUsd, locale)}</Fact>
+            {money.wholesale.currency !== 'USD' && (
+              <Fact term={m.currencies.wholesaleConverted}>{formatMoney(money.wholesale, locale)}</Fact>
+            )}
+            <Fact term={m.currencies.stripeFee}>{money.stripeFee ? formatMoney(money.stripeFee, locale) : m.currencies.notReported}</Fact>
+            <Fact term={m.currencies.settled}>
+              <span data-settled={money.settled ? `${money.settled.amountMinor} ${money.settled.currency}` : ''}>
+                {money.settled ? formatMoney(money.settled, locale) : m.currencies.notReported}
+              </span>
+            </Fact>
             <Fact term={m.order.margin}>{formatMoney(money.margin, locale)}</Fact>
             <Fact term={m.order.refunded}>
               <span data-refunded>{formatMoney(money.refunded, locale)}</span>
