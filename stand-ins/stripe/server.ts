@@ -554,6 +554,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         liability: null,
         status: null,
       },
+      // Echoed: the stand-in presents every session in its own currency (no buyer location to convert for).
+      adaptive_pricing: { enabled: (params.adaptive_pricing as { enabled?: string } | undefined)?.enabled === 'true' },
       url: '',
     };
     session.url = `${url}/pay/${session.id}`;

@@ -85,6 +85,11 @@ export async function createCheckoutSession(stripe: Stripe, request: CheckoutReq
     // Stripe Tax works out the VAT inside the price for the buyer's country (EU OSS) only when a
     // session asks: switching it on in the Dashboard is not enough (README: Taxes).
     automatic_tax: { enabled: true },
+    // For the currencies we do not list (issue 34): where Stripe finds the buyer's local currency is
+    // none of ours (Sweden, India), its page offers the price in theirs too, at a rate it guarantees for
+    // 24 hours with the conversion disclosed. The session, the charge we check and the refunds stay
+    // in the order's currency (presentment_details says what the buyer saw); ineligible sessions ignore it.
+    adaptive_pricing: { enabled: true },
     locale: CHECKOUT_LOCALES[request.lang],
     client_reference_id: reference,
     metadata: { ...request.paysFor },
