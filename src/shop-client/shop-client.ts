@@ -1,4 +1,5 @@
 import type { Price } from '../catalogue/schema.ts';
+import type { Currency } from '../config/currencies.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { ALERT_KINDS } from '../contract/alert-kinds.ts';
 import { TRAVELLER_TOKEN_HEADER } from '../config/constants.ts';
@@ -98,8 +99,11 @@ export interface ShopClient {
   listEsims(lang: Locale): Promise<EsimList>;
   /** The caller's eSIMs' states and install steps only (from the shop's database: cheap to poll). */
   listEsimSteps(): Promise<EsimSteps>;
-  /** The partner's top-ups of this eSIM, priced, cheapest first, with the eSIM's destination. */
-  listTopUps(esimId: string, lang: Locale): Promise<TopUpPlans>;
+  /**
+   * The partner's top-ups of this eSIM, priced in `currency` (the visitor's, issue 34; absent: the
+   * one the eSIM was bought in), cheapest first, with the eSIM's destination.
+   */
+  listTopUps(esimId: string, lang: Locale, currency?: Currency): Promise<TopUpPlans>;
   /** Cancels a never-installed eSIM and refunds it; answers the eSIM as it is now. */
   refundEsim(esimId: string, lang: Locale): Promise<EsimView>;
   /** A new eSIM of the same plan at our cost for one never downloaded or deleted before use; answers the new one. */
@@ -370,9 +374,9 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch, h
       ),
     listEsims: (lang) =>
       call(`/esims?lang=${lang}`, (body): body is EsimList => isObject(body) && Array.isArray(body.esims) && body.esims.every(isEsimView)),
-    listTopUps: (esimId, lang) =>
+    listTopUps: (esimId, lang, currency) =>
       call(
-        `/esims/${encodeURIComponent(esimId)}/top-ups?lang=${lang}`,
+        `/esims/${encodeURIComponent(esimId)}/top-ups?lang=${lang}${currency ? `&currency=${currency}` : ''}`,
         (body): body is TopUpPlans =>
           isObject(body) &&
           isDestination(body.destination) &&

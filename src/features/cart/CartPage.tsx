@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Price } from '../../catalogue/schema.ts';
 import { CART_MAX_ESIMS } from '../../config/constants.ts';
 import { fill } from '../../i18n/fill.ts';
@@ -8,9 +8,10 @@ import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import CheckoutForm from '../checkout/CheckoutForm.tsx';
-import { planDataUrl, type PlanData } from '../checkout/plan-data.ts';
+import { planDataUrl, priceIn, type PlanData } from '../checkout/plan-data.ts';
+import { useVisitorCurrency } from '../checkout/use-visitor-currency.ts';
 import type { CartLine } from './cart-storage.ts';
-import { $cart, $cartCount, maxQuantity, removeFromCart, setQuantity, updatePrices } from './cart.ts';
+import { $cart, $cartCount, lineIn, maxQuantity, removeFromCart, setQuantity, showIn, updatePrices } from './cart.ts';
 import type { CartPageMessages } from './cart-messages.ts';
 import TravellerFields from '../travellers/TravellerFields.tsx';
 import { EMPTY_TRAVELLER, hasProblems, toTraveller, travellerProblems, type TravellerDraft } from '../travellers/traveller-draft.ts';
@@ -44,8 +45,14 @@ const iconButton = 'grid size-10 place-items-center rounded-full border border-l
  * and Buy all button, which opens one payment page for every eSIM.
  */
 export default function CartPage({ locale, paths, messages: m }: Props) {
-  const lines = useStore($cart);
+  const stored = useStore($cart);
   const count = useStore($cartCount);
+  // Shown and paid in the visitor's currency (issue 34), following a pick made while the cart is open.
+  const currency = useVisitorCurrency(locale);
+  const currencyNow = useRef(currency);
+  useEffect(() => {
+    currencyNow.current = currency;
+  }, [currency]);
   const [plans, setPlans] = useState<Plans>();
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -54,7 +61,7 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
   const [travellers, setTravellers] = useState<Record<string, TravellerDraft[]>>({});
   const [checked, setChecked] = useState(false);
   const [opened, setOpened] = useState<Record<string, boolean>>({});
-  const planIds = lines.map((l) => l.planId).join(',');
+  const planIds = stored.map((l) => l.planId).join(',');
 
   useEffect(() => {
     const leaving = new AbortController();
@@ -62,8 +69,11 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
     loadPlans($cart.get(), leaving.signal)
       .then((loaded) => {
         setPlans(loaded);
-        // The catalogue's price now is what the cart shows and pays; a moved one is said.
-        const now = [...loaded].flatMap(([planId, plan]) => (plan ? [{ planId, price: plan.price }] : []));
+        // The catalogue's price now, in the visitor's currency, is what the cart shows and pays; a moved one is said.
+        const now = [...loaded].flatMap(([planId, plan]) => {
+          const price = plan && priceIn(plan.prices, currencyNow.current);
+          return price ? [{ planId, price }] : [];
+        });
         const changed = updatePrices(now);
         if (changed.length) setMoved((before) => [...new Set([...before, ...changed])]);
       })
@@ -73,6 +83,13 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
     return () => leaving.abort();
     // Loaded again when plans come or go, not for a quantity.
   }, [planIds, attempt]);
+
+  // Another currency picked: each line at its plan's price in it, remembered (a line already in it keeps its price).
+  useEffect(() => {
+    if (plans) showIn(currency, (planId) => plans.get(planId)?.prices);
+  }, [plans, currency]);
+  // Until then (one render), the lines as they will be stored: never two currencies in one total.
+  const lines = plans ? stored.map((line) => lineIn(line, plans.get(line.planId)?.prices, currency)) : stored;
 
   if (lines.length === 0) {
     return (

@@ -5,7 +5,7 @@ import { CART_STORAGE_KEY, parseCart, withOneMore, type CartLine } from './cart-
 
 // The browser's localStorage, as the library's own test engine (Node has none): set before the cart is made.
 useTestStorageEngine();
-const { $cart, $cartCount, maxQuantity, removeFromCart, setQuantity, updatePrices } = await import('./cart.ts');
+const { $cart, $cartCount, lineIn, maxQuantity, removeFromCart, setQuantity, showIn, updatePrices } = await import('./cart.ts');
 
 const EUR = (amountMinor: number) => ({ amountMinor, currency: 'EUR' });
 const add = (lines: CartLine[], planId: string, amountMinor: number) => withOneMore(lines, planId, EUR(amountMinor));
@@ -78,6 +78,48 @@ describe('the cart page’s store', () => {
       ]),
     ).toEqual(['kr-3gb-15d']);
     expect($cart.get()[1]!.price).toEqual(EUR(949));
+  });
+
+  it('shows and pays a line seen in another currency in the one chosen now, not as a moved price (issue 34)', () => {
+    const GBP = (amountMinor: number) => ({ amountMinor, currency: 'GBP' });
+    $cart.set([
+      { planId: 'jp-5gb-30d', quantity: 2, price: EUR(1299) },
+      { planId: 'kr-3gb-15d', quantity: 1, price: GBP(799) },
+    ]);
+    // The cart page loads the plans in pounds: the euro line takes the pound price, the pound line's moved price is said.
+    expect(
+      updatePrices([
+        { planId: 'jp-5gb-30d', price: GBP(1149) },
+        { planId: 'kr-3gb-15d', price: GBP(849) },
+      ]),
+    ).toEqual(['kr-3gb-15d']);
+    expect($cart.get()).toEqual([
+      { planId: 'jp-5gb-30d', quantity: 2, price: GBP(1149) },
+      { planId: 'kr-3gb-15d', quantity: 1, price: GBP(849) },
+    ]);
+
+    // Yen picked while the cart is open: every line in yen (whole yen, no minor units), remembered.
+    const prices: Record<string, Partial<Record<'EUR' | 'GBP' | 'JPY', number>>> = {
+      'jp-5gb-30d': { EUR: 1299, GBP: 1149, JPY: 2130 },
+      'kr-3gb-15d': { EUR: 949, GBP: 849, JPY: 1560 },
+    };
+    showIn('JPY', (planId) => prices[planId]);
+    expect($cart.get().map((l) => l.price)).toEqual([
+      { amountMinor: 2130, currency: 'JPY' },
+      { amountMinor: 1560, currency: 'JPY' },
+    ]);
+    expect(JSON.parse(getTestStorage()[CART_STORAGE_KEY]!)[0].price).toEqual({ amountMinor: 2130, currency: 'JPY' });
+  });
+
+  it('keeps a line already in the chosen currency as seen (a price the API answered), and one whose plan is not known yet', () => {
+    const line = { planId: 'jp-5gb-30d', quantity: 1, price: EUR(1349) };
+    expect(lineIn(line, { EUR: 1299, GBP: 1149 }, 'EUR')).toBe(line);
+    expect(lineIn(line, undefined, 'GBP')).toBe(line);
+    expect(lineIn(line, { EUR: 1299 }, 'GBP')).toBe(line);
+    expect(lineIn(line, { EUR: 1299, GBP: 1149 }, 'GBP')).toEqual({ ...line, price: { amountMinor: 1149, currency: 'GBP' } });
+    $cart.set([line]);
+    showIn('EUR', () => ({ EUR: 1299 }));
+    expect($cart.get()).toEqual([line]);
   });
 
   it('is kept on the device as JSON, and follows what another tab stores', () => {

@@ -27,7 +27,7 @@ interface Props {
   planId?: string | undefined;
   /** A top-up (?topUp=): the eSIM the plan's data is added to; absent for a new eSIM. */
   topUpOf?: string | undefined;
-  /** The price shown to the buyer: what the order expects (a cart's total with `cart`). */
+  /** The price shown to the buyer, in the visitor's currency (issue 34): what the order expects (a cart's total with `cart`). */
   price: Price;
   /**
    * A cart (the cart page, issue 33): its plans and quantities, bought on one payment page. A moved
@@ -184,7 +184,8 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
   const [beforeTerms, afterTerms] = m.acceptTerms.split('{{terms}}');
   return (
     <form noValidate onSubmit={submit} className="space-y-5" data-checkout-form>
-      {changedTo && (
+      {/* Said in the currency it moved in; another picked since shows its own price. */}
+      {changedTo?.currency === price.currency && (
         <p role="alert" className="rounded-xl border-2 border-brand bg-surface-muted px-4 py-3 font-semibold" data-price-changed>
           {fill(m.priceChanged, { price: formatPrice(changedTo, locale) })}
         </p>

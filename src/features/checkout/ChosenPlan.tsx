@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
-import type { DataAmount, Package, Price } from '../../catalogue/schema.ts';
+import { useEffect, useRef, useState } from 'react';
+import type { DataAmount, Package } from '../../catalogue/schema.ts';
+import type { Currency } from '../../config/currencies.ts';
 import { fill, fillPlural } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
@@ -7,11 +8,12 @@ import { ShopError } from '../../shop-client/shop-client.ts';
 import { listTopUps } from '../../shop-client/shop.ts';
 import CheckoutForm from './CheckoutForm.tsx';
 import type { ChosenPlanMessages } from './chosen-plan-messages.ts';
-import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
+import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, priceIn, type PlanData } from './plan-data.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import PhoneCheck from './PhoneCheck.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import TopUpChooser from './TopUpChooser.tsx';
+import { useVisitorCurrency } from './use-visitor-currency.ts';
 
 interface Props {
   locale: Locale;
@@ -31,7 +33,11 @@ interface ShownPlan {
   validity: number;
   validityUnit: Package['validityUnit'];
   countries: number;
-  price: Price;
+  /**
+   * Its price by currency (issue 34): a catalogue plan's in every one; a top-up's in those the shop
+   * API was asked for. A moved price (409) replaces its currency's.
+   */
+  prices: Partial<Record<Currency, number>>;
   /** A top-up's destination (from the shop API) has no continent: the buyer already has its eSIM. */
   destination: { name: string; flag: string; continent?: string | undefined; code?: string | undefined };
 }
@@ -44,7 +50,7 @@ async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): P
   if (response.status === 404) return { status: 'unknown' };
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const plan = (await response.json()) as PlanData;
-  const { metadata, validity, validityUnit, supportedCountries, price, destination } = plan;
+  const { metadata, validity, validityUnit, supportedCountries, price, prices, destination } = plan;
   return {
     status: 'ready',
     plan: {
@@ -53,7 +59,8 @@ async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): P
       validity,
       validityUnit,
       countries: supportedCountries.length,
-      price,
+      // A /plans/{id}.json from before issue 34 has the euro price alone.
+      prices: prices ?? { [price.currency]: price.amountMinor },
       destination: {
         code: destination.code,
         name: destination.names[locale],
@@ -68,13 +75,14 @@ async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): P
  * One of the partner's top-ups of the buyer's eSIM: not in the build (each eSIM has its own, at
  * the partner's current prices), so from the shop API, which prices them as the order will.
  */
-async function topUpLoad(id: string, esimId: string, locale: Locale): Promise<State> {
+async function topUpLoad(id: string, esimId: string, locale: Locale, currency: Currency): Promise<State> {
   try {
-    const { destination, plans } = await listTopUps(esimId, locale);
+    const { destination, plans } = await listTopUps(esimId, locale, currency);
     const plan = plans.find((p) => p.id === id);
     if (!plan) return { status: 'unknown' };
     const { dataAmount, validity, validityUnit, supportedCountries, price } = plan;
-    return { status: 'ready', plan: { id, dataAmount, validity, validityUnit, countries: supportedCountries.length, price, destination } };
+    const prices = { [price.currency]: price.amountMinor };
+    return { status: 'ready', plan: { id, dataAmount, validity, validityUnit, countries: supportedCountries.length, prices, destination } };
   } catch (error) {
     if (error instanceof ShopError && error.kind === 'cannotTopUp') return { status: 'cannotTopUp' };
     if (error instanceof ShopError && error.kind === 'notFound') return { status: 'unknown' };
@@ -97,6 +105,12 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
   const [attempt, setAttempt] = useState(0);
   const [cancelled, setCancelled] = useState(false);
   const [topUpOf, setTopUpOf] = useState<string>();
+  const currency = useVisitorCurrency(locale);
+  // Read by the load, which a later pick does not repeat: it changes the price shown, not the page (nor what was ticked).
+  const currencyNow = useRef(currency);
+  useEffect(() => {
+    currencyNow.current = currency;
+  }, [currency]);
 
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
@@ -110,7 +124,7 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
     }
     setState({ status: 'loading' });
     const request = new AbortController();
-    (esimId ? topUpLoad(id, esimId, locale) : catalogueLoad(id, locale, request.signal))
+    (esimId ? topUpLoad(id, esimId, locale, currencyNow.current) : catalogueLoad(id, locale, request.signal))
       .then((loaded) => {
         if (!request.signal.aborted) setState(loaded);
       })
@@ -119,6 +133,26 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
       });
     return () => request.abort();
   }, [attempt, locale]);
+
+  // A top-up is priced by the shop API per currency: one picked after it loaded is asked for. Until
+  // it answers (or if it cannot), the price loaded is shown, and is what paying expects.
+  const topUpPriceMissing = state.status === 'ready' && topUpOf !== undefined && state.plan.prices[currency] === undefined;
+  useEffect(() => {
+    if (!topUpPriceMissing || !topUpOf || state.status !== 'ready') return;
+    let stopped = false;
+    const { plan } = state;
+    listTopUps(topUpOf, locale, currency).then(
+      ({ plans }) => {
+        const price = plans.find((p) => p.id === plan.id)?.price;
+        if (!stopped && price?.currency === currency)
+          setState({ status: 'ready', plan: { ...plan, prices: { ...plan.prices, [price.currency]: price.amountMinor } } });
+      },
+      () => {},
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [topUpPriceMissing, topUpOf, locale, currency, state]);
 
   if (state.status === 'loading') {
     return <LoadingStatus>{m.loading}</LoadingStatus>;
@@ -148,6 +182,8 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
   }
 
   const { plan } = state;
+  // In the visitor's currency; a top-up's in the one it loaded in until the API prices it in a new pick.
+  const price = priceIn(plan.prices, currency) ?? priceIn(plan.prices, Object.keys(plan.prices)[0] as Currency)!;
   return (
     <>
       {cancelled && (
@@ -194,7 +230,7 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
         <dl className="mt-4 border-t border-line pt-2">
           <div className="flex justify-between font-bold">
             <dt>{m.total}</dt>
-            <dd data-total>{formatPrice(plan.price, locale)}</dd>
+            <dd data-total>{formatPrice(price, locale)}</dd>
           </div>
         </dl>
         <p className="text-sm text-ink-muted">{m.vatIncluded}</p>
@@ -205,10 +241,12 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
         locale={locale}
         planId={plan.id}
         topUpOf={topUpOf}
-        price={plan.price}
+        price={price}
         termsPath={termsPath}
         messages={m}
-        onPriceChange={(price) => setState({ status: 'ready', plan: { ...plan, price } })}
+        onPriceChange={(moved) =>
+          setState({ status: 'ready', plan: { ...plan, prices: { ...plan.prices, [moved.currency]: moved.amountMinor } } })
+        }
       />
     </>
   );

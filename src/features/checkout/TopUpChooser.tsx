@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import TopUpPlanList from '../esims/TopUpPlanList.tsx';
@@ -19,8 +18,7 @@ interface Props {
  * checkout with the plan chosen.
  */
 export default function TopUpChooser({ esimId, locale, checkoutPath, myEsimsPath, messages: m }: Props) {
-  const [plans, load] = useTopUpPlans(esimId, locale, m.topUps);
-  useEffect(load, [load]);
+  const [plans, load] = useTopUpPlans(esimId, locale, m.topUps, true);
 
   return (
     <section className="rounded-2xl border border-line p-5" aria-labelledby="top-up-chooser" data-top-up-chooser={esimId}>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { continentNames } from '../../catalogue/continents.ts';
 import { loadCatalogue } from '../../catalogue/loader.ts';
+import { CURRENCIES } from '../../config/currencies.ts';
 import { checkoutUrl, planData, planDataUrl } from './plan-data.ts';
 
 const catalogue = await loadCatalogue();
@@ -12,7 +13,12 @@ describe('the plans checkout can show (/plans/{id}.json)', () => {
     expect(plans).toHaveLength(all.length);
     expect(new Set(plans.map((p) => p.id)).size).toBe(plans.length);
     const germany = plans.find((p) => p.id === 'de-1gb-7d')!;
-    expect(germany.price).toEqual(catalogue.packages.get('DE')!.find((p) => p.id === 'de-1gb-7d')!.price);
+    const listed = catalogue.packages.get('DE')!.find((p) => p.id === 'de-1gb-7d')!;
+    expect(germany.price).toEqual(listed.price);
+    // Every currency's price (issue 34): checkout and the cart show the visitor's.
+    expect(germany.prices).toEqual(listed.prices);
+    expect(germany.prices.EUR).toBe(germany.price.amountMinor);
+    expect(Object.keys(germany.prices).sort()).toEqual([...CURRENCIES].sort());
     expect(germany.destination).toMatchObject({ code: 'DE', flag: '/flags/DE.svg' });
     expect(germany.destination.names.de).toBe('Deutschland');
     // The plan's facts, but not its networks (the package page lists them; a global plan's are 20 KB).

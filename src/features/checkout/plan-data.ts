@@ -1,5 +1,6 @@
 import type { Catalogue } from '../../catalogue/loader.ts';
-import type { Package, PlanFacts, Price } from '../../catalogue/schema.ts';
+import type { Package, PlanFacts, Price, Prices } from '../../catalogue/schema.ts';
+import type { Currency } from '../../config/currencies.ts';
 import type { Locale } from '../../i18n/locales.ts';
 
 /**
@@ -14,8 +15,11 @@ export const CANCELLED_PARAM = 'cancelled';
 export const TOP_UP_PARAM = 'topUp';
 
 /** What /plans/{id}.json holds: a priced plan and its destination, named in every language. */
-export interface PlanData extends Omit<Package, 'price' | 'facts'> {
+export interface PlanData extends Omit<Package, 'price' | 'prices' | 'facts'> {
+  /** The euro price (`prices.EUR`). */
   price: Price;
+  /** The price in every listed currency, minor units (issue 34): checkout and the cart show the visitor's. */
+  prices: Prices;
   /** The plan's facts without its networks: checkout does not list them, and a global plan's are 20 KB. */
   facts: Omit<PlanFacts, 'networks'>;
   destination: {
@@ -25,6 +29,12 @@ export interface PlanData extends Omit<Package, 'price' | 'facts'> {
     /** A country's continent in every language, shown under its name (look-alikes: Niger, Nigeria); none for a region. */
     continent?: Record<Locale, string>;
   };
+}
+
+/** A plan's price in `currency` from its prices by currency, as checkout and the cart show and send it; undefined when not known. */
+export function priceIn(prices: Partial<Record<Currency, number>>, currency: Currency): Price | undefined {
+  const amountMinor = prices[currency];
+  return amountMinor === undefined ? undefined : { amountMinor, currency };
 }
 
 export const checkoutUrl = (checkoutPath: string, planId: string, topUpOf?: string) =>
@@ -45,6 +55,8 @@ export function planData(catalogue: Catalogue, continentOf: (code: string) => Re
     const destination = { code, flag, names, ...(continent && { continent }) };
     return catalogue.packages
       .get(code)!
-      .flatMap(({ facts: { networks: _, ...facts }, ...pkg }) => (pkg.price ? [{ ...pkg, facts, price: pkg.price, destination }] : []));
+      .flatMap(({ facts: { networks: _, ...facts }, price, prices, ...pkg }) =>
+        price && prices ? [{ ...pkg, facts, price, prices, destination }] : [],
+      );
   });
 }
