@@ -4,12 +4,13 @@
 // rewrite forwards (firebase.json). Before serving: the production preflight, and the database's
 // schema must be current (`npm run db:migrate` runs before a release takes traffic).
 import { serve } from '@hono/node-server';
+import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { shopConfigFromEnv } from './config.ts';
 import { SchemaBehindError } from './db/migrate.ts';
 import { productionPreflight } from './preflight.ts';
 import { startShopApi } from './start.ts';
 
-const { problems, warnings } = productionPreflight(process.env);
+const { problems, warnings } = productionPreflight(process.env, embeddedSnapshot().exchangeRates);
 for (const warning of warnings) console.warn(`preflight: ${warning}`);
 if (problems.length > 0) {
   console.error(`preflight: the shop API refuses to start (README: Going live):\n${problems.map((p) => `  - ${p}`).join('\n')}`);

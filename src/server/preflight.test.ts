@@ -59,6 +59,22 @@ describe('the production preflight', () => {
     expect(problems).toHaveLength(4);
   });
 
+  it("refuses prices on the ECB stand-in's rates, and only warns with the test-only switch", () => {
+    const standInRates = {
+      source: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml (stand-in, rates of fixtures/ecb/eurofxref-daily.xml)',
+    };
+    expect(productionPreflight(production(), standInRates).problems).toEqual([
+      expect.stringMatching(/exchange rates come from the ECB stand-in .*catalogue:generate/),
+    ]);
+    expect(productionPreflight({ ...production(), [STAND_IN_SWITCH]: '1' }, standInRates)).toMatchObject({
+      problems: [],
+      warnings: expect.arrayContaining([expect.stringMatching(/ECB stand-in/)]),
+    });
+    expect(productionPreflight(production(), { source: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' }).problems).toEqual(
+      [],
+    );
+  });
+
   it('with the test-only switch, allows stand-ins on loopback only, and says so', () => {
     const standIns = {
       [STAND_IN_SWITCH]: '1',

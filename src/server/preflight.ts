@@ -39,7 +39,8 @@ export interface PreflightResult {
 const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 const hostOf = (value: string) => (URL.canParse(value) ? new URL(value).hostname : value.split(':')[0]!);
 
-export function productionPreflight(env: Env): PreflightResult {
+/** `rates`: the catalogue snapshot's exchange rates, which the prices rest on (issue 34). */
+export function productionPreflight(env: Env, rates?: { source: string }): PreflightResult {
   const get = (name: string) => env[name]?.trim() || undefined;
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -58,6 +59,12 @@ export function productionPreflight(env: Env): PreflightResult {
   };
   const emulator = get('FIREBASE_AUTH_EMULATOR_HOST');
   if (emulator) standIn('FIREBASE_AUTH_EMULATOR_HOST', 'the Firebase Auth emulator, which accepts unsigned tokens', hostOf(emulator));
+  // Prices on the ECB stand-in's fixed rates are prices nobody checked against the day's euro.
+  if (rates && /stand-in/i.test(rates.source)) {
+    const what = `the catalogue's exchange rates come from the ECB stand-in (${rates.source}): run npm run catalogue:generate with the real ECB rates and rebuild`;
+    if (standInsAllowed) warnings.push(`${what} (allowed by ${STAND_IN_SWITCH}).`);
+    else problems.push(`${what}.`);
+  }
   const stripeUrl = get('STRIPE_API_URL');
   if (stripeUrl) standIn('STRIPE_API_URL', 'a Stripe stand-in', hostOf(stripeUrl));
   const partnerUrl = get('ESIM_ACCESS_BASE_URL');
