@@ -13,36 +13,61 @@ export interface PaidOrderFields {
   paidAt?: Date;
   paymentStatus?: 'paid' | 'failed';
   buyerCountry?: string | null;
+  /** In EUR unless said; the fee and the settled amount are in EUR, Stripe's balance. */
   stripeFeeMinor?: number | null;
+  currency?: string;
+  settledMinor?: number | null;
+  /** Orders of one cart share their Checkout Session (one charge; each payment row its order's share). */
+  checkoutSessionId?: string;
 }
 
 export function paidOrders(db: Queryable) {
   return {
     /** An order (paid when `paidAt` is given); answers its id. */
     async order(fields: PaidOrderFields): Promise<string> {
-      const { email = 'buyer@example.com', destination = 'DE', amountMinor = 1000, wholesaleUsdE4 = 50_000, createdAt } = fields;
+      const {
+        email = 'buyer@example.com',
+        destination = 'DE',
+        amountMinor = 1000,
+        wholesaleUsdE4 = 50_000,
+        createdAt,
+        currency = 'EUR',
+      } = fields;
       const id = randomUUID();
       await db.query(
         `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
            currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, created_at)
-         VALUES ($1, $2, $3, $4, 'de-1gb-7d', $5, '{}'::jsonb, 'P1', $6, $7, 'EUR', 'en', '2026-01', $8, $8, $8)`,
-        [id, `uid-${id}`, email, fields.paidAt ? 'delivered' : 'pending_payment', destination, wholesaleUsdE4, amountMinor, createdAt],
+         VALUES ($1, $2, $3, $4, 'de-1gb-7d', $5, '{}'::jsonb, 'P1', $6, $7, $9, 'en', '2026-01', $8, $8, $8)`,
+        [
+          id,
+          `uid-${id}`,
+          email,
+          fields.paidAt ? 'delivered' : 'pending_payment',
+          destination,
+          wholesaleUsdE4,
+          amountMinor,
+          createdAt,
+          currency,
+        ],
       );
       if (fields.paidAt) {
         const fee = fields.stripeFeeMinor ?? null;
         await db.query(
           `INSERT INTO payments (order_id, provider, checkout_session_id, status, amount_minor, currency, created_at, buyer_country,
-             stripe_fee_minor, stripe_fee_currency)
-           VALUES ($1, 'stripe', $2, $3, $4, 'EUR', $5, $6, $7, $8)`,
+             stripe_fee_minor, stripe_fee_currency, settled_amount_minor, settled_currency)
+           VALUES ($1, 'stripe', $2, $3, $4, $9, $5, $6, $7, $8, $10, $11)`,
           [
             id,
-            `cs_${id}`,
+            fields.checkoutSessionId ?? `cs_${id}`,
             fields.paymentStatus ?? 'paid',
             amountMinor,
             fields.paidAt,
             fields.buyerCountry ?? null,
             fee,
             fee === null ? null : 'EUR',
+            currency,
+            fields.settledMinor ?? null,
+            fields.settledMinor == null ? null : 'EUR',
           ],
         );
       }

@@ -64,6 +64,8 @@ describe.each(databaseDrivers())('the orders CSV on $name', ({ open }) => {
         'refunded_minor',
         'stripe_fee_minor',
         'stripe_fee_currency',
+        'settled_minor',
+        'settled_currency',
       ],
       [
         await numberOf(paid),
@@ -78,6 +80,8 @@ describe.each(databaseDrivers())('the orders CSV on $name', ({ open }) => {
         '300',
         '43',
         'EUR',
+        '',
+        '',
       ],
       [
         await numberOf(bare),
@@ -92,8 +96,33 @@ describe.each(databaseDrivers())('the orders CSV on $name', ({ open }) => {
         '0',
         '',
         '',
+        '',
+        '',
       ],
     ]);
+  });
+
+  it('gives an order paid in another currency its settled euros, and each order of a cart its own share of the one charge (issue 34)', async () => {
+    const data = paidOrders(db);
+    const paidAt = new Date('2026-03-02T09:05:00Z');
+    const createdAt = new Date('2026-03-02T09:00:00Z');
+    // $5.49 settled as €4.72, fee €0.59.
+    const dollars = await data.order({ createdAt, paidAt, currency: 'USD', amountMinor: 549, stripeFeeMinor: 59, settledMinor: 472 });
+    // One cart paid €30 at once: €10 and €20, the charge's fee (€0.70) and settlement booked whole on both rows.
+    const cart = { createdAt, paidAt, stripeFeeMinor: 70, settledMinor: 3000, checkoutSessionId: 'cs_cart' };
+    const small = await data.order({ ...cart, amountMinor: 1000 });
+    const large = await data.order({ ...cart, amountMinor: 2000 });
+    const rows = parse(await ordersCsv(db, {}), { bom: true, columns: true }) as Record<string, string>[];
+    const figures = (id: string) => rows.find((row) => row.order === id)!;
+    expect(figures(await numberOf(dollars))).toMatchObject({
+      currency: 'USD',
+      amount_minor: '549',
+      stripe_fee_minor: '59',
+      settled_minor: '472',
+      settled_currency: 'EUR',
+    });
+    expect(figures(await numberOf(small))).toMatchObject({ amount_minor: '1000', stripe_fee_minor: '23', settled_minor: '1000' });
+    expect(figures(await numberOf(large))).toMatchObject({ amount_minor: '2000', stripe_fee_minor: '47', settled_minor: '2000' });
   });
 
   it('writes a buyer address that looks like a formula as quoted text, never a formula', async () => {
