@@ -4,8 +4,8 @@ import type { Locale } from '../i18n/locales.ts';
  * The currencies the shop prices and charges in (issue 34), each a price list of its own, in one
  * place. Every one is a Stripe presentment currency a German account can charge cards in, with
  * Stripe's minimum charge (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts). BRL is
- * listed, CNY is not: Stripe names no minimum for CNY and charges it only with some wallets, not
- * with cards from a German account.
+ * listed, CNY is not: BRL is in Stripe's minimum-charge table and CNY is not, so charging CNY cards
+ * from a German account could not be confirmed.
  */
 export const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'PLN', 'JPY', 'CAD', 'AUD', 'BRL'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -49,8 +49,8 @@ export const CURRENCY_RULES: Record<Currency, CurrencyRules> = {
  * - `pt`: euros, as the site's Portuguese is Portugal's (pt_PT); a Brazilian browser (pt-BR) guesses reais;
  * - `ar`: US dollars, the currency the Gulf's currencies are pegged to and what travellers from the
  *   Arab world usually compare in; none of their own is listed;
- * - `zh`: US dollars: CNY cannot be charged (above), and Hong Kong, Taiwan and Singapore use dollars;
- * - `ru`: euros: Stripe does not charge roubles, and Russian speakers travelling from the EU are the likely buyers.
+ * - `zh`: US dollars: CNY is not listed (above), and Hong Kong, Taiwan and Singapore use dollars;
+ * - `ru`: euros: roubles are not among ours, and Russian speakers travelling from the EU are the likely buyers.
  */
 export const LOCALE_CURRENCY: Record<Locale, Currency> = {
   en: 'EUR',
