@@ -3,6 +3,7 @@ import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { localizePath } from '../../src/i18n/paths.ts';
 import { installCodesOn, IPHONE_SAFARI, mailTo, payWith, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
 import { axeViolations, hydrated, messages } from './support.ts';
+import { currencyOf, money } from './currency-support.ts';
 
 /**
  * Issue 33: a cart for the whole trip, against the real parts (the shop API, the Auth emulator, the
@@ -16,7 +17,9 @@ for (const lang of ['en', 'de', 'ar'] as const) {
   const common = messages(lang, 'common');
   const { cart: c, paymentSuccess: done } = messages(lang, 'checkout');
   const { traveller: tr, myEsim } = messages(lang, 'esims');
-  const euros = (amountMinor: number) => new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+  // In the page language's currency: the browser speaks only the page's language (issue 34; ar: US dollars).
+  const currency = currencyOf(lang);
+  const inCurrency = (amountMinor: number) => money(lang, { amountMinor, currency });
 
   test(`buys eSIMs for two destinations and three travellers on one payment (${lang})`, async ({ page, browser }) => {
     test.setTimeout(180_000);
@@ -40,14 +43,14 @@ for (const lang of ['en', 'de', 'ar'] as const) {
 
     const lines = page.locator('[data-cart-line]');
     await expect(lines).toHaveCount(2);
-    await expect(page.locator('[data-cart-total]')).toHaveText(euros(JAPAN.price!.amountMinor + KOREA.price!.amountMinor));
+    await expect(page.locator('[data-cart-total]')).toHaveText(inCurrency(JAPAN.prices[currency] + KOREA.prices[currency]));
     // Two travellers to Japan: one more, by keyboard.
     const more = lines.first().getByRole('button', { name: c.more.split('{{plan}}')[0]!.trim() });
     await more.focus();
     await page.keyboard.press('Enter');
     await expect(lines.first().locator('[data-quantity]')).toHaveValue('2');
-    const total = 2 * JAPAN.price!.amountMinor + KOREA.price!.amountMinor;
-    await expect(page.locator('[data-cart-total]')).toHaveText(euros(total));
+    const total = 2 * JAPAN.prices[currency] + KOREA.prices[currency];
+    await expect(page.locator('[data-cart-total]')).toHaveText(inCurrency(total));
     await expect(cartLink.locator('[data-cart-badge]')).toHaveText(new Intl.NumberFormat(lang).format(3));
     expect(await axeViolations(page)).toEqual([]);
 

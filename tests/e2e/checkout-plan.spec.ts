@@ -1,6 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import type { Locale } from '../../src/i18n/locales.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
+import { currencyOf, money, priceOf } from './currency-support.ts';
 import { hydrated, messages, speak } from './support.ts';
 
 /** Checkout starts from the plan chosen on the package page (issue 13, item 6). */
@@ -34,8 +36,8 @@ function expected(lang: string, id: string) {
         new Intl.NumberFormat(lang, { style: 'unit', unit: plan.validityUnit, unitDisplay: 'long' }).format(plan.validity),
       ),
     countries: countries.replace('{{count}}', String(count)),
-    // EUR has two minor digits.
-    total: new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(plan.price.amountMinor / 100),
+    // In the page language's currency (issue 34): the browser speaks only the page's language (ja: whole yen, ar: US dollars).
+    total: money(lang, priceOf(plan, currencyOf(lang as Locale))),
   };
 }
 

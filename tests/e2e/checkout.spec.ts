@@ -5,6 +5,7 @@ import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import type { CreateOrderRequest, PriceChangedError } from '../../src/contract/shop-api.ts';
 import { createOrderResponse } from '../support/shop-orders.ts';
+import { currencyOf, money, priceOf } from './currency-support.ts';
 import { signedInAt as signedIn } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
 
@@ -19,8 +20,6 @@ const API = LOCAL_API_BASE_URL;
 const AUTH_EMULATOR = 'http://127.0.0.1:9099';
 const PLAN = snapshot.packages.find((p) => p.id === 'jp-5gb-30d')!;
 
-const money = (lang: string, amountMinor: number) =>
-  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 const escape = (text: string) => text.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&');
 
 interface Call {
@@ -84,6 +83,8 @@ for (const lang of ['en', 'de', 'ar'] as const) {
   const { checkout: m, paymentSuccess } = messages(lang, 'checkout');
   const checkoutUrl = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
   const scanned = lang !== 'de'; // axe in a left-to-right and the right-to-left language
+  // In the page language's currency: the browser speaks only the page's language (issue 34; ar: US dollars).
+  const price = priceOf(PLAN, currencyOf(lang));
 
   test.describe(`checkout in ${lang}`, () => {
     test('without both consents nothing is sent: each missing one says so, the first gets focus; the button commits to pay', async ({
@@ -93,7 +94,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await signedIn(page, lang, checkoutUrl);
       const buy = page.getByRole('button', { name: m.buyNow });
       // The button names the commitment and the amount (German law: exactly 'Zahlungspflichtig bestellen').
-      await expect(buy).toHaveText(new RegExp(`^${escape(m.buyNow)}.*${escape(money(lang, PLAN.price.amountMinor))}$`));
+      await expect(buy).toHaveText(new RegExp(`^${escape(m.buyNow)}.*${escape(money(lang, price))}$`));
       if (lang === 'de') await expect(buy.locator('span').first()).toHaveText('Zahlungspflichtig bestellen');
       const terms = page.locator('#consent-terms');
       const immediate = page.locator('#consent-immediate-start');
@@ -153,7 +154,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       const sent: CreateOrderRequest = {
         planId: PLAN.id,
         lang,
-        expectedPrice: PLAN.price,
+        expectedPrice: price,
         consents: { terms: true, immediateStart: true },
       };
       for (const call of calls) {
@@ -257,7 +258,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
     });
 
     test('a changed price is shown before paying and is what the next press expects', async ({ page }) => {
-      const newPrice = { amountMinor: PLAN.price.amountMinor + 150, currency: 'EUR' };
+      const newPrice = { amountMinor: price.amountMinor + 150, currency: price.currency };
       const changed: PriceChangedError = {
         error: { code: 'price_changed', message: 'The price of this plan has changed.', price: newPrice },
       };
@@ -268,7 +269,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await page.locator('#consent-terms').check();
       await page.locator('#consent-immediate-start').check();
       await page.getByRole('button', { name: m.buyNow }).click();
-      const shown = money(lang, newPrice.amountMinor);
+      const shown = money(lang, newPrice);
       await expect(page.locator('[data-price-changed]')).toHaveText(m.priceChanged.replace('{{price}}', shown));
       await expect(page.locator('[data-total]')).toHaveText(shown);
       await expect(page.locator('[data-buy-price]')).toHaveText(shown);
@@ -286,7 +287,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
     test('back from the payment page with Cancel: a polite note, the plan still selected', async ({ page }) => {
       await signedIn(page, lang, `${checkoutUrl}&cancelled=1`);
       await expect(page.getByRole('status').filter({ hasText: m.cancelled })).toBeVisible();
-      await expect(page.locator(`[data-chosen-plan="${PLAN.id}"] [data-total]`)).toHaveText(money(lang, PLAN.price.amountMinor));
+      await expect(page.locator(`[data-chosen-plan="${PLAN.id}"] [data-total]`)).toHaveText(money(lang, price));
       await expect(page.locator('#consent-terms')).not.toBeChecked();
       if (scanned) expect(await axe(page)).toEqual([]);
     });

@@ -3,6 +3,7 @@ import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { STORAGE_KEYS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { waitUntilSaved } from './own-site.ts';
+import { currencyOf, currencySymbol } from './currency-support.ts';
 import {
   buy,
   buyAndReceive,
@@ -74,7 +75,11 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(installed.getByRole('button', { name: m.refund })).toHaveCount(0);
       await expect(installed).toContainText(new Intl.NumberFormat(lang).format(300));
       await installed.getByRole('button', { name: m.topUp }).click();
-      const offer = installed.getByRole('link').filter({ hasText: /€|EUR/ }).first();
+      // Priced in the page language's currency (issue 34): the browser speaks only the page's language (ar: US dollars).
+      const offer = installed
+        .locator('[data-top-up-plan]')
+        .filter({ hasText: currencySymbol(lang, currencyOf(lang)) })
+        .first();
       await offer.click();
       // One of the partner's own top-ups of this eSIM (its id 'topup-…'), shown from the shop API.
       await expect(page).toHaveURL(new RegExp(`plan=topup-[^&]+&topUp=${second}`));

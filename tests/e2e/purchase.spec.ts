@@ -4,6 +4,7 @@ import { PAYMENT_SUCCESS_REDIRECT_MS } from '../../src/config/constants.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import type { Locale } from '../../src/i18n/locales.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
+import { currencyOf, money, priceOf } from './currency-support.ts';
 import {
   buy,
   buyAndReceive,
@@ -25,8 +26,6 @@ import { messages, speak } from './support.ts';
  * (playwright.config.ts starts both), Firebase ID tokens from the Auth emulator, and the Stripe
  * stand-in's hosted test-payment page and signed webhooks.
  */
-const money = (lang: string, amountMinor: number) =>
-  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
 
 /**
  * The requests that matter to payment success's early ask (issue 31 item 3), in the order the
@@ -103,6 +102,8 @@ for (const lang of ['en', 'de', 'ar'] as const) {
   const { checkout: checkoutTexts, paymentSuccess } = messages(lang, 'checkout');
   const { installCodes } = messages(lang, 'esims');
   const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
+  // In the page language's currency: the browser speaks only the page's language (issue 34; ar: US dollars).
+  const price = priceOf(PLAN, currencyOf(lang));
 
   test.describe(`buying in ${lang}`, () => {
     test('the test card pays: the eSIM appears on payment success without a reload, the same codes arrive by e-mail, then My eSIMs and history', async ({
@@ -118,7 +119,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       const loads = countLoads(page);
       const confirmation = page.locator('main');
       await expect(confirmation).toContainText(/ES-\d{4}-\d{6}/);
-      await expect(confirmation).toContainText(money(lang, PLAN.price!.amountMinor));
+      await expect(confirmation).toContainText(money(lang, price));
       await expect(confirmation).toContainText('Visa •••• 4242');
       // The page goes from 'preparing' to the eSIM by itself.
       await expect(page.getByRole('status').filter({ hasText: paymentSuccess.ready })).toBeVisible({ timeout: 15_000 });
@@ -140,7 +141,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       const order = page.getByRole('listitem').filter({ hasText: /ES-\d{4}-\d{6}/ });
       await expect(order).toHaveCount(1);
       await expect(order).toContainText(history.states.delivered);
-      await expect(order).toContainText(money(lang, PLAN.price!.amountMinor));
+      await expect(order).toContainText(money(lang, price));
       await expect(order).toContainText('Visa •••• 4242');
       await expect(order.getByRole('link', { name: new RegExp(history.receipt) })).toHaveAttribute(
         'href',
@@ -263,12 +264,14 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await logIn(page, email);
       await expect(page).toHaveURL(checkout);
       await expect(page.getByRole('button', { name: checkoutTexts.buyNow })).toBeVisible();
-      await expect(page.locator('main')).toContainText(money(lang, PLAN.price!.amountMinor));
+      await expect(page.locator('main')).toContainText(money(lang, price));
     });
 
     test('two tabs buying the same plan at once make one order, paid once', async ({ page, context }) => {
       await signedInAt(page, lang, checkout);
       const second = await context.newPage();
+      // The same browser speaks the same language in both tabs: one currency, so one order (issue 34).
+      await speak(second, lang);
       await second.goto(checkout);
       for (const tab of [page, second]) {
         await tab.locator('#consent-terms').check();
