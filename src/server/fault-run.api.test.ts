@@ -60,6 +60,8 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   // Carts (issue 33): several eSIMs on one payment, each delivered or refunded once under the same faults.
   expect(report.buyers.carts.paid, summary).toBeGreaterThan(0);
   expect(report.buyers.carts.esims, summary).toBeGreaterThan(report.buyers.carts.paid);
+  // Buyers pay in currencies of their own (issue 34): the checks hold in each.
+  expect(Object.keys(report.paidIn).length, summary).toBeGreaterThan(2);
   // Operator refunds (issue 30 item 5) under the same faults and kills.
   expect(report.buyers.operator.partial, summary).toBeGreaterThan(0);
   expect(report.buyers.operator.rest, summary).toBeGreaterThan(0);

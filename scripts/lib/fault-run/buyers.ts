@@ -1,5 +1,5 @@
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
-import type { SellablePlan } from '../../../src/server/orders/plans.ts';
+import { priceIn, type SellablePlan } from '../../../src/server/orders/plans.ts';
 import type {
   CreateCartRequest,
   CreateCartResponse,
@@ -10,6 +10,7 @@ import type {
 } from '../../../src/contract/shop-api.ts';
 import { grantRoleOn, signInOn, signUpOn } from '../auth-emulator.ts';
 import { between, pick, type Random } from './random.ts';
+import { CURRENCIES, type Currency } from '../../../src/config/currencies.ts';
 
 /**
  * The buyers of the fault-injection run: accounts signed up on the Auth emulator, each buying one
@@ -57,6 +58,8 @@ export interface BuyerSettings {
   /** The share of kept purchases bought as a cart of one to four eSIMs (issue 33), and the carts' choices, a stream of their own. */
   cartShare: number;
   cartRandom: Random;
+  /** Each buyer's currency (issue 34), a stream of its own: every listed currency is bought in. */
+  currencyRandom: Random;
 }
 
 /** One click of the operator's refund: what was asked, and what each request of it answered in the end. */
@@ -139,7 +142,8 @@ interface Answer {
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A buyer at work; blocked from the operator's block click until the unblock's answer. */
-type Buyer = { uid: string; email: string; token: string; blocked?: boolean };
+/** A buyer at work, and the currency they see and pay in (issue 34). */
+type Buyer = { uid: string; email: string; token: string; currency: Currency; blocked?: boolean };
 
 export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const { api, random } = settings;
@@ -178,6 +182,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   const buyers: {
     /** The operator blocks this buyer at its first purchase: on the open order before paying, or once paid; then maybe unblocks. */
     block: BlockPlan | undefined;
+    currency: Currency;
     purchases: {
       plan: SellablePlan;
       intent: Intent;
@@ -253,6 +258,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     left -= count;
     buyers.push({
       block: blockPlan(),
+      currency: pick(settings.currencyRandom, CURRENCIES),
       purchases: Array.from({ length: count }, () => {
         const r = random();
         const intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
@@ -448,7 +454,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       items: items.map(({ plan, quantity, travellers }) => ({
         planId: plan.pkg.id,
         quantity,
-        expectedPrice: plan.price,
+        expectedPrice: priceIn(plan.prices, buyer.currency),
         ...(travellers && { travellers }),
       })),
       lang: 'en',
@@ -721,7 +727,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       }
     }
     stats.buyers++;
-    const buyer: Buyer = { uid: account.uid, email: account.email, token: account.idToken };
+    const buyer: Buyer = { uid: account.uid, email: account.email, token: account.idToken, currency: plan.currency };
     for (const [index, purchase] of plan.purchases.entries()) {
       if (settings.stopStartingAt && Date.now() > settings.stopStartingAt) {
         stats.notStarted++;
@@ -736,7 +742,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       const body: CreateOrderRequest = {
         planId: purchase.plan.pkg.id,
         lang: 'en',
-        expectedPrice: purchase.plan.price,
+        expectedPrice: priceIn(purchase.plan.prices, buyer.currency),
         consents: { terms: true, immediateStart: true },
       };
       // The operator's block comes at the buyer's first purchase: on its payment page, or while the paid order is delivered.

@@ -96,6 +96,8 @@ export interface FaultRunReport {
   partnerBudget: { strandedMax: number; strandedMean: number };
   /** Orders by kind and end state. */
   endStates: Record<string, Record<string, number>>;
+  /** Paid orders by the currency they were paid in. */
+  paidIn: Record<string, number>;
   drain: { ms: number; settled: boolean; left: string[] };
   audit: { checked: number; findings: AuditFinding[] };
   /** The operator's blocks as the rows tell them (operator_actions, orders). */
@@ -338,6 +340,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         blockRandom: seeded(seed, 'blocks'),
         cartShare: CART_SHARE,
         cartRandom: seeded(seed, 'carts'),
+        currencyRandom: seeded(seed, 'currencies'),
         ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
         onOrderStarted: (n) => {
           progress = n;
@@ -401,6 +404,14 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     )) {
       (endStates[row.kind] ??= {})[row.state] = row.n;
     }
+    // Paid orders by the currency they were paid in (issue 34): each buyer buys in a currency of their own.
+    const paidIn: Record<string, number> = {};
+    for (const row of await db.query<{ currency: string; n: number }>(
+      `SELECT o.currency, count(*)::int AS n FROM orders o WHERE EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'paid')
+       GROUP BY o.currency ORDER BY o.currency`,
+    )) {
+      paidIn[row.currency] = row.n;
+    }
     const failures = [
       ...(settled ? [] : [`the reconcile job did not settle within ${Math.round(drainTimeoutMs / 1000)} s: ${left.join('; ')}`]),
       ...audit.findings.map((f) => `audit ${f.invariant}: ${f.orderNumber ?? '-'} ${f.state ?? '-'} ${f.detail}`),
@@ -454,6 +465,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         strandedMean: stranded.samples ? Math.round((stranded.total / stranded.samples) * 10) / 10 : 0,
       },
       endStates,
+      paidIn,
       drain: { ms: drainMs, settled, left },
       audit,
       blocks: blocked.figures,
@@ -553,6 +565,9 @@ export function reportLines(r: FaultRunReport): string[] {
     `blocks by the rows: ${r.blocks.blocks} blocks and ${r.blocks.unblocks} unblocks of ${r.blocks.accounts} accounts; orders open at a block ${r.blocks.openAtBlock}: ${r.blocks.openCancelled} cancelled, ${r.blocks.openPaidMeanwhile} paid meanwhile (delivered or refunded)`,
     `end states, eSIM orders: ${states('esim')}`,
     `end states, top-ups: ${states('top_up')}`,
+    `paid in: ${Object.entries(r.paidIn)
+      .map(([currency, n]) => `${currency} ${n}`)
+      .join(', ')}`,
     `drain: ${r.drain.settled ? 'settled' : 'NOT settled'} in ${Math.round(r.drain.ms / 1000)} s${r.drain.left.length ? ` (left: ${r.drain.left.join('; ')})` : ''}`,
     `audit: ${r.audit.findings.length === 0 ? `nothing found (${r.audit.checked} orders checked)` : `${r.audit.findings.length} findings in ${r.audit.checked} orders`}`,
     ...r.checks.map((c) => `check ${c.name}: ${c.breaches.length === 0 ? 'ok' : `${c.breaches.length} BREACHES`} (${c.description})`),
