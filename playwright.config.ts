@@ -29,6 +29,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: BASE_URL,
+    // A browser that names no region: pages show their own language's currency unless a test says
+    // where the visitor is (Chromium's default en-US would make every page guess US dollars, issue 34).
+    locale: 'en',
     // A returning visitor who has answered the cookie banner; the tests about the banner and
     // the accessibility scans start as a first visit (tests/e2e/support.ts: FIRST_VISIT).
     storageState: { cookies: [], origins: [{ origin: BASE_URL, localStorage: [{ name: STORAGE_KEYS.cookieConsent, value: 'accepted' }] }] },
