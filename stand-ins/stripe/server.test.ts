@@ -189,11 +189,26 @@ describe('Stripe stand-in', () => {
     const intent = read.payment_intent as Stripe.PaymentIntent;
     const charge = intent.latest_charge as Stripe.Charge;
     expect(charge.payment_method_details).toMatchObject({ type: 'card', card: { brand: 'visa', last4: '4242' } });
-    expect((await fetch(charge.receipt_url!)).status).toBe(200);
+    const receipt = await fetch(charge.receipt_url!);
+    expect(receipt.status).toBe(200);
+    expect(await receipt.text()).toContain('€4.99');
     // Paying again completes nothing twice.
     expect((await pay(session, { action: 'pay', card: '4242424242424242' })).status).toBe(409);
     await standIn.settled();
     expect(received).toHaveLength(1);
+  });
+
+  it('shows yen as whole yen on its payment page and receipt (no minor unit)', async () => {
+    const base = params(370);
+    const session = await stripe.checkout.sessions.create({
+      ...base,
+      line_items: [{ quantity: 1, price_data: { ...base.line_items![0]!.price_data!, currency: 'jpy' } }],
+    });
+    expect(await (await fetch(session.url!)).text()).toContain('¥370');
+    expect((await pay(session, { action: 'pay', card: '4242424242424242' })).status).toBe(303);
+    const read = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent.latest_charge'] });
+    const charge = (read.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
+    expect(await (await fetch(charge.receipt_url!)).text()).toContain('¥370');
   });
 
   it("gives each charge Radar's outcome, the card's fingerprint and country, and Stripe's fee in a balance transaction", async () => {

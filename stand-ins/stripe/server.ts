@@ -130,6 +130,12 @@ const SETTLEMENT_CURRENCY = 'eur';
  */
 const ZERO_DECIMAL = new Set(['jpy']);
 
+/** An amount in minor units as money ('£4.49', '¥370': yen have no minor unit). */
+const money = (amountMinor: number, currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).format(
+    ZERO_DECIMAL.has(currency.toLowerCase()) ? amountMinor : amountMinor / 100,
+  );
+
 /**
  * The stand-in's fixed rates, units per euro: the ECB's reference rates of the day in
  * tests/fixtures/ecb/eurofxref-daily.xml (what the catalogue's stand-in rates come from too), else
@@ -761,9 +767,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     status = 200,
     error?: { field: 'card' | 'iban'; message: string; value: string },
   ) {
-    const amount = new Intl.NumberFormat('en', { style: 'currency', currency: session.currency.toUpperCase() }).format(
-      ZERO_DECIMAL.has(session.currency) ? session.amount_total : session.amount_total / 100,
-    );
+    const amount = money(session.amount_total, session.currency);
     const field = (name: 'card' | 'iban', label: string, attributes: string) => {
       const wrong = error?.field === name;
       return `<label for="${name}">${label}</label>
@@ -950,7 +954,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         const charge = charges.get(match[1]!)!;
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         return void res.end(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head><body><main><h1>Receipt (Stripe stand-in)</h1><p>${escape(String(charge.id))}: ${Number(charge.amount) / 100} ${escape(String(charge.currency).toUpperCase())}</p></main></body></html>`,
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receipt</title></head><body><main><h1>Receipt (Stripe stand-in)</h1><p>${escape(String(charge.id))}: ${escape(money(Number(charge.amount), String(charge.currency)))}</p></main></body></html>`,
         );
       }
       if (path === '/_stand-in/events') return json(res, 200, events);
