@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
+import { LOCALE_CURRENCY } from '../../src/config/currencies.ts';
 import { LOCALE_CODES, localeInfo } from '../../src/i18n/locales.ts';
+import { majorUnits } from '../../src/lib/format.ts';
 import { splitLocale } from '../../src/i18n/paths.ts';
 import { type BuiltPage, DIST, SITE, builtPages, isIndexable } from '../support/dist.ts';
 
@@ -68,9 +70,12 @@ describe('structured data (JSON-LD)', () => {
 
   const packages = pages.filter((p) => /^\/package\/[^/]+$/.test(splitLocale(p.path).route) && isIndexable(p));
   it.each(packages.map((p) => [p.path, p] as const))('%s: a Product with offers if a plan is priced, none otherwise', (_, page) => {
-    const code = splitLocale(page.path).route.split('/').pop()!;
+    const { locale, route } = splitLocale(page.path);
+    const code = route.split('/').pop()!;
     const plans = catalogue.packages.filter((p) => p.destination.toLowerCase() === code);
-    const prices = plans.flatMap((p) => (p.price ? [p.price.amountMinor / 100] : []));
+    // In the currency the page is written in without a script: yen on /ja/, złoty on /pl/, dollars on /ar/ and /zh/.
+    const currency = LOCALE_CURRENCY[locale];
+    const prices = plans.flatMap((p) => (p.prices ? [majorUnits({ amountMinor: p.prices[currency], currency })] : []));
     const data = structuredData(page);
     if (prices.length === 0) {
       expect(data).toEqual([]);
@@ -85,7 +90,7 @@ describe('structured data (JSON-LD)', () => {
     // What Google's product snippets need: a price range in a currency, in stock, at this page.
     expect(product!.offers).toEqual({
       '@type': 'AggregateOffer',
-      priceCurrency: 'EUR',
+      priceCurrency: currency,
       lowPrice: Math.min(...prices),
       highPrice: Math.max(...prices),
       offerCount: prices.length,

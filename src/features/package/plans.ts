@@ -1,4 +1,5 @@
-import type { Package, Price } from '../../catalogue/schema.ts';
+import type { Package, Prices } from '../../catalogue/schema.ts';
+import { CURRENCIES, type Currency } from '../../config/currencies.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { T } from '../../i18n/t.ts';
 import { formatPrice, formatValidity } from '../../lib/format.ts';
@@ -17,10 +18,23 @@ export interface PlanView {
   countries: string;
   /** The facts of this plan that the destination's other plans do not share ('Cannot be topped up'). */
   facts: string[];
-  /** Formatted price, or undefined while the catalogue has none (DESIGN 2): then it cannot be bought. */
-  price: string | undefined;
-  /** The price in minor units, for sorting (one currency per catalogue). */
-  amountMinor: number | undefined;
+  /**
+   * The price in every listed currency, formatted in the page's language (issue 34): the page
+   * switches between them without asking anyone. Undefined while the catalogue has none (DESIGN 2):
+   * then it cannot be bought.
+   */
+  prices: FormattedPrices | undefined;
+  /** The same in minor units, each currency's own price list: for sorting in the shown currency and the cart. */
+  amounts: Prices | undefined;
+}
+
+export type FormattedPrices = Record<Currency, string>;
+
+/** A price list formatted in `locale`, currency by currency ('4,99 €', '5,49 $', '360 ¥' in German). */
+export function formatPrices(prices: Prices, locale: Locale): FormattedPrices {
+  return Object.fromEntries(
+    CURRENCIES.map((currency) => [currency, formatPrice({ amountMinor: prices[currency], currency }, locale)]),
+  ) as FormattedPrices;
 }
 
 /** The orders a traveller can list plans in: the catalogue's own, or by price. */
@@ -30,6 +44,7 @@ export type PlanOrder = (typeof PLAN_ORDERS)[number];
 /** `ownFacts`: the plan's facts not said once for the page (plan-facts.ts splitFacts). */
 export function planView(pkg: Package, locale: Locale, t: T, tPlans: T<'plans'>, ownFacts: string[] = []): PlanView {
   const data = dataText(pkg, locale, tPlans);
+  const amounts = pkg.price && pkg.prices;
   return {
     id: pkg.id,
     data: data.headline,
@@ -38,26 +53,29 @@ export function planView(pkg: Package, locale: Locale, t: T, tPlans: T<'plans'>,
     facts: ownFacts,
     validity: formatValidity(pkg.validity, pkg.validityUnit, locale),
     countries: t('store.countriesCount', { count: pkg.supportedCountries.length }),
-    price: pkg.price && formatPrice(pkg.price, locale),
-    amountMinor: pkg.price?.amountMinor,
+    prices: amounts && formatPrices(amounts, locale),
+    amounts,
   };
 }
 
-/** Plans in the chosen order; plans without a price come last either way. */
-export function sortPlans<P extends Pick<PlanView, 'amountMinor'>>(plans: readonly P[], order: PlanOrder): P[] {
+/**
+ * Plans in the chosen order, by their price in the shown currency (each currency's price list is
+ * rounded on its own, so the orders may differ); plans without a price come last either way.
+ */
+export function sortPlans<P extends Pick<PlanView, 'amounts'>>(plans: readonly P[], order: PlanOrder, currency: Currency): P[] {
   if (order === 'default') return [...plans];
   const sign = order === 'price-asc' ? 1 : -1;
   return [...plans].sort((a, b) =>
-    a.amountMinor === undefined || b.amountMinor === undefined
-      ? Number(a.amountMinor === undefined) - Number(b.amountMinor === undefined)
-      : sign * (a.amountMinor - b.amountMinor),
+    a.amounts && b.amounts ? sign * (a.amounts[currency] - b.amounts[currency]) : Number(!a.amounts) - Number(!b.amounts),
   );
 }
 
-/** The cheapest priced package of a destination, for the store's 'from' price; undefined if none is priced. */
-export function lowestPrice(packages: readonly Package[]): Price | undefined {
-  return packages.reduce<Price | undefined>(
-    (low, pkg) => (pkg.price && (!low || pkg.price.amountMinor < low.amountMinor) ? pkg.price : low),
-    undefined,
-  );
+/**
+ * A destination's 'from' price in every currency: each currency's lowest among its priced
+ * packages (a currency's own rounding may make another plan the cheapest); undefined if none is priced.
+ */
+export function lowestPrices(packages: readonly Package[]): Prices | undefined {
+  const priced = packages.flatMap((pkg) => (pkg.price && pkg.prices ? [pkg.prices] : []));
+  if (priced.length === 0) return undefined;
+  return Object.fromEntries(CURRENCIES.map((currency) => [currency, Math.min(...priced.map((p) => p[currency]))])) as Prices;
 }

@@ -1,4 +1,5 @@
 import type { Package } from '../../catalogue/schema.ts';
+import type { Currency } from '../../config/currencies.ts';
 import { majorUnits } from '../../lib/format.ts';
 import { PROVIDER } from '../../config/provider.ts';
 import { SITE_NAME } from '../../config/site.ts';
@@ -32,6 +33,8 @@ interface ProductInput {
   url: string;
   image: string;
   packages: readonly Package[];
+  /** The currency the page shows without a script (its language's, LOCALE_CURRENCY): the offers are in it. */
+  currency: Currency;
 }
 
 /**
@@ -40,12 +43,10 @@ interface ProductInput {
  * undefined when no plan has a price: a Product without an offer says nothing true and is not
  * eligible for rich results (DESIGN 2).
  */
-export function productData({ name, description, url, image, packages }: ProductInput): Record<string, unknown> | undefined {
-  const priced = packages.flatMap((pkg) => (pkg.price ? [pkg.price] : []));
-  const currency = priced[0]?.currency;
-  if (!currency) return undefined;
-  // One range, one currency: plans priced in another are left out of it.
-  const amounts = priced.filter((price) => price.currency === currency).map(majorUnits);
+export function productData({ name, description, url, image, packages, currency }: ProductInput): Record<string, unknown> | undefined {
+  // One range, one currency: the page's, from each plan's price list in it.
+  const amounts = packages.flatMap((pkg) => (pkg.price && pkg.prices ? [majorUnits({ amountMinor: pkg.prices[currency], currency })] : []));
+  if (amounts.length === 0) return undefined;
   return {
     '@type': 'Product',
     name,
