@@ -1,14 +1,17 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import type { Price } from '../../catalogue/schema.ts';
+import type { Locale } from '../../i18n/locales.ts';
 import { addToStoredCart } from '../cart/cart-storage.ts';
 import { checkoutUrl } from '../checkout/plan-data.ts';
+import { useShownCurrency } from '../currency/use-shown-currency.ts';
 import type { PlanView } from './plans.ts';
 import { $selectedPlanId } from './selection.ts';
 
 interface Props {
-  /** Only what the bar shows: the page's HTML carries the island's props. `value`: the price the cart keeps. */
-  plans: (Pick<PlanView, 'id' | 'summary' | 'validity' | 'price'> & { value: Price | undefined })[];
+  /** Only what the bar shows: the page's HTML carries the island's props. `amounts`: the price the cart keeps, in the shown currency. */
+  plans: Pick<PlanView, 'id' | 'summary' | 'validity' | 'prices' | 'amounts'>[];
+  /** The page's language: its currency until the visitor's is known. */
+  locale: Locale;
   /** The localized /checkout; the chosen plan goes along as ?plan={id}. */
   checkoutPath: string;
   /** The localized /cart. */
@@ -30,14 +33,17 @@ interface Props {
  * (buy this one now), both disabled without a price. Adding writes the stored cart directly
  * (cart-storage.ts): the cart page's store is not loaded here.
  */
-export default function CheckoutBar({ plans, checkoutPath, cartPath, messages }: Props) {
+export default function CheckoutBar({ plans, locale, checkoutPath, cartPath, messages }: Props) {
   const selectedId = useStore($selectedPlanId);
+  const currency = useShownCurrency(locale);
   const plan = plans.find((p) => p.id === selectedId);
-  const canCheckout = plan?.price !== undefined;
+  const price = plan?.prices?.[currency];
+  const canCheckout = price !== undefined;
   const [added, setAdded] = useState<{ planId: string; outcome: 'added' | 'full' }>();
 
   function add() {
-    if (plan?.value) setAdded({ planId: plan.id, outcome: addToStoredCart(plan.id, plan.value) });
+    // The cart keeps the price the page shows now, in the shown currency.
+    if (plan?.amounts) setAdded({ planId: plan.id, outcome: addToStoredCart(plan.id, { amountMinor: plan.amounts[currency], currency }) });
   }
 
   return (
@@ -50,8 +56,8 @@ export default function CheckoutBar({ plans, checkoutPath, cartPath, messages }:
               <p className="font-semibold" data-selected-plan>
                 {plan.summary} · {plan.validity}
               </p>
-              <p className={plan.price ? 'font-bold text-brand' : 'text-sm text-brand'} data-selected-price>
-                {plan.price ?? messages.priceSoon}
+              <p className={price ? 'font-bold text-brand' : 'text-sm text-brand'} data-selected-price>
+                {price ?? messages.priceSoon}
               </p>
             </>
           ) : (

@@ -1,11 +1,15 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
+import type { Locale } from '../../i18n/locales.ts';
+import { useShownCurrency } from '../currency/use-shown-currency.ts';
 import { PLAN_ORDERS, sortPlans, type PlanOrder, type PlanView } from './plans.ts';
 import { $selectedPlanId, togglePlan } from './selection.ts';
 
 interface Props {
   /** The cards' text; the one-line summary is the checkout bar's. */
   plans: Omit<PlanView, 'summary'>[];
+  /** The page's language: its currency until the visitor's is known. */
+  locale: Locale;
   messages: { label: string; priceSoon: string; sortLabel: string; sort: Record<PlanOrder, string> };
 }
 
@@ -13,10 +17,11 @@ interface Props {
  * Plan cards as toggle buttons: at most one pressed; pressing it again releases it. A sort
  * control reorders them by price; the selection is by id, so it survives the reordering.
  */
-export default function PlanGrid({ plans, messages }: Props) {
+export default function PlanGrid({ plans, locale, messages }: Props) {
   const selectedId = useStore($selectedPlanId);
+  const currency = useShownCurrency(locale);
   const [order, setOrder] = useState<PlanOrder>('default');
-  const canSort = plans.filter((plan) => plan.amountMinor !== undefined).length > 1;
+  const canSort = plans.filter((plan) => plan.amounts).length > 1;
   return (
     <>
       {canSort && (
@@ -37,8 +42,9 @@ export default function PlanGrid({ plans, messages }: Props) {
         </div>
       )}
       <ul aria-label={messages.label} className="grid gap-3 sm:grid-cols-2">
-        {sortPlans(plans, order).map((plan) => {
+        {sortPlans(plans, order, currency).map((plan) => {
           const selected = plan.id === selectedId;
+          const price = plan.prices?.[currency];
           return (
             <li key={plan.id}>
               <button
@@ -67,8 +73,8 @@ export default function PlanGrid({ plans, messages }: Props) {
                     {plan.facts.join(' · ')}
                   </span>
                 )}
-                <span className={`mt-1 text-brand ${plan.price ? 'text-lg font-bold' : 'text-sm font-semibold'}`} data-plan-price>
-                  {plan.price ?? messages.priceSoon}
+                <span className={`mt-1 text-brand ${price ? 'text-lg font-bold' : 'text-sm font-semibold'}`} data-plan-price>
+                  {price ?? messages.priceSoon}
                 </span>
               </button>
             </li>

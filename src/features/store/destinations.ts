@@ -1,8 +1,7 @@
 import { continentName, continentOf } from '../../catalogue/continents.ts';
 import type { Catalogue } from '../../catalogue/loader.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { formatPrice } from '../../lib/format.ts';
-import { lowestPrice } from '../package/plans.ts';
+import { formatPrices, lowestPrices, type FormattedPrices } from '../package/plans.ts';
 import { searchText } from './search.ts';
 
 /** A store item as the page renders it: one country or region in one language. */
@@ -16,8 +15,8 @@ export interface Destination {
   continent?: string;
   /** Regions: how many countries they cover. */
   countryCount?: number;
-  /** The lowest price of its plans, formatted; undefined while none has a price. */
-  fromPrice: string | undefined;
+  /** The lowest price of its plans in every currency, formatted; undefined while none has a price. */
+  fromPrices: FormattedPrices | undefined;
   search: string;
 }
 
@@ -25,9 +24,9 @@ export interface Destination {
 export function destinationsFor(catalogue: Catalogue, locale: Locale) {
   const collator = new Intl.Collator(locale);
   const byName = (a: Destination, b: Destination) => collator.compare(a.name, b.name);
-  const fromPrice = (code: string) => {
-    const price = lowestPrice(catalogue.packages.get(code) ?? []);
-    return price && formatPrice(price, locale);
+  const fromPrices = (code: string) => {
+    const prices = lowestPrices(catalogue.packages.get(code) ?? []);
+    return prices && formatPrices(prices, locale);
   };
   const countries = catalogue.countries
     .map((c): Destination => {
@@ -38,7 +37,7 @@ export function destinationsFor(catalogue: Catalogue, locale: Locale) {
         name: c.names[locale],
         flag: c.flag,
         ...(continent && { continent: continentName(continent, locale) }),
-        fromPrice: fromPrice(c.code),
+        fromPrices: fromPrices(c.code),
         search: searchText([c.names[locale], c.names.en, c.code, ...c.aliases]),
       };
     })
@@ -50,7 +49,7 @@ export function destinationsFor(catalogue: Catalogue, locale: Locale) {
       name: r.names[locale],
       flag: r.flag,
       countryCount: r.supportedCountries.length,
-      fromPrice: fromPrice(r.code),
+      fromPrices: fromPrices(r.code),
       search: searchText([r.names[locale], r.names.en, r.code]),
     }))
     .sort(byName);

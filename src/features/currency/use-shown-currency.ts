@@ -1,0 +1,15 @@
+import { useEffect, useState } from 'react';
+import { LOCALE_CURRENCY, type Currency } from '../../config/currencies.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { $pickedCurrency, visitorCurrency } from './currency.ts';
+
+/**
+ * The currency an island shows prices in (issue 34): the page language's while hydrating, as the
+ * HTML was rendered (no hydration mismatch), then the visitor's, and the picked one whenever the
+ * currency picker changes, in this tab or another.
+ */
+export function useShownCurrency(locale: Locale): Currency {
+  const [currency, setCurrency] = useState(LOCALE_CURRENCY[locale]);
+  useEffect(() => $pickedCurrency.subscribe((picked) => setCurrency(visitorCurrency(locale, picked))), [locale]);
+  return currency;
+}
