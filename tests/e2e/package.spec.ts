@@ -3,6 +3,7 @@ import en from '../../locales/en/common.json' with { type: 'json' };
 import ar from '../../locales/ar/common.json' with { type: 'json' };
 import ja from '../../locales/ja/common.json' with { type: 'json' };
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { LOCALE_CURRENCY, type Currency } from '../../src/config/currencies.ts';
 import { hydrated, messages, speak } from './support.ts';
 
 const STRINGS = { en, ar, ja } as const;
@@ -88,9 +89,16 @@ for (const lang of ['en', 'ar', 'ja'] as const) {
 
 /** The snapshot the site was built from: the plans of a destination and their prices in minor units. */
 const plansOf = (destination: string) => snapshot.packages.filter((p) => p.destination === destination);
-/** Intl's own output in the test, never a hand-typed price (DESIGN 4); EUR has two minor digits. */
-const euros = (lang: string, amountMinor: number) =>
-  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(amountMinor / 100);
+/**
+ * A plan's price as the page in `lang` shows it to a browser speaking only that language: in the
+ * language's currency (yen in Japanese, dollars in Arabic). Intl's own output in the test, never a
+ * hand-typed price (DESIGN 4); the yen has no minor digits, the others two.
+ */
+const inPageCurrency = (lang: 'en' | 'de' | 'ar' | 'ja', plan: { prices: Record<Currency, number> }) => {
+  const currency = LOCALE_CURRENCY[lang];
+  return new Intl.NumberFormat(lang, { style: 'currency', currency }).format(plan.prices[currency] / (currency === 'JPY' ? 1 : 100));
+};
+const amountIn = (lang: 'en' | 'de' | 'ar' | 'ja', plan: { prices: Record<Currency, number> }) => plan.prices[LOCALE_CURRENCY[lang]];
 
 for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
   const t = messages(lang, 'common').package;
@@ -102,14 +110,14 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
       await open(page, lang, '/package/de');
       const germany = plansOf('DE');
       const plans = page.getByRole('list', { name: t.plansLabel }).getByRole('button');
-      await expect(plans.locator('[data-plan-price]')).toHaveText(germany.map((p) => euros(lang, p.price.amountMinor)));
+      await expect(plans.locator('[data-plan-price]')).toHaveText(germany.map((p) => inPageCurrency(lang, p)));
       await expect(page.getByText(t.vatIncluded)).toBeVisible();
       await expect(page.getByText(t.priceSoon)).toHaveCount(0);
 
       const checkout = page.getByRole('button', { name: t.checkout });
       await expect(checkout).toBeDisabled();
       await plans.nth(2).click();
-      await expect(page.locator('[data-selected-price]')).toHaveText(euros(lang, germany[2]!.price.amountMinor));
+      await expect(page.locator('[data-selected-price]')).toHaveText(inPageCurrency(lang, germany[2]!));
       await expect(checkout).toBeEnabled();
       await checkout.click();
       // Signed out: the guard sends the traveller to log in, and back to this plan afterwards.
@@ -129,18 +137,18 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
 
       await cards.nth(1).click();
       await sort.selectOption({ label: t.sortPriceDesc });
-      const descending = [...europe].sort((a, b) => b.price.amountMinor - a.price.amountMinor);
-      await expect(cards.locator('[data-plan-price]')).toHaveText(descending.map((p) => euros(lang, p.price.amountMinor)));
+      const descending = [...europe].sort((a, b) => amountIn(lang, b) - amountIn(lang, a));
+      await expect(cards.locator('[data-plan-price]')).toHaveText(descending.map((p) => inPageCurrency(lang, p)));
       expect(await ids()).toEqual(descending.map((p) => p.id));
       await expect(page.locator(`[data-plan-id="${europe[1]!.id}"]`)).toHaveAttribute('aria-pressed', 'true');
       await expect(page.locator('[aria-pressed="true"]')).toHaveCount(1);
 
       await sort.selectOption({ label: t.sortPriceAsc });
-      const ascending = [...europe].sort((a, b) => a.price.amountMinor - b.price.amountMinor);
+      const ascending = [...europe].sort((a, b) => amountIn(lang, a) - amountIn(lang, b));
       expect(await ids()).toEqual(ascending.map((p) => p.id));
       await sort.selectOption({ label: t.sortDefault });
       expect(await ids()).toEqual(europe.map((p) => p.id));
-      await expect(page.locator('[data-selected-price]')).toHaveText(euros(lang, europe[1]!.price.amountMinor));
+      await expect(page.locator('[data-selected-price]')).toHaveText(inPageCurrency(lang, europe[1]!));
     });
   });
 }

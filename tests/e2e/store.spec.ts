@@ -3,6 +3,7 @@ import en from '../../locales/en/common.json' with { type: 'json' };
 import ar from '../../locales/ar/common.json' with { type: 'json' };
 import ja from '../../locales/ja/common.json' with { type: 'json' };
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { LOCALE_CURRENCY } from '../../src/config/currencies.ts';
 import { messages, speak } from './support.ts';
 
 const STRINGS = { en, ar, ja } as const;
@@ -116,11 +117,18 @@ test('without JavaScript every destination link is in the page', async ({ browse
   await context.close();
 });
 
-/** Intl's own output in the test, never a hand-typed price (DESIGN 4); EUR has two minor digits. */
-const lowestPrice = (lang: string, destination: string) =>
-  new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(
-    Math.min(...snapshot.packages.filter((p) => p.destination === destination).map((p) => p.price.amountMinor)) / 100,
+/**
+ * A destination's lowest price in the page language's currency (yen in Japanese, dollars in
+ * Arabic), what a browser speaking only that language sees. Intl's own output in the test, never a
+ * hand-typed price (DESIGN 4); the yen has no minor digits, the others two.
+ */
+const lowestPrice = (lang: 'en' | 'de' | 'ar' | 'ja', destination: string) => {
+  const currency = LOCALE_CURRENCY[lang];
+  return new Intl.NumberFormat(lang, { style: 'currency', currency }).format(
+    Math.min(...snapshot.packages.filter((p) => p.destination === destination).map((p) => p.prices[currency])) /
+      (currency === 'JPY' ? 1 : 100),
   );
+};
 
 for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
   const t = messages(lang, 'common').store;
