@@ -21,14 +21,18 @@ export const BUDGETS = {
   /** Issue 15: from the payment webhook to the QR code on the success page, p95 over 20 purchases with the stand-ins. */
   paymentToQrP95Ms: 3_000,
   lighthouse: { performance: 0.98, accessibility: 1, 'best-practices': 1, seo: 1 },
-  /** Prices (issue 13) may add this much, brotli, over the weights measured before them (BEFORE_PRICES). */
-  pricesGrowthBrotli: 2 * 1024,
+  /**
+   * Prices in several currencies (issue 34) may add this much, brotli, over the weights measured
+   * before them (BEFORE_CURRENCIES), the page's own budget above holding too. Issue 13's prices had
+   * the same allowance over the weights before them (package/de 63,783 B, store HTML 8,212 B).
+   */
+  currenciesGrowthBrotli: 2 * 1024,
 } as const;
 
-/** Brotli bytes measured just before prices (issue 13): package pages' JavaScript, store pages' HTML. */
-export const BEFORE_PRICES = {
-  packagePageJs: { 'package/de': 63_783, 'ar/package/global': 63_319 },
-  storePageHtml: { store: 8_212, 'de/store': 9_117, 'ar/store': 9_994, 'ja/store': 10_302 },
+/** Brotli bytes measured just before currencies (issue 34, at d7b02a0): package pages' JavaScript, store pages' HTML. */
+export const BEFORE_CURRENCIES = {
+  packagePageJs: { 'package/de': 65_686, 'ar/package/global': 65_224 },
+  storePageHtml: { store: 9_142, 'de/store': 10_110, 'ar/store': 11_033, 'ja/store': 11_280 },
 } as const;
 
 export interface Sizes {

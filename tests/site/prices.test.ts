@@ -8,6 +8,7 @@ import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import type { PlanData } from '../../src/features/checkout/plan-data.ts';
 import { formatPrice, majorUnits } from '../../src/lib/format.ts';
 import { LOCALE_CODES, type Locale } from '../../src/i18n/locales.ts';
+import { CURRENCIES, LOCALE_CURRENCY, type Currency } from '../../src/config/currencies.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createShopApi } from '../../src/server/wiring.ts';
 import type { Db } from '../../src/server/db/db.ts';
@@ -24,15 +25,17 @@ import { DIST } from '../support/dist.ts';
  * 24): each plan's checkout data (/plans/{id}.json, what checkout shows and sends as the expected
  * price) and its card and Product offers on its package page in every language, against what the
  * shop API itself answers to POST /orders (its 409 price_changed names the price it charges), as
- * production builds the API (the committed catalogue snapshot, src/server/start.ts). A build and a
+ * production builds the API (the committed catalogue snapshot, src/server/start.ts), in every
+ * currency (issue 34): the checkout data's price list of each, and the cards in the page language's. A build and a
  * server that price a plan differently fail here, whichever of the two moved.
  */
 
 const planFiles = readdirSync(join(DIST, 'plans')).filter((f) => f.endsWith('.json'));
 const builtPlans: PlanData[] = planFiles.map((f) => JSON.parse(readFileSync(join(DIST, 'plans', f), 'utf8')) as PlanData);
 
-/** What the shop answers for each plan: the price it charges, or the refusal it gave instead. */
+/** What the shop answers for each plan in each currency ('de-1gb-7d USD'): the price it charges, or the refusal it gave instead. */
 const charged = new Map<string, Price | string>();
+const key = (planId: string, currency: Currency) => `${planId} ${currency}`;
 let db: Db;
 let api: Awaited<ReturnType<typeof serveApi>>;
 
@@ -67,12 +70,12 @@ beforeAll(async () => {
   });
   api = await serveApi(handler);
 
-  const ask = async (plan: PlanData) => {
+  const ask = async ({ plan, currency }: { plan: PlanData; currency: Currency }) => {
     // A price no plan has (zero): the shop answers 409 with the one it charges, and orders nothing.
     const order: CreateOrderRequest = {
       planId: plan.id,
       lang: 'en',
-      expectedPrice: { amountMinor: 0, currency: plan.price.currency },
+      expectedPrice: { amountMinor: 0, currency },
       consents: { terms: true, immediateStart: true },
     };
     const response = await fetch(`${api.url}/api/orders`, {
@@ -83,28 +86,28 @@ beforeAll(async () => {
     const body: unknown = await response.json();
     const changed = PriceChangedError.safeParse(body);
     charged.set(
-      plan.id,
+      key(plan.id, currency),
       response.status === 409 && changed.success
         ? changed.data.error.price
         : `${response.status} ${ApiError.safeParse(body).data?.error.code ?? JSON.stringify(body)}`,
     );
   };
-  // A few at a time: the API and its in-process database share this process.
-  const queue = [...builtPlans];
+  // A few at a time: the API and its in-process database share this process. Every plan in every currency (issue 34).
+  const queue = builtPlans.flatMap((plan) => CURRENCIES.map((currency) => ({ plan, currency })));
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      for (let plan = queue.shift(); plan; plan = queue.shift()) await ask(plan);
+      for (let asked = queue.shift(); asked; asked = queue.shift()) await ask(asked);
     }),
   );
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await api?.close();
   await db?.close();
 });
 
-const priceOf = (id: string) => {
-  const price = charged.get(id);
+const priceOf = (id: string, currency: Currency) => {
+  const price = charged.get(key(id, currency));
   return typeof price === 'object' ? price : undefined;
 };
 
@@ -126,17 +129,21 @@ describe('prices on the built pages', () => {
     ).toEqual([]);
   });
 
-  it("show in every plan's checkout data (/plans/{id}.json) the price the shop charges for it", () => {
-    const drift = builtPlans
-      .filter((p) => JSON.stringify(priceOf(p.id)) !== JSON.stringify(p.price))
-      .map((p) => `${p.id}: page ${JSON.stringify(p.price)}, shop ${JSON.stringify(charged.get(p.id))}`);
+  it("show in every plan's checkout data (/plans/{id}.json) the price the shop charges for it, in every currency", () => {
+    const drift = builtPlans.flatMap((p) =>
+      CURRENCIES.filter((c) => priceOf(p.id, c)?.amountMinor !== p.prices[c]).map(
+        (c) => `${p.id} in ${c}: page ${p.prices[c]}, shop ${JSON.stringify(charged.get(key(p.id, c)))}`,
+      ),
+    );
     expect(drift).toEqual([]);
-    expect(charged.size).toBe(builtPlans.length);
+    expect(builtPlans.filter((p) => JSON.stringify(p.price) !== JSON.stringify(priceOf(p.id, 'EUR')))).toEqual([]);
+    expect(charged.size).toBe(builtPlans.length * CURRENCIES.length);
   });
 
   it.each(LOCALE_CODES)(
-    "%s: show on every package page each plan's card at the price the shop charges, and Product offers that span them",
+    "%s: show on every package page each plan's card at the price the shop charges in the page language's currency, and Product offers that span them",
     (locale: Locale) => {
+      const currency = LOCALE_CURRENCY[locale];
       const drift: string[] = [];
       let cards = 0;
       for (const code of new Set(builtPlans.map((p) => p.destination.code))) {
@@ -146,7 +153,7 @@ describe('prices on the built pages', () => {
         for (const plan of plans) {
           const card = new RegExp(`data-plan-id="${plan.id}"[^>]*>(?:(?!</button>)[\\s\\S])*?data-plan-price="true">([^<]*)<`).exec(html);
           const shown = card?.[1];
-          const expected = formatPrice(priceOf(plan.id)!, locale);
+          const expected = formatPrice(priceOf(plan.id, currency)!, locale);
           if (shown !== expected) drift.push(`${path} ${plan.id}: card ${shown ?? 'missing'}, shop ${expected}`);
           cards++;
         }
@@ -160,7 +167,7 @@ describe('prices on the built pages', () => {
               },
           )
           .find((d) => d['@type'] === 'Product');
-        const prices = plans.map((p) => priceOf(p.id)!);
+        const prices = plans.map((p) => priceOf(p.id, currency)!);
         const amounts = prices.map((p) => p.amountMinor);
         const low = prices[amounts.indexOf(Math.min(...amounts))]!;
         const high = prices[amounts.indexOf(Math.max(...amounts))]!;
