@@ -9,7 +9,7 @@ import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import CheckoutForm from '../checkout/CheckoutForm.tsx';
 import { planDataUrl, priceIn, type PlanData } from '../checkout/plan-data.ts';
-import { useVisitorCurrency } from '../checkout/use-visitor-currency.ts';
+import { useVisitorCurrency } from '../currency/use-visitor-currency.ts';
 import type { CartLine } from './cart-storage.ts';
 import { $cart, $cartCount, lineIn, maxQuantity, removeFromCart, setQuantity, showIn, updatePrices } from './cart.ts';
 import type { CartPageMessages } from './cart-messages.ts';

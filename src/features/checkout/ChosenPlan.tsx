@@ -13,7 +13,7 @@ import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import PhoneCheck from './PhoneCheck.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import TopUpChooser from './TopUpChooser.tsx';
-import { useVisitorCurrency } from './use-visitor-currency.ts';
+import { useVisitorCurrency } from '../currency/use-visitor-currency.ts';
 
 interface Props {
   locale: Locale;

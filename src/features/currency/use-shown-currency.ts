@@ -4,9 +4,10 @@ import type { Locale } from '../../i18n/locales.ts';
 import { $pickedCurrency, visitorCurrency } from './currency.ts';
 
 /**
- * The currency an island shows prices in (issue 34): the page language's while hydrating, as the
- * HTML was rendered (no hydration mismatch), then the visitor's, and the picked one whenever the
- * currency picker changes, in this tab or another.
+ * The currency an island whose prices are in the server's HTML (plan cards, the bottom bar) shows
+ * (issue 34): the page language's while hydrating, as the HTML was rendered (no hydration
+ * mismatch), then the visitor's, following the picker in this tab or another. For what is shown
+ * only after loading, use-visitor-currency.ts.
  */
 export function useShownCurrency(locale: Locale): Currency {
   const [currency, setCurrency] = useState(LOCALE_CURRENCY[locale]);

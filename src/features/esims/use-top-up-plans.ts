@@ -4,7 +4,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { listTopUps } from '../../shop-client/shop.ts';
-import { useVisitorCurrency } from '../checkout/use-visitor-currency.ts';
+import { useVisitorCurrency } from '../currency/use-visitor-currency.ts';
 import type { TopUpListMessages } from './my-esims-messages.ts';
 
 export type TopUpPlansState = { status: 'idle' | 'loading' } | { status: 'failed'; text: string } | { status: 'ready'; answer: TopUpPlans };
