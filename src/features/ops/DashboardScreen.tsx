@@ -120,52 +120,25 @@ export default function DashboardScreen() {
 
 function Periods({ periods }: { periods: OpsPeriod[] }) {
   const { m, locale } = useOps();
-  const title = (days: number) => (days <= 1 ? m.dashboard.today : fill(m.dashboard.period, { days: String(days) }));
   const money = (value: { amountMinor: number; currency: string } | null) => (value ? formatMoney(value, locale) : m.dashboard.notReported);
   const rows: [string, (p: OpsPeriod) => string][] = [
     [m.dashboard.orders, (p) => new Intl.NumberFormat(locale).format(p.orders)],
     [m.dashboard.gross, (p) => money(p.gross)],
     [m.currencies.estimatedOrders, (p) => new Intl.NumberFormat(locale).format(p.estimatedOrders)],
-    [m.dashboard.vat, (p) => money(p.vat)],
     [m.dashboard.wholesale, (p) => formatUsd(p.wholesaleUsd, locale)],
     [m.dashboard.stripeFees, (p) => money(p.stripeFees)],
     [m.dashboard.refunds, (p) => money(p.refunds)],
     [m.dashboard.margin, (p) => money(p.margin)],
     [m.dashboard.topDestinations, (p) => p.topDestinations.map((d) => `${d.destination} (${d.orders})`).join(', ')],
   ];
-  // A table wider than a phone scrolls sideways; axe (scrollable-region-focusable) wants it reachable by keyboard.
   return (
-    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={m.dashboard.heading}>
-      <table className="w-full min-w-[36rem] text-sm" data-periods>
-        <thead>
-          <tr className="border-b border-line">
-            <th scope="col" className="px-2 py-1 text-start">
-              {m.dashboard.figure}
-            </th>
-            {periods.map((p) => (
-              <th key={p.days} scope="col" className="px-2 py-1 text-end">
-                {title(p.days)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([label, value]) => (
-            <tr key={label} className="border-b border-line align-top">
-              <th scope="row" className="px-2 py-1 text-start font-medium">
-                {label}
-              </th>
-              {periods.map((p) => (
-                <td key={p.days} className="px-2 py-1 text-end">
-                  {value(p)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <PeriodTable
+      periods={periods}
+      label={m.dashboard.heading}
+      firstColumn={m.dashboard.figure}
+      rows={rows.map(([label, value]) => ({ key: label, label, cell: value }))}
+      data={{ 'data-periods': true }}
+    />
   );
 }
 
@@ -174,49 +147,74 @@ function ByCurrency({ periods }: { periods: OpsPeriod[] }) {
   const { m, locale } = useOps();
   const currencies = [...new Set(periods.flatMap((p) => p.byCurrency.map((line) => line.currency)))];
   if (currencies.length === 0) return null;
-  const title = (days: number) => (days <= 1 ? m.dashboard.today : fill(m.dashboard.period, { days: String(days) }));
+  const cell = (currency: string) => (p: OpsPeriod) => {
+    const line = p.byCurrency.find((l) => l.currency === currency);
+    return line
+      ? fill(m.currencies.line, { orders: new Intl.NumberFormat(locale).format(line.orders), gross: formatMoney(line.gross, locale) })
+      : '–';
+  };
   return (
     <Section title={m.currencies.byCurrency}>
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={m.currencies.byCurrency}>
-        <table className="w-full min-w-[36rem] text-sm" data-by-currency>
-          <thead>
-            <tr className="border-b border-line">
-              <th scope="col" className="px-2 py-1 text-start">
-                {m.currencies.currency}
+      <PeriodTable
+        periods={periods}
+        label={m.currencies.byCurrency}
+        firstColumn={m.currencies.currency}
+        rows={currencies.map((currency) => ({ key: currency, label: currency, cell: cell(currency), data: { 'data-currency': currency } }))}
+        data={{ 'data-by-currency': true }}
+      />
+    </Section>
+  );
+}
+
+interface PeriodRow {
+  key: string;
+  label: string;
+  cell: (period: OpsPeriod) => string;
+  data?: Record<string, string>;
+}
+
+/** A figure a row, a period a column. A table wider than a phone scrolls sideways; axe (scrollable-region-focusable) wants it reachable by keyboard. */
+function PeriodTable(props: {
+  periods: OpsPeriod[];
+  label: string;
+  firstColumn: string;
+  rows: PeriodRow[];
+  data: Record<string, boolean>;
+}) {
+  const { m } = useOps();
+  const title = (days: number) => (days <= 1 ? m.dashboard.today : fill(m.dashboard.period, { days: String(days) }));
+  return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={props.label}>
+      <table className="w-full min-w-[36rem] text-sm" {...props.data}>
+        <thead>
+          <tr className="border-b border-line">
+            <th scope="col" className="px-2 py-1 text-start">
+              {props.firstColumn}
+            </th>
+            {props.periods.map((p) => (
+              <th key={p.days} scope="col" className="px-2 py-1 text-end">
+                {title(p.days)}
               </th>
-              {periods.map((p) => (
-                <th key={p.days} scope="col" className="px-2 py-1 text-end">
-                  {title(p.days)}
-                </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr key={row.key} className="border-b border-line align-top" {...row.data}>
+              <th scope="row" className="px-2 py-1 text-start font-medium">
+                {row.label}
+              </th>
+              {props.periods.map((p) => (
+                <td key={p.days} className="px-2 py-1 text-end">
+                  {row.cell(p)}
+                </td>
               ))}
             </tr>
-          </thead>
-          <tbody>
-            {currencies.map((currency) => (
-              <tr key={currency} className="border-b border-line align-top" data-currency={currency}>
-                <th scope="row" className="px-2 py-1 text-start font-medium">
-                  {currency}
-                </th>
-                {periods.map((p) => {
-                  const line = p.byCurrency.find((l) => l.currency === currency);
-                  return (
-                    <td key={p.days} className="px-2 py-1 text-end">
-                      {line
-                        ? fill(m.currencies.line, {
-                            orders: new Intl.NumberFormat(locale).format(line.orders),
-                            gross: formatMoney(line.gross, locale),
-                          })
-                        : '–'}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </Section>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
