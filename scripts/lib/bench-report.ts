@@ -8,7 +8,7 @@ import type { Precache } from './precache.ts';
 import type { DeliveryFigures } from './delivery-bench.ts';
 import type { LoadedWeight } from './loaded-weight.ts';
 import { LIGHTHOUSE_CATEGORIES, type LighthouseResult } from './lighthouse-run.ts';
-import { BUDGETS, pageWeight, type Sizes } from './page-weight.ts';
+import { BEFORE_CURRENCIES, BUDGETS, pageWeight, type Sizes } from './page-weight.ts';
 import { describeCpu, type ShopFigures } from './shop-bench.ts';
 
 /** The page types of DESIGN 3 and which JavaScript budget each answers to. */
@@ -305,6 +305,26 @@ function signedInRows(dist: string): Row[] {
   ];
 }
 
+/** What prices in several currencies (issue 34) added: package pages' JavaScript and store pages' HTML, against before them. */
+function currencyRows(dist: string): Row[] {
+  const grown = (kind: 'js' | 'html', weights: Readonly<Record<string, number>>) =>
+    Object.entries(weights).map(([page, before]): Row => {
+      const now = pageWeight(dist, join(dist, `${page}.html`))[kind].brotli;
+      const limit = before + BUDGETS.currenciesGrowthBrotli;
+      return {
+        figure: `${page} ${kind === 'js' ? 'JS' : 'HTML'}, brotli`,
+        value: `${now.toLocaleString('en')} B (+${(now - before).toLocaleString('en')} over ${before.toLocaleString('en')})`,
+        budget: `<= +${kb(BUDGETS.currenciesGrowthBrotli)}`,
+        mark: overMark(now, limit),
+      };
+    });
+  return [
+    section('What the currencies add (issue 34), over the weights before them'),
+    ...grown('js', BEFORE_CURRENCIES.packagePageJs),
+    ...grown('html', BEFORE_CURRENCIES.storePageHtml),
+  ];
+}
+
 function deliveryRows(figures: DeliveryFigures): Row[] {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   return [
@@ -489,6 +509,7 @@ export function benchTable(parts: TableParts): Row[] {
     ...(parts.build ? buildRows(parts.build) : []),
     ...(parts.pages ? weightRows(parts.pages) : []),
     ...(parts.pages ? signedInRows(parts.dist) : []),
+    ...(parts.pages ? currencyRows(parts.dist) : []),
     ...(parts.precache ? precacheRows(parts.precache) : []),
     ...(parts.lighthouse ? lighthouseRows(parts.lighthouse, parts.runs) : []),
     ...(parts.shop ? shopRows(parts.shop) : []),
