@@ -56,10 +56,14 @@ describe('the build and a bad catalogue', () => {
 
 describe('the build and prices', () => {
   it('gives a destination with no priced plan no Product structured data, no price, no way to buy and no plan for checkout', async () => {
-    // The contract keeps price optional: a catalogue API may answer plans without one.
-    const unpriced = embeddedSnapshot();
-    for (const pkg of unpriced.packages) if (pkg.destination === 'JP') delete (pkg as { price?: unknown }).price;
-    const api = await serveApi(createCatalogueApi(unpriced));
+    // The contract keeps price optional: a catalogue API may answer plans without one (nor, then, prices).
+    const catalogue = createCatalogueApi(embeddedSnapshot());
+    const api = await serveApi(async (request) => {
+      const answer = await catalogue(request);
+      if (new URL(request.url).searchParams.get('regionId') !== 'JP') return answer;
+      const plans = (await answer.json()) as Record<string, unknown>[];
+      return Response.json(plans.map(({ price: _price, prices: _prices, ...plan }) => plan));
+    });
     try {
       const { status, output, outDir } = await build({ CATALOGUE_API_URL: api.url });
       expect(status, output).toBe(0);
