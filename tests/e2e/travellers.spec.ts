@@ -3,6 +3,7 @@ import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
 import { buy, buyAndReceive, leavePaymentSuccess, logIn, partnerControl, PASSWORD, payWith, PLAN, signedInAt } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
+import { currencyOf, currencySymbol } from './currency-support.ts';
 
 /**
  * Issue 33: an eSIM given to a traveller from My eSIMs, with no address (the buyer passes the link
@@ -48,7 +49,13 @@ for (const lang of ['en', 'ar'] as const) {
     await createAccount(holder, PASSWORD, { emailVerified: true });
     await logIn(travellerPage, holder);
     await expect(travellerPage).toHaveURL(`${localizePath(lang, '/checkout')}?topUp=${esimId}`);
-    await travellerPage.locator('[data-top-up-chooser]').getByRole('link').filter({ hasText: /€|EUR/ }).first().click();
+    // Priced in the holder's currency: the page language's (issue 34; Arabic: US dollars).
+    await travellerPage
+      .locator('[data-top-up-chooser]')
+      .getByRole('link')
+      .filter({ hasText: currencySymbol(lang, currencyOf(lang)) })
+      .first()
+      .click();
     await expect(travellerPage).toHaveURL(new RegExp(`plan=topup-[^&]+&topUp=${esimId}`));
     await buy(travellerPage, lang);
     await payWith(travellerPage, '4242 4242 4242 4242');
