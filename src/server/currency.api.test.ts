@@ -8,7 +8,8 @@ import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { CreateOrderResponse, EsimList, OrderView, PriceChangedError, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { formatPrice } from '../lib/format.ts';
 import { auditOrders } from './orders/audit.ts';
-import { priceIn, sellablePlans } from './orders/plans.ts';
+import { priceIn } from '../pricing/price-in.ts';
+import { sellablePlans } from './orders/plans.ts';
 
 /**
  * Orders in the buyer's currency (issue 34): priced again by the server in the currency of the

@@ -1,5 +1,6 @@
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
-import { priceIn, type SellablePlan } from '../../../src/server/orders/plans.ts';
+import { priceIn } from '../../../src/pricing/price-in.ts';
+import type { SellablePlan } from '../../../src/server/orders/plans.ts';
 import type {
   CreateCartRequest,
   CreateCartResponse,

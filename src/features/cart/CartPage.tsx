@@ -8,7 +8,8 @@ import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
 import CheckoutForm from '../checkout/CheckoutForm.tsx';
-import { planDataUrl, priceIn, type PlanData } from '../checkout/plan-data.ts';
+import { priceIn } from '../../pricing/price-in.ts';
+import { planDataUrl, type PlanData } from '../checkout/plan-data.ts';
 import { useVisitorCurrency } from '../currency/use-visitor-currency.ts';
 import type { CartLine } from './cart-storage.ts';
 import { $cart, $cartCount, lineIn, maxQuantity, removeFromCart, setQuantity, showIn, updatePrices } from './cart.ts';

@@ -3,6 +3,7 @@ import { computed } from 'nanostores';
 import type { Price } from '../../catalogue/schema.ts';
 import { CART_MAX_ESIMS, CART_MAX_PER_PLAN } from '../../config/constants.ts';
 import type { Currency } from '../../config/currencies.ts';
+import { priceIn } from '../../pricing/price-in.ts';
 import { CART_CHANGE_EVENT, CART_STORAGE_KEY, countOf, parseCart, type CartLine } from './cart-storage.ts';
 
 /** The cart page's store of the stored cart (cart-storage.ts): it follows changes made in other tabs. */
@@ -55,8 +56,8 @@ export function updatePrices(prices: readonly { planId: string; price: Price }[]
  * while that is not known.
  */
 export function lineIn(line: CartLine, prices: Partial<Record<Currency, number>> | undefined, currency: Currency): CartLine {
-  const amountMinor = prices?.[currency];
-  return line.price.currency === currency || amountMinor === undefined ? line : { ...line, price: { amountMinor, currency } };
+  const price = prices && priceIn(prices, currency);
+  return line.price.currency === currency || !price ? line : { ...line, price };
 }
 
 /** Every line in `currency`, remembered so: another currency picked while the cart is open. */

@@ -1,6 +1,5 @@
 import type { Catalogue } from '../../catalogue/loader.ts';
 import type { Package, PlanFacts, Price, Prices } from '../../catalogue/schema.ts';
-import type { Currency } from '../../config/currencies.ts';
 import type { Locale } from '../../i18n/locales.ts';
 
 /**
@@ -29,12 +28,6 @@ export interface PlanData extends Omit<Package, 'price' | 'prices' | 'facts'> {
     /** A country's continent in every language, shown under its name (look-alikes: Niger, Nigeria); none for a region. */
     continent?: Record<Locale, string>;
   };
-}
-
-/** A plan's price in `currency` from its prices by currency, as checkout and the cart show and send it; undefined when not known. */
-export function priceIn(prices: Partial<Record<Currency, number>>, currency: Currency): Price | undefined {
-  const amountMinor = prices[currency];
-  return amountMinor === undefined ? undefined : { amountMinor, currency };
 }
 
 export const checkoutUrl = (checkoutPath: string, planId: string, topUpOf?: string) =>

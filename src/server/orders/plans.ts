@@ -1,6 +1,7 @@
 import type { Price, Prices, Snapshot } from '../../catalogue/schema.ts';
-import { BASE_CURRENCY, type Currency } from '../../config/currencies.ts';
+import { BASE_CURRENCY } from '../../config/currencies.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import { priceIn } from '../../pricing/price-in.ts';
 import { pricesInEveryCurrency } from '../../pricing/pricing.ts';
 import type { SoldPlan } from './store.types.ts';
 
@@ -15,9 +16,6 @@ export interface SellablePlan {
   price: Price;
   destination: { code: string; flag: string; names: Record<Locale, string> };
 }
-
-/** A price of a price list in one currency. */
-export const priceIn = (prices: Prices, currency: Currency): Price => ({ amountMinor: prices[currency], currency });
 
 /** A catalogue plan as an order keeps it, whatever the catalogue says later. */
 export function soldPlan({ pkg }: SellablePlan): SoldPlan {
