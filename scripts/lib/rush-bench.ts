@@ -52,7 +52,11 @@ export interface RushFigures {
   idealPaymentToQr: { p50Ms: number; p95Ms: number; maxMs: number };
   /** Actual minus ideal, per buyer. */
   lateness: { p50Ms: number; p95Ms: number; maxMs: number };
-  refunds: { asked: number; refunded: number };
+  /**
+   * Refunds asked after delivery: accepted, then refunded; how often a buyer was told to try again
+   * (503: the partner's budget went to deliveries) and asked again, and how long each answer took.
+   */
+  refunds: { asked: number; refunded: number; askedAgain: number; answerMs: { p50Ms: number; p95Ms: number; maxMs: number } };
   usageReads: { asked: number; p95Ms: number };
   auditFindings: number;
   /** The 1-minute load average at the start and the end. */
@@ -64,7 +68,10 @@ const PARTNER_WEBHOOK_TOKEN = 'rush-partner-webhook-token';
 const ALLOCATION_DELAY_MS = 1_000;
 /** The fewest partner calls a delivery can make (see above). */
 const MIN_CALLS_PER_DELIVERY = 2;
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** A buyer told to try again asks again this much later, at most this often (within the 5 refund requests a minute). */
+const REFUND_ASK_AGAIN_MS = 15_000;
+const REFUND_ASKS = 12;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, Math.max(0, ms)));
 
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -165,7 +172,8 @@ export async function benchRush(settings: {
     const paidAt: number[] = [];
     const qrAt: number[] = [];
     const usageTimes: number[] = [];
-    const refunds = { asked: 0, refunded: 0 };
+    const refunds = { asked: 0, refunded: 0, askedAgain: 0 };
+    const refundAnswerTimes: number[] = [];
     const refundIds: { id: string; token: string }[] = [];
     const failures: string[] = [];
     const startedAt = Date.now();
@@ -204,9 +212,22 @@ export async function benchRush(settings: {
       const roll = (index * 0.618_033_988_75) % 1;
       if (roll < refundShare) {
         refunds.asked++;
-        const refund = await call<EsimView>(`/esims/${placed.body.order.esimId}/refund?lang=en`, token, 'POST');
-        if (refund.status === 200) refundIds.push({ id, token });
-        else failures.push(`refund answered ${refund.status}`);
+        for (let ask = 1; ; ask++) {
+          const asked = Date.now();
+          const refund = await call<EsimView>(`/esims/${placed.body.order.esimId}/refund?lang=en`, token, 'POST');
+          refundAnswerTimes.push(Date.now() - asked);
+          if (refund.status === 200) {
+            refundIds.push({ id, token });
+            break;
+          }
+          // "The eSIM provider could not be reached. Please try again.": a buyer does, a little later.
+          if (refund.status !== 503 || ask === REFUND_ASKS) {
+            failures.push(`refund answered ${refund.status}`);
+            break;
+          }
+          refunds.askedAgain++;
+          await sleep(REFUND_ASK_AGAIN_MS);
+        }
       } else if (roll < refundShare + usageShare) {
         const asked = Date.now();
         const esims = await call<EsimView[]>('/esims?lang=en', token);
@@ -267,7 +288,7 @@ export async function benchRush(settings: {
       paymentToQr: summary(actual),
       idealPaymentToQr: summary(ideal),
       lateness: summary(actual.map((value, k) => value - ideal[k]!)),
-      refunds,
+      refunds: { ...refunds, answerMs: summary(refundAnswerTimes) },
       usageReads: { asked: usageTimes.length, p95Ms: summary(usageTimes).p95Ms },
       auditFindings: audit.findings.length,
       load,
@@ -295,7 +316,8 @@ export function rushReport(f: RushFigures): string[] {
     `  ideal schedule            ${ms(f.idealPaymentToQr)}`,
     `  late against the ideal    ${ms(f.lateness)}`,
     `  last delivery             ${f.lastDeliverySeconds.toFixed(1)} s after the first payment; the ceiling ${f.ceilingSeconds.toFixed(1)} s; ratio ${f.ceilingRatio.toFixed(3)}`,
-    `  refunds                   ${f.refunds.refunded} of ${f.refunds.asked} refunded; usage reads ${f.usageReads.asked}, p95 ${f.usageReads.p95Ms} ms`,
+    `  refunds                   ${f.refunds.refunded} of ${f.refunds.asked} refunded; asked again after "try again" ${f.refunds.askedAgain} times; each answer ${ms(f.refunds.answerMs)}`,
+    `  usage reads (My eSIMs)    ${f.usageReads.asked}, p95 ${f.usageReads.p95Ms} ms`,
     `  order audit               ${f.auditFindings === 0 ? 'nothing found' : `${f.auditFindings} findings`}`,
   ];
 }

@@ -93,6 +93,13 @@ export const ESIM_USAGE_MAX_AGE_MS = 5 * 60_000;
  * left (issue 32 item 3); the checkout and payment pages say so. Peers promise 70 minutes at best.
  */
 export const DELIVERY_PROMISE_MS = 60 * 60_000;
+/**
+ * A buyer's request that reads the partner (a refund's or a replacement's check, top-ups, My
+ * eSIMs' data use, "Not working?") waits this long at most for a turn in the partner's budget;
+ * then it answers "try again" or the last known figures. In a rush every turn goes to deliveries
+ * (issue 31), and a page left waiting for a minute would end in a gateway's time-out.
+ */
+export const BUYER_PARTNER_WAIT_MS = 3_000;
 /** "Not working?" reads the eSIM's state from the partner at most this often per eSIM (issue 32: the shared partner budget). */
 export const DIAGNOSIS_READ_EVERY_MS = 60_000;
 

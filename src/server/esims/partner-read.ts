@@ -1,4 +1,4 @@
-import type { EsimPartner } from '../partner/partner.ts';
+import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
 
 /**
@@ -12,7 +12,7 @@ export async function readAtPartner(
   found: OwnedEsim,
 ): Promise<OwnedEsim | undefined> {
   try {
-    const answer = await deps.partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no });
+    const answer = await deps.partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no }, forAWaitingBuyer());
     if (answer.status === 'ready') for (const profile of answer.profiles) await deps.esims.refresh(profile);
   } catch (error) {
     console.error('esims: the partner could not say', found.esim!.esim_tran_no, error instanceof Error ? error.message : error);

@@ -9,7 +9,7 @@ import type { Db } from '../db/db.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.ts';
 import { noTopUps } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import { tooManyAttempts, type UserLimiter } from '../limits.ts';
 import { isUuid } from '../uuid.ts';
@@ -64,7 +64,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     if (stale.length === 0) return owned;
     if ((await limits.take('usage', uid)) !== undefined) return owned;
     try {
-      for (const usage of await partner.usage(stale)) await esims.recordUsage(usage);
+      for (const usage of await partner.usage(stale, forAWaitingBuyer())) await esims.recordUsage(usage);
     } catch (error) {
       console.error('esims: the partner could not refresh', stale.length, 'eSIMs:', error instanceof Error ? error.message : error);
       return owned;
@@ -134,7 +134,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const { order, esim } = found;
     if (esim && order.state === 'delivered' && (await esims.claimStateRead(esim.esim_tran_no, DIAGNOSIS_READ_EVERY_MS))) {
       try {
-        await refreshEsims(partner, esims, [esim.esim_tran_no], { usage: false, alerts });
+        await refreshEsims(partner, esims, [esim.esim_tran_no], { usage: false, alerts, read: forAWaitingBuyer() });
         found = (await owned(c)) ?? found;
       } catch (error) {
         console.error('esims: the diagnosis could not read', esim.esim_tran_no, error instanceof Error ? error.message : error);

@@ -4,7 +4,7 @@ import type { PerEuro } from '../../pricing/exchange-rates.ts';
 import { enforceMonotonicPrices, pricingFor, retailPrice } from '../../pricing/pricing.ts';
 import type { OwnedEsim } from '../esims/store.types.ts';
 import { canTopUp, esimStatus, topUpSupported } from '../esims/view.ts';
-import type { EsimPartner, PartnerPackage } from '../partner/partner.ts';
+import { forAWaitingBuyer, type EsimPartner, type PartnerPackage } from '../partner/partner.ts';
 
 /**
  * Top-ups as the shop sells them (issue 24 item 2): the partner's own top-up packages of one eSIM
@@ -85,7 +85,7 @@ export async function topUpsOf<Held>(
   const held = await beforeAsking();
   if (held !== undefined) return { held };
   try {
-    return { offers: topUpOffers(await partner.listTopUps(owned.esim.iccid), pricing.currency, pricing.rates) };
+    return { offers: topUpOffers(await partner.listTopUps(owned.esim.iccid, forAWaitingBuyer()), pricing.currency, pricing.rates) };
   } catch (error) {
     console.error('top-ups: not listed', error instanceof Error ? error.message : error);
     return { none: 'partner_unavailable' };

@@ -167,6 +167,33 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
   });
 
   it(
+    'a buyer’s read that stops waiting in a rush is never sent and fails at once; the deliveries keep the budget',
+    { timeout: 30_000 },
+    async () => {
+      const [a, b] = [instance(db), instance(other)];
+      // A rush on B: 30 new orders, 4 seconds of the budget.
+      const orders = Array.from({ length: 30 }, () => order(b));
+      await until(() => standIn.requests.length >= 8);
+      const askedAt = Date.now();
+      // A buyer on A asks to refund: its read waits behind the deliveries, and the buyer's request gives up.
+      const read = a.queryProfiles({ esimTranNo: `unknown-${randomUUID()}` }, { signal: AbortSignal.timeout(300) });
+      await expect(read).rejects.toMatchObject({ name: 'PartnerError', kind: 'busy' });
+      const gaveUpAfter = Date.now() - askedAt;
+      await Promise.all(orders);
+      // A's queue still works once the rush is over.
+      await readUsage(a);
+
+      console.log(`${driver.name}: the buyer's read gave up after ${gaveUpAfter} ms, unsent`);
+      expect(gaveUpAfter).toBeLessThan(WINDOW_MS);
+      expect(arrivals('esim/query')).toHaveLength(0);
+      expect(arrivals('esim/order')).toHaveLength(30);
+      expect(arrivals('esim/usage/query')).toHaveLength(1);
+      expect(refused()).toBe(0);
+      expect(mostInAnySecond(arrivals())).toBeLessThanOrEqual(8);
+    },
+  );
+
+  it(
     'a delivery’s last call (the allocated eSIM’s read) goes before new orders waiting on another instance',
     { timeout: 30_000 },
     async () => {

@@ -29,8 +29,12 @@ const KEEPS_FREE: Readonly<Record<PartnerPriority, number>> = { allocated: 0, de
 export type PartnerBudgetRelease = () => void | Promise<void>;
 
 export interface PartnerBudget {
-  /** Resolves when a request of this priority may be sent. */
-  acquire(priority: PartnerPriority): Promise<PartnerBudgetRelease>;
+  /**
+   * Resolves when a request of this priority may be sent. With a `signal`, a request whose caller
+   * stopped waiting (a buyer's page gave up in a rush) leaves the queue unsent and rejects with the
+   * signal's reason: it never takes a turn that nobody waits for any more.
+   */
+  acquire(priority: PartnerPriority, signal?: AbortSignal): Promise<PartnerBudgetRelease>;
 }
 
 /** Requests per window, plus a margin (src/lib/rate-limiter.ts). */
@@ -199,7 +203,13 @@ export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOpti
       return { granted, waitMs };
     });
     for (const { waiter, slot } of granted) {
-      waiting.splice(waiting.indexOf(waiter), 1);
+      const at = waiting.indexOf(waiter);
+      if (at === -1) {
+        // Its caller gave up while this turn ran: nothing was sent, so the slot is not held.
+        await db.query('DELETE FROM partner_budget_slots WHERE id = $1', [slot]).catch(() => undefined);
+        continue;
+      }
+      waiting.splice(at, 1);
       waiter.resolve(releaser(slot));
     }
     return waitMs;
@@ -226,13 +236,30 @@ export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOpti
   }
 
   return {
-    acquire(priority) {
+    acquire(priority, signal) {
       const rank = RANK[priority];
       return new Promise<PartnerBudgetRelease>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
         const waiter = { rank, keepsFree: KEEPS_FREE[priority], resolve, reject };
         const at = waiting.findIndex((w) => w.rank > rank);
         if (at === -1) waiting.push(waiter);
         else waiting.splice(at, 0, waiter);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const queued = waiting.indexOf(waiter);
+            if (queued === -1) return;
+            waiting.splice(queued, 1);
+            reject(signal.reason);
+            // Another instance may be holding back for this one's rank: register what still waits, or nothing.
+            if (waiting.length > 0) kick();
+            else
+              void db
+                .query('DELETE FROM partner_budget_waiters WHERE account = $1 AND instance = $2', [account, instance])
+                .catch(() => undefined);
+          },
+          { once: true },
+        );
         kick();
       });
     },

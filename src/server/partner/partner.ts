@@ -1,5 +1,6 @@
 import type { InstallStep } from '../../contract/shop-api.ts';
 import type { DataAmount, Package, PlanFacts } from '../../catalogue/schema.ts';
+import { BUYER_PARTNER_WAIT_MS } from '../../config/constants.ts';
 import type { PartnerPriority } from './partner-budget.ts';
 
 /**
@@ -48,7 +49,7 @@ export interface EsimPartner extends PartnerCatalogue {
    * The partner's own top-up packages for this eSIM (by its ICCID), each with its own code and
    * wholesale price; none when its package cannot be topped up. What `topUp` may add to it.
    */
-  listTopUps(iccid: string): Promise<PartnerPackage[]>;
+  listTopUps(iccid: string, options?: PartnerReadOptions): Promise<PartnerPackage[]>;
   /** Adds one of the eSIM's top-up packages (`listTopUps`) to it; answers the eSIM's new totals. */
   topUp(topUp: EsimTopUp): Promise<TopUpResult>;
   /** The account's prepaid balance, USD × 10,000: what orders and top-ups are paid from. */
@@ -64,7 +65,16 @@ export interface PartnerReadOptions {
    * back office's reads on request, after everything a buyer waits for (partner-budget.ts).
    */
   priority?: PartnerPriority;
+  /**
+   * A person waits for this answer: once it aborts, a read still waiting for its turn in the budget
+   * is not sent and fails at once (kind 'busy'), so a buyer hears "try again" within seconds in a
+   * rush, and no turn goes to an answer nobody waits for. A read already sent runs to its end.
+   */
+  signal?: AbortSignal;
 }
+
+/** A read a buyer's request waits for: it gives up its turn after BUYER_PARTNER_WAIT_MS. */
+export const forAWaitingBuyer = (): PartnerReadOptions => ({ signal: AbortSignal.timeout(BUYER_PARTNER_WAIT_MS) });
 
 /** What the catalogue generator needs: the partner's packages. */
 export interface PartnerCatalogue {
@@ -248,7 +258,15 @@ export interface CataloguePackage extends PartnerPackage {
  * not_found: no such order, eSIM or package; not_allocated: the profile is still being allocated;
  * price_changed: the partner's wholesale price is no longer the one the order was sold at.
  */
-export type PartnerErrorKind = 'out_of_stock' | 'insufficient_balance' | 'not_allowed' | 'not_found' | 'not_allocated' | 'price_changed';
+export type PartnerErrorKind =
+  | 'out_of_stock'
+  | 'insufficient_balance'
+  | 'not_allowed'
+  | 'not_found'
+  | 'not_allocated'
+  | 'price_changed'
+  /** Not sent: its caller stopped waiting before it had a turn in the request budget (a rush). */
+  | 'busy';
 
 /** A failed partner call: names the partner and the call, and says whether trying again may help. */
 export class PartnerError extends Error {

@@ -75,7 +75,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
             }
             return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
           },
-          { priority: options.priority ?? (byOrder ? 'delivery' : 'refund') },
+          { priority: options.priority ?? (byOrder ? 'delivery' : 'refund'), signal: options.signal },
         );
       } catch (error) {
         if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
@@ -133,7 +133,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
     // package/list with type TOPUP and the eSIM's iccid (docs.esimaccess.com, package/list; Top Up):
     // the partner's TOPUP_ packages for it, empty when its package cannot be topped up. A read the
     // buyer waits for (the top-up offer, the top-up order): in the budget with refunds and top-ups.
-    async listTopUps(iccid) {
+    async listTopUps(iccid, options = {}) {
       return call(
         'package/list',
         { type: 'TOPUP', iccid },
@@ -141,7 +141,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
           PackageListObj.parse(obj)
             .packageList.filter((raw) => raw.dataType === FIXED_DATA)
             .map(mapEsimAccessPackage),
-        { priority: 'refund' },
+        { priority: 'refund', signal: options.signal },
       );
     },
 

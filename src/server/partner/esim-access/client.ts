@@ -79,6 +79,8 @@ interface CallOptions {
   retries?: number;
   /** The call's turn in the budget, if not the one PRIORITY_BY_CALL gives it. */
   priority?: PartnerPriority;
+  /** Its caller stopped waiting: a call still waiting for its turn is not sent (PartnerReadOptions.signal). */
+  signal?: AbortSignal | undefined;
 }
 
 /** Signs, sends and reads one call at a time; `call` retries what may pass on a second try. */
@@ -94,12 +96,15 @@ export function createEsimAccessClient(config: EsimAccessConfig) {
     priority: PartnerPriority,
     body: string,
     read: (obj: unknown) => T,
+    signal: AbortSignal | undefined,
   ): Promise<{ ok: true; value: T } | ({ ok: false } & Failure)> {
     let done: () => void | Promise<void>;
     try {
-      done = await budget.acquire(priority);
+      done = await budget.acquire(priority, signal);
     } catch (error) {
-      // Nothing was sent: safe to try again.
+      // Nothing was sent: safe to try again, unless the caller stopped waiting.
+      if (signal?.aborted)
+        return { ok: false, kind: 'busy', reason: 'no turn in the request budget before the caller stopped waiting', retryable: false };
       return { ok: false, reason: `no turn in the request budget (${describe(error)})`, retryable: true, cause: error };
     }
     const timestamp = String(Date.now());
@@ -154,7 +159,7 @@ export function createEsimAccessClient(config: EsimAccessConfig) {
     const maxRetries = Math.min(retries, options.retries ?? retries);
     const priority = options.priority ?? PRIORITY_BY_CALL[name] ?? 'usage';
     for (let attempts = 1; ; attempts++) {
-      const result = await attempt(name, priority, body, read);
+      const result = await attempt(name, priority, body, read, options.signal);
       if (result.ok) return result.value;
       if (!result.retryable || attempts > maxRetries) {
         const kind = result.kind ?? (result.code === undefined ? undefined : KIND_BY_CODE[result.code]);
@@ -176,7 +181,7 @@ export function createEsimAccessClient(config: EsimAccessConfig) {
 
 /**
  * One limiter per account in this process, shared by every adapter made for it without a budget:
- * first come first served, priorities ignored (enough for the catalogue generator and unit tests,
+ * first come first served, priorities and callers' signals ignored (enough for the catalogue generator and unit tests,
  * the only callers of their account; the shop passes its PostgreSQL budget).
  */
 const limiters = new Map<string, PartnerBudget>();
