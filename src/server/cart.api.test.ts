@@ -377,6 +377,21 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
       install: { lpa: esimOf(benOrder!.id).install!.lpa },
     });
 
+    // Paused by the provider: Ben's link still opens and says so, without the codes; switched back on, they show again.
+    const benTranNo = bed.stand.partner.tranNoOfTransaction(benOrder!.id)!;
+    const [before] = await bed.db.query<{ status: string }>('SELECT status FROM esims WHERE esim_tran_no = $1', [benTranNo]);
+    await bed.db.query("UPDATE esims SET status = 'suspended' WHERE esim_tran_no = $1", [benTranNo]);
+    const paused = await open(benToken);
+    expect(paused.status).toBe(200);
+    expect(TravellerEsim.strict().parse(await paused.json())).toMatchObject({
+      travellerName: 'Ben',
+      status: 'suspended',
+      install: null,
+      canTopUp: false,
+    });
+    await bed.db.query('UPDATE esims SET status = $2 WHERE esim_tran_no = $1', [benTranNo, before!.status]);
+    expect(await (await open(benToken)).json()).toMatchObject({ install: { lpa: esimOf(benOrder!.id).install!.lpa } });
+
     // Two at once (a double click): both answered, one link left working.
     const both = await Promise.all([1, 2].map(() => share(buyer.idToken, benOrder!.id, { name: 'Ben', email: ben })));
     expect(both.map((r) => r.status)).toEqual([200, 200]);

@@ -80,6 +80,15 @@ export default function TravellerEsimPage({ locale, paths, messages: m }: Props)
           {m.statuses[esim.status]}
         </span>
       </div>
+      {esim.status === 'suspended' && (
+        <div className="mt-3 rounded-xl bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-traveller-paused>
+          <p className="font-semibold">{m.paused.title}</p>
+          <p>{m.paused.fix}</p>
+          <a href={paths.support} className="mt-1 inline-block font-semibold underline">
+            {m.contactSupport}
+          </a>
+        </div>
+      )}
       {esim.installStep && (
         <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
       )}

@@ -79,7 +79,10 @@ export type TravellerPageMessages = Pick<TravellerTexts, 'loading' | 'heading' |
     | 'plan'
     | 'installCodes'
     | 'checklist'
-  >;
+  > & {
+    /** A paused eSIM: what "Not working?" says of it in My eSIMs. */
+    paused: { title: string; fix: string };
+  };
 
 export function travellerPageMessages(locale: Locale): TravellerPageMessages {
   const { traveller, myEsim } = esimsNamespace(locale);
@@ -102,5 +105,6 @@ export function travellerPageMessages(locale: Locale): TravellerPageMessages {
     plan: checkoutNamespace(locale).checkout.plan,
     installCodes: installCodesMessages(locale),
     checklist: checklistMessages(locale),
+    paused: myEsim.diagnosis.causes.suspended,
   };
 }

@@ -135,8 +135,9 @@ export async function esimView(
 export const inUse = (status: EsimStatus) => status === 'ready' || status === 'active' || status === 'used_up';
 
 /**
- * What a traveller's link shows (issue 33): their eSIM only, while it is in use; undefined once it
- * ended (expired, refunded, replaced), which the link then answers like an unknown one.
+ * What a traveller's link shows (issue 33): their eSIM only, while it is in use or paused (then
+ * without its codes, as My eSIMs shows it, so the traveller learns why it has no data); undefined
+ * once it ended (expired, refunded, replaced), which the link then answers like an unknown one.
  */
 export async function travellerEsimView(
   order: OrderRow,
@@ -145,7 +146,7 @@ export async function travellerEsimView(
   now = new Date(),
 ): Promise<TravellerEsim | undefined> {
   const status = esimStatus(order, esim, now);
-  if (!esim || !inUse(status) || !order.traveller_name) return undefined;
+  if (!esim || !(inUse(status) || status === 'suspended') || !order.traveller_name) return undefined;
   return {
     id: order.id,
     canTopUp: topUpSupported(order) && canTopUp(status),
@@ -155,7 +156,7 @@ export async function travellerEsimView(
     iccid: esim.iccid,
     usage: { usedBytes: esim.used_bytes, totalBytes: esim.total_bytes },
     expiresAt: esim.expires_at?.toISOString() ?? null,
-    install: await installCodes(esim),
+    install: inUse(status) ? await installCodes(esim) : null,
     ...installStepOf(status, esim),
     travellerName: order.traveller_name,
   };
