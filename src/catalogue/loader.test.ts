@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogueApi } from './api.ts';
 import { CatalogueError, loadCatalogue } from './loader.ts';
 import { embeddedSnapshot } from './snapshot.ts';
@@ -64,14 +64,25 @@ describe('build-time catalogue loading', () => {
     expect((error as Error).message).toMatch(/\[5\]\.name \(code [A-Z]{2}\): must not be empty/);
   });
 
-  it("refuses to build on exchange rates older than the set age, naming their date; today's pass", async () => {
+  it("refuses to build on the ECB's rates older than the set age, naming their date; today's pass", async () => {
     const { date } = snapshot.exchangeRates;
+    const ecbs = { ...snapshot.exchangeRates, source: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml' };
+    const handler = createCatalogueApi({ ...snapshot, exchangeRates: ecbs });
     const weeksLater = new Date(Date.parse(`${date}T12:00:00Z`) + 20 * 86_400_000);
-    await expect(loadCatalogue({ now: weeksLater })).rejects.toThrow(
+    await expect(loadCatalogue({ handler, now: weeksLater })).rejects.toThrow(
       new RegExp(`GET /exchange-rates: the exchange rates are of ${date}, 20 days old \\(at most 14\\)`),
     );
     const nextMonday = new Date(Date.parse(`${date}T12:00:00Z`) + 3 * 86_400_000);
-    await expect(loadCatalogue({ now: nextMonday })).resolves.toMatchObject({ exchangeRates: { date } });
+    await expect(loadCatalogue({ handler, now: nextMonday })).resolves.toMatchObject({ exchangeRates: { date } });
+  });
+
+  it("builds on the ECB stand-in's fixture rates whatever their age, with a warning (a production start refuses them)", async () => {
+    expect(snapshot.exchangeRates.source).toMatch(/stand-in/);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const monthsLater = new Date(Date.parse(`${snapshot.exchangeRates.date}T12:00:00Z`) + 90 * 86_400_000);
+    await expect(loadCatalogue({ now: monthsLater })).resolves.toMatchObject({ exchangeRates: { date: snapshot.exchangeRates.date } });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/90 days old.*ECB stand-in/));
+    warn.mockRestore();
   });
 
   it('refuses an empty store, and a destination without plans', async () => {

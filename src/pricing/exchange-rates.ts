@@ -41,6 +41,9 @@ export function applyRateBand(published: PerEuro, previous: PerEuro | undefined,
   ) as PerEuro;
 }
 
+/** Rates the ECB stand-in served (stand-ins/ecb/, its fixture's): never a production price list (preflight.ts). */
+export const fromEcbStandIn = (rates: Pick<ExchangeRates, 'source'>) => /stand-in/i.test(rates.source);
+
 /** Why rates cannot price a build: older than MAX_RATE_AGE_DAYS (or from the future); undefined when fine. */
 export function staleRates(rates: Pick<ExchangeRates, 'date'>, now = new Date(), maxAgeDays = MAX_RATE_AGE_DAYS): string | undefined {
   const ageDays = (now.getTime() - Date.parse(`${rates.date}T00:00:00Z`)) / 86_400_000;

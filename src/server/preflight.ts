@@ -1,5 +1,6 @@
 import { REQUIRED_VARIABLES } from './config.ts';
 import { createMailer } from './mail/mailer.ts';
+import { fromEcbStandIn } from '../pricing/exchange-rates.ts';
 
 /**
  * The production preflight (issue 31): what main.ts checks before it serves, so a set-up that
@@ -60,7 +61,7 @@ export function productionPreflight(env: Env, rates?: { source: string }): Prefl
   const emulator = get('FIREBASE_AUTH_EMULATOR_HOST');
   if (emulator) standIn('FIREBASE_AUTH_EMULATOR_HOST', 'the Firebase Auth emulator, which accepts unsigned tokens', hostOf(emulator));
   // Prices on the ECB stand-in's fixed rates are prices nobody checked against the day's euro.
-  if (rates && /stand-in/i.test(rates.source)) {
+  if (rates && fromEcbStandIn(rates)) {
     const what = `the catalogue's exchange rates come from the ECB stand-in (${rates.source}): run npm run catalogue:generate with the real ECB rates and rebuild`;
     if (standInsAllowed) warnings.push(`${what} (allowed by ${STAND_IN_SWITCH}).`);
     else problems.push(`${what}.`);
