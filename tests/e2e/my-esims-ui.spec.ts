@@ -309,6 +309,26 @@ for (const lang of ['en', 'ar'] as const) {
       expect(await axe(page)).toEqual([]);
     });
 
+    test('a traveller’s link to a paused eSIM says it is paused, shows no codes and points to support', async ({ page }) => {
+      const { id, status, plan, destination, iccid, usage, expiresAt, installStep, installStepAt } = esimView({
+        status: 'suspended',
+        install: null,
+        canTopUp: false,
+      });
+      const shown = { id, canTopUp: false, status, plan, destination, iccid, usage, expiresAt, install: null, installStep, installStepAt };
+      const calls = await shopApi(page, '/traveller/esim', async (_, route) => json(route, 200, { ...shown, travellerName: 'Sami' }));
+      await page.goto(`${localizePath(lang, '/traveller')}#${'A'.repeat(43)}`);
+      const card = page.locator('[data-traveller-esim]');
+      await expect(card).toHaveAttribute('data-status', 'suspended');
+      expect(calls[0]!.headers()['x-traveller-token']).toBe('A'.repeat(43));
+      await expect(card.locator('[data-esim-status]')).toHaveText(m.statuses.suspended);
+      await expect(card.locator('[data-traveller-paused]')).toContainText(m.diagnosis.causes.suspended.fix);
+      await expect(card.getByRole('link', { name: m.contactSupport })).toHaveAttribute('href', localizePath(lang, '/support'));
+      await expect(card.locator('[data-install-codes]')).toHaveCount(0);
+      await expect(card.locator('[data-traveller-top-up]')).toHaveCount(0);
+      expect(await axe(page)).toEqual([]);
+    });
+
     test('says plainly that a plan the partner sells no top-up for cannot be topped up, and offers no top-up', async ({ page }) => {
       const fixed = esimView({ ...ACTIVE, canTopUp: false, topUpSupported: false });
       const calls = await shopApi(page, '/esims', async (_, route) => json(route, 200, { esims: [fixed] }));
