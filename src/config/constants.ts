@@ -34,7 +34,7 @@ export const OPS_ADMIN_SIGN_IN_MS = 12 * 60 * 60_000;
  * under its retries), so one under way is never run twice at once.
  */
 export const OPS_ACTION_STALE_MS = 5 * 60_000;
-/** The back office's order lists show at most this many rows (newest first): a search narrows them. */
+/** The back office's lists (orders, support requests) show at most this many rows: a search narrows them. */
 export const OPS_LIST_LIMIT = 100;
 /** The partner's prepaid balance below this (US dollars) e-mails the provider, once per crossing. */
 export const LOW_BALANCE_USD = 200;

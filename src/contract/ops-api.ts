@@ -25,7 +25,9 @@ import { OrderState } from './shop-api.ts';
  *   GET  /ops/dashboard                            → OpsDashboard                           (admin)
  *   GET  /ops/reports/orders.csv?from=&to=         → text/csv, one row per order            (admin)
  *   POST /ops/sales/{pause|resume}     OpsReason   → OpsActionResult                         (admin)
- *   GET  /ops/support?state=open|closed            → OpsSupportList (open: the longest waiting first)  (support)
+ *   GET  /ops/support?state=open|closed&q=         → OpsSupportList (open: the longest waiting first; closed: the
+ *                                                     latest closed first; q: a reference SR-…, an e-mail, an order
+ *                                                     number or an account, in either state, the latest first) (support)
  *   POST /ops/support/{id}/reply       OpsSupportReply → OpsActionResult (e-mailed in the buyer's language) (support)
  *   POST /ops/support/{id}/close       OpsSupportClose → OpsActionResult (a buyer's new message reopens it) (support)
  *
@@ -257,7 +259,10 @@ export const OPS_ERROR_CODES = {
 } as const;
 
 /** The support inbox (issue 32 item 4). */
-export const OpsSupportQuery = z.object({ state: OneValue(z.enum(['open', 'closed']).optional()) });
+export const OpsSupportQuery = z.object({
+  state: OneValue(z.enum(['open', 'closed']).optional()),
+  q: OneValue(z.string().trim().max(200).optional()),
+});
 export const OpsSupportReply = OpsReason.pick({ idempotencyKey: true }).extend({ text: z.string().trim().min(1).max(4000) });
 export type OpsSupportReply = z.infer<typeof OpsSupportReply>;
 export const OpsSupportClose = OpsReason.pick({ idempotencyKey: true });
@@ -286,5 +291,9 @@ export const OpsSupportRequest = z.object({
   ),
 });
 export type OpsSupportRequest = z.infer<typeof OpsSupportRequest>;
-export const OpsSupportList = z.object({ requests: z.array(OpsSupportRequest) });
+export const OpsSupportList = z.object({
+  requests: z.array(OpsSupportRequest),
+  /** More requests match than the list shows (OPS_LIST_LIMIT): a search narrows them. */
+  more: z.boolean(),
+});
 export type OpsSupportList = z.infer<typeof OpsSupportList>;

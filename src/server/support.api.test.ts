@@ -4,6 +4,7 @@ import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { orderRequest, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
+import { OPS_LIST_LIMIT } from '../config/constants.ts';
 import { PROVIDER } from '../config/provider.ts';
 import { OpsActionResult, OpsDashboard, OpsSupportList, type OpsRole } from '../contract/ops-api.ts';
 import { ApiError, CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
@@ -269,6 +270,43 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
       404,
     );
   });
+  it('the inbox finds any request, open or closed, by its reference, e-mail, order number or account, and says when it shows only some', async () => {
+    const { buyer, order } = await deliveredOrder();
+    const support = await staff('support');
+    const mine = SupportCreated.parse(await (await request({ orderId: order.id }, buyer.idToken)).json());
+    await post(`/ops/support/${mine.id}/close`, { idempotencyKey: randomUUID() }, support.idToken);
+    const visitor = `visitor-${randomUUID()}@example.com`;
+    const theirs = SupportCreated.parse(await (await request({ email: visitor })).json());
+    const search = async (q: string) => {
+      const answer = await call(`/ops/support?q=${encodeURIComponent(q)}`, { token: support.idToken });
+      expect(answer.status).toBe(200);
+      return OpsSupportList.parse(await answer.json());
+    };
+    const ids = async (q: string) => (await search(q)).requests.map((r) => r.id);
+
+    // The closed one by its reference (as printed, or its 8 hex digits), its order number and its account.
+    expect((await search(mine.reference)).requests).toMatchObject([{ id: mine.id, state: 'closed' }]);
+    expect(await ids(mine.reference.slice(3).toLowerCase())).toEqual([mine.id]);
+    expect(await ids(order.number)).toContain(mine.id);
+    expect(await ids(buyer.uid)).toEqual([mine.id]);
+    // The visitor's by their address, however it is typed; an address nobody wrote from finds nothing.
+    expect(await ids(visitor.toUpperCase())).toEqual([theirs.id]);
+    expect(await ids(`nobody-${randomUUID()}@example.com`)).toEqual([]);
+    expect((await call(`/ops/support?q=${'x'.repeat(201)}`, { token: support.idToken })).status).toBe(400);
+
+    // More from one address than a list shows: the list says there are more.
+    const many = `many-${randomUUID()}@example.com`;
+    await bed.db.query(
+      `INSERT INTO support_requests (id, email, lang, last_buyer_message_at)
+       SELECT gen_random_uuid(), $1, 'en', now() - n * interval '1 minute' FROM generate_series(1, $2::int) AS n`,
+      [many, OPS_LIST_LIMIT + 1],
+    );
+    const found = await search(many);
+    expect(found.requests).toHaveLength(OPS_LIST_LIMIT);
+    expect(found.more).toBe(true);
+    expect((await search(visitor)).more).toBe(false);
+  });
+
   it('goes with the account when the buyer deletes it', async () => {
     const buyer = await signUp();
     expect((await request({}, buyer.idToken)).status).toBe(201);

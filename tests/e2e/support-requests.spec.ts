@@ -115,6 +115,18 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(operator.locator('[data-support-inbox]').getByRole('link', { name: new RegExp(reference) })).toHaveCount(0, {
         timeout: 15_000,
       });
+      // Closed, it is still found by its reference: a search covers closed requests too, and stays in the address.
+      const search = operator.getByRole('search');
+      await search.getByLabel(ops.support.search).fill(reference);
+      await search.getByRole('button', { name: ops.orders.submit }).click();
+      await expect(operator.locator('[data-support-inbox]').getByRole('link', { name: new RegExp(reference) })).toContainText(
+        ops.support.closedMark,
+        { timeout: 15_000 },
+      );
+      expect(new URL(operator.url()).searchParams.get('q')).toBe(reference);
+      expect(await axeViolations(operator)).toEqual([]);
+      await operator.getByRole('link', { name: ops.support.showOpen }).click();
+      await expect(operator.getByRole('search').getByLabel(ops.support.search)).toHaveValue('');
       await mine.getByLabel(account.followUp).fill('It worked with the camera app, thank you!');
       await mine.getByRole('button', { name: account.send }).click();
       await expect(mine.getByText(account.sent)).toBeVisible({ timeout: 15_000 });

@@ -79,7 +79,7 @@ export default function DashboardScreen() {
             </div>
             <Section title={m.dashboard.support}>
               <p data-support-open={dashboard.support.open}>
-                <ViewLink view={{ name: 'support', id: '', closed: false }}>
+                <ViewLink view={{ name: 'support', id: '', closed: false, q: '' }}>
                   {fill(m.dashboard.supportOpen, { count: String(dashboard.support.open) })}
                 </ViewLink>
               </p>

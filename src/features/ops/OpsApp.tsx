@@ -130,7 +130,7 @@ function Screens({
   const tabs: { name: OpsView['name']; label: string; view: OpsView }[] = [
     { name: 'orders', label: m.nav.orders, view: { name: 'orders', query: EMPTY_ORDERS_QUERY } },
     { name: 'accounts', label: m.nav.accounts, view: { name: 'accounts', q: '' } },
-    { name: 'support', label: m.nav.support, view: { name: 'support', id: '', closed: false } },
+    { name: 'support', label: m.nav.support, view: { name: 'support', id: '', closed: false, q: '' } },
     ...(admin ? [{ name: 'dashboard' as const, label: m.nav.dashboard, view: { name: 'dashboard' } as OpsView }] : []),
   ];
   const current = shown.name === 'order' ? 'orders' : shown.name;
@@ -176,7 +176,7 @@ function Screens({
       {shown.name === 'order' && <OrderScreen key={shown.id} id={shown.id} />}
       {shown.name === 'accounts' && <AccountsScreen q={shown.q} />}
       {shown.name === 'dashboard' && <DashboardScreen />}
-      {shown.name === 'support' && <SupportScreen id={shown.id} closed={shown.closed} />}
+      {shown.name === 'support' && <SupportScreen id={shown.id} closed={shown.closed} q={shown.q} />}
     </OpsContext.Provider>
   );
 }

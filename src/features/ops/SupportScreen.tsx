@@ -13,46 +13,75 @@ import { useLoad } from './use-load.ts';
 
 /**
  * The support inbox (issue 32 item 4): open requests, the longest waiting first (or the closed
- * ones); the chosen one with its messages and diagnosis beside its order and timeline; a reply
- * (e-mailed to the buyer in their language, shown on their profile) and closing it.
+ * ones), or a search by reference, e-mail, order number or account in both; the chosen one with
+ * its messages and diagnosis beside its order and timeline; a reply (e-mailed to the buyer in their
+ * language, shown on their profile) and closing it.
  */
-export default function SupportScreen({ id, closed }: { id: string; closed: boolean }) {
-  const { m, locale } = useOps();
+export default function SupportScreen({ id, closed, q }: { id: string; closed: boolean; q: string }) {
+  const { m, locale, go } = useOps();
   const state = closed ? 'closed' : 'open';
-  const [list, reload] = useLoad(() => opsClient.support(state), state);
+  const [list, reload] = useLoad(() => opsClient.support(state, q), `${state} ${q}`);
   const [outcome, setOutcome] = useState<Outcome>();
+  const ids = { q: useId(), hint: useId() };
+  const searching = q.trim() !== '';
   const done = (next: Outcome) => {
     setOutcome(next);
     reload();
   };
+  function search(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    go({ name: 'support', id: '', closed, q: String(new FormData(event.currentTarget).get('q') ?? '') });
+  }
   return (
     <>
+      {/* key: a new address (Back, a link) shows its own search in the field. */}
+      <form key={q} onSubmit={search} role="search" className="mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-line p-3">
+        <div className="min-w-0 flex-1">
+          <label htmlFor={ids.q} className="block text-sm font-semibold">
+            {m.support.search}
+          </label>
+          <input
+            id={ids.q}
+            name="q"
+            type="search"
+            defaultValue={q}
+            aria-describedby={ids.hint}
+            className="mt-1 w-full rounded-md border border-line bg-surface px-3 py-2"
+          />
+          <p id={ids.hint} className="mt-1 text-xs text-ink-muted">
+            {m.support.searchHint}
+          </p>
+        </div>
+        <button type="submit" className="rounded-md bg-brand px-4 py-2 font-semibold text-white">
+          {m.orders.submit}
+        </button>
+      </form>
       <p className="mb-3 flex gap-3 text-sm">
-        {closed ? (
-          <ViewLink view={{ name: 'support', id: '', closed: false }}>{m.support.showOpen}</ViewLink>
-        ) : (
-          <ViewLink view={{ name: 'support', id: '', closed: true }}>{m.support.showClosed}</ViewLink>
-        )}
+        {(searching || closed) && <ViewLink view={{ name: 'support', id: '', closed: false, q: '' }}>{m.support.showOpen}</ViewLink>}
+        {(searching || !closed) && <ViewLink view={{ name: 'support', id: '', closed: true, q: '' }}>{m.support.showClosed}</ViewLink>}
       </p>
       <OutcomeNotice outcome={outcome} />
       <Load state={list} loading={m.support.loading} retry={reload}>
-        {({ requests }) => {
+        {({ requests, more }) => {
           const chosen = requests.find((r) => r.id === id);
           return (
             <div className="grid gap-4 lg:grid-cols-[18rem_1fr]">
               <div>
                 {requests.length === 0 ? (
-                  <p data-support-empty>{closed ? m.support.noneClosed : m.support.none}</p>
+                  <p data-support-empty>{searching ? m.support.noneFound : closed ? m.support.noneClosed : m.support.none}</p>
                 ) : (
                   <ul className="flex flex-col gap-2" data-support-inbox>
                     {requests.map((r) => (
                       <li key={r.id}>
                         <ViewLink
-                          view={{ name: 'support', id: r.id, closed }}
+                          view={{ name: 'support', id: r.id, closed, q }}
                           className={`block rounded-md border px-3 py-2 ${r.id === id ? 'border-brand' : 'border-line'}`}
                         >
                           <span className="block font-semibold" aria-current={r.id === id ? 'true' : undefined}>
                             {r.reference}
+                            {searching && r.state === 'closed' && (
+                              <span className="font-normal text-ink-muted"> · {m.support.closedMark}</span>
+                            )}
                           </span>
                           <span className="block text-sm break-all">{r.email}</span>
                           <span className="block text-xs text-ink-muted">
@@ -63,6 +92,11 @@ export default function SupportScreen({ id, closed }: { id: string; closed: bool
                       </li>
                     ))}
                   </ul>
+                )}
+                {more && (
+                  <p className="mt-2 text-xs text-ink-muted" data-support-more>
+                    {fill(m.support.more, { count: String(requests.length) })}
+                  </p>
                 )}
               </div>
               <div>

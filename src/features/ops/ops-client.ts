@@ -106,8 +106,8 @@ export function createOpsClient({ baseUrl, idToken, fetch: fetchImpl = (...args)
       call(OpsActionResult, `/accounts/${encodeURIComponent(uid)}/${action}`, { method: 'POST', body }),
     dashboard: () => call(OpsDashboard, '/dashboard'),
     salesAction: (action: SalesAction, body: OpsReason) => call(OpsActionResult, `/sales/${action}`, { method: 'POST', body }),
-    /** The support inbox (issue 32): open requests, the longest waiting first, or the closed ones. */
-    support: (state: 'open' | 'closed') => call(OpsSupportList, `/support${queryString({ state })}`),
+    /** The support inbox (issue 32): open requests, the longest waiting first, or the closed ones; or a search in both. */
+    support: (state: 'open' | 'closed', q = '') => call(OpsSupportList, `/support${queryString({ state, q: q.trim() || undefined })}`),
     supportReply: (id: string, body: OpsSupportReply) =>
       call(OpsActionResult, `/support/${encodeURIComponent(id)}/reply`, { method: 'POST', body }),
     supportClose: (id: string, body: OpsSupportClose) =>

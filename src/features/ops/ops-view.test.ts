@@ -7,6 +7,8 @@ describe('back office screens in the address', () => {
     expect(readView('?order=abc')).toEqual({ name: 'order', id: 'abc' });
     expect(readView('?view=accounts&q=a%40b.example')).toEqual({ name: 'accounts', q: 'a@b.example' });
     expect(readView('?view=dashboard')).toEqual({ name: 'dashboard' });
+    expect(readView('?view=support&q=a%40b.example')).toEqual({ name: 'support', id: '', closed: false, q: 'a@b.example' });
+    expect(readView('?support=req-1&state=closed')).toEqual({ name: 'support', id: 'req-1', closed: true, q: '' });
     expect(readView('?q=ES-2026-000123&state=paid&attention=1')).toEqual({
       name: 'orders',
       query: { q: 'ES-2026-000123', state: 'paid', from: '', to: '', attention: true },
@@ -20,6 +22,9 @@ describe('back office screens in the address', () => {
       { name: 'order', id: 'id/with?odd&chars' },
       { name: 'accounts', q: 'uid-1' },
       { name: 'dashboard' },
+      { name: 'support', id: '', closed: false, q: '' },
+      { name: 'support', id: 'req-1', closed: true, q: '' },
+      { name: 'support', id: 'req-2', closed: false, q: 'SR-1A2B3C4D' },
     ];
     expect(viewSearch(views[0]!)).toBe('');
     for (const view of views) expect(readView(viewSearch(view))).toEqual(view);

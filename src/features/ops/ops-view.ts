@@ -10,8 +10,8 @@ export type OpsView =
   | { name: 'order'; id: string }
   | { name: 'accounts'; q: string }
   | { name: 'dashboard' }
-  /** The support inbox (issue 32), with one request open beside its order ('' for none), open or closed ones. */
-  | { name: 'support'; id: string; closed: boolean };
+  /** The support inbox (issue 32), with one request open beside its order ('' for none), open or closed ones, or a search ('' for none). */
+  | { name: 'support'; id: string; closed: boolean; q: string };
 
 /** The orders search as the form holds it: each field a string, '' when unset. */
 export interface OrdersQuery {
@@ -30,7 +30,7 @@ export function readView(search: string): OpsView {
   if (order) return { name: 'order', id: order };
   const support = params.get('support');
   if (support !== null || params.get('view') === 'support')
-    return { name: 'support', id: support ?? '', closed: params.get('state') === 'closed' };
+    return { name: 'support', id: support ?? '', closed: params.get('state') === 'closed', q: params.get('q') ?? '' };
   const view = params.get('view');
   if (view === 'accounts') return { name: 'accounts', q: params.get('q') ?? '' };
   if (view === 'dashboard') return { name: 'dashboard' };
@@ -56,9 +56,11 @@ export function viewSearch(view: OpsView): string {
     case 'dashboard':
       return '?view=dashboard';
     case 'support':
-      return view.id
-        ? queryString({ support: view.id, state: view.closed ? 'closed' : undefined })
-        : queryString({ view: 'support', state: view.closed ? 'closed' : undefined });
+      return queryString({
+        ...(view.id ? { support: view.id } : { view: 'support' }),
+        state: view.closed ? 'closed' : undefined,
+        q: view.q.trim() || undefined,
+      });
     case 'orders':
       return queryString({ ...apiOrdersQuery(view.query) });
   }

@@ -37,11 +37,16 @@ export const summary = (row: OrderSummaryRow): OpsOrderSummary => ({
   attention: row.attention,
 });
 
+/** The order number a search text names: ES-2026-000123, es-2026-123, 2026-000123, 000123, 123 (the last digits). */
+export function orderNumberIn(q: string): number | undefined {
+  const number = /^(?:es-?)?(?:\d{4}-)?0*(\d{1,12})$/i.exec(q);
+  return number ? Number(number[1]) : undefined;
+}
+
 /** What a search text names: an order number, an e-mail, an ICCID, a Stripe id, else a partner order number or an account. */
 export function searchKey(q: string): { sql: string; value: unknown } {
-  // ES-2026-000123, es-2026-123, 2026-000123, 000123, 123: the number is the last digits.
-  const number = /^(?:es-?)?(?:\d{4}-)?0*(\d{1,12})$/i.exec(q);
-  if (number) return { sql: 'o.number = $1', value: Number(number[1]) };
+  const number = orderNumberIn(q);
+  if (number !== undefined) return { sql: 'o.number = $1', value: number };
   if (q.includes('@')) return { sql: 'lower(o.email) = lower($1)', value: q };
   if (/^\d{18,22}F?$/i.test(q)) {
     // A top-up's order names the eSIM's first order: both are found by the eSIM's ICCID.

@@ -9,16 +9,17 @@ import { orderNumber } from '../orders/store.ts';
 import { supportReplyEmail } from '../support/emails.ts';
 import { queueSupportEmail, sendQueued } from '../support/outbox.ts';
 import type { SupportDeps } from '../support/routes.ts';
-import { addOperatorReply, closeSupportRequest, messagesOf, supportRequest, type SupportRequestRow } from '../support/store.ts';
+import { addOperatorReply, closeSupportRequest, messagesOf, supportRequest } from '../support/store.ts';
 import { jsonBody } from '../validation.ts';
 import type { ActionRecords } from './action-records.ts';
 import type { OpsEnv } from './ops-auth.ts';
+import { supportInbox } from './support-search.ts';
 
 const UUID = '[0-9a-fA-F-]{36}';
 
 /**
  * The back office's support inbox (issue 32 item 4), mounted at /ops/support: the requests (open by
- * default, the longest waiting first) with their messages and order, a reply (recorded as an operator
+ * default, the longest waiting first; a search: support-search.ts) with their messages and order, a reply (recorded as an operator
  * action, e-mailed to the buyer in their language, shown on their profile) and closing one.
  */
 export function opsSupportRoutes(deps: { db: Db; actionRecords: ActionRecords; support: SupportDeps }) {
@@ -28,15 +29,10 @@ export function opsSupportRoutes(deps: { db: Db; actionRecords: ActionRecords; s
     .get(
       '/',
       zValidator('query', OpsSupportQuery, (result, c) =>
-        result.success ? undefined : fail(c, 400, ERROR_CODES.badRequest, 'state is open or closed.'),
+        result.success ? undefined : fail(c, 400, ERROR_CODES.badRequest, 'state is open or closed; q is at most 200 characters.'),
       ),
       async (c) => {
-        const { state = 'open' } = c.req.valid('query');
-        const rows = await db.query<SupportRequestRow & { number: number | null; order_created_at: Date | null }>(
-          `SELECT r.*, o.number, o.created_at AS order_created_at FROM support_requests r LEFT JOIN orders o ON o.id = r.order_id
-           WHERE r.state = $1 ORDER BY ${state === 'open' ? 'r.last_buyer_message_at ASC' : 'r.closed_at DESC'} LIMIT 200`,
-          [state],
-        );
+        const { rows, more } = await supportInbox(db, c.req.valid('query'));
         const messages = await messagesOf(
           db,
           rows.map((r) => r.id),
@@ -67,6 +63,7 @@ export function opsSupportRoutes(deps: { db: Db; actionRecords: ActionRecords; s
               createdAt: m.created_at.toISOString(),
             })),
           })),
+          more,
         };
         return c.json(body);
       },
