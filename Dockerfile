@@ -6,8 +6,13 @@
 # Node 24 runs the TypeScript as it is (type stripping), so the image runs the sources, not a
 # bundle: the same files the tests run, stack traces that point at them, and no bundler whose
 # output nobody has tested. The price is ~150 MB of node_modules, paid once per release.
+#
+# The base image names a Node release, not just "24": type stripping is stable (no warning, no
+# flag) from 24.12, and a floating tag would build each release on whatever Node 24 is newest that
+# day. The same release as package.json's devDependency "node", which the tests run on
+# (tests/deploy/dockerfile.test.ts checks the two agree): update both together.
 
-FROM node:24-bookworm-slim AS dependencies
+FROM node:24.21.0-bookworm-slim AS dependencies
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
@@ -15,7 +20,7 @@ COPY package.json package-lock.json ./
 # stand-ins' packages are devDependencies. No install scripts: none of these packages needs one.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-FROM node:24-bookworm-slim AS runtime
+FROM node:24.21.0-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=dependencies /app/node_modules ./node_modules

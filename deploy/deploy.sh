@@ -9,6 +9,8 @@
 #   deploy/deploy.sh release   every release: the image (Cloud Build), the migrations (a Cloud Run
 #                              job, waited for), the API (deploy/cloud-run-service.yaml), the
 #                              scheduler jobs, then the site (Firebase Hosting).
+#   deploy/deploy.sh render DIR  the two YAML files as `release` would apply them now (the image of
+#                              HEAD, each secret's current version), written to DIR to read.
 #
 # Why a gcloud script and not Terraform: one small shop run by one person. A script keeps no
 # state file to store, lock and back up (Terraform would need a state bucket before anything
@@ -33,9 +35,13 @@ PROJECT_ID="${PROJECT_ID:-}"
 # deploy/deploy.test.ts checks that all four name the same region.
 REGION=europe-west3
 SQL_INSTANCE="${SQL_INSTANCE:-esim-shop-db}"
-# 1 dedicated vCPU, 3.75 GB: 100 connections, room for the 4 API instances' 44 (the service
-# YAML's maxScale) and the migration job. Shared-core tiers have no SLA and 25-50 connections.
+# 1 dedicated vCPU, 3.75 GB. Shared-core tiers have no SLA and 25-50 connections.
 SQL_TIER="${SQL_TIER:-db-custom-1-3840}"
+# The database's connection limit (set explicitly, so another tier cannot lower it unnoticed). What
+# uses it, counted in cloud-run-service.yaml (maxScale) and checked by tests/deploy/deploy-files.test.ts:
+# two revisions at once during a rollout, each at 4 instances of 9 connections, the migration job's
+# 9 and PostgreSQL's 3 reserved for superusers: 2 × 4 × 9 + 9 + 3 = 84, 16 left for psql.
+SQL_MAX_CONNECTIONS=100
 DB_NAME=shop
 DB_USER=shop
 REPOSITORY=esim-shop
@@ -43,6 +49,13 @@ SERVICE=esim-shop-api
 MIGRATE_JOB=esim-shop-migrate
 API_ACCOUNT=esim-shop-api
 MIGRATE_ACCOUNT=esim-shop-migrate
+# Cloud Build runs as its own account (pushing to the image repository, writing its logs), not as
+# the project's default build account, whose roles differ from project to project.
+BUILD_ACCOUNT=esim-shop-build
+# Cloud Build in europe-west1 (Belgium, EU): one of the regions every project may build in. Some
+# projects may use only those (us-central1, us-west2, europe-west1, asia-east1, australia-southeast1,
+# southamerica-east1), so a build in europe-west3 can be refused. The image is still stored in REGION.
+BUILD_REGION=europe-west1
 # Where buyers arrive (the Hosting site's custom domain), e.g. https://shop.example-travel.com
 SITE_URL="${SITE_URL:-}"
 # The order e-mails' sender, e.g. 'Travel eSIM <orders@example-travel.com>' (its domain needs SPF and DKIM for the relay in SMTP_URL)
@@ -118,7 +131,7 @@ database() {
     gc sql instances create "$SQL_INSTANCE" --database-version=POSTGRES_16 --edition=enterprise \
       --tier="$SQL_TIER" --region="$REGION" --availability-type=zonal --storage-auto-increase \
       --backup-start-time=02:00 --retained-backups-count=14 --enable-point-in-time-recovery \
-      --ssl-mode=ENCRYPTED_ONLY --deletion-protection
+      --database-flags="max_connections=$SQL_MAX_CONNECTIONS" --ssl-mode=ENCRYPTED_ONLY --deletion-protection
   fi
   exists gc sql databases describe "$DB_NAME" --instance "$SQL_INSTANCE" ||
     gc sql databases create "$DB_NAME" --instance "$SQL_INSTANCE"
@@ -141,7 +154,7 @@ database() {
 service_accounts() {
   say "Service accounts and their roles"
   local account role
-  for account in "$API_ACCOUNT" "$MIGRATE_ACCOUNT"; do
+  for account in "$API_ACCOUNT" "$MIGRATE_ACCOUNT" "$BUILD_ACCOUNT"; do
     exists gc iam service-accounts describe "$(account_email "$account")" ||
       gc iam service-accounts create "$account" --display-name="$account"
   done
@@ -154,6 +167,13 @@ service_accounts() {
   done
   gc projects add-iam-policy-binding "$PROJECT_ID" --member="serviceAccount:$(account_email "$MIGRATE_ACCOUNT")" \
     --role=roles/cloudsql.client --condition=None >/dev/null
+  # The build: reads the uploaded source, writes its log to Cloud Logging, pushes to this repository only.
+  for role in roles/logging.logWriter roles/storage.objectViewer; do
+    gc projects add-iam-policy-binding "$PROJECT_ID" --member="serviceAccount:$(account_email "$BUILD_ACCOUNT")" \
+      --role="$role" --condition=None >/dev/null
+  done
+  gc artifacts repositories add-iam-policy-binding "$REPOSITORY" --location "$REGION" \
+    --member="serviceAccount:$(account_email "$BUILD_ACCOUNT")" --role=roles/artifactregistry.writer >/dev/null
 }
 
 # A secret, kept in the region, readable by the API's account (and DATABASE_URL by the migration's).
@@ -212,8 +232,10 @@ scheduler_jobs() {
 }
 
 scheduler_job() {
-  local name="$1" schedule="$2" uri="$3" secret="$4" description="$5" token
-  token="$(gc secrets versions access latest --secret "$secret")"
+  local name="$1" schedule="$2" uri="$3" secret="$4" description="$5" token version
+  # In a release, the version the new revision was given (pin_secret_versions).
+  version="${secret}_VERSION"
+  token="$(gc secrets versions access "${!version:-latest}" --secret "$secret")"
   local common=(--location "$REGION" --schedule "$schedule" --time-zone Etc/UTC --uri "$uri" --http-method POST
     --attempt-deadline 60s --description "$description")
   if exists gc scheduler jobs describe "$name" --location "$REGION"; then
@@ -249,19 +271,41 @@ EOF
 
 # ---------------------------------------------------------------------------------------------
 
+# Each secret's current version, by number, as NAME_VERSION (DATABASE_URL_VERSION, ...): the YAML
+# names it instead of `latest`. An instance reads its secrets when it starts, so with `latest` an
+# instance started later (scaling out, a restart) would take a version added since the release,
+# one nobody released, and instances would differ. Pinned, a new version reaches them only
+# through the next `release`.
+pin_secret_versions() {
+  local name described path state version
+  for name in DATABASE_URL "${SECRETS_GENERATED[@]}" "${SECRETS_FROM_YOU[@]}"; do
+    described="$(gc secrets versions describe latest --secret "$name" --format='value(name,state)')" ||
+      fail "$name: no version to release (deploy/deploy.sh setup says how to add one)"
+    read -r path state <<<"$described"
+    version="${path##*/}"
+    [[ "$version" =~ ^[0-9]+$ ]] || fail "$name: Secret Manager named no version number ($described)"
+    [[ "$state" == ENABLED ]] || fail "$name: its newest version, $version, is $state: enable it or add a new one"
+    printf -v "${name}_VERSION" '%s' "$version"
+    export "${name}_VERSION"
+  done
+}
+
 # A YAML file with its placeholders put in; only these names are replaced, nothing else in it.
 render() {
-  local out
+  local out names name
   out="$WORK/$(basename "$1")"
   # shellcheck disable=SC2016 # the list of names for envsubst, not a string to expand
-  envsubst '${IMAGE} ${PROJECT_ID} ${SQL_INSTANCE} ${SITE_URL} ${MAIL_FROM} ${PROVIDER_ALERT_EMAIL} ${VAPID_PUBLIC_KEY}' \
-    <"$1" >"$out"
+  names='${IMAGE} ${PROJECT_ID} ${SQL_INSTANCE} ${SITE_URL} ${MAIL_FROM} ${PROVIDER_ALERT_EMAIL} ${VAPID_PUBLIC_KEY}'
+  for name in DATABASE_URL "${SECRETS_GENERATED[@]}" "${SECRETS_FROM_YOU[@]}"; do names+=" \${${name}_VERSION}"; done
+  envsubst "$names" <"$1" >"$out"
   ! grep -n '[$][{]' "$out" || fail "$1: a placeholder above has no value"
+  ! grep -n 'key: *.\?latest' "$out" || fail "$1: a secret above is not pinned to a version"
   printf '%s' "$out"
 }
 
-release() {
-  need PROJECT_ID SITE_URL MAIL_FROM PROVIDER_ALERT_EMAIL VAPID_PUBLIC_KEY PUBLIC_FIREBASE_API_KEY PUBLIC_FIREBASE_APP_ID
+# What the YAML files take: the plain settings, checked, and the image of HEAD.
+yaml_settings() {
+  need PROJECT_ID SITE_URL MAIL_FROM PROVIDER_ALERT_EMAIL VAPID_PUBLIC_KEY
   command -v envsubst >/dev/null || fail "envsubst is missing (Debian: apt-get install gettext-base; macOS: brew install gettext)"
   [[ "$SITE_URL" == https://* ]] || fail "SITE_URL must be an https:// URL"
   local value
@@ -269,6 +313,27 @@ release() {
   for value in "$SITE_URL" "$MAIL_FROM" "$PROVIDER_ALERT_EMAIL" "$VAPID_PUBLIC_KEY"; do
     [[ "$value" != *"'"* && "$value" != *$'\n'* ]] || fail "a setting holds a quote or a line break: $value"
   done
+  export PROJECT_ID SQL_INSTANCE SITE_URL MAIL_FROM PROVIDER_ALERT_EMAIL VAPID_PUBLIC_KEY
+  IMAGE="${REGION}-docker.pkg.dev/${PROJECT_ID}/${REPOSITORY}/api:$(git rev-parse --short=12 HEAD)"
+  export IMAGE
+}
+
+# `render DIR`: the YAML files as `release` would apply them now, to read before releasing.
+render_to() {
+  [[ -n "${1:-}" ]] || fail "usage: deploy/deploy.sh render DIR"
+  yaml_settings
+  mkdir -p "$1"
+  WORK="$1"
+  pin_secret_versions
+  render deploy/migrate-job.yaml
+  echo
+  render deploy/cloud-run-service.yaml
+  echo
+}
+
+release() {
+  need PUBLIC_FIREBASE_API_KEY PUBLIC_FIREBASE_APP_ID
+  yaml_settings
   say "Secrets"
   missing_secrets || fail "add the secrets above first (the API refuses to start without them)"
   echo "  every secret has a value"
@@ -276,9 +341,6 @@ release() {
   [[ -z "$(git status --porcelain)" ]] || fail "commit or set aside your changes first: the release is built from HEAD"
   WORK="$(mktemp -d)"
   trap 'rm -rf "$WORK"' EXIT
-  export PROJECT_ID SQL_INSTANCE SITE_URL MAIL_FROM PROVIDER_ALERT_EMAIL VAPID_PUBLIC_KEY
-  IMAGE="${REGION}-docker.pkg.dev/${PROJECT_ID}/${REPOSITORY}/api:$(git rev-parse --short=12 HEAD)"
-  export IMAGE
 
   say "Image $IMAGE"
   if exists gc artifacts docker images describe "$IMAGE"; then
@@ -286,11 +348,23 @@ release() {
   else
     mkdir "$WORK/source"
     git archive --format=tar HEAD | tar -x -C "$WORK/source"
-    # The Dockerfile and .dockerignore at the root decide what goes in; built in the region.
-    gc builds submit "$WORK/source" --region "$REGION" --tag "$IMAGE"
+    # The Dockerfile and .dockerignore at the root decide what goes in. Built in BUILD_REGION as
+    # BUILD_ACCOUNT; a build with its own account keeps its log in Cloud Logging only.
+    cat >"$WORK/cloudbuild.yaml" <<EOF
+steps:
+  - name: gcr.io/cloud-builders/docker
+    args: ['build', '--tag', '$IMAGE', '.']
+images: ['$IMAGE']
+options:
+  logging: CLOUD_LOGGING_ONLY
+EOF
+    gc builds submit "$WORK/source" --region "$BUILD_REGION" --config "$WORK/cloudbuild.yaml" \
+      --service-account "projects/$PROJECT_ID/serviceAccounts/$(account_email "$BUILD_ACCOUNT")"
   fi
 
   say "Migrations (job $MIGRATE_JOB), before the new revision takes traffic"
+  # Each secret's version as of now, named in both YAML files.
+  pin_secret_versions
   local job_yaml service_yaml
   job_yaml="$(render deploy/migrate-job.yaml)"
   service_yaml="$(render deploy/cloud-run-service.yaml)"
@@ -300,9 +374,10 @@ release() {
   say "API (service $SERVICE)"
   # Waits until the new revision is ready (its startup probe passed: preflight and schema check)
   # and serving; a revision that fails to start leaves the previous one serving.
+  # Public (Firebase Hosting calls it as anyone on the internet would) through the YAML's
+  # run.googleapis.com/invoker-iam-disabled, not an allUsers binding, which an organisation's
+  # domain-restricted sharing refuses.
   gc run services replace "$service_yaml" --region "$REGION"
-  # Firebase Hosting calls the service as anyone on the internet would: it must be public.
-  gc run services add-iam-policy-binding "$SERVICE" --region "$REGION" --member=allUsers --role=roles/run.invoker >/dev/null
   scheduler_jobs
 
   say "Site (Firebase Hosting; /api/** goes to $SERVICE in $REGION, firebase.json)"
@@ -322,8 +397,9 @@ release() {
 case "${1:-}" in
   setup) setup ;;
   release) release ;;
+  render) render_to "${2:-}" ;;
   *)
-    echo "usage: deploy/deploy.sh setup|release   (README: Going live)" >&2
+    echo "usage: deploy/deploy.sh setup|release|render DIR   (README: Going live)" >&2
     exit 2
     ;;
 esac

@@ -40,6 +40,21 @@ describe('the Dockerfile', () => {
     expect(instructions.at(-1)).toBe('CMD ["node", "src/server/main.ts"]');
   });
 
+  it('is pinned to a Node release with stable type stripping (24.12 or later), the one package.json runs the tests on', () => {
+    const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const tested = packageJson.devDependencies['node'];
+    expect(tested).toMatch(/^\d+\.\d+\.\d+$/);
+    const images = instructions.filter((line) => line.startsWith('FROM ')).map((line) => /^FROM node:([^\s]+) AS \w+$/.exec(line)?.[1]);
+    for (const image of images) {
+      // A release (24.21.0-bookworm-slim) or a digest (…@sha256:…), never a floating "24" or "lts".
+      const version = /^(\d+\.\d+\.\d+)-[\w.-]+(@sha256:[0-9a-f]{64})?$/.exec(image ?? '')?.[1];
+      expect(version, `FROM node:${image}`).toBe(tested);
+      const [major, minor] = version!.split('.').map(Number);
+      expect(major).toBe(24);
+      expect(minor).toBeGreaterThanOrEqual(12);
+    }
+  });
+
   it('copies named folders only, never the whole context, tests, stand-ins or scripts', () => {
     const copied = instructions
       .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))

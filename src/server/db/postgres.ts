@@ -121,11 +121,19 @@ function listener(url: string) {
 const isResultChanged = (error: unknown) =>
   (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
 
+/**
+ * The connections one process holds at most: this many pooled, plus the one that LISTENs for order
+ * changes (the long-polls' wake-ups). A long-poll holds none while it waits. Production counts them
+ * against the database's limit (deploy/cloud-run-service.yaml, README: Going live): two revisions
+ * at once during a rollout, each at its maximum of instances, and the migration job.
+ */
+export const POSTGRES_POOL_MAX = 8;
+
 /** A pool of connections to a PostgreSQL server (DATABASE_URL). */
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
+    max: options.max ?? POSTGRES_POOL_MAX,
     // Per pool rather than pg's global parsers, so nothing else in the process is changed.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
