@@ -32,7 +32,9 @@ import { OrderState } from './shop-api.ts';
  *   POST /ops/support/{id}/close       OpsSupportClose → OpsActionResult (a buyer's new message reopens it) (support)
  *
  * Every action carries `idempotencyKey` (one per click of the page, kept while the form is open):
- * the same key again answers the first outcome and does nothing twice.
+ * the same key again answers the first outcome and does nothing twice. The key is the request's
+ * alone: the same key with another operator, action, order, account or body answers 409 key_reused
+ * and does nothing.
  */
 
 export const OPS_ROLES = ['support', 'admin'] as const;
@@ -256,6 +258,11 @@ export const OPS_ERROR_CODES = {
   forbidden: 'forbidden',
   /** 409: an action the order's state does not allow now (detail says why). */
   conflict: 'conflict',
+  /**
+   * 409 on an action: its idempotency key was used for another request (another operator, action,
+   * order, account or body); nothing was done. A new click (a new key) asks anew.
+   */
+  keyReused: 'key_reused',
 } as const;
 
 /** The support inbox (issue 32 item 4). */

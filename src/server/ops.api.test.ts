@@ -233,6 +233,47 @@ describe.each(databaseDrivers())('the back office on $name', (driver) => {
     expect(timeline.some((e) => e.source === 'mail' && e.what === 'order e-mail sent again')).toBe(true);
   });
 
+  it('runs a key again only for the same operator, action, order and body: another request under it answers 409 and does nothing (issue 46)', async () => {
+    const a = await deliveredOrder();
+    const b = await deliveredOrder();
+    const x = await staff('admin');
+    const y = await staff('admin');
+    const half = Math.floor(a.order.total.amountMinor / 2);
+    const clicked = { reason: 'goodwill: slow network', amountMinor: half, idempotencyKey: key() };
+    expect((await act(`/ops/orders/${a.order.id}/refunds`, x.idToken, clicked)).outcome).toBe('done');
+    // As if X's try had failed (its answer an error): the row may run again, but only for X's own request.
+    await bed.db.query(`UPDATE operator_actions SET outcome = 'failed' WHERE idempotency_key = $1`, [clicked.idempotencyKey]);
+
+    for (const [path, token, body] of [
+      [`/ops/orders/${b.order.id}/refunds`, y.idToken, { ...clicked, reason: 'their own reason' }],
+      [`/ops/orders/${b.order.id}/refunds`, y.idToken, clicked],
+      [`/ops/orders/${b.order.id}/refunds`, x.idToken, clicked],
+      [`/ops/orders/${a.order.id}/refunds`, y.idToken, clicked],
+      [`/ops/orders/${a.order.id}/refunds`, x.idToken, { ...clicked, amountMinor: half + 1 }],
+      [`/ops/orders/${a.order.id}/refunds`, x.idToken, { ...clicked, esim: 'suspend' }],
+      [`/ops/orders/${a.order.id}/esim/suspend`, x.idToken, { reason: clicked.reason, idempotencyKey: clicked.idempotencyKey }],
+      [`/ops/orders/${a.order.id}/notes`, x.idToken, { text: clicked.reason, idempotencyKey: clicked.idempotencyKey }],
+    ] as const) {
+      const refused = await post(path, token, body);
+      expect(refused.status, `${path} ${JSON.stringify(body)}`).toBe(409);
+      expect(ApiError.parse(await refused.json()).error.code).toBe('key_reused');
+    }
+    const seenB = await readOrder(x.idToken, b.order.id);
+    expect(seenB.refunds).toEqual([]);
+    expect(seenB.timeline.filter((e) => e.source === 'operator')).toEqual([]);
+    expect(
+      await bed.db.query('SELECT operator_uid, order_id, action, reason, outcome FROM operator_actions WHERE idempotency_key = $1', [
+        clicked.idempotencyKey,
+      ]),
+    ).toEqual([{ operator_uid: x.uid, order_id: a.order.id, action: 'refund', reason: clicked.reason, outcome: 'failed' }]);
+    expect(await bed.db.query('SELECT 1 FROM operator_actions WHERE order_id = $1', [b.order.id])).toHaveLength(0);
+
+    // X's own click again runs again: the refund command's key is the click's, so it is still one refund.
+    expect((await act(`/ops/orders/${a.order.id}/refunds`, x.idToken, clicked)).outcome).toBe('done');
+    const seenA = await readOrder(x.idToken, a.order.id);
+    expect(seenA.refunds.map((r) => [r.operator, r.amount.amountMinor])).toEqual([[x.uid, half]]);
+  });
+
   it('shows an order paid in USD in dollars with what Stripe settled in euros; the dashboard counts it in EUR, with a USD line', async () => {
     const admin = await staff('admin');
     const dashboard = async () => OpsDashboard.parse(await (await call('/ops/dashboard', { token: admin.idToken })).json());

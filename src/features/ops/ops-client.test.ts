@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOpsClient, OpsError } from './ops-client.ts';
 import { opsErrorText } from './ops-errors.ts';
+import de from '../../../locales/de/ops.json';
 import en from '../../../locales/en/ops.json';
 import type { OpsMessages } from './ops-messages.ts';
 
@@ -55,6 +56,15 @@ describe('the back office client', () => {
     expect(opsErrorText(forbidden, m)).toBe(m.errors.forbidden);
     const conflict = await caught(client(() => json(409, { error: { code: 'conflict', message: 'already refunded' } })).ops.order('x'));
     expect(opsErrorText(conflict, m)).toBe("The order's state does not allow this now: already refunded");
+    // A key another request used (issue 46): its own words in both languages, not the order state's conflict.
+    const body = { reason: 'asked by phone', idempotencyKey: 'key-12345678' };
+    const reused = await caught(
+      client(() =>
+        json(409, { error: { code: 'key_reused', message: 'This idempotency key was used for another request' } }),
+      ).ops.orderAction('o1', 'refunds', body),
+    );
+    expect(opsErrorText(reused, m)).toBe(en.errors.key_reused);
+    expect(opsErrorText(reused, de as OpsMessages)).toBe(de.errors.key_reused);
     const odd = await caught(client(() => new Response('<html>', { status: 502 })).ops.dashboard());
     expect(odd).toMatchObject({ code: 'http_502', status: 502 });
     expect(opsErrorText(odd, m)).toBe(m.errors.server);

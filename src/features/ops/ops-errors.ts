@@ -30,6 +30,7 @@ const KNOWN_CODES: Record<ErrorKey, true> = {
   recent_login_required: true,
   not_found: true,
   conflict: true,
+  key_reused: true,
   bad_request: true,
   too_many_requests: true,
   partner_unavailable: true,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databaseDrivers } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.ts';
-import { createActionRecords, type ActionOutcome, type ActionRecords } from './action-records.ts';
+import { ActionKeyReused, createActionRecords, type ActionOutcome, type ActionRecords } from './action-records.ts';
 
 /**
  * The record of operator actions (issue 30): written before the action runs, settled with its
@@ -35,8 +35,41 @@ describe.each(databaseDrivers())('operator actions on $name', ({ open }) => {
     expect(await db.query('SELECT operator_uid, operator_email, reason, outcome FROM operator_actions')).toEqual([
       { operator_uid: 'op-1', operator_email: 'op@example.com', reason: 'why', outcome: 'done' },
     ]);
-    const other = await records.record({ ...request('k1'), action: 'resend_email' }, act);
-    expect(other.outcome).toBe('refused');
+    await expect(records.record({ ...request('k1'), action: 'resend_email' }, act)).rejects.toBeInstanceOf(ActionKeyReused);
+    expect(runs).toBe(1);
+  });
+
+  it('runs a key again only for the same operator, action, account and body: any other request under it runs nothing (issue 46)', async () => {
+    const first = { ...request('k4'), accountUid: 'buyer-a', details: { amountMinor: 100 } };
+    await expect(records.record(first, () => Promise.reject(new Error('Stripe did not answer')))).rejects.toThrow();
+    let runs = 0;
+    const act = async () => (runs++, done);
+    for (const other of [
+      { ...first, operator: { uid: 'op-2', email: 'other@example.com' } },
+      { ...first, action: 'block' as const },
+      { ...first, accountUid: 'buyer-b' },
+      { ...first, accountUid: undefined },
+      { ...first, reason: 'another reason' },
+      { ...first, details: { amountMinor: 200 } },
+      { ...first, details: {} },
+      { ...first, details: { amountMinor: 100, esim: 'suspend' } },
+    ]) {
+      await expect(records.record(other, act), JSON.stringify(other)).rejects.toBeInstanceOf(ActionKeyReused);
+    }
+    expect(runs).toBe(0);
+    const row = async () =>
+      db.query('SELECT operator_uid, action, account_uid, reason, details, outcome FROM operator_actions WHERE idempotency_key = $1', [
+        'k4',
+      ]);
+    expect(await row()).toEqual([
+      { operator_uid: 'op-1', action: 'note', account_uid: 'buyer-a', reason: 'why', details: { amountMinor: 100 }, outcome: 'failed' },
+    ]);
+    // The same request (the same operator's retry of the same click) runs again, once; then no other under the key.
+    expect(await records.record({ ...first, details: { amountMinor: 100 } }, act)).toMatchObject({ outcome: 'done' });
+    expect(await records.record(first, act)).toMatchObject({ outcome: 'already' });
+    await expect(records.record({ ...first, operator: { uid: 'op-2', email: null } }, act)).rejects.toBeInstanceOf(ActionKeyReused);
+    expect(runs).toBe(1);
+    expect((await row())[0]).toMatchObject({ operator_uid: 'op-1', outcome: 'done' });
   });
 
   it('runs again after a try that threw; one under way answers pending until it is stale', async () => {

@@ -1,6 +1,7 @@
-import { Hono } from 'hono';
+import { Hono, type ErrorHandler } from 'hono';
 import { zValidator } from '@hono/zod-validator';
 import {
+  OPS_ERROR_CODES,
   OpsNote,
   OpsOrderQuery,
   OpsReason,
@@ -18,7 +19,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AccountActions, OrderActions } from './actions.types.ts';
-import type { ActionRecords } from './action-records.ts';
+import { ActionKeyReused, type ActionRecords } from './action-records.ts';
 import { dashboard } from './dashboard.ts';
 import { adminOnly, opsAuth, type OpsEnv } from './ops-auth.ts';
 import { accountState, orderDetail } from './order-detail.ts';
@@ -47,6 +48,12 @@ const queryOf = zValidator('query', OpsOrderQuery, (result, c) =>
   result.success ? undefined : fail(c, 400, ERROR_CODES.badRequest, 'Check the filters: state, from and to (YYYY-MM-DD).'),
 );
 
+/** An action's key that another request used (action-records.ts): 409, nothing done. Any other error goes on to the app's handler. */
+const keyReused: ErrorHandler<OpsEnv> = (error, c) => {
+  if (error instanceof ActionKeyReused) return fail(c, 409, OPS_ERROR_CODES.keyReused, error.message);
+  throw error;
+};
+
 /**
  * The back office's API, mounted at /ops (src/contract/ops-api.ts lists the routes). Every route
  * checks the caller's role on the server (ops-auth.ts); handlers translate HTTP and call the ops
@@ -60,6 +67,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
 
   return (
     new Hono<OpsEnv>()
+      .onError(keyReused)
       .use('*', opsAuth(accounts, deps.allowedOrigins))
       .get('/me', (c) => {
         const { uid, email, role } = c.var.operator;
