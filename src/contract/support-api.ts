@@ -92,5 +92,12 @@ export const SUPPORT_ERROR_CODES = {
 /** A request's reference from its id. */
 export const supportReference = (id: string) => `SR-${id.slice(0, 8).toUpperCase()}`;
 
-/** Support requests and follow-ups a signed-in buyer, or a visitor's address and their e-mail each, may send in an hour. */
+/** Support requests and follow-ups a signed-in buyer, or a visitor's address, may send in an hour. */
 export const SUPPORT_REQUESTS_PER_HOUR = 5;
+/**
+ * Requests whose confirmation goes to an address nobody has proven (a visitor's, or an account's not
+ * yet verified) that one mailbox may be sent in a day, whoever asks and from wherever (issue 46 item 3).
+ */
+export const SUPPORT_REQUESTS_PER_RECIPIENT_PER_DAY = 5;
+/** Such requests the whole shop takes in an hour, from everyone together: no header or address resets it. */
+export const SUPPORT_UNPROVEN_REQUESTS_PER_HOUR = 20;

@@ -8,7 +8,11 @@ import {
   TRAVELLER_LINKS_PER_USER_PER_HOUR,
 } from '../config/constants.ts';
 import { ERROR_CODES } from '../contract/shop-api.ts';
-import { SUPPORT_REQUESTS_PER_HOUR } from '../contract/support-api.ts';
+import {
+  SUPPORT_REQUESTS_PER_HOUR,
+  SUPPORT_REQUESTS_PER_RECIPIENT_PER_DAY,
+  SUPPORT_UNPROVEN_REQUESTS_PER_HOUR,
+} from '../contract/support-api.ts';
 import type { Db } from './db/db.ts';
 import { fail } from './http.ts';
 import type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
@@ -30,8 +34,12 @@ export interface UserLimits {
   topUpListsPerMinute: number;
   /** GET /esims's reads of data use from the partner; beyond it answers the figures it has. */
   usageRefreshesPerMinute: number;
-  /** Support requests and follow-ups (issue 32): per account, or per visitor's address and e-mail. */
+  /** Support requests and follow-ups (issue 32): per account, or per visitor's address. */
   supportPerHour: number;
+  /** Support requests confirmed to an unproven address, per recipient's mailbox a day (issue 46 item 3). */
+  supportPerRecipientPerDay: number;
+  /** Support requests confirmed to an unproven address, from everyone together in an hour (issue 46 item 3). */
+  supportUnprovenPerHour: number;
   /** Links given to travellers (issue 33): each may send an e-mail to an address the buyer typed. */
   travellerLinksPerHour: number;
 }
@@ -43,6 +51,8 @@ export const USER_LIMITS: UserLimits = {
   topUpListsPerMinute: TOP_UP_LISTS_PER_USER_PER_MINUTE,
   usageRefreshesPerMinute: ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE,
   supportPerHour: SUPPORT_REQUESTS_PER_HOUR,
+  supportPerRecipientPerDay: SUPPORT_REQUESTS_PER_RECIPIENT_PER_DAY,
+  supportUnprovenPerHour: SUPPORT_UNPROVEN_REQUESTS_PER_HOUR,
   travellerLinksPerHour: TRAVELLER_LINKS_PER_USER_PER_HOUR,
 };
 
@@ -79,6 +89,8 @@ export function createUserLimits(db: Db, limits: UserLimits = USER_LIMITS): User
     topUps: [window('top-ups-minute', limits.topUpListsPerMinute, 60)],
     usage: [window('usage-minute', limits.usageRefreshesPerMinute, 60)],
     support: [window('support-hour', limits.supportPerHour, 3600)],
+    supportRecipient: [window('support-recipient-day', limits.supportPerRecipientPerDay, 86_400)],
+    supportUnproven: [window('support-unproven-hour', limits.supportUnprovenPerHour, 3600)],
     travellerLinks: [window('traveller-links-hour', limits.travellerLinksPerHour, 3600)],
   };
 

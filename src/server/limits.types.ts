@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 
-export type LimitedRoute = 'orders' | 'refunds' | 'topUps' | 'usage' | 'support' | 'travellerLinks';
+export type LimitedRoute =
+  'orders' | 'refunds' | 'topUps' | 'usage' | 'support' | 'supportRecipient' | 'supportUnproven' | 'travellerLinks';
 
 /**
  * One user's request of a limited route counted inside another statement (POST /orders counts it in

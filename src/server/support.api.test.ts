@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
@@ -22,6 +23,12 @@ import { sendDueSupportEmails } from './support/outbox.ts';
 const { catalogue, PLAN } = testCatalogue();
 const accounts = firebaseAccounts('demo-esim');
 const FORM_MIN_MS = 300;
+/** TRUSTED_PROXIES as the service is deployed (deploy/cloud-run-service.yaml): the tests count clients as production does. */
+const DEPLOYED_TRUSTED_PROXIES = Number(
+  /name: TRUSTED_PROXIES\s+value: '(\d+)'/.exec(readFileSync(new URL('../../deploy/cloud-run-service.yaml', import.meta.url), 'utf8'))![1],
+);
+/** The limits these tests run with: the shop-wide cap out of the way except where a test lowers it. */
+const LIMITS = { supportPerHour: 3, supportPerRecipientPerDay: 3, supportUnprovenPerHour: 1000 };
 
 async function staff(role: OpsRole) {
   const account = await signUp();
@@ -34,7 +41,7 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
     catalogue,
     siteUrl: 'http://127.0.0.1:4336',
     allocationDelayMs: 100,
-    api: () => ({ supportFormMinMs: FORM_MIN_MS, limits: { supportPerHour: 3 } }),
+    api: () => ({ supportFormMinMs: FORM_MIN_MS, trustedProxies: DEPLOYED_TRUSTED_PROXIES, limits: LIMITS }),
   });
   const { call } = bed;
   const post = (path: string, body: unknown, token?: string) =>
@@ -49,6 +56,23 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
   async function request(fields: Partial<SupportRequest>, token?: string) {
     return post('/support', { message: 'My eSIM shows no signal in Berlin.', lang: 'en', formToken: await formToken(), ...fields }, token);
   }
+  /** `n` form tokens, old enough to send (asked for together: one wait for all). */
+  async function formTokens(n: number) {
+    const tokens = await Promise.all(
+      Array.from({ length: n }, async () => SupportForm.parse(await (await call('/support/form')).json()).formToken),
+    );
+    await new Promise((resolve) => setTimeout(resolve, FORM_MIN_MS + 50));
+    return tokens;
+  }
+  /** A request straight to the service (its run.app address), with whatever X-Forwarded-For the caller writes. */
+  const direct = (forwardedFor: string, body: Partial<SupportRequest> & { formToken: string }, idToken?: string) =>
+    call('/support', {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': forwardedFor },
+      body: JSON.stringify({ message: 'Your parcel is held: pay the fee at https://phish.example/pay', lang: 'en', ...body }),
+      ...(idToken && { token: idToken }),
+    });
+  const clearLimits = (prefix: string) => bed.db.query('DELETE FROM rate_limits WHERE key LIKE $1', [`${prefix}%`]);
 
   async function deliveredOrder() {
     const buyer = await signUp();
@@ -177,7 +201,7 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
     expect(await bed.db.query('SELECT 1 FROM support_requests WHERE uid = $1', [stranger.uid])).toHaveLength(0);
   });
 
-  it('limits requests per account, and per address and e-mail for visitors', async () => {
+  it('limits requests per account, and per address and mailbox for visitors', async () => {
     const buyer = await signUp();
     for (let i = 0; i < 3; i++) expect((await request({}, buyer.idToken)).status).toBe(201);
     const refused = await request({}, buyer.idToken);
@@ -193,6 +217,112 @@ describe.each(databaseDrivers())('support requests on $name', (driver) => {
     await bed.db.query("DELETE FROM rate_limits WHERE key LIKE 'support-hour:ip:%'");
     expect((await request({ email: `other-${randomUUID()}@example.com` })).status).toBe(201);
     expect((await request({ email })).status).toBe(429);
+  });
+
+  it('takes each form token once: the same token again is refused as spam, and sends nothing', async () => {
+    const [token] = await formTokens(1);
+    const first = `once-${randomUUID()}@example.com`;
+    const second = `again-${randomUUID()}@example.com`;
+    expect((await direct('5.5.5.1, 35.190.0.1', { email: first, formToken: token! })).status).toBe(201);
+    for (const again of [
+      await direct('5.5.5.1, 35.190.0.1', { email: second, formToken: token! }),
+      await direct('5.5.5.2, 35.190.0.2', { formToken: token! }, (await signUp()).idToken),
+    ]) {
+      expect(again.status).toBe(400);
+      expect(ApiError.parse(await again.json()).error.code).toBe('spam_suspected');
+    }
+    await mailTo(first, /SR-/);
+    expect(bed.stand.smtp.messages.filter((m) => m.to.includes(second))).toEqual([]);
+    expect(await bed.db.query('SELECT 1 FROM support_requests WHERE email = $1', [second])).toHaveLength(0);
+  });
+
+  it('counts a direct caller by the address Google’s front end appended: forged X-Forwarded-For entries do not reset the limit', async () => {
+    // The review's run on the service as deployed: one forged entry per request, a new recipient each time.
+    await clearLimits('support-hour:ip:');
+    const tokens = await formTokens(12);
+    const recipients = tokens.map((_, i) => `relay-${i}-${randomUUID()}@example.com`);
+    const statuses: number[] = [];
+    for (const [i, formToken] of tokens.entries())
+      statuses.push((await direct(`6.6.6.${i}, 35.191.0.1`, { email: recipients[i]!, formToken })).status);
+    expect(statuses).toEqual([201, 201, 201, ...Array<number>(9).fill(429)]);
+    await mailTo(recipients[2]!, /SR-/);
+    expect(bed.stand.smtp.messages.filter((m) => recipients.some((r) => m.to.includes(r)))).toHaveLength(3);
+    await clearLimits('support-hour:ip:');
+  });
+
+  it('caps what one mailbox is sent, however its address is spelled and wherever the request comes from', async () => {
+    const name = `v${randomUUID().slice(0, 8)}`;
+    const spellings = [
+      `${name}+1@gmail.com`,
+      `${name.slice(0, 3)}.${name.slice(3)}@googlemail.com`,
+      `${name.toUpperCase()}@Gmail.com`,
+      `${name}+4@gmail.com`,
+    ];
+    const tokens = await formTokens(spellings.length + 1);
+    const statuses: number[] = [];
+    // Each from another caller (the rightmost entry too), so only the mailbox's cap can refuse.
+    for (const [i, email] of spellings.entries())
+      statuses.push((await direct(`6.6.${i}.6, 35.192.${i}.1`, { email, formToken: tokens[i]! })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    // An account nobody verified, with that mailbox as its address, counts on the same cap.
+    const unverified = await signUp(`${name}@gmail.com`, { emailVerified: false });
+    expect((await direct('6.6.9.6, 35.192.9.1', { formToken: tokens.at(-1)! }, unverified.idToken)).status).toBe(429);
+  });
+
+  it('caps the requests to unproven addresses from everyone together in an hour, whatever the headers say', async () => {
+    // The hour so far: all but 4 of the shop's requests to unproven addresses taken.
+    await bed.db.query(
+      `INSERT INTO rate_limits (key, points, expire) VALUES ('support-unproven-hour:all', $1, $2)
+       ON CONFLICT (key) DO UPDATE SET points = EXCLUDED.points, expire = EXCLUDED.expire`,
+      [LIMITS.supportUnprovenPerHour - 4, Date.now() + 3_600_000],
+    );
+    try {
+      const tokens = await formTokens(7);
+      const statuses: number[] = [];
+      // Every caller and recipient new: only the shop-wide cap can refuse.
+      for (const [i, formToken] of tokens.slice(0, 6).entries())
+        statuses.push((await direct(`7.7.7.${i}, 35.193.1.${i}`, { email: `all-${i}-${randomUUID()}@example.com`, formToken })).status);
+      expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
+      // A buyer whose address is verified is not an open relay's recipient: not counted.
+      const buyer = await signUp();
+      expect((await direct('7.7.8.1, 35.193.2.1', { formToken: tokens[6]! }, buyer.idToken)).status).toBe(201);
+    } finally {
+      await clearLimits('support-unproven-hour:');
+    }
+  });
+
+  it('confirms to an unproven address our fixed text and the reference only, quoting nothing the visitor wrote', async () => {
+    const visitor = `quoted-${randomUUID()}@example.com`;
+    const unverified = await signUp(undefined, { emailVerified: false });
+    const verified = await signUp();
+    const tokens = await formTokens(3);
+    const phishing = 'Your parcel is held: pay the fee at https://phish.example/pay';
+    const sent = [
+      await direct('8.8.8.1, 35.191.3.1', { email: visitor, formToken: tokens[0]!, lang: 'de' }),
+      await direct('8.8.8.2, 35.191.3.2', { formToken: tokens[1]! }, unverified.idToken),
+      await direct('8.8.8.3, 35.191.3.3', { formToken: tokens[2]! }, verified.idToken),
+    ];
+    const [toVisitor, toUnverified, toVerified] = await Promise.all(
+      sent.map(async (response, i) => {
+        expect(response.status).toBe(201);
+        const { reference } = SupportCreated.parse(await response.json());
+        return { reference, mail: await mailTo([visitor, unverified.email, verified.email][i]!, new RegExp(reference)) };
+      }),
+    );
+    for (const { reference, mail } of [toVisitor!, toUnverified!]) {
+      for (const part of [mail.subject, mail.text, mail.html]) {
+        expect(part).not.toContain('phish.example');
+        expect(part).not.toContain('parcel');
+      }
+      expect(mail.text).toContain(reference);
+    }
+    expect(toVisitor!.mail.subject).toBe(`Wir haben Ihre Anfrage ${toVisitor!.reference} erhalten`);
+    expect(toVisitor!.mail.text).toContain('hat jemand anderes Ihre E-Mail-Adresse in unser Formular eingegeben');
+    expect(toUnverified!.mail.text).toContain('someone else entered your e-mail address');
+    // The address the buyer proved theirs gets their words back; the provider reads every request.
+    expect(toVerified!.mail.text).toContain(phishing);
+    const notice = await mailTo(PROVIDER.supportEmail, new RegExp(toVisitor!.reference));
+    expect(notice.text).toContain(phishing);
   });
 
   it('is answered, closed and reopened in the back office; a stranger reads nothing of it', async () => {

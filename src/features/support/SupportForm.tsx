@@ -52,7 +52,7 @@ export default function SupportForm({ locale, messages: m, supportEmail, profile
   const emailRef = useRef<HTMLInputElement>(null);
   const signedIn = session.status === 'signedIn';
 
-  // The form's signed time: asked for when the form is shown (again after each request sent).
+  // The form's signed time: asked for when the form is shown (again after each request sent or refused).
   const newToken = () => {
     token.current = supportClient.form().then((f) => f.formToken);
     token.current.catch(() => {});
@@ -111,7 +111,8 @@ export default function SupportForm({ locale, messages: m, supportEmail, profile
       newToken();
     } catch (error) {
       const kind = error instanceof SupportError ? error.kind : 'network';
-      if (kind === 'spam') newToken();
+      // A token is good for one request whatever its answer: the next try needs a new one.
+      newToken();
       setFailure(
         kind === 'spam'
           ? m.errors.spam

@@ -7,8 +7,19 @@ import type { SupportRequestRow } from './store.ts';
 
 const localeOf = (lang: string): Locale => ((LOCALE_CODES as readonly string[]).includes(lang) ? (lang as Locale) : 'en');
 
-/** To the buyer, in their language: we have the request, its reference, what they wrote. */
-export function supportReceivedEmail(input: { request: SupportRequestRow; message: string; siteName: string; siteUrl: string }): Email {
+/**
+ * To the buyer, in their language: we have the request and its reference. What they wrote is quoted
+ * only to an address they proved theirs (`proven`: a verified account's): to anyone else's the
+ * e-mail is our fixed text and the reference, with a line for whoever did not write, so the form
+ * carries nobody's words to an address they typed (issue 46 item 3).
+ */
+export function supportReceivedEmail(input: {
+  request: SupportRequestRow;
+  message: string;
+  proven: boolean;
+  siteName: string;
+  siteUrl: string;
+}): Email {
   const lang = localeOf(input.request.lang);
   const { t } = mailTranslations(lang);
   const reference = supportReference(input.request.id);
@@ -16,8 +27,12 @@ export function supportReceivedEmail(input: { request: SupportRequestRow; messag
     { kind: 'heading', text: t('support.receivedHeading') },
     { kind: 'paragraph', text: t('support.received') },
     { kind: 'rows', rows: [{ label: t('support.reference'), value: reference, code: true }] },
-    { kind: 'subheading', text: t('support.yourMessage') },
-    { kind: 'paragraph', text: input.message },
+    ...(input.proven
+      ? [
+          { kind: 'subheading' as const, text: t('support.yourMessage') },
+          { kind: 'paragraph' as const, text: input.message },
+        ]
+      : [{ kind: 'paragraph' as const, text: t('support.notYou') }]),
     ...(input.request.uid
       ? [{ kind: 'link' as const, href: `${input.siteUrl}${localizePath(lang, '/profile')}#support`, text: t('support.seeProfile') }]
       : []),

@@ -13,7 +13,7 @@ import {
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
 import { bearerToken, fail, siteCors } from '../http.ts';
-import { tooManyAttempts, type UserLimiter } from '../limits.ts';
+import { tooManyAttempts, type LimitedRoute, type UserLimiter } from '../limits.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimRow } from '../esims/store.types.ts';
@@ -21,8 +21,9 @@ import { isUuid } from '../uuid.ts';
 import { jsonBody } from '../validation.ts';
 import { supportNoticeEmail, supportReceivedEmail } from './emails.ts';
 import { sendSupportEmail } from './outbox.ts';
-import { formTokenGood, issueFormToken } from './form-token.ts';
-import { addBuyerMessage, createSupportRequest, requestsOf } from './store.ts';
+import { issueFormToken, readFormToken } from './form-token.ts';
+import { mailboxKey } from './recipient.ts';
+import { addBuyerMessage, createSupportRequest, requestsOf, spendFormToken } from './store.ts';
 
 /** What support needs besides the database: the mailer, where the provider reads, the form tokens' key. */
 export interface SupportDeps {
@@ -64,14 +65,16 @@ export function supportRoutes(deps: SupportRoutesDeps) {
     exposeHeaders: ['Retry-After'],
   });
 
-  /** The first of the limits that refuses, as seconds to wait. */
-  async function limited(keys: string[]): Promise<number | undefined> {
-    for (const key of keys) {
-      const wait = await limits.take('support', key);
+  /** The first of the limits that refuses, as seconds to wait (the ones after it do not count the request). */
+  async function limited(keys: [LimitedRoute, string][]): Promise<number | undefined> {
+    for (const [route, key] of keys) {
+      const wait = await limits.take(route, key);
       if (wait !== undefined) return wait;
     }
     return undefined;
   }
+  const spam = (c: Context) =>
+    fail(c, 400, SUPPORT_ERROR_CODES.spamSuspected, 'The form was sent too quickly, is out of date or was sent before; please try again.');
 
   const app = new Hono<Env>().use('*', cors);
 
@@ -84,8 +87,8 @@ export function supportRoutes(deps: SupportRoutesDeps) {
     const body = c.req.valid('json');
     const caller = c.var.caller;
     // The spam check first: a bot learns nothing else.
-    if ((body.website ?? '') !== '' || !formTokenGood(support.secret, body.formToken, support.formMinMs))
-      return fail(c, 400, SUPPORT_ERROR_CODES.spamSuspected, 'The form was sent too quickly or is out of date; please try again.');
+    const formToken = readFormToken(support.secret, body.formToken, support.formMinMs);
+    if ((body.website ?? '') !== '' || !formToken) return spam(c);
     const email = caller?.email ?? body.email;
     if (!email) return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: email.');
     if (!caller && body.orderId) return fail(c, 400, ERROR_CODES.badRequest, 'Check these fields: orderId.');
@@ -95,9 +98,21 @@ export function supportRoutes(deps: SupportRoutesDeps) {
       order = await ownOrder(db, caller.uid, body.orderId);
       if (!order) return fail(c, 404, ERROR_CODES.notFound, 'No such order.');
     }
-    const wait = await limited(
-      caller ? [caller.uid] : [`ip:${clientKey(c.req.raw, c.env, deps.trustedProxies ?? 0)}`, `email:${email.toLowerCase()}`],
-    );
+    // One request per form token, whatever its answer (issue 46 item 3): the form asks for a new one.
+    if (!(await spendFormToken(db, formToken))) return spam(c);
+    // An address nobody has proven (a visitor's, an account's not verified) may be anyone's: the
+    // caps on its mailbox and on all such requests together hold whatever the request's headers
+    // say. The caller's own limit (account, or the client address: TRUSTED_PROXIES) comes first.
+    const proven = caller?.emailVerified === true;
+    const wait = await limited([
+      caller ? ['support', caller.uid] : ['support', `ip:${clientKey(c.req.raw, c.env, deps.trustedProxies ?? 0)}`],
+      ...(proven
+        ? []
+        : ([
+            ['supportRecipient', mailboxKey(email)],
+            ['supportUnproven', 'all'],
+          ] as [LimitedRoute, string][])),
+    ]);
     if (wait !== undefined) return tooManyAttempts(c, wait);
 
     // A visitor's order number finds the order for the provider's eyes only.
@@ -116,7 +131,7 @@ export function supportRoutes(deps: SupportRoutesDeps) {
       requestId: request.id,
       what: 'confirmation',
       to: email,
-      email: supportReceivedEmail({ request, message: body.message, siteName: support.siteName, siteUrl: support.siteUrl }),
+      email: supportReceivedEmail({ request, message: body.message, proven, siteName: support.siteName, siteUrl: support.siteUrl }),
     });
     await sendSupportEmail(db, support.mailer, {
       requestId: request.id,
@@ -136,7 +151,7 @@ export function supportRoutes(deps: SupportRoutesDeps) {
     const id = c.req.param('id');
     const notFound = (ctx: Context) => fail(ctx, 404, ERROR_CODES.notFound, 'No such support request.');
     if (!isUuid(id)) return notFound(c);
-    const wait = await limited([uid]);
+    const wait = await limited([['support', uid]]);
     if (wait !== undefined) return tooManyAttempts(c, wait);
     const { message } = c.req.valid('json');
     const added = await addBuyerMessage(db, uid, id, message);

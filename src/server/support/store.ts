@@ -39,6 +39,20 @@ export interface NewSupportRequest {
   message: string;
 }
 
+/**
+ * Records a form token's nonce as used (migration 0033): true the first time, false for a token
+ * already used. Clears the tokens whose form was shown over a day ago, which are refused anyway.
+ */
+export async function spendFormToken(db: Db, token: { nonce: string; issuedAt: number }): Promise<boolean> {
+  const rows = await db.query(
+    `WITH cleared AS (DELETE FROM support_form_tokens_used WHERE issued_at < now() - interval '25 hours')
+     INSERT INTO support_form_tokens_used (nonce, issued_at) VALUES ($1, to_timestamp($2::double precision / 1000))
+     ON CONFLICT (nonce) DO NOTHING RETURNING nonce`,
+    [token.nonce, token.issuedAt],
+  );
+  return rows.length === 1;
+}
+
 /** Opens a request with its first message, in one transaction. */
 export async function createSupportRequest(db: Db, input: NewSupportRequest): Promise<SupportRequestRow> {
   const id = randomUUID();
