@@ -50,6 +50,32 @@ describe('the production preflight', () => {
     ).toBe(true);
   });
 
+  // Issue 46 item 5: firebase-admin takes an emulator's path for any value that is set, blank too.
+  const emulatorVariables = [
+    'FIREBASE_AUTH_EMULATOR_HOST',
+    'FIRESTORE_EMULATOR_HOST',
+    'FIREBASE_EMULATOR_HUB',
+    'FIREBASE_DATABASE_EMULATOR_HOST',
+    'FIREBASE_STORAGE_EMULATOR_HOST',
+    'STORAGE_EMULATOR_HOST',
+    'CLOUD_TASKS_EMULATOR_HOST',
+    'CLOUD_EVENTARC_EMULATOR_HOST',
+    'DATA_CONNECT_EMULATOR_HOST',
+    // One firebase-admin does not read today: any *_EMULATOR_HOST is refused all the same.
+    'PUBSUB_EMULATOR_HOST',
+  ];
+  it.each(
+    emulatorVariables.flatMap((name) => ['', ' ', '\t', '127.0.0.1:9099', 'emulator.example.net:8080'].map((value) => [name, value])),
+  )('refuses %s set to %j, whatever its value', (name, value) => {
+    const problems = problemsWith({ [name]: value });
+    expect(problems, problems.join('\n')).toEqual([expect.stringMatching(new RegExp(`^${name} is set`))]);
+    // The test-only switch allows a loopback host only: a blank value is none.
+    if (!/^127\./.test(value)) {
+      const switched = productionPreflight({ ...production(), [STAND_IN_SWITCH]: '1', [name]: value }).problems;
+      expect(switched, switched.join('\n')).toEqual([expect.stringMatching(new RegExp(`^${name} is set`))]);
+    }
+  });
+
   it('names every problem at once', () => {
     const problems = problemsWith({
       STRIPE_SECRET_KEY: 'sk_test_abc',

@@ -30,6 +30,25 @@ const REQUIRED_IN_PRODUCTION = [
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The emulator variables firebase-admin and the Google Cloud clients under it read (issue 46 item
+ * 5). Each takes the emulator's path when it is set at all: firebase-admin tests the raw value, so
+ * even ' ' points the Auth check at an emulator that accepts unsigned tokens. Any of these, and any
+ * other *_EMULATOR_HOST, set to anything (an empty string too), refuses a production start.
+ */
+export const EMULATOR_VARIABLES = [
+  'FIREBASE_AUTH_EMULATOR_HOST',
+  'FIRESTORE_EMULATOR_HOST',
+  'FIREBASE_EMULATOR_HUB',
+  'FIREBASE_DATABASE_EMULATOR_HOST',
+  'FIREBASE_STORAGE_EMULATOR_HOST',
+  'STORAGE_EMULATOR_HOST',
+  'CLOUD_TASKS_EMULATOR_HOST',
+  'CLOUD_EVENTARC_EMULATOR_HOST',
+  'DATA_CONNECT_EMULATOR_HOST',
+] as const;
+const EMULATOR_NAME = /_EMULATOR_(HOST|HUB)$/;
+
 export interface PreflightResult {
   /** Each one refuses the start. */
   problems: string[];
@@ -58,8 +77,18 @@ export function productionPreflight(env: Env, rates?: { source: string }): Prefl
     if (standInsAllowed && isLoopback(host)) warnings.push(`${name} points at ${what} on ${host} (allowed by ${STAND_IN_SWITCH}).`);
     else problems.push(`${name} is set (${what}): production talks to the real service, unset it.`);
   };
-  const emulator = get('FIREBASE_AUTH_EMULATOR_HOST');
-  if (emulator) standIn('FIREBASE_AUTH_EMULATOR_HOST', 'the Firebase Auth emulator, which accepts unsigned tokens', hostOf(emulator));
+  // An emulator variable set at all, whatever its value (untrimmed: '' and ' ' count); the test
+  // switch allows only a loopback host, which an empty or blank value is not.
+  const emulators = new Set<string>([...EMULATOR_VARIABLES, ...Object.keys(env).filter((name) => EMULATOR_NAME.test(name))]);
+  for (const name of emulators) {
+    const value = env[name];
+    if (value === undefined) continue;
+    const what =
+      name === 'FIREBASE_AUTH_EMULATOR_HOST'
+        ? 'the Firebase Auth emulator, which accepts unsigned tokens'
+        : 'a Firebase or Google Cloud emulator, which firebase-admin would talk to instead of the real service';
+    standIn(name, what, hostOf(value.trim()));
+  }
   // Prices on the ECB stand-in's fixed rates are prices nobody checked against the day's euro.
   if (rates && fromEcbStandIn(rates)) {
     const what = `the catalogue's exchange rates come from the ECB stand-in (${rates.source}): run npm run catalogue:generate with the real ECB rates and rebuild`;
