@@ -162,12 +162,14 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
       } else if (kind === 'notExchangeable' && exchange) {
         // A plan of the same destination: the exchange stays, another plan is to be chosen. Any other
         // refusal ends the exchange, so pressing again simply buys this plan.
-        const same = error instanceof ShopError && error.reason === 'same_destination';
-        if (!same) dropExchange();
+        const reason = error instanceof ShopError ? error.reason : undefined;
+        if (reason !== 'same_destination') dropExchange();
         setFailure(
-          same
+          reason === 'same_destination'
             ? fill(m.exchangeSameDestination, { destination: exchange.destinationName })
-            : fill(m.exchangeRefused, { refundDays: String(REFUND_WINDOW_DAYS) }),
+            : reason === 'replacement'
+              ? m.exchangeOfReplacement
+              : fill(m.exchangeRefused, { refundDays: String(REFUND_WINDOW_DAYS) }),
         );
       } else if (kind === 'tooManyRequests') {
         // Too many orders in a short time (a per-user limit): the ticks stay, the wait is said.

@@ -26,6 +26,7 @@ export type CheckoutFormMessages = Pick<
   | 'exchangeCancel'
   | 'exchangeSameDestination'
   | 'exchangeRefused'
+  | 'exchangeOfReplacement'
 > & {
   errors: Pick<
     Checkout['errors'],
@@ -87,6 +88,7 @@ export function checkoutFormMessages(locale: Locale): CheckoutFormMessages {
       'exchangeCancel',
       'exchangeSameDestination',
       'exchangeRefused',
+      'exchangeOfReplacement',
     ]),
     errors: pickMessages(checkout.errors, [
       'server',

@@ -50,9 +50,17 @@ export async function buyerRefund(deps: BuyerRefundDeps, uid: string, esimId: st
   if (!now) return { outcome: 'partner_unavailable' };
   const { order, esim } = now;
   if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) return { outcome: 'not_refundable' };
-  // Refused only when the order moved on meanwhile (another tab's refund): the eSIM as it is now answers.
-  await fulfilment.requestRefund(buyersRefund(order.id)).catch((error: unknown) => {
-    if (!(error instanceof RefundRefused)) throw error;
-  });
-  return { outcome: 'requested', owned: (await esims.ownedOne(uid, order.id))! };
+  // Refused when the purchase's outcome was decided meanwhile (replaced or exchanged in another tab,
+  // orders/purchase-outcome.ts), or the order moved on (another tab's refund: the eSIM as it is now answers).
+  const refused = await fulfilment.requestRefund(buyersRefund(order.id)).then(
+    () => false,
+    (error: unknown) => {
+      if (!(error instanceof RefundRefused)) throw error;
+      return true;
+    },
+  );
+  const owned = (await esims.ownedOne(uid, order.id))!;
+  const refunding = (status: string) => status === 'refunding' || status === 'refunded';
+  if (refused && !refunding(esimStatus(owned.order, owned.esim, new Date()))) return { outcome: 'not_refundable' };
+  return { outcome: 'requested', owned };
 }

@@ -28,4 +28,8 @@ describe('exchanging an eSIM bought for the wrong destination (issue 32 item 5)'
     expect(exchangeRefusal(owned(), 'DE', false, NOW)).toBe('same_destination');
     expect(exchangeRefusal(owned(), 'FR', true, NOW)).toBe('already_exchanged');
   });
+
+  it('refuses a replacement at our cost (issue 46 item 2): nothing was paid for it to refund at the exchange’s delivery', () => {
+    expect(exchangeRefusal(owned({ replaces: 'a0000000-0000-4000-8000-000000000000' }), 'FR', false, NOW)).toBe('replacement');
+  });
 });

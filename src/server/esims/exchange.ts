@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import { startBuyersRefund } from '../refunds/refund-command.ts';
-import type { RefundRequest } from '../refunds/refund-command.types.ts';
+import { RefundRefused, type RefundRequest } from '../refunds/refund-command.types.ts';
 import { recordRequest } from '../refunds/store.ts';
 import type { EsimRow, OwnedEsim } from './store.types.ts';
 import { deletedUnused, esimStatus, isRefundable } from './view.ts';
@@ -21,7 +21,9 @@ export type ExchangeRefusal =
   /** The new plan is for the same destination: an exchange is for the destination that was meant. */
   | 'same_destination'
   /** Another exchange of this eSIM was paid already. */
-  | 'already_exchanged';
+  | 'already_exchanged'
+  /** A replacement at our cost: nothing was paid for it to refund (support can help with the original). */
+  | 'replacement';
 
 /** Whether the caller's eSIM may be exchanged for a plan of `destination` (the rules; the partner is asked when it is cancelled). */
 export function exchangeRefusal(
@@ -30,6 +32,7 @@ export function exchangeRefusal(
   exchangedAlready: boolean,
   now: Date,
 ): ExchangeRefusal | undefined {
+  if (owned?.order.replaces) return 'replacement';
   if (!owned || owned.order.kind !== 'esim' || !isRefundable(esimStatus(owned.order, owned.esim, now), owned.order, owned.esim, now))
     return 'not_refundable';
   if (owned.order.destination === destination) return 'same_destination';
@@ -62,16 +65,31 @@ export async function refundExchanged(tx: Queryable, order: OrderRow): Promise<s
     [old],
   );
   const unused = found && ((found.status === 'ready' && !found.installed) || (found.status !== 'cancelled' && deletedUnused(found)));
+  let why = `${old} is ${found?.state ?? 'missing'}${found?.installed ? ', installed' : ''}`;
   if (found?.state === 'delivered' && unused && found.refunded === 0) {
-    const request: RefundRequest = { orderId: old, requestedBy: 'buyer', reason: 'exchanged', idempotencyKey: `exchange:${order.id}` };
-    const recorded = await recordRequest(tx, request);
-    if (recorded.created) await startBuyersRefund(tx, request, recorded);
-    return old;
+    const request: RefundRequest = {
+      orderId: old,
+      requestedBy: 'buyer',
+      reason: 'exchanged',
+      exchangeOrderId: order.id,
+      idempotencyKey: `exchange:${order.id}`,
+    };
+    // The one outcome decides (orders/purchase-outcome.ts): replaced or refunded meanwhile, the old
+    // eSIM's purchase is not refunded a second time, and this delivery still ends (a refusal is
+    // thrown before any write of the refund's).
+    try {
+      const recorded = await recordRequest(tx, request);
+      if (recorded.created) await startBuyersRefund(tx, request, recorded);
+      return old;
+    } catch (error) {
+      if (!(error instanceof RefundRefused)) throw error;
+      why = `${old}: ${error.message}`;
+    }
   }
   await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $2, $3)', [
     order.id,
     'delivered',
-    `exchange_not_refunded: ${old} is ${found?.state ?? 'missing'}${found?.installed ? ', installed' : ''}`,
+    `exchange_not_refunded: ${why}`,
   ]);
   return undefined;
 }

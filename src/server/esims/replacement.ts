@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import type { UserLimiter } from '../limits.types.ts';
+import { decideOutcome } from '../orders/purchase-outcome.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { isUuid } from '../uuid.ts';
@@ -43,33 +44,49 @@ async function replacementOf(db: Db, orderId: string): Promise<string | undefine
   return row?.id;
 }
 
+/** Refused by the purchase's one outcome: rolls back the replacement's rows. */
+class NotReplaceable extends Error {}
+
 /**
  * Opens the replacement order, paid by nobody (amount 0), with the old order's plan, partner package
- * and buyer; at most one per eSIM (a double click finds the same). Both orders' timelines say why.
+ * and buyer; at most one per eSIM (a double click finds the same). The purchase's outcome is decided
+ * first, in the same transaction under the old order's lock (orders/purchase-outcome.ts): one already
+ * refunded or exchanged (or on its way) is not replaced. Both orders' timelines say why. Answers the
+ * replacement's id, or undefined when it is refused.
  */
-async function openReplacement(db: Db, old: OrderRow, why: string): Promise<string> {
+async function openReplacement(db: Db, old: OrderRow, uid: string, why: string): Promise<string | undefined> {
   const id = randomUUID();
-  const [created] = await db.prepared<{ id: string }>(
-    `WITH created AS (
-       INSERT INTO orders (id, uid, email, email_verified, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-         amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, trip_starts_on, replaces)
-       SELECT $2, uid, email, email_verified, 'paid', plan_id, destination, plan, partner_code, wholesale_usd_e4,
-         0, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, 'esim', trip_starts_on, id
-       FROM orders WHERE id = $1
-       ON CONFLICT (replaces) WHERE replaces IS NOT NULL DO NOTHING
-       RETURNING id
-     ), replaced AS (
-       UPDATE orders SET replaced_by = created.id FROM created WHERE orders.id = $1
-     ), events AS (
-       INSERT INTO order_events (order_id, from_state, to_state, cause)
-       SELECT id, NULL, 'paid', 'replacement at our cost of ' || $1 || ': ' || $3 FROM created
-       UNION ALL
-       SELECT $1, 'delivered', 'delivered', 'replaced at our cost by ' || id || ': ' || $3 FROM created
-     )
-     SELECT id FROM created`,
-    [old.id, id, why],
-  );
-  return created?.id ?? (await replacementOf(db, old.id))!;
+  return db
+    .transaction(async (tx) => {
+      const decided = await decideOutcome(tx, { orderId: old.id, outcome: 'replaced', askedBy: 'buyer', byOrderId: id, cause: why });
+      if (!decided.decided) throw new NotReplaceable();
+      const [created] = await tx.query<{ id: string }>(
+        `WITH created AS (
+           INSERT INTO orders (id, uid, email, email_verified, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
+             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, trip_starts_on, replaces)
+           SELECT $2, uid, email, email_verified, 'paid', plan_id, destination, plan, partner_code, wholesale_usd_e4,
+             0, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, 'esim', trip_starts_on, id
+           FROM orders WHERE id = $1 AND uid = $4 AND state = 'delivered' AND replaces IS NULL AND replaced_by IS NULL
+           RETURNING id
+         ), replaced AS (
+           UPDATE orders SET replaced_by = created.id FROM created WHERE orders.id = $1
+         ), events AS (
+           INSERT INTO order_events (order_id, from_state, to_state, cause)
+           SELECT id, NULL, 'paid', 'replacement at our cost of ' || $1 || ': ' || $3 FROM created
+           UNION ALL
+           SELECT $1, 'delivered', 'delivered', 'replaced at our cost by ' || id || ': ' || $3 FROM created
+         )
+         SELECT id FROM created`,
+        [old.id, id, why, uid],
+      );
+      if (!created) throw new NotReplaceable();
+      return created.id;
+    })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof NotReplaceable)) throw error;
+      // Asked again (a double click, another tab) while this one was decided: the same replacement.
+      return replacementOf(db, old.id);
+    });
 }
 
 export async function replaceEsim(deps: ReplaceEsimDeps, uid: string, esimId: string): Promise<ReplaceEsimResult> {
@@ -89,7 +106,8 @@ export async function replaceEsim(deps: ReplaceEsimDeps, uid: string, esimId: st
   if (!now) return { outcome: 'partner_unavailable' };
   const why = now.order.state === 'delivered' ? caseOf(now) : undefined;
   if (!why) return { outcome: 'not_replaceable' };
-  const id = await openReplacement(db, now.order, why);
+  const id = await openReplacement(db, now.order, uid, why);
+  if (!id) return { outcome: 'not_replaceable' };
   // Its delivery starts now (run never rejects; the reconcile job carries what is left).
   void fulfilment.run(id);
   return { outcome: 'replaced', replacement: (await esims.ownedOne(uid, id))! };

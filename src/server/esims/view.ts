@@ -65,17 +65,22 @@ const withinRefundWindow = (order: OrderRow, now: Date) => now.getTime() - order
 
 /**
  * Never installed, or deleted before it carried any data, and bought within the refund window (FAQ:
- * 30 days); an eSIM installed and kept is not refundable (terms).
+ * 30 days); an eSIM installed and kept is not refundable (terms). A replacement at our cost is
+ * neither refunded nor replaced by its buyer (issue 46: nothing was paid for it, and its own
+ * window would restart the original's): its purchase's outcome was decided, and support can help.
  */
 export const isRefundable = (status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) =>
-  !!esim && withinRefundWindow(order, now) && ((status === 'ready' && !esim.installed) || (status === 'active' && deletedUnused(esim)));
+  !!esim &&
+  !order.replaces &&
+  withinRefundWindow(order, now) &&
+  ((status === 'ready' && !esim.installed) || (status === 'active' && deletedUnused(esim)));
 
 /**
  * How the eSIM can be replaced at our cost (issue 32 item 3), within the refund window: never
  * downloaded (the partner cancels it first), or deleted before it carried any data; otherwise undefined.
  */
 export function replacementCase(status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) {
-  if (!esim || order.kind !== 'esim' || !withinRefundWindow(order, now)) return undefined;
+  if (!esim || order.kind !== 'esim' || order.replaces || !withinRefundWindow(order, now)) return undefined;
   if (status === 'ready' && !esim.installed) return 'never_downloaded' as const;
   if (status === 'active' && deletedUnused(esim)) return 'deleted_unused' as const;
   return undefined;

@@ -7,6 +7,7 @@ import { deletedUnused } from '../esims/view.ts';
 import { createEsimStore } from '../esims/store.ts';
 import { screenBeforeDelivery } from '../fraud/holds.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { decideOutcome, voidOutcome } from '../orders/purchase-outcome.ts';
 import { createOrderStore, type OrderRow } from '../orders/store.ts';
 import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } from '../partner/partner.ts';
 import { createRefundCommand } from '../refunds/refund-command.ts';
@@ -340,6 +341,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
           await partnerWrites.settle(tx, write, 'refused', `read back: ${now.status}`);
           await queue.setRefundReason(tx, order.id, null);
           await refunds.cancelUnasked(tx, order.id);
+          await voidOutcome(tx, order.id, 'installed before its refund');
           await orders.move(tx, order.id, 'delivered', 'refund_refused: installed');
         });
         await refreshEsims(partner, esims, [tranNo]).catch(() => undefined);
@@ -381,6 +383,8 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
   async function replacementFailed(lease: Lease, order: OrderRow): Promise<void> {
     const old = order.replaces!;
     await lease.write(async (tx) => {
+      // The purchase was replaced; now it is refunded instead (the one change an outcome allows).
+      await decideOutcome(tx, { orderId: old, outcome: 'refunded', askedBy: 'system', cause: `replacement_failed: ${order.id}` });
       if (await orders.move(tx, old, 'refund_requested', `replacement_failed: ${order.id}`))
         await queue.refundRequested(tx, old, 'not_delivered');
       await orders.move(tx, order.id, 'refunded', `replacement_failed: ${old} refunded instead`);

@@ -256,6 +256,41 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     });
   });
 
+  describe('one_outcome', () => {
+    /** A delivered eSIM order replaced by another (its replacement in the state given). */
+    async function replaced(replacementState: OrderState) {
+      const original = await paidOrder(data, { state: 'delivered', refundStatus: null });
+      const replacement = await data.order({ state: replacementState, amountMinor: 0 });
+      await db.query('UPDATE orders SET replaces = $1 WHERE id = $2', [original, replacement]);
+      await db.query('UPDATE orders SET replaced_by = $2 WHERE id = $1', [original, replacement]);
+      return { original, replacement };
+    }
+    const reason = (refundId: string, why: string) => db.query('UPDATE refunds SET reason = $2 WHERE id = $1', [refundId, why]);
+
+    it('flags a purchase replaced and refunded, and one refunded as exchanged and replaced', async () => {
+      const both = await replaced('delivered');
+      await data.refund(both.original, { stripeRefundId: 're_1', requestedBy: 'buyer' });
+      const exchanged = await replaced('delivered');
+      await reason(await data.refund(exchanged.original, { stripeRefundId: 're_2', requestedBy: 'buyer' }), 'exchanged');
+      const found = await only('one_outcome');
+      expect(found.map((f) => [f.orderId, f.detail])).toEqual([
+        [both.original, `replaced by ${both.replacement} and refunded`],
+        [exchanged.original, `replaced by ${exchanged.replacement} and refunded as exchanged`],
+      ]);
+    });
+
+    it('passes one outcome each: replaced; refunded after its replacement failed; an operator’s part of a replaced one; a refund made void', async () => {
+      await replaced('delivered');
+      const failed = await replaced('refunded');
+      await data.refund(failed.original, { stripeRefundId: 're_3' });
+      const goodwill = await replaced('delivered');
+      await data.refund(goodwill.original, { stripeRefundId: 're_4', amountMinor: 300, requestedBy: 'operator', operatorUid: 'op-1' });
+      const voided = await replaced('delivered');
+      await data.refund(voided.original, { status: 'cancelled', requestedBy: 'buyer', asks: 0 });
+      expect(await only('one_outcome')).toEqual([]);
+    });
+  });
+
   describe('refunded_without_refund_id', () => {
     it('flags a refunded order without a refund, and one whose only refund Stripe has not made', async () => {
       const none = await paidOrder(data, { state: 'refunded' });

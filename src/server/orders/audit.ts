@@ -106,6 +106,28 @@ export const INVARIANTS = {
     detail: () => 'delivered, but no eSIM stored for it',
   }),
 
+  one_outcome: define<{ replaced_by: string | null; exchanged: number; refunded: number }>({
+    description: 'a purchase ends in one outcome: kept, refunded, replaced or exchanged (an operator may refund parts of any), never two',
+    // Read from what happened, not from purchase_outcomes, which is what decides it: a replacement
+    // that was delivered (one that failed refunds the original instead), the exchange's refund, and
+    // the buyer's or the shop's own refunds; cancelled refunds gave nothing back.
+    sql: `
+      WITH given AS (
+        SELECT order_id, count(*) FILTER (WHERE reason = 'exchanged') AS exchanged,
+          count(*) FILTER (WHERE reason <> 'exchanged' AND requested_by <> 'operator') AS refunded
+        FROM refunds WHERE status <> 'cancelled' GROUP BY order_id
+      )
+      SELECT ${ORDER_COLUMNS}, r.id AS replaced_by, coalesce(g.exchanged, 0)::int AS exchanged, coalesce(g.refunded, 0)::int AS refunded
+      FROM orders o
+      LEFT JOIN orders r ON r.id = o.replaced_by AND r.state NOT IN ('fulfilment_failed', 'refunded')
+      LEFT JOIN given g ON g.order_id = o.id
+      WHERE (r.id IS NOT NULL)::int + (coalesce(g.exchanged, 0) > 0)::int + (coalesce(g.refunded, 0) > 0)::int > 1`,
+    detail: (row) =>
+      [row.replaced_by && `replaced by ${row.replaced_by}`, row.exchanged > 0 && 'refunded as exchanged', row.refunded > 0 && 'refunded']
+        .filter(Boolean)
+        .join(' and '),
+  }),
+
   refunded_without_refund_id: define<object>({
     description: 'a refunded order has its refunds, each named at the payment provider',
     sql: `

@@ -24,6 +24,8 @@ export interface RefundRequest {
   reason: RefundReason;
   /** The operator's words. */
   note?: string;
+  /** The exchange's new order, for a refund with reason 'exchanged'. */
+  exchangeOrderId?: string;
   /** The caller's key for this one refund: the same key again (a double click) refunds once. */
   idempotencyKey: string;
 }

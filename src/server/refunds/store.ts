@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderState } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
+import { decideOutcome, lockedOutcome } from '../orders/purchase-outcome.ts';
 import type { RefundStatus } from '../payments/stripe.ts';
 import { RefundRefused, type RefundRequest, type RefundRow, type RefundRowStatus } from './refund-command.types.ts';
 
@@ -62,6 +63,7 @@ export async function recordRequest(
       'exceeds_payment',
       `refunding ${amount} would exceed what was paid: ${payment.amount_minor} paid, ${counted} refunded or on its way (${payment.currency} minor units)`,
     );
+  await decideRefundsOutcome(tx, request, amount === left);
   const [refund] = await tx.query<RefundRow>(
     `INSERT INTO refunds (id, order_id, requested_by, operator_uid, reason, note, amount_minor, currency, idempotency_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
@@ -78,6 +80,29 @@ export async function recordRequest(
     ],
   );
   return { refund: refund!, created: true, state: order.state, leftMinor: left - amount };
+}
+
+/**
+ * What a refund means for the purchase's one outcome (orders/purchase-outcome.ts), under the order's
+ * lock: the whole of a kept purchase refunds it (or exchanges it, the exchange's refund); a part of
+ * it leaves it kept. The buyer's and the shop's refunds are refused (not_refundable) for a purchase
+ * replaced or refunded otherwise; an operator may still give back what is left of any purchase
+ * (support helping), which changes no outcome but a kept one's.
+ */
+async function decideRefundsOutcome(tx: Queryable, request: RefundRequest, whole: boolean): Promise<void> {
+  const existing = await lockedOutcome(tx, request.orderId);
+  const outcome = request.reason === 'exchanged' ? 'exchanged' : 'refunded';
+  if (request.requestedBy !== 'operator' && existing && existing.outcome !== outcome)
+    throw new RefundRefused('not_refundable', `order ${request.orderId} was ${existing.outcome} already`);
+  if (existing || !whole) return;
+  await decideOutcome(tx, {
+    orderId: request.orderId,
+    outcome,
+    askedBy: request.requestedBy,
+    operatorUid: request.operatorUid,
+    byOrderId: request.exchangeOrderId,
+    cause: request.note ? `${request.reason}: ${request.note}` : request.reason,
+  });
 }
 
 export async function refundsOf(tx: Queryable, orderId: string): Promise<RefundRow[]> {
