@@ -29,6 +29,13 @@ describe('the production preflight', () => {
     expect(productionPreflight(production())).toEqual({ problems: [], warnings: [] });
   });
 
+  it('warns of a TRUSTED_PROXIES that trusts an entry a direct caller of run.app writes (issue 46 item 3)', () => {
+    expect(productionPreflight({ ...production(), TRUSTED_PROXIES: '2' })).toEqual({
+      problems: [],
+      warnings: [expect.stringMatching(/^TRUSTED_PROXIES=2 .*run\.app.*load balancer/i)],
+    });
+  });
+
   it.each([
     ['the Auth emulator', { FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' }, /FIREBASE_AUTH_EMULATOR_HOST is set/],
     ['a Stripe stand-in', { STRIPE_API_URL: 'http://127.0.0.1:12111' }, /STRIPE_API_URL is set/],

@@ -124,5 +124,11 @@ export function productionPreflight(env: Env, rates?: { source: string }): Prefl
     problems.push('SITE_URL is not an https:// URL: buyers return there from the payment page.');
   const proxies = get('TRUSTED_PROXIES');
   if (proxies !== undefined && !/^\d+$/.test(proxies)) problems.push('TRUSTED_PROXIES is not a whole number of proxies.');
+  // Issue 46 item 3: the service's run.app address stays open for Firebase Hosting, so anyone may
+  // call it directly and write every X-Forwarded-For entry left of the one the front end appends.
+  else if (proxies !== undefined && Number(proxies) > 1)
+    warnings.push(
+      `TRUSTED_PROXIES=${proxies} counts an X-Forwarded-For entry that a direct caller of the service's run.app address writes, and so resets every per-address limit: right only behind an external Application Load Balancer with the default URL disabled (README: TRUSTED_PROXIES).`,
+    );
   return { problems, warnings };
 }
