@@ -69,6 +69,8 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
   alertsSecret: string;
   /** A traveller's e-mail and page address (issue 33). */
   travellerMail: ShareDeps['mail'];
+  /** Aborted when the instance shuts down (SIGTERM): the open long-polls answer at once. */
+  closing?: AbortSignal;
 }
 
 /**

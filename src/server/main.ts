@@ -28,6 +28,28 @@ try {
 }
 const { handler, stop } = api;
 const server = serve({ fetch: handler, port: config.port }, () => console.log(`shop API listening on :${config.port}/api`));
+
+/**
+ * Cloud Run stops an instance (a rollout, scaling in) with SIGTERM and kills it 10 s later. The
+ * payment page's long-polls wait up to 25 s: they answer now, as when their time is up (the order
+ * as it is), and the page asks again, of an instance that stays. No new connections; each one
+ * closes once its answer is out; then the timer, the alerts, the mailer and the database stop.
+ * Whatever is still running after SHUTDOWN_DEADLINE_MS is cut off by this process, not by the kill.
+ */
+const SHUTDOWN_DEADLINE_MS = 8_000;
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => server.close(() => void stop().then(() => process.exit(0))));
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: answering the open long-polls, then stopping`);
+    setTimeout(() => {
+      console.error(`shutdown: requests still open after ${SHUTDOWN_DEADLINE_MS} ms, exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    server.close(() => void stop().then(() => process.exit(0)));
+    handler.endLongPolls();
+    // Kept-alive connections close as soon as their answer is out (server.close closes only the idle ones of this moment).
+    if ('closeIdleConnections' in server) setInterval(() => server.closeIdleConnections(), 100).unref();
+  });
 }

@@ -88,6 +88,8 @@ export type ShopApi = ((request: Request, connection?: object) => Promise<Respon
   fulfilment: Fulfilment;
   reconcile: () => Promise<number>;
   alerts: Alerts;
+  /** Shutting down (SIGTERM, main.ts): every open long-poll answers now, as when its time is up, and new ones at once. */
+  endLongPolls: () => void;
 };
 
 /**
@@ -178,7 +180,9 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     alertPreferences,
     actionRecords,
   });
+  const closing = new AbortController();
   const app = createApp({
+    closing: closing.signal,
     support: {
       mailer: options.mailer,
       siteUrl,
@@ -228,5 +232,6 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     fulfilment,
     reconcile,
     alerts,
+    endLongPolls: () => closing.abort(),
   });
 }

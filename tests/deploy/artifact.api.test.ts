@@ -298,4 +298,33 @@ describe('the production artifact', () => {
     for (const instance of instances) expect((await fetch(`${instance.url}/api/countries`)).status).toBe(200);
     expect(front.counts.lost + front.counts.noneUp).toBe(0);
   }, 180_000);
+
+  it('on SIGTERM answers its open long-polls at once and exits well inside Cloud Run’s 10 s', async () => {
+    // Cloud Run sends SIGTERM to an instance it stops (a rollout) and kills it 10 s later; a 25 s
+    // long-poll would be cut off. It answers as when its time is up: the order as it is.
+    const instance = instances.at(-1)!;
+    const buyer = await signUp();
+    const { PLAN } = testCatalogue();
+    const placed = await fetch(`${instance.url}/api/orders`, {
+      method: 'POST',
+      headers: { Origin: SITE, Authorization: `Bearer ${buyer.idToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(orderRequest(PLAN)),
+    });
+    expect(placed.status).toBe(201);
+    const { order } = (await placed.json()) as { order: OrderView };
+    const poll = fetch(`${instance.url}/api/orders/${order.id}?lang=en&waitMs=25000`, {
+      headers: { Origin: SITE, Authorization: `Bearer ${buyer.idToken}` },
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as OrderView, at: Date.now() }));
+    // The poll is waiting (unpaid, nothing will change for 25 s).
+    await new Promise((done) => setTimeout(done, 1_000));
+    const signalledAt = Date.now();
+    instance.stop();
+    const answer = await poll;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: order.id, state: 'pending_payment' });
+    expect(answer.at - signalledAt).toBeLessThan(2_000);
+    expect(await instance.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(5_000);
+    expect(instance.output()).toContain('SIGTERM: answering the open long-polls');
+  }, 60_000);
 });

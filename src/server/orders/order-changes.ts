@@ -31,6 +31,7 @@ export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_P
   /** When each of a user's waits ends at the latest, by uid. */
   const byUser = new Map<string, { until: number }[]>();
   let listening: Promise<unknown> | undefined;
+  let ending = false;
 
   const wakeAll = () => byOrder.forEach((wakes) => wakes.forEach((wake) => wake()));
   const listen = () =>
@@ -69,6 +70,9 @@ export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_P
 
       await listen();
       return {
+        get ended() {
+          return ending;
+        },
         next: (ms, signal) =>
           new Promise<void>((done) => {
             const end = () => {
@@ -82,7 +86,7 @@ export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_P
             const timer = setTimeout(end, ms);
             signal.addEventListener('abort', end, { once: true });
             woken = end;
-            if (changed || signal.aborted) end();
+            if (changed || ending || signal.aborted) end();
           }),
         close() {
           wakes.delete(wake);
@@ -92,6 +96,10 @@ export function createOrderWaits(db: Pick<Db, 'listen'>, perUser = ORDER_WAITS_P
           else byUser.delete(uid);
         },
       };
+    },
+    endAll() {
+      ending = true;
+      wakeAll();
     },
   };
 }
@@ -121,7 +129,7 @@ export async function untilChanged(db: Queryable, row: Watched, wait: OrderWait,
   const esimOrder = row.top_up_of ?? row.id;
   for (;;) {
     await wait.next(Math.min(ORDER_WAIT_RECHECK_MS, until - Date.now()), signal);
-    if (signal.aborted || Date.now() >= until) return;
+    if (signal.aborted || wait.ended || Date.now() >= until) return;
     const [now] = await db.query<{ state: string; esim: boolean }>(
       'SELECT state, EXISTS (SELECT 1 FROM esims WHERE order_id = $2) AS esim FROM orders WHERE id = $1',
       [row.id, esimOrder],

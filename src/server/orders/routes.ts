@@ -48,6 +48,8 @@ export interface OrderRoutesDeps {
   salesPause: SalesPauseCache;
   /** Where the pages live: the payment page returns there (no trailing slash). */
   siteUrl: string;
+  /** Aborted when the instance shuts down (SIGTERM): the open long-polls answer at once, as when their time is up. */
+  closing?: AbortSignal;
 }
 
 /**
@@ -59,6 +61,10 @@ export function orderRoutes(deps: OrderRoutesDeps) {
 
   const view = (row: OrderWithPayment, lang: Locale) => orderView(row, lang, destination);
   const waits = createOrderWaits(db);
+  // A rollout stops this instance with SIGTERM and 10 s to go: a long-poll of up to 25 s would be
+  // cut off. Answered now, the page asks again and reaches an instance that stays.
+  if (deps.closing?.aborted) waits.endAll();
+  else deps.closing?.addEventListener('abort', () => waits.endAll(), { once: true });
 
   return new Hono<BuyerEnv>()
     .use('*', deps.auth)
