@@ -12,6 +12,45 @@ import { currencyOf, money } from './currency-support.ts';
  */
 const JAPAN = snapshot.packages.find((p) => p.id === 'jp-5gb-30d')!;
 const KOREA = snapshot.packages.find((p) => p.id === 'kr-3gb-15d')!;
+const JAPAN_COUNTRY = snapshot.countries.find((c) => c.code === 'JP')!;
+
+// Issue 46 item 7: each line shows its destination's flag as a picture, never the flag file's address as text.
+for (const lang of ['en', 'ar'] as const) {
+  const common = messages(lang, 'common');
+  test(`shows each line's flag as a picture and no file address in its text (${lang})`, async ({ page }) => {
+    // The cart is a signed-in page.
+    await signedInAt(page, lang, localizePath(lang, '/cart'));
+    await page.goto(localizePath(lang, `/package/${JAPAN.destination.toLowerCase()}`));
+    await hydrated(page);
+    await page.locator(`[data-plan-id="${JAPAN.id}"]`).click();
+    await page.getByRole('button', { name: common.package.addToCart }).click();
+    await page.getByRole('link', { name: common.package.viewCart }).click();
+    await expect(page).toHaveURL(new RegExp(`${localizePath(lang, '/cart')}$`));
+    await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
+
+    const line = page.locator(`[data-cart-line="${JAPAN.id}"]`);
+    const name = line.locator('[data-cart-line-name]');
+    // What a person reads: no path of a file anywhere on the line, the destination's name first.
+    await expect(line).toContainText(JAPAN_COUNTRY.names[lang]);
+    await expect(line).not.toContainText('/flags/');
+    await expect(line).not.toContainText('.svg');
+    await expect(name).toHaveText(new RegExp(`^${JAPAN_COUNTRY.names[lang]}:`));
+    // What a person sees: the flag, loaded and drawn, beside the name, at the line's start (the right in Arabic).
+    const flag = line.locator('img[data-cart-flag]');
+    await expect(flag).toBeVisible();
+    await expect(flag).toHaveAttribute('src', JAPAN_COUNTRY.flag);
+    await expect.poll(() => flag.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBeGreaterThan(0);
+    // Decorative: the name beside it says the destination, so it is not read out twice.
+    await expect(flag).toHaveAttribute('alt', '');
+    const [flagBox, nameBox] = [(await flag.boundingBox())!, (await name.boundingBox())!];
+    expect(flagBox.width).toBeGreaterThan(0);
+    expect(Math.abs(flagBox.y + flagBox.height / 2 - (nameBox.y + nameBox.height / 2))).toBeLessThan(nameBox.height);
+    if (lang === 'ar') expect(flagBox.x).toBeGreaterThanOrEqual(nameBox.x + nameBox.width - 1);
+    else expect(flagBox.x + flagBox.width).toBeLessThanOrEqual(nameBox.x + 1);
+    await line.screenshot({ path: test.info().outputPath(`cart-line-${lang}.png`) });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+}
 
 for (const lang of ['en', 'de', 'ar'] as const) {
   const common = messages(lang, 'common');

@@ -149,9 +149,19 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
           const max = maxQuantity(line.planId);
           return (
             <li key={line.planId} className="rounded-2xl border border-line p-4" data-cart-line={line.planId}>
-              <p className="font-semibold">
-                {plan && <span aria-hidden="true">{plan.destination.flag} </span>}
-                {label}
+              {/* The flag as a picture beside the name (decorative: the name says the destination), as on My eSIMs. */}
+              <p className="flex items-center gap-2 font-semibold">
+                {plan && (
+                  <img
+                    src={plan.destination.flag}
+                    alt=""
+                    width="30"
+                    height="20"
+                    className="shrink-0 rounded-sm border border-line"
+                    data-cart-flag
+                  />
+                )}
+                <span data-cart-line-name>{label}</span>
               </p>
               {plan === null ? (
                 <p className="mt-1 text-sm font-semibold text-brand">{fill(m.unavailable, { plan: label })}</p>
