@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import { STORAGE_KEYS } from '../../src/config/constants.ts';
+import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { waitUntilSaved } from './own-site.ts';
 import { currencyOf, currencySymbol } from './currency-support.ts';
@@ -11,11 +12,13 @@ import {
   leavePaymentSuccess,
   mailTo,
   partnerControl,
+  PASSWORD,
   payWith,
   PLAN,
   signedInAt,
 } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
+import { AUTH_EMULATOR, staff } from './ops-staff.ts';
 
 /**
  * My eSIMs end to end, against the real parts: the shop API on a real PostgreSQL server, the Auth
@@ -135,5 +138,68 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(stranger.getByRole('img', { name: installCodes.qrLabel })).toHaveCount(0);
       await stranger.context().close();
     });
+  });
+}
+
+/** An admin's call of the back office's API (an ID token from the Auth emulator, with the role claim staff() gave). */
+async function asAdmin(path: string, body: object): Promise<{ outcome: string }> {
+  const email = await staff('admin');
+  const signIn = await fetch(`${AUTH_EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-key`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true }),
+  });
+  const { idToken } = (await signIn.json()) as { idToken: string };
+  const response = await fetch(`${LOCAL_API_BASE_URL}/ops${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${idToken}` },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { outcome: string };
+}
+
+// Issue 46 item 8: an eSIM in use that the back office pauses says so in My eSIMs, with what to do, as the traveller's link does.
+for (const lang of ['en', 'ar'] as const) {
+  const { myEsim: m } = messages(lang, 'esims');
+  const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
+  const myEsims = localizePath(lang, '/my-esim');
+
+  test(`a paused eSIM says it is paused and what to do, never Active, and offers nothing that cannot work (${lang})`, async ({ page }) => {
+    test.setTimeout(150_000);
+    await signedInAt(page, lang, checkout);
+    const order = await buyAndReceive(page, lang);
+    const number = (await page.locator('[data-order-number]').textContent())!.trim();
+    // On the traveller's phone and in use.
+    await partnerControl('install', { transactionId: order });
+    await leavePaymentSuccess(page, myEsims);
+    const card = page.locator('[data-esim]').filter({ hasText: number });
+    await expect(card.locator('[data-esim-status]')).toHaveText(m.statuses.active);
+
+    // Paused by the back office (the partner's data service suspended), then My eSIMs opened again.
+    expect(
+      await asAdmin(`/orders/${order}/esim/suspend`, { reason: 'e2e pause for the buyer', idempotencyKey: `e2e-pause-${order}` }),
+    ).toMatchObject({
+      outcome: 'done',
+    });
+    await page.reload();
+    await expect(card).toHaveAttribute('data-status', 'suspended');
+    await expect(card.locator('[data-esim-status]')).toHaveText(m.statuses.suspended);
+    await expect(card).not.toContainText(m.statuses.active);
+    // What it means and what to do, on the card itself: no "Not working?" needed to learn it.
+    const paused = card.locator('[data-esim-paused]');
+    await expect(paused.getByRole('heading', { name: m.diagnosis.causes.suspended.title })).toBeVisible();
+    await expect(paused).toContainText(m.diagnosis.causes.suspended.fix);
+    const ask = paused.getByRole('link', { name: m.contactSupport });
+    await expect(ask).toHaveAttribute('href', `${localizePath(lang, '/chat')}?esim=${order}&cause=suspended`);
+    // Nothing to install, top up or refund while it is paused.
+    for (const name of [m.showCodes, m.topUp, m.refund]) await expect(card.getByRole('button', { name })).toHaveCount(0);
+    await expect(card.locator('[data-install-codes], [data-exchange], [data-top-up-unsupported]')).toHaveCount(0);
+    await card.screenshot({ path: test.info().outputPath(`paused-card-${lang}.png`) });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The support form knows which eSIM it is about.
+    await ask.click();
+    await expect(page).toHaveURL(new RegExp(`${localizePath(lang, '/chat')}\\?esim=${order}&cause=suspended$`));
   });
 }

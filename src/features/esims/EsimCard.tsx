@@ -10,6 +10,7 @@ import InstallCodes from './InstallCodes.tsx';
 import InstallStepLine from './InstallStepLine.tsx';
 import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import { needsConnecting } from './needs-connecting.ts';
+import { isPaused, showsInstallStep } from './paused.ts';
 import RefundDialog from './RefundDialog.tsx';
 import TopUpOffer from './TopUpOffer.tsx';
 import TravellerShare from '../travellers/TravellerShare.tsx';
@@ -78,6 +79,8 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
   const [diagnosisOpen, setDiagnosisOpen] = useState(false);
   const codes = useRef<HTMLDivElement>(null);
   const [codesAsked, setCodesAsked] = useState(false);
+  const pausedId = useId();
+  const paused = isPaused(esim);
 
   function refunded(updated: EsimView) {
     onChanged(updated);
@@ -110,7 +113,28 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           {fill(m.traveller.label, { name: esim.traveller.name })}
         </p>
       )}
-      {esim.installStep && (
+      {/* Paused (issue 46 item 8): what it means and what to do, on the card, as the traveller's page says it. */}
+      {paused && (
+        <div
+          role="group"
+          aria-labelledby={pausedId}
+          className="mt-3 rounded-xl bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50"
+          data-esim-paused
+        >
+          <h3 id={pausedId} className="font-semibold">
+            {m.diagnosis.causes.suspended.title}
+          </h3>
+          <p>{m.diagnosis.causes.suspended.fix}</p>
+          {/* The support form with this eSIM named; offline, the support page. */}
+          <a
+            href={offline ? paths.support : `${paths.chat}?esim=${encodeURIComponent(esim.id)}&cause=suspended`}
+            className="mt-1 inline-block font-semibold underline"
+          >
+            {m.contactSupport}
+          </a>
+        </div>
+      )}
+      {esim.installStep && showsInstallStep(esim) && (
         <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
       )}
       <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
@@ -152,20 +176,20 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
             {m.showCodes}
           </DisclosureButton>
         )}
-        {!offline && esim.canTopUp && <TopUpOffer esimId={esim.id} locale={locale} checkoutPath={paths.checkout} messages={m} />}
+        {!offline && !paused && esim.canTopUp && <TopUpOffer esimId={esim.id} locale={locale} checkoutPath={paths.checkout} messages={m} />}
         {/* Said plainly where the top-up would be, while the eSIM is in use or about to be: the partner sells none for its plan. */}
         {esim.topUpSupported === false && LIVE.has(esim.status) && (
           <p className="self-center text-sm text-ink-muted" data-top-up-unsupported>
             {m.topUpUnsupported}
           </p>
         )}
-        {!offline && esim.refundable && <RefundDialog esimId={esim.id} locale={locale} messages={m} onRefunded={refunded} />}
+        {!offline && !paused && esim.refundable && <RefundDialog esimId={esim.id} locale={locale} messages={m} onRefunded={refunded} />}
         <DisclosureButton open={diagnosisOpen} controls={diagnosisId} onToggle={setDiagnosisOpen} data-not-working>
           {m.diagnosis.open}
         </DisclosureButton>
       </div>
       {/* Bought for the wrong destination (issue 32 item 5): the store, then checkout names this eSIM (exchange-intent.ts). */}
-      {!offline && esim.refundable && (
+      {!offline && !paused && esim.refundable && (
         <p className="mt-3 text-sm" data-exchange>
           <a
             href={paths.store}

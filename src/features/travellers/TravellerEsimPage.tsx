@@ -10,6 +10,7 @@ import ConnectChecklist from '../esims/ConnectChecklist.tsx';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import InstallStepLine from '../esims/InstallStepLine.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
+import { showsInstallStep } from '../esims/paused.ts';
 import UsageBar from '../esims/UsageBar.tsx';
 import type { TravellerPageMessages } from './messages.ts';
 import { keepTravellerGrant } from './traveller-grant.ts';
@@ -89,7 +90,7 @@ export default function TravellerEsimPage({ locale, paths, messages: m }: Props)
           </a>
         </div>
       )}
-      {esim.installStep && (
+      {esim.installStep && showsInstallStep(esim) && (
         <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
       )}
       <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
