@@ -15,7 +15,7 @@ import { OrderState } from './shop-api.ts';
  *   GET  /ops/orders/{id}                          → OpsOrder (money, payment, eSIM, signals, refunds, one timeline)
  *   POST /ops/orders/{id}/esim/read                → OpsOrder (the eSIM read again from the partner, lowest priority)
  *   POST /ops/orders/{id}/notes        OpsNote     → OpsOrder                                (support)
- *   POST /ops/orders/{id}/resend-email OpsResend   → OpsActionResult                         (support)
+ *   POST /ops/orders/{id}/resend-email OpsResend   → OpsActionResult (support: to the buyer or traveller; admin: any)
  *   POST /ops/orders/{id}/retry        OpsReason   → OpsActionResult (a failed or stuck delivery, now) (support)
  *   POST /ops/orders/{id}/refunds      OpsRefund   → OpsActionResult                         (admin)
  *   POST /ops/orders/{id}/esim/{suspend|unsuspend|revoke} OpsReason → OpsActionResult        (admin)
@@ -186,7 +186,10 @@ export type OpsReason = z.infer<typeof OpsReason>;
 export const OpsNote = OpsReason.pick({ idempotencyKey: true }).extend({ text: z.string().trim().min(1).max(2000) });
 export type OpsNote = z.infer<typeof OpsNote>;
 export const OpsResend = OpsReason.extend({
-  /** A corrected address (recorded); absent: the buyer's. */
+  /**
+   * Absent: the buyer's address. The eSIM's traveller's, or the buyer's, is open to support; any
+   * other needs an admin (403 address_needs_admin). Recorded with who sent it.
+   */
   to: z.email().max(320).optional(),
 });
 export type OpsResend = z.infer<typeof OpsResend>;
@@ -263,6 +266,11 @@ export const OPS_ERROR_CODES = {
    * order, account or body); nothing was done. A new click (a new key) asks anew.
    */
   keyReused: 'key_reused',
+  /**
+   * 403 on POST /ops/orders/{id}/resend-email: support sends the order's e-mail (its eSIM's codes)
+   * only to the buyer's or the eSIM's traveller's address; another address needs an admin.
+   */
+  addressNeedsAdmin: 'address_needs_admin',
 } as const;
 
 /** The support inbox (issue 32 item 4). */

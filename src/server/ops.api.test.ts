@@ -164,11 +164,11 @@ describe.each(databaseDrivers())('the back office on $name', (driver) => {
     expect(await act(`/ops/orders/${order.id}/notes`, support.idToken, note)).toMatchObject({ outcome: 'done' });
     expect(await act(`/ops/orders/${order.id}/notes`, support.idToken, note)).toMatchObject({ outcome: 'already' });
 
-    // The e-mail again, to a corrected address: a second message, with the eSIM, recorded.
+    // The e-mail again, to a corrected address (an admin's to give): a second message, with the eSIM, recorded.
     const resendKey = key();
     const resend = { reason: 'typo in the address', to: `fixed-${buyer.email}`, idempotencyKey: resendKey };
-    expect(await act(`/ops/orders/${order.id}/resend-email`, support.idToken, resend)).toMatchObject({ outcome: 'done' });
-    expect(await act(`/ops/orders/${order.id}/resend-email`, support.idToken, resend)).toMatchObject({ outcome: 'already' });
+    expect(await act(`/ops/orders/${order.id}/resend-email`, admin.idToken, resend)).toMatchObject({ outcome: 'done' });
+    expect(await act(`/ops/orders/${order.id}/resend-email`, admin.idToken, resend)).toMatchObject({ outcome: 'already' });
     const again = await bed.stand.smtp.waitFor((m) => m.to.includes(`fixed-${buyer.email}`), 10_000);
     expect(again.subject).toContain(order.number);
     expect(bed.stand.smtp.messages.filter((m) => m.to.includes(`fixed-${buyer.email}`))).toHaveLength(1);
@@ -215,7 +215,7 @@ describe.each(databaseDrivers())('the back office on $name', (driver) => {
     );
     expect(records.map((r) => [r.action, r.operator_uid, r.outcome])).toEqual([
       ['note', support.uid, 'done'],
-      ['resend_email', support.uid, 'done'],
+      ['resend_email', admin.uid, 'done'],
       ['refund', admin.uid, 'done'],
       ['refund', admin.uid, 'refused'],
       ['refund', admin.uid, 'done'],
@@ -225,7 +225,7 @@ describe.each(databaseDrivers())('the back office on $name', (driver) => {
     const timeline = (await readOrder(admin.idToken, order.id)).timeline;
     expect(timeline.filter((e) => e.source === 'operator').map((e) => [e.what, e.who])).toEqual([
       ['note', support.email],
-      ['resend_email', support.email],
+      ['resend_email', admin.email],
       ['refund', admin.email],
       ['refund', admin.email],
       ['refund', admin.email],
@@ -272,6 +272,56 @@ describe.each(databaseDrivers())('the back office on $name', (driver) => {
     expect((await act(`/ops/orders/${a.order.id}/refunds`, x.idToken, clicked)).outcome).toBe('done');
     const seenA = await readOrder(x.idToken, a.order.id);
     expect(seenA.refunds.map((r) => [r.operator, r.amount.amountMinor])).toEqual([[x.uid, half]]);
+  });
+
+  it('sends the codes again for support only to the buyer or the traveller; another address needs an admin, and the record says who and where (issue 46)', async () => {
+    const { buyer, order } = await deliveredOrder();
+    const support = await staff('support');
+    const admin = await staff('admin');
+    const traveller = `traveller-${buyer.email}`;
+    await bed.db.query(`UPDATE orders SET traveller_name = 'Ana', traveller_email = $2 WHERE id = $1`, [order.id, traveller]);
+    const resend = (token: string, to?: string) =>
+      post(`/ops/orders/${order.id}/resend-email`, token, { reason: 'lost the e-mail', idempotencyKey: key(), ...(to && { to }) });
+    const sentTo = (address: string) =>
+      bed.stand.smtp.messages.filter((m) => m.to.some((to) => to.toLowerCase() === address.toLowerCase())).length;
+
+    // Another address: support is refused, nothing sent or recorded.
+    const stranger = `someone-else-${randomUUID()}@example.com`;
+    const refused = await resend(support.idToken, stranger);
+    expect(refused.status).toBe(403);
+    expect(ApiError.parse(await refused.json()).error.code).toBe('address_needs_admin');
+    expect(await bed.db.query('SELECT 1 FROM operator_actions WHERE order_id = $1', [order.id])).toHaveLength(0);
+
+    // The buyer's (none given, or given in other letters) and the traveller's are open to support.
+    for (const to of [undefined, buyer.email.toUpperCase(), traveller, traveller.toUpperCase()]) {
+      const sent = await resend(support.idToken, to);
+      expect(sent.status, to).toBe(200);
+      expect(OpsActionResult.parse(await sent.json()).outcome, to).toBe('done');
+    }
+    // An admin may give another address.
+    const byAdmin = await resend(admin.idToken, stranger);
+    expect(byAdmin.status).toBe(200);
+    expect(OpsActionResult.parse(await byAdmin.json()).outcome).toBe('done');
+    await expect.poll(() => sentTo(stranger), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => sentTo(traveller), { timeout: 10_000 }).toBe(2);
+
+    const records = await bed.db.query<{ operator_uid: string; operator_email: string; to: string; whose: string }>(
+      `SELECT operator_uid, operator_email, details->>'to' AS to, details->>'addressOf' AS whose
+       FROM operator_actions WHERE order_id = $1 AND action = 'resend_email' ORDER BY id`,
+      [order.id],
+    );
+    expect(records.map((r) => [r.operator_uid, r.operator_email, r.to, r.whose])).toEqual([
+      [support.uid, support.email, buyer.email, 'buyer'],
+      [support.uid, support.email, buyer.email.toUpperCase(), 'buyer'],
+      [support.uid, support.email, traveller, 'traveller'],
+      [support.uid, support.email, traveller.toUpperCase(), 'traveller'],
+      [admin.uid, admin.email, stranger, 'other'],
+    ]);
+    const mails = await bed.db.query<{ to_address: string }>(
+      'SELECT to_address FROM order_emails WHERE order_id = $1 AND operator_action_id IS NOT NULL ORDER BY id',
+      [order.id],
+    );
+    expect(mails.map((m) => m.to_address)).toEqual(records.map((r) => r.to));
   });
 
   it('shows an order paid in USD in dollars with what Stripe settled in euros; the dashboard counts it in EUR, with a USD line', async () => {

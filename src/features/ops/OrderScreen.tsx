@@ -411,8 +411,9 @@ function Table({ label, head, rows, name }: { label: string; head: string[]; row
   );
 }
 
+/** The address to send to: support may give only the traveller's (another address needs an admin: issue 46 item 6). */
 function ResendFields() {
-  const { m } = useOps();
+  const { m, role } = useOps();
   const id = useId();
   const hint = useId();
   return (
@@ -429,7 +430,7 @@ function ResendFields() {
         className="mt-1 w-full rounded-md border border-line bg-surface px-3 py-2"
       />
       <p id={hint} className="mt-1 text-xs text-ink-muted">
-        {m.actions.resendToHint}
+        {role === 'admin' ? m.actions.resendToHint : m.actions.resendToSupportHint}
       </p>
     </div>
   );

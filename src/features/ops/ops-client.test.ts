@@ -65,6 +65,16 @@ describe('the back office client', () => {
     );
     expect(opsErrorText(reused, m)).toBe(en.errors.key_reused);
     expect(opsErrorText(reused, de as OpsMessages)).toBe(de.errors.key_reused);
+    // Support giving another address for the codes (issue 46): its own words, not the role's.
+    const elsewhere = await caught(
+      client(() => json(403, { error: { code: 'address_needs_admin', message: 'another address needs an admin' } })).ops.orderAction(
+        'o1',
+        'resend-email',
+        { ...body, to: 'someone@example.com' },
+      ),
+    );
+    expect(opsErrorText(elsewhere, m)).toBe(en.errors.address_needs_admin);
+    expect(opsErrorText(elsewhere, de as OpsMessages)).toBe(de.errors.address_needs_admin);
     const odd = await caught(client(() => new Response('<html>', { status: 502 })).ops.dashboard());
     expect(odd).toMatchObject({ code: 'http_502', status: 502 });
     expect(opsErrorText(odd, m)).toBe(m.errors.server);

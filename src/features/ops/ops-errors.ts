@@ -31,6 +31,7 @@ const KNOWN_CODES: Record<ErrorKey, true> = {
   not_found: true,
   conflict: true,
   key_reused: true,
+  address_needs_admin: true,
   bad_request: true,
   too_many_requests: true,
   partner_unavailable: true,

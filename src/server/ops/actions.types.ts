@@ -6,7 +6,7 @@ import type { Operator } from './ops-auth.ts';
 export interface OrderActions {
   /** An internal note on the order. */
   note(operator: Operator, orderId: string, body: OpsNote): Promise<OpsActionResult>;
-  /** The order's e-mail again, to the buyer's address or a corrected one. */
+  /** The order's e-mail again, to the buyer's or the traveller's address, or (an admin only: ResendRefused) another one. */
   resendEmail(operator: Operator, orderId: string, body: OpsResend): Promise<OpsActionResult>;
   /** A paid order waiting for its eSIM tried again now. */
   retryDelivery(operator: Operator, orderId: string, body: OpsReason): Promise<OpsActionResult>;

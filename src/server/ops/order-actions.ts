@@ -1,4 +1,13 @@
-import type { OpsActionResult, OpsNote, OpsReason, OpsRefund, OpsResend } from '../../contract/ops-api.ts';
+import { OPS_ADMIN_SIGN_IN_MS } from '../../config/constants.ts';
+import {
+  OPS_ERROR_CODES,
+  type OpsActionResult,
+  type OpsNote,
+  type OpsReason,
+  type OpsRefund,
+  type OpsResend,
+} from '../../contract/ops-api.ts';
+import { ERROR_CODES } from '../../contract/shop-api.ts';
 import type { Accounts } from '../auth.ts';
 import type { Db } from '../db/db.ts';
 import { changeEsimService, type EsimServiceAction } from '../esims/service-actions.ts';
@@ -25,6 +34,34 @@ export interface OrderActionDeps {
   /** Sends the order's e-mail again (to the buyer's address or `to`), recorded against the operator's action. */
   resendOrderEmail(orderId: string, to: string, operatorActionId: number): Promise<void>;
   actionRecords: ActionRecords;
+}
+
+/**
+ * The order's e-mail (its eSIM's codes) to an address that is neither the buyer's nor the eSIM's
+ * traveller's, asked by someone who is not an admin, or by an admin whose sign-in is older than
+ * OPS_ADMIN_SIGN_IN_MS (issue 46 item 6). Nothing was sent or recorded; the routes answer 403 `code`.
+ */
+export class ResendRefused extends Error {
+  constructor(
+    readonly code: typeof OPS_ERROR_CODES.addressNeedsAdmin | typeof ERROR_CODES.recentLoginRequired,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResendRefused';
+  }
+}
+
+/** Whose address `to` is: the order's buyer's, its eSIM's traveller's (a top-up's: the eSIM's order's), or another's. */
+async function addressOf(db: Db, orderId: string, to: string): Promise<'buyer' | 'traveller' | 'other'> {
+  const [row] = await db.query<{ buyer: string | null; traveller: string | null }>(
+    `SELECT lower(trim(o.email)) AS buyer, lower(trim(e.traveller_email)) AS traveller
+     FROM orders o JOIN orders e ON e.id = coalesce(o.top_up_of, o.id) WHERE o.id = $1`,
+    [orderId],
+  );
+  const address = to.trim().toLowerCase();
+  if (row?.buyer === address) return 'buyer';
+  if (row?.traveller === address) return 'traveller';
+  return 'other';
 }
 
 const done = (detail: string | null = null, details?: Record<string, unknown>): ActionOutcome => ({
@@ -63,8 +100,22 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
       return record(operator, 'note', orderId, { reason: body.text, idempotencyKey: body.idempotencyKey })(async () => done());
     },
 
-    /** The order's e-mail again, to the buyer's address or a corrected one (recorded on the action and the e-mail). */
-    resendEmail(operator: Operator, orderId: string, body: OpsResend): Promise<OpsActionResult> {
+    /**
+     * The order's e-mail again, to the buyer's address, the eSIM's traveller's, or another one
+     * (recorded on the action, with who sent it and where, and on the e-mail). Another address is
+     * an admin's to give (issue 46 item 6): support is refused (ResendRefused) before anything is
+     * recorded or sent.
+     */
+    async resendEmail(operator: Operator, orderId: string, body: OpsResend): Promise<OpsActionResult> {
+      if (body.to && (await addressOf(db, orderId, body.to)) === 'other') {
+        if (operator.role !== 'admin')
+          throw new ResendRefused(
+            OPS_ERROR_CODES.addressNeedsAdmin,
+            'Support sends the e-mail only to the buyer’s or the eSIM’s traveller’s address: another address needs an admin.',
+          );
+        if (Date.now() - operator.signedInAt.getTime() > OPS_ADMIN_SIGN_IN_MS)
+          throw new ResendRefused(ERROR_CODES.recentLoginRequired, 'Sign in again: admin actions want a sign-in within the last 12 hours.');
+      }
       return record(
         operator,
         'resend_email',
@@ -76,8 +127,9 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
         if (order?.state !== 'delivered') return refused('Only a delivered order’s e-mail can be sent again.');
         const to = body.to ?? order.email;
         if (!to) return refused('The order has no address (the account was deleted): give one.');
+        const whose = await addressOf(db, orderId, to);
         await deps.resendOrderEmail(orderId, to, actionId);
-        return done(`sent to ${to}`);
+        return done(`sent to ${to} (${whose === 'other' ? 'an address an admin gave' : `the ${whose}’s`})`, { to, addressOf: whose });
       });
     },
 

@@ -21,6 +21,7 @@ import { jsonBody } from '../validation.ts';
 import type { AccountActions, OrderActions } from './actions.types.ts';
 import { ActionKeyReused, type ActionRecords } from './action-records.ts';
 import { dashboard } from './dashboard.ts';
+import { ResendRefused } from './order-actions.ts';
 import { adminOnly, opsAuth, type OpsEnv } from './ops-auth.ts';
 import { accountState, orderDetail } from './order-detail.ts';
 import { ordersOfAccount, searchOrders, summary } from './order-search.ts';
@@ -48,9 +49,14 @@ const queryOf = zValidator('query', OpsOrderQuery, (result, c) =>
   result.success ? undefined : fail(c, 400, ERROR_CODES.badRequest, 'Check the filters: state, from and to (YYYY-MM-DD).'),
 );
 
-/** An action's key that another request used (action-records.ts): 409, nothing done. Any other error goes on to the app's handler. */
-const keyReused: ErrorHandler<OpsEnv> = (error, c) => {
+/**
+ * An action's key that another request used (action-records.ts): 409, nothing done. The order's
+ * e-mail to an address the operator may not give (order-actions.ts): 403. Any other error goes on
+ * to the app's handler.
+ */
+const opsErrors: ErrorHandler<OpsEnv> = (error, c) => {
   if (error instanceof ActionKeyReused) return fail(c, 409, OPS_ERROR_CODES.keyReused, error.message);
+  if (error instanceof ResendRefused) return fail(c, 403, error.code, error.message);
   throw error;
 };
 
@@ -67,7 +73,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
 
   return (
     new Hono<OpsEnv>()
-      .onError(keyReused)
+      .onError(opsErrors)
       .use('*', opsAuth(accounts, deps.allowedOrigins))
       .get('/me', (c) => {
         const { uid, email, role } = c.var.operator;
