@@ -47,9 +47,12 @@ export interface ActionRow {
  * item 4). Nothing was run; the routes answer 409 OPS_ERROR_CODES.keyReused.
  */
 export class ActionKeyReused extends Error {
-  constructor(readonly idempotencyKey: string) {
+  // A field of its own, not a parameter property: the API runs under Node's type stripping, which refuses those.
+  readonly idempotencyKey: string;
+  constructor(idempotencyKey: string) {
     super('This idempotency key was used for another request (operator, action, order or body): nothing was done.');
     this.name = 'ActionKeyReused';
+    this.idempotencyKey = idempotencyKey;
   }
 }
 
