@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signUp } from '../../tests/support/auth-accounts.ts';
+import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { orderRequest, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
+import { OpsActionResult } from '../contract/ops-api.ts';
 import { ApiError, CreateOrderResponse, EsimView, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
+import { firebaseAccounts } from './auth.ts';
 import { auditOrders } from './orders/audit.ts';
 import type { SellablePlan } from './orders/plans.ts';
 
@@ -16,6 +19,7 @@ import type { SellablePlan } from './orders/plans.ts';
 const { catalogue, plans, PLAN } = testCatalogue();
 const OTHER_PLACE = [...plans.values()].find((p) => p.destination.code !== PLAN.destination.code)!;
 const HOUR = 3600_000;
+const accounts = firebaseAccounts('demo-esim');
 
 describe.each(databaseDrivers())('one outcome per purchase on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
@@ -64,7 +68,8 @@ describe.each(databaseDrivers())('one outcome per purchase on $name', (driver) =
   const replacementOf = async (id: string) =>
     (await bed.db.query<{ id: string }>('SELECT id FROM orders WHERE replaces = $1', [id]))[0]?.id;
   const outcomeOf = async (id: string) =>
-    (await bed.db.query<{ outcome: string }>('SELECT outcome FROM purchase_outcomes WHERE order_id = $1', [id]))[0]?.outcome ?? 'kept';
+    (await bed.db.query<{ outcome: string }>('SELECT outcome FROM purchase_outcomes WHERE order_id = $1 AND voided_at IS NULL', [id]))[0]
+      ?.outcome ?? 'kept';
   const settled = () => new Promise((resolve) => setTimeout(resolve, 1_500));
 
   it('the review’s case: an exchange opened, then a replacement, then the exchange paid: replaced, never also refunded', async () => {
@@ -149,6 +154,36 @@ describe.each(databaseDrivers())('one outcome per purchase on $name', (driver) =
       (back) => back === first.total.amountMinor,
     );
     expect(await replacementOf(first.id)).toBeUndefined();
+  });
+
+  it('an operator: a whole refund of a kept eSIM is its outcome (no replacement after it); a part of a replaced one changes none', async () => {
+    const account = await signUp();
+    await accounts.setRole(account.uid, 'admin');
+    const admin = await signIn(account.email);
+    const operatorRefund = async (orderId: string, amountMinor?: number) => {
+      const body = { reason: 'support ticket', amountMinor, idempotencyKey: randomUUID() };
+      const response = await call(`/ops/orders/${orderId}/refunds`, { method: 'POST', token: admin.idToken, body: JSON.stringify(body) });
+      expect(response.status).toBe(200);
+      return OpsActionResult.parse(await response.json()).outcome;
+    };
+    const buyer = await signUp();
+    const kept = await deletedUnused(buyer.idToken);
+    expect(await operatorRefund(kept.id)).toBe('done');
+    expect(await outcomeOf(kept.id)).toBe('refunded');
+    expect((await replace(buyer.idToken, kept.id)).status).toBe(409);
+    expect(await replacementOf(kept.id)).toBeUndefined();
+
+    const other = await signUp();
+    const first = await deletedUnused(other.idToken);
+    const replacement = EsimView.parse(await (await replace(other.idToken, first.id)).json());
+    await delivered(other.idToken, replacement.id);
+    expect(await operatorRefund(first.id, 100)).toBe('done');
+    await waitFor(
+      () => refundedAtStripe(first.id),
+      (back) => back === 100,
+    );
+    expect(await outcomeOf(first.id)).toBe('replaced');
+    expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
   });
 
   it('a replacement is neither refunded, replaced nor exchanged by its buyer: 409 with the reason, no order opened', async () => {

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/db.ts';
 /**
  * One timeline of an order (issue 30 item 3): its state changes, the partner writes and how each
  * was settled, e-mails and alerts sent, payments and payments that did not match, refunds, and the
- * operators' actions with who and why. Oldest first; each table says its own part.
+ * operators' actions with who and why, and the purchase's outcome (orders/purchase-outcome.ts). Oldest first; each table says its own part.
  */
 const TIMELINE = `
   SELECT at, 'order' AS source, coalesce(from_state || ' → ', '') || to_state AS what, cause AS detail, NULL AS who
@@ -28,6 +28,12 @@ const TIMELINE = `
   SELECT created_at, 'refund', 'refund of ' || amount_minor || ' ' || currency || ' asked by ' || requested_by,
     reason || coalesce(' · ' || note, '') || ' → ' || status || coalesce(' · ' || stripe_refund_id, ''), operator_uid
     FROM refunds WHERE order_id = $1
+  UNION ALL
+  SELECT decided_at, 'order', 'outcome: ' || outcome || coalesce(' by ' || by_order_id, ''), cause, coalesce(operator_uid, asked_by)
+    FROM purchase_outcomes WHERE order_id = $1
+  UNION ALL
+  SELECT voided_at, 'order', 'outcome ' || outcome || ' undone', void_cause, NULL
+    FROM purchase_outcomes WHERE order_id = $1 AND voided_at IS NOT NULL
   UNION ALL
   SELECT created_at, 'operator', action, reason || ' → ' || outcome || coalesce(': ' || outcome_detail, ''), coalesce(operator_email, operator_uid)
     FROM operator_actions WHERE order_id = $1`;

@@ -14,9 +14,9 @@ export interface OutcomeRequest {
   orderId: string;
   outcome: PurchaseOutcome;
   askedBy: 'buyer' | 'operator' | 'system';
-  operatorUid?: string;
+  operatorUid?: string | undefined;
   /** The replacement's order, or the exchange's new order. */
-  byOrderId?: string;
+  byOrderId?: string | undefined;
   /** Why, in the order's timeline. */
   cause: string;
 }
@@ -30,48 +30,46 @@ interface OutcomeRow {
 /** The purchase's outcome so far, its order row locked until the caller's transaction ends (undefined: kept). */
 export async function lockedOutcome(tx: Queryable, orderId: string): Promise<OutcomeRow | undefined> {
   await tx.query('SELECT 1 FROM orders WHERE id = $1 FOR UPDATE', [orderId]);
-  const [row] = await tx.query<OutcomeRow>('SELECT outcome, by_order_id, asked_by FROM purchase_outcomes WHERE order_id = $1', [orderId]);
+  const [row] = await tx.query<OutcomeRow>(
+    'SELECT outcome, by_order_id, asked_by FROM purchase_outcomes WHERE order_id = $1 AND voided_at IS NULL',
+    [orderId],
+  );
   return row;
 }
 
-async function timeline(tx: Queryable, orderId: string, cause: string): Promise<void> {
-  await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) SELECT id, state, state, $2 FROM orders WHERE id = $1`, [
-    orderId,
-    cause,
-  ]);
+/** Undoes the purchase's outcome, when it is one of `outcomes` and not an operator's; answers it. */
+async function voided(tx: Queryable, orderId: string, outcomes: PurchaseOutcome[], cause: string): Promise<PurchaseOutcome | undefined> {
+  const [row] = await tx.query<{ outcome: PurchaseOutcome }>(
+    `UPDATE purchase_outcomes SET voided_at = now(), void_cause = $3
+     WHERE order_id = $1 AND voided_at IS NULL AND outcome = ANY($2::text[]) AND asked_by <> 'operator' RETURNING outcome`,
+    [orderId, outcomes, cause],
+  );
+  return row?.outcome;
 }
 
 /**
  * Decides the purchase's outcome, or answers the one it has already when that differs (nothing
  * written). The same outcome asked again for the same order (a double click, a retried job) is
  * the same decision. A replacement that could not be delivered turns 'replaced' into 'refunded'
- * (the shop's refund of the original instead), the one change an outcome allows.
+ * (the shop's refund of the original instead), the one change an outcome allows. Each decision is
+ * a row (who asked, why, when), which the order's timeline shows (ops/timeline.ts).
  */
 export async function decideOutcome(
   tx: Queryable,
   request: OutcomeRequest,
 ): Promise<{ decided: true } | { decided: false; outcome: PurchaseOutcome }> {
   const existing = await lockedOutcome(tx, request.orderId);
-  const by = request.askedBy === 'operator' ? `operator ${request.operatorUid}` : request.askedBy;
-  const cause = `outcome ${request.outcome}${request.byOrderId ? ` by ${request.byOrderId}` : ''} (${by}): ${request.cause}`;
   if (existing) {
     const same = existing.outcome === request.outcome && (request.byOrderId === undefined || request.byOrderId === existing.by_order_id);
     if (same) return { decided: true };
     const replacementFailed = existing.outcome === 'replaced' && request.outcome === 'refunded' && request.askedBy === 'system';
     if (!replacementFailed) return { decided: false, outcome: existing.outcome };
-    await tx.query(
-      `UPDATE purchase_outcomes SET outcome = 'refunded', by_order_id = NULL, asked_by = 'system', operator_uid = NULL, cause = $2, decided_at = now()
-       WHERE order_id = $1`,
-      [request.orderId, request.cause],
-    );
-    await timeline(tx, request.orderId, cause);
-    return { decided: true };
+    await voided(tx, request.orderId, ['replaced'], request.cause);
   }
   await tx.query(
     `INSERT INTO purchase_outcomes (order_id, outcome, by_order_id, asked_by, operator_uid, cause) VALUES ($1, $2, $3, $4, $5, $6)`,
     [request.orderId, request.outcome, request.byOrderId ?? null, request.askedBy, request.operatorUid ?? null, request.cause],
   );
-  await timeline(tx, request.orderId, cause);
   return { decided: true };
 }
 
@@ -80,9 +78,5 @@ export async function decideOutcome(
  * meanwhile, terms) leaves the purchase kept again. An operator's refund stands, and its outcome with it.
  */
 export async function voidOutcome(tx: Queryable, orderId: string, cause: string): Promise<void> {
-  const [row] = await tx.query<{ outcome: PurchaseOutcome }>(
-    `DELETE FROM purchase_outcomes WHERE order_id = $1 AND outcome IN ('refunded', 'exchanged') AND asked_by <> 'operator' RETURNING outcome`,
-    [orderId],
-  );
-  if (row) await timeline(tx, orderId, `outcome ${row.outcome} void, kept: ${cause}`);
+  await voided(tx, orderId, ['refunded', 'exchanged'], cause);
 }
