@@ -16,10 +16,15 @@ interface Tally {
   failed: number;
 }
 const tallies: Tally[] = [];
+/** How long each command took: printed at the end, so a suite that grows shows before CI's limit does. */
+const timings: { command: string; seconds: number }[] = [];
+const started = Date.now();
 
 function run(command: string, args: string[], extraEnv: Record<string, string> = {}): number {
   console.log(`\n$ ${command} ${args.join(' ')}`);
+  const start = Date.now();
   const { status, error } = spawnSync(command, args, { stdio: 'inherit', env: { ...env, ...extraEnv } });
+  timings.push({ command: `${command} ${args[0] ?? ''}`.trim(), seconds: (Date.now() - start) / 1000 });
   if (error) console.error(error);
   return status ?? 1;
 }
@@ -38,6 +43,9 @@ function finish(): never {
   }
   const passed = tallies.reduce((n, t) => n + t.passed, 0);
   const failed = tallies.reduce((n, t) => n + t.failed, 0);
+  console.log('\nTimes:');
+  for (const t of timings) console.log(`  ${t.command.padEnd(20)} ${t.seconds.toFixed(0).padStart(5)} s`);
+  console.log(`  ${'all'.padEnd(20)} ${((Date.now() - started) / 1000).toFixed(0).padStart(5)} s`);
   console.log('\nSuites:');
   for (const t of tallies) console.log(`  ${t.suite.padEnd(12)} ${t.passed} passed, ${t.failed} failed`);
   console.log(`\n${passed} passed, ${failed} failed`);
