@@ -42,12 +42,12 @@ export interface OrderActionDeps {
  * OPS_ADMIN_SIGN_IN_MS (issue 46 item 6). Nothing was sent or recorded; the routes answer 403 `code`.
  */
 export class ResendRefused extends Error {
-  constructor(
-    readonly code: typeof OPS_ERROR_CODES.addressNeedsAdmin | typeof ERROR_CODES.recentLoginRequired,
-    message: string,
-  ) {
+  // A field of its own, not a parameter property: the API runs under Node's type stripping, which refuses those.
+  readonly code: typeof OPS_ERROR_CODES.addressNeedsAdmin | typeof ERROR_CODES.recentLoginRequired;
+  constructor(code: ResendRefused['code'], message: string) {
     super(message);
     this.name = 'ResendRefused';
+    this.code = code;
   }
 }
 
