@@ -13,7 +13,9 @@ import { onServer, serverDatabaseUrl } from '../../tests/support/databases.ts';
  * nothing, and the stand-ins agree (each paid order delivered or refunded once, one eSIM per
  * order, each top-up applied once (also two top-ups of one eSIM at once), no refund without the eSIM cancelled, no double charge),
  * also for an operator's refunds through the back office: a part, then the rest, some clicked twice at
- * once, each made once at Stripe, and every refund at Stripe one the shop asked for.
+ * once, each made once at Stripe, and every refund at Stripe one the shop asked for; and for
+ * replacements and exchanges (issue 46), some with a refund pressed at the same moment or before the
+ * exchange is paid: no purchase both replaced and refunded, or given back more than was paid.
  */
 const SEED = 20_2026;
 let database: string;
@@ -34,7 +36,8 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   const report = await runFaultRun({
     orders: 20,
     seed: SEED,
-    faultRate: 0.15,
+    // Issue 46: the run passes at 20 % faults with exchanges and replacements in it.
+    faultRate: 0.2,
     concurrency: 6,
     // Enough top-ups that some eSIM is topped up twice at once (issue 29, defect 1).
     topUpShare: 0.5,
@@ -68,6 +71,15 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   // Operator blocks (issue 30 item 6): a buyer blocked at work, refused 403 account_blocked for good.
   expect(report.blocks.blocks, summary).toBeGreaterThan(0);
   expect(report.buyers.blocks.refusals, summary).toBeGreaterThan(0);
+  // One outcome per purchase (issue 46): replacements, exchanges, and Refund pressed at the same moment as Replace.
+  expect(report.buyers.replacements.replaced, summary).toBeGreaterThan(0);
+  expect(report.buyers.exchanges.paid, summary).toBeGreaterThan(0);
+  expect(report.buyers.exchanges.replaceFirst + report.buyers.exchanges.bothFirst, summary).toBeGreaterThan(0);
+  expect(report.buyers.races.pressed, summary).toBeGreaterThan(0);
+  expect(
+    report.checks.find((c) => c.name === 'one_outcome_per_purchase'),
+    summary,
+  ).toBeDefined();
   expect(report.audit.findings, summary).toEqual([]);
   expect(report.drain.settled, summary).toBe(true);
   // The run bounds itself (buying 70 s, drain 40 s); the rest is starting and stopping API processes, slow on a busy machine.

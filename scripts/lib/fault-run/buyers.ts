@@ -5,6 +5,7 @@ import type {
   CreateCartRequest,
   CreateCartResponse,
   CreateOrderRequest,
+  EsimView,
   OrderView,
   TopUpPlans,
   Traveller,
@@ -28,6 +29,14 @@ import { CURRENCIES, type Currency } from '../../../src/config/currencies.ts';
  * again with the same key, as the order page's dialog does. The same operator blocks a few buyers
  * at work (on an order opened and not paid, or while a paid one is delivered): the buyer's next
  * order is refused 403 account_blocked, final, and some are unblocked later and buy on.
+ *
+ * One outcome per purchase (issue 46): some buyers delete their eSIM from the phone before it
+ * carried data (the stand-in's hook) and press Replace, half of them pressing Refund at the same
+ * moment; others exchange theirs for another destination's (POST /orders with exchangeOf) and,
+ * before paying the exchange, press Replace, Refund or both at once on the first eSIM (the
+ * review's case), then pay. Whatever they press, a purchase must end kept, refunded, replaced or
+ * exchanged, never two: a buyer who saw both a refund and a replacement accepted records it, and
+ * the cross-checks read what Stripe gave back and which replacements the partner holds.
  */
 export interface BuyerSettings {
   /** The API through the front: http://…/api */
@@ -61,6 +70,12 @@ export interface BuyerSettings {
   cartRandom: Random;
   /** Each buyer's currency (issue 34), a stream of its own: every listed currency is bought in. */
   currencyRandom: Random;
+  /**
+   * The share of purchases (neither topped up nor bought in a cart) whose buyer replaces or
+   * exchanges the eSIM (issue 46), and their choices, a stream of their own.
+   */
+  outcomeShare: number;
+  outcomeRandom: Random;
 }
 
 /** One click of the operator's refund: what was asked, and what each request of it answered in the end. */
@@ -95,6 +110,31 @@ export interface BuyerStats {
   /** underWayOnRetry: a retry after a lost answer found the refund already under way (409). */
   refunds: { requested: number; accepted: number; underWayOnRetry: number; unavailable: number };
   installedRefundAttempts: number;
+  /**
+   * Replacements at our cost (issue 46): eSIMs deleted from the phone before they carried data and
+   * replaced (the exchange's presses too); deleteNotSeen: the deletion not shown in time (Replace
+   * pressed all the same, a refusal then no broken promise); refused: answered 409 not_replaceable;
+   * unavailable: no answer in the end (503, 429, lost); deliveredSeen: the new eSIM seen delivered.
+   */
+  replacements: { asked: number; replaced: number; refused: number; unavailable: number; deleteNotSeen: number; deliveredSeen: number };
+  /**
+   * Exchanges for another destination (issue 46): opened, paid, the new eSIM seen delivered; the
+   * first eSIM replaced, refunded or both pressed at once before the exchange was paid, or Replace
+   * pressed just after paying it (racing the exchange's refund at its delivery); refused: POST
+   * /orders answered 409 not_exchangeable.
+   */
+  exchanges: {
+    opened: number;
+    paid: number;
+    deliveredSeen: number;
+    replaceFirst: number;
+    refundFirst: number;
+    bothFirst: number;
+    replaceAfterPaying: number;
+    refused: number;
+  };
+  /** Refund and Replace pressed at the same moment on one eSIM: which one was accepted (both: a violation; neither: faults). */
+  races: { pressed: number; refundWon: number; replaceWon: number; neither: number };
   /**
    * The operator's refunds: orders, clicks (a part, then maybe the rest), double clicks (one key
    * twice at once), answers lost on the way back (no answer, 5xx) and asked again with the same
@@ -162,6 +202,9 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     topUps: { ordered: 0, paid: 0, deliveredSeen: 0, installNotSeen: 0, refused: 0, twoAtOnce: 0 },
     refunds: { requested: 0, accepted: 0, underWayOnRetry: 0, unavailable: 0 },
     installedRefundAttempts: 0,
+    replacements: { asked: 0, replaced: 0, refused: 0, unavailable: 0, deleteNotSeen: 0, deliveredSeen: 0 },
+    exchanges: { opened: 0, paid: 0, deliveredSeen: 0, replaceFirst: 0, refundFirst: 0, bothFirst: 0, replaceAfterPaying: 0, refused: 0 },
+    races: { pressed: 0, refundWon: 0, replaceWon: 0, neither: 0 },
     operator: { orders: 0, clicks: 0, partial: 0, rest: 0, doubleClicks: 0, answersLost: 0, underWay: 0, refused: 0 },
     operatorClicks: [],
     blocks: {
@@ -179,7 +222,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   };
 
   // The plan of each buyer decided up front from the seed: one or two eSIMs, and what to do with each.
-  type Intent = 'keep' | 'refund' | 'top_up';
+  type Intent = 'keep' | 'refund' | 'top_up' | 'replace' | 'exchange';
   const buyers: {
     /** The operator blocks this buyer at its first purchase: on the open order before paying, or once paid; then maybe unblocks. */
     block: BlockPlan | undefined;
@@ -196,12 +239,30 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       operator: OperatorPlan | undefined;
       /** Bought in a cart with these other plans, each `quantity` times (the purchase's own plan once or twice). */
       cart: CartPlanItem[] | undefined;
+      /** A replacement or an exchange (intent 'replace' or 'exchange'): what the buyer presses, and when. */
+      outcome: OutcomePlan | undefined;
     }[];
   }[] = [];
   type OperatorPlan = { share: number; rest: boolean; pauseMs: number; doubleClick: boolean };
   /** A plan of a cart, `quantity` times, each eSIM for a traveller with their own address or not (issue 33). */
   type CartPlanItem = { plan: SellablePlan; quantity: number; travellers?: Traveller[] };
   type BlockPlan = { onOpenOrder: boolean; unblock: boolean; pauseMs: number; tryPay: boolean };
+  /**
+   * A replacement: Refund pressed at the same moment or not (race). An exchange: for a plan of
+   * another destination (otherPick), pressing on the first eSIM before paying the exchange nothing,
+   * Replace, Refund, or both at once, or Replace pressed `delayMs` after paying it (racing the
+   * exchange's refund at its delivery); deleted from the phone first when Replace is pressed, else
+   * sometimes (deleteFirst).
+   */
+  type OutcomePlan =
+    | { kind: 'replace'; race: boolean }
+    | {
+        kind: 'exchange';
+        before: 'nothing' | 'replace' | 'refund' | 'both' | 'replace_after_paying';
+        deleteFirst: boolean;
+        otherPick: number;
+        delayMs: number;
+      };
   const blockRandom = settings.blockRandom;
   /** Five draws for every buyer: each buyer's choice stays put. */
   const blockPlan = (): BlockPlan | undefined => {
@@ -254,6 +315,25 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       })),
     }));
   };
+  const outcomeRandom = settings.outcomeRandom;
+  /** Seven draws for every purchase: each purchase's choice stays put. Only a purchase to keep or refund becomes one. */
+  const outcomePlan = (intent: Intent): OutcomePlan | undefined => {
+    const [chosen, exchange, race, before, deleteFirst, otherPick, delayMs] = [
+      outcomeRandom(),
+      outcomeRandom() < 0.5,
+      outcomeRandom() < 0.5,
+      outcomeRandom(),
+      outcomeRandom() < 0.5,
+      outcomeRandom(),
+      between(outcomeRandom, 0, 3_000),
+    ];
+    if ((intent !== 'keep' && intent !== 'refund') || chosen >= settings.outcomeShare) return undefined;
+    if (!exchange) return { kind: 'replace', race };
+    const pressed =
+      before < 0.2 ? 'nothing' : before < 0.4 ? 'replace' : before < 0.55 ? 'refund' : before < 0.75 ? 'both' : 'replace_after_paying';
+    const replaces = pressed === 'replace' || pressed === 'both' || pressed === 'replace_after_paying';
+    return { kind: 'exchange', before: pressed, deleteFirst: replaces || deleteFirst, otherPick, delayMs };
+  };
   for (let left = settings.orders; left > 0;) {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
     left -= count;
@@ -262,8 +342,10 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       currency: pick(settings.currencyRandom, CURRENCIES),
       purchases: Array.from({ length: count }, () => {
         const r = random();
-        const intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
+        let intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
         const plan = pick(random, settings.plans);
+        const outcome = outcomePlan(intent);
+        if (outcome) intent = outcome.kind;
         return {
           plan,
           intent,
@@ -273,6 +355,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
           twoTopUps: random() < 0.5,
           operator: operatorPlan(intent),
           cart: cartPlan(intent, plan),
+          outcome,
         };
       }),
     });
@@ -305,6 +388,31 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       purchase.operator = undefined;
     }
   }
+
+  // At least one replacement raced by a refund, one exchange with a replacement pressed before it is
+  // paid (the review's case) and one with nothing pressed (refunded as exchanged at its delivery),
+  // among the first half, on purchases the operator's block does not touch.
+  const firstHalf = buyers.slice(0, Math.ceil(buyers.length / 2));
+  const untouched = firstHalf.flatMap((b) => b.purchases.filter((p, i) => !(i === 0 && b.block) && !p.cart && p.intent !== 'top_up'));
+  const insist = (wanted: OutcomePlan, has: (o: OutcomePlan | undefined) => boolean) => {
+    if (settings.outcomeShare <= 0 || untouched.some((p) => has(p.outcome))) return;
+    const purchase = untouched.find((p) => !p.outcome) ?? untouched.find((p) => !insisted.has(p) && p.outcome?.kind !== wanted.kind);
+    if (!purchase) return;
+    purchase.intent = wanted.kind;
+    purchase.outcome = wanted;
+    purchase.operator = undefined;
+    insisted.add(purchase);
+  };
+  const insisted = new Set<(typeof untouched)[number]>();
+  insist({ kind: 'replace', race: true }, (o) => o?.kind === 'replace' && o.race);
+  insist(
+    { kind: 'exchange', before: 'replace', deleteFirst: true, otherPick: outcomeRandom(), delayMs: 0 },
+    (o) => o?.kind === 'exchange' && (o.before === 'replace' || o.before === 'both'),
+  );
+  insist(
+    { kind: 'exchange', before: 'nothing', deleteFirst: false, otherPick: outcomeRandom(), delayMs: 0 },
+    (o) => o?.kind === 'exchange' && o.before === 'nothing',
+  );
 
   /** One request through the front; network failures answer status 0. */
   async function request(path: string, init: { method?: string; token: string; body?: unknown }): Promise<Answer> {
@@ -408,6 +516,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     kind: 'esim' | 'top_up',
     doubleClick: boolean,
     beforePay?: (orderId: string, checkoutUrl: string) => Promise<boolean>,
+    onRefused?: (answer: Answer) => boolean,
   ): Promise<string | undefined> {
     let answer: Answer;
     if (doubleClick) {
@@ -434,7 +543,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
           `buyer ${buyer.uid}: blocked, an order answered ${answer.status} ${errorCode(answer.body) ?? ''}, not 403 account_blocked`,
         );
       if (kind === 'top_up' && errorCode(answer.body) === 'cannot_top_up') stats.topUps.refused++;
-      else stats.gaveUp++;
+      else if (!onRefused?.(answer)) stats.gaveUp++;
       return undefined;
     }
     const { order, checkoutUrl } = answer.body as { order: { id: string }; checkoutUrl: string };
@@ -543,6 +652,159 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       const answer = await persist(`/esims/${id}/refund?lang=en`, { method: 'POST', token: buyer.token }, 4);
       if (answer.status === 200) stats.violations.push(`order ${id}: a refund of an installed eSIM was accepted`);
     }
+  }
+
+  /**
+   * The traveller installs the eSIM and deletes it before it carried data (the stand-in's hook: the
+   * phone), and the buyer waits for My eSIMs to show it deleted, refundable and replaceable (the
+   * partner's notification, or, lost, My eSIMs reading the partner). False: not seen in time.
+   */
+  async function deleteBeforeData(buyer: Buyer, id: string): Promise<boolean | undefined> {
+    const tranNo = settings.partner.tranNoOfTransaction(id);
+    if (!tranNo) return void stats.violations.push(`order ${id}: delivered, but the partner has no eSIM for it`);
+    try {
+      settings.partner.installTo(tranNo, 'DOWNLOAD');
+      settings.partner.installTo(tranNo, 'DELETED');
+    } catch (error) {
+      return void stats.violations.push(`order ${id}: the partner could not delete its eSIM ${tranNo} (${(error as Error).message})`);
+    }
+    const shown = (o: OrderView) => o.esim?.installStep === 'deleted' && o.esim.refundable && o.esim.replaceable;
+    if (await waitOrder(buyer.token, id, shown, 6_000).then((o) => o && shown(o))) return true;
+    await persist('/esims?lang=en', { token: buyer.token }, 3);
+    if (await waitOrder(buyer.token, id, shown, 4_000).then((o) => o && shown(o))) return true;
+    stats.replacements.deleteNotSeen++;
+    return false;
+  }
+
+  /** One press of a button of My eSIMs (refund, replace): asked again as a person would after no answer or a 5xx. */
+  async function press(buyer: Buyer, id: string, what: 'refund' | 'replace'): Promise<Answer> {
+    const path = `/esims/${id}/${what}?lang=en`;
+    const first = await request(path, { method: 'POST', token: buyer.token });
+    if (first.status !== 0 && first.status < 500 && first.status !== 429) return first;
+    return persist(path, { method: 'POST', token: buyer.token }, 6);
+  }
+
+  /** Replace pressed (alone, or with Refund at the same moment): the replacement's id when it was accepted. */
+  async function pressReplace(
+    buyer: Buyer,
+    id: string,
+    race: boolean,
+    deletionSeen: boolean,
+    mayBeRefused = false,
+  ): Promise<string | undefined> {
+    stats.replacements.asked++;
+    if (race) stats.races.pressed++;
+    const [replaced, refunded] = await Promise.all([
+      press(buyer, id, 'replace'),
+      race ? press(buyer, id, 'refund') : Promise.resolve(undefined),
+    ]);
+    if (refunded) stats.refunds.requested++;
+    if (refunded?.status === 200) stats.refunds.accepted++;
+    if (replaced.status === 200) stats.replacements.replaced++;
+    else if (replaced.status === 409) stats.replacements.refused++;
+    else stats.replacements.unavailable++;
+    if (race) {
+      if (replaced.status === 200 && refunded?.status === 200)
+        stats.violations.push(
+          `order ${id}: Refund and Replace pressed at once, both accepted (replacement ${(replaced.body as EsimView).id})`,
+        );
+      else if (replaced.status === 200) stats.races.replaceWon++;
+      else if (refunded?.status === 200) stats.races.refundWon++;
+      else stats.races.neither++;
+    } else if (replaced.status === 409 && deletionSeen && !mayBeRefused) {
+      // Deleted before it carried data, shown replaceable, nothing else pressed: a refusal is a broken promise.
+      stats.violations.push(
+        `order ${id}: deleted before data and shown replaceable, its replacement was refused (${errorCode(replaced.body) ?? '409'})`,
+      );
+    }
+    return replaced.status === 200 ? (replaced.body as EsimView).id : undefined;
+  }
+
+  /** The replacement's delivery, as the buyer's page waits for it. */
+  async function waitReplacement(buyer: Buyer, replacementId: string) {
+    const seen = await waitOrder(buyer.token, replacementId, (o) => delivered(o) || FINAL.has(o.state));
+    if (seen && delivered(seen)) stats.replacements.deliveredSeen++;
+  }
+
+  /** Deleted before data, then Replace pressed, Refund at the same moment for a race. */
+  async function replaceEsim(buyer: Buyer, id: string, race: boolean) {
+    const seen = await deleteBeforeData(buyer, id);
+    if (seen === undefined) return;
+    const replacementId = await pressReplace(buyer, id, race, seen);
+    if (replacementId) await waitReplacement(buyer, replacementId);
+  }
+
+  /**
+   * An exchange for another destination's plan: the exchange opened naming the first eSIM, then,
+   * before it is paid, Replace, Refund or both pressed on the first eSIM (or nothing), then paid
+   * (and Replace pressed a moment later, for some), and its eSIM waited for. The first one's fate is the shop's to decide, one outcome; the checks
+   * read what Stripe gave back.
+   */
+  async function exchangeEsim(buyer: Buyer, id: string, first: SellablePlan, plan: Extract<OutcomePlan, { kind: 'exchange' }>) {
+    const others = settings.plans.filter((p) => p.destination.code !== first.destination.code);
+    if (others.length === 0) return;
+    const other = others[Math.floor(plan.otherPick * others.length)]!;
+    let deletionSeen = false;
+    if (plan.deleteFirst) {
+      const seen = await deleteBeforeData(buyer, id);
+      if (seen === undefined) return;
+      deletionSeen = seen;
+    }
+    const body: CreateOrderRequest = {
+      planId: other.pkg.id,
+      lang: 'en',
+      expectedPrice: priceIn(other.prices, buyer.currency),
+      consents: { terms: true, immediateStart: true },
+      exchangeOf: id,
+    };
+    let replacementId: string | undefined;
+    const exchangeId = await buy(
+      buyer,
+      body,
+      'esim',
+      false,
+      async () => {
+        stats.exchanges.opened++;
+        if (plan.before === 'replace' || plan.before === 'both') {
+          if (plan.before === 'both') stats.exchanges.bothFirst++;
+          else stats.exchanges.replaceFirst++;
+          replacementId = await pressReplace(buyer, id, plan.before === 'both', deletionSeen);
+        } else if (plan.before === 'refund') {
+          stats.exchanges.refundFirst++;
+          if (!plan.deleteFirst || deletionSeen) await requestRefund(buyer, id);
+          else {
+            // Its deletion not shown yet: the shop may refuse on what it knows, no broken promise.
+            stats.refunds.requested++;
+            if ((await press(buyer, id, 'refund')).status === 200) stats.refunds.accepted++;
+          }
+        }
+        return true;
+      },
+      (answer) => {
+        if (answer.status !== 409 || errorCode(answer.body) !== 'not_exchangeable') return false;
+        stats.exchanges.refused++;
+        // A never-installed eSIM of today, or one shown deleted before it carried data, is exchangeable.
+        if (!plan.deleteFirst || deletionSeen)
+          stats.violations.push(
+            `order ${id}: its exchange for ${other.pkg.id} was refused (${(answer.body as { error?: { reason?: string } }).error?.reason ?? 'no reason'})`,
+          );
+        return true;
+      },
+    );
+    if (!exchangeId) return;
+    stats.exchanges.paid++;
+    stats.paid++;
+    if (plan.before === 'replace_after_paying') {
+      // Racing the exchange's refund at its delivery: whichever is decided first, the other refused.
+      stats.exchanges.replaceAfterPaying++;
+      await sleep(plan.delayMs);
+      replacementId = await pressReplace(buyer, id, false, deletionSeen, true);
+    }
+    const [seen] = await Promise.all([
+      waitOrder(buyer.token, exchangeId, (o) => delivered(o) || FINAL.has(o.state)),
+      replacementId ? waitReplacement(buyer, replacementId) : undefined,
+    ]);
+    if (seen && delivered(seen)) stats.exchanges.deliveredSeen++;
   }
 
   async function requestRefund(buyer: { token: string }, id: string) {
@@ -778,6 +1040,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       // The operator's refunds go on beside the buyer's next purchase.
       if (purchase.operator) operatorWork.push(operatorRefunds(id, order.total.amountMinor, purchase.operator));
       if (purchase.intent === 'refund') await requestRefund(buyer, id);
+      else if (purchase.outcome?.kind === 'replace') await replaceEsim(buyer, id, purchase.outcome.race);
+      else if (purchase.outcome?.kind === 'exchange') await exchangeEsim(buyer, id, purchase.plan, purchase.outcome);
       else if (purchase.intent === 'top_up')
         await installAndTopUp(buyer, id, purchase.refundInstalled, purchase.topUpPick, purchase.twoTopUps);
     }

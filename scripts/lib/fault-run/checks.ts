@@ -34,6 +34,9 @@ interface OrderRow {
   email: string | null;
   checkout_session_id: string | null;
   traveller_email: string | null;
+  /** A replacement at our cost (nothing paid) names the order it replaces; an exchange the eSIM it exchanges. */
+  replaces: string | null;
+  exchange_of: string | null;
 }
 
 interface RefundRow {
@@ -60,7 +63,7 @@ export async function crossCheck(deps: {
   const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
   const orders = await db.query<OrderRow>(
     `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email_sent_at, email, checkout_session_id,
-       traveller_email FROM orders`,
+       traveller_email, replaces, exchange_of FROM orders`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
   // The shop's refunds, one row per refund asked (migration 0016).
@@ -123,6 +126,8 @@ export async function crossCheck(deps: {
   const paidOnce: string[] = [];
   const chargedOnce: string[] = [];
   const refundedRight: string[] = [];
+  /** Each paid order's payment (what Stripe took, less sessions given back whole) and the refunds Stripe made of it. */
+  const money = new Map<string, { paid: number; given: Stripe.Refund[] }>();
   for (const [orderId, list] of sessions) {
     const order = byId.get(orderId);
     if (!order) {
@@ -152,6 +157,7 @@ export async function crossCheck(deps: {
     const given = counted.flatMap((s) => (refunds.get(s.intent) ?? []).filter((r) => !s.shared || rowOf(r)?.order_id === orderId));
     const paid = counted.reduce((sum, s) => sum + s.amount, 0);
     const total = given.reduce((sum, r) => sum + r.amount, 0);
+    money.set(orderId, { paid, given });
     const rows = rowsOf(orderId);
     // Each refund at Stripe is one of the order's rows, of the row's amount; each row made at Stripe once.
     for (const r of given) {
@@ -205,11 +211,12 @@ export async function crossCheck(deps: {
         operatorRefunds.push(`${name(order)}: ${what}: ${back} of ${click.paidMinor} back in all`);
     }
   }
-  // An order the shop thinks paid that Stripe never completed.
+  // An order the shop thinks paid that Stripe never completed (a replacement at our cost is paid by nobody).
   for (const order of orders) {
     if (
       ['paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded'].includes(order.state) &&
-      !sessions.has(order.id)
+      !sessions.has(order.id) &&
+      !(order.replaces && order.amount_minor === 0)
     ) {
       paidOnce.push(`${name(order)}: no payment at Stripe`);
     }
@@ -241,7 +248,10 @@ export async function crossCheck(deps: {
     if (order.state === 'delivered' && esims.get(id) !== tranNo)
       oneEsim.push(`${name(order)}: the partner allocated ${tranNo}, the shop stored ${esims.get(id) ?? 'none'}`);
     const profile = await statusAtPartner(tranNo);
-    if (order.state === 'refunded' && profile?.status !== 'cancelled') {
+    // Deleted from the phone before it carried data: refunded with nothing to cancel (the partner cancels only
+    // what was never downloaded, and no phone can take it again; fulfilment.ts, cancelAtPartner).
+    const deletedUnused = profile?.installStep === 'deleted' && profile.usedBytes === 0;
+    if (order.state === 'refunded' && profile?.status !== 'cancelled' && !deletedUnused) {
       cancelled.push(
         `${name(order)}: refunded (${order.refund_reason ?? 'no reason'}), but its eSIM ${tranNo} is ${profile?.status ?? 'unknown'} at the partner`,
       );
@@ -252,6 +262,41 @@ export async function crossCheck(deps: {
   for (const order of orders) {
     if (order.kind === 'esim' && order.state === 'delivered' && !partnerStandIn.tranNoOfTransaction(order.id))
       oneEsim.push(`${name(order)}: delivered, but the partner has no eSIM for it`);
+  }
+
+  // One outcome per purchase (issue 46): what Stripe gave back for each paid eSIM and whether the
+  // partner holds a replacement of ours for it. A replacement the buyer holds (allocated at the
+  // partner and not cancelled there, or delivered) and a refund that is not an operator's (the
+  // buyer's, the exchange's, the shop's own) never both; a refund as exchanged only once an exchange
+  // was delivered, and never beside another refund of the buyer's or the shop's; never more back than paid.
+  const oneOutcome: string[] = [];
+  const whyOf = (r: Stripe.Refund) => r.metadata?.['reason'] ?? rowOf(r)?.requested_by ?? 'unknown';
+  for (const order of orders) {
+    if (order.kind !== 'esim' || order.replaces) continue;
+    const { paid, given } = money.get(order.id) ?? { paid: 0, given: [] };
+    const replacements: string[] = [];
+    for (const r of orders.filter((o) => o.replaces === order.id)) {
+      const tranNo = partnerStandIn.tranNoOfTransaction(r.id);
+      const profile = tranNo ? await statusAtPartner(tranNo) : undefined;
+      if (r.state === 'delivered' || (tranNo && profile?.status !== 'cancelled'))
+        replacements.push(`${r.id} (${r.state}, eSIM ${tranNo ?? 'none'} ${profile?.status ?? 'not at the partner'})`);
+    }
+    const exchangesDelivered = orders.filter((o) => o.exchange_of === order.id && o.state === 'delivered');
+    const notOperators = given.filter((r) => whyOf(r) !== 'operator');
+    const asExchanged = notOperators.filter((r) => whyOf(r) === 'exchanged');
+    const asRefunded = notOperators.filter((r) => whyOf(r) !== 'exchanged');
+    const listed = (list: Stripe.Refund[]) => list.map((r) => `${r.id} ${r.amount} (${whyOf(r)}, ${r.status})`).join(', ');
+    const total = given.reduce((sum, r) => sum + r.amount, 0);
+    const outcomes = [
+      replacements.length > 0 && `replaced by ${replacements.join(', ')}`,
+      asExchanged.length > 0 && `refunded as exchanged: ${listed(asExchanged)}`,
+      asRefunded.length > 0 && `refunded: ${listed(asRefunded)}`,
+    ].filter(Boolean);
+    if (outcomes.length > 1) oneOutcome.push(`${name(order)}: ${outcomes.join('; and ')}`);
+    if (replacements.length > 1) oneOutcome.push(`${name(order)}: ${replacements.length} replacements held: ${replacements.join(', ')}`);
+    if (asExchanged.length > 0 && exchangesDelivered.length === 0)
+      oneOutcome.push(`${name(order)}: refunded as exchanged (${listed(asExchanged)}), but no exchange of it was delivered`);
+    if (total > paid) oneOutcome.push(`${name(order)}: ${total} given back at Stripe (${listed(given)}) of ${paid} paid`);
   }
 
   // Top-ups: applied once when delivered, never when not; the eSIM's data is its plan plus the top-ups delivered.
@@ -335,13 +380,20 @@ export async function crossCheck(deps: {
       breaches: operatorRefunds,
     },
     {
+      name: 'one_outcome_per_purchase',
+      description:
+        "each paid eSIM ended kept, refunded, replaced or exchanged, never two, by the stand-ins: no replacement the partner holds (or delivered) beside a refund at Stripe that is not an operator's, a refund as exchanged only after an exchange was delivered and beside no other, never more given back than paid",
+      breaches: oneOutcome,
+    },
+    {
       name: 'one_esim_per_transaction',
       description: 'the partner allocated at most one eSIM per transactionId, each for an eSIM order of ours, the one the shop stored',
       breaches: oneEsim,
     },
     {
       name: 'refund_cancels_esim',
-      description: 'an eSIM refunded is cancelled at the partner (unless never allocated), and one cancelled is refunded',
+      description:
+        'an eSIM refunded is cancelled at the partner (unless never allocated, or deleted from the phone before it carried data), and one cancelled is refunded',
       breaches: cancelled,
     },
     {

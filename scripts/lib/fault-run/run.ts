@@ -36,7 +36,8 @@ import { between, seeded } from './random.ts';
  * PostgreSQL server, which are killed with SIGKILL at random moments and started again (two of
  * them for the middle half of the run), while fault proxies in front of the Stripe stand-in's API
  * and the eSIM Access stand-in lose answers, hold them past the client's timeout and answer 5xx
- * before or after forwarding. Then faults off, every instance up, the reconcile job until nothing
+ * before or after forwarding. Some buyers replace or exchange their eSIM, with refunds racing them
+ * (issue 46): a purchase ends in one outcome. Then faults off, every instance up, the reconcile job until nothing
  * is due, and the checks: the order audit and the cross-checks against the stand-ins.
  */
 export interface FaultRunOptions {
@@ -98,6 +99,8 @@ export interface FaultRunReport {
   endStates: Record<string, Record<string, number>>;
   /** Paid orders by the currency they were paid in. */
   paidIn: Record<string, number>;
+  /** Paid eSIMs by their outcome (issue 46), from what happened (a replacement delivered, the refunds), as the audit's one_outcome reads it. */
+  outcomes: Record<string, number>;
   drain: { ms: number; settled: boolean; left: string[] };
   audit: { checked: number; findings: AuditFinding[] };
   /** The operator's blocks as the rows tell them (operator_actions, orders). */
@@ -134,6 +137,11 @@ const OPERATOR_SHARE = 0.6;
 const BLOCK_SHARE = 0.1;
 /** The share of kept purchases bought as a cart of one to four eSIMs (issue 33): several orders on one payment under the same faults. */
 const CART_SHARE = 0.35;
+/**
+ * The share of purchases (neither topped up nor in a cart) replaced or exchanged by their buyer
+ * (issue 46), with refunds pressed at the same moment or before the exchange is paid: one outcome each.
+ */
+const OUTCOME_SHARE = 0.3;
 
 export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunReport> {
   const started = Date.now();
@@ -341,6 +349,8 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         cartShare: CART_SHARE,
         cartRandom: seeded(seed, 'carts'),
         currencyRandom: seeded(seed, 'currencies'),
+        outcomeShare: OUTCOME_SHARE,
+        outcomeRandom: seeded(seed, 'outcomes'),
         ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
         onOrderStarted: (n) => {
           progress = n;
@@ -412,6 +422,23 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     )) {
       paidIn[row.currency] = row.n;
     }
+    // Each paid eSIM's outcome from what happened: a replacement delivered, a refund as exchanged, another of the buyer's or the shop's.
+    const [outcomes] = await db.query<Record<string, number>>(
+      `WITH given AS (
+         SELECT order_id, bool_or(reason = 'exchanged') AS exchanged, bool_or(reason <> 'exchanged' AND requested_by <> 'operator') AS refunded
+         FROM refunds WHERE status <> 'cancelled' GROUP BY order_id
+       ), purchases AS (
+         SELECT o.id, r.id IS NOT NULL AS replaced, coalesce(g.exchanged, false) AS exchanged, coalesce(g.refunded, false) AS refunded
+         FROM orders o
+         LEFT JOIN orders r ON r.id = o.replaced_by AND r.state = 'delivered'
+         LEFT JOIN given g ON g.order_id = o.id
+         WHERE o.kind = 'esim' AND o.replaces IS NULL AND EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'paid')
+       )
+       SELECT count(*) FILTER (WHERE NOT (replaced OR exchanged OR refunded))::int AS kept,
+         count(*) FILTER (WHERE replaced)::int AS replaced, count(*) FILTER (WHERE exchanged)::int AS exchanged,
+         count(*) FILTER (WHERE refunded)::int AS refunded
+       FROM purchases`,
+    );
     const failures = [
       ...(settled ? [] : [`the reconcile job did not settle within ${Math.round(drainTimeoutMs / 1000)} s: ${left.join('; ')}`]),
       ...audit.findings.map((f) => `audit ${f.invariant}: ${f.orderNumber ?? '-'} ${f.state ?? '-'} ${f.detail}`),
@@ -466,6 +493,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       },
       endStates,
       paidIn,
+      outcomes: outcomes!,
       drain: { ms: drainMs, settled, left },
       audit,
       blocks: blocked.figures,
@@ -559,6 +587,12 @@ export function reportLines(r: FaultRunReport): string[] {
     `carts: ${b.carts.paid} paid with ${b.carts.esims} eSIMs in all (${b.carts.travellers} for named travellers), double clicks of Buy all that found the same cart ${b.carts.sameOnDoubleClick}`,
     `top-ups: ordered ${b.topUps.ordered}, paid ${b.topUps.paid}, seen delivered ${b.topUps.deliveredSeen}, install not seen in time ${b.topUps.installNotSeen}, refused ${b.topUps.refused}, two at once on one eSIM ${b.topUps.twoAtOnce}`,
     `refunds: requested ${b.refunds.requested}, accepted ${b.refunds.accepted}, found under way on a retry after a lost answer ${b.refunds.underWayOnRetry}, partner unavailable ${b.refunds.unavailable}; refund of an installed eSIM tried ${b.installedRefundAttempts}`,
+    `replacements: asked ${b.replacements.asked}, replaced ${b.replacements.replaced}, refused ${b.replacements.refused}, no answer in the end ${b.replacements.unavailable}, deletion before data not shown in time ${b.replacements.deleteNotSeen}, new eSIM seen delivered ${b.replacements.deliveredSeen}`,
+    `exchanges: opened ${b.exchanges.opened}, paid ${b.exchanges.paid}, new eSIM seen delivered ${b.exchanges.deliveredSeen}, refused ${b.exchanges.refused}; before paying, on the first eSIM: Replace ${b.exchanges.replaceFirst}, Refund ${b.exchanges.refundFirst}, both at once ${b.exchanges.bothFirst}; Replace just after paying ${b.exchanges.replaceAfterPaying}`,
+    `outcomes by the rows: ${Object.entries(r.outcomes)
+      .map(([outcome, n]) => `${outcome} ${n}`)
+      .join(', ')}`,
+    `races (Refund and Replace pressed at the same moment): ${b.races.pressed}, refund accepted ${b.races.refundWon}, replacement accepted ${b.races.replaceWon}, neither ${b.races.neither}`,
     `operator refunds (back office, admin): ${b.operator.orders} orders, ${b.operator.clicks} clicks (${b.operator.partial} partial, ${b.operator.rest} the rest), double clicks ${b.operator.doubleClicks}, answers lost to the operator and asked again with the same key ${b.operator.answersLost}, 'under way' answers waited out ${b.operator.underWay}, refused ${b.operator.refused}`,
     `faults met by Stripe refunds asked for an operator: ${counts(r.faults.stripeOperatorRefunds)} (answers lost to the shop: ${r.faults.stripeOperatorRefunds.lost_answer + r.faults.stripeOperatorRefunds.slow_answer + r.faults.stripeOperatorRefunds.error_after})`,
     `blocks (back office, admin): ${b.blocks.buyers} buyers blocked while at work (${b.blocks.onOpenOrder} on an open order before paying), ${b.blocks.unblocks} unblocked and signed in again; refusals 403 account_blocked seen ${b.blocks.refusals}; held payment page tried after the block: refused ${b.blocks.pageRefused}, took the card ${b.blocks.pageTookMoney}; answers lost and asked again with the same key ${b.blocks.answersLost}, 'under way' waited out ${b.blocks.underWay}`,
