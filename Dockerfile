@@ -1,4 +1,4 @@
-# The shop API's image (issue 31; README: Going live). Built by `deploy/deploy.sh release` with
+# The shop API's image (issue 31; docs/going-live.md). Built by `deploy/deploy.sh release` with
 # Cloud Build; tests/deploy/artifact.test.ts builds the same files the same way without Docker
 # (no base images can be pulled on the development machine) and runs them, so keep the COPY lines
 # plain: that test reads them from here.

@@ -35,7 +35,7 @@ const needsNetwork = (url, seen = new Set()) => {
 
 export default defineConfig({
   site: siteUrl(env),
-  // Every variable the site reads, in one place (README: Configuration); the rules between them are checkBuildEnv's.
+  // Every variable the site reads, in one place (docs/going-live.md: Configuration); the rules between them are checkBuildEnv's.
   env: {
     schema: {
       PUBLIC_SITE_URL: envField.string({ context: 'client', access: 'public', url: true, default: DEFAULT_SITE_URL }),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The shop's production set-up on Google Cloud, as one script (issue 31; README: Going live):
+# The shop's production set-up on Google Cloud, as one script (issue 31; docs/going-live.md):
 #
 #   deploy/deploy.sh setup     once, on an empty project, and again whenever it says so: APIs,
 #                              the image registry, Cloud SQL (PostgreSQL 16), the service accounts
@@ -265,7 +265,7 @@ setup() {
   cat <<EOF
   In the Firebase console (project $PROJECT_ID): Authentication with its sign-in providers,
   a Hosting site with the custom domain of SITE_URL, and the web app whose config gives
-  PUBLIC_FIREBASE_API_KEY and PUBLIC_FIREBASE_APP_ID (README: Going live).
+  PUBLIC_FIREBASE_API_KEY and PUBLIC_FIREBASE_APP_ID (docs/going-live.md).
 EOF
 }
 
@@ -391,7 +391,7 @@ EOF
   if [[ -n "$(git status --porcelain firebase.json)" ]]; then
     echo "firebase.json now names this project's auth domain in its policies: commit it."
   fi
-  say "Released $IMAGE: now the first-day checks (README: Going live)"
+  say "Released $IMAGE: now the first-day checks (docs/going-live.md)"
 }
 
 case "${1:-}" in
@@ -399,7 +399,7 @@ case "${1:-}" in
   release) release ;;
   render) render_to "${2:-}" ;;
   *)
-    echo "usage: deploy/deploy.sh setup|release|render DIR   (README: Going live)" >&2
+    echo "usage: deploy/deploy.sh setup|release|render DIR   (docs/going-live.md)" >&2
     exit 2
     ;;
 esac

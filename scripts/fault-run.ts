@@ -1,4 +1,4 @@
-// The fault-injection run (issue 20; README: The fault-injection run): buys, tops up and refunds
+// The fault-injection run (issue 20; docs/fault-run-and-benchmark.md): buys, tops up and refunds
 // through shop API processes that are killed at random, behind fault proxies in front of the
 // Stripe and eSIM Access stand-ins, on a real PostgreSQL server; then checks that no money was
 // lost (the order audit and cross-checks against the stand-ins). Exit 0: every check holds;

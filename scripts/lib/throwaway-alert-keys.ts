@@ -3,7 +3,7 @@ import webPush from 'web-push';
 
 /**
  * A throwaway VAPID key pair and unsubscribe-token key (issue 23) for `npm start`, the fault run
- * and the tests: made fresh by each process, never a production value (README: Going live).
+ * and the tests: made fresh by each process, never a production value (docs/going-live.md).
  */
 export function throwawayAlertEnv(): { VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: string; ALERTS_SECRET: string } {
   const { publicKey, privateKey } = webPush.generateVAPIDKeys();

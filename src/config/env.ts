@@ -1,7 +1,7 @@
 import { siteUrl } from './site.ts';
 
 /**
- * The build's configuration rules (README: Configuration). astro.config.mjs declares every
+ * The build's configuration rules (docs/going-live.md: Configuration). astro.config.mjs declares every
  * variable to astro:env (`env.schema`) and checks them here before a build; the browser reads
  * them through `astro:env/client`. Nothing here imports Node or Astro, so pages may use it.
  */
@@ -58,7 +58,7 @@ export function checkBuildEnv(env: Env): void {
   const why = isRealOrigin(site)
     ? `PUBLIC_SITE_URL is ${site}, a real origin, so sign-in needs a real Firebase project, not the Auth emulator`
     : 'A Firebase web configuration needs all four variables (or none, for the Auth emulator)';
-  throw new Error(`${why}. Missing: ${missing.join(', ')} (README: Configuration).`);
+  throw new Error(`${why}. Missing: ${missing.join(', ')} (docs/going-live.md: Configuration).`);
 }
 
 /** The domain that serves Firebase's sign-in frames: the configured project's, or the demo project's. */

@@ -79,7 +79,7 @@ describe.each(databaseDrivers())('shop API on $name', (driver) => {
     // One Checkout Session, in the buyer's language, VAT-inclusive, naming our order.
     const session = await bed.stripe.checkout.sessions.retrieve(new URL(a.checkoutUrl).pathname.split('/').pop()!);
     expect(session).toMatchObject({ client_reference_id: a.order.id, amount_total: PLAN.price.amountMinor, locale: 'de', currency: 'eur' });
-    // VAT included in the price shown, computed by Stripe Tax for the buyer's country (README: Taxes).
+    // VAT included in the price shown, computed by Stripe Tax for the buyer's country (docs/going-live.md: Taxes).
     expect(session.automatic_tax).toMatchObject({ enabled: true });
     expect(session.success_url).toBe(`${SITE}/de/payment-success?order=${a.order.id}`);
     expect(session.cancel_url).toBe(`${SITE}/de/checkout?plan=${PLAN.pkg.id}&cancelled=1`);

@@ -3,7 +3,7 @@ import { DEFAULT_SITE_URL } from '../config/site.ts';
 import { ESIM_ACCESS_BASE_URL, type EsimAccessConfig } from './partner/esim-access/config.ts';
 
 /**
- * The shop API's configuration, from the environment (README: Going live). Production needs the
+ * The shop API's configuration, from the environment (docs/going-live.md). Production needs the
  * Stripe keys, the webhook secret and a database; `npm start` and the tests pass the stand-ins'.
  */
 export interface ShopConfig {
@@ -80,19 +80,19 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
   if (!firebaseProjectId) missing.push('FIREBASE_PROJECT_ID');
   const trustedProxies = Number(get('TRUSTED_PROXIES') ?? 0);
   if (!Number.isInteger(trustedProxies) || trustedProxies < 0)
-    throw new Error('TRUSTED_PROXIES must be a whole number of proxies, 0 or more (README: Going live).');
+    throw new Error('TRUSTED_PROXIES must be a whole number of proxies, 0 or more (docs/going-live.md).');
   const timeout = (name: string) => {
     const value = get(name);
     if (value === undefined) return undefined;
     const ms = Number(value);
-    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0 (README: Going live).`);
+    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0 (docs/going-live.md).`);
     return ms;
   };
   const port = Number(get('PORT') ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('PORT must be a port number (README: Going live).');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('PORT must be a port number (docs/going-live.md).');
   const stripeTimeoutMs = timeout('STRIPE_TIMEOUT_MS');
   const partnerTimeoutMs = timeout('ESIM_ACCESS_TIMEOUT_MS');
-  if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (README: Going live).`);
+  if (missing.length > 0) throw new Error(`The shop API needs ${missing.join(', ')} (docs/going-live.md).`);
   // Where buyers return from the payment page: the site's URL (locally the served site, not the build's canonical one).
   const siteUrl = get('SITE_URL') ?? get('PUBLIC_SITE_URL') ?? DEFAULT_SITE_URL;
   const pushServiceStandInOrigin = standInOrigin(get('PUSH_SERVICE_STAND_IN_ORIGIN'), siteUrl);
@@ -142,7 +142,7 @@ function standInOrigin(value: string | undefined, siteUrl: string): string | und
   const loopback = url && (url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(url.hostname));
   if (!url || url.protocol !== 'http:' || !loopback || value.replace(/\/$/, '') !== url.origin)
     throw new Error(
-      'PUSH_SERVICE_STAND_IN_ORIGIN must be the local push-service stand-in’s origin, http://127.0.0.1:<port> (README: Configuration).',
+      'PUSH_SERVICE_STAND_IN_ORIGIN must be the local push-service stand-in’s origin, http://127.0.0.1:<port> (docs/going-live.md: Configuration).',
     );
   if (isRealOrigin(siteUrl)) throw new Error(`PUSH_SERVICE_STAND_IN_ORIGIN is for the local stand-in only, not for ${siteUrl}.`);
   return url.origin;

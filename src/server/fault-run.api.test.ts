@@ -7,7 +7,7 @@ import { reportLines, runFaultRun } from '../../scripts/lib/fault-run/run.ts';
 import { onServer, serverDatabaseUrl } from '../../tests/support/databases.ts';
 
 /**
- * The fault-injection run of `npm run faults` (README: The fault-injection run), short: 20 eSIM
+ * The fault-injection run of `npm run faults` (docs/fault-run-and-benchmark.md), short: 20 eSIM
  * orders with a fixed seed, through API processes killed with SIGKILL at least once and fault
  * proxies before the Stripe and eSIM Access stand-ins. Every check must hold: the order audit finds
  * nothing, and the stand-ins agree (each paid order delivered or refunded once, one eSIM per

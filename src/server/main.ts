@@ -1,5 +1,5 @@
 // The shop API in production (the Docker image's command, Dockerfile): `node src/server/main.ts`
-// (Node 24 runs the TypeScript as it is), configured from the environment (README: Going live),
+// (Node 24 runs the TypeScript as it is), configured from the environment (docs/going-live.md),
 // listening on $PORT (8080 by default) with its routes under /api, the path Firebase Hosting's
 // rewrite forwards (firebase.json). Before serving: the production preflight, and the database's
 // schema must be current (`npm run db:migrate` runs before a release takes traffic).
@@ -13,7 +13,7 @@ import { startShopApi } from './start.ts';
 const { problems, warnings } = productionPreflight(process.env, embeddedSnapshot().exchangeRates);
 for (const warning of warnings) console.warn(`preflight: ${warning}`);
 if (problems.length > 0) {
-  console.error(`preflight: the shop API refuses to start (README: Going live):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  console.error(`preflight: the shop API refuses to start (docs/going-live.md):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);
 }
 

@@ -128,7 +128,7 @@ export function productionPreflight(env: Env, rates?: { source: string }): Prefl
   // call it directly and write every X-Forwarded-For entry left of the one the front end appends.
   else if (proxies !== undefined && Number(proxies) > 1)
     warnings.push(
-      `TRUSTED_PROXIES=${proxies} counts an X-Forwarded-For entry that a direct caller of the service's run.app address writes, and so resets every per-address limit: right only behind an external Application Load Balancer with the default URL disabled (README: TRUSTED_PROXIES).`,
+      `TRUSTED_PROXIES=${proxies} counts an X-Forwarded-For entry that a direct caller of the service's run.app address writes, and so resets every per-address limit: right only behind an external Application Load Balancer with the default URL disabled (docs/going-live.md: TRUSTED_PROXIES).`,
     );
   return { problems, warnings };
 }

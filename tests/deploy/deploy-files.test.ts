@@ -10,7 +10,7 @@ import { POSTGRES_POOL_MAX } from '../../src/server/db/postgres.ts';
 import { productionPreflight } from '../../src/server/preflight.ts';
 
 /**
- * The deployment files against each other and against the code (issue 31; README: Going live):
+ * The deployment files against each other and against the code (issue 31; docs/going-live.md):
  * nothing here reaches Google Cloud, it checks what `deploy/deploy.sh release` would apply.
  */
 const DEPLOY = new URL('../../deploy/', import.meta.url);

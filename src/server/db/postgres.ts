@@ -124,7 +124,7 @@ const isResultChanged = (error: unknown) =>
 /**
  * The connections one process holds at most: this many pooled, plus the one that LISTENs for order
  * changes (the long-polls' wake-ups). A long-poll holds none while it waits. Production counts them
- * against the database's limit (deploy/cloud-run-service.yaml, README: Going live): two revisions
+ * against the database's limit (deploy/cloud-run-service.yaml, docs/going-live.md): two revisions
  * at once during a rollout, each at its maximum of instances, and the migration job.
  */
 export const POSTGRES_POOL_MAX = 8;

@@ -59,7 +59,7 @@ export function createMailer({ smtpUrl, from, ca }: MailerOptions): Mailer {
     url = new URL(smtpUrl);
   } catch {
     // Not the URL itself: it may carry the password.
-    throw new Error('SMTP_URL is not a URL (smtps://user:password@host, README: Going live)');
+    throw new Error('SMTP_URL is not a URL (smtps://user:password@host, docs/going-live.md)');
   }
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must be smtps:// or smtp://, not ${url.protocol}//`);
   if (!from.trim()) throw new Error('MAIL_FROM is empty');

@@ -83,7 +83,7 @@ export async function createCheckoutSession(stripe: Stripe, request: CheckoutReq
       },
     })),
     // Stripe Tax works out the VAT inside the price for the buyer's country (EU OSS) only when a
-    // session asks: switching it on in the Dashboard is not enough (README: Taxes).
+    // session asks: switching it on in the Dashboard is not enough (docs/going-live.md: Taxes).
     automatic_tax: { enabled: true },
     // For the currencies we do not list (issue 34): where Stripe finds the buyer's local currency is
     // none of ours (Sweden, India), its page offers the price in theirs too, at a rate it guarantees for
