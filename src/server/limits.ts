@@ -18,7 +18,6 @@ import { fail } from './http.ts';
 import type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
 
 // Where the types were declared before their file of their own; importers keep these names.
-export type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
 
 /** The 429 answer to a user whose requests of a costly route ran out: try again in `wait` seconds (Retry-After). */
 export function tooManyAttempts(c: Context, wait: number): Response {

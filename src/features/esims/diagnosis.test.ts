@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DataKind } from '../../catalogue/schema.ts';
-import type { EsimRow } from '../../server/esims/store.ts';
+import type { EsimRow } from '../../server/esims/store.types.ts';
 import { esimView } from '../../server/esims/view.ts';
-import type { OrderRow } from '../../server/orders/store.ts';
+import type { OrderRow } from '../../server/orders/store.types.ts';
 import { mapEsimAccessProfile, type EsimAccessProfile } from '../../server/partner/esim-access/schemas.ts';
 import { diagnose, fixStepTexts, type Cause } from './diagnosis.ts';
 import { myEsimsMessages } from './my-esims-messages.ts';

@@ -4,7 +4,6 @@ import type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-
 import type { AlertFacts } from './messages.ts';
 
 // Where the types were declared before their file of their own; importers keep these names.
-export type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-records.types.ts';
 
 interface Row {
   esim_tran_no: string;

@@ -16,16 +16,18 @@ import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind 
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Db } from '../db/db.ts';
-import type { EsimRow, EsimStore } from '../esims/store.ts';
+import type { EsimRow, EsimStore } from '../esims/store.types.ts';
 import { topUpSupported } from '../esims/view.ts';
 import { alertEmail } from '../mail/alert-email.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { createOrderStore, type OrderRow } from '../orders/store.ts';
+import { createOrderStore } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { PushSender } from '../push/sender.ts';
-import { createAlertRecords, type AlertRecord, type ChannelState } from './alert-records.ts';
+import { createAlertRecords } from './alert-records.ts';
+import type { AlertRecord, ChannelState } from './alert-records.types.ts';
 import type { Alerts } from './alerts.types.ts';
-import type { AlertPreferenceStore } from './preferences.ts';
+import type { AlertPreferenceStore } from './preferences.types.ts';
 import { pushDelivery, pushMessage, topUpPath, type AlertSubject } from './push-message.ts';
 import { alertable, alertFacts, dueAlerts, unseenDelivery, type DueAlert } from './thresholds.ts';
 import { unsubscribePageUrl, unsubscribeToken, unsubscribeUrl } from './unsubscribe-token.ts';
@@ -329,4 +331,3 @@ export function createAlerts(options: AlertsOptions): Alerts {
 }
 
 // Where the type was declared before its file of its own; importers keep this name.
-export type { Alerts } from './alerts.types.ts';

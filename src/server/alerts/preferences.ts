@@ -3,7 +3,6 @@ import type { Queryable } from '../db/db.ts';
 import type { AlertPreferenceStore } from './preferences.types.ts';
 
 // Where the type was declared before its file of its own; importers keep this name.
-export type { AlertPreferenceStore } from './preferences.types.ts';
 
 /**
  * Each buyer's choice of alerts (migration 0011), per kind and channel: on unless turned off

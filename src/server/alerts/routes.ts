@@ -5,7 +5,7 @@ import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Queryable } from '../db/db.ts';
 import { fail, siteCors } from '../http.ts';
 import { jsonBody } from '../validation.ts';
-import type { AlertPreferenceStore } from './preferences.ts';
+import type { AlertPreferenceStore } from './preferences.types.ts';
 import { readUnsubscribeToken, unsubscribePageUrl } from './unsubscribe-token.ts';
 
 /** The buyer's alert choices, mounted at /me/alerts: GET them, PUT them all (the profile's table). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderRow } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import { dueAlerts } from './thresholds.ts';
 
 /** The alerts due for an eSIM (issue 23): 80 % and used up per data round, the last day once installed, none after a refund. */

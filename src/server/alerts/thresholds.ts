@@ -7,8 +7,8 @@ import {
   TRIP_CHECK_WITHIN_MS,
 } from '../../config/constants.ts';
 import type { AlertKind } from '../../contract/shop-api.ts';
-import type { EsimRow } from '../esims/store.ts';
-import type { OrderRow } from '../orders/store.ts';
+import type { EsimRow } from '../esims/store.types.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import type { AlertFacts } from './messages.ts';
 
 /** An alert that is due, and the round it belongs to: each (eSIM, kind, round) goes at most once (esim_alerts). */

@@ -1,15 +1,15 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { CreateCartRequest, ERROR_CODES } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { Alerts } from '../alerts/alerts.ts';
+import type { Alerts } from '../alerts/alerts.types.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
-import type { EsimStore } from '../esims/store.ts';
+import type { EsimStore } from '../esims/store.types.ts';
 import { esimView, type DestinationOf } from '../esims/view.ts';
 import { fail } from '../http.ts';
 import { tooManyAttempts } from '../limits.ts';
 import type { PlaceOrderDeps } from '../orders/place-order.ts';
-import type { OrderWithPayment } from '../orders/store.ts';
+import type { OrderWithPayment } from '../orders/store.types.ts';
 import { orderView } from '../orders/view.ts';
 import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';

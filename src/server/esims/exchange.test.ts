@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderRow } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import { exchangeRefusal } from './exchange.ts';
-import type { EsimRow } from './store.ts';
+import type { EsimRow } from './store.types.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const DAY = 86_400_000;

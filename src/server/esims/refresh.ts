@@ -1,6 +1,6 @@
-import type { Alerts } from '../alerts/alerts.ts';
+import type { Alerts } from '../alerts/alerts.types.ts';
 import type { EsimPartner, PartnerReadOptions } from '../partner/partner.ts';
-import type { EsimStore } from './store.ts';
+import type { EsimStore } from './store.types.ts';
 
 /**
  * Reads these eSIMs' state and data use back from the partner and stores them. One query per

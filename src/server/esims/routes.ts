@@ -3,15 +3,16 @@ import type { Snapshot } from '../../catalogue/schema.ts';
 import type { Currency } from '../../config/currencies.ts';
 import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS, TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
 import { ERROR_CODES, Traveller, type EsimList, type EsimSteps, type TopUpPlans, type TravellerLink } from '../../contract/shop-api.ts';
-import type { Alerts } from '../alerts/alerts.ts';
+import type { Alerts } from '../alerts/alerts.types.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
-import type { Fulfilment } from '../fulfilment/fulfilment.ts';
+import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import { noTopUps } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
 import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
 import { fail } from '../http.ts';
-import { tooManyAttempts, type UserLimiter } from '../limits.ts';
+import { tooManyAttempts } from '../limits.ts';
+import type { UserLimiter } from '../limits.types.ts';
 import { isUuid } from '../uuid.ts';
 import { esimOfTravellerToken } from '../travellers/links.ts';
 import { shareWithTraveller, revokeTravellerLink, type ShareDeps } from '../travellers/share.ts';
@@ -19,7 +20,7 @@ import { jsonBody, langQuery, topUpQuery } from '../validation.ts';
 import { buyerRefund } from './buyer-refund.ts';
 import { refreshEsims } from './refresh.ts';
 import { replaceEsim } from './replacement.ts';
-import type { EsimStore, OwnedEsim } from './store.ts';
+import type { EsimStore, OwnedEsim } from './store.types.ts';
 import { esimStep, esimView, type DestinationOf } from './view.ts';
 
 export interface EsimRoutesDeps {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderRow } from '../orders/store.ts';
-import type { EsimRow } from './store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
+import type { EsimRow } from './store.types.ts';
 import { canTopUp, esimStatus, esimStep, esimView, isRefundable, replacementCase } from './view.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');

@@ -3,8 +3,9 @@ import { REFUND_WINDOW_DAYS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimStatus, EsimView, InstallCodes, TravellerEsim } from '../../contract/shop-api.ts';
 import { iphoneInstallUrl } from '../mail/order-email.ts';
-import { orderNumber, type OrderRow } from '../orders/store.ts';
-import type { EsimRow } from './store.ts';
+import { orderNumber } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
+import type { EsimRow } from './store.types.ts';
 
 const DAY_MS = 86_400_000;
 

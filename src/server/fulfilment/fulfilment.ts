@@ -8,7 +8,8 @@ import { createEsimStore } from '../esims/store.ts';
 import { screenBeforeDelivery } from '../fraud/holds.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { decideOutcome, voidOutcome } from '../orders/purchase-outcome.ts';
-import { createOrderStore, type OrderRow } from '../orders/store.ts';
+import { createOrderStore } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import { PartnerError, type EsimPartner, type EsimProfile, type TopUpResult } from '../partner/partner.ts';
 import { createRefundCommand } from '../refunds/refund-command.ts';
 import { settleRefund } from '../refunds/settle.ts';
@@ -623,4 +624,3 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
 }
 
 // Where the type was declared before its file of its own; importers keep this name.
-export type { Fulfilment } from './fulfilment.types.ts';

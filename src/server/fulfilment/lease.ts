@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/db.ts';
-import type { OrderRow } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import * as queue from './queue.ts';
 
 /** Another worker holds the order now: this one stops without writing anything more. */

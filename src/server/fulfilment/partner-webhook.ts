@@ -1,11 +1,11 @@
-import type { Alerts } from '../alerts/alerts.ts';
+import type { Alerts } from '../alerts/alerts.types.ts';
 import type { Db } from '../db/db.ts';
 import { refreshEsims } from '../esims/refresh.ts';
-import type { EsimRow, EsimStore } from '../esims/store.ts';
-import type { OrderStore } from '../orders/store.ts';
+import type { EsimRow, EsimStore } from '../esims/store.types.ts';
+import type { OrderStore } from '../orders/store.types.ts';
 import type { EsimPartner, PartnerNotification } from '../partner/partner.ts';
 import { isUuid } from '../uuid.ts';
-import type { Fulfilment } from './fulfilment.ts';
+import type { Fulfilment } from './fulfilment.types.ts';
 
 export type PartnerWebhookOutcome = 'handled' | 'replay' | 'ignored';
 

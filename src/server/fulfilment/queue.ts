@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/db.ts';
-import type { OrderRow } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 
 /**
  * The fulfilment's SQL, one function a statement: the queue of orders (which are due, a worker's

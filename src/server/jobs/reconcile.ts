@@ -1,13 +1,13 @@
 import type Stripe from 'stripe';
-import type { Alerts } from '../alerts/alerts.ts';
+import type { Alerts } from '../alerts/alerts.types.ts';
 import type { Db } from '../db/db.ts';
-import type { Fulfilment } from '../fulfilment/fulfilment.ts';
+import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { balanceCheckDue, checkPartnerBalance } from '../ops/balance-alert.ts';
 import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
-import type { OrderStore } from '../orders/store.ts';
+import type { OrderStore } from '../orders/store.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
-import type { CheckoutExpiry } from '../payments/checkout-expiry.ts';
+import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { fillChargeFacts } from '../payments/charge-facts.ts';
 import { syncCheckouts } from '../payments/checkout-sync.ts';
 import { sendDueSupportEmails } from '../support/outbox.ts';

@@ -5,7 +5,7 @@ import { includedVatMinor, pricingFor, wholesaleCostMinor } from '../../pricing/
 import type { Accounts } from '../auth.ts';
 import type { Queryable } from '../db/db.ts';
 import { createEsimStore } from '../esims/store.ts';
-import type { EsimRow } from '../esims/store.ts';
+import type { EsimRow } from '../esims/store.types.ts';
 import { orderSignals } from '../fraud/signals.ts';
 import { signalText } from './signal-text.ts';
 import { findOrder, summary, type OrderSummaryRow } from './order-search.ts';

@@ -2,7 +2,8 @@ import { OPS_LIST_LIMIT } from '../../config/constants.ts';
 import type { OpsOrderQuery, OpsOrderSummary } from '../../contract/ops-api.ts';
 import type { Queryable } from '../db/db.ts';
 import { needsAttention } from '../fraud/signals.ts';
-import { orderNumber, type OrderRow } from '../orders/store.ts';
+import { orderNumber } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import { signalText } from './signal-text.ts';
 
 /** How long a paid order may wait for its eSIM before it needs someone. */

@@ -4,7 +4,6 @@ import type { OrderWait, OrderWaits } from './order-changes.types.ts';
 import type { OrderRow } from './store.types.ts';
 
 // Where the types were declared before their file of their own; importers keep these names.
-export type { OrderWait, OrderWaits } from './order-changes.types.ts';
 
 /** The channel on which order changes are announced; the payload is the order's id. */
 const ORDER_CHANGES = 'order_changes';

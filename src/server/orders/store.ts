@@ -81,7 +81,6 @@ export async function insertOrder(tx: Queryable, order: NewOrder, id: string, ca
 }
 
 // Where the order's types were declared before their file of their own; importers keep these names.
-export type { NewOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord, SoldPlan } from './store.types.ts';
 
 /** Moves an order and records why, in the caller's transaction; false when the move is not allowed from its state now. */
 export async function moveOrder(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {

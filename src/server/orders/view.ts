@@ -1,7 +1,8 @@
 import type { OrderView } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { DestinationOf } from '../esims/view.ts';
-import { orderNumber, type OrderWithPayment } from './store.ts';
+import { orderNumber } from './store.ts';
+import type { OrderWithPayment } from './store.types.ts';
 
 /** An order as its buyer sees it (OrderView without its eSIM), in their language. */
 export const orderView = (row: OrderWithPayment, lang: Locale, destination: DestinationOf): Omit<OrderView, 'esim'> => ({

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { Db } from '../db/db.ts';
-import type { OrderStore } from '../orders/store.ts';
+import type { OrderStore } from '../orders/store.types.ts';
 import { handleStripeEvent } from './stripe-webhook.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { OrderState } from '../../contract/shop-api.ts';
-import type { OrderStore } from '../orders/store.ts';
+import type { OrderStore } from '../orders/store.types.ts';
 import { isUuid } from '../uuid.ts';
 import { recordMismatch, type PaymentMismatch } from './mismatches.ts';
 import { paymentDetails, refundStatus } from './stripe.ts';

@@ -5,7 +5,7 @@ import type { BuyerEnv } from '../buyer-auth.ts';
 import { fail, siteCors } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { PushSender } from './sender.ts';
-import type { PushSubscriptionStore } from './subscriptions.ts';
+import type { PushSubscriptionStore } from './subscriptions.types.ts';
 
 /**
  * Keys a message can be encrypted to (RFC 8291 section 3): p256dh a point on P-256 (uncompressed,

@@ -4,7 +4,7 @@ import type { PushMessage } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { VapidConfig } from '../config.ts';
 import { pushEndpointAllowed } from './push-services.ts';
-import type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.ts';
+import type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.types.ts';
 
 export interface PushSendResult {
   /** Accepted by the push service (201). */

@@ -3,7 +3,6 @@ import type { Queryable } from '../db/db.ts';
 import type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.types.ts';
 
 // Where the types were declared before their file of their own; importers keep these names.
-export type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.types.ts';
 
 /**
  * The devices a user has kept: at most this many; saving one more drops the least recently saved

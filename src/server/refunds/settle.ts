@@ -1,7 +1,8 @@
 import type Stripe from 'stripe';
 import type { Queryable } from '../db/db.ts';
 import { refundPayment, refundStatus } from '../payments/stripe.ts';
-import { countAsk, paidPayment, recordAsked, recordStripeNews, refundById, type RefundRow } from './store.ts';
+import { countAsk, paidPayment, recordAsked, recordStripeNews, refundById } from './store.ts';
+import type { RefundRow } from './refund-command.types.ts';
 
 /**
  * One refund row carried as far as it can go now, at Stripe. Stripe's refunds can stay `pending`

@@ -5,8 +5,6 @@ import { decideOutcome, lockedOutcome } from '../orders/purchase-outcome.ts';
 import type { RefundStatus } from '../payments/stripe.ts';
 import { RefundRefused, type RefundRequest, type RefundRow, type RefundRowStatus } from './refund-command.types.ts';
 
-export type { RefundRow, RefundRowStatus };
-
 /** Statuses with work left: Stripe not asked (or its answer unknown), not settled yet, or failed and to be asked again. */
 export const OPEN_STATUSES: readonly RefundRowStatus[] = ['requested', 'pending', 'failed'];
 

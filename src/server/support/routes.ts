@@ -13,7 +13,8 @@ import {
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
 import { bearerToken, fail, siteCors } from '../http.ts';
-import { tooManyAttempts, type LimitedRoute, type UserLimiter } from '../limits.ts';
+import { tooManyAttempts } from '../limits.ts';
+import type { LimitedRoute, UserLimiter } from '../limits.types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimRow } from '../esims/store.types.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../db/db.ts';
 import { esimStatus, inUse } from '../esims/view.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { UserLimiter } from '../limits.types.ts';
-import type { OrderRow } from '../orders/store.ts';
+import type { OrderRow } from '../orders/store.types.ts';
 import { isUuid } from '../uuid.ts';
 import { issueTravellerLink, revokeTravellerLinks } from './links.ts';
 
