@@ -101,10 +101,21 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     expect(bed.stand.partner.esimCount - before).toBe(5);
     // Two partner calls an eSIM: its own esim/order (its transactionId the order's id, so a lost answer
     // is read back for exactly that eSIM) and one esim/query for its profile.
-    const calls = bed.stand.partner.requests.slice(callsBefore).map((r) => r.call);
-    expect(calls.filter((call) => call === 'esim/order')).toHaveLength(5);
-    expect(calls.filter((call) => call === 'esim/query')).toHaveLength(5);
-    expect(calls).toHaveLength(10);
+    // A look-again that comes before the partner's notification on a busy machine asks once more while
+    // the partner still allocates (200010): that is the only other call allowed (a sixth query failed CI once).
+    const requests = bed.stand.partner.requests.slice(callsBefore);
+    const allocating = (r: (typeof requests)[number]) => r.call === 'esim/query' && r.errorCode === '200010';
+    const calls = requests.filter((r) => !allocating(r)).map((r) => r.call);
+    const seen = JSON.stringify(requests.map((r) => [r.call, r.errorCode]));
+    expect(
+      calls.filter((call) => call === 'esim/order'),
+      seen,
+    ).toHaveLength(5);
+    expect(
+      calls.filter((call) => call === 'esim/query'),
+      seen,
+    ).toHaveLength(5);
+    expect(calls, seen).toHaveLength(10);
     const payments = await paymentsOf(created.cart.id);
     expect(payments.map((p) => p.amount_minor)).toEqual(created.cart.orders.map((o) => o.total.amountMinor));
     expect(new Set(payments.map((p) => p.payment_intent_id)).size).toBe(1);
