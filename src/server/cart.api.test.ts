@@ -106,16 +106,16 @@ describe.each(databaseDrivers())('carts on $name', (driver) => {
     const requests = bed.stand.partner.requests.slice(callsBefore);
     const allocating = (r: (typeof requests)[number]) => r.call === 'esim/query' && r.errorCode === '200010';
     const calls = requests.filter((r) => !allocating(r)).map((r) => r.call);
-    const seen = JSON.stringify(requests.map((r) => [r.call, r.errorCode]));
+    const partnerCalls = JSON.stringify(requests.map((r) => [r.call, r.errorCode]));
     expect(
       calls.filter((call) => call === 'esim/order'),
-      seen,
+      partnerCalls,
     ).toHaveLength(5);
     expect(
       calls.filter((call) => call === 'esim/query'),
-      seen,
+      partnerCalls,
     ).toHaveLength(5);
-    expect(calls, seen).toHaveLength(10);
+    expect(calls, partnerCalls).toHaveLength(10);
     const payments = await paymentsOf(created.cart.id);
     expect(payments.map((p) => p.amount_minor)).toEqual(created.cart.orders.map((o) => o.total.amountMinor));
     expect(new Set(payments.map((p) => p.payment_intent_id)).size).toBe(1);
