@@ -17,8 +17,6 @@ import type { Db } from './db/db.ts';
 import { fail } from './http.ts';
 import type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
 
-// Where the types were declared before their file of their own; importers keep these names.
-
 /** The 429 answer to a user whose requests of a costly route ran out: try again in `wait` seconds (Retry-After). */
 export function tooManyAttempts(c: Context, wait: number): Response {
   c.header('Retry-After', String(wait));

@@ -3,8 +3,6 @@ import type { Queryable } from '../db/db.ts';
 import type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-records.types.ts';
 import type { AlertFacts } from './messages.ts';
 
-// Where the types were declared before their file of their own; importers keep these names.
-
 interface Row {
   esim_tran_no: string;
   kind: AlertKind;

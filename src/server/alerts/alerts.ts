@@ -329,5 +329,3 @@ export function createAlerts(options: AlertsOptions): Alerts {
     },
   };
 }
-
-// Where the type was declared before its file of its own; importers keep this name.

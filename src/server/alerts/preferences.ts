@@ -2,8 +2,6 @@ import { ALERT_KIND_CHANNELS, ALERT_KINDS, type AlertChannel, type AlertKind, ty
 import type { Queryable } from '../db/db.ts';
 import type { AlertPreferenceStore } from './preferences.types.ts';
 
-// Where the type was declared before its file of its own; importers keep this name.
-
 /**
  * Each buyer's choice of alerts (migration 0011), per kind and channel: on unless turned off
  * (alerts about an eSIM the buyer paid for are part of the service; each e-mail can stop its kind

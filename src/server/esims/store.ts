@@ -4,8 +4,6 @@ import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
 import type { EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
 
-// Where the eSIM's types were declared before their file of their own; importers keep these names.
-
 /** The owner's orders that stand for an eSIM they have, had or are waiting for (never the unpaid ones), each with its eSIM once allocated. */
 const OWNED_ESIMS = `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
   WHERE o.uid = $1 AND o.kind = 'esim' AND o.state IN ('paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded')`;

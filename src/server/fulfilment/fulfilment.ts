@@ -622,5 +622,3 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
 
   return { run, runDue, requestRefund, settled };
 }
-
-// Where the type was declared before its file of its own; importers keep this name.

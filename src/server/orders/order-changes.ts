@@ -3,8 +3,6 @@ import type { Db, Queryable } from '../db/db.ts';
 import type { OrderWait, OrderWaits } from './order-changes.types.ts';
 import type { OrderRow } from './store.types.ts';
 
-// Where the types were declared before their file of their own; importers keep these names.
-
 /** The channel on which order changes are announced; the payload is the order's id. */
 const ORDER_CHANGES = 'order_changes';
 

@@ -80,8 +80,6 @@ export async function insertOrder(tx: Queryable, order: NewOrder, id: string, ca
   return row!;
 }
 
-// Where the order's types were declared before their file of their own; importers keep these names.
-
 /** Moves an order and records why, in the caller's transaction; false when the move is not allowed from its state now. */
 export async function moveOrder(tx: Queryable, id: string, to: OrderState, cause: string): Promise<boolean> {
   const [row] = await tx.query<{ state: OrderState }>('SELECT state FROM orders WHERE id = $1 FOR UPDATE', [id]);

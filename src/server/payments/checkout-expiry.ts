@@ -75,8 +75,6 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe): CheckoutExpiry {
   };
 }
 
-// Where the type was declared before its file of its own; importers keep this name.
-
 /** Queues an order's payment page to be closed, in the caller's transaction (the order closes with it). */
 export async function queueCheckoutExpiry(tx: Queryable, orderId: string, sessionId: string | null): Promise<void> {
   if (!sessionId) return;

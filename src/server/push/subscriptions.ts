@@ -2,8 +2,6 @@ import type { PushSubscriptionRequest } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
 import type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.types.ts';
 
-// Where the types were declared before their file of their own; importers keep these names.
-
 /**
  * The devices a user has kept: at most this many; saving one more drops the least recently saved
  * (a browser saves its subscription again on each visit to the profile), so a script with a valid
