@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { orderRequest, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
+import { buyerOrders, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { OpsActionResult } from '../contract/ops-api.ts';
-import { ApiError, CreateOrderResponse, EsimView, OrderView, type CreateOrderRequest } from '../contract/shop-api.ts';
+import { ApiError, CreateOrderResponse, EsimView, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { firebaseAccounts } from './auth.ts';
 import { auditOrders } from './orders/audit.ts';
 import type { SellablePlan } from './orders/plans.ts';
@@ -24,14 +24,7 @@ const accounts = firebaseAccounts('demo-esim');
 describe.each(databaseDrivers())('one outcome per purchase on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
   const { call } = bed;
-  const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=en`, { token })).json());
-  const open = (token: string, plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}) =>
-    call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(plan, overrides)) });
-  const delivered = (token: string, id: string) =>
-    waitFor(
-      () => readOrder(token, id),
-      (o) => o.state === 'delivered' && !!o.esim?.install,
-    );
+  const { readOrder, open, delivered } = buyerOrders(call);
   async function opened(token: string, plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}) {
     const response = await open(token, plan, overrides);
     expect(response.status).toBe(201);

@@ -4,7 +4,7 @@ import { createShopApi, type ShopApiOptions } from '../../src/server/wiring.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { sellablePlans, type SellablePlan } from '../../src/server/orders/plans.ts';
-import type { CreateOrderRequest, TopUpPlan } from '../../src/contract/shop-api.ts';
+import { OrderView, type CreateOrderRequest, type TopUpPlan } from '../../src/contract/shop-api.ts';
 
 // The shop API as its tests call it over HTTP (the *.api.test.ts files).
 
@@ -73,6 +73,21 @@ export const apiCaller =
         ...init.headers,
       },
     });
+
+/** A buyer's calls to orders: read one, open one for a plan, wait until one is delivered with its codes. */
+export function buyerOrders(call: ReturnType<typeof apiCaller>) {
+  const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=en`, { token })).json());
+  return {
+    readOrder,
+    open: (token: string, plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}) =>
+      call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(plan, overrides)) }),
+    delivered: (token: string, id: string) =>
+      waitFor(
+        () => readOrder(token, id),
+        (o) => o.state === 'delivered' && !!o.esim?.install,
+      ),
+  };
+}
 
 /** Pays on the Stripe stand-in's hosted page, as a buyer's browser would post its form. */
 export const payOnStandIn = (checkoutUrl: string, card: string) =>
