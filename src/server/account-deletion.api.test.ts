@@ -55,7 +55,7 @@ function emulatorToken(uid: string, email: string, minutesAgo: number): string {
   })}.`;
 }
 
-describe.each(databaseDrivers())('account deletion on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('account deletion on $name', (driver) => {
   // No webhooks: nothing here is paid or delivered.
   const bed = shopTestBed(driver, {
     catalogue,

@@ -35,7 +35,7 @@ async function signInAgain(email: string): Promise<string> {
   return ((await response.json()) as { idToken: string }).idToken;
 }
 
-describe.each(databaseDrivers())('alert preferences on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alert preferences on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, stripe: { webhooks: false }, partnerNotifications: false });
   const { call } = bed;
   /** A buyer with an order (unpaid will do): whom alert e-mails, and so unsubscribe links, are for. */

@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => pushService.close());
 
-describe.each(databaseDrivers())('alerts on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alerts on $name', (driver) => {
   const bed = shopTestBed(driver, {
     catalogue,
     siteUrl: SITE,

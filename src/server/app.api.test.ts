@@ -37,7 +37,7 @@ const PAID = ['paid', 'provisioning', 'delivered'];
 
 const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
 
-describe.each(databaseDrivers())('shop API on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('shop API on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, stripe: { retryDelaysMs: [100, 200, 400, 800, 1600, 3200] } });
   const { call } = bed;
   const order = (token: string, body: unknown) =>

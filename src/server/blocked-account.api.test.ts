@@ -28,7 +28,7 @@ async function refresh(refreshToken: string) {
   return { status: response.status, body: (await response.json()) as { id_token?: string; error?: { message?: string } } };
 }
 
-describe.each(databaseDrivers())('a blocked account on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('a blocked account on $name', (driver) => {
   const bed = shopTestBed(driver, {
     catalogue,
     siteUrl: 'http://127.0.0.1:4334',

@@ -31,7 +31,7 @@ const SITE = 'http://127.0.0.1:4329';
 
 const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
 
-describe.each(databaseDrivers())('delivery on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 300 });
   const { call } = bed;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());

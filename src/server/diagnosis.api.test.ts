@@ -15,7 +15,7 @@ import { sellablePlans } from './orders/plans.ts';
 const catalogue = embeddedSnapshot();
 const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
 
-describe.each(databaseDrivers())('the eSIM diagnosis read on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('the eSIM diagnosis read on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
   const { call } = bed;
   const queries = () => bed.stand.partner.requests.filter((r) => r.call === 'esim/query').length;

@@ -17,7 +17,7 @@ const OTHER_PLACE = [...plans.values()].find((p) => p.destination.code !== PLAN.
 const SAME_PLACE = [...plans.values()].find((p) => p.destination.code === PLAN.destination.code && p.pkg.id !== PLAN.pkg.id)!;
 const HOUR = 3600_000;
 
-describe.each(databaseDrivers())('exchange on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('exchange on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
   const { call } = bed;
   const { readOrder, open, delivered } = buyerOrders(call);

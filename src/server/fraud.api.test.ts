@@ -21,7 +21,7 @@ const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
 const SITE = 'http://127.0.0.1:4331';
 const CARD = { normal: '4242424242424242', elevated: '4000000000009235', highest: '4000000000004954', shared: '4000000000007726' };
 
-describe.each(databaseDrivers())('fraud signals and held orders, on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('fraud signals and held orders, on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 100 });
   const { call } = bed;
   const held = () => createHeldOrders({ db: bed.db, run: (id) => bed.handler.fulfilment.run(id), refunds: bed.handler.fulfilment });

@@ -22,7 +22,7 @@ const SITE = 'http://127.0.0.1:4329';
 const orderFor = (plan = PLAN, overrides: Partial<CreateOrderRequest> = {}) => orderRequest(plan, overrides);
 const sessionIdOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname.split('/').pop()!;
 
-describe.each(databaseDrivers())('per-user limits on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('per-user limits on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 200, stripe: { retryDelaysMs: [100, 200, 400, 800] } });
   // Before the test bed's own teardown (after-hooks run last registered first).
   afterAll(() => {

@@ -15,6 +15,7 @@ import { sellablePlans } from './orders/plans.ts';
 const catalogue = embeddedSnapshot();
 const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
 
+// On both drivers (tests/support/databases.ts): LISTEN/NOTIFY wakes the waits.
 describe.each(databaseDrivers())('live status on $name', (driver) => {
   // The partner allocates a second after the order, as the bench's stand-in does.
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329', allocationDelayMs: 1000 });

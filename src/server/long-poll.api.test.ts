@@ -39,6 +39,7 @@ function counting(db: Db, close = async () => {}) {
   return counter;
 }
 
+// On both drivers (tests/support/databases.ts): LISTEN/NOTIFY wakes the long-polls.
 describe.each(databaseDrivers())('long-polls and My eSIMs reads on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 300 });
   const { call } = bed;

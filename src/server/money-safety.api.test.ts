@@ -25,6 +25,7 @@ const PLAN = plans.get('de-1gb-7d')!;
 const BIGGER = [...plans.values()].find((p) => p.destination.code === 'DE' && p.pkg.id !== PLAN.pkg.id)!;
 const SITE = 'http://127.0.0.1:4329';
 
+// On both drivers (tests/support/databases.ts): two API instances claiming work on one database, top-ups at the same moment.
 describe.each(databaseDrivers())('money under faults on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 200 });
   const { call } = bed;

@@ -24,7 +24,7 @@ async function staff(role: OpsRole) {
 }
 const key = () => randomUUID();
 
-describe.each(databaseDrivers())('the back office on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('the back office on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4335', allocationDelayMs: 100 });
   const { call } = bed;
   const post = (path: string, token: string, body: unknown) => call(path, { method: 'POST', token, body: JSON.stringify(body) });

@@ -49,6 +49,7 @@ function counting(db: Db, close = async () => {}) {
   return counter;
 }
 
+// On both drivers (tests/support/databases.ts): round trips to the database, limits and the pause shared between instances (LISTEN/NOTIFY).
 describe.each(databaseDrivers())('the order path on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 300 });
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -21,6 +21,7 @@ const OTHER_PLACE = [...plans.values()].find((p) => p.destination.code !== PLAN.
 const HOUR = 3600_000;
 const accounts = firebaseAccounts('demo-esim');
 
+// On both drivers (tests/support/databases.ts): a refund and a replacement at the same moment, decided in the database.
 describe.each(databaseDrivers())('one outcome per purchase on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
   const { call } = bed;

@@ -40,7 +40,7 @@ const message = (lang: Locale): PushMessage => ({
   lang,
 });
 
-describe.each(databaseDrivers())('Web Push on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('Web Push on $name', (driver) => {
   const bed = shopTestBed(driver, {
     catalogue: embeddedSnapshot(),
     siteUrl: SITE,

@@ -18,6 +18,7 @@ const catalogue = embeddedSnapshot();
 const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
 const HOUR = 3600_000;
 
+// On both drivers (tests/support/databases.ts): the embedded default's whole purchase → delivery → refund path, and two refunds at once.
 describe.each(databaseDrivers())('refunds on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
   const { call } = bed;

@@ -17,7 +17,7 @@ import { auditOrders } from './orders/audit.ts';
 const { catalogue, PLAN } = testCatalogue();
 const HOUR = 3600_000;
 
-describe.each(databaseDrivers())('replacement on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('replacement on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
   const { call } = bed;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=en`, { token })).json());

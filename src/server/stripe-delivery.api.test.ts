@@ -21,7 +21,7 @@ const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
 const SITE = 'http://127.0.0.1:4329';
 const HOUR = 3600_000;
 
-describe.each(databaseDrivers())('Stripe delivering as Stripe does, on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('Stripe delivering as Stripe does, on $name', (driver) => {
   // Debits settle 300 ms after the page (the "delayed" IBANs after three minutes on the stand-in's
   // clock); refunds only when a test says so (settleRefunds) or the clock passes an hour.
   const bed = shopTestBed(driver, {

@@ -36,7 +36,7 @@ async function staff(role: OpsRole) {
   return { ...account, ...(await signIn(account.email)) };
 }
 
-describe.each(databaseDrivers())('support requests on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('support requests on $name', (driver) => {
   const bed = shopTestBed(driver, {
     catalogue,
     siteUrl: 'http://127.0.0.1:4336',

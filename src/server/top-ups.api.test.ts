@@ -26,7 +26,7 @@ const FIXED = [...plans.values()].find((p) => !p.pkg.facts.topUp && p.pkg.destin
 const SITE = 'http://127.0.0.1:4331';
 const GIB = 2 ** 30;
 
-describe.each(databaseDrivers())('top-ups on $name', (driver) => {
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('top-ups on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 200 });
   const { call } = bed;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());

@@ -57,11 +57,26 @@ async function prepared(db: Db, migrations: string | false): Promise<Db> {
   }
 }
 
-export function databaseDrivers(): DatabaseDriver[] {
-  return [
-    { name: 'PGlite', open: async ({ migrations = MIGRATIONS_DIR } = {}) => prepared(await openPglite(), migrations) },
-    { name: 'PostgreSQL', open: async ({ migrations = MIGRATIONS_DIR } = {}) => prepared(await openServerDatabase(), migrations) },
-  ];
+const DRIVERS: readonly DatabaseDriver[] = [
+  { name: 'PGlite', open: async ({ migrations = MIGRATIONS_DIR } = {}) => prepared(await openPglite(), migrations) },
+  { name: 'PostgreSQL', open: async ({ migrations = MIGRATIONS_DIR } = {}) => prepared(await openServerDatabase(), migrations) },
+];
+
+/**
+ * The drivers a test file runs over: both by default, or `{ only: 'PostgreSQL' }`.
+ *
+ * Both, for what could differ between them: SQL semantics, locking and races between connections
+ * or API instances, LISTEN/NOTIFY, migrations, transactions and the adapters themselves
+ * (src/server/db), and one whole purchase → delivery → refund path (refunds.api.test.ts) so the
+ * embedded default is known to serve the shop. Everything else, the shop's own logic over HTTP,
+ * runs the same SQL through the same `Db` interface whichever driver answers it: it runs once, on
+ * the real PostgreSQL server, which is what production runs (README, DESIGN 6) and where races
+ * are real (PGlite serves one connection at a time). That halves most shop API files' time.
+ * `TEST_ALL_DRIVERS=1` runs every file on both again (e.g. after a change to the PGlite adapter).
+ */
+export function databaseDrivers(options: { only?: DatabaseDriver['name'] } = {}): DatabaseDriver[] {
+  const only = process.env.TEST_ALL_DRIVERS === '1' ? undefined : options.only;
+  return DRIVERS.filter((driver) => only === undefined || driver.name === only);
 }
 
 /** The URL of a database the PostgreSQL driver opened, for a second pool (a second process) or openDatabase. */
