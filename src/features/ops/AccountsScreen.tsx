@@ -1,10 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { OpsActionResult } from '../../contract/ops-api.ts';
 import ActionDialog from './ActionDialog.tsx';
 import { opsClient } from './ops-api.ts';
 import type { AccountAction } from './ops-client.ts';
 import { useOps } from './ops-context.ts';
-import { Fact, Load, Section } from './OpsParts.tsx';
+import { Fact, Load, SearchField, Section } from './OpsParts.tsx';
 import { OrderTable } from './OrdersScreen.tsx';
 import { OutcomeNotice, type Outcome } from './OutcomeNotice.tsx';
 import { useLoad } from './use-load.ts';
@@ -12,7 +12,6 @@ import { useLoad } from './use-load.ts';
 /** Accounts (issue 30 item 6): one buyer by e-mail or uid, their state and orders; block, unblock, delete (admin). */
 export default function AccountsScreen({ q }: { q: string }) {
   const { m, go } = useOps();
-  const inputId = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -22,19 +21,7 @@ export default function AccountsScreen({ q }: { q: string }) {
   return (
     <>
       <form key={q} onSubmit={submit} role="search" className="flex flex-wrap items-end gap-3 rounded-lg border border-line p-3">
-        <div className="grow">
-          <label htmlFor={inputId} className="block text-sm font-semibold">
-            {m.accounts.search}
-          </label>
-          <input
-            id={inputId}
-            name="q"
-            type="search"
-            required
-            defaultValue={q}
-            className="mt-1 w-full rounded-md border border-line bg-surface px-3 py-2"
-          />
-        </div>
+        <SearchField label={m.accounts.search} defaultValue={q} required className="grow" />
         <button type="submit" className="rounded-md bg-brand px-4 py-2 font-semibold text-brand-ink">
           {m.accounts.submit}
         </button>
@@ -50,7 +37,7 @@ function Account({ q }: { q: string }) {
   const [outcome, setOutcome] = useState<Outcome>();
   const act = (uid: string, action: AccountAction) => (body: Record<string, unknown>) =>
     opsClient.accountAction(uid, action, body as never);
-  const done = (label: string) => (result: OpsActionResult) => {
+  const done = (result: OpsActionResult, label: string) => {
     setOutcome({ label, result });
     reload();
   };
@@ -66,34 +53,11 @@ function Account({ q }: { q: string }) {
                 role === 'admin' && account.account !== 'deleted' ? (
                   <div className="flex flex-wrap gap-2">
                     {account.account === 'blocked' ? (
-                      <ActionDialog
-                        m={m}
-                        name="unblock"
-                        label={m.actions.unblock}
-                        title={m.actions.unblockTitle}
-                        send={act(account.uid, 'unblock')}
-                        onDone={done(m.actions.unblock)}
-                      />
+                      <ActionDialog name="unblock" send={act(account.uid, 'unblock')} onDone={done} />
                     ) : (
-                      <ActionDialog
-                        m={m}
-                        name="block"
-                        danger
-                        label={m.actions.block}
-                        title={m.actions.blockTitle}
-                        send={act(account.uid, 'block')}
-                        onDone={done(m.actions.block)}
-                      />
+                      <ActionDialog name="block" danger send={act(account.uid, 'block')} onDone={done} />
                     )}
-                    <ActionDialog
-                      m={m}
-                      name="delete"
-                      danger
-                      label={m.actions.delete}
-                      title={m.actions.deleteTitle}
-                      send={act(account.uid, 'delete')}
-                      onDone={done(m.actions.delete)}
-                    />
+                    <ActionDialog name="delete" danger send={act(account.uid, 'delete')} onDone={done} />
                   </div>
                 ) : undefined
               }

@@ -1,13 +1,18 @@
 import { Fragment, useId, useRef, useState, type ReactNode } from 'react';
 import ErrorBox from '../../ui/ErrorBox.tsx';
+import { useOps } from './ops-context.ts';
 import { opsErrorText } from './ops-errors.ts';
 import type { OpsMessages } from './ops-messages.ts';
 
+type ActionMessages = OpsMessages['actions'];
+/** An action's name: its button's text is `m.actions[name]`, its dialog's title `m.actions[`${name}Title`]`. */
+export type ActionName = {
+  [K in keyof ActionMessages & string]: `${K}Title` extends keyof ActionMessages ? K : never;
+}[keyof ActionMessages & string];
+
 export interface ActionDialogProps<R> {
-  m: OpsMessages;
-  /** The button's text, which opens the dialog. */
-  label: string;
-  title: string;
+  /** Its messages (the button's text, the dialog's title) and a data-action attribute for tests and styling. */
+  name: ActionName;
   /** The free text's field: 'reason' (every action) or 'text' (a note, which is its own reason). */
   textField?: 'reason' | 'text';
   textLabel?: string;
@@ -18,10 +23,8 @@ export interface ActionDialogProps<R> {
   /** Builds the request from the form: undefined keeps the dialog open (a field is wrong and says so). */
   body?: (form: FormData) => Record<string, unknown> | undefined;
   send: (body: Record<string, unknown>) => Promise<R>;
-  /** The answer, after the dialog has closed: the page shows it and reloads. */
-  onDone: (result: R) => void;
-  /** A data-action attribute for tests and styling. */
-  name: string;
+  /** The answer and the button's text, after the dialog has closed: the page shows them and reloads. */
+  onDone: (result: R, label: string) => void;
 }
 
 /**
@@ -31,9 +34,7 @@ export interface ActionDialogProps<R> {
  * the same key, so the API does it once; a new opening is a new action.
  */
 export default function ActionDialog<R>({
-  m,
-  label,
-  title,
+  name,
   textField = 'reason',
   textLabel,
   fields,
@@ -41,8 +42,9 @@ export default function ActionDialog<R>({
   body,
   send,
   onDone,
-  name,
 }: ActionDialogProps<R>) {
+  const { m } = useOps();
+  const label = m.actions[name];
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -77,7 +79,7 @@ export default function ActionDialog<R>({
     try {
       const result = await send({ ...extra, [textField]: text, idempotencyKey: key.current });
       dialog.current?.close();
-      onDone(result);
+      onDone(result, label);
     } catch (caught) {
       setError(opsErrorText(caught, m));
     } finally {
@@ -105,7 +107,7 @@ export default function ActionDialog<R>({
       >
         <form ref={form} onSubmit={submit} noValidate={false}>
           <h2 id={titleId} className="text-lg font-bold">
-            {title}
+            {m.actions[`${name}Title`]}
           </h2>
           <div className="mt-4 flex flex-col gap-4">
             <Fragment key={openings}>{fields}</Fragment>

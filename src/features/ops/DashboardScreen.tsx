@@ -1,11 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { OpsActionResult, OpsPeriod } from '../../contract/ops-api.ts';
 import { fill } from '../../i18n/fill.ts';
 import ActionDialog from './ActionDialog.tsx';
 import { opsClient } from './ops-api.ts';
 import { useOps } from './ops-context.ts';
 import { formatMoment, formatMoney, formatUsd } from './ops-format.ts';
-import { Failure, Load, Section, ViewLink } from './OpsParts.tsx';
+import { DateField, Failure, Load, Section, ViewLink } from './OpsParts.tsx';
 import { OutcomeNotice, type Outcome } from './OutcomeNotice.tsx';
 import { useLoad } from './use-load.ts';
 
@@ -14,7 +14,7 @@ export default function DashboardScreen() {
   const { m, locale } = useOps();
   const [state, reload] = useLoad(() => opsClient.dashboard(), 'dashboard');
   const [outcome, setOutcome] = useState<Outcome>();
-  const done = (label: string) => (result: OpsActionResult) => {
+  const done = (result: OpsActionResult, label: string) => {
     setOutcome({ label, result });
     reload();
   };
@@ -46,24 +46,9 @@ export default function DashboardScreen() {
                 title={m.dashboard.sales}
                 actions={
                   dashboard.salesPause ? (
-                    <ActionDialog
-                      m={m}
-                      name="resume"
-                      label={m.actions.resume}
-                      title={m.actions.resumeTitle}
-                      send={(body) => opsClient.salesAction('resume', body as never)}
-                      onDone={done(m.actions.resume)}
-                    />
+                    <ActionDialog name="resume" send={(body) => opsClient.salesAction('resume', body as never)} onDone={done} />
                   ) : (
-                    <ActionDialog
-                      m={m}
-                      name="pause"
-                      danger
-                      label={m.actions.pause}
-                      title={m.actions.pauseTitle}
-                      send={(body) => opsClient.salesAction('pause', body as never)}
-                      onDone={done(m.actions.pause)}
-                    />
+                    <ActionDialog name="pause" danger send={(body) => opsClient.salesAction('pause', body as never)} onDone={done} />
                   )
                 }
               >
@@ -221,8 +206,6 @@ function PeriodTable(props: {
 /** The accountant's CSV: fetched with the ID token (a plain link cannot send it) and saved from a Blob. */
 function CsvExport() {
   const { m } = useOps();
-  const fromId = useId();
-  const toId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 
@@ -253,18 +236,8 @@ function CsvExport() {
   return (
     <Section title={m.dashboard.csv}>
       <form onSubmit={download} className="flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor={fromId} className="block text-sm font-semibold">
-            {m.dashboard.csvFrom}
-          </label>
-          <input id={fromId} name="from" type="date" className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5" />
-        </div>
-        <div>
-          <label htmlFor={toId} className="block text-sm font-semibold">
-            {m.dashboard.csvTo}
-          </label>
-          <input id={toId} name="to" type="date" className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5" />
-        </div>
+        <DateField label={m.dashboard.csvFrom} name="from" />
+        <DateField label={m.dashboard.csvTo} name="to" />
         <button
           type="submit"
           aria-disabled={busy}

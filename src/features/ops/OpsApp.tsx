@@ -39,16 +39,27 @@ export default function OpsApp({ locale, messages: m, loginPath, shopPath }: Pro
   const loginHref = loginUrl(loginPath, here || '/');
 
   if (session.status === 'loading') return <LoadingStatus>{m.session.loading}</LoadingStatus>;
-  if (session.status === 'signedOut')
-    return (
-      <div className="py-6" data-ops-signed-out>
-        <p>{m.session.signedOut}</p>
-        <a href={loginHref} className="mt-3 inline-block rounded-md bg-brand px-4 py-2 font-semibold text-brand-ink">
-          {m.session.signIn}
-        </a>
-      </div>
-    );
+  if (session.status === 'signedOut') return <Turned why="signedOut" m={m} href={loginHref} />;
   return <SignedIn key={session.user.uid} locale={locale} m={m} loginHref={loginHref} shopPath={shopPath} />;
+}
+
+/** Someone who cannot use the back office: signed out (a link to sign in), or not staff (a link to the shop). */
+const TURNED = {
+  signedOut: { data: 'data-ops-signed-out', link: 'signIn', linkClass: 'rounded-md bg-brand px-4 py-2 font-semibold text-brand-ink' },
+  staffOnly: { data: 'data-ops-staff-only', link: 'toShop', linkClass: 'font-medium text-brand underline underline-offset-2' },
+} as const;
+
+/** All that someone who cannot use the back office sees: one sentence, and a link away. */
+function Turned({ why, m, href }: { why: keyof typeof TURNED; m: OpsMessages; href: string }) {
+  const { data, link, linkClass } = TURNED[why];
+  return (
+    <div className="py-6" {...{ [data]: true }}>
+      <p>{m.session[why]}</p>
+      <a href={href} className={`mt-3 inline-block ${linkClass}`}>
+        {m.session[link]}
+      </a>
+    </div>
+  );
 }
 
 function SignedIn({ locale, m, loginHref, shopPath }: { locale: Locale; m: OpsMessages; loginHref: string; shopPath: string }) {
@@ -85,14 +96,7 @@ function SignedIn({ locale, m, loginHref, shopPath }: { locale: Locale; m: OpsMe
   if (me.status === 'error') {
     // A buyer: one sentence, nothing of the back office.
     if (me.error instanceof OpsError && me.error.status === 403 && me.error.code === 'forbidden')
-      return (
-        <div className="py-6" data-ops-staff-only>
-          <p>{m.session.staffOnly}</p>
-          <a href={shopPath} className="mt-3 inline-block font-medium text-brand underline underline-offset-2">
-            {m.session.toShop}
-          </a>
-        </div>
-      );
+      return <Turned why="staffOnly" m={m} href={shopPath} />;
     const ops: Ops = { m, locale, role: 'support', href, go, loginHref };
     return (
       <OpsContext.Provider value={ops}>

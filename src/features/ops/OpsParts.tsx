@@ -1,5 +1,5 @@
 import { signOut } from 'firebase/auth';
-import type { MouseEvent, ReactNode } from 'react';
+import { useId, type MouseEvent, type ReactNode } from 'react';
 import { firebaseAuth } from '../auth/firebase.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
@@ -89,5 +89,51 @@ export function Section({ title, children, actions }: { title: string; children:
       </div>
       {children}
     </section>
+  );
+}
+
+/** A search form's text field (its name is q), with a hint below it where one is given. */
+export function SearchField(props: { label: string; hint?: string; defaultValue: string; required?: boolean; className?: string }) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <div className={props.className}>
+      <label htmlFor={id} className="block text-sm font-semibold">
+        {props.label}
+      </label>
+      <input
+        id={id}
+        name="q"
+        type="search"
+        required={props.required}
+        defaultValue={props.defaultValue}
+        aria-describedby={props.hint ? hintId : undefined}
+        className="mt-1 w-full rounded-md border border-line bg-surface px-3 py-2"
+      />
+      {props.hint && (
+        <p id={hintId} className="mt-1 text-xs text-ink-muted">
+          {props.hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A date field of a form (a search's or the CSV's range). */
+export function DateField({ label, name, defaultValue }: { label: string; name: string; defaultValue?: string }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-semibold">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="date"
+        defaultValue={defaultValue}
+        className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5"
+      />
+    </div>
   );
 }

@@ -77,7 +77,7 @@ function OrderDetails({
   }
 
   const act = (action: OrderAction) => (body: Record<string, unknown>) => opsClient.orderAction(order.id, action, body as never);
-  const done = (label: string) => (result: OpsActionResult) => onOutcome({ label, result });
+  const done = (result: OpsActionResult, label: string) => onOutcome({ label, result });
   const left = money.retail.amountMinor - money.refunded.amountMinor;
 
   return (
@@ -91,45 +91,21 @@ function OrderDetails({
       <Section title={m.order.actions}>
         <div className="flex flex-wrap gap-2" data-actions>
           <ActionDialog
-            m={m}
             name="note"
-            label={m.actions.note}
-            title={m.actions.noteTitle}
             textField="text"
             textLabel={m.actions.noteText}
             send={(body) => opsClient.addNote(order.id, body as never)}
-            onDone={(next) => {
+            onDone={(next, label) => {
               onOrder(next);
-              onOutcome({ label: m.actions.note, text: m.actions.noteAdded });
+              onOutcome({ label, text: m.actions.noteAdded });
             }}
           />
-          <ActionDialog
-            m={m}
-            name="resend"
-            label={m.actions.resend}
-            title={m.actions.resendTitle}
-            fields={<ResendFields />}
-            body={resendBody}
-            send={act('resend-email')}
-            onDone={done(m.actions.resend)}
-          />
-          {RETRYABLE.has(order.state) && (
-            <ActionDialog
-              m={m}
-              name="retry"
-              label={m.actions.retry}
-              title={m.actions.retryTitle}
-              send={act('retry')}
-              onDone={done(m.actions.retry)}
-            />
-          )}
+          <ActionDialog name="resend" fields={<ResendFields />} body={resendBody} send={act('resend-email')} onDone={done} />
+          {RETRYABLE.has(order.state) && <ActionDialog name="retry" send={act('retry')} onDone={done} />}
           {admin && REFUNDABLE.has(order.state) && left > 0 && (
             <ActionDialog
-              m={m}
               name="refund"
               danger
-              label={m.actions.refund}
-              title={m.actions.refundTitle}
               fields={
                 <RefundFields
                   left={{ amountMinor: left, currency: money.retail.currency }}
@@ -138,57 +114,20 @@ function OrderDetails({
               }
               body={(form) => refundBody(form, left, money.retail.currency)}
               send={act('refunds')}
-              onDone={done(m.actions.refund)}
+              onDone={done}
             />
           )}
           {admin && esim && (
             <>
-              <ActionDialog
-                m={m}
-                name="suspend"
-                label={m.actions.suspend}
-                title={m.actions.suspendTitle}
-                send={act('esim/suspend')}
-                onDone={done(m.actions.suspend)}
-              />
-              <ActionDialog
-                m={m}
-                name="unsuspend"
-                label={m.actions.unsuspend}
-                title={m.actions.unsuspendTitle}
-                send={act('esim/unsuspend')}
-                onDone={done(m.actions.unsuspend)}
-              />
-              <ActionDialog
-                m={m}
-                name="revoke"
-                danger
-                label={m.actions.revoke}
-                title={m.actions.revokeTitle}
-                send={act('esim/revoke')}
-                onDone={done(m.actions.revoke)}
-              />
+              <ActionDialog name="suspend" send={act('esim/suspend')} onDone={done} />
+              <ActionDialog name="unsuspend" send={act('esim/unsuspend')} onDone={done} />
+              <ActionDialog name="revoke" danger send={act('esim/revoke')} onDone={done} />
             </>
           )}
           {admin && order.held && (
             <>
-              <ActionDialog
-                m={m}
-                name="approve"
-                label={m.actions.approve}
-                title={m.actions.approveTitle}
-                send={act('approve')}
-                onDone={done(m.actions.approve)}
-              />
-              <ActionDialog
-                m={m}
-                name="reject"
-                danger
-                label={m.actions.reject}
-                title={m.actions.rejectTitle}
-                send={act('reject')}
-                onDone={done(m.actions.reject)}
-              />
+              <ActionDialog name="approve" send={act('approve')} onDone={done} />
+              <ActionDialog name="reject" danger send={act('reject')} onDone={done} />
             </>
           )}
         </div>

@@ -5,7 +5,7 @@ import { fill } from '../../i18n/fill.ts';
 import { opsClient } from './ops-api.ts';
 import { useOps } from './ops-context.ts';
 import { formatMoment, formatMoney } from './ops-format.ts';
-import { Load, ViewLink } from './OpsParts.tsx';
+import { DateField, Load, SearchField, ViewLink } from './OpsParts.tsx';
 import { apiOrdersQuery, EMPTY_ORDERS_QUERY, viewSearch, type OrdersQuery } from './ops-view.ts';
 import { useLoad } from './use-load.ts';
 
@@ -13,7 +13,7 @@ import { useLoad } from './use-load.ts';
 export default function OrdersScreen({ query }: { query: OrdersQuery }) {
   const { m, go } = useOps();
   const [state, retry] = useLoad(() => opsClient.orders(apiOrdersQuery(query)), viewSearch({ name: 'orders', query }));
-  const ids = { q: useId(), hint: useId(), state: useId(), from: useId(), to: useId(), attention: useId() };
+  const ids = { state: useId(), attention: useId() };
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -34,22 +34,7 @@ export default function OrdersScreen({ query }: { query: OrdersQuery }) {
         role="search"
         className="flex flex-col gap-3 rounded-lg border border-line p-3"
       >
-        <div>
-          <label htmlFor={ids.q} className="block text-sm font-semibold">
-            {m.orders.search}
-          </label>
-          <input
-            id={ids.q}
-            name="q"
-            type="search"
-            defaultValue={query.q}
-            aria-describedby={ids.hint}
-            className="mt-1 w-full rounded-md border border-line bg-surface px-3 py-2"
-          />
-          <p id={ids.hint} className="mt-1 text-xs text-ink-muted">
-            {m.orders.searchHint}
-          </p>
-        </div>
+        <SearchField label={m.orders.search} hint={m.orders.searchHint} defaultValue={query.q} />
         <div className="flex flex-wrap items-end gap-3">
           <div>
             <label htmlFor={ids.state} className="block text-sm font-semibold">
@@ -69,30 +54,8 @@ export default function OrdersScreen({ query }: { query: OrdersQuery }) {
               ))}
             </select>
           </div>
-          <div>
-            <label htmlFor={ids.from} className="block text-sm font-semibold">
-              {m.orders.from}
-            </label>
-            <input
-              id={ids.from}
-              name="from"
-              type="date"
-              defaultValue={query.from}
-              className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5"
-            />
-          </div>
-          <div>
-            <label htmlFor={ids.to} className="block text-sm font-semibold">
-              {m.orders.to}
-            </label>
-            <input
-              id={ids.to}
-              name="to"
-              type="date"
-              defaultValue={query.to}
-              className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5"
-            />
-          </div>
+          <DateField label={m.orders.from} name="from" defaultValue={query.from} />
+          <DateField label={m.orders.to} name="to" defaultValue={query.to} />
           <div className="flex items-center gap-2 py-2">
             <input id={ids.attention} name="attention" type="checkbox" value="1" defaultChecked={query.attention} className="size-4" />
             <label htmlFor={ids.attention} className="text-sm font-semibold">
@@ -126,6 +89,15 @@ export default function OrdersScreen({ query }: { query: OrdersQuery }) {
 export function OrderTable({ orders }: { orders: OpsOrderSummary[] }) {
   const { m, locale } = useOps();
   if (orders.length === 0) return <p role="status">{m.orders.none}</p>;
+  const columns = [
+    [m.orders.number, 'text-start'],
+    [m.orders.created, 'text-start'],
+    [m.orders.buyer, 'text-start'],
+    [m.orders.plan, 'text-start'],
+    [m.orders.total, 'text-end'],
+    [m.orders.status, 'text-start'],
+    [m.orders.needsAttention, 'text-start'],
+  ] as const;
   return (
     <>
       <p role="status" className="mb-2 text-sm text-ink-muted">
@@ -138,27 +110,11 @@ export function OrderTable({ orders }: { orders: OpsOrderSummary[] }) {
         <table className="w-full min-w-[44rem] text-start text-sm" data-orders>
           <thead>
             <tr className="border-b border-line text-start">
-              <th scope="col" className="px-2 py-1 text-start">
-                {m.orders.number}
-              </th>
-              <th scope="col" className="px-2 py-1 text-start">
-                {m.orders.created}
-              </th>
-              <th scope="col" className="px-2 py-1 text-start">
-                {m.orders.buyer}
-              </th>
-              <th scope="col" className="px-2 py-1 text-start">
-                {m.orders.plan}
-              </th>
-              <th scope="col" className="px-2 py-1 text-end">
-                {m.orders.total}
-              </th>
-              <th scope="col" className="px-2 py-1 text-start">
-                {m.orders.status}
-              </th>
-              <th scope="col" className="px-2 py-1 text-start">
-                {m.orders.needsAttention}
-              </th>
+              {columns.map(([label, align]) => (
+                <th key={label} scope="col" className={`px-2 py-1 ${align}`}>
+                  {label}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>

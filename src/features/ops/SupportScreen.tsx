@@ -6,7 +6,7 @@ import { opsClient } from './ops-api.ts';
 import { useOps } from './ops-context.ts';
 import { opsErrorText } from './ops-errors.ts';
 import { formatMoment } from './ops-format.ts';
-import { Fact, Load, Section, ViewLink } from './OpsParts.tsx';
+import { Fact, Load, SearchField, Section, ViewLink } from './OpsParts.tsx';
 import OrderScreen from './OrderScreen.tsx';
 import { OutcomeNotice, type Outcome } from './OutcomeNotice.tsx';
 import { useLoad } from './use-load.ts';
@@ -22,7 +22,6 @@ export default function SupportScreen({ id, closed, q }: { id: string; closed: b
   const state = closed ? 'closed' : 'open';
   const [list, reload] = useLoad(() => opsClient.support(state, q), `${state} ${q}`);
   const [outcome, setOutcome] = useState<Outcome>();
-  const ids = { q: useId(), hint: useId() };
   const searching = q.trim() !== '';
   const done = (next: Outcome) => {
     setOutcome(next);
@@ -36,22 +35,7 @@ export default function SupportScreen({ id, closed, q }: { id: string; closed: b
     <>
       {/* key: a new address (Back, a link) shows its own search in the field. */}
       <form key={q} onSubmit={search} role="search" className="mb-3 flex flex-wrap items-end gap-3 rounded-lg border border-line p-3">
-        <div className="min-w-0 flex-1">
-          <label htmlFor={ids.q} className="block text-sm font-semibold">
-            {m.support.search}
-          </label>
-          <input
-            id={ids.q}
-            name="q"
-            type="search"
-            defaultValue={q}
-            aria-describedby={ids.hint}
-            className="mt-1 w-full rounded-md border border-line bg-surface px-3 py-2"
-          />
-          <p id={ids.hint} className="mt-1 text-xs text-ink-muted">
-            {m.support.searchHint}
-          </p>
-        </div>
+        <SearchField label={m.support.search} hint={m.support.searchHint} defaultValue={q} className="min-w-0 flex-1" />
         <button type="submit" className="rounded-md bg-brand px-4 py-2 font-semibold text-white">
           {m.orders.submit}
         </button>
