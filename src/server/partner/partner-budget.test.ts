@@ -47,7 +47,7 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
   beforeAll(async () => {
     db = await driver.open();
     other = driver.name === 'PostgreSQL' ? await openPostgres(await serverUrlOf(db), { max: 4 }) : db;
-  }, 30_000);
+  }, 120_000);
   afterAll(async () => {
     if (other !== db) await other.close();
     await db.close();
