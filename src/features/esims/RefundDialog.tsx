@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
+import BusyButton from '../../ui/BusyButton.tsx';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import { ShopError } from '../../shop-client/shop-client.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
@@ -95,17 +96,14 @@ export default function RefundDialog({ esimId, locale, messages: m, onRefunded }
           >
             {m.refundKeep}
           </button>
-          <button
-            type="button"
+          <BusyButton
+            busy={busy}
+            label={m.refundConfirm}
+            busyLabel={m.refundBusy}
             onClick={confirm}
-            // Not disabled: the focus stays on the button while the answer comes.
-            aria-disabled={busy}
-            aria-busy={busy}
             className="rounded-full bg-red-700 px-5 py-2 font-semibold text-white aria-disabled:opacity-70"
             data-refund-confirm
-          >
-            {busy ? m.refundBusy : m.refundConfirm}
-          </button>
+          />
         </div>
       </dialog>
     </>

@@ -1,5 +1,6 @@
 import { Fragment, useId, useRef, useState, type ReactNode } from 'react';
 import ErrorBox from '../../ui/ErrorBox.tsx';
+import BusyButton from '../../ui/BusyButton.tsx';
 import { useOps } from './ops-context.ts';
 import { opsErrorText } from './ops-errors.ts';
 import type { OpsMessages } from './ops-messages.ts';
@@ -142,16 +143,14 @@ export default function ActionDialog<R>({
             >
               {m.actions.cancel}
             </button>
-            <button
+            <BusyButton
               type="submit"
-              // Not `disabled`: the focus stays on the button while the answer comes; busy ignores clicks.
-              aria-disabled={sending}
-              aria-busy={sending}
+              busy={sending}
+              label={m.actions.send}
+              busyLabel={m.actions.sending}
               className={`rounded-md px-4 py-2 font-semibold text-white aria-disabled:opacity-60 ${danger ? 'bg-red-700' : 'bg-brand'}`}
               data-action-confirm
-            >
-              {sending ? m.actions.sending : m.actions.send}
-            </button>
+            />
           </div>
         </form>
       </dialog>

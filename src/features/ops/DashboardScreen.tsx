@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { OpsActionResult, OpsPeriod } from '../../contract/ops-api.ts';
 import { fill } from '../../i18n/fill.ts';
+import BusyButton from '../../ui/BusyButton.tsx';
 import ActionDialog from './ActionDialog.tsx';
 import { opsClient } from './ops-api.ts';
 import { useOps } from './ops-context.ts';
@@ -238,15 +239,14 @@ function CsvExport() {
       <form onSubmit={download} className="flex flex-wrap items-end gap-3">
         <DateField label={m.dashboard.csvFrom} name="from" />
         <DateField label={m.dashboard.csvTo} name="to" />
-        <button
+        <BusyButton
           type="submit"
-          aria-disabled={busy}
-          aria-busy={busy}
+          busy={busy}
+          label={m.dashboard.csvDownload}
+          busyLabel={m.dashboard.csvBusy}
           className="rounded-md bg-brand px-4 py-2 font-semibold text-brand-ink aria-disabled:opacity-60"
           data-csv
-        >
-          {busy ? m.dashboard.csvBusy : m.dashboard.csvDownload}
-        </button>
+        />
       </form>
       {error !== undefined && <Failure error={error} />}
     </Section>

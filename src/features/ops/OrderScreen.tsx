@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { OpsActionResult, OpsOrder } from '../../contract/ops-api.ts';
 import { fill } from '../../i18n/fill.ts';
 import { formatBytes } from '../../lib/data-size.ts';
+import BusyButton from '../../ui/BusyButton.tsx';
 import ActionDialog from './ActionDialog.tsx';
 import { opsClient } from './ops-api.ts';
 import type { OrderAction } from './ops-client.ts';
@@ -227,16 +228,14 @@ function OrderDetails({
           title={m.order.esim}
           actions={
             esim && (
-              <button
-                type="button"
+              <BusyButton
+                busy={reading}
+                label={m.order.readAgain}
+                busyLabel={m.order.reading}
                 onClick={readAgain}
-                aria-disabled={reading}
-                aria-busy={reading}
                 className="rounded-md border border-line px-3 py-1 text-sm font-semibold aria-disabled:opacity-60"
                 data-read-esim
-              >
-                {reading ? m.order.reading : m.order.readAgain}
-              </button>
+              />
             )
           }
         >
