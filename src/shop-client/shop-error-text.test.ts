@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ShopError } from './shop-client.ts';
 import { shopErrorMessages } from './shop-error-messages.ts';
-import { shopErrorText, tooManyRequestsText } from './shop-error-text.ts';
+import { loadErrorKind, shopErrorText, tooManyRequestsText } from './shop-error-text.ts';
 
 describe('the text of a reached per-user limit (429)', () => {
   it('says the wait as each language says a time from now, in seconds and then in minutes', () => {
@@ -32,5 +32,16 @@ describe('the text of a blocked account (403 account_blocked)', () => {
     expect(shopErrorText(blocked, shopErrorMessages('ar'))).toMatch(/^تم حظر حسابك/);
     // Not the generic server error.
     expect(shopErrorText(blocked, shopErrorMessages('fr'))).not.toBe(shopErrorMessages('fr').checkout.errors.server);
+  });
+});
+
+describe('the message a failed load shows (order history, payment success)', () => {
+  it('tells the network, sign-in and input errors apart and shows any other failure as the server error', () => {
+    expect(loadErrorKind(new ShopError('network'))).toBe('network');
+    expect(loadErrorKind(new ShopError('unauthorized'))).toBe('unauthorized');
+    expect(loadErrorKind(new ShopError('badInput'))).toBe('badInput');
+    expect(loadErrorKind(new ShopError('tooManyRequests'))).toBe('server');
+    expect(loadErrorKind(new ShopError('notFound'))).toBe('server');
+    expect(loadErrorKind(new TypeError('boom'))).toBe('server');
   });
 });

@@ -1,7 +1,7 @@
 import type { Locale } from '../i18n/locales.ts';
 import { fill } from '../i18n/fill.ts';
 import { ShopError } from './shop-client.ts';
-import type { ShopErrorMessages } from './shop-error-messages.ts';
+import type { LoadErrorMessages, ShopErrorMessages } from './shop-error-messages.ts';
 
 /**
  * A per-user limit was reached (429): 'Too many attempts', with the wait when the API said it,
@@ -33,4 +33,10 @@ export function shopErrorText(error: unknown, m: ShopErrorMessages, locale?: Loc
     return locale ? tooManyRequestsText(m, locale, (error as ShopError).retryAfterSeconds) : m.errors.tooManyRequests;
   if (kind === 'unauthorized' || kind === 'badInput' || kind === 'salesPaused' || kind === 'accountBlocked') return m.checkout.errors[kind];
   return m.checkout.errors.server;
+}
+
+/** Which of LoadErrorMessages a failed load shows: the network, sign-in and input errors as such, any other as 'server'. */
+export function loadErrorKind(error: unknown): keyof LoadErrorMessages {
+  const kind = error instanceof ShopError ? error.kind : 'server';
+  return kind === 'network' || kind === 'unauthorized' || kind === 'badInput' ? kind : 'server';
 }

@@ -3,7 +3,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import type { OrderView } from '../../contract/shop-api.ts';
 import { formatPrice } from '../../lib/format.ts';
 import { formatOrderDate, paymentMethodText, planText } from '../../shop-client/order-format.ts';
-import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
+import { loadErrorKind } from '../../shop-client/shop-error-text.ts';
 import { listOrders } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
@@ -34,8 +34,7 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
       },
       (error: unknown) => {
         if (stopped) return;
-        const kind: ShopErrorKind = error instanceof ShopError ? error.kind : 'server';
-        setView({ status: 'failed', kind: kind === 'unauthorized' || kind === 'network' || kind === 'badInput' ? kind : 'server' });
+        setView({ status: 'failed', kind: loadErrorKind(error) });
       },
     );
     return () => {

@@ -5,7 +5,8 @@ import type { OrderState, OrderView } from '../../contract/shop-api.ts';
 import { formatPrice } from '../../lib/format.ts';
 import { formatOrderDate, PAID_STATES, paymentMethodText, UNPAID_END_STATES } from '../../shop-client/order-format.ts';
 import { clearExchangeIntent } from '../esims/exchange-intent.ts';
-import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
+import { ShopError } from '../../shop-client/shop-client.ts';
+import { loadErrorKind } from '../../shop-client/shop-error-text.ts';
 import { getOrder } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
@@ -28,22 +29,7 @@ interface Props {
 type View =
   | { status: 'loading' }
   | { status: 'notFound' }
-  | {
-      status: 'failed';
-      kind: Exclude<
-        ShopErrorKind,
-        | 'notFound'
-        | 'priceChanged'
-        | 'notRefundable'
-        | 'notReplaceable'
-        | 'notExchangeable'
-        | 'cannotTopUp'
-        | 'notShareable'
-        | 'tooManyRequests'
-        | 'salesPaused'
-        | 'accountBlocked'
-      >;
-    }
+  | { status: 'failed'; kind: keyof OrderConfirmationMessages['errors'] }
   | { status: 'ready'; order: OrderView; gaveUp: boolean }
   /** The payment was for a cart (?cart=): CartConfirmation shows its eSIMs. */
   | { status: 'cart'; id: string };
@@ -113,25 +99,10 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
           timer = setTimeout(() => void load(id, true), pause);
           return;
         }
-        const kind = error instanceof ShopError ? error.kind : 'server';
         setView(
-          kind === 'notFound'
+          error instanceof ShopError && error.kind === 'notFound'
             ? { status: 'notFound' }
-            : {
-                status: 'failed',
-                kind:
-                  kind === 'priceChanged' ||
-                  kind === 'notRefundable' ||
-                  kind === 'notReplaceable' ||
-                  kind === 'notExchangeable' ||
-                  kind === 'cannotTopUp' ||
-                  kind === 'notShareable' ||
-                  kind === 'tooManyRequests' ||
-                  kind === 'salesPaused' ||
-                  kind === 'accountBlocked'
-                    ? 'server'
-                    : kind,
-              },
+            : { status: 'failed', kind: loadErrorKind(error) },
         );
       }
     }
