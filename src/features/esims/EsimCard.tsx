@@ -139,13 +139,7 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
       )}
       <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
       {esim.usage ? (
-        <UsageBar
-          usedBytes={esim.usage.usedBytes}
-          totalBytes={esim.usage.totalBytes}
-          locale={locale}
-          label={m.usageLabel}
-          template={m.usage}
-        />
+        <UsageBar usage={esim.usage} locale={locale} label={m.usageLabel} template={m.usage} />
       ) : (
         esim.status === 'preparing' && <p className="mt-3 text-sm text-ink-muted">{m.usagePending}</p>
       )}

@@ -4,8 +4,8 @@ import type { Locale } from '../../i18n/locales.ts';
 import { formatBytes, usedShare } from '../../lib/data-size.ts';
 
 interface Props {
-  usedBytes: number;
-  totalBytes: number;
+  /** An eSIM's usage as the API reads it. */
+  usage: { usedBytes: number; totalBytes: number };
   locale: Locale;
   /** myEsim.usageLabel ('Data used') and myEsim.usage ('{{used}} used · {{left}} left of {{total}}'). */
   label: string;
@@ -16,7 +16,7 @@ interface Props {
  * Data used and left: a bar that fills from the start edge (the right on Arabic pages) and the
  * same in numbers. The bar is a progressbar whose value text is the sentence below it.
  */
-export default function UsageBar({ usedBytes, totalBytes, locale, label, template }: Props) {
+export default function UsageBar({ usage: { usedBytes, totalBytes }, locale, label, template }: Props) {
   const textId = useId();
   const share = usedShare(usedBytes, totalBytes);
   const text = fill(template, {

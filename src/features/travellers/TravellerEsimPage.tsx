@@ -94,15 +94,7 @@ export default function TravellerEsimPage({ locale, paths, messages: m }: Props)
         <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
       )}
       <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
-      {esim.usage && (
-        <UsageBar
-          usedBytes={esim.usage.usedBytes}
-          totalBytes={esim.usage.totalBytes}
-          locale={locale}
-          label={m.usageLabel}
-          template={m.usage}
-        />
-      )}
+      {esim.usage && <UsageBar usage={esim.usage} locale={locale} label={m.usageLabel} template={m.usage} />}
       {esim.expiresAt && (
         <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 text-sm">
           <dt className="text-ink-muted">{esim.status === 'ready' ? m.installBy : m.validUntil}</dt>
