@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { ORDER_WAIT_MS } from '../../src/config/constants.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { sellablePlans } from '../../src/server/orders/plans.ts';
 import { signUpOn } from './auth-emulator.ts';
-import { percentile, postmasterOf, startBenchShop } from './shop-bench.ts';
+import { connectToApiPostgres, percentile, startBenchShop } from './shop-bench.ts';
 
 /**
  * Issue 15's figure: from the payment to the QR code on the success page, over 20 purchases, with
@@ -43,12 +42,7 @@ export async function benchDelivery(port = 8799): Promise<DeliveryFigures> {
   ]);
   const plan = sellablePlans(embeddedSnapshot()).get('de-1gb-7d')!;
   // The API's PostgreSQL server and its database (scripts/lib/postgres-server.ts), for when each order was delivered (Linux only; else no such figure).
-  let pgPort: number | undefined;
-  try {
-    pgPort = postmasterOf(pid)?.port;
-  } catch {}
-  const db = pgPort ? new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${pgPort}/shop_test` }) : undefined;
-  await db?.connect();
+  const db = await connectToApiPostgres(pid, 'shop_test');
   try {
     const samples: number[] = [];
     const afterAllocation: number[] = [];

@@ -8,12 +8,10 @@ import { openPostgres } from '../../src/server/db/postgres.ts';
 import { auditDatabase } from '../../src/server/orders/audit.ts';
 import { sellablePlans } from '../../src/server/orders/plans.ts';
 import { ESIM_ACCESS_BUDGET } from '../../src/server/partner/partner-budget.ts';
-import { startEsimAccessStandIn, type RecordedRequest } from '../../stand-ins/esim-access/server.ts';
-import { startSmtpStandIn } from '../../stand-ins/smtp/server.ts';
-import { STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../stand-ins/stripe/server.ts';
+import type { RecordedRequest } from '../../stand-ins/esim-access/server.ts';
 import { signUpOn, startAuthEmulator } from './auth-emulator.ts';
 import { createFleet } from './fault-run/fleet.ts';
-import { startFront } from './fault-run/front.ts';
+import { startStandIns } from './fault-run/stand-ins.ts';
 import { startPostgres } from './postgres-server.ts';
 import { standInEnv } from './stand-in-env.ts';
 import { percentile } from './shop-bench.ts';
@@ -109,23 +107,17 @@ export async function benchRush(settings: {
     cleanup.push(() => db.close());
     await migrate(db);
 
-    const smtp = await startSmtpStandIn({ dir: join(logDir, 'mail') });
-    cleanup.push(() => smtp.close());
-    let fleet: ReturnType<typeof createFleet> | undefined;
-    const front = await startFront(() => fleet?.urls() ?? []);
-    cleanup.push(() => front.close());
-    const api = `${front.url}/api`;
-    // eSIM Access's own limit, enforced: more than 8 in any second answers 429.
-    const partner = await startEsimAccessStandIn({
-      ...PARTNER_ACCOUNT,
-      allocationDelayMs: ALLOCATION_DELAY_MS,
-      rateLimit: { requests: ESIM_ACCESS_BUDGET.requests, perMs: ESIM_ACCESS_BUDGET.windowMs },
-      webhookUrl: `${api}/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`,
+    const { smtp, api, partner, stripe, serve } = await startStandIns(cleanup, {
+      mailDir: join(logDir, 'mail'),
+      // eSIM Access's own limit, enforced: more than 8 in any second answers 429.
+      partner: {
+        ...PARTNER_ACCOUNT,
+        allocationDelayMs: ALLOCATION_DELAY_MS,
+        rateLimit: { requests: ESIM_ACCESS_BUDGET.requests, perMs: ESIM_ACCESS_BUDGET.windowMs },
+      },
+      partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
     });
-    cleanup.push(() => partner.close());
-    const stripe = await startStripeStandIn({ webhookUrl: `${api}/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET });
-    cleanup.push(() => stripe.close());
-    fleet = createFleet({
+    const instances = createFleet({
       size: 2,
       logDir,
       env: {
@@ -145,7 +137,7 @@ export async function benchRush(settings: {
         FAULT_RUN_API_OPTIONS: '{}',
       },
     });
-    const instances = fleet;
+    serve(instances);
     cleanup.push(() => instances.stopAll());
     await Promise.all([instances.start(0), instances.start(1)]);
 

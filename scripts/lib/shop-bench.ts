@@ -236,6 +236,18 @@ export function postmasterOf(apiPid: number): { pid: number; port: number } | un
   return undefined;
 }
 
+/** A connection to a database of the API's PostgreSQL server (postmasterOf); undefined where it is not found (no /proc: not Linux). */
+export async function connectToApiPostgres(apiPid: number, database: string): Promise<pg.Client | undefined> {
+  let port: number | undefined;
+  try {
+    port = postmasterOf(apiPid)?.port;
+  } catch {}
+  if (!port) return undefined;
+  const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/${database}` });
+  await client.connect();
+  return client;
+}
+
 /** CPU seconds used so far: by the whole machine (/proc/stat), the API's process, its PostgreSQL server, this process; null without /proc. */
 function cpuSeconds(
   apiPid: number,
@@ -503,12 +515,7 @@ export async function benchShopApi({ port = 8798, runs: repeat = SHOP_RUNS }: { 
     // Warm-up: connections, the token check's keys, the database's plans and statements.
     await run(WARM_UP.rate, WARM_UP.seconds);
     // The API's PostgreSQL server, now that the API holds connections to it (Linux only).
-    let port: number | undefined;
-    try {
-      port = postmasterOf(pid)?.port;
-    } catch {}
-    const stats = port ? new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` }) : undefined;
-    await stats?.connect();
+    const stats = await connectToApiPostgres(pid, 'postgres');
     if (stats) {
       transactions = async () =>
         Number((await stats.query<{ n: string }>('SELECT sum(xact_commit + xact_rollback) AS n FROM pg_stat_database')).rows[0]!.n);

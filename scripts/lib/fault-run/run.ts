@@ -9,9 +9,7 @@ import { auditDatabase, AUDIT_GRACE_MS, type AuditFinding } from '../../../src/s
 import { sellablePlans } from '../../../src/server/orders/plans.ts';
 import { createEsimAccessPartner } from '../../../src/server/partner/esim-access/adapter.ts';
 import { createStripe } from '../../../src/server/payments/stripe.ts';
-import { startEsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
-import { startSmtpStandIn } from '../../../stand-ins/smtp/server.ts';
-import { STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../../stand-ins/stripe/server.ts';
+import { STAND_IN_SECRET_KEY } from '../../../stand-ins/stripe/server.ts';
 import { startAuthEmulator } from '../auth-emulator.ts';
 import { startPostgres } from '../postgres-server.ts';
 import { throwawayAlertEnv } from '../throwaway-alert-keys.ts';
@@ -27,8 +25,8 @@ import {
 } from './fault-proxy.ts';
 import { standInEnv } from '../stand-in-env.ts';
 import { createFleet } from './fleet.ts';
-import { startFront } from './front.ts';
 import { between, seeded } from './random.ts';
+import { startStandIns } from './stand-ins.ts';
 
 /**
  * The fault-injection run (issue 20, DESIGN 7: "the fault-injection run proves them"): buyers
@@ -176,20 +174,18 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     cleanup.push(() => db.close());
     await migrate(db);
 
-    const smtp = await startSmtpStandIn({ dir: join(logDir, 'mail') });
-    cleanup.push(() => smtp.close());
-    let fleet: ReturnType<typeof createFleet> | undefined;
-    const front = await startFront(() => fleet?.urls() ?? []);
-    cleanup.push(() => front.close());
-    const api = `${front.url}/api`;
-    const partnerStandIn = await startEsimAccessStandIn({
-      ...PARTNER_ACCOUNT,
-      allocationDelayMs: 500,
-      webhookUrl: `${api}/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`,
+    const {
+      smtp,
+      front,
+      api,
+      partner: partnerStandIn,
+      stripe: stripeStandIn,
+      serve,
+    } = await startStandIns(cleanup, {
+      mailDir: join(logDir, 'mail'),
+      partner: { ...PARTNER_ACCOUNT, allocationDelayMs: 500 },
+      partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
     });
-    cleanup.push(() => partnerStandIn.close());
-    const stripeStandIn = await startStripeStandIn({ webhookUrl: `${api}/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET });
-    cleanup.push(() => stripeStandIn.close());
 
     const slowMs = Math.max(STRIPE_TIMEOUT_MS, PARTNER_TIMEOUT_MS) + 1_000;
     // Each upstream behind its own proxy with its own random stream, faulting only its API's calls.
@@ -232,7 +228,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       path.endsWith('/esim/topup') ? Math.max(faultRate, TOP_UP_FAULT_RATE) : undefined,
     );
 
-    fleet = createFleet({
+    const instances = createFleet({
       size: INSTANCES,
       logDir,
       env: {
@@ -266,7 +262,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         }),
       },
     });
-    const instances = fleet;
+    serve(instances);
     cleanup.push(() => instances.stopAll());
     await instances.start(0);
     log(`shop API up behind the front at ${api}; logs and e-mails in ${logDir}`);

@@ -1,0 +1,46 @@
+import { startEsimAccessStandIn, type StandInOptions } from '../../../stand-ins/esim-access/server.ts';
+import { startSmtpStandIn } from '../../../stand-ins/smtp/server.ts';
+import { STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../../../stand-ins/stripe/server.ts';
+import type { Fleet } from './fleet.ts';
+import { startFront } from './front.ts';
+
+/**
+ * What a fleet of API instances (fleet.ts) talks to, in this process: the e-mail, partner and
+ * Stripe stand-ins, and the front before the fleet, which buyers and both stand-ins' webhooks go
+ * through (the fault run's and the rush bench's). The fleet is made afterwards, with the stand-ins'
+ * addresses; `serve` hands it to the front. Each is closed by `cleanup`, last first.
+ */
+export async function startStandIns(
+  cleanup: (() => unknown)[],
+  settings: {
+    mailDir: string;
+    /** The partner's account and its settings (all but the webhook: the front's). */
+    partner: Omit<StandInOptions, 'webhookUrl'>;
+    partnerWebhookToken: string;
+  },
+) {
+  const smtp = await startSmtpStandIn({ dir: settings.mailDir });
+  cleanup.push(() => smtp.close());
+  let fleet: Fleet | undefined;
+  const front = await startFront(() => fleet?.urls() ?? []);
+  cleanup.push(() => front.close());
+  const api = `${front.url}/api`;
+  const partner = await startEsimAccessStandIn({
+    ...settings.partner,
+    webhookUrl: `${api}/webhooks/partner/${settings.partnerWebhookToken}`,
+  });
+  cleanup.push(() => partner.close());
+  const stripe = await startStripeStandIn({ webhookUrl: `${api}/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET });
+  cleanup.push(() => stripe.close());
+  return {
+    smtp,
+    front,
+    /** The shop API's address behind the front. */
+    api,
+    partner,
+    stripe,
+    serve: (instances: Fleet) => {
+      fleet = instances;
+    },
+  };
+}
