@@ -30,3 +30,12 @@ export function receivedLog<Entry>(standIn: string) {
     },
   };
 }
+
+/** What a stand-in that receives messages offers its tests (the e-mail and push ones): its log, and its end. */
+export interface ReceivingStandIn<Message> {
+  /** Every message received, in order. */
+  messages: Message[];
+  /** The first message (already received or still to come) that matches; rejects after timeoutMs. */
+  waitFor(predicate: (message: Message) => boolean, timeoutMs?: number): Promise<Message>;
+  close(): Promise<void>;
+}

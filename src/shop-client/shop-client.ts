@@ -162,6 +162,8 @@ const ESIM_STATUSES: Record<EsimStatus, true> = {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isString = (value: unknown): value is string => typeof value === 'string';
+/** A checkout answer's checkoutUrl: the page goes wherever it says, so a web address only, never javascript: or data:. */
+const isCheckoutUrl = (value: unknown): value is string => isString(value) && /^https?:\/\//.test(value) && URL.canParse(value);
 const isPrice = (value: unknown): value is Price =>
   isObject(value) &&
   Number.isInteger(value.amountMinor) &&
@@ -320,29 +322,15 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch, h
 
   return {
     createOrder: (request) =>
-      call(
-        '/orders',
-        // The page goes wherever checkoutUrl says: a web address only, never javascript: or data:.
-        (body): body is CreateOrderResponse =>
-          isObject(body) &&
-          isString(body.checkoutUrl) &&
-          /^https?:\/\//.test(body.checkoutUrl) &&
-          URL.canParse(body.checkoutUrl) &&
-          isOrderView(body.order),
-        { method: 'POST', body: request },
-      ),
+      call('/orders', (body): body is CreateOrderResponse => isObject(body) && isCheckoutUrl(body.checkoutUrl) && isOrderView(body.order), {
+        method: 'POST',
+        body: request,
+      }),
     createCart: (request) =>
-      call(
-        '/carts',
-        // As createOrder's: a web address only.
-        (body): body is CreateCartResponse =>
-          isObject(body) &&
-          isString(body.checkoutUrl) &&
-          /^https?:\/\//.test(body.checkoutUrl) &&
-          URL.canParse(body.checkoutUrl) &&
-          isCart(body.cart),
-        { method: 'POST', body: request },
-      ),
+      call('/carts', (body): body is CreateCartResponse => isObject(body) && isCheckoutUrl(body.checkoutUrl) && isCart(body.cart), {
+        method: 'POST',
+        body: request,
+      }),
     getCart: (id, lang) => call(`/carts/${encodeURIComponent(id)}?lang=${lang}`, isCart),
     listOrders: (lang) =>
       call(

@@ -1,7 +1,7 @@
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { receivedLog } from '../received-log.ts';
+import { receivedLog, type ReceivingStandIn } from '../received-log.ts';
 
 /**
  * A local push service (RFC 8030; dev and tests only, nothing under src/ imports it): it takes what
@@ -31,7 +31,7 @@ export interface ReceivedPushMessage {
   receivedAt: Date;
 }
 
-export interface PushServiceStandIn {
+export interface PushServiceStandIn extends ReceivingStandIn<ReceivedPushMessage> {
   /** http://127.0.0.1:<port>, the origin every VAPID token's `aud` must name. */
   url: string;
   /** A new subscription's endpoint on this service (a random id unless given). */
@@ -40,9 +40,6 @@ export interface PushServiceStandIn {
   setAnswer(id: string, status: PushAnswer): void;
   /** Every message received with a valid token, in order (also those answered with an error). */
   messages: ReceivedPushMessage[];
-  /** The first message (already received or still to come) that matches; rejects after timeoutMs. */
-  waitFor(predicate: (message: ReceivedPushMessage) => boolean, timeoutMs?: number): Promise<ReceivedPushMessage>;
-  close(): Promise<void>;
 }
 
 export interface PushServiceStandInOptions {

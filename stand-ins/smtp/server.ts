@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { generate } from 'selfsigned';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
-import { receivedLog } from '../received-log.ts';
+import { receivedLog, type ReceivingStandIn } from '../received-log.ts';
 
 /**
  * A local SMTP capture (dev and tests only; nothing under src/ imports it): it keeps each message
@@ -44,7 +44,7 @@ export interface CapturedMessage {
   user: string | undefined;
 }
 
-export interface SmtpStandIn {
+export interface SmtpStandIn extends ReceivingStandIn<CapturedMessage> {
   /**
    * For SMTP_URL, without credentials: smtp://127.0.0.1:<port>, smtp://127.0.0.1:<port>?tls=required
    * (STARTTLS) or smtps://127.0.0.1:<port> (implicit TLS).
@@ -55,11 +55,6 @@ export interface SmtpStandIn {
   ca: string | undefined;
   /** While down, every connection is turned away with 421 before the greeting. */
   setDown(down: boolean): void;
-  /** Every message received, in order. */
-  messages: CapturedMessage[];
-  /** The first message (already received or still to come) that matches; rejects after timeoutMs. */
-  waitFor(predicate: (message: CapturedMessage) => boolean, timeoutMs?: number): Promise<CapturedMessage>;
-  close(): Promise<void>;
 }
 
 export interface SmtpStandInOptions {
