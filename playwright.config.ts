@@ -19,7 +19,12 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
-  workers: 2,
+  // Two workers on two cores. E2E_WORKERS overrides it (1 to debug; 3 to try on an idle machine:
+  // purchase.spec.ts needs 272 CPU-seconds, browsers, API and emulators together, against its 466
+  // worker-seconds at two workers in CI, so the tests partly wait. On a machine loaded by other
+  // work a third worker made slow-machine races more likely, e.g. connect.spec.ts's axe scan on
+  // payment success meeting the page's own move to My eSIMs after 5 s).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   // Two workers, the site server and the Auth emulator share two cores: allow for a slow machine.
   // Measured on this kind of machine on a slow day (load 12-15): axe over the store's 250
