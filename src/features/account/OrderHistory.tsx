@@ -6,7 +6,7 @@ import { formatOrderDate, paymentMethodText, planText } from '../../shop-client/
 import { loadErrorKind } from '../../shop-client/shop-error-text.ts';
 import { listOrders } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
-import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import type { OrderHistoryMessages } from './order-history-messages.ts';
 
 interface Props {
@@ -45,10 +45,13 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
   if (view.status === 'loading') return <LoadingStatus>{m.loading}</LoadingStatus>;
   if (view.status === 'failed') {
     return (
-      <div role="alert" className="mt-6 rounded-xl bg-surface-muted p-4" data-history-error>
-        <p>{m.errors[view.kind]}</p>
-        <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />
-      </div>
+      <LoadFailed
+        text={m.errors[view.kind]}
+        retryLabel={m.retry}
+        onRetry={() => setAttempt(attempt + 1)}
+        className="mt-6"
+        data-history-error
+      />
     );
   }
   if (view.orders.length === 0) return <>{children}</>;

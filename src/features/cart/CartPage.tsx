@@ -6,7 +6,7 @@ import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
-import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import CheckoutForm from '../checkout/CheckoutForm.tsx';
 import { priceIn } from '../../pricing/price-in.ts';
 import { planDataUrl, type PlanData } from '../checkout/plan-data.ts';
@@ -103,12 +103,7 @@ export default function CartPage({ locale, paths, messages: m }: Props) {
     );
   }
   if (failed) {
-    return (
-      <div role="alert" className="rounded-xl bg-surface-muted p-4">
-        <p>{m.loadFailed}</p>
-        <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />
-      </div>
-    );
+    return <LoadFailed text={m.loadFailed} retryLabel={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
   }
   if (!plans || lines.some((l) => !plans.has(l.planId))) return <LoadingStatus>{m.loading}</LoadingStatus>;
 

@@ -9,6 +9,7 @@ import { ShopError } from '../../shop-client/shop-client.ts';
 import { getCart } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import { forgetStoredCart } from '../cart/cart-storage.ts';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import type { OrderConfirmationMessages } from './order-confirmation-messages.ts';
@@ -59,16 +60,12 @@ export default function CartConfirmation({ id, locale, paths, messages: m }: Pro
     };
   }, [id, locale, attempt]);
 
-  const retry = <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
+  const again = () => setAttempt(attempt + 1);
+  const retry = <RetryButton label={m.retry} onRetry={again} />;
   if (view.status === 'loading') return <LoadingStatus>{m.loading}</LoadingStatus>;
   if (view.status === 'notFound') return <OrderNotFound text={m.notFound} historyPath={paths.history} linkText={m.toHistory} />;
   if (view.status === 'failed') {
-    return (
-      <div role="alert" className="rounded-xl bg-surface-muted p-4" data-order-error>
-        <p>{m.errors.server}</p>
-        {retry}
-      </div>
-    );
+    return <LoadFailed text={m.errors.server} retryLabel={m.retry} onRetry={again} data-order-error />;
   }
 
   const { cart, gaveUp } = view;

@@ -12,7 +12,7 @@ import { priceIn } from '../../pricing/price-in.ts';
 import { CANCELLED_PARAM, PLAN_PARAM, TOP_UP_PARAM, planDataUrl, type PlanData } from './plan-data.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import PhoneCheck from './PhoneCheck.tsx';
-import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import TopUpChooser from './TopUpChooser.tsx';
 import { useVisitorCurrency } from '../currency/use-visitor-currency.ts';
 
@@ -162,12 +162,7 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
     return <TopUpChooser esimId={topUpOf} locale={locale} checkoutPath={checkoutPath} myEsimsPath={myEsimsPath} messages={m} />;
   }
   if (state.status === 'failed') {
-    return (
-      <div role="alert" className="rounded-xl bg-surface-muted p-4" data-plan-error>
-        <p>{m.loadFailed}</p>
-        <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />
-      </div>
-    );
+    return <LoadFailed text={m.loadFailed} retryLabel={m.retry} onRetry={() => setAttempt(attempt + 1)} data-plan-error />;
   }
   if (state.status !== 'ready') {
     // A top-up that cannot be bought goes back to My eSIMs, where the eSIM's own top-ups are.

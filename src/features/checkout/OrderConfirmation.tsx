@@ -10,6 +10,7 @@ import { loadErrorKind } from '../../shop-client/shop-error-text.ts';
 import { getOrder } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
 import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import ConnectChecklist from '../esims/ConnectChecklist.tsx';
 import CartConfirmation from './CartConfirmation.tsx';
 import OrderNotFound from './OrderNotFound.tsx';
@@ -130,7 +131,8 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
     return () => clearTimeout(timer);
   }, [delivered, staying, paths.myEsim]);
 
-  const retry = <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />;
+  const again = () => setAttempt(attempt + 1);
+  const retry = <RetryButton label={m.retry} onRetry={again} />;
 
   if (view.status === 'loading') {
     return <LoadingStatus>{m.loading}</LoadingStatus>;
@@ -138,12 +140,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
   if (view.status === 'cart') return <CartConfirmation id={view.id} locale={locale} paths={paths} messages={m} />;
   if (view.status === 'notFound') return <OrderNotFound text={m.notFound} historyPath={paths.history} linkText={m.toHistory} />;
   if (view.status === 'failed') {
-    return (
-      <div role="alert" className="rounded-xl bg-surface-muted p-4" data-order-error>
-        <p>{m.errors[view.kind]}</p>
-        {retry}
-      </div>
-    );
+    return <LoadFailed text={m.errors[view.kind]} retryLabel={m.retry} onRetry={again} data-order-error />;
   }
 
   const { order, gaveUp } = view;

@@ -7,7 +7,7 @@ import { ShopError } from '../../shop-client/shop-client.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { listEsimSteps, listEsims } from '../../shop-client/shop.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
-import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import EsimCard from './EsimCard.tsx';
 import type { MyEsimsMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import { useLiveSteps } from './use-live-steps.ts';
@@ -109,12 +109,7 @@ export default function MyEsims({ locale, paths, messages: m, children }: Props)
 
   if (view.status === 'loading') return <LoadingStatus>{m.loading}</LoadingStatus>;
   if (view.status === 'failed') {
-    return (
-      <div role="alert" className="mt-6 rounded-xl bg-surface-muted p-4" data-esims-error>
-        <p>{view.text}</p>
-        <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />
-      </div>
-    );
+    return <LoadFailed text={view.text} retryLabel={m.retry} onRetry={() => setAttempt(attempt + 1)} className="mt-6" data-esims-error />;
   }
   if (view.esims.length === 0) return <>{children}</>;
 

@@ -2,7 +2,7 @@ import type { Locale } from '../../i18n/locales.ts';
 import { checkoutUrl } from '../checkout/plan-data.ts';
 import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
-import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import type { TopUpListMessages } from './my-esims-messages.ts';
 import type { TopUpPlansState } from './use-top-up-plans.ts';
 
@@ -18,13 +18,7 @@ interface Props {
 /** An eSIM's top-ups as they load (useTopUpPlans), each a link to checkout with the top-up and the eSIM (?plan=…&topUp=…). */
 export default function TopUpPlanList({ plans, esimId, locale, checkoutPath, messages: m, onRetry }: Props) {
   if (plans.status === 'loading') return <LoadingStatus>{m.topUpLoading}</LoadingStatus>;
-  if (plans.status === 'failed')
-    return (
-      <div role="alert" className="rounded-xl bg-surface-muted p-4" data-top-up-error>
-        <p>{plans.text}</p>
-        <RetryButton label={m.retry} onRetry={onRetry} />
-      </div>
-    );
+  if (plans.status === 'failed') return <LoadFailed text={plans.text} retryLabel={m.retry} onRetry={onRetry} data-top-up-error />;
   if (plans.status !== 'ready') return null;
   if (plans.answer.plans.length === 0)
     return (
