@@ -162,6 +162,10 @@ const ESIM_STATUSES: Record<EsimStatus, true> = {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isString = (value: unknown): value is string => typeof value === 'string';
+/** One of the table's keys: a state, status or install step this page knows. */
+const isKeyOf = (table: object, value: unknown): value is string => isString(value) && Object.hasOwn(table, value);
+/** A moment the page can read (ISO 8601). */
+const isMoment = (value: unknown): value is string => isString(value) && !Number.isNaN(Date.parse(value));
 /** A checkout answer's checkoutUrl: the page goes wherever it says, so a web address only, never javascript: or data:. */
 const isCheckoutUrl = (value: unknown): value is string => isString(value) && /^https?:\/\//.test(value) && URL.canParse(value);
 const isPrice = (value: unknown): value is Price =>
@@ -202,15 +206,14 @@ function isEsimView(value: unknown): value is EsimView {
   return (
     isString(value.id) &&
     isString(value.orderNumber) &&
-    isString(value.status) &&
-    Object.hasOwn(ESIM_STATUSES, value.status) &&
+    isKeyOf(ESIM_STATUSES, value.status) &&
     isPlan(value.plan) &&
     isDestination(value.destination) &&
     (usage === null || (isObject(usage) && typeof usage.usedBytes === 'number' && typeof usage.totalBytes === 'number')) &&
-    (value.expiresAt === null || (isString(value.expiresAt) && !Number.isNaN(Date.parse(value.expiresAt)))) &&
+    (value.expiresAt === null || isMoment(value.expiresAt)) &&
     (value.install === null || isInstall(value.install)) &&
     // A device's copy saved before install steps existed has none.
-    (value.installStep === undefined || value.installStep === null || Object.hasOwn(INSTALL_STEPS, value.installStep as string)) &&
+    (value.installStep === undefined || value.installStep === null || isKeyOf(INSTALL_STEPS, value.installStep)) &&
     typeof value.refundable === 'boolean' &&
     typeof value.canTopUp === 'boolean' &&
     typeof value.topUpSupported === 'boolean' &&
@@ -233,15 +236,13 @@ function isOrderView(value: unknown): value is OrderView {
   return (
     isString(value.id) &&
     isString(value.number) &&
-    isString(value.state) &&
-    Object.hasOwn(STATES, value.state) &&
+    isKeyOf(STATES, value.state) &&
     (value.kind === 'esim' || value.kind === 'top_up') &&
     isString(value.esimId) &&
     isPlan(value.plan) &&
     isDestination(value.destination) &&
     isPrice(value.total) &&
-    isString(value.createdAt) &&
-    !Number.isNaN(Date.parse(value.createdAt)) &&
+    isMoment(value.createdAt) &&
     (paymentMethod === null || (isObject(paymentMethod) && isString(paymentMethod.type))) &&
     (value.receiptUrl === null || isString(value.receiptUrl)) &&
     (value.esim === undefined || value.esim === null || isEsimView(value.esim))
@@ -354,9 +355,8 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch, h
             (e) =>
               isObject(e) &&
               isString(e.id) &&
-              isString(e.status) &&
-              Object.hasOwn(ESIM_STATUSES, e.status) &&
-              (e.installStep === null || (isString(e.installStep) && Object.hasOwn(INSTALL_STEPS, e.installStep))) &&
+              isKeyOf(ESIM_STATUSES, e.status) &&
+              (e.installStep === null || isKeyOf(INSTALL_STEPS, e.installStep)) &&
               (e.installStepAt === null || isString(e.installStepAt)),
           ),
       ),

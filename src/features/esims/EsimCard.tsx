@@ -10,7 +10,7 @@ import InstallCodes from './InstallCodes.tsx';
 import InstallStepLine from './InstallStepLine.tsx';
 import type { EsimCardMessages, MyEsimsPaths } from './my-esims-messages.ts';
 import { needsConnecting } from './needs-connecting.ts';
-import { isPaused, showsInstallStep } from './paused.ts';
+import { isPaused } from './paused.ts';
 import RefundDialog from './RefundDialog.tsx';
 import TopUpOffer from './TopUpOffer.tsx';
 import TravellerShare from '../travellers/TravellerShare.tsx';
@@ -134,9 +134,7 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           </a>
         </div>
       )}
-      {esim.installStep && showsInstallStep(esim) && (
-        <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
-      )}
+      <InstallStepLine esim={esim} now={now} supportPath={paths.support} messages={m} />
       <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
       {esim.usage ? (
         <UsageBar usage={esim.usage} locale={locale} label={m.usageLabel} template={m.usage} />

@@ -2,11 +2,11 @@ import { DOWNLOADED_HELP_AFTER_MS } from '../../config/constants.ts';
 import type { EsimView } from '../../contract/shop-api.ts';
 import { fill } from '../../i18n/fill.ts';
 import type { EsimCardMessages } from './my-esims-messages.ts';
+import { showsInstallStep } from './paused.ts';
 
 interface Props {
-  step: NonNullable<EsimView['installStep']>;
-  /** When the step was reached (ISO), if known. */
-  since: string | null;
+  /** Its install step and when it was reached (ISO), if known; none is shown without a step or while it is paused. */
+  esim: Pick<EsimView, 'status' | 'installStep' | 'installStepAt'>;
   /** The time the page last looked (the live status' clock): the downloaded-not-installed help shows from 10 minutes on. */
   now: number;
   supportPath: string;
@@ -18,7 +18,9 @@ interface Props {
  * the help a step calls for: downloaded but not installed for 10 minutes (the install may be
  * waiting on the phone), or deleted from the phone (it cannot be installed again: support).
  */
-export default function InstallStepLine({ step, since, now, supportPath, messages: m }: Props) {
+export default function InstallStepLine({ esim, now, supportPath, messages: m }: Props) {
+  const { installStep: step, installStepAt: since } = esim;
+  if (step === null || !showsInstallStep(esim)) return null;
   const stuck = step === 'downloaded' && since !== null && now - Date.parse(since) >= DOWNLOADED_HELP_AFTER_MS;
   return (
     <div className="mt-2 text-sm">

@@ -5,12 +5,11 @@ import { API_BASE_URL } from '../../shop-client/api-base.ts';
 import { getTravellerEsim, type TravellerEsimOutcome } from '../../shop-client/shop-client.ts';
 import { formatOrderDate } from '../../shop-client/order-format.ts';
 import LoadingStatus from '../../ui/LoadingStatus.tsx';
-import RetryButton from '../../ui/RetryButton.tsx';
+import LoadFailed from '../../ui/LoadFailed.tsx';
 import ConnectChecklist from '../esims/ConnectChecklist.tsx';
 import InstallCodes from '../esims/InstallCodes.tsx';
 import InstallStepLine from '../esims/InstallStepLine.tsx';
 import { needsConnecting } from '../esims/needs-connecting.ts';
-import { showsInstallStep } from '../esims/paused.ts';
 import UsageBar from '../esims/UsageBar.tsx';
 import type { TravellerPageMessages } from './messages.ts';
 import { keepTravellerGrant } from './traveller-grant.ts';
@@ -62,10 +61,12 @@ export default function TravellerEsimPage({ locale, paths, messages: m }: Props)
   if (!outcome) return <LoadingStatus>{m.loading}</LoadingStatus>;
   if (outcome.status !== 'found') {
     return (
-      <div role="alert" className="rounded-xl bg-surface-muted p-4" data-traveller-missing={outcome.status}>
-        <p>{outcome.status === 'notFound' ? m.notFound : m.failed}</p>
-        {outcome.status === 'failed' && <RetryButton label={m.retry} onRetry={() => setAttempt(attempt + 1)} />}
-      </div>
+      <LoadFailed
+        text={outcome.status === 'notFound' ? m.notFound : m.failed}
+        retryLabel={m.retry}
+        onRetry={outcome.status === 'failed' ? () => setAttempt(attempt + 1) : undefined}
+        data-traveller-missing={outcome.status}
+      />
     );
   }
 
@@ -90,9 +91,7 @@ export default function TravellerEsimPage({ locale, paths, messages: m }: Props)
           </a>
         </div>
       )}
-      {esim.installStep && showsInstallStep(esim) && (
-        <InstallStepLine step={esim.installStep} since={esim.installStepAt} now={now} supportPath={paths.support} messages={m} />
-      )}
+      <InstallStepLine esim={esim} now={now} supportPath={paths.support} messages={m} />
       <PlanLine plan={esim.plan} locale={locale} template={m.plan} />
       {esim.usage && <UsageBar usage={esim.usage} locale={locale} label={m.usageLabel} template={m.usage} />}
       {esim.expiresAt && (
