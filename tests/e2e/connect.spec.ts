@@ -33,7 +33,12 @@ async function above(first: Locator, second: Locator): Promise<boolean> {
 
 for (const lang of ['en', 'ar'] as const) {
   const { installCodes } = messages(lang, 'esims');
+  const { paymentSuccess } = messages(lang, 'checkout');
   const c = messages(lang, 'connect');
+  // Payment success moves on to My eSIMs 5 s after the eSIM shows; a buyer reading it stays. The
+  // checks and axe below read this page, and take longer than 5 s on a loaded machine (axe met
+  // the move: 'Execution context was destroyed').
+  const stay = (page: Page) => page.getByRole('button', { name: paymentSuccess.stay }).click();
   const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
   const myEsims = localizePath(lang, '/my-esim');
   const codes = (page: Page) => page.locator('[data-install-codes]');
@@ -104,6 +109,7 @@ for (const lang of ['en', 'ar'] as const) {
         await signedInAt(page, lang, checkout);
         const order = await buyAndReceive(page, lang);
         const { lpa } = await installCodesOn(page, lang);
+        await stay(page);
         await expect(codes(page)).toHaveAttribute('data-install-path', 'iosOneTap');
         const link = page.getByRole('link', { name: installCodes.iphoneLink });
         await expect(link).toHaveAttribute(
@@ -131,6 +137,7 @@ for (const lang of ['en', 'ar'] as const) {
         await signedInAt(page, lang, checkout);
         const order = await buyAndReceive(page, lang);
         const { lpa } = await installCodesOn(page, lang);
+        await stay(page);
         await expect(codes(page)).toHaveAttribute('data-install-path', 'androidLink');
         const link = page.getByRole('link', { name: c.install.androidLink });
         await expect(link).toHaveAttribute(
