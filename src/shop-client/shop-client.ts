@@ -71,12 +71,18 @@ export class ShopError extends Error {
   }
 }
 
-export interface ShopClientOptions {
+/** What a client of the shop API is made with: this one and the back office's (ops-client.ts). */
+export interface ApiClientOptions {
   /** API_BASE_URL, without a trailing slash. */
   baseUrl: string;
-  /** The signed-in user's Firebase ID token; throws ShopError('unauthorized') when nobody is. */
+  /** The signed-in user's (or operator's) Firebase ID token. */
   idToken: () => Promise<string>;
   fetch?: typeof fetch;
+}
+
+export interface ShopClientOptions extends ApiClientOptions {
+  /** The signed-in user's Firebase ID token; throws ShopError('unauthorized') when nobody is. */
+  idToken: () => Promise<string>;
   /** Headers sent with every call besides the token: a traveller's link kept in this tab (issue 33). */
   headers?: () => Record<string, string>;
 }

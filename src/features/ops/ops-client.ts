@@ -14,6 +14,7 @@ import {
   type OpsSupportClose,
   type OpsSupportReply,
 } from '../../contract/ops-api.ts';
+import type { ApiClientOptions } from '../../shop-client/shop-client.ts';
 
 /**
  * The back office's client of the ops API (src/contract/ops-api.ts). Unlike the shop's client it
@@ -34,14 +35,6 @@ export class OpsError extends Error {
   }
 }
 
-export interface OpsClientOptions {
-  /** API_BASE_URL, without a trailing slash. */
-  baseUrl: string;
-  /** The signed-in operator's Firebase ID token. */
-  idToken: () => Promise<string>;
-  fetch?: typeof fetch;
-}
-
 /** The order actions that answer an OpsActionResult, as paths under /ops/orders/{id}/. */
 export type OrderAction = 'resend-email' | 'retry' | 'refunds' | 'esim/suspend' | 'esim/unsuspend' | 'esim/revoke' | 'approve' | 'reject';
 /** GET /ops/orders's query (OpsOrderQuery), only what is set. */
@@ -58,7 +51,7 @@ export type SalesAction = 'pause' | 'resume';
 
 export type OrderActionBody = OpsReason | OpsResend | z.input<typeof OpsRefund>;
 
-export function createOpsClient({ baseUrl, idToken, fetch: fetchImpl = (...args) => fetch(...args) }: OpsClientOptions) {
+export function createOpsClient({ baseUrl, idToken, fetch: fetchImpl = (...args) => fetch(...args) }: ApiClientOptions) {
   async function send(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
     let response: Response;
     try {
