@@ -119,6 +119,8 @@ export const OpsOrder = z.object({
     /** Who the buyer gave the eSIM to (issue 33), and whether a link to its page works now. */
     traveller: z.object({ name: z.string(), email: z.string().nullable(), linkLive: z.boolean() }).nullable(),
     lastError: z.string().nullable(),
+    /** The order's job (src/server/jobs): what is left to do, its failed tries, when it runs next; 'dead' once it gave up. */
+    job: z.object({ kind: z.string(), state: z.enum(['pending', 'dead']), attempts: z.number(), runAt: z.string() }).nullable(),
     held: z.boolean(),
   }),
   buyer: z.object({

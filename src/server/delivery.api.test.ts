@@ -303,7 +303,17 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (dri
         email_sent_at: Date | null;
         refund_reason: string | null;
         next_attempt_at: Date | null;
-      }>('SELECT state, uid, attempts, last_error, email_sent_at, refund_reason, next_attempt_at FROM orders WHERE id = $1', [id])
+      }>(
+        // The order's job (jobs/queue.ts; gone once it is done), the e-mail of its state (the outbox),
+        // and its last error: its job's, or the one its delivery gave up with (the move's cause).
+        `SELECT o.state, o.uid, coalesce(j.attempts, 0) AS attempts, o.refund_reason, j.run_at AS next_attempt_at,
+           coalesce(j.last_error, (SELECT cause FROM order_events e WHERE e.order_id = o.id AND e.to_state = 'fulfilment_failed'
+                                    ORDER BY e.id DESC LIMIT 1)) AS last_error,
+           (SELECT sent_at FROM email_outbox x WHERE x.order_id = o.id
+              AND x.kind = CASE WHEN o.state = 'refunded' THEN 'refund' ELSE 'order' END) AS email_sent_at
+         FROM orders o LEFT JOIN jobs j ON j.key = 'order:' || o.id WHERE o.id = $1`,
+        [id],
+      )
     )[0]!;
   const partnerOrders = (id: string) =>
     bed.stand.partner.requests.filter((r) => r.call === 'esim/order' && (r.body as { transactionId?: string }).transactionId === id);

@@ -242,7 +242,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     bed.stand.partner.failNext({ status: 500 }, { call: 'esim/order' });
     const order = await buy(buyer.idToken);
     await waitFor(
-      () => bed.db.query<{ last_error: string | null }>('SELECT last_error FROM orders WHERE id = $1', [order.id]),
+      () => bed.db.query<{ last_error: string | null }>('SELECT last_error FROM jobs WHERE order_id = $1', [order.id]),
       ([o]) => !!o?.last_error,
     );
     await bed.db.query('UPDATE orders SET partner_order_no = $2 WHERE id = $1', [order.id, takenPartnerOrder]);
@@ -250,7 +250,11 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
     expect(after.state).toBe('refunded');
     expect(await events(order.id)).toEqual(['pending_payment', 'paid', 'provisioning', 'fulfilment_failed', 'refunded']);
-    const [row] = await bed.db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
+    // The delivery's last error goes with its move to fulfilment_failed (the job ended with the refund).
+    const [row] = await bed.db.query<{ last_error: string }>(
+      `SELECT cause AS last_error FROM order_events WHERE order_id = $1 AND to_state = 'fulfilment_failed'`,
+      [order.id],
+    );
     expect(row!.last_error).toContain("already another order's");
     expect(await refundsOf(order.id)).toHaveLength(1);
     // The first buyer keeps their eSIM.
@@ -271,7 +275,11 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
       );
       expect(sent.length).toBeGreaterThan(0);
       expect((sent[0]!.body as { packageInfoList: { price: number }[] }).packageInfoList[0]!.price).toBe(sold);
-      const [row] = await bed.db.query<{ last_error: string }>('SELECT last_error FROM orders WHERE id = $1', [order.id]);
+      // The delivery's last error goes with its move to fulfilment_failed (the job ended with the refund).
+      const [row] = await bed.db.query<{ last_error: string }>(
+        `SELECT cause AS last_error FROM order_events WHERE order_id = $1 AND to_state = 'fulfilment_failed'`,
+        [order.id],
+      );
       expect(row!.last_error).toContain('200005');
       expect(await refundsOf(order.id)).toHaveLength(1);
     } finally {

@@ -47,6 +47,14 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('partner webhook on $name
   const notify = (body: unknown) => call(`/webhooks/partner/${PARTNER_WEBHOOK_TOKEN}`, { method: 'POST', body: JSON.stringify(body) });
   const store = () => createOrderStore(bed.db);
   const orderRow = async (id: string) => (await store().byId(bed.db, id))!;
+  /** The order's job (jobs/queue.ts): its failed tries and last error; none once it is done. */
+  const jobOf = async (id: string) =>
+    (
+      await bed.db.query<{ attempts: number; last_error: string | null }>('SELECT attempts, last_error FROM jobs WHERE order_id = $1', [id])
+    )[0] ?? {
+      attempts: 0,
+      last_error: null,
+    };
 
   /** A paid order of a German plan, as the Stripe webhook leaves it. */
   async function paidOrder(): Promise<string> {
@@ -310,7 +318,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('partner webhook on $name
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ received: true, outcome: 'handled' });
     // Answered before the partner's call could fail: no try has failed yet.
-    const atAnswer = await orderRow(id);
+    const atAnswer = await jobOf(id);
     expect(tookMs).toBeLessThan(PARTNER_TIMEOUT_MS);
     expect({ attempts: atAnswer.attempts, lastError: atAnswer.last_error }).toEqual({ attempts: 0, lastError: null });
 
@@ -323,8 +331,13 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('partner webhook on $name
         (n) => n >= 1,
       )) >= 1,
     ).toBe(true);
+    // The failed try is on the order's job (which ends once the order is delivered).
+    const failed = await waitFor(
+      () => jobOf(id),
+      (job) => job.last_error !== null,
+    );
+    expect(failed.last_error).toContain('esim/order');
     await deliver(id);
-    expect((await orderRow(id)).last_error).toContain('esim/order');
     // The notification is recorded: the partner's repeat changes nothing.
     expect(
       await (

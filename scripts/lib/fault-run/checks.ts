@@ -30,7 +30,6 @@ interface OrderRow {
   partner_code: string;
   amount_minor: number;
   refund_reason: string | null;
-  email_sent_at: Date | null;
   email: string | null;
   checkout_session_id: string | null;
   traveller_email: string | null;
@@ -62,7 +61,7 @@ export async function crossCheck(deps: {
 }): Promise<CrossCheck[]> {
   const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
   const orders = await db.query<OrderRow>(
-    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email_sent_at, email, checkout_session_id,
+    `SELECT id, number, created_at, kind, state, top_up_of, partner_code, amount_minor, refund_reason, email, checkout_session_id,
        traveller_email, replaces, exchange_of FROM orders`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));

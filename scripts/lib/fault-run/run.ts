@@ -546,12 +546,12 @@ async function budgetSlots(db: Db): Promise<{ held: number; stranded: number } |
 /** Work the reconcile job still owes, whatever its schedule or claims say. */
 async function outstanding(db: Db): Promise<string[]> {
   const rows = await db.query<{ what: string; n: number }>(`
-    SELECT 'order ' || state || CASE WHEN state IN ('delivered', 'refunded') THEN ' owed its e-mail' ELSE '' END AS what, count(*)::int AS n
-    FROM orders
-    WHERE state IN ('paid', 'provisioning', 'fulfilment_failed', 'refund_requested')
-       OR (state = 'delivered' AND email_sent_at IS NULL)
-       OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL)
-    GROUP BY 1
+    SELECT 'order ' || state AS what, count(*)::int AS n
+    FROM orders WHERE state IN ('paid', 'provisioning', 'fulfilment_failed', 'refund_requested') GROUP BY 1
+    UNION ALL
+    SELECT 'order ' || kind || ' e-mail owed', count(*)::int FROM email_outbox WHERE sent_at IS NULL GROUP BY kind
+    UNION ALL
+    SELECT 'job ' || kind || ' ' || state, count(*)::int FROM jobs WHERE kind <> 'sweep' GROUP BY kind, state
     UNION ALL
     SELECT 'partner write ' || call || ' unsettled', count(*)::int FROM partner_writes WHERE outcome = 'sent' GROUP BY call`);
   const expiries = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM checkout_expiries`).catch(() => [{ n: 0 }]);

@@ -189,6 +189,11 @@ function OrderDetails({
             <Fact term={m.order.language}>{order.lang}</Fact>
             <Fact term={m.orders.created}>{formatMoment(order.createdAt, locale)}</Fact>
             {order.lastError && <Fact term={m.order.lastError}>{order.lastError}</Fact>}
+            {order.job && (
+              <Fact term={m.order.job}>
+                {order.job.state === 'dead' ? m.order.jobDead : m.order.jobPending} · {order.job.kind} · {order.job.attempts}
+              </Fact>
+            )}
           </dl>
         </Section>
         <Section title={m.order.money}>

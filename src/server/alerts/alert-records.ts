@@ -100,11 +100,11 @@ export function createAlertRecords(db: Queryable): AlertRecords {
      */
     async readyDue(afterMs: number, withinMs: number, limit = 20): Promise<string[]> {
       const rows = await db.query<{ id: string }>(
-        `SELECT o.id FROM orders o
+        `SELECT o.id FROM orders o JOIN email_outbox x ON x.order_id = o.id AND x.kind = 'order'
          WHERE o.kind = 'esim' AND o.state = 'delivered' AND o.esim_seen_at IS NULL AND o.uid IS NOT NULL
-           AND o.email_sent_at <= now() - $1 * interval '1 millisecond' AND o.email_sent_at > now() - $2 * interval '1 millisecond'
+           AND x.sent_at <= now() - $1 * interval '1 millisecond' AND x.sent_at > now() - $2 * interval '1 millisecond'
            AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.order_id = o.id AND a.kind = 'esim_ready')
-         ORDER BY o.email_sent_at LIMIT $3`,
+         ORDER BY x.sent_at LIMIT $3`,
         [afterMs, withinMs, limit],
       );
       return rows.map((r) => r.id);

@@ -8,6 +8,7 @@ import type { EsimPartner } from '../partner/partner.ts';
 import { isUuid } from '../uuid.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
 import { readAtPartner } from './partner-read.ts';
+import { queueOrder } from '../jobs/order-jobs.ts';
 import { esimStatus, replacementCase } from './view.ts';
 
 /**
@@ -80,6 +81,8 @@ async function openReplacement(db: Db, old: OrderRow, uid: string, why: string):
         [old.id, id, why, uid],
       );
       if (!created) throw new NotReplaceable();
+      // Paid (by us): its delivery is queued with it.
+      await queueOrder(tx, created.id, 'deliver');
       return created.id;
     })
     .catch(async (error: unknown) => {

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import type { Db, Queryable } from '../db/db.ts';
 import { readChargeFacts, recordChargeFacts } from '../payments/charge-facts.ts';
+import { queueOrder } from '../jobs/order-jobs.ts';
 
 /**
  * Held orders (issue 30 item 7): an order whose charge Stripe Radar rates `highest` risk is held
@@ -161,7 +162,7 @@ export function createHeldOrders(deps: {
       ]);
       await event(tx, orderId, `hold_${to} by ${by.uid}: ${by.reason}`);
       // Due at once: the order's run delivers it, or (rejected) carries its refund.
-      await tx.query('UPDATE orders SET next_attempt_at = NULL, attempts = 0 WHERE id = $1', [orderId]);
+      await queueOrder(tx, orderId, 'deliver', true);
       return { taken: 'decided', by };
     });
   }

@@ -12,7 +12,7 @@ import { issueTravellerLink } from '../travellers/links.ts';
 import { orderNumber } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import type { Lease } from './lease.ts';
-import { markEmailSent } from './queue.ts';
+import { emailSent, markEmailSent, type OutboxKind } from './queue.ts';
 import { refundsOf } from '../refunds/store.ts';
 
 /**
@@ -39,6 +39,36 @@ export interface FulfilmentEmailOptions {
   destinationName: (code: string, lang: Locale) => string;
 }
 
+/** The order as its e-mails tell it. */
+const mailOrderOf = (options: FulfilmentEmailOptions, order: OrderRow, lang: Locale): MailOrder => ({
+  number: orderNumber(order),
+  createdAt: order.created_at,
+  total: { amountMinor: order.amount_minor, currency: order.currency },
+  plan: order.plan,
+  destinationName: options.destinationName(order.destination, lang),
+  termsVersion: order.terms_version,
+  consentedAt: order.immediate_start_requested_at,
+});
+
+/** A new eSIM's e-mail carries the eSIM itself (QR code, manual codes, install links), to a verified address only. */
+async function newEsimEmailOf(options: FulfilmentEmailOptions, order: OrderRow, lang: Locale) {
+  const { siteName } = options;
+  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const esim = await options.esims.ofOrder(options.db, order.id);
+  if (!esim) throw new Error(`order ${order.id}: delivered without an eSIM`);
+  return orderEmail({
+    lang,
+    order: mailOrderOf(options, order, lang),
+    esim: order.email_verified
+      ? { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id }
+      : undefined,
+    installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
+    myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`,
+    profileUrl: `${siteUrl}${localizePath(lang, '/profile')}`,
+    siteName,
+  });
+}
+
 /**
  * The e-mails the fulfilment sends, each once: built from the order's row (the wording and
  * rendering are src/server/mail's), sent while the claim on the order holds, then recorded sent.
@@ -46,35 +76,11 @@ export interface FulfilmentEmailOptions {
 export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
   const { db, esims, mailer, siteName } = options;
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
-  const sent = (lease: Lease, id: string, kind: 'order' | 'top_up' | 'refund' | undefined) =>
-    lease.write((tx) => markEmailSent(tx, id, kind));
+  const sent = (lease: Lease, id: string, outbox: OutboxKind, kind: 'order' | 'top_up' | 'refund' | undefined) =>
+    lease.write((tx) => markEmailSent(tx, id, outbox, kind));
 
-  const mailOrder = (order: OrderRow, lang: Locale): MailOrder => ({
-    number: orderNumber(order),
-    createdAt: order.created_at,
-    total: { amountMinor: order.amount_minor, currency: order.currency },
-    plan: order.plan,
-    destinationName: options.destinationName(order.destination, lang),
-    termsVersion: order.terms_version,
-    consentedAt: order.immediate_start_requested_at,
-  });
-
-  /** A new eSIM's e-mail carries the eSIM itself (QR code, manual codes, install links), to a verified address only. */
-  async function newEsimEmail(order: OrderRow, lang: Locale) {
-    const esim = await esims.ofOrder(db, order.id);
-    if (!esim) throw new Error(`order ${order.id}: delivered without an eSIM`);
-    return orderEmail({
-      lang,
-      order: mailOrder(order, lang),
-      esim: order.email_verified
-        ? { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id }
-        : undefined,
-      installGuideUrl: `${siteUrl}${localizePath(lang, '/install-esim')}`,
-      myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`,
-      profileUrl: `${siteUrl}${localizePath(lang, '/profile')}`,
-      siteName,
-    });
-  }
+  const mailOrder = (order: OrderRow, lang: Locale) => mailOrderOf(options, order, lang);
+  const newEsimEmail = (order: OrderRow, lang: Locale) => newEsimEmailOf(options, order, lang);
 
   /** A traveller's page (issue 33): the token in the fragment, which no server or proxy logs. */
   const travellerPageUrl = (lang: Locale, token: string) => `${siteUrl}${localizePath(lang, TRAVELLER_ROUTE)}#${token}`;
@@ -114,14 +120,14 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     const lang = order.lang as Locale;
     await sendTravellerEmailOnce(lease, order);
     // A detached order (the account was deleted) has nobody to write to.
-    if (!order.email) return sent(lease, order.id, undefined);
+    if (!order.email) return sent(lease, order.id, 'order', undefined);
     const email =
       order.kind === 'top_up'
         ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
         : await newEsimEmail(order, lang);
     await lease.check();
     await mailer.send({ ...email, to: order.email });
-    await sent(lease, order.id, order.kind === 'top_up' ? 'top_up' : 'order');
+    await sent(lease, order.id, 'order', order.kind === 'top_up' ? 'top_up' : 'order');
   }
 
   /**
@@ -135,7 +141,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
       throw new Error(`order ${order.id}: refund ${unsettled.map((r) => `${r.id} is ${r.status}`).join(', ')}, not succeeded`);
     }
     const reason = refundReasonOf(order);
-    if (!order.email) return sent(lease, order.id, undefined);
+    if (!order.email) return sent(lease, order.id, 'refund', undefined);
     if (order.cart_id && reason === 'not_delivered') return sendCartRefundEmail(lease, order);
     const email = refundEmail({
       lang: order.lang as Locale,
@@ -145,7 +151,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     });
     await lease.check();
     await mailer.send({ ...email, to: order.email });
-    await sent(lease, order.id, 'refund');
+    await sent(lease, order.id, 'refund', 'refund');
   }
 
   /**
@@ -156,7 +162,9 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
   async function sendCartRefundEmail(lease: Lease, order: OrderRow): Promise<void | 'wait'> {
     const cart = await db.query<OrderRow>('SELECT * FROM orders WHERE cart_id = $1 ORDER BY number', [order.cart_id]);
     if (cart.some((o) => !CART_SETTLED.has(o.state))) return 'wait';
-    const undelivered = cart.filter((o) => o.state === 'refunded' && refundReasonOf(o) === 'not_delivered' && !o.email_sent_at);
+    const undelivered: OrderRow[] = [];
+    for (const o of cart)
+      if (o.state === 'refunded' && refundReasonOf(o) === 'not_delivered' && !(await emailSent(db, o.id, 'refund'))) undelivered.push(o);
     if (undelivered[0]?.id !== order.id) return;
     const lang = order.lang as Locale;
     const item = (o: OrderRow) => ({
@@ -174,7 +182,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     await lease.check();
     await mailer.send({ ...email, to: order.email! });
     await lease.write(async (tx) => {
-      for (const o of undelivered) await markEmailSent(tx, o.id, 'refund');
+      for (const o of undelivered) await markEmailSent(tx, o.id, 'refund', 'refund');
     });
   }
 

@@ -1,3 +1,8 @@
+import type Stripe from 'stripe';
+import type { Locale } from '../../i18n/locales.ts';
+import type { Db } from '../db/db.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { EsimPartner } from '../partner/partner.ts';
 import type { RefundCommand } from '../refunds/refund-command.types.ts';
 
 /** Delivery (fulfilment.ts): every paid order driven to delivered or refunded. */
@@ -10,4 +15,33 @@ export interface Fulfilment {
   requestRefund: RefundCommand['requestRefund'];
   /** Waits for the runs under way (a server stopping, a test). */
   settled(): Promise<void>;
+}
+
+/** What the fulfilment (fulfilment.ts) is built with. */
+export interface FulfilmentOptions {
+  db: Db;
+  partner: EsimPartner;
+  stripe: Stripe;
+  mailer: Mailer;
+  /** The site's address (links in e-mails) and its name. */
+  siteUrl: string;
+  siteName: string;
+  destinationName: (code: string, lang: Locale) => string;
+  /**
+   * The waits between failed tries; their number is how many tries a delivery gets before the
+   * order is refunded. Refunds and e-mails keep trying at the last wait.
+   */
+  retryDelaysMs?: readonly number[];
+  /** How soon to ask the partner again while it allocates (its webhook usually comes first). */
+  allocationPollMs?: number;
+  /** An order still allocating after this long counts its polls as failed tries. */
+  allocationLimitMs?: number;
+  /** How long a worker's claim on an order lasts unless renewed (it is renewed while the work goes on). */
+  leaseMs?: number;
+  /** How soon to read a pending refund at Stripe again (its webhook usually comes first). */
+  refundPollMs?: number;
+  /** A delivery still failing this long after the payment is refunded at once (DELIVERY_PROMISE_MS). */
+  deliveryPromiseMs?: number;
+  /** A new eSIM was delivered and its order e-mail sent (the alerts' 'eSIM ready', issue 23). */
+  onDelivered?: (orderId: string) => void;
 }

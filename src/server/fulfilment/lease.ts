@@ -1,8 +1,9 @@
 import type { Db, Queryable } from '../db/db.ts';
+import { ORDER_JOB_KINDS, orderJobKey } from '../jobs/order-jobs.ts';
+import * as jobs from '../jobs/queue.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import * as queue from './queue.ts';
 
-/** Another worker holds the order now: this one stops without writing anything more. */
+/** Another worker holds the order's job now: this one stops without writing anything more. */
 export class LeaseLost extends Error {
   constructor(orderId: string) {
     super(`order ${orderId}: another worker holds it now`);
@@ -11,31 +12,43 @@ export class LeaseLost extends Error {
 }
 
 /**
- * A worker's claim on one order (DESIGN 7): taken for `leaseMs`, renewed while the work goes on,
- * and fenced: every claim takes the next lease number, and each write of the run checks it, so a
- * second API instance that took the order after a lapse (a paused process, a lost connection)
- * never acts on it at the same time as the first.
+ * A worker's claim on one order's job (DESIGN 7): taken for `leaseMs`, renewed while the work goes
+ * on, and fenced: every claim takes the next lease number, and each write of the run checks it, so a
+ * second API instance that took the job after a lapse (a paused process, a lost connection) never
+ * acts on the order at the same time as the first.
  */
 export interface Lease {
   readonly order: OrderRow;
-  /** Fails with LeaseLost unless this claim still holds the order; in a transaction, also locks its row. */
+  readonly job: jobs.JobRow;
+  /** Fails with LeaseLost unless this claim still holds the job; in a transaction, also locks its row. */
   check(tx?: Queryable): Promise<void>;
   /** Runs `work` in a transaction that first checks the claim still holds. */
   write<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Gives the order up, with its next try; nothing when the claim was lost. */
-  release(next: queue.NextTry): Promise<void>;
+  /** Gives the job up, with its next run; nothing when the claim was lost. */
+  release(next: jobs.NextRun): Promise<void>;
 }
 
+/** Claims the order's job now, whether due or not (a webhook's hint, a request); undefined when none is pending or another holds it. */
 export async function claimOrder(db: Db, id: string, leaseMs: number): Promise<Lease | undefined> {
-  const order = await queue.claim(db, id, leaseMs);
-  if (!order) return undefined;
-  const claim = { id, lease: Number(order.lease) };
+  const job = await jobs.claimByKey(db, orderJobKey(id), leaseMs);
+  return job && leaseOf(db, job, leaseMs);
+}
+
+/** Claims the order job due first (the reconcile job's part). */
+export async function claimDueOrder(db: Db, leaseMs: number): Promise<Lease | undefined> {
+  const job = await jobs.claimDue(db, ORDER_JOB_KINDS, leaseMs);
+  return job && leaseOf(db, job, leaseMs);
+}
+
+async function leaseOf(db: Db, job: jobs.JobRow, leaseMs: number): Promise<Lease> {
+  const claim: jobs.JobClaim = { id: job.id, lease: job.lease, revision: job.revision };
+  const id = job.order_id!;
   let lost = false;
 
   // Renewed at a third of its length: two renewals may fail (a slow database) before it lapses.
   const renewal = setInterval(
     () => {
-      queue
+      jobs
         .renew(db, claim, leaseMs)
         .then((held) => {
           if (!held) lost = true;
@@ -48,14 +61,19 @@ export async function claimOrder(db: Db, id: string, leaseMs: number): Promise<L
 
   async function check(tx: Queryable = db): Promise<void> {
     if (lost) throw new LeaseLost(id);
-    if ((await queue.currentLease(tx, id, tx !== db)) !== claim.lease) {
+    // In a transaction the order's row is locked before its job's, as every transaction that moves
+    // an order and queues its job does (orders/store.ts moveOrder): one order of locks, no deadlock.
+    if (tx !== db) await tx.query('SELECT 1 FROM orders WHERE id = $1 FOR UPDATE', [id]);
+    if ((await jobs.currentLease(tx, claim.id, tx !== db)) !== claim.lease) {
       lost = true;
       throw new LeaseLost(id);
     }
   }
 
+  const [order] = await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]);
   return {
-    order,
+    order: order!,
+    job,
     check,
     write: (work) =>
       db.transaction(async (tx) => {
@@ -64,7 +82,7 @@ export async function claimOrder(db: Db, id: string, leaseMs: number): Promise<L
       }),
     async release(next) {
       clearInterval(renewal);
-      await queue.release(db, claim, next);
+      await jobs.release(db, claim, next);
     },
   };
 }

@@ -12,12 +12,15 @@ import { fillChargeFacts } from '../payments/charge-facts.ts';
 import { syncCheckouts } from '../payments/checkout-sync.ts';
 import { sendDueSupportEmails } from '../support/outbox.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
+import { runDueSweeps, type Sweep } from './periodic.ts';
 
 /**
- * The reconcile job, run by the in-process timer and POST /jobs/reconcile: stuck orders, payments
- * whose webhook never came, closed orders' payment pages still open at Stripe, money for no order,
- * charges not read yet (fraud signals, Stripe's fee), alerts and support e-mails whose send failed
- * or whose timer a restart lost. Answers how many things it handled.
+ * The reconcile job, run by the in-process timer and POST /jobs/reconcile: the order jobs that are
+ * due (jobs/queue.ts: deliveries, refunds, e-mails), then each sweep whose time has come, a periodic
+ * job of its own (jobs/periodic.ts): payments whose webhook never came, closed orders' payment pages
+ * still open at Stripe, money for no order, charges not read yet (fraud signals, Stripe's fee),
+ * alerts and support e-mails whose send failed or whose timer a restart lost. Answers how many
+ * things it handled.
  */
 export function createReconcileJob(deps: {
   db: Db;
@@ -30,34 +33,53 @@ export function createReconcileJob(deps: {
   /** The provider's low-balance e-mail: the mailer, and where it goes (none: only the log). */
   mailer: Mailer;
   providerAlertEmail: string | undefined;
+  /** How long after its run each sweep is due again (default 0: at every tick; each has its own queue or gate too). */
+  sweepEveryMs?: Partial<Record<SweepName, number>>;
 }): () => Promise<number> {
   const { db, stripe, partner, store, fulfilment, checkouts, alerts } = deps;
-  return async () => {
+  const every = (name: SweepName) => deps.sweepEveryMs?.[name] ?? 0;
+  const sweep = (name: SweepName, run: () => Promise<number>): Sweep => ({ name, everyMs: every(name), run });
+  const before: Sweep[] = [
     // A paused shop sells again once the partner's balance covers what failed (asked at most once a minute).
-    await resumeSalesIfFunded(db, partner).catch((error: unknown) =>
-      console.error('sales pause: balance check failed', error instanceof Error ? error.message : error),
-    );
+    sweep('sales_pause', async () => {
+      await resumeSalesIfFunded(db, partner);
+      return 0;
+    }),
     // Payments whose webhook never came: read at Stripe, then delivered like any other.
-    const paid = await syncCheckouts(db, stripe, store);
-    for (const id of paid) await fulfilment.run(id);
-    const handled = paid.length + (await fulfilment.runDue()) + (await checkouts.closeDue()) + (await refundMismatches(db, stripe));
+    sweep('checkout_sync', async () => {
+      const paid = await syncCheckouts(db, stripe, store);
+      for (const id of paid) await fulfilment.run(id);
+      return paid.length;
+    }),
+  ];
+  const after: Sweep[] = [
+    sweep('checkout_expiry', () => checkouts.closeDue()),
+    sweep('payment_mismatches', () => refundMismatches(db, stripe)),
     // Charges Stripe could not be read for when their order was delivered (fraud signals, Stripe's fee).
-    const facts = await fillChargeFacts(db, stripe);
+    sweep('charge_facts', () => fillChargeFacts(db, stripe)),
     // Alerts last: a failing mail relay or push service never holds up a delivery or a refund. The
     // provider's low-balance e-mail among them: the balance read at most every 10 minutes across instances.
-    const balanceAlert = async () => {
+    sweep('balance_alert', async () => {
       if (await balanceCheckDue(db))
         await checkPartnerBalance({ db, partner, mailer: deps.mailer, providerEmail: deps.providerAlertEmail });
-    };
-    await balanceAlert().catch((error: unknown) => console.error('balance alert failed', error instanceof Error ? error.message : error));
-    // Support's e-mails the relay turned away (support/outbox.ts).
-    const supportEmails = await sendDueSupportEmails(db, deps.mailer).catch((error: unknown) => {
-      console.error('support e-mails failed', error instanceof Error ? error.message : error);
       return 0;
-    });
-    return handled + facts + supportEmails + (await alerts.sweep());
-  };
+    }),
+    // Support's e-mails the relay turned away (support/outbox.ts).
+    sweep('support_emails', () => sendDueSupportEmails(db, deps.mailer)),
+    sweep('alerts', () => alerts.sweep()),
+  ];
+  return async () => (await runDueSweeps(db, before)) + (await fulfilment.runDue()) + (await runDueSweeps(db, after));
 }
+
+export type SweepName =
+  | 'sales_pause'
+  | 'checkout_sync'
+  | 'checkout_expiry'
+  | 'payment_mismatches'
+  | 'charge_facts'
+  | 'balance_alert'
+  | 'support_emails'
+  | 'alerts';
 
 /**
  * The reconcile job on a timer (locally; production calls POST /jobs/reconcile on a schedule): one

@@ -22,6 +22,7 @@ import type { OrderActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
 import { esimOfOrder } from './order-detail.ts';
 import { findOrder } from './order-search.ts';
+import { queueOrder } from '../jobs/order-jobs.ts';
 
 export interface OrderActionDeps {
   db: Db;
@@ -141,11 +142,15 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
         orderId,
         body,
       )(async () => {
-        const due = await db.query(
-          `UPDATE orders SET next_attempt_at = now(), attempts = 0, updated_at = now()
-           WHERE id = $1 AND state IN ('paid', 'provisioning') RETURNING id`,
-          [orderId],
-        );
+        const due = await db.transaction(async (tx) => {
+          const rows = await tx.query(
+            `UPDATE orders SET updated_at = now() WHERE id = $1 AND state IN ('paid', 'provisioning') RETURNING id`,
+            [orderId],
+          );
+          // Its job due now with the full number of tries (a dead one comes back to life).
+          if (rows.length > 0) await queueOrder(tx, orderId, 'deliver', true);
+          return rows;
+        });
         if (due.length === 0)
           return refused('Only an order waiting for its eSIM (paid or being prepared) can be tried again; a failed one is being refunded.');
         await deps.fulfilment.run(orderId);

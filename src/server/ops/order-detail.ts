@@ -11,6 +11,8 @@ import { signalText } from './signal-text.ts';
 import { findOrder, summary, type OrderSummaryRow } from './order-search.ts';
 import { orderNumber } from '../orders/store.ts';
 import { orderTimeline } from './timeline.ts';
+import { jobByKey } from '../jobs/queue.ts';
+import { orderJobKey } from '../jobs/order-jobs.ts';
 import { convert, currencyOf, shareOf, type Charge, type Money } from './money.ts';
 
 /** The buyer's account as the back office shows it: the accounts service's word, or 'deleted' for a detached order. */
@@ -133,7 +135,7 @@ interface PaymentRow {
 export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerEuro, id: string): Promise<OpsOrder | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
-  const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks] = await Promise.all([
+  const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks, job] = await Promise.all([
     db.query<PaymentRow>(
       `SELECT p.*, ${CHARGE_TOTAL_SQL} AS charge_total_minor FROM payments p WHERE p.order_id = $1 AND p.status = 'paid' ORDER BY p.id DESC LIMIT 1`,
       [id],
@@ -148,6 +150,7 @@ export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerE
       [order.cart_id, id],
     ),
     db.query<{ emailed_to: string | null }>('SELECT emailed_to FROM traveller_links WHERE order_id = $1 AND revoked_at IS NULL', [id]),
+    jobByKey(db, orderJobKey(id)),
   ]);
   const refunded = refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount_minor, 0);
   const money = (amountMinor: number) => ({ amountMinor, currency: order.currency });
@@ -174,7 +177,8 @@ export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerE
         travellerName: o.traveller_name,
       })),
       traveller: order.traveller_name ? { name: order.traveller_name, email: order.traveller_email, linkLive: liveLinks.length > 0 } : null,
-      lastError: order.last_error,
+      lastError: job?.last_error ?? null,
+      job: job ? { kind: job.kind, state: job.state, attempts: job.attempts, runAt: job.run_at.toISOString() } : null,
       held: (order as { hold?: string | null }).hold === 'held',
     },
     buyer: { uid: order.uid, email: order.email, account },

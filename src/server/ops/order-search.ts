@@ -17,7 +17,10 @@ const STUCK_AFTER = '30 minutes';
 const ATTENTION = `array_remove(ARRAY[
     CASE WHEN o.state IN ('paid', 'provisioning') AND o.updated_at < now() - interval '${STUCK_AFTER}' THEN 'stuck' END,
     CASE WHEN o.state = 'fulfilment_failed' THEN 'delivery_failed' END,
-    CASE WHEN o.state IN ('paid', 'provisioning') AND o.last_error IS NOT NULL THEN 'delivery_retrying' END,
+    CASE WHEN o.state IN ('paid', 'provisioning') AND EXISTS (
+      SELECT 1 FROM jobs j WHERE j.order_id = o.id AND j.state = 'pending' AND j.last_error IS NOT NULL) THEN 'delivery_retrying' END,
+    -- Its job gave up (jobs/queue.ts): nothing tries it again until someone looks.
+    CASE WHEN EXISTS (SELECT 1 FROM jobs j WHERE j.order_id = o.id AND j.state = 'dead') THEN 'job_dead' END,
     CASE WHEN o.state = 'refund_requested' AND o.updated_at < now() - interval '1 day' THEN 'refund_slow' END,
     CASE WHEN o.hold = 'held' THEN 'held' END
   ], NULL) AS attention`;

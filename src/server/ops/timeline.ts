@@ -35,6 +35,9 @@ const TIMELINE = `
   SELECT voided_at, 'order', 'outcome ' || outcome || ' undone', void_cause, NULL
     FROM purchase_outcomes WHERE order_id = $1 AND voided_at IS NOT NULL
   UNION ALL
+  SELECT updated_at, 'order', 'job ' || kind || ' gave up (dead)', attempts || ' tries' || coalesce(': ' || last_error, ''), NULL
+    FROM jobs WHERE order_id = $1 AND state = 'dead'
+  UNION ALL
   SELECT created_at, 'operator', action, reason || ' → ' || outcome || coalesce(': ' || outcome_detail, ''), coalesce(operator_email, operator_uid)
     FROM operator_actions WHERE order_id = $1`;
 

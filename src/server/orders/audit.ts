@@ -316,6 +316,15 @@ export const INVARIANTS = {
     detail: (row, now) =>
       `selling paused ${ago(row.since, now)}: the partner's balance cannot pay USD ${(row.needed_usd_e4 / 10_000).toFixed(2)}; top it up (the reconcile job resumes selling)${row.order_id ? ', this order refunded for it' : ''}`,
   }),
+
+  job_dead: define<{ kind: string; key: string; attempts: number; last_error: string | null; dead_at: Date }>({
+    description: 'no job gave up: every job (an order to deliver, refund or e-mail, a sweep) ends done, never dead (src/server/jobs)',
+    sql: `
+      SELECT ${ORDER_COLUMNS}, j.kind, j.key, j.attempts, j.last_error, j.updated_at AS dead_at
+      FROM jobs j LEFT JOIN orders o ON o.id = j.order_id WHERE j.state = 'dead'`,
+    detail: (row, now) =>
+      `its job ${row.key} (${row.kind}) gave up ${ago(row.dead_at, now)} after ${row.attempts} tries${row.last_error ? `: ${row.last_error}` : ''}`,
+  }),
 };
 
 export type InvariantName = keyof typeof INVARIANTS;

@@ -3,6 +3,7 @@ import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { notifyOrderChange } from './order-changes.ts';
+import { queueAfterMove } from '../jobs/order-jobs.ts';
 import { retryAfterSeconds } from '../limits.ts';
 import type { LimitInStatement } from '../limits.types.ts';
 import type { NewOrder, OpenedOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord } from './store.types.ts';
@@ -87,6 +88,8 @@ export async function moveOrder(tx: Queryable, id: string, to: OrderState, cause
   // Announced with the change: long-polls of the order wake on commit (order-changes.ts).
   await tx.query(`UPDATE orders SET state = $2, updated_at = now() WHERE id = $1 RETURNING ${notifyOrderChange('id')}`, [id, to]);
   await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $3, $4)', [id, row.state, to, cause]);
+  // What the new state has left to do is queued with it (jobs/order-jobs.ts): committed together or not at all.
+  await queueAfterMove(tx, id, to);
   return true;
 }
 

@@ -33,11 +33,6 @@ export interface OrderRow {
   /** A top-up's eSIM: the order that bought it. */
   top_up_of: string | null;
   partner_order_no: string | null;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_error: string | null;
-  locked_until: Date | null;
-  email_sent_at: Date | null;
   /** When the buyer first saw the delivered eSIM (migration 0011): the 'eSIM ready' push is for one who had not. */
   esim_seen_at: Date | null;
   /** Why the order is being refunded as a whole (the refund e-mail's wording); its refunds are rows of their own (refunds/store.ts). */
@@ -56,8 +51,6 @@ export interface OrderRow {
   traveller_name: string | null;
   traveller_email: string | null;
   traveller_emailed_at: Date | null;
-  /** The fencing number of the latest claim on the order (src/server/fulfilment/lease.ts). */
-  lease: number;
 }
 
 /** The plan as sold, kept on the order whatever the catalogue says later. */

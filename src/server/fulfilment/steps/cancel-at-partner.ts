@@ -1,0 +1,66 @@
+import { refreshEsims } from '../../esims/refresh.ts';
+import { deletedUnused } from '../../esims/view.ts';
+import { voidOutcome } from '../../orders/purchase-outcome.ts';
+import type { OrderRow } from '../../orders/store.types.ts';
+import * as refunds from '../../refunds/store.ts';
+import type { Lease } from '../lease.ts';
+import { partnerWrites } from '../partner-writes.ts';
+import * as queue from '../queue.ts';
+import { ambiguous, partnerEsim, refused, type Step, type StepContext } from './step.ts';
+
+/**
+ * Cancels the order's delivered eSIM at the partner before its refund (the compensation of the
+ * partner's order once the eSIM was delivered). An ambiguous answer, or 'not allowed' (which a
+ * retry of a cancel that was applied also gets), is settled by reading the eSIM: cancelled goes on
+ * to the refund; installed meanwhile keeps the eSIM the buyer's (terms). Answers true when the eSIM
+ * stays the buyer's.
+ */
+async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boolean> {
+  const { db, esims } = ctx;
+  const esim = await esims.ofOrder(db, order.id);
+  if (!esim) return false;
+  // Deleted from the phone before it carried data: the partner cancels only what was never
+  // downloaded, and no phone can take it again. Refunded at our cost, with nothing to cancel.
+  if (esim.status !== 'cancelled' && deletedUnused(esim)) return false;
+  if (esim.status === 'cancelled') {
+    // Read back from the partner meanwhile (its CANCEL notification refreshes the eSIM): a cancel
+    // sent before whose answer was lost was applied, and is settled so, not left 'sent' forever.
+    const earlier = await partnerWrites.unsettled(db, order.id, 'esim/cancel');
+    if (earlier) await lease.write((tx) => partnerWrites.settle(tx, earlier.id, 'applied', 'read back: cancelled'));
+    return false;
+  }
+  const tranNo = esim.esim_tran_no;
+  const write =
+    (await partnerWrites.unsettled(db, order.id, 'esim/cancel'))?.id ??
+    (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: tranNo })));
+  await lease.check();
+  let how = 'answered';
+  try {
+    await ctx.partner.cancelProfile(tranNo);
+  } catch (error) {
+    const notAllowed = refused(error) && error.kind === 'not_allowed';
+    if (!notAllowed && !ambiguous(error)) throw error;
+    const now = await partnerEsim(ctx, tranNo);
+    if (now.status !== 'cancelled') {
+      if (!notAllowed || (!now.installed && now.status === 'ready')) throw error;
+      // Installed in the meantime: not refundable (terms), so the eSIM stays the buyer's.
+      await lease.write(async (tx) => {
+        await partnerWrites.settle(tx, write, 'refused', `read back: ${now.status}`);
+        await queue.setRefundReason(tx, order.id, null);
+        await refunds.cancelUnasked(tx, order.id);
+        await voidOutcome(tx, order.id, 'installed before its refund');
+        await ctx.orders.move(tx, order.id, 'delivered', 'refund_refused: installed');
+      });
+      await refreshEsims(ctx.partner, esims, [tranNo]).catch(() => undefined);
+      return true;
+    }
+    how = 'read back: cancelled';
+  }
+  await lease.write(async (tx) => {
+    await partnerWrites.settle(tx, write, 'applied', how);
+    await esims.setStatus(tx, tranNo, 'cancelled');
+  });
+  return false;
+}
+
+export const cancelAtPartner: Step<boolean> = { name: 'cancel the eSIM at the partner', run };

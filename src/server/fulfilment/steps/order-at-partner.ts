@@ -1,0 +1,93 @@
+import type { OrderRow } from '../../orders/store.types.ts';
+import type { Lease } from '../lease.ts';
+import { partnerWrites } from '../partner-writes.ts';
+import * as queue from '../queue.ts';
+import { LeaseLost } from '../lease.ts';
+import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
+
+/**
+ * Orders the eSIM at the partner, at most the price it was sold at (the partner refuses a higher
+ * one). A repeat is harmless: the partner keeps one order per transactionId (our order id). The
+ * write is recorded before it is sent; an earlier try whose answer never came is settled by looking
+ * the order up at the partner first. Answers the partner's order number, or undefined when it was
+ * ordered just now (the partner allocates and says so: ORDER_STATUS GOT_RESOURCE runs the order again).
+ */
+async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<string | undefined> {
+  if (order.partner_order_no) return order.partner_order_no;
+  const { db, partner } = ctx;
+  // An earlier try whose answer never came: the partner may hold the order already, and it
+  // need not answer a repeat with the same orderNo (the docs do not say), so it is looked up first.
+  const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
+  const lookUp = () => (earlier ? partner.findOrder(order.id, earlier.sent_at) : Promise.resolve(undefined));
+  const write = earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order' })));
+  let partnerOrderNo = (await lookUp()) ?? null;
+  if (!partnerOrderNo) {
+    await lease.check();
+    try {
+      ({ partnerOrderNo } = await partner.orderEsim({
+        transactionId: order.id,
+        partnerCode: order.partner_code,
+        priceUsdE4: order.wholesale_usd_e4,
+        count: 1,
+      }));
+    } catch (error) {
+      // Refused after an unknown earlier try: the refusal may be 'that order exists'.
+      partnerOrderNo = refused(error) ? ((await lookUp()) ?? null) : null;
+      if (!partnerOrderNo) {
+        if (refused(error) && !earlier) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
+        throw error;
+      }
+    }
+  }
+  await lease.write(async (tx) => {
+    await partnerWrites.settle(tx, write, 'applied', partnerOrderNo!);
+    await queue.setPartnerOrder(tx, order.id, partnerOrderNo!);
+  });
+  // Just ordered: asking now would only hear "allocating" and spend one of the shop's 8 requests
+  // a second: a delivery is two calls, order and query (issue 31).
+  return undefined;
+}
+
+/**
+ * Before an undelivered order is refunded: an eSIM the partner allocated for it after all (a lost
+ * answer, an allocation that came late) is cancelled, so no paid eSIM stays at the partner that no
+ * buyer receives. What happened to an order whose answer was lost is settled by reading the
+ * partner first. The buyer's refund never waits on it: what cannot be settled now stays an
+ * unsettled partner write, which the audit shows.
+ */
+async function compensate(ctx: StepContext, lease: Lease, order: OrderRow): Promise<void> {
+  if (order.kind !== 'esim') return;
+  const { db, partner } = ctx;
+  try {
+    const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
+    const partnerOrderNo = order.partner_order_no ?? (earlier ? await partner.findOrder(order.id, earlier.sent_at) : undefined);
+    if (earlier)
+      await lease.write((tx) =>
+        partnerWrites.settle(tx, earlier.id, partnerOrderNo ? 'applied' : 'refused', `read back: ${partnerOrderNo ?? 'no order'}`),
+      );
+    if (!partnerOrderNo) return;
+    const answer = await partner.queryProfiles({ partnerOrderNo });
+    // Only this order's own eSIMs: a partner order number can point elsewhere (the partner's mistake or ours).
+    const own = answer.status === 'ready' ? answer.profiles.filter((p) => p.transactionId === order.id && p.status !== 'cancelled') : [];
+    for (const profile of own) {
+      const write = await lease.write((tx) =>
+        partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: profile.esimTranNo }),
+      );
+      // An answer lost or refused: the partner's state says whether it was cancelled.
+      await partner.cancelProfile(profile.esimTranNo).catch(async (error: unknown) => {
+        if ((await partnerEsim(ctx, profile.esimTranNo)).status !== 'cancelled') throw error;
+      });
+      await lease.write((tx) => partnerWrites.settle(tx, write, 'applied', 'undelivered eSIM cancelled'));
+    }
+  } catch (error) {
+    if (error instanceof LeaseLost) throw error;
+    console.error(
+      'fulfilment: an undelivered eSIM could not be released; refunding the buyer all the same',
+      order.id,
+      error instanceof Error ? error.message : error,
+    );
+  }
+}
+
+/** The partner's order for the eSIM; compensated by cancelling what it allocated. */
+export const orderAtPartner: Step<string | undefined> = { name: 'order at the partner', run, compensate };

@@ -1,0 +1,37 @@
+import { refundExchanged } from '../../esims/exchange.ts';
+import type { OrderRow } from '../../orders/store.types.ts';
+import type { Lease } from '../lease.ts';
+import type { Step, StepContext } from './step.ts';
+
+/**
+ * Reads the ordered eSIM's profile at the partner (the delivery's second and last call, before new
+ * orders: partner-budget.ts) and, once allocated, stores it and calls the order delivered. An
+ * exchange's old eSIM is refunded in the same transaction (esims/exchange.ts). Answers false while
+ * the partner allocates (up to 30 s; much longer counts as a failed try, so the order ends refunded
+ * if it never comes). Nothing to compensate: a read.
+ */
+async function run(ctx: StepContext, lease: Lease, order: OrderRow & { partner_order_no: string }): Promise<boolean> {
+  const partnerOrderNo = order.partner_order_no;
+  const answer = await ctx.partner.queryProfiles({ partnerOrderNo }, { priority: 'allocated' });
+  if (answer.status === 'allocating' || answer.profiles.length === 0) {
+    // (updated_at is when the partner order was recorded: nothing else changes the order meanwhile.)
+    if (Date.now() - order.updated_at.getTime() > ctx.allocationLimitMs) {
+      throw new Error(`${partnerOrderNo}: not allocated within ${Math.round(ctx.allocationLimitMs / 1000)} s`);
+    }
+    return false;
+  }
+  const exchanged = await lease.write(async (tx) => {
+    // A profile already stored for another order is the partner's mistake or ours: never a silent 'delivered'.
+    await ctx.esims.saveProfile(tx, order.id, answer.profiles[0]!);
+    await ctx.orders.move(tx, order.id, 'delivered', `partner:${partnerOrderNo}`);
+    return refundExchanged(tx, order);
+  });
+  // Its own run cancels it at the partner and asks Stripe (run never rejects; the job retries it).
+  if (exchanged) void ctx.run(exchanged);
+  return true;
+}
+
+export const readProfile: Step<boolean> = {
+  name: 'read the profile',
+  run: (ctx, lease, order) => run(ctx, lease, order as OrderRow & { partner_order_no: string }),
+};

@@ -1,0 +1,60 @@
+import type Stripe from 'stripe';
+import type { Db } from '../../db/db.ts';
+import type { EsimStore } from '../../esims/store.types.ts';
+import type { OrderRow, OrderStore } from '../../orders/store.types.ts';
+import { PartnerError, type EsimPartner, type EsimProfile } from '../../partner/partner.ts';
+import type { createFulfilmentEmails } from '../emails.ts';
+import { LeaseLost, type Lease } from '../lease.ts';
+
+/**
+ * A step of a delivery workflow (issue 47 item 2), the way Medusa writes one (createStep with an
+ * invoke and a compensation, core-flows/cart/workflows/complete-cart.ts): `run` does its part of
+ * the order's work under the worker's claim (every write fenced, lease.ts); `compensate` undoes it
+ * when the workflow cannot finish (the partner's order is cancelled, the charge refunded). Each
+ * step reads what is stored before it acts, so a run that stopped anywhere (a crash, a lost claim)
+ * is taken up by the next; a write to the partner whose answer was lost is settled by reading the
+ * partner's state (DESIGN 7), never by guessing.
+ */
+export interface Step<Result = void> {
+  readonly name: string;
+  run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<Result>;
+  compensate?(ctx: StepContext, lease: Lease, order: OrderRow): Promise<void>;
+}
+
+/** What the steps share: the stores, the outside services and the fulfilment's settings. */
+export interface StepContext {
+  db: Db;
+  partner: EsimPartner;
+  stripe: Stripe;
+  orders: OrderStore;
+  esims: EsimStore;
+  emails: ReturnType<typeof createFulfilmentEmails>;
+  /** The waits between failed tries (their number: a delivery's tries). */
+  delays: readonly number[];
+  allocationLimitMs: number;
+  refundPollMs: number;
+  /** A new eSIM was delivered and its order e-mail sent. */
+  onDelivered?: ((orderId: string) => void) | undefined;
+  /** Moves another order as far as it can (an exchange's old eSIM, a replacement's original). */
+  run(orderId: string): Promise<void>;
+}
+
+/** What a step's try leaves: nothing to do, or a look again soon (the partner is still allocating). */
+export type Outcome = { retryInMs: number } | 'done';
+
+/** A failure after which no partner write can have happened unseen: the partner said no in an answer we read. */
+export const refused = (error: unknown): error is PartnerError => error instanceof PartnerError && error.refused;
+
+/** The partner's answer to a write is unknown: it may have been applied (DESIGN 7). */
+export const ambiguous = (error: unknown) => !refused(error) && !(error instanceof LeaseLost);
+
+/** The eSIM as the partner has it now (after an ambiguous answer, its word settles what happened). */
+export async function partnerEsim(ctx: StepContext, esimTranNo: string): Promise<EsimProfile> {
+  const answer = await ctx.partner.queryProfiles({ esimTranNo });
+  const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+  if (!profile) throw new Error(`${esimTranNo}: the partner did not list it`);
+  return profile;
+}
+
+/** The order as stored now. */
+export const fresh = async (ctx: StepContext, id: string): Promise<OrderRow> => (await ctx.orders.byId(ctx.db, id))!;
