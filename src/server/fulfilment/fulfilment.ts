@@ -7,6 +7,7 @@ import { deletedUnused } from '../esims/view.ts';
 import { createEsimStore } from '../esims/store.ts';
 import { screenBeforeDelivery } from '../fraud/holds.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { linksOf } from '../orders/order-links.ts';
 import { decideOutcome, voidOutcome } from '../orders/purchase-outcome.ts';
 import { createOrderStore } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';
@@ -119,7 +120,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
     for (;;) {
       const order = await fresh(id);
       switch (order.state) {
-        case 'paid':
+        case 'paid': {
           // A buyer who deleted their account can no longer see an eSIM: give the money back.
           if (order.uid === null) {
             await lease.write((tx) => queue.setRefundReason(tx, id, 'account_deleted'));
@@ -129,10 +130,12 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
           // A replacement at our cost (esims/replacement.ts) has no charge to screen: the eSIM it
           // replaces is released first. Otherwise a charge Radar rates highest risk waits for an
           // admin, with no partner call (fraud/holds.ts).
-          if (order.replaces) await releaseReplaced(lease, order);
+          const replaced = (await linksOf(db, id)).replaces;
+          if (replaced) await releaseReplaced(lease, order, replaced);
           else if ((await screenBeforeDelivery({ db, stripe }, id, (work) => lease.write(work))) === 'held') return 'done';
           await move('provisioning', 'fulfilment_started');
           continue;
+        }
         case 'provisioning': {
           const delivered = order.kind === 'top_up' ? await topUp(lease, order) : await provision(lease, order);
           if (!delivered) return { retryInMs: allocationPollMs };
@@ -161,8 +164,9 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
         case 'fulfilment_failed': {
           // Once, before the first refund is asked for (a pending or failed one does not release again).
           if (!(await refunds.anyAsked(db, id))) await releaseUndelivered(lease, order);
-          if (order.replaces) {
-            await replacementFailed(lease, order);
+          const { replaces } = await linksOf(db, id);
+          if (replaces) {
+            await replacementFailed(lease, order, replaces);
             continue;
           }
           const refunded = await refund(lease, order, order.refund_reason ?? 'not_delivered');
@@ -362,8 +366,8 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
    * the partner (which refunds us for it), settled by reading as every cancel is. Installed
    * meanwhile, it is the buyer's still, and the replacement goes ahead at our cost all the same.
    */
-  async function releaseReplaced(lease: Lease, order: OrderRow): Promise<void> {
-    const old = await fresh(order.replaces!);
+  async function releaseReplaced(lease: Lease, order: OrderRow, replaces: string): Promise<void> {
+    const old = await fresh(replaces);
     const esim = await esims.ofOrder(db, old.id);
     if (!esim || esim.status !== 'ready' || esim.installed) return;
     if (await cancelAtPartner(lease, old))
@@ -381,8 +385,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
    * whose eSIM is cancelled or deleted, is refunded instead, with its refund e-mail; the
    * replacement ends refunded of nothing.
    */
-  async function replacementFailed(lease: Lease, order: OrderRow): Promise<void> {
-    const old = order.replaces!;
+  async function replacementFailed(lease: Lease, order: OrderRow, old: string): Promise<void> {
     await lease.write(async (tx) => {
       // The purchase was replaced; now it is refunded instead (the one change an outcome allows).
       await decideOutcome(tx, { orderId: old, outcome: 'refunded', askedBy: 'system', cause: `replacement_failed: ${order.id}` });

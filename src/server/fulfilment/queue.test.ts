@@ -8,15 +8,20 @@ import { databaseDrivers } from '../../../tests/support/databases.ts';
 // orders it must find exactly the few with work left, and through an index, not by reading them all.
 
 /** Orders with only the columns the queue looks at set; the rest are whatever a sale leaves. */
-async function insertOrders(db: Db, count: number, columns: Record<string, string>): Promise<string[]> {
+async function insertOrders(db: Db, count: number, { hold, ...columns }: Record<string, string>): Promise<string[]> {
   const names = Object.keys(columns);
   const rows = await db.query<{ id: string }>(
-    `INSERT INTO orders (id, uid, email, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency, lang,
-                         terms_version, terms_accepted_at, immediate_start_requested_at${names.map((name) => `, ${name}`).join('')})
-     SELECT gen_random_uuid(), 'uid', 'buyer@example.com', 'jp-1gb-7d', 'jp', '{}', 'P1', 5000, 499, 'EUR', 'en', 'v1', now(), now()
+    `INSERT INTO orders (id, uid, email, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency, lang
+                         ${names.map((name) => `, ${name}`).join('')})
+     SELECT gen_random_uuid(), 'uid', 'buyer@example.com', 'jp-1gb-7d', 'jp', '{}', 'P1', 5000, 499, 'EUR', 'en'
             ${names.map((name) => `, ${columns[name]}`).join('')}
      FROM generate_series(1, ${count}) RETURNING id`,
   );
+  // The fraud hold is a row of its own (order_holds, migration 0040).
+  if (hold)
+    await db.query(`INSERT INTO order_holds (order_id, hold, held_at) SELECT id, ${hold}, now() FROM unnest($1::uuid[]) AS id`, [
+      rows.map((row) => row.id),
+    ]);
   return rows.map((row) => row.id);
 }
 

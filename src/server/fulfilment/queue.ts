@@ -23,7 +23,7 @@ export const DUE_ORDERS_SQL = `SELECT id FROM (
     SELECT id, next_attempt_at, locked_until FROM orders
     WHERE state IN ('provisioning', 'fulfilment_failed', 'refund_requested')
        -- One held for an admin's decision (fraud/holds.ts) is not due: it never holds up the others.
-       OR (state = 'paid' AND (hold IS NULL OR hold = 'approved'))
+       OR (state = 'paid' AND NOT EXISTS (SELECT 1 FROM order_holds h WHERE h.order_id = orders.id AND h.hold <> 'approved'))
        OR (state = 'delivered' AND email_sent_at IS NULL)
        OR (state = 'refunded' AND refund_reason IS NOT NULL AND email_sent_at IS NULL)
     UNION
