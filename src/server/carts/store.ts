@@ -125,7 +125,7 @@ export function createCartStore(db: Db) {
              SELECT id, $2, $3, true FROM orders WHERE cart_id = $1
              ON CONFLICT (order_id) DO UPDATE SET checkout_session_id = excluded.checkout_session_id, checkout_url = excluded.checkout_url
            )
-           UPDATE orders SET updated_at = now() WHERE cart_id = $1 RETURNING *`,
+           SELECT * FROM orders WHERE cart_id = $1`,
           [cartId, cart.checkout_session_id, cart.checkout_url],
         );
         const open = rows.some((r) => r.state === 'pending_payment');

@@ -41,7 +41,7 @@ export async function shareWithTraveller(deps: ShareDeps, uid: string, esimId: s
   const email = traveller.email ?? null;
   const { order, token } = await deps.db.transaction(async (tx) => {
     await nameTraveller(tx, esimId, traveller.name, email);
-    const [order] = await tx.query<OrderRow>('UPDATE orders SET updated_at = now() WHERE id = $1 RETURNING *', [esimId]);
+    const [order] = await tx.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [esimId]);
     return { order: order!, token: await issueTravellerLink(tx, esimId, email) };
   });
   let emailedTo: string | null = null;
