@@ -277,8 +277,9 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alerts on $name', (drive
     const today = new Date().toISOString().slice(0, 10);
     const { buyer, device, order, esim } = await buyerWithEsim({ tripStartsOn: today });
     const stored = async () =>
-      (await bed.db.query<{ trip_starts_on: string | null }>('SELECT trip_starts_on FROM orders WHERE id = $1', [order.id]))[0]!
-        .trip_starts_on;
+      (
+        await bed.db.query<{ trip_starts_on: string | null }>('SELECT trip_starts_on FROM order_travellers WHERE order_id = $1', [order.id])
+      )[0]!.trip_starts_on;
     expect(await stored()).toBe(today);
     // The trip has not begun yet: nothing to look at.
     await bed.handler.alerts.sweep();
@@ -286,7 +287,9 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alerts on $name', (drive
     expect(device.received()).toEqual([]);
 
     // Two days later (the trip start moved back instead of the clock): one usage read, then the checklist.
-    await bed.db.query(`UPDATE orders SET trip_starts_on = to_char(current_date - 2, 'YYYY-MM-DD') WHERE id = $1`, [order.id]);
+    await bed.db.query(`UPDATE order_travellers SET trip_starts_on = to_char(current_date - 2, 'YYYY-MM-DD') WHERE order_id = $1`, [
+      order.id,
+    ]);
     await bed.db.query(`UPDATE esims SET usage_checked_at = now() - interval '2 days' WHERE esim_tran_no = $1`, [esim]);
     const before = bed.stand.partner.requests.length;
     expect(await bed.handler.alerts.sweep()).toBe(1);

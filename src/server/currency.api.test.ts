@@ -29,7 +29,10 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('orders in several curren
   const postOrder = (token: string, request: CreateOrderRequest) =>
     call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
   const sessionOf = async (orderId: string) => {
-    const [row] = await bed.db.query<{ checkout_session_id: string }>('SELECT checkout_session_id FROM orders WHERE id = $1', [orderId]);
+    const [row] = await bed.db.query<{ checkout_session_id: string }>(
+      'SELECT checkout_session_id FROM order_checkouts WHERE order_id = $1',
+      [orderId],
+    );
     return bed.stripe.checkout.sessions.retrieve(row!.checkout_session_id);
   };
 

@@ -40,7 +40,13 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('fraud signals and held o
     )[0]!;
   const causes = async (id: string) =>
     (await bed.db.query<{ cause: string }>('SELECT cause FROM order_events WHERE order_id = $1 ORDER BY id', [id])).map((e) => e.cause);
-  const hold = async (id: string) => (await bed.db.query<{ hold: string | null }>('SELECT hold FROM orders WHERE id = $1', [id]))[0]!.hold;
+  const hold = async (id: string) =>
+    (
+      await bed.db.query<{ hold: string | null }>(
+        'SELECT hold FROM orders o LEFT JOIN order_holds h ON h.order_id = o.id WHERE o.id = $1',
+        [id],
+      )
+    )[0]!.hold;
 
   async function order(token: string) {
     const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN)) });

@@ -100,8 +100,9 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('the back office on $name
     const { buyer, order } = await deliveredOrder();
     const admin = await staff('admin');
     const [ids] = await bed.db.query<{ iccid: string; checkout_session_id: string; payment_intent_id: string; partner_order_no: string }>(
-      `SELECT e.iccid, o.checkout_session_id, p.payment_intent_id, o.partner_order_no
-       FROM orders o JOIN esims e ON e.order_id = o.id JOIN payments p ON p.order_id = o.id WHERE o.id = $1`,
+      `SELECT e.iccid, c.checkout_session_id, p.payment_intent_id, o.partner_order_no
+       FROM orders o JOIN order_checkouts c ON c.order_id = o.id JOIN esims e ON e.order_id = o.id JOIN payments p ON p.order_id = o.id
+       WHERE o.id = $1`,
       [order.id],
     );
     const digits = order.number.split('-')[2]!;
@@ -279,7 +280,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('the back office on $name
     const support = await staff('support');
     const admin = await staff('admin');
     const traveller = `traveller-${buyer.email}`;
-    await bed.db.query(`UPDATE orders SET traveller_name = 'Ana', traveller_email = $2 WHERE id = $1`, [order.id, traveller]);
+    await bed.db.query(`INSERT INTO order_travellers (order_id, name, email) VALUES ($1, 'Ana', $2)`, [order.id, traveller]);
     const resend = (token: string, to?: string) =>
       post(`/ops/orders/${order.id}/resend-email`, token, { reason: 'lost the e-mail', idempotencyKey: key(), ...(to && { to }) });
     const sentTo = (address: string) =>

@@ -60,7 +60,8 @@ describe.each(databaseDrivers())('one outcome per purchase on $name', (driver) =
   const refundedAtStripe = async (id: string) =>
     (await bed.stripe.refunds.list({ payment_intent: await intentOf(id) })).data.reduce((sum, r) => sum + r.amount, 0);
   const replacementOf = async (id: string) =>
-    (await bed.db.query<{ id: string }>('SELECT id FROM orders WHERE replaces = $1', [id]))[0]?.id;
+    (await bed.db.query<{ id: string }>(`SELECT order_id AS id FROM order_links WHERE of_order_id = $1 AND link = 'replacement'`, [id]))[0]
+      ?.id;
   const outcomeOf = async (id: string) =>
     (await bed.db.query<{ outcome: string }>('SELECT outcome FROM purchase_outcomes WHERE order_id = $1 AND voided_at IS NULL', [id]))[0]
       ?.outcome ?? 'kept';
@@ -192,7 +193,7 @@ describe.each(databaseDrivers())('one outcome per purchase on $name', (driver) =
     expect(refused.status).toBe(409);
     const body = (await refused.json()) as ApiError & { error: { reason: string } };
     expect(`${body.error.code}:${body.error.reason}`).toBe('not_exchangeable:replacement');
-    expect(await bed.db.query('SELECT 1 FROM orders WHERE exchange_of = $1', [replacement.id])).toEqual([]);
+    expect(await bed.db.query(`SELECT 1 FROM order_links WHERE of_order_id = $1 AND link = 'exchange'`, [replacement.id])).toEqual([]);
     expect(await outcomeOf(first.id)).toBe('replaced');
     expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
   });

@@ -37,7 +37,8 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('replacement on $name', (
   const row = async (id: string) =>
     (
       await bed.db.query<{ amount_minor: number; replaces: string | null; state: string }>(
-        'SELECT amount_minor, replaces, state FROM orders WHERE id = $1',
+        `SELECT o.amount_minor, x.of_order_id AS replaces, o.state
+         FROM orders o LEFT JOIN order_links x ON x.order_id = o.id AND x.link = 'replacement' WHERE o.id = $1`,
         [id],
       )
     )[0]!;

@@ -36,8 +36,8 @@ export function paidOrders(db: Queryable) {
       const id = randomUUID();
       await db.query(
         `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-           currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, created_at)
-         VALUES ($1, $2, $3, $4, 'de-1gb-7d', $5, '{}'::jsonb, 'P1', $6, $7, $9, 'en', '2026-01', $8, $8, $8)`,
+           currency, lang, created_at)
+         VALUES ($1, $2, $3, $4, 'de-1gb-7d', $5, '{}'::jsonb, 'P1', $6, $7, $9, 'en', $8)`,
         [
           id,
           `uid-${id}`,

@@ -426,9 +426,11 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
        ), purchases AS (
          SELECT o.id, r.id IS NOT NULL AS replaced, coalesce(g.exchanged, false) AS exchanged, coalesce(g.refunded, false) AS refunded
          FROM orders o
-         LEFT JOIN orders r ON r.id = o.replaced_by AND r.state = 'delivered'
+         LEFT JOIN order_links x ON x.of_order_id = o.id AND x.link = 'replacement'
+         LEFT JOIN orders r ON r.id = x.order_id AND r.state = 'delivered'
          LEFT JOIN given g ON g.order_id = o.id
-         WHERE o.kind = 'esim' AND o.replaces IS NULL AND EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'paid')
+         WHERE o.kind = 'esim' AND NOT EXISTS (SELECT 1 FROM order_links y WHERE y.order_id = o.id AND y.link = 'replacement')
+           AND EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'paid')
        )
        SELECT count(*) FILTER (WHERE NOT (replaced OR exchanged OR refunded))::int AS kept,
          count(*) FILTER (WHERE replaced)::int AS replaced, count(*) FILTER (WHERE exchanged)::int AS exchanged,

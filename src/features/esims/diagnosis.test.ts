@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DataKind } from '../../catalogue/schema.ts';
-import type { EsimRow } from '../../server/esims/store.types.ts';
+import type { EsimOrder, EsimRow } from '../../server/esims/store.types.ts';
 import { esimView } from '../../server/esims/view.ts';
 import type { OrderRow } from '../../server/orders/store.types.ts';
 import { mapEsimAccessProfile, type EsimAccessProfile } from '../../server/partner/esim-access/schemas.ts';
@@ -71,7 +71,7 @@ async function viewOf(
       topUp: true,
       data,
     },
-  } as OrderRow;
+  } as EsimOrder;
   return esimView(order, state === 'delivered' ? row : undefined, { code: 'JP', name: 'Japan', flag: '/flags/JP.svg' }, NOW);
 }
 

@@ -101,7 +101,8 @@ export function createAlertRecords(db: Queryable): AlertRecords {
     async readyDue(afterMs: number, withinMs: number, limit = 20): Promise<string[]> {
       const rows = await db.query<{ id: string }>(
         `SELECT o.id FROM orders o JOIN email_outbox x ON x.order_id = o.id AND x.kind = 'order'
-         WHERE o.kind = 'esim' AND o.state = 'delivered' AND o.esim_seen_at IS NULL AND o.uid IS NOT NULL
+         WHERE o.kind = 'esim' AND o.state = 'delivered' AND o.uid IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM seen_esims s WHERE s.order_id = o.id)
            AND x.sent_at <= now() - $1 * interval '1 millisecond' AND x.sent_at > now() - $2 * interval '1 millisecond'
            AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.order_id = o.id AND a.kind = 'esim_ready')
          ORDER BY x.sent_at LIMIT $3`,
@@ -137,13 +138,13 @@ export function createAlertRecords(db: Queryable): AlertRecords {
      */
     async tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit = 10): Promise<string[]> {
       const rows = await db.query<{ esim_tran_no: string }>(
-        `SELECT e.esim_tran_no FROM orders o JOIN esims e ON e.order_id = o.id
-         WHERE o.trip_starts_on IS NOT NULL AND o.state = 'delivered' AND o.kind = 'esim' AND o.uid IS NOT NULL
-           AND (o.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + $1 * interval '1 millisecond' <= now()
-           AND (o.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + ($1 + $2) * interval '1 millisecond' > now()
+        `SELECT e.esim_tran_no FROM order_travellers t JOIN orders o ON o.id = t.order_id JOIN esims e ON e.order_id = o.id
+         WHERE t.trip_starts_on IS NOT NULL AND o.state = 'delivered' AND o.kind = 'esim' AND o.uid IS NOT NULL
+           AND (t.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + $1 * interval '1 millisecond' <= now()
+           AND (t.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + ($1 + $2) * interval '1 millisecond' > now()
            AND e.used_bytes = 0 AND e.status NOT IN ('cancelled', 'expired')
            AND (e.usage_checked_at IS NULL OR e.usage_checked_at < now() - $3 * interval '1 millisecond')
-           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.esim_tran_no = e.esim_tran_no AND a.kind = 'not_connected' AND a.round = o.trip_starts_on)
+           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.esim_tran_no = e.esim_tran_no AND a.kind = 'not_connected' AND a.round = t.trip_starts_on)
          LIMIT $4`,
         [afterStartMs, withinMs, freshMs, limit],
       );
@@ -155,9 +156,24 @@ export function createAlertRecords(db: Queryable): AlertRecords {
       if (orderIds.length === 0) return;
       const ids = orderIds.map((_, i) => `$${i + 1}::uuid`).join(', ');
       await db.query(
-        `UPDATE orders SET esim_seen_at = now() WHERE id IN (${ids}) AND kind = 'esim' AND state = 'delivered' AND esim_seen_at IS NULL`,
+        `INSERT INTO seen_esims (order_id) SELECT id FROM orders WHERE id IN (${ids}) AND kind = 'esim' AND state = 'delivered'
+         ON CONFLICT DO NOTHING`,
         orderIds,
       );
+    },
+
+    /** When the buyer first saw the order's delivered eSIM (seen_esims, migration 0044); null: not yet. */
+    async seenAt(orderId: string): Promise<Date | null> {
+      const [row] = await db.query<{ seen_at: Date }>('SELECT seen_at FROM seen_esims WHERE order_id = $1', [orderId]);
+      return row?.seen_at ?? null;
+    },
+
+    /** The day the order's trip starts (order_travellers, migration 0043), if the buyer said. */
+    async tripStartOf(orderId: string): Promise<string | null> {
+      const [row] = await db.query<{ trip_starts_on: string | null }>('SELECT trip_starts_on FROM order_travellers WHERE order_id = $1', [
+        orderId,
+      ]);
+      return row?.trip_starts_on ?? null;
     },
   };
 }

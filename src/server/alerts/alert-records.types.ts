@@ -38,4 +38,8 @@ export interface AlertRecords {
   tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit?: number): Promise<string[]>;
   /** The buyer saw these delivered eSIMs: no 'ready' push for them. */
   markSeen(orderIds: readonly string[]): Promise<void>;
+  /** When the buyer first saw the order's delivered eSIM; null: not yet. */
+  seenAt(orderId: string): Promise<Date | null>;
+  /** The day the order's trip starts (YYYY-MM-DD), if the buyer said. */
+  tripStartOf(orderId: string): Promise<string | null>;
 }

@@ -197,13 +197,14 @@ export function createAlerts(options: AlertsOptions): Alerts {
     const order = esim && (await orders.byId(db, esim.order_id));
     if (!esim || !order) return;
     const dataKind = options.dataKindOf?.(order.plan.id) ?? 'total';
-    for (const due of dueAlerts(order, esim, dataKind, now)) await raise(order, esim, due);
+    const trip = { ...order, trip_starts_on: await records.tripStartOf(order.id) };
+    for (const due of dueAlerts(trip, esim, dataKind, now)) await raise(order, esim, due);
   }
 
   /** 'eSIM ready' for an order whose eSIM the buyer has not seen since delivery. */
   async function ready(orderId: string): Promise<void> {
     const order = await orders.byId(db, orderId);
-    if (!order || !unseenDelivery(order) || order.uid === null) return;
+    if (!order || !unseenDelivery(order, await records.seenAt(orderId)) || order.uid === null) return;
     const esim = await esims.ofOrder(db, orderId);
     if (!esim || !alertable(order, esim)) return;
     await raise(order, esim, { kind: 'esim_ready', round: 'ready', facts: alertFacts(esim) });
@@ -285,8 +286,8 @@ export function createAlerts(options: AlertsOptions): Alerts {
     },
 
     /** The buyer was shown these orders' eSIMs (the payment page's answer, My eSIMs): those delivered and not yet seen are marked. */
-    seen(shown: readonly Pick<OrderRow, 'id' | 'kind' | 'state' | 'esim_seen_at'>[]): Promise<void> {
-      return records.markSeen(shown.filter(unseenDelivery).map((order) => order.id));
+    seen(shown: readonly Pick<OrderRow, 'id' | 'kind' | 'state'>[]): Promise<void> {
+      return records.markSeen(shown.filter((order) => unseenDelivery(order)).map((order) => order.id));
     },
 
     /**

@@ -9,7 +9,7 @@ export interface Alerts {
   /** An eSIM order was delivered and its e-mail sent: 'eSIM ready' later if the buyer has not seen it. */
   delivered(orderId: string): void;
   /** The buyer was shown these orders' eSIMs: those delivered and not yet seen are marked. */
-  seen(shown: readonly Pick<OrderRow, 'id' | 'kind' | 'state' | 'esim_seen_at'>[]): Promise<void>;
+  seen(shown: readonly Pick<OrderRow, 'id' | 'kind' | 'state'>[]): Promise<void>;
   /** The reconcile job's part: lost ready alerts, '1 day left' due, failed sends due; answers how many it found. */
   sweep(): Promise<number>;
   /** Waits for the work under way, reading any gathered hints now (a clean stop; tests). */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderRow } from '../orders/store.types.ts';
-import { dueAlerts } from './thresholds.ts';
+import { dueAlerts, type AlertOrder } from './thresholds.ts';
 
 /** The alerts due for an eSIM (issue 23): 80 % and used up per data round, the last day once installed, none after a refund. */
 const NOW = new Date('2026-07-10T12:00:00.000Z');
@@ -16,11 +15,8 @@ const esim = (fields: Partial<Parameters<typeof dueAlerts>[1]> = {}): Parameters
   data_round: 0,
   ...fields,
 });
-const kinds = (
-  order: Pick<OrderRow, 'state' | 'kind'> & Partial<Pick<OrderRow, 'trip_starts_on'>>,
-  fields: Partial<Parameters<typeof dueAlerts>[1]>,
-  dataKind = 'total' as const,
-) => dueAlerts(order, esim(fields), dataKind, NOW).map((a) => `${a.kind} ${a.round}`);
+const kinds = (order: AlertOrder, fields: Partial<Parameters<typeof dueAlerts>[1]>, dataKind = 'total' as const) =>
+  dueAlerts(order, esim(fields), dataKind, NOW).map((a) => `${a.kind} ${a.round}`);
 
 describe('dueAlerts', () => {
   it('is due at 80 % of the data used, not a byte before, in the eSIM’s data round', () => {

@@ -20,7 +20,8 @@ export interface DueAlert {
 
 type AlertEsim = Pick<EsimRow, 'status' | 'installed' | 'expires_at' | 'total_bytes' | 'used_bytes' | 'data_round'> &
   Partial<Pick<EsimRow, 'usage_checked_at'>>;
-type AlertOrder = Pick<OrderRow, 'state' | 'kind'> & Partial<Pick<OrderRow, 'trip_starts_on'>>;
+/** The order, and the day its trip starts if the buyer said (order_travellers, migration 0043). */
+export type AlertOrder = Pick<OrderRow, 'state' | 'kind'> & { trip_starts_on?: string | null };
 
 /** When an eSIM still offline gets the get-connected checklist: the day after the trip start the buyer gave (TRIP_CHECK_AFTER_START_MS). */
 export const tripCheckAt = (tripStartsOn: string) => new Date(Date.parse(`${tripStartsOn}T00:00:00Z`) + TRIP_CHECK_AFTER_START_MS);
@@ -39,9 +40,12 @@ export const alertFacts = (esim: AlertEsim): AlertFacts => ({
 export const alertable = (order: Pick<OrderRow, 'state' | 'kind'>, esim: Pick<EsimRow, 'status'>) =>
   order.kind === 'esim' && order.state === 'delivered' && esim.status !== 'cancelled' && esim.status !== 'expired';
 
-/** A delivered eSIM its buyer has not been shown yet (payment success, My eSIMs): what the 'eSIM ready' push is for. */
-export const unseenDelivery = (order: Pick<OrderRow, 'kind' | 'state' | 'esim_seen_at'>) =>
-  order.kind === 'esim' && order.state === 'delivered' && !order.esim_seen_at;
+/**
+ * A delivered eSIM its buyer has not been shown yet (payment success, My eSIMs): what the 'eSIM
+ * ready' push is for. `seenAt`: when they first saw it (seen_esims, migration 0044), if known.
+ */
+export const unseenDelivery = (order: Pick<OrderRow, 'kind' | 'state'>, seenAt?: Date | null) =>
+  order.kind === 'esim' && order.state === 'delivered' && !seenAt;
 
 /**
  * The data and validity alerts due for an eSIM now (pure: the engine claims and sends them).

@@ -58,7 +58,9 @@ export function cartRoutes(deps: CartRoutesDeps) {
         case 'payment_unavailable':
           return fail(c, 502, ERROR_CODES.paymentUnavailable, 'The payment provider could not be reached. Please try again.');
         case 'placed': {
-          const orders = placed.orders.map((row) => ({ ...row, ...unpaid }));
+          // Each order's payment page is its cart's.
+          const page = { checkout_session_id: placed.cart.checkout_session_id, checkout_url: placed.cart.checkout_url };
+          const orders = placed.orders.map((row) => ({ ...row, ...page, ...unpaid }));
           return c.json({ cart: view(placed.cart, orders, request.lang), checkoutUrl: placed.checkoutUrl }, placed.created ? 201 : 200);
         }
       }

@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { insertOrder, moveOrder, OPEN_ORDER_LIFETIME_MS, WITH_PAYMENT } from '../orders/store.ts';
 import type { NewOrder, OrderRow, OrderWithPayment } from '../orders/store.types.ts';
+import { nameTraveller, travellerOf } from '../travellers/travellers.ts';
 
 /** A cart (migration 0029): what its orders share, one payment page and one payment. */
 export interface CartRow {
@@ -49,22 +50,14 @@ export async function cartById(tx: Queryable, id: string): Promise<CartRow | und
 async function nameTravellers(tx: Queryable, rows: OrderRow[], asked: readonly NewOrder[]): Promise<OrderRow[]> {
   const byPlan = new Map<string, NewOrder['traveller'][]>();
   for (const order of asked) byPlan.set(order.plan.id, [...(byPlan.get(order.plan.id) ?? []), order.traveller]);
-  const named: OrderRow[] = [];
   for (const row of rows) {
     const traveller = byPlan.get(row.plan_id)?.shift();
     const [name, email] = [traveller?.name ?? null, traveller?.email ?? null];
-    if (row.state !== 'pending_payment' || (row.traveller_name === name && row.traveller_email === email)) {
-      named.push(row);
-      continue;
-    }
-    const [updated] = await tx.query<OrderRow>('UPDATE orders SET traveller_name = $2, traveller_email = $3 WHERE id = $1 RETURNING *', [
-      row.id,
-      name,
-      email,
-    ]);
-    named.push(updated!);
+    if (row.state !== 'pending_payment') continue;
+    const now = await travellerOf(tx, row.id);
+    if (now.traveller_name !== name || now.traveller_email !== email) await nameTraveller(tx, row.id, name, email);
   }
-  return named;
+  return rows;
 }
 
 export function createCartStore(db: Db) {
@@ -127,7 +120,12 @@ export function createCartStore(db: Db) {
         ]);
         const cart = (await cartById(tx, cartId))!;
         const rows = await tx.query<OrderRow>(
-          `UPDATE orders SET checkout_session_id = $2, checkout_url = $3, updated_at = now() WHERE cart_id = $1 RETURNING *`,
+          `WITH page AS (
+             INSERT INTO order_checkouts (order_id, checkout_session_id, checkout_url, shared)
+             SELECT id, $2, $3, true FROM orders WHERE cart_id = $1
+             ON CONFLICT (order_id) DO UPDATE SET checkout_session_id = excluded.checkout_session_id, checkout_url = excluded.checkout_url
+           )
+           SELECT * FROM orders WHERE cart_id = $1`,
           [cartId, cart.checkout_session_id, cart.checkout_url],
         );
         const open = rows.some((r) => r.state === 'pending_payment');

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderRow } from '../orders/store.types.ts';
 import { exchangeRefusal } from './exchange.ts';
-import type { EsimRow } from './store.types.ts';
+import type { EsimOrder, EsimRow } from './store.types.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const DAY = 86_400_000;
-const owned = (order: Partial<OrderRow> = {}, esim: Partial<EsimRow> | undefined = {}) => ({
-  order: { state: 'delivered', kind: 'esim', destination: 'DE', created_at: new Date(NOW.getTime() - DAY), ...order } as OrderRow,
+const owned = (order: Partial<EsimOrder> = {}, esim: Partial<EsimRow> | undefined = {}) => ({
+  order: { state: 'delivered', kind: 'esim', destination: 'DE', created_at: new Date(NOW.getTime() - DAY), ...order } as EsimOrder,
   esim: esim && ({ status: 'ready', installed: false, expires_at: new Date(NOW.getTime() + 30 * DAY), ...esim } as EsimRow),
 });
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import { linksOf } from '../orders/order-links.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import { startBuyersRefund } from '../refunds/refund-command.ts';
 import { RefundRefused, type RefundRequest } from '../refunds/refund-command.types.ts';
@@ -48,7 +49,7 @@ export function exchangeRefusal(
  * refunded, which the new order's timeline records.
  */
 export async function refundExchanged(tx: Queryable, order: OrderRow): Promise<string | undefined> {
-  const old = order.exchange_of;
+  const { exchange_of: old } = await linksOf(tx, order.id);
   if (!old) return undefined;
   // Locked first, so nothing refunds or moves it between this look and the refund's row.
   const [found] = await tx.query<{

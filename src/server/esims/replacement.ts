@@ -41,7 +41,9 @@ export type ReplaceEsimResult =
 
 /** The order that replaced this one, if any. */
 async function replacementOf(db: Db, orderId: string): Promise<string | undefined> {
-  const [row] = await db.query<{ id: string }>('SELECT id FROM orders WHERE replaces = $1', [orderId]);
+  const [row] = await db.query<{ id: string }>(`SELECT order_id AS id FROM order_links WHERE of_order_id = $1 AND link = 'replacement'`, [
+    orderId,
+  ]);
   return row?.id;
 }
 
@@ -64,13 +66,23 @@ async function openReplacement(db: Db, old: OrderRow, uid: string, why: string):
       const [created] = await tx.query<{ id: string }>(
         `WITH created AS (
            INSERT INTO orders (id, uid, email, email_verified, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, trip_starts_on, replaces)
+             amount_minor, currency, lang, kind)
            SELECT $2, uid, email, email_verified, 'paid', plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             0, currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, 'esim', trip_starts_on, id
-           FROM orders WHERE id = $1 AND uid = $4 AND state = 'delivered' AND replaces IS NULL AND replaced_by IS NULL
+             0, currency, lang, 'esim'
+           FROM orders o WHERE id = $1 AND uid = $4 AND state = 'delivered'
+             -- Neither a replacement itself nor replaced already (order_links, migration 0042).
+             AND NOT EXISTS (SELECT 1 FROM order_links x WHERE x.link = 'replacement' AND (x.order_id = o.id OR x.of_order_id = o.id))
            RETURNING id
          ), replaced AS (
-           UPDATE orders SET replaced_by = created.id FROM created WHERE orders.id = $1
+           INSERT INTO order_links (order_id, link, of_order_id) SELECT id, 'replacement', $1 FROM created
+         ), consent AS (
+           -- The consents the buyer gave for the eSIM it replaces, and its trip's start.
+           INSERT INTO order_consents (order_id, terms_version, terms_accepted_at, immediate_start_requested_at)
+           SELECT created.id, c.terms_version, c.terms_accepted_at, c.immediate_start_requested_at
+           FROM created JOIN order_consents c ON c.order_id = $1
+         ), trip AS (
+           INSERT INTO order_travellers (order_id, trip_starts_on)
+           SELECT created.id, t.trip_starts_on FROM created JOIN order_travellers t ON t.order_id = $1 WHERE t.trip_starts_on IS NOT NULL
          ), events AS (
            INSERT INTO order_events (order_id, from_state, to_state, cause)
            SELECT id, NULL, 'paid', 'replacement at our cost of ' || $1 || ': ' || $3 FROM created

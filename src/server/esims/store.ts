@@ -1,15 +1,19 @@
 import type { Queryable } from '../db/db.ts';
 import { notifyOrderChange } from '../orders/order-changes.ts';
-import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
-import type { EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
+import { LINK_COLUMNS } from '../orders/order-links.ts';
+import type { EsimOrder, EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
+
+/** The columns of EsimOrder beside `o.*` (`o` the order), with ESIM_ORDER_JOIN: its links and its traveller. */
+export const ESIM_ORDER_COLUMNS = `${LINK_COLUMNS}, t.name AS traveller_name, t.email AS traveller_email`;
+export const ESIM_ORDER_JOIN = 'LEFT JOIN order_travellers t ON t.order_id = o.id';
 
 /** The owner's orders that stand for an eSIM they have, had or are waiting for (never the unpaid ones), each with its eSIM once allocated. */
-const OWNED_ESIMS = `SELECT o.*, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id
+const OWNED_ESIMS = `SELECT o.*, ${ESIM_ORDER_COLUMNS}, to_jsonb(e) AS esim FROM orders o LEFT JOIN esims e ON e.order_id = o.id ${ESIM_ORDER_JOIN}
   WHERE o.uid = $1 AND o.kind = 'esim' AND o.state IN ('paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded')`;
 
 export function createEsimStore(db: Queryable): EsimStore {
-  const split = (rows: (OrderRow & { esim: EsimRow | null })[]): OwnedEsim[] =>
+  const split = (rows: (EsimOrder & { esim: EsimRow | null })[]): OwnedEsim[] =>
     rows.map(({ esim, ...order }) => ({ order, esim: esim ? revive(esim) : undefined }));
 
   return {
@@ -114,17 +118,18 @@ export function createEsimStore(db: Queryable): EsimStore {
 
     /** The owner's eSIMs, newest first. */
     async ownedBy(uid: string): Promise<OwnedEsim[]> {
-      return split(await db.query<OrderRow & { esim: EsimRow | null }>(`${OWNED_ESIMS} ORDER BY o.created_at DESC, o.number DESC`, [uid]));
+      return split(await db.query<EsimOrder & { esim: EsimRow | null }>(`${OWNED_ESIMS} ORDER BY o.created_at DESC, o.number DESC`, [uid]));
     },
 
     /** One of the owner's eSIMs by the id of the order that bought it; someone else's is undefined. */
     async ownedOne(uid: string, id: string): Promise<OwnedEsim | undefined> {
-      return split(await db.query<OrderRow & { esim: EsimRow | null }>(`${OWNED_ESIMS} AND o.id = $2`, [uid, id]))[0];
+      return split(await db.query<EsimOrder & { esim: EsimRow | null }>(`${OWNED_ESIMS} AND o.id = $2`, [uid, id]))[0];
     },
 
     async ofTravellerLink(tokenSha256: string): Promise<OwnedEsim | undefined> {
-      const rows = await db.query<OrderRow & { esim: EsimRow | null }>(
-        `SELECT o.*, to_jsonb(e) AS esim FROM traveller_links l JOIN orders o ON o.id = l.order_id LEFT JOIN esims e ON e.order_id = o.id
+      const rows = await db.query<EsimOrder & { esim: EsimRow | null }>(
+        `SELECT o.*, ${ESIM_ORDER_COLUMNS}, to_jsonb(e) AS esim
+         FROM traveller_links l JOIN orders o ON o.id = l.order_id LEFT JOIN esims e ON e.order_id = o.id ${ESIM_ORDER_JOIN}
          WHERE l.token_sha256 = $1 AND l.revoked_at IS NULL AND o.kind = 'esim'`,
         [tokenSha256],
       );

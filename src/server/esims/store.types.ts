@@ -1,5 +1,6 @@
 import type { InstallStep } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
+import type { OrderLinks } from '../orders/order-links.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
 
@@ -31,8 +32,18 @@ export interface EsimRow {
   created_at: Date;
 }
 
+/**
+ * An eSIM's order as the buyer's reads need it: the sale, its exchange and replacement links
+ * (order_links, orders/order-links.ts) and its traveller (order_travellers, travellers/travellers.ts).
+ */
+export type EsimOrder = OrderRow &
+  OrderLinks & {
+    traveller_name: string | null;
+    traveller_email: string | null;
+  };
+
 /** An eSIM order of its owner with its eSIM once allocated. */
-export type OwnedEsim = { order: OrderRow; esim: EsimRow | undefined };
+export type OwnedEsim = { order: EsimOrder; esim: EsimRow | undefined };
 
 /** The eSIMs the partner allocated, as stored (store.ts); writes given a `tx` run in the caller's transaction. */
 export interface EsimStore {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRow } from '../orders/store.types.ts';
-import type { EsimRow } from './store.types.ts';
+import type { EsimOrder, EsimRow } from './store.types.ts';
 import { canTopUp, esimStatus, esimStep, esimView, isRefundable, replacementCase } from './view.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const DAY = 86_400_000;
-const order = (state: OrderRow['state'], daysAgo = 1) => ({ state, created_at: new Date(NOW.getTime() - daysAgo * DAY) }) as OrderRow;
+const order = (state: OrderRow['state'], daysAgo = 1) => ({ state, created_at: new Date(NOW.getTime() - daysAgo * DAY) }) as EsimOrder;
 const esim = (overrides: Partial<EsimRow> = {}) =>
   ({ status: 'ready', installed: false, expires_at: new Date(NOW.getTime() + 30 * DAY), ...overrides }) as EsimRow;
 
@@ -74,7 +74,7 @@ describe('what the owner sees of an eSIM', () => {
           supportedCountries: ['AD'],
           ...(topUp === undefined ? {} : { topUp }),
         },
-      }) as OrderRow;
+      }) as EsimOrder;
     const installed = esim({
       status: 'active',
       installed: true,
@@ -96,7 +96,7 @@ describe('what the owner sees of an eSIM', () => {
   });
 
   it('refunds or replaces an eSIM deleted before it carried data, at our cost; replaces a never-downloaded one (issue 32 item 3)', () => {
-    const esimOrder = (daysAgo = 1) => ({ ...order('delivered', daysAgo), kind: 'esim' }) as OrderRow;
+    const esimOrder = (daysAgo = 1) => ({ ...order('delivered', daysAgo), kind: 'esim' }) as EsimOrder;
     const deleted = esim({ status: 'installed', installed: true, install_step: 'deleted', used_bytes: 0 });
     const deletedAfterUse = esim({ status: 'active', installed: true, install_step: 'deleted', used_bytes: 1 });
     expect(isRefundable('active', esimOrder(), deleted, NOW)).toBe(true);
@@ -109,7 +109,7 @@ describe('what the owner sees of an eSIM', () => {
     expect(replacementCase('ready', esimOrder(30), esim(), NOW)).toBeUndefined();
     expect(replacementCase('ready', esimOrder(), undefined, NOW)).toBeUndefined();
     // Replaced: the newer eSIM is the one to use, this one shows no codes.
-    const replaced = { ...esimOrder(), replaced_by: 'b' } as OrderRow;
+    const replaced = { ...esimOrder(), replaced_by: 'b' } as EsimOrder;
     expect(esimStatus(replaced, esim({ status: 'cancelled' }), NOW)).toBe('replaced');
     expect(esimStatus(replaced, deleted, NOW)).toBe('replaced');
   });

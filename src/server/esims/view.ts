@@ -4,8 +4,9 @@ import type { Locale } from '../../i18n/locales.ts';
 import type { EsimStatus, EsimView, InstallCodes, TravellerEsim } from '../../contract/shop-api.ts';
 import { iphoneInstallUrl } from '../mail/order-email.ts';
 import { orderNumber } from '../orders/store.ts';
+import type { OrderLinks } from '../orders/order-links.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import type { EsimRow } from './store.types.ts';
+import type { EsimOrder, EsimRow } from './store.types.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +16,7 @@ const DAY_MS = 86_400_000;
  * the order in fulfilment_failed or refund_requested (fulfilment.ts, refund()), and a refunded order
  * whose refund is not (or no longer) succeeded still shows 'refunding'.
  */
-export function esimStatus(order: OrderRow, esim: EsimRow | undefined, now: Date): EsimStatus {
+export function esimStatus(order: OrderRow & Pick<OrderLinks, 'replaced_by'>, esim: EsimRow | undefined, now: Date): EsimStatus {
   switch (order.state) {
     case 'fulfilment_failed':
     case 'refund_requested':
@@ -70,7 +71,7 @@ const withinRefundWindow = (order: OrderRow, now: Date) => now.getTime() - order
  * neither refunded nor replaced by its buyer (issue 46: nothing was paid for it, and its own
  * window would restart the original's): its purchase's outcome was decided, and support can help.
  */
-export const isRefundable = (status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) =>
+export const isRefundable = (status: EsimStatus, order: OrderRow & Pick<OrderLinks, 'replaces'>, esim: EsimRow | undefined, now: Date) =>
   !!esim &&
   !order.replaces &&
   withinRefundWindow(order, now) &&
@@ -80,7 +81,7 @@ export const isRefundable = (status: EsimStatus, order: OrderRow, esim: EsimRow 
  * How the eSIM can be replaced at our cost (issue 32 item 3), within the refund window: never
  * downloaded (the partner cancels it first), or deleted before it carried any data; otherwise undefined.
  */
-export function replacementCase(status: EsimStatus, order: OrderRow, esim: EsimRow | undefined, now: Date) {
+export function replacementCase(status: EsimStatus, order: OrderRow & Pick<OrderLinks, 'replaces'>, esim: EsimRow | undefined, now: Date) {
   if (!esim || order.kind !== 'esim' || order.replaces || !withinRefundWindow(order, now)) return undefined;
   if (status === 'ready' && !esim.installed) return 'never_downloaded' as const;
   if (status === 'active' && deletedUnused(esim)) return 'deleted_unused' as const;
@@ -104,13 +105,13 @@ function installStepOf(status: EsimStatus, esim: EsimRow | undefined): Pick<Esim
 }
 
 /** The eSIM's state and install step alone (GET /esims/steps). */
-export function esimStep(order: OrderRow, esim: EsimRow | undefined, now = new Date()) {
+export function esimStep(order: OrderRow & Pick<OrderLinks, 'replaced_by'>, esim: EsimRow | undefined, now = new Date()) {
   const status = esimStatus(order, esim, now);
   return { status, ...installStepOf(status, esim) };
 }
 
 export async function esimView(
-  order: OrderRow,
+  order: EsimOrder,
   esim: EsimRow | undefined,
   destination: EsimView['destination'],
   now = new Date(),
@@ -146,7 +147,7 @@ export const inUse = (status: EsimStatus) => status === 'ready' || status === 'a
  * once it ended (expired, refunded, replaced), which the link then answers like an unknown one.
  */
 export async function travellerEsimView(
-  order: OrderRow,
+  order: EsimOrder,
   esim: EsimRow | undefined,
   destination: EsimView['destination'],
   now = new Date(),

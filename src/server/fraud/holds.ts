@@ -6,8 +6,8 @@ import { queueOrder } from '../jobs/order-jobs.ts';
 /**
  * Held orders (issue 30 item 7): an order whose charge Stripe Radar rates `highest` risk is held
  * before delivery, no partner call, until an admin approves it (then it is delivered) or rejects
- * it (then its payment is refunded in full, reason 'fraud'). The hold is columns of the order
- * (migration 0017: hold, held_at, hold_decided_by/_at, hold_reason) and every change of it an order
+ * it (then its payment is refunded in full, reason 'fraud'). The hold is a row of its own, written
+ * only here (order_holds, migration 0040; no row: never held), and every change of it an order
  * event, so the timeline shows it; the order's state stays 'paid' meanwhile (the buyer's page says
  * the eSIM is on its way). A held order is not due (fulfilment/queue.ts, due), so it never holds up
  * the reconcile job's other orders; the audit names one held for more than a day.
@@ -55,8 +55,9 @@ export async function screenBeforeDelivery(
     risk_level: string | null;
     risk_score: number | null;
   }>(
-    `SELECT o.hold, p.id AS payment_id, p.payment_intent_id, p.charge_facts_at, p.risk_level, p.risk_score
+    `SELECT h.hold, p.id AS payment_id, p.payment_intent_id, p.charge_facts_at, p.risk_level, p.risk_score
      FROM orders o
+     LEFT JOIN order_holds h ON h.order_id = o.id
      LEFT JOIN LATERAL (SELECT * FROM payments WHERE order_id = o.id AND status = 'paid' ORDER BY id DESC LIMIT 1) p ON true
      WHERE o.id = $1`,
     [orderId],
@@ -80,7 +81,8 @@ export async function screenBeforeDelivery(
   if (riskLevel !== 'highest') return 'deliver';
   const held = await write(async (tx) => {
     const [changed] = await tx.query<{ id: string }>(
-      `UPDATE orders SET hold = 'held', held_at = now() WHERE id = $1 AND hold IS NULL AND state = 'paid' RETURNING id`,
+      `INSERT INTO order_holds (order_id, hold, held_at) SELECT id, 'held', now() FROM orders WHERE id = $1 AND state = 'paid'
+       ON CONFLICT (order_id) DO NOTHING RETURNING order_id AS id`,
       [orderId],
     );
     if (changed) await event(tx, orderId, `held: Stripe Radar risk_level highest${riskScore === null ? '' : ` (risk_score ${riskScore})`}`);
@@ -143,7 +145,8 @@ export function createHeldOrders(deps: {
   ): Promise<{ taken: 'decided' | 'already'; by: HoldDecider }> {
     return db.transaction(async (tx) => {
       const [order] = await tx.query<{ hold: Hold | null; hold_decided_by: string | null; hold_reason: string | null }>(
-        'SELECT hold, hold_decided_by, hold_reason FROM orders WHERE id = $1 FOR UPDATE',
+        `SELECT h.hold, h.decided_by AS hold_decided_by, h.reason AS hold_reason
+         FROM orders o LEFT JOIN order_holds h ON h.order_id = o.id WHERE o.id = $1 FOR UPDATE OF o`,
         [orderId],
       );
       if (!order) throw new HoldRefused('order_not_found', `no order ${orderId}`);
@@ -154,7 +157,7 @@ export function createHeldOrders(deps: {
           ? new HoldRefused('not_held', `order ${orderId} is not held`)
           : new HoldRefused('decided_otherwise', `order ${orderId} was ${order.hold} already`);
       }
-      await tx.query('UPDATE orders SET hold = $2, hold_decided_by = $3, hold_decided_at = now(), hold_reason = $4 WHERE id = $1', [
+      await tx.query('UPDATE order_holds SET hold = $2, decided_by = $3, decided_at = now(), reason = $4 WHERE order_id = $1', [
         orderId,
         to,
         by.uid,
@@ -189,7 +192,8 @@ export function createHeldOrders(deps: {
 
     async heldOrders(limit) {
       const rows = await db.query<{ id: string; held_at: Date }>(
-        `SELECT id, held_at FROM orders WHERE hold = 'held' AND state = 'paid' ORDER BY held_at LIMIT $1`,
+        `SELECT o.id, h.held_at FROM order_holds h JOIN orders o ON o.id = h.order_id
+         WHERE h.hold = 'held' AND o.state = 'paid' ORDER BY h.held_at LIMIT $1`,
         [limit],
       );
       return rows.map((r) => ({ orderId: r.id, heldAt: r.held_at }));

@@ -58,7 +58,8 @@ const BUYER_REFUND_REQUEST = `to_state = 'refund_requested' AND cause = 'buyer_r
 
 /** Each order's facts behind its signals (`o` the order), one row per order. */
 const FACTS = `
-  SELECT o.id, o.number, o.created_at, o.state, o.email, o.hold, p.risk_level, p.risk_score,
+  SELECT o.id, o.number, o.created_at, o.state, o.email, (SELECT h.hold FROM order_holds h WHERE h.order_id = o.id) AS hold,
+    p.risk_level, p.risk_score,
     (SELECT count(DISTINCT o2.uid) FROM payments p2 JOIN orders o2 ON o2.id = p2.order_id
      WHERE p.card_fingerprint IS NOT NULL AND p2.card_fingerprint = p.card_fingerprint AND p2.status = 'paid'
        AND o2.uid IS NOT NULL AND o2.uid IS DISTINCT FROM o.uid)::int AS other_accounts,

@@ -9,8 +9,9 @@ import { cartRefundEmail, refundEmail } from '../mail/refund-email.ts';
 import { topUpEmail } from '../mail/top-up-email.ts';
 import { travellerEmail } from '../mail/traveller-email.ts';
 import { issueTravellerLink } from '../travellers/links.ts';
+import { travellerEmailed, travellerOf } from '../travellers/travellers.ts';
 import { orderNumber } from '../orders/store.ts';
-import type { OrderRow } from '../orders/store.types.ts';
+import type { OrderConsent, OrderRow } from '../orders/store.types.ts';
 import type { Lease } from './lease.ts';
 import { emailSent, markEmailSent, type OutboxKind } from './queue.ts';
 import { refundsOf } from '../refunds/store.ts';
@@ -39,16 +40,20 @@ export interface FulfilmentEmailOptions {
   destinationName: (code: string, lang: Locale) => string;
 }
 
-/** The order as its e-mails tell it. */
-const mailOrderOf = (options: FulfilmentEmailOptions, order: OrderRow, lang: Locale): MailOrder => ({
-  number: orderNumber(order),
-  createdAt: order.created_at,
-  total: { amountMinor: order.amount_minor, currency: order.currency },
-  plan: order.plan,
-  destinationName: options.destinationName(order.destination, lang),
-  termsVersion: order.terms_version,
-  consentedAt: order.immediate_start_requested_at,
-});
+/** The order as its e-mails tell it, with the consents it confirms (order_consents, migration 0044). */
+async function mailOrderOf(options: FulfilmentEmailOptions, order: OrderRow, lang: Locale): Promise<MailOrder> {
+  const [consent] = await options.db.query<OrderConsent>('SELECT * FROM order_consents WHERE order_id = $1', [order.id]);
+  if (!consent) throw new Error(`order ${order.id}: no consents on record`);
+  return {
+    number: orderNumber(order),
+    createdAt: order.created_at,
+    total: { amountMinor: order.amount_minor, currency: order.currency },
+    plan: order.plan,
+    destinationName: options.destinationName(order.destination, lang),
+    termsVersion: consent.terms_version,
+    consentedAt: consent.immediate_start_requested_at,
+  };
+}
 
 /** A new eSIM's e-mail carries the eSIM itself (QR code, manual codes, install links), to a verified address only. */
 async function newEsimEmailOf(options: FulfilmentEmailOptions, order: OrderRow, lang: Locale) {
@@ -58,7 +63,7 @@ async function newEsimEmailOf(options: FulfilmentEmailOptions, order: OrderRow, 
   if (!esim) throw new Error(`order ${order.id}: delivered without an eSIM`);
   return orderEmail({
     lang,
-    order: mailOrderOf(options, order, lang),
+    order: await mailOrderOf(options, order, lang),
     esim: order.email_verified
       ? { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id }
       : undefined,
@@ -89,10 +94,11 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
   async function sendTravellerEmail(order: OrderRow, token: string, to: string): Promise<void> {
     const lang = order.lang as Locale;
     const esim = await esims.ofOrder(db, order.id);
-    if (!esim || !order.traveller_name) throw new Error(`order ${order.id}: no eSIM or no traveller to e-mail`);
+    const { traveller_name: name } = await travellerOf(db, order.id);
+    if (!esim || !name) throw new Error(`order ${order.id}: no eSIM or no traveller to e-mail`);
     const email = await travellerEmail({
       lang,
-      travellerName: order.traveller_name,
+      travellerName: name,
       order: { destinationName: options.destinationName(order.destination, lang), plan: order.plan },
       esim: { activationCode: esim.activation_code, smdpAddress: esim.smdp_address, matchingId: esim.matching_id },
       pageUrl: travellerPageUrl(lang, token),
@@ -108,11 +114,12 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
    * relay sends it again with a new link (the first one revoked), never a second live link.
    */
   async function sendTravellerEmailOnce(lease: Lease, order: OrderRow): Promise<void> {
-    const to = order.traveller_email;
-    if (order.kind !== 'esim' || !to || order.traveller_emailed_at) return;
+    if (order.kind !== 'esim') return;
+    const { traveller_email: to, traveller_emailed_at: emailedAt } = await travellerOf(db, order.id);
+    if (!to || emailedAt) return;
     const token = await lease.write((tx) => issueTravellerLink(tx, order.id, to));
     await sendTravellerEmail(order, token, to);
-    await lease.write((tx) => tx.query('UPDATE orders SET traveller_emailed_at = now() WHERE id = $1', [order.id]));
+    await lease.write((tx) => travellerEmailed(tx, order.id));
   }
 
   /** The confirmation on a durable medium (BGB § 312f): with the eSIM for a new one, with the way to My eSIMs for a top-up. */
@@ -123,7 +130,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     if (!order.email) return sent(lease, order.id, 'order', undefined);
     const email =
       order.kind === 'top_up'
-        ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
+        ? topUpEmail({ lang, order: await mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
         : await newEsimEmail(order, lang);
     await lease.check();
     await mailer.send({ ...email, to: order.email });
@@ -199,7 +206,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     const vouched = { ...order, email_verified: order.email_verified || to !== order.email };
     const email =
       order.kind === 'top_up'
-        ? topUpEmail({ lang, order: mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
+        ? topUpEmail({ lang, order: await mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
         : await newEsimEmail(vouched, lang);
     await mailer.send({ ...email, to });
     await db.query('INSERT INTO order_emails (order_id, kind, operator_action_id, to_address) VALUES ($1, $2, $3, $4)', [

@@ -55,8 +55,8 @@ export class ResendRefused extends Error {
 /** Whose address `to` is: the order's buyer's, its eSIM's traveller's (a top-up's: the eSIM's order's), or another's. */
 async function addressOf(db: Db, orderId: string, to: string): Promise<'buyer' | 'traveller' | 'other'> {
   const [row] = await db.query<{ buyer: string | null; traveller: string | null }>(
-    `SELECT lower(trim(o.email)) AS buyer, lower(trim(e.traveller_email)) AS traveller
-     FROM orders o JOIN orders e ON e.id = coalesce(o.top_up_of, o.id) WHERE o.id = $1`,
+    `SELECT lower(trim(o.email)) AS buyer, lower(trim(t.email)) AS traveller
+     FROM orders o LEFT JOIN order_travellers t ON t.order_id = coalesce(o.top_up_of, o.id) WHERE o.id = $1`,
     [orderId],
   );
   const address = to.trim().toLowerCase();

@@ -9,6 +9,7 @@ import type { EsimRow } from '../esims/store.types.ts';
 import { orderSignals } from '../fraud/signals.ts';
 import { signalText } from './signal-text.ts';
 import { findOrder, summary, type OrderSummaryRow } from './order-search.ts';
+import { linksOf } from '../orders/order-links.ts';
 import { orderNumber } from '../orders/store.ts';
 import { orderTimeline } from './timeline.ts';
 import { jobByKey } from '../jobs/queue.ts';
@@ -135,7 +136,7 @@ interface PaymentRow {
 export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerEuro, id: string): Promise<OpsOrder | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
-  const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks, job] = await Promise.all([
+  const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks, links, [traveller], job] = await Promise.all([
     db.query<PaymentRow>(
       `SELECT p.*, ${CHARGE_TOTAL_SQL} AS charge_total_minor FROM payments p WHERE p.order_id = $1 AND p.status = 'paid' ORDER BY p.id DESC LIMIT 1`,
       [id],
@@ -146,10 +147,13 @@ export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerE
     accountState(accounts, order.uid),
     orderSignals(db, id).then((found) => (found ?? []).map(signalText)),
     db.query<{ id: string; number: number; created_at: Date; state: string; plan_id: string; traveller_name: string | null }>(
-      'SELECT id, number, created_at, state, plan_id, traveller_name FROM orders WHERE cart_id = $1 AND id <> $2 ORDER BY number',
+      `SELECT o.id, o.number, o.created_at, o.state, o.plan_id, t.name AS traveller_name
+       FROM orders o LEFT JOIN order_travellers t ON t.order_id = o.id WHERE o.cart_id = $1 AND o.id <> $2 ORDER BY o.number`,
       [order.cart_id, id],
     ),
     db.query<{ emailed_to: string | null }>('SELECT emailed_to FROM traveller_links WHERE order_id = $1 AND revoked_at IS NULL', [id]),
+    linksOf(db, id),
+    db.query<{ name: string | null; email: string | null }>('SELECT name, email FROM order_travellers WHERE order_id = $1', [id]),
     jobByKey(db, orderJobKey(id)),
   ]);
   const refunded = refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount_minor, 0);
@@ -166,9 +170,9 @@ export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerE
       planId: order.plan_id,
       partnerOrderNo: order.partner_order_no,
       topUpOf: order.top_up_of,
-      exchangeOf: order.exchange_of,
-      replaces: order.replaces,
-      replacedBy: order.replaced_by,
+      exchangeOf: links.exchange_of,
+      replaces: links.replaces,
+      replacedBy: links.replaced_by,
       cartOrders: cartOrders.map((o) => ({
         id: o.id,
         number: orderNumber(o),
@@ -176,10 +180,10 @@ export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerE
         planId: o.plan_id,
         travellerName: o.traveller_name,
       })),
-      traveller: order.traveller_name ? { name: order.traveller_name, email: order.traveller_email, linkLive: liveLinks.length > 0 } : null,
+      traveller: traveller?.name ? { name: traveller.name, email: traveller.email, linkLive: liveLinks.length > 0 } : null,
       lastError: job?.last_error ?? null,
       job: job ? { kind: job.kind, state: job.state, attempts: job.attempts, runAt: job.run_at.toISOString() } : null,
-      held: (order as { hold?: string | null }).hold === 'held',
+      held: order.attention.includes('held'),
     },
     buyer: { uid: order.uid, email: order.email, account },
     money: {

@@ -22,7 +22,7 @@ const ATTENTION = `array_remove(ARRAY[
     -- Its job gave up (jobs/queue.ts): nothing tries it again until someone looks.
     CASE WHEN EXISTS (SELECT 1 FROM jobs j WHERE j.order_id = o.id AND j.state = 'dead') THEN 'job_dead' END,
     CASE WHEN o.state = 'refund_requested' AND o.updated_at < now() - interval '1 day' THEN 'refund_slow' END,
-    CASE WHEN o.hold = 'held' THEN 'held' END
+    CASE WHEN EXISTS (SELECT 1 FROM order_holds h WHERE h.order_id = o.id AND h.hold = 'held') THEN 'held' END
   ], NULL) AS attention`;
 
 export type OrderSummaryRow = OrderRow & { attention: string[] };
@@ -56,7 +56,8 @@ export function searchKey(q: string): { sql: string; value: unknown } {
     // A top-up's order names the eSIM's first order: both are found by the eSIM's ICCID.
     return { sql: 'EXISTS (SELECT 1 FROM esims e WHERE e.iccid = $1 AND e.order_id IN (o.id, o.top_up_of))', value: q };
   }
-  if (q.startsWith('cs_')) return { sql: 'o.checkout_session_id = $1', value: q };
+  if (q.startsWith('cs_'))
+    return { sql: 'EXISTS (SELECT 1 FROM order_checkouts c WHERE c.order_id = o.id AND c.checkout_session_id = $1)', value: q };
   if (/^(pi|ch|py)_/.test(q)) {
     return { sql: 'EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.payment_intent_id = $1)', value: q };
   }

@@ -89,7 +89,7 @@ export const INVARIANTS = {
       LEFT JOIN (${REFUNDED_SQL}) r ON r.order_id = o.id
       WHERE coalesce(r.counted, 0) < paid.amount
         -- Held for an admin's decision: held_too_long names it after a day.
-        AND NOT (o.state = 'paid' AND o.hold = 'held')
+        AND NOT (o.state = 'paid' AND EXISTS (SELECT 1 FROM order_holds h WHERE h.order_id = o.id AND h.hold = 'held'))
         AND CASE o.kind
           WHEN 'top_up' THEN o.state <> 'delivered'
           ELSE NOT EXISTS (SELECT 1 FROM esims e WHERE e.order_id = o.id)
@@ -119,7 +119,8 @@ export const INVARIANTS = {
       )
       SELECT ${ORDER_COLUMNS}, r.id AS replaced_by, coalesce(g.exchanged, 0)::int AS exchanged, coalesce(g.refunded, 0)::int AS refunded
       FROM orders o
-      LEFT JOIN orders r ON r.id = o.replaced_by AND r.state NOT IN ('fulfilment_failed', 'refunded')
+      LEFT JOIN order_links x ON x.of_order_id = o.id AND x.link = 'replacement'
+      LEFT JOIN orders r ON r.id = x.order_id AND r.state NOT IN ('fulfilment_failed', 'refunded')
       LEFT JOIN given g ON g.order_id = o.id
       WHERE (r.id IS NOT NULL)::int + (coalesce(g.exchanged, 0) > 0)::int + (coalesce(g.refunded, 0) > 0)::int > 1`,
     detail: (row) =>
@@ -207,7 +208,9 @@ export const INVARIANTS = {
     sql: `
       SELECT ${ORDER_COLUMNS}, e.esim_tran_no, e.updated_at AS cancelled_at
       FROM esims e JOIN orders o ON o.id = e.order_id
-      WHERE e.status = 'cancelled' AND o.replaced_by IS NULL AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status <> 'cancelled')
+      WHERE e.status = 'cancelled'
+        AND NOT EXISTS (SELECT 1 FROM order_links x WHERE x.of_order_id = o.id AND x.link = 'replacement')
+        AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status <> 'cancelled')
         AND NOT EXISTS (SELECT 1 FROM operator_actions a WHERE a.order_id = o.id AND a.action = 'esim_revoke' AND a.outcome IN ('done', 'already'))`,
     detail: (row, now) => `eSIM ${row.esim_tran_no} cancelled (last changed ${ago(row.cancelled_at, now)}), order not refunded`,
   }),
@@ -303,7 +306,8 @@ export const INVARIANTS = {
     description: `an order held for its charge's risk (Stripe Radar: highest) is approved or rejected within ${HELD_ORDER_AUDIT_AFTER_MS / 3600_000} hours`,
     graced: true,
     graceMs: HELD_ORDER_AUDIT_AFTER_MS,
-    sql: `SELECT ${ORDER_COLUMNS}, o.held_at FROM orders o WHERE o.state = 'paid' AND o.hold = 'held' AND o.held_at < $1`,
+    sql: `SELECT ${ORDER_COLUMNS}, h.held_at FROM order_holds h JOIN orders o ON o.id = h.order_id
+          WHERE o.state = 'paid' AND h.hold = 'held' AND h.held_at < $1`,
     detail: (row, now) => `held ${ago(row.held_at, now)} for an admin to approve (deliver) or reject (refund)`,
   }),
 

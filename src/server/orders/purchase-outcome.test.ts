@@ -12,18 +12,26 @@ import { decideOutcome, voidOutcome } from './purchase-outcome.ts';
  * The one function that decides a purchase's outcome (issue 46 item 1), and the migration that
  * writes what the rows before it had already decided, on PGlite and a real PostgreSQL server.
  */
-async function order(db: Queryable, fields: { state?: string; amountMinor?: number; replaces?: string } = {}): Promise<string> {
+async function order(
+  db: Queryable,
+  fields: { state?: string; amountMinor?: number; replaces?: string } = {},
+  /** The schema of a database before migration 0040, whose order row still held the consents and the replacement's links. */
+  before0040 = false,
+): Promise<string> {
   const { state = 'delivered', amountMinor = 1000, replaces = null } = fields;
   const id = randomUUID();
+  const consents = before0040 ? ['terms_version, terms_accepted_at, immediate_start_requested_at,', "'2026-01', now(), now(),"] : ['', ''];
   await db.query(
     `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-       currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind)
-     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, $4, 'EUR', 'en', '2026-01', now(), now(), 'esim')`,
+       currency, lang, ${consents[0]} kind)
+     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, $4, 'EUR', 'en', ${consents[1]} 'esim')`,
     [id, `uid-${id}`, state, amountMinor],
   );
-  if (replaces) {
+  if (replaces && before0040) {
     await db.query('UPDATE orders SET replaces = $2 WHERE id = $1', [id, replaces]);
     await db.query('UPDATE orders SET replaced_by = $1 WHERE id = $2', [id, replaces]);
+  } else if (replaces) {
+    await db.query(`INSERT INTO order_links (order_id, link, of_order_id) VALUES ($1, 'replacement', $2)`, [id, replaces]);
   }
   if (amountMinor > 0)
     await db.query(
@@ -108,22 +116,22 @@ describe.each(databaseDrivers())('one outcome per purchase on $name', ({ open })
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     });
-    const kept = await order(db);
-    const part = await order(db);
+    const kept = await order(db, {}, true);
+    const part = await order(db, {}, true);
     await refund(db, part, { amountMinor: 300, by: 'operator', reason: 'operator' });
-    const refunded = await order(db, { state: 'refunded' });
+    const refunded = await order(db, { state: 'refunded' }, true);
     await refund(db, refunded);
-    const voided = await order(db);
+    const voided = await order(db, {}, true);
     await refund(db, voided, { status: 'cancelled' });
-    const replaced = await order(db);
-    await order(db, { amountMinor: 0, replaces: replaced });
-    const failedReplacement = await order(db, { state: 'refunded' });
-    await order(db, { amountMinor: 0, replaces: failedReplacement, state: 'refunded' });
+    const replaced = await order(db, {}, true);
+    await order(db, { amountMinor: 0, replaces: replaced }, true);
+    const failedReplacement = await order(db, { state: 'refunded' }, true);
+    await order(db, { amountMinor: 0, replaces: failedReplacement, state: 'refunded' }, true);
     await refund(db, failedReplacement, { by: 'system', reason: 'not_delivered' });
-    const exchanged = await order(db, { state: 'refunded' });
+    const exchanged = await order(db, { state: 'refunded' }, true);
     await refund(db, exchanged, { reason: 'exchanged' });
-    const both = await order(db, { state: 'refunded' });
-    await order(db, { amountMinor: 0, replaces: both });
+    const both = await order(db, { state: 'refunded' }, true);
+    await order(db, { amountMinor: 0, replaces: both }, true);
     await refund(db, both, { reason: 'exchanged' });
 
     expect(await migrate(db)).toContain('0032_purchase_outcomes.sql');

@@ -6,7 +6,16 @@ import { notifyOrderChange } from './order-changes.ts';
 import { queueAfterMove } from '../jobs/order-jobs.ts';
 import { retryAfterSeconds } from '../limits.ts';
 import type { LimitInStatement } from '../limits.types.ts';
-import type { NewOrder, OpenedOrder, OrderEvent, OrderRow, OrderStore, OrderWithPayment, PaymentRecord } from './store.types.ts';
+import type {
+  NewOrder,
+  OpenedOrder,
+  OrderEvent,
+  OrderRow,
+  OrderStore,
+  OrderWithCheckout,
+  OrderWithPayment,
+  PaymentRecord,
+} from './store.types.ts';
 
 /**
  * Which state may follow which (DESIGN 6). Money received always wins: a payment confirmed after
@@ -32,17 +41,41 @@ export const canMove = (from: OrderState, to: OrderState) => NEXT[from].includes
 /** A Checkout Session lives 30 minutes at least (Stripe's minimum): an open order older than that starts again. */
 export const OPEN_ORDER_LIFETIME_MS = 30 * 60_000;
 
+/** An order's payment page (order_checkouts, migration 0041) beside `o`, the order: null until one is attached. */
+export const CHECKOUT_COLUMNS = 'c.checkout_session_id, c.checkout_url';
+export const CHECKOUT_JOIN = 'LEFT JOIN order_checkouts c ON c.order_id = o.id';
+
 export const WITH_PAYMENT = `
-  SELECT o.*, p.created_at AS paid_at, p.method_type, p.card_brand, p.card_last4, p.receipt_url
+  SELECT o.*, ${CHECKOUT_COLUMNS}, p.created_at AS paid_at, p.method_type, p.card_brand, p.card_last4, p.receipt_url
   FROM orders o
+  ${CHECKOUT_JOIN}
   LEFT JOIN LATERAL (
     SELECT * FROM payments WHERE order_id = o.id AND status = 'paid' ORDER BY id DESC LIMIT 1
   ) p ON true`;
 
 /** A new order's columns and their values from openOrder's parameters: both of its inserts write the same row. */
 const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency,
-  lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind, top_up_of, email_verified, trip_starts_on, exchange_of`;
-const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15::uuid, $16, $17, $18::uuid`;
+  lang, kind, top_up_of, email_verified`;
+const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::uuid, $14`;
+/**
+ * What a new order brings that is not the sale, in rows of their own beside the order `created`
+ * (its id): the consents ($15, $16; order_consents), the trip's start ($17; order_travellers) and the
+ * eSIM it exchanges ($18; order_links).
+ */
+const NEW_ORDER_BESIDE = [
+  `consent AS (
+     INSERT INTO order_consents (order_id, terms_version, terms_accepted_at, immediate_start_requested_at)
+     SELECT id, $15, $16, $16 FROM created
+   )`,
+  `trip AS (INSERT INTO order_travellers (order_id, trip_starts_on) SELECT id, $17::text FROM created WHERE $17::text IS NOT NULL)`,
+  `exchange AS (INSERT INTO order_links (order_id, link, of_order_id) SELECT id, 'exchange', $18::uuid FROM created WHERE $18::uuid IS NOT NULL)`,
+];
+/** An open order as openOrder compares it: the sale, its payment page, its trip's start and the eSIM it exchanges. */
+type OpenOrderRow = OrderWithCheckout & { trip_starts_on: string | null; exchange_of: string | null };
+const OPEN_ORDER = `SELECT o.*, ${CHECKOUT_COLUMNS}, t.trip_starts_on, x.of_order_id AS exchange_of
+  FROM orders o ${CHECKOUT_JOIN}
+  LEFT JOIN order_travellers t ON t.order_id = o.id
+  LEFT JOIN order_links x ON x.order_id = o.id AND x.link = 'exchange'`;
 
 /** The parameters of NEW_ORDER_VALUES for this order under this id. */
 function newOrderValues(order: NewOrder, id: string): unknown[] {
@@ -58,11 +91,11 @@ function newOrderValues(order: NewOrder, id: string): unknown[] {
     order.price.amountMinor,
     order.price.currency,
     order.lang,
-    order.termsVersion,
-    order.consentedAt,
     order.topUpOf ? 'top_up' : 'esim',
     order.topUpOf,
     order.emailVerified,
+    order.termsVersion,
+    order.consentedAt,
     order.tripStartsOn,
     order.exchangeOf,
   ];
@@ -72,7 +105,10 @@ function newOrderValues(order: NewOrder, id: string): unknown[] {
 export async function insertOrder(tx: Queryable, order: NewOrder, id: string, cartId: string | null): Promise<OrderRow> {
   const values = newOrderValues(order, id);
   const [row] = await tx.query<OrderRow>(
-    `INSERT INTO orders (${NEW_ORDER_COLUMNS}, cart_id) VALUES (${NEW_ORDER_VALUES}, $${values.length + 1}::uuid) RETURNING *`,
+    `WITH created AS (
+       INSERT INTO orders (${NEW_ORDER_COLUMNS}, cart_id) VALUES (${NEW_ORDER_VALUES}, $${values.length + 1}::uuid) RETURNING *
+     ), ${NEW_ORDER_BESIDE.join(', ')}
+     SELECT * FROM created`,
     [...values, cartId],
   );
   await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`, [
@@ -99,7 +135,7 @@ export function createOrderStore(db: Db): OrderStore {
   /** Cancels the person's open orders and queues their payment pages for closing at Stripe; answers those pages. */
   async function cancelOpenOrders(tx: Queryable, uid: string, cause: string): Promise<string[]> {
     const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
-      `SELECT id, checkout_session_id FROM orders WHERE uid = $1 AND state = 'pending_payment'`,
+      `SELECT o.id, c.checkout_session_id FROM orders o ${CHECKOUT_JOIN} WHERE o.uid = $1 AND o.state = 'pending_payment'`,
       [uid],
     );
     for (const { id, checkout_session_id } of open) {
@@ -134,11 +170,11 @@ export function createOrderStore(db: Db): OrderStore {
     const values = newOrderValues(order, id);
     // The limits' windows are counted first; the order is opened only when they let it through.
     const counted = limit?.(values.length + 1) ?? { ctes: [], allowed: 'true', waitMs: 'NULL::bigint', params: [] };
-    const [answer] = await db.prepared<Partial<OrderRow> & { created: boolean | null; limit_wait_ms: number | null }>(
+    const [answer] = await db.prepared<Partial<OpenOrderRow> & { created: boolean | null; limit_wait_ms: number | null }>(
       `WITH ${[
         ...counted.ctes,
         `open AS (
-           SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' AND cart_id IS NULL
+           ${OPEN_ORDER} WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL
          )`,
         `created AS (
            INSERT INTO orders (${NEW_ORDER_COLUMNS}) SELECT ${NEW_ORDER_VALUES}
@@ -150,29 +186,41 @@ export function createOrderStore(db: Db): OrderStore {
            INSERT INTO order_events (order_id, from_state, to_state, cause)
            SELECT id, NULL, 'pending_payment', 'order_created' FROM created
          )`,
+        ...NEW_ORDER_BESIDE,
       ].join(',\n')}
        SELECT found.*, counted.limit_wait_ms FROM (SELECT ${counted.waitMs} AS limit_wait_ms) counted
-       LEFT JOIN (SELECT *, true AS created FROM created UNION ALL SELECT *, false AS created FROM open) found
+       LEFT JOIN (
+         SELECT *, NULL::text AS checkout_session_id, NULL::text AS checkout_url, $17::text AS trip_starts_on,
+           $18::uuid AS exchange_of, true AS created FROM created
+         UNION ALL SELECT *, false AS created FROM open
+       ) found
          ON counted.limit_wait_ms IS NULL`,
       [...values, ...counted.params],
     );
     const { limit_wait_ms: waitMs, ...row } = answer!;
     // Refused by a window: nothing was opened. (Typed as the overloads in OrderStore say: only a call with `limit` gets it.)
     if (waitMs !== null) return { retryAfterSeconds: retryAfterSeconds(waitMs) } as OpenedOrder & { retryAfterSeconds: number };
-    const found = row.id ? (row as OrderRow & { created: boolean }) : undefined;
+    const found = row.id ? (row as OpenOrderRow & { created: boolean }) : undefined;
     if (found?.created) return { order: found, created: true, closedCheckouts: [] };
-    const stale = (open: OrderRow) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
+    const stale = (open: OrderWithCheckout) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
     // Another price, or the same plan bought for another purpose (a new eSIM, a top-up of another one).
-    const repriced = (open: OrderRow) =>
+    const repriced = (open: OrderWithCheckout) =>
       open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
     if (found && !stale(found) && !repriced(found)) {
       // The same order asked again with another trip start or exchange (changed on the checkout page): the latest is kept.
       if (found.trip_starts_on !== order.tripStartsOn || found.exchange_of !== order.exchangeOf) {
-        await db.query(`UPDATE orders SET trip_starts_on = $2, exchange_of = $3 WHERE id = $1 AND state = 'pending_payment'`, [
-          found.id,
-          order.tripStartsOn,
-          order.exchangeOf,
-        ]);
+        await db.query(
+          `WITH open AS (SELECT id FROM orders WHERE id = $1 AND state = 'pending_payment'),
+           trip AS (
+             INSERT INTO order_travellers (order_id, trip_starts_on)
+             SELECT id, $2::text FROM open WHERE $2::text IS NOT NULL OR EXISTS (SELECT 1 FROM order_travellers WHERE order_id = open.id)
+             ON CONFLICT (order_id) DO UPDATE SET trip_starts_on = excluded.trip_starts_on
+           ),
+           unlinked AS (DELETE FROM order_links WHERE order_id IN (SELECT id FROM open) AND link = 'exchange' AND $3::uuid IS NULL)
+           INSERT INTO order_links (order_id, link, of_order_id) SELECT id, 'exchange', $3::uuid FROM open WHERE $3::uuid IS NOT NULL
+           ON CONFLICT (order_id) DO UPDATE SET of_order_id = excluded.of_order_id WHERE order_links.link = 'exchange'`,
+          [found.id, order.tripStartsOn, order.exchangeOf],
+        );
         found.trip_starts_on = order.tripStartsOn;
         found.exchange_of = order.exchangeOf;
       }
@@ -181,8 +229,9 @@ export function createOrderStore(db: Db): OrderStore {
 
     return db.transaction(async (tx) => {
       // Another request of the same buyer opened it meanwhile, or the open one must close first.
-      const [open] = await tx.query<OrderRow>(
-        `SELECT * FROM orders WHERE uid = $1 AND plan_id = $2 AND state = 'pending_payment' AND cart_id IS NULL FOR UPDATE`,
+      const [open] = await tx.query<OrderWithCheckout>(
+        `SELECT o.*, ${CHECKOUT_COLUMNS} FROM orders o ${CHECKOUT_JOIN}
+         WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL FOR UPDATE OF o`,
         [order.uid, order.plan.id],
       );
       if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
@@ -192,7 +241,11 @@ export function createOrderStore(db: Db): OrderStore {
         await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
       }
       const row = await insertOrder(tx, order, id, null);
-      return { order: row, created: true, closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [] };
+      return {
+        order: { ...row, checkout_session_id: null, checkout_url: null },
+        created: true,
+        closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [],
+      };
     });
   }
 
@@ -205,20 +258,25 @@ export function createOrderStore(db: Db): OrderStore {
      * Records the payment page of an open order; the first one wins. An order closed meanwhile (its
      * buyer's next request replaced it) gets it all the same, queued to be closed at Stripe.
      */
-    async attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow> {
-      const [updated] = await db.prepared<OrderRow>(
-        `WITH attached AS (
-           UPDATE orders SET checkout_session_id = $2, checkout_url = $3, updated_at = now()
-           WHERE id = $1 AND checkout_session_id IS NULL RETURNING *
+    async attachCheckout(id: string, sessionId: string, url: string): Promise<OrderWithCheckout> {
+      const [updated] = await db.prepared<OrderWithCheckout>(
+        `WITH page AS (
+           INSERT INTO order_checkouts (order_id, checkout_session_id, checkout_url) VALUES ($1, $2, $3)
+           ON CONFLICT (order_id) DO NOTHING RETURNING order_id
+         ), attached AS (
+           UPDATE orders SET updated_at = now() WHERE id IN (SELECT order_id FROM page) RETURNING *
          ), queued AS (
            INSERT INTO checkout_expiries (checkout_session_id, order_id)
-           SELECT checkout_session_id, id FROM attached WHERE state <> 'pending_payment'
+           SELECT $2, id FROM attached WHERE state <> 'pending_payment'
            ON CONFLICT DO NOTHING
          )
-         SELECT * FROM attached`,
+         SELECT *, $2::text AS checkout_session_id, $3::text AS checkout_url FROM attached`,
         [id, sessionId, url],
       );
-      return updated ?? (await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0]!;
+      return (
+        updated ??
+        (await db.query<OrderWithCheckout>(`SELECT o.*, ${CHECKOUT_COLUMNS} FROM orders o ${CHECKOUT_JOIN} WHERE o.id = $1`, [id]))[0]!
+      );
     },
 
     async ownedBy(uid: string, id: string): Promise<OrderWithPayment | undefined> {
@@ -237,7 +295,9 @@ export function createOrderStore(db: Db): OrderStore {
 
     async exchangePaid(orderId: string): Promise<boolean> {
       const rows = await db.query(
-        `SELECT 1 FROM orders WHERE exchange_of = $1 AND state IN ('paid', 'provisioning', 'delivered', 'refund_requested', 'refunded') LIMIT 1`,
+        `SELECT 1 FROM order_links x JOIN orders o ON o.id = x.order_id
+         WHERE x.of_order_id = $1 AND x.link = 'exchange' AND o.state IN ('paid', 'provisioning', 'delivered', 'refund_requested', 'refunded')
+         LIMIT 1`,
         [orderId],
       );
       return rows.length > 0;
@@ -301,7 +361,9 @@ export function createOrderStore(db: Db): OrderStore {
         await forgetOther(tx);
         const cancelledCheckouts = await cancelOpenOrders(tx, uid, 'account_deleted');
         const detached = await tx.query(
-          'UPDATE orders SET uid = NULL, email = NULL, detached_at = now(), updated_at = now() WHERE uid = $1 RETURNING id',
+          `WITH detached AS (UPDATE orders SET uid = NULL, email = NULL, updated_at = now() WHERE uid = $1 RETURNING id),
+           noted AS (INSERT INTO detached_orders (order_id) SELECT id FROM detached ON CONFLICT DO NOTHING)
+           SELECT id FROM detached`,
           [uid],
         );
         await tx.query('UPDATE carts SET uid = NULL WHERE uid = $1', [uid]);

@@ -4,7 +4,13 @@ import type { Queryable } from '../db/db.ts';
 import type { LimitInStatement } from '../limits.types.ts';
 import type { RefundReason } from '../refunds/refund-command.types.ts';
 
-/** An order as stored (src/server/db/migrations/0001_orders.sql). */
+/**
+ * An order as stored (src/server/db/migrations/0001_orders.sql): the sale. What is not the sale is
+ * in tables of its own (issue 47 item 3, migrations 0040-0044): the fraud hold (order_holds,
+ * fraud/holds.ts), the payment page (order_checkouts, OrderWithCheckout), the exchange and
+ * replacement links (order_links, order-links.ts), the traveller and trip start (order_travellers,
+ * travellers/travellers.ts), the consents (order_consents, OrderConsent).
+ */
 export interface OrderRow {
   id: string;
   number: number;
@@ -21,36 +27,16 @@ export interface OrderRow {
   amount_minor: number;
   currency: string;
   lang: string;
-  terms_version: string;
-  terms_accepted_at: Date;
-  immediate_start_requested_at: Date;
-  checkout_session_id: string | null;
-  checkout_url: string | null;
   created_at: Date;
   updated_at: Date;
-  detached_at: Date | null;
   kind: 'esim' | 'top_up';
   /** A top-up's eSIM: the order that bought it. */
   top_up_of: string | null;
   partner_order_no: string | null;
-  /** When the buyer first saw the delivered eSIM (migration 0011): the 'eSIM ready' push is for one who had not. */
-  esim_seen_at: Date | null;
   /** Why the order is being refunded as a whole (the refund e-mail's wording); its refunds are rows of their own (refunds/store.ts). */
   refund_reason: RefundReason | null;
-  /** The day the buyer's trip starts (YYYY-MM-DD, migration 0025), if they said: the get-connected check. */
-  trip_starts_on: string | null;
-  /** The buyer's unused eSIM (its order) this order exchanges (migration 0026): refunded once this one is delivered. */
-  exchange_of: string | null;
-  /** The buyer's eSIM (its order) this one replaces at our cost, nothing paid (migration 0027). */
-  replaces: string | null;
-  /** The order that replaced this one's eSIM at our cost (migration 0027). */
-  replaced_by: string | null;
   /** The cart whose one payment this order shares (migration 0029); null: an order paid on its own. */
   cart_id: string | null;
-  /** The traveller this eSIM is for (issue 33), when the buyer named one; their address is optional. */
-  traveller_name: string | null;
-  traveller_email: string | null;
-  traveller_emailed_at: Date | null;
 }
 
 /** The plan as sold, kept on the order whatever the catalogue says later. */
@@ -104,8 +90,21 @@ export interface PaymentRecord {
   receiptUrl: string | null;
 }
 
+/** An order with its payment page (order_checkouts, migration 0041); both null until one is attached. */
+export interface OrderWithCheckout extends OrderRow {
+  checkout_session_id: string | null;
+  checkout_url: string | null;
+}
+
+/** The two consents the buyer gave before paying (BGB § 356(5)), when, and under which terms (order_consents, migration 0044). */
+export interface OrderConsent {
+  terms_version: string;
+  terms_accepted_at: Date;
+  immediate_start_requested_at: Date;
+}
+
 /** An order with its latest successful payment, as the buyer sees it. */
-export interface OrderWithPayment extends OrderRow {
+export interface OrderWithPayment extends OrderWithCheckout {
   paid_at: Date | null;
   method_type: string | null;
   card_brand: string | null;
@@ -123,7 +122,7 @@ export interface OrderEvent {
 
 /** An open order for the buyer: `created` false when it is their same open order again; `closedCheckouts` the payment pages of the orders it replaced. */
 export interface OpenedOrder {
-  order: OrderRow;
+  order: OrderWithCheckout;
   created: boolean;
   closedCheckouts: string[];
 }
@@ -146,7 +145,7 @@ export interface OrderStore {
     limit: (first: number) => LimitInStatement,
   ): Promise<OpenedOrder | { retryAfterSeconds: number }>;
   /** Records the payment page of an order; the first one wins (a page of an order closed meanwhile is queued to close). */
-  attachCheckout(id: string, sessionId: string, url: string): Promise<OrderRow>;
+  attachCheckout(id: string, sessionId: string, url: string): Promise<OrderWithCheckout>;
   /** One of the buyer's orders with its payment; someone else's is undefined. */
   ownedBy(uid: string, id: string): Promise<OrderWithPayment | undefined>;
   /** The buyer's orders with their payments, newest first. */

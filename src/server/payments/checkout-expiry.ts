@@ -39,7 +39,7 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe): CheckoutExpiry {
       // (Queued here if its caller had not: the order is found by its session; a cart's, by one of its orders.)
       await db.query(
         `INSERT INTO checkout_expiries AS e (checkout_session_id, order_id, attempts, last_error, next_attempt_at)
-         SELECT $1, id, 1, $2, now() + interval '10 seconds' FROM orders WHERE checkout_session_id = $1 LIMIT 1
+         SELECT $1, order_id, 1, $2, now() + interval '10 seconds' FROM order_checkouts WHERE checkout_session_id = $1 LIMIT 1
          ON CONFLICT (checkout_session_id) DO UPDATE SET attempts = e.attempts + 1, last_error = $2,
            next_attempt_at = now() + least(10 * power(3, e.attempts), 300) * interval '1 second'`,
         [sessionId, text.slice(0, 500)],

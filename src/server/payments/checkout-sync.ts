@@ -14,11 +14,11 @@ import { handleStripeEvent } from './stripe-webhook.ts';
  */
 export async function syncCheckouts(db: Db, stripe: Stripe, store: OrderStore, limit = 20): Promise<string[]> {
   const due = await db.query<{ id: string; checkout_session_id: string }>(
-    `SELECT id, checkout_session_id FROM orders
-     WHERE checkout_session_id IS NOT NULL AND checkout_settled_at IS NULL AND state IN ('pending_payment', 'expired', 'cancelled')
-       AND created_at < now() - interval '2 minutes' AND created_at > now() - interval '3 days'
-       AND (checkout_checked_at IS NULL OR checkout_checked_at < now() - interval '5 minutes')
-     ORDER BY checkout_checked_at NULLS FIRST LIMIT $1`,
+    `SELECT o.id, c.checkout_session_id FROM order_checkouts c JOIN orders o ON o.id = c.order_id
+     WHERE c.settled_at IS NULL AND c.created_at > now() - interval '3 days' AND o.state IN ('pending_payment', 'expired', 'cancelled')
+       AND o.created_at < now() - interval '2 minutes' AND o.created_at > now() - interval '3 days'
+       AND (c.checked_at IS NULL OR c.checked_at < now() - interval '5 minutes')
+     ORDER BY c.checked_at NULLS FIRST LIMIT $1`,
     [limit],
   );
   const moved: string[] = [];
@@ -39,13 +39,13 @@ export async function syncCheckouts(db: Db, stripe: Stripe, store: OrderStore, l
         if (outcome === 'moved' && paid) moved.push(...orderIds);
       }
       // Paid or expired, the page has nothing more to say; open (or a bank debit on its way), ask again later.
-      await db.query(`UPDATE orders SET checkout_checked_at = now(), checkout_settled_at = CASE WHEN $2 THEN now() END WHERE id = $1`, [
+      await db.query(`UPDATE order_checkouts SET checked_at = now(), settled_at = CASE WHEN $2 THEN now() END WHERE order_id = $1`, [
         id,
         type !== undefined,
       ]);
     } catch (error) {
       console.error('stripe: reading a payment page failed; the job asks again', sessionId, error instanceof Error ? error.message : error);
-      await db.query('UPDATE orders SET checkout_checked_at = now() WHERE id = $1', [id]);
+      await db.query('UPDATE order_checkouts SET checked_at = now() WHERE order_id = $1', [id]);
     }
   }
   return moved;

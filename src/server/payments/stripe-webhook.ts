@@ -84,7 +84,13 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
       });
     };
     if (!paysFor || orders.length === 0) return mismatch('unknown_order');
-    if (paysFor.checkout_session_id && paysFor.checkout_session_id !== session.id) return mismatch('session_differs');
+    // The page the cart or the order was given (order_checkouts, migration 0041), if any yet.
+    const [page] = cart
+      ? [cart]
+      : await tx.query<{ checkout_session_id: string }>('SELECT checkout_session_id FROM order_checkouts WHERE order_id = $1', [
+          paysFor.id,
+        ]);
+    if (page?.checkout_session_id && page.checkout_session_id !== session.id) return mismatch('session_differs');
     const total = orders.reduce((sum, o) => sum + o.amount_minor, 0);
     if (target === 'paid' && (session.amount_total !== total || orders.some((o) => session.currency?.toUpperCase() !== o.currency))) {
       return mismatch('amount_differs');

@@ -6,6 +6,7 @@ import type { UserLimiter } from '../limits.types.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import { isUuid } from '../uuid.ts';
 import { issueTravellerLink, revokeTravellerLinks } from './links.ts';
+import { nameTraveller, travellerEmailed } from './travellers.ts';
 
 export interface ShareDeps {
   db: Db;
@@ -39,17 +40,15 @@ export async function shareWithTraveller(deps: ShareDeps, uid: string, esimId: s
 
   const email = traveller.email ?? null;
   const { order, token } = await deps.db.transaction(async (tx) => {
-    const [order] = await tx.query<OrderRow>(
-      'UPDATE orders SET traveller_name = $2, traveller_email = $3, traveller_emailed_at = NULL, updated_at = now() WHERE id = $1 RETURNING *',
-      [esimId, traveller.name, email],
-    );
+    await nameTraveller(tx, esimId, traveller.name, email);
+    const [order] = await tx.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [esimId]);
     return { order: order!, token: await issueTravellerLink(tx, esimId, email) };
   });
   let emailedTo: string | null = null;
   if (email) {
     try {
       await deps.mail.sendTravellerEmail(order, token, email);
-      await deps.db.query('UPDATE orders SET traveller_emailed_at = now() WHERE id = $1', [esimId]);
+      await travellerEmailed(deps.db, esimId);
       emailedTo = email;
     } catch (error) {
       // The link still works: the buyer is shown it to pass on, and can send it again.

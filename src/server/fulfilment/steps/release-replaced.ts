@@ -1,3 +1,4 @@
+import { linksOf } from '../../orders/order-links.ts';
 import type { OrderRow } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.ts';
 import { cancelAtPartner } from './cancel-at-partner.ts';
@@ -9,7 +10,7 @@ import { fresh, type Step, type StepContext } from './step.ts';
  * is the buyer's still, and the replacement goes ahead at our cost all the same.
  */
 async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<void> {
-  const old = await fresh(ctx, order.replaces!);
+  const old = await fresh(ctx, (await linksOf(ctx.db, order.id)).replaces!);
   const esim = await ctx.esims.ofOrder(ctx.db, old.id);
   if (!esim || esim.status !== 'ready' || esim.installed) return;
   if (await cancelAtPartner.run(ctx, lease, old))

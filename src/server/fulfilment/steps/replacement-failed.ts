@@ -1,3 +1,4 @@
+import { linksOf } from '../../orders/order-links.ts';
 import { decideOutcome } from '../../orders/purchase-outcome.ts';
 import type { OrderRow } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.ts';
@@ -10,7 +11,7 @@ import type { StepContext } from './step.ts';
  * refund e-mail; the replacement ends refunded of nothing.
  */
 export async function replacementFailed(ctx: StepContext, lease: Lease, order: OrderRow): Promise<void> {
-  const old = order.replaces!;
+  const old = (await linksOf(ctx.db, order.id)).replaces!;
   await lease.write(async (tx) => {
     // The purchase was replaced; now it is refunded instead (the one change an outcome allows).
     await decideOutcome(tx, { orderId: old, outcome: 'refunded', askedBy: 'system', cause: `replacement_failed: ${order.id}` });

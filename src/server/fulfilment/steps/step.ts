@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../db/db.ts';
 import type { EsimStore } from '../../esims/store.types.ts';
+import { linksOf, type OrderLinks } from '../../orders/order-links.ts';
 import type { OrderRow, OrderStore } from '../../orders/store.types.ts';
 import { PartnerError, type EsimPartner, type EsimProfile } from '../../partner/partner.ts';
 import type { createFulfilmentEmails } from '../emails.ts';
@@ -57,4 +58,8 @@ export async function partnerEsim(ctx: StepContext, esimTranNo: string): Promise
 }
 
 /** The order as stored now. */
-export const fresh = async (ctx: StepContext, id: string): Promise<OrderRow> => (await ctx.orders.byId(ctx.db, id))!;
+/** The order as stored now, with the orders it exchanges or replaces (order_links): which workflow delivers it. */
+export const fresh = async (ctx: StepContext, id: string): Promise<OrderRow & OrderLinks> => ({
+  ...(await ctx.orders.byId(ctx.db, id))!,
+  ...(await linksOf(ctx.db, id)),
+});

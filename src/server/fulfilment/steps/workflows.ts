@@ -1,3 +1,4 @@
+import type { OrderLinks } from '../../orders/order-links.ts';
 import type { OrderRow } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.ts';
 import { charge, refundOrder } from './charge.ts';
@@ -85,7 +86,7 @@ const workflows: Record<Workflow['name'], Workflow> = {
 };
 
 /** The workflow an order is delivered by. */
-export function workflowOf(order: OrderRow): Workflow {
+export function workflowOf(order: OrderRow & OrderLinks): Workflow {
   if (order.kind === 'top_up') return workflows['top-up'];
   if (order.replaces) return workflows.replacement;
   return order.exchange_of ? workflows.exchange : workflows.sale;
