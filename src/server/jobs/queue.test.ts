@@ -17,8 +17,8 @@ async function order(db: Db, state = 'pending_payment'): Promise<string> {
   const id = randomUUID();
   await db.query(
     `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-       currency, lang, terms_version, terms_accepted_at, immediate_start_requested_at, kind)
-     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en', '2026-01', now(), now(), 'esim')`,
+       currency, lang, kind)
+     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en', 'esim')`,
     [id, `uid-${id}`, state],
   );
   return id;
