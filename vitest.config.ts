@@ -4,6 +4,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // shop API over HTTP and needs the Auth emulator; every other `*.test.ts` beside its code is a unit test.
 // tests/deploy/ holds the production artifact's test (issue 31), an API test of the built image.
 const SHOP_API_TESTS = ['src/**/*.api.test.ts', 'tests/deploy/**/*.api.test.ts'];
+// Files that measure time (an answer within 300 ms of a delivery, the 9th request in a second
+// refused, a budget's requests a second): alone, after the others, so no neighbour's work is timed.
+const TIMED_TESTS = [
+  'src/server/live-status.api.test.ts',
+  'src/server/long-poll.api.test.ts',
+  'src/server/alerts.api.test.ts',
+  'src/server/partner/partner-budget.test.ts',
+  'stand-ins/esim-access/server.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -25,7 +34,7 @@ export default defineConfig({
             'tests/support/**/*.test.ts',
             'tests/deploy/**/*.test.ts',
           ],
-          exclude: [...configDefaults.exclude, ...SHOP_API_TESTS],
+          exclude: [...configDefaults.exclude, ...SHOP_API_TESTS, ...TIMED_TESTS],
           globalSetup: ['tests/support/postgres-setup.ts'],
           // Opening PGlite and migrating it (in a hook or a test), beside the shop's files on a busy
           // machine, can take longer than the defaults' 5 and 10 s.
@@ -39,6 +48,7 @@ export default defineConfig({
         test: {
           name: 'shop',
           include: SHOP_API_TESTS,
+          exclude: [...configDefaults.exclude, ...TIMED_TESTS],
           globalSetup: ['tests/support/postgres-setup.ts', 'tests/support/auth-emulator.ts'],
           testTimeout: 30_000,
           // Each file opens its database (PGlite too for some), runs its migrations and starts its
@@ -46,18 +56,29 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      // Checks over the built site in dist/ (run `npm run build` first; `npm test` does).
+      // The files that measure time: one at a time once the unit and shop files are done (groupOrder 1).
       {
         extends: true,
-        // After the others (groupOrder 1), two files at a time, one a core: the link crawl, html-validate
-        // and the builds are work for the CPU, not waits, and none measures time; each serves or
-        // builds into a folder of its own.
+        test: {
+          name: 'timed',
+          include: TIMED_TESTS,
+          globalSetup: ['tests/support/postgres-setup.ts', 'tests/support/auth-emulator.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      // Checks over the built site in dist/ (run `npm run build` first; `npm test` does). Last
+      // (groupOrder 2), one file at a time: the link crawl, html-validate and the builds keep both cores busy.
+      {
+        extends: true,
         test: {
           name: 'site',
           include: ['tests/site/**/*.test.ts'],
           testTimeout: 300_000,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
