@@ -262,7 +262,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     };
 
     // The test's controls, for tests in another process than the stand-in (browser tests).
-    if (path.startsWith('/_stand-in/') && req.method === 'POST') return control(path.slice('/_stand-in/'.length), parseJson(text), res);
+    if (path.startsWith('/_stand-in/') && req.method === 'POST') return void control(path.slice('/_stand-in/'.length), parseJson(text), res);
 
     const injected = failures.findIndex((f) => f.call === undefined || f.call === call);
     // Failures that still carry the request out: decided here, acted on after it was applied.
@@ -339,9 +339,10 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
    * POST /_stand-in/install {iccid | transactionId, stage?}, /_stand-in/usage {iccid | transactionId, usedBytes},
    * /_stand-in/validity {iccid | transactionId, shape?: 'current' | 'older'}, /_stand-in/check-health,
    * /_stand-in/fail-next {failure: 'outOfStock' | 'timeout' | 'serverError', count?, call?}: what a
-   * traveller's phone or a partner outage would do, for browser tests.
+   * traveller's phone or a partner outage would do, for browser tests. It answers once the eSIM's
+   * notifications have reached the webhook (or given up), so a test reads the shop after them.
    */
-  function control(name: string, body: unknown, res: ServerResponse) {
+  async function control(name: string, body: unknown, res: ServerResponse) {
     const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const esimTranNo =
       typeof input['iccid'] === 'string'
@@ -368,6 +369,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     } catch (error) {
       return send(res, 409, { error: error instanceof Error ? error.message : String(error) });
     }
+    if (esimTranNo) await queues.get(esimTranNo);
     return send(res, 200, { ok: true });
   }
 

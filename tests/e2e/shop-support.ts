@@ -91,13 +91,13 @@ export async function logIn(page: Page, email: string): Promise<void> {
 /**
  * Leaves payment success for `url`. The page moves on to My eSIMs by itself 5 s after the eSIM
  * shows; on a slow machine that move can start while the test's own navigation is under way and
- * abort it (net::ERR_ABORTED), so an aborted navigation is made once more.
+ * abort it (net::ERR_ABORTED, or 'interrupted by another navigation'), so it is made once more.
  */
 export async function leavePaymentSuccess(page: Page, url: string): Promise<void> {
   try {
     await page.goto(url);
   } catch (error) {
-    if (!String(error).includes('net::ERR_ABORTED')) throw error;
+    if (!/net::ERR_ABORTED|interrupted by another navigation/.test(String(error))) throw error;
     await page.goto(url);
   }
 }
