@@ -76,7 +76,12 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       const installed = card(page, secondNumber);
       await expect(installed).toContainText(m.statuses.active);
       await expect(installed.getByRole('button', { name: m.refund })).toHaveCount(0);
-      await expect(installed).toContainText(new Intl.NumberFormat(lang).format(300));
+      // The partner's DATA_USAGE notification is a hint: the shop reads the figures in its batch
+      // ~2 s later (alerts.ts, usageHint), so the traveller sees them on the next load of the page.
+      await expect(async () => {
+        await page.reload();
+        await expect(installed).toContainText(new Intl.NumberFormat(lang).format(300), { timeout: 2_000 });
+      }).toPass({ timeout: 30_000 });
       await installed.getByRole('button', { name: m.topUp }).click();
       // Priced in the page language's currency (issue 34): the browser speaks only the page's language (ar: US dollars).
       const offer = installed
