@@ -306,12 +306,13 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (dri
       }>(
         // The order's job (jobs/queue.ts; gone once it is done), the e-mail of its state (the outbox),
         // and its last error: its job's, or the one its delivery gave up with (the move's cause).
-        `SELECT o.state, o.uid, coalesce(j.attempts, 0) AS attempts, o.refund_reason, j.run_at AS next_attempt_at,
+        `SELECT o.state, o.uid, coalesce(j.attempts, 0) AS attempts, r.reason AS refund_reason, j.run_at AS next_attempt_at,
            coalesce(j.last_error, (SELECT cause FROM order_events e WHERE e.order_id = o.id AND e.to_state = 'fulfilment_failed'
                                     ORDER BY e.id DESC LIMIT 1)) AS last_error,
            (SELECT sent_at FROM email_outbox x WHERE x.order_id = o.id
               AND x.kind = CASE WHEN o.state = 'refunded' THEN 'refund' ELSE 'order' END) AS email_sent_at
-         FROM orders o LEFT JOIN jobs j ON j.key = 'order:' || o.id WHERE o.id = $1`,
+         FROM orders o LEFT JOIN jobs j ON j.key = 'order:' || o.id LEFT JOIN order_refund_reasons r ON r.order_id = o.id
+         WHERE o.id = $1`,
         [id],
       )
     )[0]!;

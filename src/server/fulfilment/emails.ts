@@ -14,14 +14,19 @@ import { orderNumber } from '../orders/store.ts';
 import type { OrderConsent, OrderRow } from '../orders/store.types.ts';
 import type { Lease } from './lease.ts';
 import { emailSent, markEmailSent, type OutboxKind } from './queue.ts';
+import type { RefundReason } from '../refunds/refund-command.types.ts';
+import { REFUND_REASON_COLUMN } from '../refunds/refund-reasons.ts';
 import { refundsOf } from '../refunds/store.ts';
+
+/** An order with why it is refunded as a whole, if it is (order_refund_reasons). */
+type Refunding = OrderRow & { refund_reason: RefundReason | null };
 
 /**
  * Why the buyer is told the money came back, in their terms: not delivered (whatever failed on our
  * side), or as they asked. An operator refunds at the buyer's request (or for a fault of ours, which
  * the reason on record says). An exchange is the buyer's asking too: the new eSIM's own e-mail came first.
  */
-const refundReasonOf = (order: OrderRow) =>
+const refundReasonOf = (order: Refunding) =>
   ['requested', 'operator', 'exchanged'].includes(order.refund_reason ?? '') ? ('requested' as const) : ('not_delivered' as const);
 
 /** A cart's order that will not change by itself any more: its eSIM delivered, or it was refunded or never paid. */
@@ -141,7 +146,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
    * The refund's e-mail, once Stripe says the money went back. 'wait': an undelivered eSIM of a cart
    * whose other eSIMs are still on their way, told in the cart's one e-mail once they all are settled.
    */
-  async function sendRefundEmail(lease: Lease, order: OrderRow): Promise<void | 'wait'> {
+  async function sendRefundEmail(lease: Lease, order: Refunding): Promise<void | 'wait'> {
     // Never 'refunded' to the buyer before Stripe says the money went back (fulfilment.ts, refund()).
     const unsettled = (await refundsOf(db, order.id)).filter((r) => r.status !== 'succeeded' && r.status !== 'cancelled');
     if (unsettled.length > 0) {
@@ -166,10 +171,12 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
    * the cart is settled, sent by the run of the first of them (by number) and recorded for each; the
    * others' runs leave it to that one. A relay that fails leaves them all due, so it is sent again.
    */
-  async function sendCartRefundEmail(lease: Lease, order: OrderRow): Promise<void | 'wait'> {
-    const cart = await db.query<OrderRow>('SELECT * FROM orders WHERE cart_id = $1 ORDER BY number', [order.cart_id]);
+  async function sendCartRefundEmail(lease: Lease, order: Refunding): Promise<void | 'wait'> {
+    const cart = await db.query<Refunding>(`SELECT o.*, ${REFUND_REASON_COLUMN} FROM orders o WHERE o.cart_id = $1 ORDER BY o.number`, [
+      order.cart_id,
+    ]);
     if (cart.some((o) => !CART_SETTLED.has(o.state))) return 'wait';
-    const undelivered: OrderRow[] = [];
+    const undelivered: Refunding[] = [];
     for (const o of cart)
       if (o.state === 'refunded' && refundReasonOf(o) === 'not_delivered' && !(await emailSent(db, o.id, 'refund'))) undelivered.push(o);
     if (undelivered[0]?.id !== order.id) return;

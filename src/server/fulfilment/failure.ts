@@ -1,4 +1,5 @@
 import { pauseSales } from '../orders/sales-pause.ts';
+import { setRefundReason } from '../refunds/refund-reasons.ts';
 import * as refunds from '../refunds/store.ts';
 import type { Lease } from './lease.ts';
 import * as queue from './queue.ts';
@@ -60,7 +61,7 @@ export async function failedTry(ctx: StepContext, policy: FailurePolicy, lease: 
     .write(async (tx) => {
       await queue.giveUp(tx, id, text);
       if (outOfBalance) {
-        await queue.setRefundReason(tx, id, 'out_of_balance');
+        await setRefundReason(tx, id, 'out_of_balance');
         await pauseSales(tx, lease.order.wholesale_usd_e4);
       }
       // The last error goes with the move (its job ends with the refund): the order's timeline keeps it.

@@ -1,4 +1,5 @@
 import { DELIVERY_PROMISE_MS } from '../../config/constants.ts';
+import { setRefundReason } from '../refunds/refund-reasons.ts';
 import { createEsimStore } from '../esims/store.ts';
 import { createOrderStore } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';
@@ -7,7 +8,6 @@ import * as refunds from '../refunds/store.ts';
 import { createFulfilmentEmails } from './emails.ts';
 import type { Fulfilment, FulfilmentOptions } from './fulfilment.types.ts';
 import { claimDueOrder, claimOrder, LeaseLost, type Lease } from './lease.ts';
-import * as queue from './queue.ts';
 import { cancelAtPartner } from './steps/cancel-at-partner.ts';
 import { charge, refundOrder } from './steps/charge.ts';
 import { deliverAndEmail } from './steps/deliver-and-email.ts';
@@ -74,7 +74,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
         case 'paid':
           // A buyer who deleted their account can no longer see an eSIM: give the money back.
           if (order.uid === null) {
-            await lease.write((tx) => queue.setRefundReason(tx, id, 'account_deleted'));
+            await lease.write((tx) => setRefundReason(tx, id, 'account_deleted'));
             await move('fulfilment_failed', 'account_deleted');
           } else if ((await flow.before(ctx, lease, order)) === 'held') return 'done';
           else await move('provisioning', 'fulfilment_started');

@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/db.ts';
-import { orderJobKey, queueOrder } from '../jobs/order-jobs.ts';
+import { orderJobKey } from '../jobs/order-jobs.ts';
 import { resetAttempts } from '../jobs/queue.ts';
-import type { OrderRow } from '../orders/store.types.ts';
 
 /**
  * The fulfilment's SQL beside the order's state (orders/store.ts moves the state itself): the
@@ -12,22 +11,6 @@ import type { OrderRow } from '../orders/store.types.ts';
 /** The tries ran out: the count starts again for the refund, which is due at once. */
 export async function giveUp(tx: Queryable, id: string, error: string): Promise<void> {
   await resetAttempts(tx, orderJobKey(id), error);
-}
-
-/** The order is to be refunded as a whole (the refund command): the reason, with a fresh count of tries, due at once. */
-export async function refundRequested(tx: Queryable, id: string, reason: NonNullable<OrderRow['refund_reason']>): Promise<void> {
-  await tx.query('UPDATE orders SET refund_reason = $2 WHERE id = $1', [id, reason]);
-  await queueOrder(tx, id, 'refund', true);
-}
-
-/** Due at once (a refund of it to ask Stripe for). */
-export async function dueNow(tx: Queryable, id: string): Promise<void> {
-  await queueOrder(tx, id, 'refund');
-}
-
-/** Why the order is refunded (the refund e-mail and the audit tell it); null: it is not refunded after all. */
-export async function setRefundReason(tx: Queryable, id: string, reason: OrderRow['refund_reason']): Promise<void> {
-  await tx.query('UPDATE orders SET refund_reason = $2 WHERE id = $1', [id, reason]);
 }
 
 /** The partner's order for ours (updated_at: when it was placed, which the allocation's time limit counts from). */

@@ -315,7 +315,9 @@ export const INVARIANTS = {
     description: "the shop sells: not paused because the partner's prepaid balance ran dry (each order refunded for it is listed)",
     sql: `
       SELECT ${ORDER_COLUMNS}, p.since, p.needed_usd_e4
-      FROM sales_pauses p LEFT JOIN orders o ON o.refund_reason = 'out_of_balance' AND o.updated_at >= p.since
+      FROM sales_pauses p
+        LEFT JOIN order_refund_reasons r ON r.reason = 'out_of_balance'
+        LEFT JOIN orders o ON o.id = r.order_id AND o.updated_at >= p.since
       WHERE p.cleared_at IS NULL`,
     detail: (row, now) =>
       `selling paused ${ago(row.since, now)}: the partner's balance cannot pay USD ${(row.needed_usd_e4 / 10_000).toFixed(2)}; top it up (the reconcile job resumes selling)${row.order_id ? ', this order refunded for it' : ''}`,

@@ -8,9 +8,9 @@ import type { Queryable } from '../db/db.ts';
 import { migrate, MIGRATIONS_DIR } from '../db/migrate.ts';
 
 /**
- * The order row is the sale (issue 47 item 3): migrations 0040-0044 move the fraud hold, the payment
+ * The order row is the sale (issue 47 item 3): migrations 0040-0045 move the fraud hold, the payment
  * page, the exchange and replacement links, the traveller and trip start, the consents, the
- * detaching and the 'seen' mark to tables of their own, with the data of a database that holds orders
+ * detaching, the 'seen' mark and why an order is refunded as a whole to tables of their own, with the data of a database that holds orders
  * in every state and every one of those features. On PGlite and a real PostgreSQL server.
  */
 const STATES = [
@@ -49,6 +49,7 @@ interface Before {
   traveller_emailed_at?: Date | null;
   detached_at?: Date | null;
   esim_seen_at?: Date | null;
+  refund_reason?: string | null;
 }
 
 const T0 = new Date('2026-11-20T10:00:00Z');
@@ -87,7 +88,7 @@ const indexesOf = async (db: Queryable, table: string) =>
     (i) => i.indexname,
   );
 
-/** The sale's columns, and why a whole order is being refunded (the refund e-mail's wording, the audit). */
+/** The sale's columns: all that stays on the order row. */
 const SALE = [
   'id',
   'number',
@@ -110,10 +111,9 @@ const SALE = [
   'created_at',
   'updated_at',
 ];
-const REFUND_REASON = ['refund_reason'];
 
 describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open }) => {
-  it('migrations 0040-0044 move every order’s hold, page, links, traveller, consents, detaching and seen mark, and drop the columns', async () => {
+  it('migrations 0040-0045 move every order’s hold, page, links, traveller, consents, detaching, seen mark and refund reason, and drop the columns', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
     for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < '0040')) copyFileSync(join(MIGRATIONS_DIR, name), join(dir, name));
     const db = await open({ migrations: dir });
@@ -136,6 +136,7 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
           checkout_url: `https://pay.example/${state}`,
           checkout_checked_at: i % 2 ? at(5) : null,
           checkout_settled_at: settled ? at(6) : null,
+          ...(state === 'refunded' && { refund_reason: 'requested' }),
         }),
       );
     }
@@ -170,10 +171,11 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
       hold_decided_by: 'op-2',
       hold_decided_at: at(4),
       hold_reason: 'stolen card',
+      refund_reason: 'fraud',
     });
     // A trip start alone; an exchange; a replacement (both ways); detached; seen.
     const trip = await orderBefore(db, { trip_starts_on: '2026-12-01' });
-    const old = await orderBefore(db, { state: 'refunded' });
+    const old = await orderBefore(db, { state: 'refunded', refund_reason: 'exchanged' });
     const exchange = await orderBefore(db, { exchange_of: old, trip_starts_on: '2026-12-24' });
     const replaced = await orderBefore(db);
     const replacement = await orderBefore(db, { amount_minor: 0, replaces: replaced });
@@ -190,11 +192,13 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
         '0042_order_links.sql',
         '0043_order_travellers.sql',
         '0044_order_consents.sql',
+        '0045_order_refund_reasons.sql',
       ]),
     );
 
-    // The order row: the sale, and why a whole order is refunded.
-    expect((await columnsOf(db, 'orders')).sort()).toEqual([...SALE, ...REFUND_REASON].sort());
+    // The order row: the sale, 20 columns.
+    expect((await columnsOf(db, 'orders')).sort()).toEqual([...SALE].sort());
+    expect(SALE).toHaveLength(20);
     expect(await db.query('SELECT count(*)::int AS count FROM orders')).toEqual([{ count: orders }]);
 
     // The hold, each state with who decided, when and why; the "held now" index.
@@ -260,5 +264,12 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
     ).toEqual([{ terms_version: '2026-01', terms_accepted_at: at(0), immediate_start_requested_at: at(1) }]);
     expect(await db.query('SELECT order_id, detached_at FROM detached_orders')).toEqual([{ order_id: detached, detached_at: at(30) }]);
     expect(await db.query('SELECT order_id, seen_at FROM seen_esims')).toEqual([{ order_id: seen, seen_at: at(7) }]);
+
+    // Why a whole order is refunded, for those that are (one in each state's list is refunded as asked).
+    expect(await db.query('SELECT order_id, reason FROM order_refund_reasons ORDER BY reason')).toEqual([
+      { order_id: old, reason: 'exchanged' },
+      { order_id: rejected, reason: 'fraud' },
+      { order_id: byState.get('refunded'), reason: 'requested' },
+    ]);
   }, 180_000);
 });

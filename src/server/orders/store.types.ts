@@ -2,14 +2,14 @@ import type { DataKind, Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.ts';
 import type { LimitInStatement } from '../limits.types.ts';
-import type { RefundReason } from '../refunds/refund-command.types.ts';
 
 /**
  * An order as stored (src/server/db/migrations/0001_orders.sql): the sale. What is not the sale is
  * in tables of its own (issue 47 item 3, migrations 0040-0044): the fraud hold (order_holds,
  * fraud/holds.ts), the payment page (order_checkouts, OrderWithCheckout), the exchange and
  * replacement links (order_links, order-links.ts), the traveller and trip start (order_travellers,
- * travellers/travellers.ts), the consents (order_consents, OrderConsent).
+ * travellers/travellers.ts), the consents (order_consents, OrderConsent), why it is refunded as a
+ * whole (order_refund_reasons, refunds/refund-reasons.ts).
  */
 export interface OrderRow {
   id: string;
@@ -33,8 +33,6 @@ export interface OrderRow {
   /** A top-up's eSIM: the order that bought it. */
   top_up_of: string | null;
   partner_order_no: string | null;
-  /** Why the order is being refunded as a whole (the refund e-mail's wording); its refunds are rows of their own (refunds/store.ts). */
-  refund_reason: RefundReason | null;
   /** The cart whose one payment this order shares (migration 0029); null: an order paid on its own. */
   cart_id: string | null;
 }

@@ -1,7 +1,8 @@
 import type { Db, Queryable } from '../db/db.ts';
-import * as queue from '../fulfilment/queue.ts';
+import { queueOrder } from '../jobs/order-jobs.ts';
 import { createOrderStore, moveOrder } from '../orders/store.ts';
 import { RefundRefused, type RefundCommand, type RefundOutcome, type RefundRequest } from './refund-command.types.ts';
+import { refundRequested } from './refund-reasons.ts';
 import { recordRequest, refundById } from './store.ts';
 
 /**
@@ -42,7 +43,7 @@ export async function startBuyersRefund(
   if (recorded.state !== 'delivered' || recorded.leftMinor !== 0)
     throw new RefundRefused('not_refundable', `order ${request.orderId} is ${recorded.state}`);
   await moveOrder(tx, request.orderId, 'refund_requested', request.reason === 'requested' ? 'buyer_requested' : `buyer_${request.reason}`);
-  await queue.refundRequested(tx, request.orderId, request.reason);
+  await refundRequested(tx, request.orderId, request.reason);
 }
 
 export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Promise<void> }): RefundCommand {
@@ -67,7 +68,7 @@ export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Pr
         // Not delivered, or an operator's refund of the whole of a delivered eSIM never installed:
         // the order's own refund, which cancels an unused eSIM at the partner first (fulfilment.ts,
         // cancelAtPartner). Installed meanwhile, the eSIM stays the buyer's and the operator's refund is still made.
-        await queue.refundRequested(tx, request.orderId, row.reason);
+        await refundRequested(tx, request.orderId, row.reason);
       } else {
         // The order's state says nothing of this refund: its own event does (the order's timeline).
         await tx.query('INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, $2, $2, $3)', [
@@ -76,7 +77,7 @@ export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Pr
           cause,
         ]);
         // Due at once: the order's run asks Stripe for it.
-        await queue.dueNow(tx, request.orderId);
+        await queueOrder(tx, request.orderId, 'refund');
       }
       return recorded;
     });

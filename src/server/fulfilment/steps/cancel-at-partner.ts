@@ -1,11 +1,11 @@
 import { refreshEsims } from '../../esims/refresh.ts';
+import { setRefundReason } from '../../refunds/refund-reasons.ts';
 import { deletedUnused } from '../../esims/view.ts';
 import { voidOutcome } from '../../orders/purchase-outcome.ts';
 import type { OrderRow } from '../../orders/store.types.ts';
 import * as refunds from '../../refunds/store.ts';
 import type { Lease } from '../lease.ts';
 import { partnerWrites } from '../partner-writes.ts';
-import * as queue from '../queue.ts';
 import { ambiguous, partnerEsim, refused, type Step, type StepContext } from './step.ts';
 
 /**
@@ -46,7 +46,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
       // Installed in the meantime: not refundable (terms), so the eSIM stays the buyer's.
       await lease.write(async (tx) => {
         await partnerWrites.settle(tx, write, 'refused', `read back: ${now.status}`);
-        await queue.setRefundReason(tx, order.id, null);
+        await setRefundReason(tx, order.id, null);
         await refunds.cancelUnasked(tx, order.id);
         await voidOutcome(tx, order.id, 'installed before its refund');
         await ctx.orders.move(tx, order.id, 'delivered', 'refund_refused: installed');

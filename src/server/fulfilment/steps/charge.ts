@@ -1,9 +1,11 @@
 import type { OrderRow } from '../../orders/store.types.ts';
+import type { RefundReason } from '../../refunds/refund-command.types.ts';
+import { setRefundReason } from '../../refunds/refund-reasons.ts';
 import { settleRefund } from '../../refunds/settle.ts';
 import * as refunds from '../../refunds/store.ts';
 import { LeaseLost, type Lease } from '../lease.ts';
 import * as queue from '../queue.ts';
-import type { Step, StepContext } from './step.ts';
+import type { OrderInWork, Step, StepContext } from './step.ts';
 
 /** One refund row at Stripe under this claim (refunds/settle.ts has its state model). */
 const settle = (ctx: StepContext, lease: Lease, id: string) =>
@@ -55,15 +57,15 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<num
 export async function refundOrder(
   ctx: StepContext,
   lease: Lease,
-  order: OrderRow,
-  reason: NonNullable<OrderRow['refund_reason']>,
+  order: OrderInWork,
+  reason: RefundReason,
 ): Promise<'refunded' | { retryInMs: number }> {
   const { db } = ctx;
   const payment = await refunds.paidPayment(db, order.id);
   if (!payment?.payment_intent_id) throw new Error(`order ${order.id}: no payment to refund`);
   // Why the order is refunded as a whole (the refund e-mail's words, and what makes it owed): a
   // delivery that ran out of tries enters fulfilment_failed with none yet.
-  if (!order.refund_reason) await lease.write((tx) => queue.setRefundReason(tx, order.id, reason));
+  if (!order.refund_reason) await lease.write((tx) => setRefundReason(tx, order.id, reason));
   const counted = (await refunds.refundsOf(db, order.id)).filter((r) => r.status !== 'cancelled');
   const given = counted.reduce((sum, r) => sum + r.amount_minor, 0);
   if (given < payment.amount_minor) {

@@ -1,4 +1,5 @@
 import type { OrderRow } from '../../orders/store.types.ts';
+import { setRefundReason } from '../../refunds/refund-reasons.ts';
 import type { Lease } from '../lease.ts';
 import * as queue from '../queue.ts';
 import type { Step, StepContext } from './step.ts';
@@ -12,7 +13,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<'se
   const id = order.id;
   if (order.uid === null && order.kind === 'esim' && !(await queue.emailSent(ctx.db, id, 'order'))) {
     await lease.write(async (tx) => {
-      await queue.setRefundReason(tx, id, 'account_deleted');
+      await setRefundReason(tx, id, 'account_deleted');
       await ctx.orders.move(tx, id, 'refund_requested', 'account_deleted');
     });
     return 'refund';

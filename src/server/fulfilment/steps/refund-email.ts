@@ -1,13 +1,12 @@
-import type { OrderRow } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.ts';
 import * as queue from '../queue.ts';
-import type { Step, StepContext } from './step.ts';
+import type { OrderInWork, Step, StepContext } from './step.ts';
 
 /**
  * The refunded order's e-mail, once, when it was refunded as a whole (its reason). 'wait': an
  * undelivered eSIM of a cart waits for the cart's other eSIMs, one e-mail tells them all.
  */
-async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<'sent' | 'wait'> {
+async function run(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<'sent' | 'wait'> {
   if (!order.refund_reason || !(await queue.emailOwed(ctx.db, order.id, 'refund'))) return 'sent';
   return (await ctx.emails.sendRefundEmail(lease, order)) === 'wait' ? 'wait' : 'sent';
 }

@@ -1,16 +1,14 @@
-import { linksOf } from '../../orders/order-links.ts';
-import type { OrderRow } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.ts';
 import { cancelAtPartner } from './cancel-at-partner.ts';
-import { fresh, type Step, type StepContext } from './step.ts';
+import { fresh, type OrderInWork, type Step, type StepContext } from './step.ts';
 
 /**
  * A replacement's first step: the eSIM it replaces, when never downloaded, is cancelled at the
  * partner (which refunds us for it), settled by reading as every cancel is. Installed meanwhile, it
  * is the buyer's still, and the replacement goes ahead at our cost all the same.
  */
-async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<void> {
-  const old = await fresh(ctx, (await linksOf(ctx.db, order.id)).replaces!);
+async function run(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<void> {
+  const old = await fresh(ctx, order.replaces!);
   const esim = await ctx.esims.ofOrder(ctx.db, old.id);
   if (!esim || esim.status !== 'ready' || esim.installed) return;
   if (await cancelAtPartner.run(ctx, lease, old))

@@ -1,8 +1,10 @@
 import type Stripe from 'stripe';
 import type { Db } from '../../db/db.ts';
 import type { EsimStore } from '../../esims/store.types.ts';
-import { linksOf, type OrderLinks } from '../../orders/order-links.ts';
+import { LINK_COLUMNS, type OrderLinks } from '../../orders/order-links.ts';
 import type { OrderRow, OrderStore } from '../../orders/store.types.ts';
+import type { RefundReason } from '../../refunds/refund-command.types.ts';
+import { REFUND_REASON_COLUMN } from '../../refunds/refund-reasons.ts';
 import { PartnerError, type EsimPartner, type EsimProfile } from '../../partner/partner.ts';
 import type { createFulfilmentEmails } from '../emails.ts';
 import { LeaseLost, type Lease } from '../lease.ts';
@@ -18,8 +20,8 @@ import { LeaseLost, type Lease } from '../lease.ts';
  */
 export interface Step<Result = void> {
   readonly name: string;
-  run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<Result>;
-  compensate?(ctx: StepContext, lease: Lease, order: OrderRow): Promise<void>;
+  run(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<Result>;
+  compensate?(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<void>;
 }
 
 /** What the steps share: the stores, the outside services and the fulfilment's settings. */
@@ -57,9 +59,17 @@ export async function partnerEsim(ctx: StepContext, esimTranNo: string): Promise
   return profile;
 }
 
+/**
+ * An order as the steps work on it: the sale, the orders it exchanges or replaces (order_links:
+ * which workflow delivers it) and why it is refunded as a whole, if it is (order_refund_reasons).
+ */
+export type OrderInWork = OrderRow & OrderLinks & { refund_reason: RefundReason | null };
+
 /** The order as stored now. */
-/** The order as stored now, with the orders it exchanges or replaces (order_links): which workflow delivers it. */
-export const fresh = async (ctx: StepContext, id: string): Promise<OrderRow & OrderLinks> => ({
-  ...(await ctx.orders.byId(ctx.db, id))!,
-  ...(await linksOf(ctx.db, id)),
-});
+export async function fresh(ctx: StepContext, id: string): Promise<OrderInWork> {
+  const [beside] = await ctx.db.query<OrderLinks & { refund_reason: RefundReason | null }>(
+    `SELECT ${LINK_COLUMNS}, ${REFUND_REASON_COLUMN} FROM (SELECT $1::uuid AS id) o`,
+    [id],
+  );
+  return { ...(await ctx.orders.byId(ctx.db, id))!, ...beside! };
+}

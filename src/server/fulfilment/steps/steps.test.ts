@@ -10,7 +10,7 @@ import type { OrderRow } from '../../orders/store.types.ts';
 import type { EsimPartner, EsimProfile } from '../../partner/partner.ts';
 import { claimOrder } from '../lease.ts';
 import { orderAtPartner } from './order-at-partner.ts';
-import type { StepContext } from './step.ts';
+import type { OrderInWork, StepContext } from './step.ts';
 
 /**
  * A step that fails after its partner call (issue 47 item 2): the partner applied the write but
@@ -105,7 +105,11 @@ describe.each(databaseDrivers())('a delivery step on $name', { timeout: 60_000 }
       'SELECT call, outcome, detail FROM partner_writes WHERE order_id = $1 ORDER BY id',
       [id],
     );
-  const order = async (id: string) => (await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0]!;
+  // A plain sale: no links, no refund reason.
+  const order = async (id: string): Promise<OrderInWork> => ({
+    ...(await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0]!,
+    ...{ exchange_of: null, replaces: null, replaced_by: null, refund_reason: null },
+  });
 
   it('orders at the partner, loses the answer, settles it by reading the partner, then cancels what it allocated', async () => {
     const fake = fakePartner();

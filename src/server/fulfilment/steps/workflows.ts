@@ -1,5 +1,3 @@
-import type { OrderLinks } from '../../orders/order-links.ts';
-import type { OrderRow } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.ts';
 import { charge, refundOrder } from './charge.ts';
 import { deliverAndEmail } from './deliver-and-email.ts';
@@ -8,7 +6,7 @@ import { readProfile } from './read-profile.ts';
 import { releaseReplaced } from './release-replaced.ts';
 import { replacementFailed } from './replacement-failed.ts';
 import { screen } from './screen.ts';
-import type { Outcome, Step, StepContext } from './step.ts';
+import type { OrderInWork, Outcome, Step, StepContext } from './step.ts';
 import { topUp } from './top-up.ts';
 
 /**
@@ -29,18 +27,18 @@ export interface Workflow {
   /** The steps in order, as the back office and the docs name them. */
   steps: readonly Step<unknown>[];
   /** Before the partner is called; 'held': an admin decides first (the run stops here). */
-  before(ctx: StepContext, lease: Lease, order: OrderRow): Promise<'held' | 'go'>;
+  before(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<'held' | 'go'>;
   /** The partner's part: true once the order is delivered, false to look again soon. */
-  atPartner(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boolean>;
+  atPartner(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<boolean>;
   /** The delivery failed for good (fulfilment_failed): its steps undone in reverse; 'moved' when it ended otherwise. */
-  compensate(ctx: StepContext, lease: Lease, order: OrderRow, firstTime: boolean): Promise<Outcome | 'refunded' | 'moved'>;
+  compensate(ctx: StepContext, lease: Lease, order: OrderInWork, firstTime: boolean): Promise<Outcome | 'refunded' | 'moved'>;
 }
 
-const screened = async (ctx: StepContext, lease: Lease, order: OrderRow) =>
+const screened = async (ctx: StepContext, lease: Lease, order: OrderInWork) =>
   (await screen.run(ctx, lease, order)) === 'held' ? 'held' : 'go';
 
 /** The partner's order, then (on a later run: the partner allocates and says so) its profile. */
-async function orderAndRead(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boolean> {
+async function orderAndRead(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<boolean> {
   if (!order.partner_order_no) {
     await orderAtPartner.run(ctx, lease, order);
     return false;
@@ -49,7 +47,7 @@ async function orderAndRead(ctx: StepContext, lease: Lease, order: OrderRow): Pr
 }
 
 /** A paid delivery's compensation: what the partner allocated for it cancelled (once, before the first refund is asked), then the charge refunded. */
-async function refundCharge(ctx: StepContext, lease: Lease, order: OrderRow, firstTime: boolean) {
+async function refundCharge(ctx: StepContext, lease: Lease, order: OrderInWork, firstTime: boolean) {
   if (firstTime) await orderAtPartner.compensate!(ctx, lease, order);
   return refundOrder(ctx, lease, order, order.refund_reason ?? 'not_delivered');
 }
@@ -86,7 +84,7 @@ const workflows: Record<Workflow['name'], Workflow> = {
 };
 
 /** The workflow an order is delivered by. */
-export function workflowOf(order: OrderRow & OrderLinks): Workflow {
+export function workflowOf(order: OrderInWork): Workflow {
   if (order.kind === 'top_up') return workflows['top-up'];
   if (order.replaces) return workflows.replacement;
   return order.exchange_of ? workflows.exchange : workflows.sale;
