@@ -4,7 +4,7 @@
 // PGlite is one process's). Exit 0: nothing broken; 1: findings; 2: the audit could not run.
 // Usage: npm run orders:audit
 import { existsSync } from 'node:fs';
-import { DEFAULT_DATA_DIR } from '../src/server/config.ts';
+import { DEFAULT_DATA_DIR } from '../src/server/db/pglite.ts';
 import { openDatabase } from '../src/server/db/open.ts';
 import { auditDatabase, auditReport } from '../src/server/orders/audit.ts';
 

@@ -1,5 +1,6 @@
 import { isRealOrigin } from '../config/env.ts';
 import { DEFAULT_SITE_URL } from '../config/site.ts';
+import { DEFAULT_DATA_DIR } from './db/pglite.ts';
 import { ESIM_ACCESS_BASE_URL, type EsimAccessConfig } from './partner/esim-access/config.ts';
 
 /**
@@ -67,9 +68,6 @@ export const REQUIRED_VARIABLES = [
   'VAPID_PRIVATE_KEY',
   'ALERTS_SECRET',
 ] as const;
-
-/** Where PGlite keeps the shop's data without DATABASE_URL (`npm start`), unless SHOP_DATA_DIR says. */
-export const DEFAULT_DATA_DIR = '.data/pglite';
 
 /** Every variable of the environment the shop API reads is read here. */
 export function shopConfigFromEnv(env: Env = process.env): ShopConfig {

@@ -5,7 +5,7 @@ import { firebaseAccounts } from './auth.ts';
 import type { ShopConfig } from './config.ts';
 import type { Db } from './db/db.ts';
 import { openDatabase } from './db/open.ts';
-import { startReconcileTimer } from './jobs/reconcile.ts';
+import { startReconcileTimer } from './reconcile/reconcile.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { postgresPartnerBudget } from './partner/partner-budget.ts';

@@ -18,7 +18,7 @@ import { localizePath } from '../../i18n/paths.ts';
 import type { Db } from '../db/db.ts';
 import type { EsimRow, EsimStore } from '../esims/store.types.ts';
 import { topUpSupported } from '../esims/view.ts';
-import { alertEmail } from '../mail/alert-email.ts';
+import { alertEmail } from './alert-email.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createOrderStore } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';

@@ -2,9 +2,8 @@
 // SHOP_DATA_DIR), once per release and before the new revision takes traffic (deploy/deploy.sh runs
 // it as a Cloud Run job from the same image). Prints what it applied. Exit 0: the schema is current;
 // 1: a migration failed (nothing of that file applied: each runs in its own transaction).
-import { DEFAULT_DATA_DIR } from '../config.ts';
 import { migrate } from './migrate.ts';
-import { openPglite } from './pglite.ts';
+import { DEFAULT_DATA_DIR, openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 
 const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;

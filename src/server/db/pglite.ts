@@ -3,6 +3,9 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { Db, Queryable } from './db.ts';
 import { INT8_OID, parseInt8 } from './types.ts';
 
+/** Where PGlite keeps the shop's data without DATABASE_URL (`npm start`), unless SHOP_DATA_DIR says. */
+export const DEFAULT_DATA_DIR = '.data/pglite';
+
 type Runner = Pick<PGlite, 'query' | 'exec'> | Transaction;
 
 /**

@@ -1,4 +1,4 @@
-import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
+import type { OrderRunner } from './services.types.ts';
 import type { UserLimiter } from '../limits.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { buyersRefund } from '../refunds/refund-command.ts';
@@ -11,7 +11,7 @@ import { esimStatus, isRefundable } from './view.ts';
 export interface BuyerRefundDeps {
   esims: Pick<EsimStore, 'ownedOne' | 'refresh'>;
   partner: Pick<EsimPartner, 'queryProfiles'>;
-  fulfilment: Pick<Fulfilment, 'requestRefund'>;
+  fulfilment: Pick<OrderRunner, 'requestRefund'>;
   limits: Pick<UserLimiter, 'take'>;
 }
 

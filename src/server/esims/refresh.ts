@@ -1,4 +1,4 @@
-import type { Alerts } from '../alerts/alerts.types.ts';
+import type { EsimAlerts } from './services.types.ts';
 import type { EsimPartner, PartnerReadOptions } from '../partner/partner.ts';
 import type { EsimStore } from './store.types.ts';
 
@@ -12,7 +12,7 @@ export async function refreshEsims(
   partner: EsimPartner,
   esims: EsimStore,
   esimTranNos: readonly string[],
-  options: { usage?: boolean; alerts?: Pick<Alerts, 'check'>; read?: PartnerReadOptions } = {},
+  options: { usage?: boolean; alerts?: Pick<EsimAlerts, 'check'>; read?: PartnerReadOptions } = {},
 ): Promise<void> {
   if (esimTranNos.length === 0) return;
   for (const esimTranNo of esimTranNos) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.ts';
-import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
+import type { OrderRunner } from './services.types.ts';
 import type { UserLimiter } from '../limits.types.ts';
 import { decideOutcome } from '../orders/purchase-outcome.ts';
 import type { OrderRow } from '../orders/store.types.ts';
@@ -24,7 +24,7 @@ export interface ReplaceEsimDeps {
   db: Db;
   esims: Pick<EsimStore, 'ownedOne' | 'refresh'>;
   partner: Pick<EsimPartner, 'queryProfiles'>;
-  fulfilment: Pick<Fulfilment, 'run'>;
+  fulfilment: Pick<OrderRunner, 'run'>;
   limits: Pick<UserLimiter, 'take'>;
 }
 

@@ -3,10 +3,9 @@ import type { Snapshot } from '../../catalogue/schema.ts';
 import type { Currency } from '../../config/currencies.ts';
 import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS, TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
 import { ERROR_CODES, Traveller, type EsimList, type EsimSteps, type TopUpPlans, type TravellerLink } from '../../contract/shop-api.ts';
-import type { Alerts } from '../alerts/alerts.types.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
-import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
+import type { EsimAlerts, OrderRunner } from './services.types.ts';
 import { noTopUps } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
 import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
@@ -29,9 +28,9 @@ export interface EsimRoutesDeps {
   esims: EsimStore;
   destination: DestinationOf;
   partner: EsimPartner;
-  fulfilment: Fulfilment;
+  fulfilment: OrderRunner;
   limits: UserLimiter;
-  alerts: Pick<Alerts, 'check' | 'seen'>;
+  alerts: EsimAlerts;
   travellerMail: ShareDeps['mail'];
   /** The snapshot's rates: top-ups are priced on them as the plans are. */
   catalogue: Pick<Snapshot, 'exchangeRates'>;

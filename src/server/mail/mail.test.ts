@@ -17,7 +17,7 @@ import { simpleParser } from 'mailparser';
 import { ALERT_KINDS } from '../../contract/shop-api.ts';
 import { LOCALE_CODES } from '../../i18n/locales.ts';
 import { unsubscribeToken, unsubscribeUrl } from '../alerts/unsubscribe-token.ts';
-import { alertEmail, type AlertEmailInput } from './alert-email.ts';
+import { alertEmail, type AlertEmailInput } from '../alerts/alert-email.ts';
 import { createMailer, MailError } from './mailer.ts';
 import { orderEmail, type MailEsim } from './order-email.ts';
 import type { MailOrder } from './order-summary.ts';

@@ -17,7 +17,7 @@ import type { RefundRow } from './refund-command.types.ts';
  *   pending        read at Stripe again on each look (its webhook usually comes first)
  *   failed         asked again after a wait that grows with the row's failures (the delays)
  *   succeeded      the money is back; a late failure (the webhook) makes it failed again, and a
- *                  refunded order goes back to refund_requested (stripe-webhook.ts)
+ *                  refunded order goes back to refund_requested (webhooks/stripe-event.ts)
  *   cancelled      never asked, never will be (an eSIM installed before its refund)
  *
  * Only the fulfilment calls this, under its claim on the order (one worker per order): `write`

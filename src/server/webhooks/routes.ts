@@ -11,7 +11,7 @@ import { fail, sameSecret } from '../http.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import type { EsimPartner, PartnerNotification } from '../partner/partner.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
-import { handleStripeEvent } from '../payments/stripe-webhook.ts';
+import { handleStripeEvent } from './stripe-event.ts';
 
 const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
 const MAX_PARTNER_BODY_BYTES = 64 * 1024;

@@ -51,7 +51,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<num
  * shop's, made here), every open row of the order is carried at Stripe, and the order is called
  * refunded only once Stripe says all of them succeeded and together they give back what was paid;
  * the refund e-mail is then owed, once (a refund that fails late reopens the order:
- * stripe-webhook.ts, and it is asked again without a second e-mail). Answers 'refunded' once the
+ * webhooks/stripe-event.ts, and it is asked again without a second e-mail). Answers 'refunded' once the
  * order is refunded, else when to look again.
  */
 export async function refundOrder(

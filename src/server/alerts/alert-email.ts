@@ -1,5 +1,5 @@
-import { alertEmailTexts, alertTexts, type AlertTextInput } from '../alerts/messages.ts';
-import { renderEmail, type Block, type Email } from './render.ts';
+import { alertEmailTexts, alertTexts, type AlertTextInput } from './messages.ts';
+import { renderEmail, type Block, type Email } from '../mail/render.ts';
 
 export interface AlertEmailInput extends AlertTextInput {
   /** Checkout for a top-up of this eSIM; undefined when it cannot be topped up. */

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { Db } from '../db/db.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import { handleStripeEvent } from './stripe-webhook.ts';
+import { handleStripeEvent } from './stripe-event.ts';
 
 /**
  * Stripe retries a webhook for three days, then gives up (docs.stripe.com/webhooks); an endpoint

@@ -9,10 +9,10 @@ import type { OrderStore } from '../orders/store.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { fillChargeFacts } from '../payments/charge-facts.ts';
-import { syncCheckouts } from '../payments/checkout-sync.ts';
+import { syncCheckouts } from '../webhooks/checkout-sync.ts';
 import { sendDueSupportEmails } from '../support/outbox.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
-import { runDueSweeps, type Sweep } from './periodic.ts';
+import { runDueSweeps, type Sweep } from '../jobs/periodic.ts';
 
 /**
  * The reconcile job, run by the in-process timer and POST /jobs/reconcile: the order jobs that are

@@ -2,8 +2,8 @@ import type Stripe from 'stripe';
 import type { OrderState } from '../../contract/shop-api.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import { isUuid } from '../uuid.ts';
-import { recordMismatch, type PaymentMismatch } from './mismatches.ts';
-import { paymentDetails, refundStatus } from './stripe.ts';
+import { recordMismatch, type PaymentMismatch } from '../payments/mismatches.ts';
+import { paymentDetails, refundStatus } from '../payments/stripe.ts';
 import { recordStripeNews, rowOfStripeRefund } from '../refunds/store.ts';
 import { cartById, ordersOfCart } from '../carts/store.ts';
 
