@@ -11,6 +11,7 @@ const TIMED_TESTS = [
   'src/server/long-poll.api.test.ts',
   'src/server/alerts.api.test.ts',
   'src/server/partner/partner-budget.test.ts',
+  'src/server/orders/audit-speed.test.ts',
   'stand-ins/esim-access/server.test.ts',
 ];
 

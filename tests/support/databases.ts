@@ -2,7 +2,7 @@
 // and a fresh database on the run's real PostgreSQL server (tests/support/postgres-setup.ts).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { Db } from '../../src/server/db/db.ts';
 import { migrate, MIGRATIONS_DIR } from '../../src/server/db/migrate.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
@@ -77,6 +77,26 @@ const DRIVERS: readonly DatabaseDriver[] = [
 export function databaseDrivers(options: { only?: DatabaseDriver['name'] } = {}): DatabaseDriver[] {
   const only = process.env.TEST_ALL_DRIVERS === '1' ? undefined : options.only;
   return DRIVERS.filter((driver) => only === undefined || driver.name === only);
+}
+
+/**
+ * A database of one driver for the tests of a describe block: opened before them and handed to
+ * `use`, closed after them; `truncate` names the tables emptied before each test.
+ */
+export function withDatabase(open: DatabaseDriver['open'], use: (db: Db) => void, options: { truncate?: string } = {}): void {
+  let db: Db | undefined;
+  beforeAll(async () => {
+    db = await open();
+    use(db);
+  }, 120_000); // PGlite migrated from scratch: slow on a busy machine
+  afterAll(async () => {
+    await db?.close();
+  });
+  if (options.truncate) {
+    beforeEach(async () => {
+      await db!.query(`TRUNCATE ${options.truncate} CASCADE`);
+    });
+  }
 }
 
 /** The URL of a database the PostgreSQL driver opened, for a second pool (a second process) or openDatabase. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.ts';
 import { claimOrder, LeaseLost } from '../fulfilment/lease.ts';
 import { auditOrders } from '../orders/audit.ts';
@@ -26,12 +26,7 @@ async function order(db: Db, state = 'pending_payment'): Promise<string> {
 
 describe.each(databaseDrivers())('the jobs table on $name', { timeout: 60_000 }, ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-  });
+  withDatabase(open, (opened) => (db = opened));
   const drain = async () => {
     // Whatever earlier tests left due: claimed and ended, so each test sees only its own.
     for (

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.ts';
 import { ActionKeyReused, createActionRecords, type ActionOutcome, type ActionRecords } from './action-records.ts';
 
@@ -15,16 +15,14 @@ describe.each(databaseDrivers())('operator actions on $name', ({ open }) => {
   const request = (idempotencyKey: string) => ({ operator, action: 'note' as const, idempotencyKey, reason: 'why' });
   const done: ActionOutcome = { outcome: 'done', detail: null };
 
-  beforeAll(async () => {
-    db = await open();
-    records = createActionRecords(db);
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await db.query('TRUNCATE operator_actions CASCADE');
-  });
+  withDatabase(
+    open,
+    (opened) => {
+      db = opened;
+      records = createActionRecords(opened);
+    },
+    { truncate: 'operator_actions' },
+  );
 
   it('runs an action once per key, and records who, why and what came of it', async () => {
     let runs = 0;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import { LOW_BALANCE_CHECK_EVERY_MS } from '../../config/constants.ts';
 import type { Db } from '../db/db.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
@@ -29,14 +29,8 @@ describe.each(databaseDrivers())('the partner balance alert on $name', ({ open }
   const check = (providerEmail: string | null = 'owner@example.com') =>
     checkPartnerBalance({ db, partner, mailer, providerEmail: providerEmail ?? undefined, thresholdUsd: 200 });
 
-  beforeAll(async () => {
-    db = await open();
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await db.query('TRUNCATE balance_alerts, balance_checks');
+  withDatabase(open, (opened) => (db = opened), { truncate: 'balance_alerts, balance_checks' });
+  beforeEach(() => {
     sent = [];
     failSends = false;
   });

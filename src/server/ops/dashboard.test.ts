@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import { paidOrders } from '../../../tests/support/paid-orders.ts';
 import { LOW_BALANCE_USD } from '../../config/constants.ts';
 import type { Db } from '../db/db.ts';
@@ -31,15 +31,7 @@ describe('berlinMidnight', () => {
 
 describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await db.query('TRUNCATE orders, payments, refunds, sales_pauses, operator_actions CASCADE');
-  });
+  withDatabase(open, (opened) => (db = opened), { truncate: 'orders, payments, refunds, sales_pauses, operator_actions' });
 
   it('adds up orders paid, gross, VAT, wholesale, Stripe fees, refunds and margin for today, 7 and 30 days', async () => {
     const data = paidOrders(db);

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import { paidOrders } from '../../../tests/support/paid-orders.ts';
 import type { Db } from '../db/db.ts';
 import { ordersCsv } from './orders-csv.ts';
@@ -8,15 +8,7 @@ import { ordersCsv } from './orders-csv.ts';
 /** The accountant's CSV (issue 30 item 8), read back as a spreadsheet program would, on PGlite and PostgreSQL. */
 describe.each(databaseDrivers())('the orders CSV on $name', ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await db.query('TRUNCATE orders, payments, refunds CASCADE');
-  });
+  withDatabase(open, (opened) => (db = opened), { truncate: 'orders, payments, refunds' });
 
   const numberOf = async (id: string) => {
     const [row] = await db.query<{ number: number }>('SELECT number FROM orders WHERE id = $1', [id]);

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { migrate, MIGRATIONS_DIR } from '../db/migrate.ts';
 import { decideOutcome, voidOutcome } from './purchase-outcome.ts';
@@ -62,12 +62,7 @@ const outcomes = async (db: Queryable, id: string) =>
 
 describe.each(databaseDrivers())('one outcome per purchase on $name', ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  }, 120_000); // PGlite migrated from scratch: slow on a busy machine
-  afterAll(async () => {
-    await db?.close();
-  });
+  withDatabase(open, (opened) => (db = opened));
 
   it('decides once: the same again is the same decision, another outcome is answered with the first, nothing written', async () => {
     const id = await order(db);

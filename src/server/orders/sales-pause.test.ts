@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import { openSalesPause, pauseSales, pauseSalesByOperator, resumeSales, resumeSalesIfFunded, salesPaused } from './sales-pause.ts';
@@ -17,15 +17,7 @@ describe.each(databaseDrivers())('the sales pause on $name', ({ open }) => {
     return Number(row!.id);
   };
 
-  beforeAll(async () => {
-    db = await open();
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-  });
-  beforeEach(async () => {
-    await db.query('TRUNCATE sales_pauses, operator_actions CASCADE');
-  });
+  withDatabase(open, (opened) => (db = opened), { truncate: 'sales_pauses, operator_actions' });
 
   it("keeps an operator's pause however much balance the partner has, until the operator resumes", async () => {
     expect(await pauseSalesByOperator(db, 'inventory check', await operatorAction())).toBe('paused');

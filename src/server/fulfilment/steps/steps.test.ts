@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseDrivers } from '../../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase } from '../../../../tests/support/databases.ts';
 import type { Db } from '../../db/db.ts';
 import { createEsimStore } from '../../esims/store.ts';
 import { queueOrder } from '../../jobs/order-jobs.ts';
@@ -69,12 +69,7 @@ function fakePartner() {
 
 describe.each(databaseDrivers())('a delivery step on $name', { timeout: 60_000 }, ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
-  });
+  withDatabase(open, (opened) => (db = opened));
 
   async function provisioningOrder(): Promise<string> {
     const id = randomUUID();
