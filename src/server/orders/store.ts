@@ -129,23 +129,45 @@ export async function moveOrder(tx: Queryable, id: string, to: OrderState, cause
   return true;
 }
 
-export function createOrderStore(db: Db): OrderStore {
-  const move = moveOrder;
-
-  /** Cancels the person's open orders and queues their payment pages for closing at Stripe; answers those pages. */
-  async function cancelOpenOrders(tx: Queryable, uid: string, cause: string): Promise<string[]> {
-    const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
-      `SELECT o.id, c.checkout_session_id FROM orders o ${CHECKOUT_JOIN} WHERE o.uid = $1 AND o.state = 'pending_payment'`,
-      [uid],
-    );
-    for (const { id, checkout_session_id } of open) {
-      await move(tx, id, 'cancelled', cause);
-      await queueCheckoutExpiry(tx, id, checkout_session_id);
-    }
-    // A cart's orders share one page.
-    return [...new Set(open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])))];
+/** Cancels the person's open orders and queues their payment pages for closing at Stripe; answers those pages. */
+async function cancelOpenOrders(tx: Queryable, uid: string, cause: string): Promise<string[]> {
+  const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
+    `SELECT o.id, c.checkout_session_id FROM orders o ${CHECKOUT_JOIN} WHERE o.uid = $1 AND o.state = 'pending_payment'`,
+    [uid],
+  );
+  for (const { id, checkout_session_id } of open) {
+    await moveOrder(tx, id, 'cancelled', cause);
+    await queueCheckoutExpiry(tx, id, checkout_session_id);
   }
+  // A cart's orders share one page.
+  return [...new Set(open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])))];
+}
 
+/** Records a payment of the order, once per session and status, in the caller's transaction. */
+async function recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void> {
+  await tx.query(
+    `INSERT INTO payments (order_id, provider, checkout_session_id, payment_intent_id, status, amount_minor, currency,
+       method_type, card_brand, card_last4, receipt_url)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (provider, checkout_session_id, status, order_id) DO NOTHING`,
+    [
+      orderId,
+      payment.provider,
+      payment.checkoutSessionId,
+      payment.paymentIntentId,
+      payment.status,
+      payment.amountMinor,
+      payment.currency,
+      payment.method?.type ?? null,
+      payment.method?.brand ?? null,
+      payment.method?.last4 ?? null,
+      payment.receiptUrl,
+    ],
+  );
+}
+
+/** OrderStore's openOrder on this database (its overloads: only a call with `limit` can be refused). */
+function orderOpener(db: Db): OrderStore['openOrder'] {
   /**
    * The buyer's open order for this plan, or a new one: a double click, a second tab or a
    * retry after a failure finds the same order (one open order per buyer and plan). An open
@@ -237,7 +259,7 @@ export function createOrderStore(db: Db): OrderStore {
       if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
       if (open) {
         const cause = stale(open) ? 'checkout_timed_out' : open.top_up_of === order.topUpOf ? 'price_changed' : 'replaced';
-        await move(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
+        await moveOrder(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
         await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
       }
       const row = await insertOrder(tx, order, id, null);
@@ -249,10 +271,14 @@ export function createOrderStore(db: Db): OrderStore {
     });
   }
 
-  return {
-    move,
+  return openOrder;
+}
 
-    openOrder,
+export function createOrderStore(db: Db): OrderStore {
+  return {
+    move: moveOrder,
+
+    openOrder: orderOpener(db),
 
     /**
      * Records the payment page of an open order; the first one wins. An order closed meanwhile (its
@@ -303,27 +329,7 @@ export function createOrderStore(db: Db): OrderStore {
       return rows.length > 0;
     },
 
-    async recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void> {
-      await tx.query(
-        `INSERT INTO payments (order_id, provider, checkout_session_id, payment_intent_id, status, amount_minor, currency,
-           method_type, card_brand, card_last4, receipt_url)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (provider, checkout_session_id, status, order_id) DO NOTHING`,
-        [
-          orderId,
-          payment.provider,
-          payment.checkoutSessionId,
-          payment.paymentIntentId,
-          payment.status,
-          payment.amountMinor,
-          payment.currency,
-          payment.method?.type ?? null,
-          payment.method?.brand ?? null,
-          payment.method?.last4 ?? null,
-          payment.receiptUrl,
-        ],
-      );
-    },
+    recordPayment,
 
     /**
      * Runs `work` for a provider's event exactly once: the event id is stored in the same
