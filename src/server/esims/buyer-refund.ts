@@ -1,32 +1,23 @@
+import type { BuyerActionDeps, BuyerActionRefusal } from './buyer-actions.types.ts';
 import type { OrderRunner } from './services.types.ts';
-import type { UserLimiter } from '../limits.types.ts';
-import type { EsimPartner } from '../partner/partner.ts';
 import { buyersRefund } from '../refunds/refund-command.ts';
 import { RefundRefused } from '../refunds/refund-command.types.ts';
 import { isUuid } from '../uuid.ts';
 import { readAtPartner } from './partner-read.ts';
-import type { EsimStore, OwnedEsim } from './store.types.ts';
+import type { OwnedEsim } from './store.types.ts';
 import { esimStatus, isRefundable } from './view.ts';
 
-export interface BuyerRefundDeps {
-  esims: Pick<EsimStore, 'ownedOne' | 'refresh'>;
-  partner: Pick<EsimPartner, 'queryProfiles'>;
+export interface BuyerRefundDeps extends BuyerActionDeps {
   fulfilment: Pick<OrderRunner, 'requestRefund'>;
-  limits: Pick<UserLimiter, 'take'>;
 }
 
 /** How a buyer's refund of their eSIM ended: POST /esims/{id}/refund answers each with its own status. */
 export type BuyerRefundResult =
   /** Asked for (or already asked by another tab): the eSIM as it is now. */
   | { outcome: 'requested'; owned: OwnedEsim }
-  /** The caller's refund requests ran out for now. */
-  | { outcome: 'too_many_attempts'; retryAfterSeconds: number }
-  /** Not the caller's eSIM, or none has this id. */
-  | { outcome: 'no_such_esim' }
   /** Installed, or bought more than 30 days ago (or not delivered): nothing refunded. */
   | { outcome: 'not_refundable' }
-  /** The partner could not say whether it was installed: nothing refunded, the buyer can try again. */
-  | { outcome: 'partner_unavailable' };
+  | BuyerActionRefusal;
 
 /**
  * A buyer's refund of their own never-installed eSIM (DESIGN 6): what we store decides first, at no

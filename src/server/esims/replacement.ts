@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.ts';
+import type { BuyerActionDeps, BuyerActionRefusal } from './buyer-actions.types.ts';
 import type { OrderRunner } from './services.types.ts';
-import type { UserLimiter } from '../limits.types.ts';
 import { decideOutcome } from '../orders/purchase-outcome.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import type { EsimPartner } from '../partner/partner.ts';
 import { isUuid } from '../uuid.ts';
-import type { EsimStore, OwnedEsim } from './store.types.ts';
+import type { OwnedEsim } from './store.types.ts';
 import { readAtPartner } from './partner-read.ts';
 import { queueOrder } from '../jobs/order-jobs.ts';
 import { esimStatus, replacementCase } from './view.ts';
@@ -20,24 +19,18 @@ import { esimStatus, replacementCase } from './view.ts';
  * replaces is refunded instead.
  */
 
-export interface ReplaceEsimDeps {
+export interface ReplaceEsimDeps extends BuyerActionDeps {
   db: Db;
-  esims: Pick<EsimStore, 'ownedOne' | 'refresh'>;
-  partner: Pick<EsimPartner, 'queryProfiles'>;
   fulfilment: Pick<OrderRunner, 'run'>;
-  limits: Pick<UserLimiter, 'take'>;
 }
 
 /** How a buyer's replacement ended: POST /esims/{id}/replace answers each with its own status. */
 export type ReplaceEsimResult =
   /** The replacement (new or, asked again, the same one), as the buyer's eSIM. */
   | { outcome: 'replaced'; replacement: OwnedEsim }
-  | { outcome: 'too_many_attempts'; retryAfterSeconds: number }
-  | { outcome: 'no_such_esim' }
   /** Installed and kept, used, expired, older than the refund window, or not delivered. */
   | { outcome: 'not_replaceable' }
-  /** The partner could not say what state the eSIM is in: nothing done, the buyer can try again. */
-  | { outcome: 'partner_unavailable' };
+  | BuyerActionRefusal;
 
 /** The order that replaced this one, if any. */
 async function replacementOf(db: Db, orderId: string): Promise<string | undefined> {
