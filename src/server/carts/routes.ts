@@ -7,10 +7,10 @@ import type { Db } from '../db/db.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import { esimView, type DestinationOf } from '../esims/view.ts';
 import { fail } from '../http.ts';
-import { tooManyAttempts } from '../limits.ts';
 import type { PlaceOrderDeps } from '../orders/place-order.ts';
 import type { OrderWithPayment } from '../orders/store.types.ts';
 import { orderView } from '../orders/view.ts';
+import { refuse } from '../refusals.ts';
 import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import { placeCart } from './place-cart.ts';
@@ -47,22 +47,18 @@ export function cartRoutes(deps: CartRoutesDeps) {
       const request = c.req.valid('json');
       const placed = await placeCart(placing, c.get('caller'), request);
       switch (placed.outcome) {
-        case 'sales_paused':
-          return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
-        case 'too_many_attempts':
-          return tooManyAttempts(c, placed.retryAfterSeconds);
         case 'unknown_plan':
           return fail(c, 404, ERROR_CODES.unknownPlan, `No plan has the id ${placed.planId}.`, { planId: placed.planId });
         case 'price_changed':
           return fail(c, 409, ERROR_CODES.priceChanged, 'The price of a plan in the cart has changed.', { prices: placed.prices });
-        case 'payment_unavailable':
-          return fail(c, 502, ERROR_CODES.paymentUnavailable, 'The payment provider could not be reached. Please try again.');
         case 'placed': {
           // Each order's payment page is its cart's.
           const page = { checkout_session_id: placed.cart.checkout_session_id, checkout_url: placed.cart.checkout_url };
           const orders = placed.orders.map((row) => ({ ...row, ...page, ...unpaid }));
           return c.json({ cart: view(placed.cart, orders, request.lang), checkoutUrl: placed.checkoutUrl }, placed.created ? 201 : 200);
         }
+        default:
+          return refuse(c, placed);
       }
     })
     .get('/:id', langQuery, async (c) => {

@@ -1,22 +1,23 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Snapshot } from '../../catalogue/schema.ts';
 import type { Currency } from '../../config/currencies.ts';
-import { DIAGNOSIS_READ_EVERY_MS, ESIM_USAGE_MAX_AGE_MS, TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
-import { ERROR_CODES, Traveller, type EsimList, type EsimSteps, type TopUpPlans, type TravellerLink } from '../../contract/shop-api.ts';
+import { DIAGNOSIS_READ_EVERY_MS, TRAVELLER_TOKEN_HEADER } from '../../config/constants.ts';
+import { Traveller, type EsimList, type EsimSteps, type TravellerLink } from '../../contract/shop-api.ts';
+import type { Locale } from '../../i18n/locales.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
 import type { Db } from '../db/db.ts';
 import type { EsimAlerts, OrderRunner } from './services.types.ts';
-import { noTopUps } from '../orders/top-up-answers.ts';
+import { topUpPlans } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
 import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
-import { fail } from '../http.ts';
-import { tooManyAttempts } from '../limits.ts';
+import { refuse } from '../refusals.ts';
 import type { UserLimiter } from '../limits.types.ts';
 import { isUuid } from '../uuid.ts';
 import { esimOfTravellerToken } from '../travellers/links.ts';
 import { shareWithTraveller, revokeTravellerLink, type ShareDeps } from '../travellers/share.ts';
 import { jsonBody, langQuery, topUpQuery } from '../validation.ts';
 import { buyerRefund } from './buyer-refund.ts';
+import { freshEsimReads } from './fresh-usage.ts';
 import { refreshEsims } from './refresh.ts';
 import { replaceEsim } from './replacement.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
@@ -44,56 +45,16 @@ export function esimRoutes(deps: EsimRoutesDeps) {
   const { esims, destination, partner, limits, alerts } = deps;
   const app = new Hono<BuyerEnv>().use('*', deps.auth);
 
-  /**
-   * Data use older than 5 minutes is read again from the partner, in its batch call (10 eSIMs a
-   * call), never one call per eSIM: states come with the partner's notifications, and its
-   * DATA_USAGE notifications keep the figures fresh between reads. If it cannot answer, or the
-   * user's reads of it ran out for the minute (limits.ts), the last known is shown.
-   * What was read is checked for alerts after the answer (the same thresholds as the notifications').
-   */
-  async function withFreshUsage(owned: OwnedEsim[], uid: string): Promise<OwnedEsim[]> {
-    const now = Date.now();
-    const stale = owned.flatMap(({ order, esim }) =>
-      esim &&
-      order.state === 'delivered' &&
-      !['cancelled', 'expired'].includes(esim.status) &&
-      (!esim.usage_checked_at || now - esim.usage_checked_at.getTime() > ESIM_USAGE_MAX_AGE_MS)
-        ? [esim.esim_tran_no]
-        : [],
-    );
-    if (stale.length === 0) return owned;
-    if ((await limits.take('usage', uid)) !== undefined) return owned;
-    try {
-      for (const usage of await partner.usage(stale, forAWaitingBuyer())) await esims.recordUsage(usage);
-    } catch (error) {
-      console.error('esims: the partner could not refresh', stale.length, 'eSIMs:', error instanceof Error ? error.message : error);
-      return owned;
-    }
-    void alerts.check(stale);
-    return esims.ownedBy(uid);
-  }
-
-  /**
-   * One read of a user's eSIMs at a time on this instance: concurrent requests (a burst, several
-   * tabs) share it, and so its partner call for stale data use.
-   */
-  const reading = new Map<string, Promise<OwnedEsim[]>>();
-  function freshEsims(uid: string): Promise<OwnedEsim[]> {
-    let read = reading.get(uid);
-    if (!read) {
-      read = esims
-        .ownedBy(uid)
-        .then((owned) => withFreshUsage(owned, uid))
-        .finally(() => reading.delete(uid));
-      reading.set(uid, read);
-    }
-    return read;
-  }
+  const freshEsims = freshEsimReads(deps);
 
   const owned = async (c: Context<BuyerEnv>) => {
     const id = c.req.param('id') ?? '';
     return isUuid(id) ? esims.ownedOne(c.get('caller').uid, id) : undefined;
   };
+
+  /** An eSIM as its owner sees it (EsimView), in the page's language. */
+  const esimAnswer = async (c: Context<BuyerEnv>, { order, esim }: OwnedEsim, lang: Locale) =>
+    c.json(await esimView(order, esim, destination(order.destination, lang)));
 
   app.get('/', langQuery, async (c) => {
     const { lang } = c.req.valid('query');
@@ -130,7 +91,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
   app.get('/:id/diagnosis', langQuery, async (c) => {
     const { lang } = c.req.valid('query');
     let found = await owned(c);
-    if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+    if (!found) return refuse(c, { outcome: 'no_such_esim' });
     const { order, esim } = found;
     if (esim && order.state === 'delivered' && (await esims.claimStateRead(esim.esim_tran_no, DIAGNOSIS_READ_EVERY_MS))) {
       try {
@@ -140,7 +101,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
         console.error('esims: the diagnosis could not read', esim.esim_tran_no, error instanceof Error ? error.message : error);
       }
     }
-    return c.json(await esimView(found.order, found.esim, destination(found.order.destination, lang)));
+    return esimAnswer(c, found, lang);
   });
 
   app.get('/:id/top-ups', topUpQuery, async (c) => {
@@ -148,68 +109,26 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const uid = c.get('caller').uid;
     // A traveller's link lets whoever holds it, signed in, top the eSIM up (issue 33).
     const found = (await owned(c)) ?? (await esimOfTravellerToken(esims, c.req.header(TRAVELLER_TOKEN_HEADER), c.req.param('id')));
-    if (!found) return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+    if (!found) return refuse(c, { outcome: 'no_such_esim' });
     // Each look that gets as far as the partner asks it for the eSIM's own top-ups: a few dozen a minute per user.
     // In the visitor's currency, else in the one the eSIM was bought in (issue 34).
     const pricing = { currency: currency ?? (found.order.currency as Currency), rates: deps.catalogue.exchangeRates.applied };
     const topUps = await topUpsOf(found, partner, pricing, () => limits.refuse(c, 'topUps', uid));
     if ('held' in topUps) return topUps.held;
-    if ('none' in topUps) return noTopUps(c, topUps.none);
-    const body: TopUpPlans = {
-      destination: destination(found.order.destination, lang),
-      plans: topUps.offers.map(({ id, pkg, price }) => ({
-        id,
-        dataAmount: pkg.dataAmount,
-        validity: pkg.validity,
-        validityUnit: pkg.validityUnit,
-        supportedCountries: pkg.countries,
-        price,
-      })),
-    };
-    return c.json(body);
+    if ('none' in topUps) return refuse(c, { outcome: topUps.none });
+    return c.json(topUpPlans(destination(found.order.destination, lang), topUps.offers));
   });
 
   app.post('/:id/refund', langQuery, async (c) => {
-    const { lang } = c.req.valid('query');
     const refund = await buyerRefund(deps, c.get('caller').uid, c.req.param('id'));
-    switch (refund.outcome) {
-      case 'too_many_attempts':
-        return tooManyAttempts(c, refund.retryAfterSeconds);
-      case 'no_such_esim':
-        return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-      case 'not_refundable':
-        return fail(c, 409, ERROR_CODES.notRefundable, 'This eSIM was installed or bought more than 30 days ago: it cannot be refunded.');
-      case 'partner_unavailable':
-        return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
-      case 'requested': {
-        const { order, esim } = refund.owned;
-        return c.json(await esimView(order, esim, destination(order.destination, lang)));
-      }
-    }
+    if (refund.outcome !== 'requested') return refuse(c, refund);
+    return esimAnswer(c, refund.owned, c.req.valid('query').lang);
   });
 
   app.post('/:id/replace', langQuery, async (c) => {
-    const { lang } = c.req.valid('query');
     const replaced = await replaceEsim(deps, c.get('caller').uid, c.req.param('id'));
-    switch (replaced.outcome) {
-      case 'too_many_attempts':
-        return tooManyAttempts(c, replaced.retryAfterSeconds);
-      case 'no_such_esim':
-        return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-      case 'not_replaceable':
-        return fail(
-          c,
-          409,
-          ERROR_CODES.notReplaceable,
-          'Only an eSIM never downloaded, or deleted before it carried data, within 30 days of purchase is replaced.',
-        );
-      case 'partner_unavailable':
-        return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The eSIM provider could not be reached. Please try again.');
-      case 'replaced': {
-        const { order, esim } = replaced.replacement;
-        return c.json(await esimView(order, esim, destination(order.destination, lang)));
-      }
-    }
+    if (replaced.outcome !== 'replaced') return refuse(c, replaced);
+    return esimAnswer(c, replaced.replacement, c.req.valid('query').lang);
   });
 
   // Giving an eSIM to a traveller (issue 33): a new private link, e-mailed to them when an address is given.
@@ -220,23 +139,13 @@ export function esimRoutes(deps: EsimRoutesDeps) {
       c.req.param('id'),
       c.req.valid('json'),
     );
-    switch (shared.outcome) {
-      case 'no_such_esim':
-        return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-      case 'not_shareable':
-        return fail(c, 409, ERROR_CODES.notShareable, 'Only a delivered eSIM that has not ended can be given to a traveller.');
-      case 'too_many_attempts':
-        return tooManyAttempts(c, shared.retryAfterSeconds);
-      case 'shared': {
-        const body: TravellerLink = { link: shared.link, emailedTo: shared.emailedTo };
-        return c.json(body);
-      }
-    }
+    if (shared.outcome !== 'shared') return refuse(c, shared);
+    const body: TravellerLink = { link: shared.link, emailedTo: shared.emailedTo };
+    return c.json(body);
   });
 
   app.delete('/:id/traveller-link', async (c) => {
-    if (!(await revokeTravellerLink(deps, c.get('caller').uid, c.req.param('id'))))
-      return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
+    if (!(await revokeTravellerLink(deps, c.get('caller').uid, c.req.param('id')))) return refuse(c, { outcome: 'no_such_esim' });
     return c.body(null, 204);
   });
 

@@ -10,10 +10,10 @@ import type { Db } from '../db/db.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import { esimView, type DestinationOf } from '../esims/view.ts';
 import { fail } from '../http.ts';
-import { tooManyAttempts } from '../limits.ts';
 import type { UserLimiter } from '../limits.types.ts';
 import type { EsimPartner } from '../partner/partner.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
+import { refuse } from '../refusals.ts';
 import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import type { SellablePlan } from './plans.ts';
@@ -22,7 +22,6 @@ import type { Snapshot } from '../../catalogue/schema.ts';
 import { placeOrder } from './place-order.ts';
 import type { SalesPauseCache } from './sales-pause.ts';
 import type { OrderStore, OrderWithPayment } from './store.types.ts';
-import { noTopUps } from './top-up-answers.ts';
 import { orderView } from './view.ts';
 
 /** `?lang=xx&waitMs=n` of GET /orders/{id} (OrderQuery). */
@@ -73,30 +72,22 @@ export function orderRoutes(deps: OrderRoutesDeps) {
       const request = c.req.valid('json');
       const placed = await placeOrder(deps, c.get('caller'), request, c.req.header(TRAVELLER_TOKEN_HEADER));
       switch (placed.outcome) {
-        case 'sales_paused':
-          return fail(c, 503, ERROR_CODES.salesPaused, 'Orders are paused for a while: nothing was charged. Please try again later.');
-        case 'too_many_attempts':
-          return tooManyAttempts(c, placed.retryAfterSeconds);
-        case 'no_such_esim':
-          return fail(c, 404, ERROR_CODES.notFound, 'No such eSIM.');
-        case 'unknown_top_up':
-          return fail(c, 404, ERROR_CODES.unknownPlan, 'No top-up of this eSIM has this id.');
         case 'unknown_plan':
           return fail(c, 404, ERROR_CODES.unknownPlan, 'No plan has this id.');
         case 'no_top_ups':
-          return noTopUps(c, placed.why);
+          return refuse(c, { outcome: placed.why });
         case 'not_exchangeable':
           return fail(c, 409, ERROR_CODES.notExchangeable, `This eSIM cannot be exchanged for this plan: ${placed.why}.`, {
             reason: placed.why,
           });
         case 'price_changed':
           return fail(c, 409, ERROR_CODES.priceChanged, 'The price of this plan has changed.', { price: placed.price });
-        case 'payment_unavailable':
-          return fail(c, 502, ERROR_CODES.paymentUnavailable, 'The payment provider could not be reached. Please try again.');
         case 'placed':
           // Our own time apart from the payment provider's, for monitoring and the benchmark (DESIGN 3).
           c.header('Server-Timing', `stripe;dur=${placed.paymentProviderMs.toFixed(1)}`, { append: true });
           return c.json({ order: view(placed.order, request.lang), checkoutUrl: placed.checkoutUrl }, placed.created ? 201 : 200);
+        default:
+          return refuse(c, placed);
       }
     })
     .get('/', langQuery, async (c) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RateLimit } from '../../lib/rate-limiter.ts';
 import type { Db } from '../db/db.ts';
+import { forgetWaiters, takeTurn, type QueuedRequest, type TurnSettings } from './partner-budget-turn.ts';
 
 /**
  * The partner's request budget (DESIGN 7): eSIM Access allows 8 requests a second per account,
@@ -66,13 +67,7 @@ export interface PostgresPartnerBudgetOptions {
   staleMs?: number;
 }
 
-/** Advisory lock class of the budget (pg_advisory_xact_lock(class, hashtext(account))); any fixed number. */
-const BUDGET_LOCK = 1_404_202_620;
-
-interface Waiter {
-  rank: number;
-  /** KEEPS_FREE of its priority. */
-  keepsFree: number;
+interface Waiter extends QueuedRequest {
   resolve(release: PartnerBudgetRelease): void;
   reject(error: unknown): void;
 }
@@ -102,13 +97,16 @@ interface Waiter {
  * known: only requests under way hold slots, or another instance's request goes first).
  */
 export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOptions): PartnerBudget {
-  const { account } = options;
   const limit = options.limit ?? ESIM_ACCESS_BUDGET;
   const holdMs = limit.windowMs + limit.marginMs;
-  const leaseMs = options.leaseMs ?? 120_000;
-  const pollMs = options.pollMs ?? 100;
-  const staleMs = options.staleMs ?? 2_000;
-  const instance = randomUUID();
+  const settings: TurnSettings = {
+    account: options.account,
+    instance: randomUUID(),
+    requests: limit.requests,
+    leaseMs: options.leaseMs ?? 120_000,
+    pollMs: options.pollMs ?? 100,
+    staleMs: options.staleMs ?? 2_000,
+  };
   /** Waiting in this instance: most urgent first, first come first within a rank. */
   const waiting: Waiter[] = [];
   let running = false;
@@ -156,52 +154,7 @@ export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOpti
   async function turn(): Promise<number> {
     // Waiters queued while this runs are left for the next turn (kick() asked for one).
     const queue = [...waiting];
-    const { granted, waitMs } = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [BUDGET_LOCK, account]);
-      await tx.query('DELETE FROM partner_budget_slots WHERE account = $1 AND held_until <= clock_timestamp()', [account]);
-      await tx.query(
-        `DELETE FROM partner_budget_waiters WHERE account = $1 AND seen_at <= clock_timestamp() - $2 * interval '1 millisecond'`,
-        [account, staleMs],
-      );
-      const [state] = await tx.query<{ held: number; soonest_ms: number | null; other_rank: number | null }>(
-        `SELECT (SELECT count(*) FROM partner_budget_slots WHERE account = $1) AS held,
-                (SELECT (extract(epoch FROM min(held_until) - clock_timestamp()) * 1000)::float8
-                   FROM partner_budget_slots WHERE account = $1 AND ended_at IS NOT NULL) AS soonest_ms,
-                (SELECT min(priority) FROM partner_budget_waiters WHERE account = $1 AND instance <> $2) AS other_rank`,
-        [account, instance],
-      );
-      let held = state!.held;
-      const otherRank = state!.other_rank;
-      // The queue is in order: the first that may not go stops everyone after it (rule 3).
-      const granted: { waiter: Waiter; slot: number }[] = [];
-      for (const waiter of queue) {
-        if (held >= Math.max(1, limit.requests - waiter.keepsFree) || (otherRank !== null && otherRank < waiter.rank)) break;
-        const [row] = await tx.query<{ id: number }>(
-          `INSERT INTO partner_budget_slots (account, priority, held_until)
-           VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond') RETURNING id`,
-          [account, waiter.rank, leaseMs],
-        );
-        granted.push({ waiter, slot: row!.id });
-        held++;
-      }
-      // The most urgent request left waiting here, including any queued while this ran.
-      const next = waiting.find((waiter) => !granted.some((g) => g.waiter === waiter));
-      if (next) {
-        await tx.query(
-          `INSERT INTO partner_budget_waiters (account, instance, priority, seen_at) VALUES ($1, $2, $3, clock_timestamp())
-           ON CONFLICT (account, instance) DO UPDATE SET priority = excluded.priority, seen_at = excluded.seen_at`,
-          [account, instance, next.rank],
-        );
-      } else {
-        await tx.query('DELETE FROM partner_budget_waiters WHERE account = $1 AND instance = $2', [account, instance]);
-      }
-      // Held back by another instance's waiter, or only requests under way hold slots: look again
-      // soon. Else when the soonest released slot frees (a release from now on frees later).
-      const soonest = state!.soonest_ms;
-      const heldBack = next !== undefined && otherRank !== null && otherRank < next.rank;
-      const waitMs = heldBack || soonest === null ? pollMs : Math.max(1, Math.ceil(soonest));
-      return { granted, waitMs };
-    });
+    const { granted, waitMs } = await db.transaction((tx) => takeTurn(tx, settings, queue, waiting));
     for (const { waiter, slot } of granted) {
       const at = waiting.indexOf(waiter);
       if (at === -1) {
@@ -253,10 +206,7 @@ export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOpti
             reject(signal.reason);
             // Another instance may be holding back for this one's rank: register what still waits, or nothing.
             if (waiting.length > 0) kick();
-            else
-              void db
-                .query('DELETE FROM partner_budget_waiters WHERE account = $1 AND instance = $2', [account, instance])
-                .catch(() => undefined);
+            else void forgetWaiters(db, settings).catch(() => undefined);
           },
           { once: true },
         );
