@@ -1,8 +1,11 @@
 // Both drivers for tests that run over each (`describe.each(databaseDrivers())`): a fresh PGlite,
 // and a fresh database on the run's real PostgreSQL server (tests/support/postgres-setup.ts).
 import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject, onTestFinished } from 'vitest';
 import type { Db } from '../../src/server/db/db.ts';
 import { migrate, MIGRATIONS_DIR } from '../../src/server/db/migrate.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
@@ -97,6 +100,21 @@ export function withDatabase(open: DatabaseDriver['open'], use: (db: Db) => void
       await db!.query(`TRUNCATE ${options.truncate} CASCADE`);
     });
   }
+}
+
+/**
+ * A database of one driver migrated up to migration `first`, not including it: a test of what
+ * `first` does to the data already there. Closed, with its copy of the migrations, when the test finishes.
+ */
+export async function openBefore(open: DatabaseDriver['open'], first: string): Promise<Db> {
+  const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < first)) copyFileSync(join(MIGRATIONS_DIR, name), join(dir, name));
+  const db = await open({ migrations: dir });
+  onTestFinished(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return db;
 }
 
 /** The URL of a database the PostgreSQL driver opened, for a second pool (a second process) or openDatabase. */

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, openBefore } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.ts';
-import { migrate, MIGRATIONS_DIR } from '../db/migrate.ts';
+import { migrate } from '../db/migrate.ts';
 
 /**
  * Migration 0035 (issue 47 item 1) on a database that holds orders in every state: every order
@@ -27,13 +24,7 @@ async function order(db: Db, state: string, columns: Record<string, unknown> = {
 
 describe.each(databaseDrivers())('migration 0035 on $name', ({ open }) => {
   it('queues a job for every order with work left, moves the e-mails to the outbox and drops the queue columns', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < '0035')) copyFileSync(join(MIGRATIONS_DIR, name), join(dir, name));
-    const db = await open({ migrations: dir });
-    onTestFinished(async () => {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const db = await openBefore(open, '0035');
     const later = new Date(Date.now() + 3600_000);
     const due = {
       paid: await order(db, 'paid'),

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { databaseDrivers } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, openBefore } from '../../../tests/support/databases.ts';
 import type { Queryable } from '../db/db.ts';
-import { migrate, MIGRATIONS_DIR } from '../db/migrate.ts';
+import { migrate } from '../db/migrate.ts';
 
 /**
  * The order row is the sale (issue 47 item 3): migrations 0040-0045 move the fraud hold, the payment
@@ -114,13 +111,7 @@ const SALE = [
 
 describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open }) => {
   it('migrations 0040-0045 move every order’s hold, page, links, traveller, consents, detaching, seen mark and refund reason, and drop the columns', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < '0040')) copyFileSync(join(MIGRATIONS_DIR, name), join(dir, name));
-    const db = await open({ migrations: dir });
-    onTestFinished(async () => {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const db = await openBefore(open, '0040');
     // Before 0040: the 48 of issue 47's count less the job queue's and the outbox's six (migration 0035).
     expect((await columnsOf(db, 'orders')).length).toBe(42);
 

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseDrivers, withDatabase, openBefore } from '../../../tests/support/databases.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { migrate, MIGRATIONS_DIR } from '../db/migrate.ts';
+import { migrate } from '../db/migrate.ts';
 import { decideOutcome, voidOutcome } from './purchase-outcome.ts';
 
 /**
@@ -104,13 +101,7 @@ describe.each(databaseDrivers())('one outcome per purchase on $name', ({ open })
 
   it('migration 0032 writes what the rows before it decided, one outcome each, the first it finds of two', async () => {
     // The database as it was before 0032, with purchases in every outcome and one that got two.
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < '0032')) copyFileSync(join(MIGRATIONS_DIR, name), join(dir, name));
-    const db = await open({ migrations: dir });
-    onTestFinished(async () => {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const db = await openBefore(open, '0032');
     const kept = await order(db, {}, true);
     const part = await order(db, {}, true);
     await refund(db, part, { amountMinor: 300, by: 'operator', reason: 'operator' });
