@@ -63,6 +63,13 @@ export default defineConfig(
     },
   },
   {
+    // The shop API's functions stay short enough to read whole (issue 47 item 2): a longer one is a
+    // unit of its own waiting to be named. Tests are lists of cases and are not held to it.
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 150 }] },
+  },
+  {
     files: ['**/*.spec.ts'],
     // Playwright reads the fixtures a test wants from its first parameter's pattern: `{}` asks for none.
     rules: { 'no-empty-pattern': 'off' },

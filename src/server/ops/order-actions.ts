@@ -72,6 +72,32 @@ const done = (detail: string | null = null, details?: Record<string, unknown>): 
 });
 const refused = (detail: string): ActionOutcome => ({ outcome: 'refused', detail });
 
+/** The eSIM's state as the partner says it now, kept (what My eSIMs and the order page show); a failed read leaves the last one. */
+async function readEsimStatus({ db, partner }: Pick<OrderActionDeps, 'db' | 'partner'>, esimTranNo: string): Promise<void> {
+  try {
+    const answer = await partner.queryProfiles({ esimTranNo });
+    const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+    if (profile) await db.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1', [esimTranNo, profile.status]);
+  } catch (error) {
+    console.error('ops: reading the eSIM after a change failed', esimTranNo, error instanceof Error ? error.message : error);
+  }
+}
+
+/**
+ * Another address than the buyer's or the eSIM's traveller's is an admin's to give (issue 46 item
+ * 6), signed in recently: support is refused (ResendRefused) before anything is recorded or sent.
+ */
+async function mayResendTo(db: Db, operator: Operator, orderId: string, to: string): Promise<void> {
+  if ((await addressOf(db, orderId, to)) !== 'other') return;
+  if (operator.role !== 'admin')
+    throw new ResendRefused(
+      OPS_ERROR_CODES.addressNeedsAdmin,
+      'Support sends the e-mail only to the buyer’s or the eSIM’s traveller’s address: another address needs an admin.',
+    );
+  if (Date.now() - operator.signedInAt.getTime() > OPS_ADMIN_SIGN_IN_MS)
+    throw new ResendRefused(ERROR_CODES.recentLoginRequired, 'Sign in again: admin actions want a sign-in within the last 12 hours.');
+}
+
 /**
  * The back office's actions on an order (issue 30 item 4). Each is recorded before it runs, with
  * the operator and their reason (action-records.ts), done once per click, and goes through the
@@ -85,17 +111,6 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
     (act: (actionId: number) => Promise<ActionOutcome>) =>
       deps.actionRecords.record({ operator, action, orderId, idempotencyKey: body.idempotencyKey, reason: body.reason, details }, act);
 
-  /** The eSIM's state as the partner says it now, kept (what My eSIMs and the order page show); a failed read leaves the last one. */
-  async function readEsimStatus(esimTranNo: string): Promise<void> {
-    try {
-      const answer = await deps.partner.queryProfiles({ esimTranNo });
-      const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
-      if (profile) await db.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1', [esimTranNo, profile.status]);
-    } catch (error) {
-      console.error('ops: reading the eSIM after a change failed', esimTranNo, error instanceof Error ? error.message : error);
-    }
-  }
-
   return {
     note(operator: Operator, orderId: string, body: OpsNote): Promise<OpsActionResult> {
       return record(operator, 'note', orderId, { reason: body.text, idempotencyKey: body.idempotencyKey })(async () => done());
@@ -108,15 +123,7 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
      * recorded or sent.
      */
     async resendEmail(operator: Operator, orderId: string, body: OpsResend): Promise<OpsActionResult> {
-      if (body.to && (await addressOf(db, orderId, body.to)) === 'other') {
-        if (operator.role !== 'admin')
-          throw new ResendRefused(
-            OPS_ERROR_CODES.addressNeedsAdmin,
-            'Support sends the e-mail only to the buyer’s or the eSIM’s traveller’s address: another address needs an admin.',
-          );
-        if (Date.now() - operator.signedInAt.getTime() > OPS_ADMIN_SIGN_IN_MS)
-          throw new ResendRefused(ERROR_CODES.recentLoginRequired, 'Sign in again: admin actions want a sign-in within the last 12 hours.');
-      }
+      if (body.to) await mayResendTo(db, operator, orderId, body.to);
       return record(
         operator,
         'resend_email',
@@ -208,7 +215,7 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
         if (!esim) return refused('The order has no eSIM.');
         const result = await changeEsimService(deps.partner, esim.esim_tran_no, action);
         if (result.outcome === 'refused') return refused(`${result.reason}: ${result.detail}`);
-        await readEsimStatus(esim.esim_tran_no);
+        await readEsimStatus(deps, esim.esim_tran_no);
         return result.outcome === 'already' ? { outcome: 'already', detail: 'It was so already.' } : done();
       });
     },

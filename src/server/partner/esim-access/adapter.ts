@@ -28,6 +28,66 @@ const USAGE_QUERY_MAX = 10;
 const FIND_ORDER_WINDOW_MS = 10 * 60_000;
 const FIND_ORDER_MAX_PAGES = 20;
 
+type EsimAccessCall = ReturnType<typeof createEsimAccessClient>;
+
+/** esim/query for an order's profiles or one eSIM (EsimPartner.queryProfiles). */
+async function queryProfiles(
+  call: EsimAccessCall,
+  which: Parameters<EsimPartner['queryProfiles']>[0],
+  options: Parameters<EsimPartner['queryProfiles']>[1] = {},
+): Promise<ProfileAnswer> {
+  const byOrder = 'partnerOrderNo' in which;
+  const body = {
+    ...(byOrder ? { orderNo: which.partnerOrderNo } : { esimTranNo: which.esimTranNo }),
+    iccid: '',
+    pager: { pageNum: 1, pageSize: 50 },
+  };
+  try {
+    return await call(
+      'esim/query',
+      body,
+      (obj): ProfileAnswer => {
+        const list = QueryObj.parse(obj).esimList;
+        // An order whose profiles are not listed yet is still being allocated; an eSIM asked for by
+        // its own id that is not listed does not exist (the docs are silent on both cases).
+        if (list.length === 0 && !byOrder) throw new NotFound(`no eSIM ${which.esimTranNo}`);
+        if (list.length === 0 || list.some((raw) => PRE_ALLOCATION.has(raw.esimStatus) || !raw.ac)) {
+          return { status: 'allocating' };
+        }
+        return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
+      },
+      { priority: options.priority ?? (byOrder ? 'delivery' : 'refund'), signal: options.signal },
+    );
+  } catch (error) {
+    if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
+    throw error;
+  }
+}
+
+// Query by time window (docs: esim/query takes startTime and endTime, UTC): the profiles of the
+// orders placed then, each naming its transactionId. The window is wide: clocks differ.
+async function findOrder(call: EsimAccessCall, transactionId: string, placedAround: Date): Promise<string | undefined> {
+  const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;
+  const window = {
+    startTime: at(placedAround.getTime() - FIND_ORDER_WINDOW_MS),
+    endTime: at(placedAround.getTime() + FIND_ORDER_WINDOW_MS),
+  };
+  for (let pageNum = 1; pageNum <= FIND_ORDER_MAX_PAGES; pageNum++) {
+    const page = await call(
+      'esim/query',
+      { ...window, iccid: '', pager: { pageNum, pageSize: 50 } },
+      (obj) => QueryObj.parse(obj).esimList,
+      {
+        priority: 'delivery',
+      },
+    );
+    const found = page.find((raw) => raw.transactionId === transactionId);
+    if (found?.orderNo) return found.orderNo;
+    if (page.length < 50) return undefined;
+  }
+  return undefined;
+}
+
 export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
   const call = createEsimAccessClient(config);
   return {
@@ -54,58 +114,9 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
       return call('esim/order', body, (obj) => ({ partnerOrderNo: OrderObj.parse(obj).orderNo }));
     },
 
-    async queryProfiles(which, options = {}): Promise<ProfileAnswer> {
-      const byOrder = 'partnerOrderNo' in which;
-      const body = {
-        ...(byOrder ? { orderNo: which.partnerOrderNo } : { esimTranNo: which.esimTranNo }),
-        iccid: '',
-        pager: { pageNum: 1, pageSize: 50 },
-      };
-      try {
-        return await call(
-          'esim/query',
-          body,
-          (obj): ProfileAnswer => {
-            const list = QueryObj.parse(obj).esimList;
-            // An order whose profiles are not listed yet is still being allocated; an eSIM asked for by
-            // its own id that is not listed does not exist (the docs are silent on both cases).
-            if (list.length === 0 && !byOrder) throw new NotFound(`no eSIM ${which.esimTranNo}`);
-            if (list.length === 0 || list.some((raw) => PRE_ALLOCATION.has(raw.esimStatus) || !raw.ac)) {
-              return { status: 'allocating' };
-            }
-            return { status: 'ready', profiles: list.map(mapEsimAccessProfile) };
-          },
-          { priority: options.priority ?? (byOrder ? 'delivery' : 'refund'), signal: options.signal },
-        );
-      } catch (error) {
-        if (error instanceof PartnerError && error.code === NOT_ALLOCATED) return { status: 'allocating' };
-        throw error;
-      }
-    },
+    queryProfiles: (which, options) => queryProfiles(call, which, options),
 
-    // Query by time window (docs: esim/query takes startTime and endTime, UTC): the profiles of the
-    // orders placed then, each naming its transactionId. The window is wide: clocks differ.
-    async findOrder(transactionId, placedAround) {
-      const at = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+0000`;
-      const window = {
-        startTime: at(placedAround.getTime() - FIND_ORDER_WINDOW_MS),
-        endTime: at(placedAround.getTime() + FIND_ORDER_WINDOW_MS),
-      };
-      for (let pageNum = 1; pageNum <= FIND_ORDER_MAX_PAGES; pageNum++) {
-        const page = await call(
-          'esim/query',
-          { ...window, iccid: '', pager: { pageNum, pageSize: 50 } },
-          (obj) => QueryObj.parse(obj).esimList,
-          {
-            priority: 'delivery',
-          },
-        );
-        const found = page.find((raw) => raw.transactionId === transactionId);
-        if (found?.orderNo) return found.orderNo;
-        if (page.length < 50) return undefined;
-      }
-      return undefined;
-    },
+    findOrder: (transactionId, placedAround) => findOrder(call, transactionId, placedAround),
 
     async balance(options = {}) {
       return call('balance/query', {}, (obj) => BalanceObj.parse(obj).balance, options);
