@@ -576,7 +576,7 @@ export function reportLines(r: FaultRunReport): string[] {
     `faults injected, eSIM Access (${r.faults.partnerRequests} requests): ${counts(r.faults.partner)}`,
     `API instances: ${r.kills} killed with SIGKILL, ${r.starts} started; front: ${r.front.answered} answered, ${r.front.lost} lost with a killed instance, ${r.front.noneUp} with none up`,
     `partner budget: up to ${r.partnerBudget.strandedMax} of its 8 slots (${r.partnerBudget.strandedMean} on average) held by requests of killed instances until their lease ran out`,
-    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried, ${r.webhooks.stripeNeverDelivered} given up by the stand-in (its retries span about a minute); partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${
+    `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried, ${r.webhooks.stripeNeverDelivered} given up by the stand-in (its retries span about 5 minutes here); partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${
       Object.entries(r.webhooks.partnerFailedBy)
         .map(([s, n]) => `${s} ${n}`)
         .join(', ') || 'none'

@@ -30,7 +30,15 @@ export async function startStandIns(
     webhookUrl: `${api}/webhooks/partner/${settings.partnerWebhookToken}`,
   });
   cleanup.push(() => partner.close());
-  const stripe = await startStripeStandIn({ webhookUrl: `${api}/webhooks/stripe`, webhookSecret: STAND_IN_WEBHOOK_SECRET });
+  // Stripe retries an event for up to three days. The stand-in's own schedule gives up after about a
+  // minute, and on a busy machine every instance of a fault run can be down that long: an event
+  // given up then leaves a paid order that only the checkout sync finds, 2 minutes on, after the
+  // drain. So here its retries go on every 30 s for 4 minutes more, past any outage of the run.
+  const stripe = await startStripeStandIn({
+    webhookUrl: `${api}/webhooks/stripe`,
+    webhookSecret: STAND_IN_WEBHOOK_SECRET,
+    retryDelaysMs: [500, 1_000, 2_000, 4_000, 8_000, 16_000, ...Array<number>(8).fill(30_000)],
+  });
   cleanup.push(() => stripe.close());
   return {
     smtp,
