@@ -103,7 +103,10 @@ describe.each(databaseDrivers())('the order path on $name', (driver) => {
           const response = await post(instance.url, buyer.idToken, plan);
           expect(response.status).toBe(201);
           CreateOrderResponse.parse(await response.json());
-          const trips = instance.counter.roundTrips - before;
+          // The sales-pause cache reads again every 2 s (sales-pause.ts), not per order: on a busy
+          // machine one order can take that long, and its read is not the order's round trip.
+          const cacheReads = instance.counter.sql.slice(sqlBefore).filter((sql) => sql.startsWith('SELECT 1 FROM sales_pauses')).length;
+          const trips = instance.counter.roundTrips - before - cacheReads;
           seen.push(trips);
           expect(trips, instance.counter.sql.slice(sqlBefore).join('\n')).toBeLessThanOrEqual(2);
         }
