@@ -262,7 +262,8 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     };
 
     // The test's controls, for tests in another process than the stand-in (browser tests).
-    if (path.startsWith('/_stand-in/') && req.method === 'POST') return void control(path.slice('/_stand-in/'.length), parseJson(text), res);
+    if (path.startsWith('/_stand-in/') && req.method === 'POST')
+      return void control(path.slice('/_stand-in/'.length), parseJson(text), res);
 
     const injected = failures.findIndex((f) => f.call === undefined || f.call === call);
     // Failures that still carry the request out: decided here, acted on after it was applied.
