@@ -3,7 +3,7 @@ import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { CURRENCIES, CURRENCY_RULES } from '../../src/config/currencies.ts';
 import { pricingFor, retailPrice } from '../../src/pricing/pricing.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
-import type { CataloguePackage, EsimPartner, PartnerCatalogue } from '../../src/server/partner/partner.ts';
+import type { CataloguePackage, EsimPartner, PartnerCatalogue } from '../../src/server/partner/partner.types.ts';
 import { generateSnapshot } from './catalogue-snapshot.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 

@@ -6,7 +6,7 @@ import type { Snapshot } from '../../src/catalogue/schema.ts';
 import { parseSnapshot } from '../../src/catalogue/snapshot.ts';
 import type { ExchangeRates } from '../../src/pricing/exchange-rates.ts';
 import { pricesInEveryCurrency } from '../../src/pricing/pricing.ts';
-import type { CataloguePackage, PartnerCatalogue } from '../../src/server/partner/partner.ts';
+import type { CataloguePackage, PartnerCatalogue } from '../../src/server/partner/partner.types.ts';
 import { COUNTRY_CODES, REGIONS } from './geography.ts';
 import { listPartnerCatalogue, planKey } from './partner-catalogue.ts';
 

@@ -1,5 +1,5 @@
 import type { DataAmount, DataKind, Package } from '../../src/catalogue/schema.ts';
-import type { CataloguePackage, PartnerCatalogue } from '../../src/server/partner/partner.ts';
+import type { CataloguePackage, PartnerCatalogue } from '../../src/server/partner/partner.types.ts';
 
 /**
  * The partner's whole catalogue in our terms, for the snapshot generator: every location in one

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { ERROR_CODES } from '../contract/shop-api.ts';
-import { AccountDisabledError, type Accounts, type Caller } from './auth.ts';
+import { AccountDisabledError } from './auth.ts';
+import type { Accounts, Caller } from './auth.types.ts';
 import { TRAVELLER_TOKEN_HEADER } from '../config/constants.ts';
 import { bearerToken, fail, siteCors } from './http.ts';
 

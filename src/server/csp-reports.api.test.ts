@@ -7,7 +7,7 @@ import { startDeliveryStandIns, type DeliveryStandIns } from '../../tests/suppor
 import { testShopApi } from '../../tests/support/shop-api.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import type { ShopApiOptions } from './wiring.ts';
-import type { Db } from './db/db.ts';
+import type { Db } from './db/db.types.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**

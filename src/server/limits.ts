@@ -13,7 +13,7 @@ import {
   SUPPORT_REQUESTS_PER_RECIPIENT_PER_DAY,
   SUPPORT_UNPROVEN_REQUESTS_PER_HOUR,
 } from '../contract/support-api.ts';
-import type { Db } from './db/db.ts';
+import type { Db } from './db/db.types.ts';
 import { fail } from './http.ts';
 import type { LimitedRoute, LimitInStatement, UserLimiter } from './limits.types.ts';
 

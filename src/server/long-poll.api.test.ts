@@ -7,7 +7,7 @@ import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE, ORDER_WAITS_PER_USER } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView } from '../contract/shop-api.ts';
-import type { Db } from './db/db.ts';
+import type { Db } from './db/db.types.ts';
 import { openPostgres } from './db/postgres.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';

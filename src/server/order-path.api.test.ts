@@ -7,7 +7,7 @@ import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ORDERS_PER_USER_PER_MINUTE } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse } from '../contract/shop-api.ts';
-import type { Db } from './db/db.ts';
+import type { Db } from './db/db.types.ts';
 import { openPostgres } from './db/postgres.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { pauseSales, resumeSales, SALES_PAUSE_TTL_MS } from './orders/sales-pause.ts';

@@ -3,7 +3,7 @@ import { RECONCILE_EVERY_MS } from '../config/constants.ts';
 import { createShopApi, type ShopApi, type ShopApiOptions } from './wiring.ts';
 import { firebaseAccounts } from './auth.ts';
 import type { ShopConfig } from './config.ts';
-import type { Db } from './db/db.ts';
+import type { Db } from './db/db.types.ts';
 import { openDatabase } from './db/open.ts';
 import { startReconcileTimer } from './reconcile/reconcile.ts';
 import { createMailer } from './mail/mailer.ts';

@@ -11,7 +11,7 @@ import { LOCALE_CODES, type Locale } from '../../src/i18n/locales.ts';
 import { CURRENCIES, LOCALE_CURRENCY, type Currency } from '../../src/config/currencies.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createShopApi } from '../../src/server/wiring.ts';
-import type { Db } from '../../src/server/db/db.ts';
+import type { Db } from '../../src/server/db/db.types.ts';
 import { migrate } from '../../src/server/db/migrate.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, inject, onTestFinished } from 'vitest';
-import type { Db } from '../../src/server/db/db.ts';
+import type { Db } from '../../src/server/db/db.types.ts';
 import { migrate, MIGRATIONS_DIR } from '../../src/server/db/migrate.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { openPostgres } from '../../src/server/db/postgres.ts';

@@ -7,7 +7,7 @@ import type { ShopApiOptions } from '../../src/server/wiring.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
 import type { EsimAccessConfig } from '../../src/server/partner/esim-access/config.ts';
-import type { EsimPartner } from '../../src/server/partner/partner.ts';
+import type { EsimPartner } from '../../src/server/partner/partner.types.ts';
 
 export const PARTNER_WEBHOOK_TOKEN = 'test-partner-webhook-token';
 

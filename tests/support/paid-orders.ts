@@ -1,7 +1,7 @@
 // Orders, payments and refunds written straight into the tables (migrations 0001, 0016, 0017), for
 // the back office's business figures and the accountant's export.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../src/server/db/db.ts';
+import type { Queryable } from '../../src/server/db/db.types.ts';
 
 export interface PaidOrderFields {
   email?: string | null;

@@ -1,4 +1,4 @@
-import type { Accounts } from '../../src/server/auth.ts';
+import type { Accounts } from '../../src/server/auth.types.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
 
 /**

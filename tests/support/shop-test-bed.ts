@@ -9,7 +9,7 @@ import {
   type StripeStandInOptions,
 } from '../../stand-ins/stripe/server.ts';
 import type { Snapshot } from '../../src/catalogue/schema.ts';
-import type { Db } from '../../src/server/db/db.ts';
+import type { Db } from '../../src/server/db/db.types.ts';
 import { createStripe } from '../../src/server/payments/stripe.ts';
 import type { ShopApi, ShopApiOptions } from '../../src/server/wiring.ts';
 import type { DatabaseDriver } from './databases.ts';

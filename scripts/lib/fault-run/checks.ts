@@ -2,10 +2,10 @@ import type Stripe from 'stripe';
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import type { SmtpStandIn } from '../../../stand-ins/smtp/server.ts';
 import type { StripeStandIn } from '../../../stand-ins/stripe/server.ts';
-import type { Db } from '../../../src/server/db/db.ts';
+import type { Db } from '../../../src/server/db/db.types.ts';
 import { auditStripeRefunds } from '../../../src/server/orders/audit.ts';
 import { orderNumber } from '../../../src/server/orders/store.ts';
-import type { EsimPartner } from '../../../src/server/partner/partner.ts';
+import type { EsimPartner } from '../../../src/server/partner/partner.types.ts';
 import type { OperatorClick } from './buyers.ts';
 
 /**

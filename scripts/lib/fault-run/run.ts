@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { embeddedSnapshot } from '../../../src/catalogue/snapshot.ts';
-import type { Db } from '../../../src/server/db/db.ts';
+import type { Db } from '../../../src/server/db/db.types.ts';
 import { migrate } from '../../../src/server/db/migrate.ts';
 import { openPostgres } from '../../../src/server/db/postgres.ts';
 import { auditDatabase, AUDIT_GRACE_MS, type AuditFinding } from '../../../src/server/orders/audit.ts';

@@ -1,5 +1,5 @@
 import type { AlertPreferenceStore } from '../alerts/preferences.types.ts';
-import type { Accounts } from '../auth.ts';
+import type { Accounts } from '../auth.types.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import type { PushSubscriptionStore } from '../push/subscriptions.types.ts';

@@ -1,5 +1,5 @@
 import type { AlertChannel, AlertKind } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-records.types.ts';
 import type { AlertFacts } from './messages.ts';
 

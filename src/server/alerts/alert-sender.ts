@@ -3,13 +3,13 @@ import { ALERT_RETRY_FIRST_WAIT_MS, ALERT_SEND_ATTEMPTS, ALERT_SENDS_AT_ONCE } f
 import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { EsimRow, EsimStore } from '../esims/store.types.ts';
 import { topUpSupported } from '../esims/view.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/mailer.types.ts';
 import { createOrderStore } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import type { PushSender } from '../push/sender.ts';
+import type { PushSender } from '../push/sender.types.ts';
 import { alertEmail } from './alert-email.ts';
 import type { AlertRecord, AlertRecords, ChannelState } from './alert-records.types.ts';
 import type { AlertPreferenceStore } from './preferences.types.ts';

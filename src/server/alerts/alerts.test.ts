@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseDrivers } from '../../../tests/support/databases.ts';
 import type { AlertKind, PushMessage } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { createEsimStore } from '../esims/store.ts';
-import type { MailMessage } from '../mail/mailer.ts';
-import type { EsimPartner, EsimUsage } from '../partner/partner.ts';
+import type { MailMessage } from '../mail/mailer.types.ts';
+import type { EsimPartner, EsimUsage } from '../partner/partner.types.ts';
 import { ALERT_SEND_ATTEMPTS, ALERT_SENDS_AT_ONCE } from '../../config/constants.ts';
-import type { PushSendResult } from '../push/sender.ts';
+import type { PushSendResult } from '../push/sender.types.ts';
 import { createAlerts } from './alerts.ts';
 import { createAlertPreferences } from './preferences.ts';
 

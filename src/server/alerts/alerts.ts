@@ -9,7 +9,7 @@ import {
   TRIP_CHECK_WITHIN_MS,
 } from '../../config/constants.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { createAlertRecords } from './alert-records.ts';
 import { createAlertSender, errorText, type AlertSenderOptions } from './alert-sender.ts';
 import type { Alerts } from './alerts.types.ts';

@@ -1,5 +1,5 @@
 import { ALERT_KIND_CHANNELS, ALERT_KINDS, type AlertChannel, type AlertKind, type AlertPreferences } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import type { AlertPreferenceStore } from './preferences.types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { AlertChannel, AlertKind, AlertPreferences } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 /** Each user's choice of alerts per kind and channel (preferences.ts); what was never chosen is on. */
 export interface AlertPreferenceStore {

@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { ALERT_KIND_CHANNELS, AlertPreferences, ERROR_CODES, type AlertUnsubscribed } from '../../contract/shop-api.ts';
 import { DEFAULT_LOCALE, isLocale } from '../../i18n/locales.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { fail, siteCors } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AlertPreferenceStore } from './preferences.types.ts';

@@ -2,7 +2,7 @@ import { TERMS_VERSION, type CartItem, type CreateCartRequest } from '../../cont
 import type { Currency } from '../../config/currencies.ts';
 import type { Price } from '../../catalogue/schema.ts';
 import { localizePath } from '../../i18n/paths.ts';
-import type { Caller } from '../auth.ts';
+import type { Caller } from '../auth.types.ts';
 import { productName, type PlaceOrderDeps } from '../orders/place-order.ts';
 import { priceIn } from '../../pricing/price-in.ts';
 import { soldPlan, type SellablePlan } from '../orders/plans.ts';

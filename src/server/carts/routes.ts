@@ -3,7 +3,7 @@ import { CreateCartRequest, ERROR_CODES } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { Alerts } from '../alerts/alerts.types.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import { esimView, type DestinationOf } from '../esims/view.ts';
 import { fail } from '../http.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { insertOrder, moveOrder, OPEN_ORDER_LIFETIME_MS, WITH_PAYMENT } from '../orders/store.ts';
 import type { NewOrder, OrderRow, OrderWithPayment } from '../orders/store.types.ts';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from './db.ts';
+import type { Db } from './db.types.ts';
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open.ts';
 import { openPglite } from './pglite.ts';

@@ -1,4 +1,4 @@
-import type { Db } from './db.ts';
+import type { Db } from './db.types.ts';
 import { SchemaBehindError, migrate, pendingMigrations } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Db, Queryable } from './db.ts';
+import type { Db, Queryable } from './db.types.ts';
 import { INT8_OID, parseInt8 } from './types.ts';
 
 /** Where PGlite keeps the shop's data without DATABASE_URL (`npm start`), unless SHOP_DATA_DIR says. */

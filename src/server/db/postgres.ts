@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './db.ts';
+import type { Db, Queryable } from './db.types.ts';
 import { INT8_OID, parseInt8 } from './types.ts';
 
 function rowsOf<Row>(result: pg.QueryResult | pg.QueryResult[]): Row[] {

@@ -1,5 +1,5 @@
 import type { UserLimiter } from '../limits.types.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import type { EsimStore } from './store.types.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { linksOf } from '../orders/order-links.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import { startBuyersRefund } from '../refunds/refund-command.ts';

@@ -1,6 +1,7 @@
 import { ESIM_USAGE_MAX_AGE_MS } from '../../config/constants.ts';
 import type { UserLimiter } from '../limits.types.ts';
-import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
+import { forAWaitingBuyer } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import type { EsimAlerts } from './services.types.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
 

@@ -1,4 +1,5 @@
-import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
+import { forAWaitingBuyer } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { EsimAlerts } from './services.types.ts';
-import type { EsimPartner, PartnerReadOptions } from '../partner/partner.ts';
+import type { EsimPartner, PartnerReadOptions } from '../partner/partner.types.ts';
 import type { EsimStore } from './store.types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { BuyerActionDeps, BuyerActionRefusal } from './buyer-actions.types.ts';
 import type { OrderRunner } from './services.types.ts';
 import { decideOutcome } from '../orders/purchase-outcome.ts';

@@ -5,11 +5,12 @@ import { DIAGNOSIS_READ_EVERY_MS, TRAVELLER_TOKEN_HEADER } from '../../config/co
 import { Traveller, type EsimList, type EsimSteps, type TravellerLink } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { EsimAlerts, OrderRunner } from './services.types.ts';
 import { topUpPlans } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
-import { forAWaitingBuyer, type EsimPartner } from '../partner/partner.ts';
+import { forAWaitingBuyer } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { refuse } from '../refusals.ts';
 import type { UserLimiter } from '../limits.types.ts';
 import { isUuid } from '../uuid.ts';

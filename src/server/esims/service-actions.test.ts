@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FAILURES, startEsimAccessStandIn, type EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import { ESIM_SERVICE_ACTION_SENDS } from '../../config/constants.ts';
 import { createEsimAccessPartner } from '../partner/esim-access/adapter.ts';
-import { PartnerError, type EsimPartner, type EsimStatus } from '../partner/partner.ts';
+import { PartnerError } from '../partner/partner.ts';
+import type { EsimPartner, EsimStatus } from '../partner/partner.types.ts';
 import { changeEsimService } from './service-actions.ts';
 
 // Suspend, unsuspend and revoke through the real adapter against the eSIM Access stand-in over

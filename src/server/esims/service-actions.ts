@@ -1,5 +1,6 @@
 import { ESIM_SERVICE_ACTION_SENDS } from '../../config/constants.ts';
-import { PartnerError, type EsimPartner, type EsimProfile, type EsimStatus } from '../partner/partner.ts';
+import { PartnerError } from '../partner/partner.ts';
+import type { EsimPartner, EsimProfile, EsimStatus } from '../partner/partner.types.ts';
 
 /** What an operator can do to an eSIM's service at the partner (issue 30, item 4). */
 export type EsimServiceAction = 'suspend' | 'unsuspend' | 'revoke';

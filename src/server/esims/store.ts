@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { notifyOrderChange } from '../orders/order-changes.ts';
-import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
+import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.types.ts';
 import { LINK_COLUMNS } from '../orders/order-links.ts';
 import type { EsimOrder, EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
 

@@ -1,8 +1,8 @@
 import type { InstallStep } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import type { OrderLinks } from '../orders/order-links.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.ts';
+import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.types.ts';
 
 /** An eSIM as stored (src/server/db/migrations/0002_delivery.sql). */
 export interface EsimRow {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { readChargeFacts, recordChargeFacts } from '../payments/charge-facts.ts';
 import { queueOrder } from '../jobs/order-jobs.ts';
 

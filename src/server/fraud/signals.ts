@@ -1,7 +1,7 @@
 import { isDisposableEmail, isDisposableEmailDomain } from 'disposable-email-domains-js';
 import { FRAUD_ORDERS_PER_WINDOW, FRAUD_REFUND_REQUESTS_PER_WINDOW, FRAUD_WINDOW_MS } from '../../config/constants.ts';
 import type { OrderState } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { orderNumber } from '../orders/store.ts';
 import type { Hold } from './holds.ts';
 

@@ -1,7 +1,7 @@
 import { pauseSales } from '../orders/sales-pause.ts';
 import { setRefundReason } from '../refunds/refund-reasons.ts';
 import * as refunds from '../refunds/store.ts';
-import type { Lease } from './lease.ts';
+import type { Lease } from './lease.types.ts';
 import * as queue from './queue.ts';
 import { fresh, refused, type StepContext } from './steps/step.ts';
 

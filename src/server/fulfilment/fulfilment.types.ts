@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
-import type { Db } from '../db/db.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { Db } from '../db/db.types.ts';
+import type { Mailer } from '../mail/mailer.types.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import type { OrderRunner } from '../esims/services.types.ts';
 
 /** Delivery (fulfilment.ts): every paid order driven to delivered or refunded. */

@@ -1,7 +1,8 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { ORDER_JOB_KINDS, orderJobKey } from '../jobs/order-jobs.ts';
 import * as jobs from '../jobs/queue.ts';
 import type { OrderRow } from '../orders/store.types.ts';
+import type { Lease } from './lease.types.ts';
 
 /** Another worker holds the order's job now: this one stops without writing anything more. */
 export class LeaseLost extends Error {
@@ -9,23 +10,6 @@ export class LeaseLost extends Error {
     super(`order ${orderId}: another worker holds it now`);
     this.name = 'LeaseLost';
   }
-}
-
-/**
- * A worker's claim on one order's job (DESIGN 7): taken for `leaseMs`, renewed while the work goes
- * on, and fenced: every claim takes the next lease number, and each write of the run checks it, so a
- * second API instance that took the job after a lapse (a paused process, a lost connection) never
- * acts on the order at the same time as the first.
- */
-export interface Lease {
-  readonly order: OrderRow;
-  readonly job: jobs.JobRow;
-  /** Fails with LeaseLost unless this claim still holds the job; in a transaction, also locks its row. */
-  check(tx?: Queryable): Promise<void>;
-  /** Runs `work` in a transaction that first checks the claim still holds. */
-  write<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Gives the job up, with its next run; nothing when the claim was lost. */
-  release(next: jobs.NextRun): Promise<void>;
 }
 
 /** Claims the order's job now, whether due or not (a webhook's hint, a request); undefined when none is pending or another holds it. */

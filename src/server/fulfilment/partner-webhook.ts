@@ -1,9 +1,9 @@
 import type { Alerts } from '../alerts/alerts.types.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { refreshEsims } from '../esims/refresh.ts';
 import type { EsimRow, EsimStore } from '../esims/store.types.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner, PartnerNotification } from '../partner/partner.ts';
+import type { EsimPartner, PartnerNotification } from '../partner/partner.types.ts';
 import { isUuid } from '../uuid.ts';
 import type { Fulfilment } from './fulfilment.types.ts';
 

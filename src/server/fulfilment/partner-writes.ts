@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 export type PartnerWriteCall = 'esim/order' | 'esim/topup' | 'esim/cancel';
 

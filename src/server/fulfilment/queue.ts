@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { orderJobKey } from '../jobs/order-jobs.ts';
 import { resetAttempts } from '../jobs/queue.ts';
 

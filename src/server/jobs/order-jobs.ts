@@ -1,5 +1,5 @@
 import type { OrderState } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { addJob, type JobKind } from './queue.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { claimIfDue, release } from './queue.ts';
 
 /** A periodic job: one of the reconcile job's sweeps, run when its time has come (every `everyMs`). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { claimOrder, LeaseLost } from '../fulfilment/lease.ts';
 import { auditOrders } from '../orders/audit.ts';
 import { moveOrder } from '../orders/store.ts';

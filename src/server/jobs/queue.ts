@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 
 /**
  * The one jobs table (migration 0035, issue 47 item 1), one function a statement. Its design is

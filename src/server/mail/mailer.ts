@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { Email } from './render.ts';
+import type { Mailer } from './mailer.types.ts';
 
 /**
  * Sends e-mail over SMTP (nodemailer). MAIL_FROM: 'Shop name <orders@example.com>'. SMTP_URL, with
@@ -12,16 +12,6 @@ import type { Email } from './render.ts';
  * Away from this machine the URL must carry a login: the relay takes mail only from its users.
  * Certificates are checked against the system's roots (or `ca`, which only the tests set).
  */
-
-export interface MailMessage extends Email {
-  to: string;
-}
-
-export interface Mailer {
-  /** Resolves with the Message-ID once the SMTP server has accepted the message. */
-  send(message: MailMessage): Promise<{ messageId: string }>;
-  close(): void;
-}
 
 /**
  * A failed send. Its text names the call, the server (without credentials) and the SMTP error,

@@ -1,6 +1,6 @@
 import type { OpsActionResult, OpsReason } from '../../contract/ops-api.ts';
 import { deleteBuyerAccount, type AccountDeletionDeps } from '../account/delete-account.ts';
-import type { ActionRecords } from './action-records.ts';
+import type { ActionRecords } from './action-records.types.ts';
 import type { AccountActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
-import type { Db } from '../db/db.ts';
-import { ActionKeyReused, createActionRecords, type ActionOutcome, type ActionRecords } from './action-records.ts';
+import type { Db } from '../db/db.types.ts';
+import { ActionKeyReused, createActionRecords } from './action-records.ts';
+import type { ActionOutcome, ActionRecords } from './action-records.types.ts';
 
 /**
  * The record of operator actions (issue 30): written before the action runs, settled with its

@@ -1,46 +1,7 @@
 import { OPS_ACTION_STALE_MS } from '../../config/constants.ts';
 import type { OpsActionResult } from '../../contract/ops-api.ts';
-import type { Db, Queryable } from '../db/db.ts';
-import type { Operator } from './ops-auth.ts';
-
-export type OpsAction =
-  | 'note'
-  | 'resend_email'
-  | 'retry_delivery'
-  | 'refund'
-  | 'esim_suspend'
-  | 'esim_unsuspend'
-  | 'esim_revoke'
-  | 'esim_read'
-  | 'approve'
-  | 'reject'
-  | 'block'
-  | 'unblock'
-  | 'delete_account'
-  | 'sales_pause'
-  | 'sales_resume'
-  | 'support_reply'
-  | 'support_close';
-
-export interface ActionRequest {
-  operator: Pick<Operator, 'uid' | 'email'>;
-  action: OpsAction;
-  idempotencyKey: string;
-  reason: string;
-  orderId?: string | undefined;
-  accountUid?: string | undefined;
-  details?: Record<string, unknown> | undefined;
-}
-
-/** What the action did; `details` are merged into the row's. */
-export type ActionOutcome = Omit<OpsActionResult, 'action'> & { details?: Record<string, unknown> };
-
-export interface ActionRow {
-  id: number;
-  action: OpsAction;
-  outcome: 'started' | OpsActionResult['outcome'] | 'failed';
-  outcome_detail: string | null;
-}
+import type { Db, Queryable } from '../db/db.types.ts';
+import type { ActionRequest, ActionOutcome, ActionRow, ActionRecords } from './action-records.types.ts';
 
 /**
  * The key was used for another request: another operator, action, order, account or body (issue 46
@@ -54,11 +15,6 @@ export class ActionKeyReused extends Error {
     this.name = 'ActionKeyReused';
     this.idempotencyKey = idempotencyKey;
   }
-}
-
-/** Runs an operator's action once per click, recorded (see createActionRecords). */
-export interface ActionRecords {
-  record(request: ActionRequest, act: (actionId: number) => Promise<ActionOutcome>): Promise<OpsActionResult>;
 }
 
 /**

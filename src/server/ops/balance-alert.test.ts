@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import { LOW_BALANCE_CHECK_EVERY_MS } from '../../config/constants.ts';
-import type { Db } from '../db/db.ts';
-import type { MailMessage, Mailer } from '../mail/mailer.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { Db } from '../db/db.types.ts';
+import type { MailMessage, Mailer } from '../mail/mailer.types.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { balanceCheckDue, checkPartnerBalance } from './balance-alert.ts';
 
 /** The provider's low-balance e-mail (issue 30 item 8): once per crossing of the threshold, on PGlite and PostgreSQL. */

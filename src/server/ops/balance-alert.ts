@@ -1,8 +1,8 @@
 import { LOW_BALANCE_CHECK_EVERY_MS, LOW_BALANCE_USD } from '../../config/constants.ts';
-import type { Db, Queryable } from '../db/db.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
+import type { Mailer } from '../mail/mailer.types.ts';
 import { renderEmail, type Email } from '../mail/render.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 
 /**
  * The partner's prepaid balance below the provider's threshold (issue 30 item 8): one e-mail per

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import { paidOrders } from '../../../tests/support/paid-orders.ts';
 import { LOW_BALANCE_USD } from '../../config/constants.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { pauseSalesByOperator } from '../orders/sales-pause.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { berlinMidnight, dashboard } from './dashboard.ts';
 
 /**

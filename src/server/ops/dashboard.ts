@@ -3,11 +3,11 @@ import { BASE_CURRENCY } from '../../config/currencies.ts';
 import type { OpsDashboard, OpsPeriod } from '../../contract/ops-api.ts';
 import type { ExchangeRates, PerEuro } from '../../pricing/exchange-rates.ts';
 import { includedVatMinor } from '../../pricing/pricing.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { auditOrders } from '../orders/audit.ts';
 import { supportCounts } from '../support/store.ts';
 import { openSalesPause } from '../orders/sales-pause.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { convert } from './money.ts';
 import { CHARGE_TOTAL_SQL, chargeOf, marginMinor, stripeFiguresOf, type OrderMoneyRow, type StripeFigures } from './order-detail.ts';
 

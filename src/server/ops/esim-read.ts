@@ -1,6 +1,6 @@
 import type { OpsOrder } from '../../contract/ops-api.ts';
-import type { Db } from '../db/db.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { Db } from '../db/db.types.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { esimOfOrder } from './order-detail.ts';
 import { findOrder } from './order-search.ts';
 

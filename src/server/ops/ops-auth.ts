@@ -3,7 +3,7 @@ import { every } from 'hono/combine';
 import { OPS_ADMIN_SIGN_IN_MS } from '../../config/constants.ts';
 import { OPS_ERROR_CODES, type OpsRole } from '../../contract/ops-api.ts';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
-import type { Accounts, Caller } from '../auth.ts';
+import type { Accounts, Caller } from '../auth.types.ts';
 import { bearerToken, fail, siteCors } from '../http.ts';
 
 /** An operator: a caller whose token carries a back-office role. */

@@ -8,16 +8,16 @@ import {
   type OpsResend,
 } from '../../contract/ops-api.ts';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
-import type { Accounts } from '../auth.ts';
-import type { Db } from '../db/db.ts';
+import type { Accounts } from '../auth.types.ts';
+import type { Db } from '../db/db.types.ts';
 import { changeEsimService, type EsimServiceAction } from '../esims/service-actions.ts';
 import { HoldRefused, type HeldOrders } from '../fraud/holds.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { RefundRefused } from '../refunds/refund-command.types.ts';
-import type { ActionOutcome, ActionRecords, OpsAction } from './action-records.ts';
+import type { ActionOutcome, ActionRecords, OpsAction } from './action-records.types.ts';
 import type { OrderActions } from './actions.types.ts';
 import type { Operator } from './ops-auth.ts';
 import { esimOfOrder } from './order-detail.ts';

@@ -1,6 +1,6 @@
 import { OPS_LIST_LIMIT } from '../../config/constants.ts';
 import type { OpsOrderQuery, OpsOrderSummary } from '../../contract/ops-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { needsAttention } from '../fraud/signals.ts';
 import { orderNumber } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
 import { paidOrders } from '../../../tests/support/paid-orders.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { ordersCsv } from './orders-csv.ts';
 
 /** The accountant's CSV (issue 30 item 8), read back as a spreadsheet program would, on PGlite and PostgreSQL. */

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { includedVatMinor } from '../../pricing/pricing.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { orderNumber } from '../orders/store.ts';
 import { berlinMidnight } from './dashboard.ts';
 import { shareOf } from './money.ts';

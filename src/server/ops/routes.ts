@@ -13,13 +13,14 @@ import {
 } from '../../contract/ops-api.ts';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
 import type { Snapshot } from '../../catalogue/schema.ts';
-import type { Accounts } from '../auth.ts';
-import type { Db } from '../db/db.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { Accounts } from '../auth.types.ts';
+import type { Db } from '../db/db.types.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AccountActions, OrderActions } from './actions.types.ts';
-import { ActionKeyReused, type ActionRecords } from './action-records.ts';
+import { ActionKeyReused } from './action-records.ts';
+import type { ActionRecords } from './action-records.types.ts';
 import { dashboard } from './dashboard.ts';
 import { ResendRefused } from './order-actions.ts';
 import { adminOnly, opsAuth, type OpsEnv } from './ops-auth.ts';

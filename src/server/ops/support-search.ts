@@ -1,5 +1,5 @@
 import { OPS_LIST_LIMIT } from '../../config/constants.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import type { SupportRequestRow } from '../support/store.ts';
 import { orderNumberIn } from './order-search.ts';
 

@@ -3,7 +3,7 @@ import { zValidator } from '@hono/zod-validator';
 import { OpsSupportClose, OpsSupportQuery, OpsSupportReply, type OpsSupportList } from '../../contract/ops-api.ts';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
 import { supportReference } from '../../contract/support-api.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { fail } from '../http.ts';
 import { orderNumber } from '../orders/store.ts';
 import { supportReplyEmail } from '../support/emails.ts';
@@ -11,7 +11,7 @@ import { queueSupportEmail, sendQueued } from '../support/outbox.ts';
 import type { SupportDeps } from '../support/routes.ts';
 import { addOperatorReply, closeSupportRequest, messagesOf, supportRequest } from '../support/store.ts';
 import { jsonBody } from '../validation.ts';
-import type { ActionRecords } from './action-records.ts';
+import type { ActionRecords } from './action-records.types.ts';
 import type { OpsEnv } from './ops-auth.ts';
 import { supportInbox } from './support-search.ts';
 

@@ -1,5 +1,5 @@
 import type { OpsTimelineEntry } from '../../contract/ops-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 /**
  * One timeline of an order (issue 30 item 3): its state changes, the partner writes and how each

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { auditDatabase, auditOrders } from './audit.ts';
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase, serverUrlOf } from '../../../tests/support/databases.ts';
 import type { OrderState } from '../../contract/shop-api.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { openDatabase } from '../db/open.ts';
 import {
   AUDIT_GRACE_MS,

@@ -1,6 +1,6 @@
 import { HELD_ORDER_AUDIT_AFTER_MS } from '../../config/constants.ts';
 import type { OrderState } from '../../contract/shop-api.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { orderNumber } from './store.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { ORDER_WAITS_PER_USER } from '../../config/constants.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import type { OrderWait, OrderWaits } from './order-changes.types.ts';
 import type { OrderRow } from './store.types.ts';
 

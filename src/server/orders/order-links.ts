@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 /**
  * An exchange and a replacement at our cost as links between orders (order_links, migration 0042):

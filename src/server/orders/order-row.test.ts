@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, openBefore } from '../../../tests/support/databases.ts';
-import type { Queryable } from '../db/db.ts';
+import { OrderState } from '../../contract/shop-api.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { migrate } from '../db/migrate.ts';
 
 /**
@@ -10,18 +11,8 @@ import { migrate } from '../db/migrate.ts';
  * detaching, the 'seen' mark and why an order is refunded as a whole to tables of their own, with the data of a database that holds orders
  * in every state and every one of those features. On PGlite and a real PostgreSQL server.
  */
-const STATES = [
-  'pending_payment',
-  'paid',
-  'provisioning',
-  'delivered',
-  'expired',
-  'payment_failed',
-  'cancelled',
-  'fulfilment_failed',
-  'refund_requested',
-  'refunded',
-] as const;
+/** Every state an order can be in (the shop API's contract). */
+const STATES = OrderState.options;
 
 /** The columns that are not the sale, as they were before 0040 (set on an order as given). */
 interface Before {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase, openBefore } from '../../../tests/support/databases.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { migrate } from '../db/migrate.ts';
 import { decideOutcome, voidOutcome } from './purchase-outcome.ts';
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 /**
  * One outcome per purchase (issue 46 item 1, DESIGN 9): a paid eSIM order ends kept (no row; an

@@ -6,12 +6,12 @@ import { CreateOrderRequest, ERROR_CODES, ORDER_WAIT_MAX_MS, OrderQuery } from '
 import type { Locale } from '../../i18n/locales.ts';
 import type { Alerts } from '../alerts/alerts.types.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import { esimView, type DestinationOf } from '../esims/view.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.types.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { refuse } from '../refusals.ts';
 import { isUuid } from '../uuid.ts';
@@ -20,7 +20,7 @@ import type { SellablePlan } from './plans.ts';
 import { awaitsChange, createOrderWaits, untilChanged } from './order-changes.ts';
 import type { Snapshot } from '../../catalogue/schema.ts';
 import { placeOrder } from './place-order.ts';
-import type { SalesPauseCache } from './sales-pause.ts';
+import type { SalesPauseCache } from './sales-pause.types.ts';
 import type { OrderStore, OrderWithPayment } from './store.types.ts';
 import { orderView } from './view.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { databaseDrivers, withDatabase } from '../../../tests/support/databases.ts';
-import type { Db } from '../db/db.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { Db } from '../db/db.types.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import { openSalesPause, pauseSales, pauseSalesByOperator, resumeSales, resumeSalesIfFunded, salesPaused } from './sales-pause.ts';
 
 /** The sales pause: the automatic one (partner out of balance) and the provider's own (issue 30 item 8). */

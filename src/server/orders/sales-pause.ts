@@ -1,5 +1,6 @@
-import type { Db, Queryable } from '../db/db.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
+import type { SalesPauseCache } from './sales-pause.types.ts';
 
 /** How often a paused shop asks the partner whether its balance was topped up. */
 const BALANCE_CHECK_EVERY_MS = 60_000;
@@ -35,11 +36,6 @@ export async function salesPaused(db: Queryable): Promise<boolean> {
 
 /** How long an instance trusts that sales are not paused without reading it again (SalesPauseCache). */
 export const SALES_PAUSE_TTL_MS = 2_000;
-
-/** Whether sales are paused, as POST /orders asks it. */
-export interface SalesPauseCache {
-  paused(): Promise<boolean>;
-}
 
 /**
  * Whether sales are paused, for POST /orders without a read of its own on every order (issue 31:

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderState } from '../../contract/shop-api.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { queueCheckoutExpiry } from '../payments/checkout-expiry.ts';
 import { notifyOrderChange } from './order-changes.ts';
 import { queueAfterMove } from '../jobs/order-jobs.ts';

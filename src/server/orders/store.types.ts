@@ -1,6 +1,6 @@
 import type { DataKind, Price } from '../../catalogue/schema.ts';
 import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import type { LimitInStatement } from '../limits.types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { priceOnSnapshotRates } from '../../../tests/support/prices.ts';
 import { describe, expect, it } from 'vitest';
-import type { PartnerPackage } from '../partner/partner.ts';
+import type { PartnerPackage } from '../partner/partner.types.ts';
 import { isTopUpId, topUpId, topUpOffers } from './top-ups.ts';
 import { embeddedSnapshot } from '../../catalogue/snapshot.ts';
 

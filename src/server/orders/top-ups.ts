@@ -4,7 +4,8 @@ import type { PerEuro } from '../../pricing/exchange-rates.ts';
 import { enforceMonotonicPrices, pricingFor, retailPrice } from '../../pricing/pricing.ts';
 import type { OwnedEsim } from '../esims/store.types.ts';
 import { canTopUp, esimStatus, topUpSupported } from '../esims/view.ts';
-import { forAWaitingBuyer, type EsimPartner, type PartnerPackage } from '../partner/partner.ts';
+import { forAWaitingBuyer } from '../partner/partner.ts';
+import type { EsimPartner, PartnerPackage } from '../partner/partner.types.ts';
 
 /**
  * Top-ups as the shop sells them (issue 24 item 2): the partner's own top-up packages of one eSIM

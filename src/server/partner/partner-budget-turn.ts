@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 /** Advisory lock class of the budget (pg_advisory_xact_lock(class, hashtext(account))); any fixed number. */
 const BUDGET_LOCK = 1_404_202_620;

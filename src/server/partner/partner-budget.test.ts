@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import { databaseDrivers, serverUrlOf } from '../../../tests/support/databases.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { openPostgres } from '../db/postgres.ts';
 import { createEsimAccessPartner } from './esim-access/adapter.ts';
-import type { EsimPartner } from './partner.ts';
-import { postgresPartnerBudget, type PartnerBudget } from './partner-budget.ts';
+import type { EsimPartner } from './partner.types.ts';
+import { postgresPartnerBudget } from './partner-budget.ts';
+import type { PartnerBudget } from './partner-budget.types.ts';
 
 // The partner's 8 requests a second as one budget for every API instance, in the shop's database,
 // with deliveries first (issue 20): adapters against the eSIM Access stand-in, which answers 429

@@ -1,45 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { RateLimit } from '../../lib/rate-limiter.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { forgetWaiters, takeTurn, type QueuedRequest, type TurnSettings } from './partner-budget-turn.ts';
-
-/**
- * The partner's request budget (DESIGN 7): eSIM Access allows 8 requests a second per account,
- * and that is one budget for the whole shop, however many API instances run.
- *
- * A request takes a turn with `acquire(priority)` before it is sent and gives it back with the
- * answer's release once its answer came back (or it failed). How urgent a call is:
- * - 'allocated': reading the profile of an eSIM the partner has allocated, the last call of a
- *   delivery: before any new order, so in a rush each buyer gets the QR code as early as the
- *   partner's limit allows, in the order they paid, rather than every delivery waiting twice;
- * - 'delivery': ordering an eSIM and reading an order's profiles (a buyer who paid is waiting);
- * - 'refund': cancels (refunds), top-ups and reading one eSIM (a refund or a top-up under way);
- * - 'usage': data-use reads and the catalogue's package list (they can wait);
- * - 'operator': the back office's "read again from the partner" on request (the lowest: an
- *   operator looking at an order never holds up a buyer's delivery, refund or data use).
- */
-export type PartnerPriority = 'allocated' | 'delivery' | 'refund' | 'usage' | 'operator';
+import type { PartnerPriority, PartnerBudgetRelease, PartnerBudget, PartnerBudgetLimit } from './partner-budget.types.ts';
 
 /** Lower goes first; stored in partner_budget_slots and partner_budget_waiters. */
 const RANK: Readonly<Record<PartnerPriority, number>> = { allocated: 0, delivery: 1, refund: 2, usage: 3, operator: 4 };
 
 /** The slots a priority leaves free for those above it (rule 1 below): deliveries none. */
 const KEEPS_FREE: Readonly<Record<PartnerPriority, number>> = { allocated: 0, delivery: 0, refund: 1, usage: 2, operator: 3 };
-
-/** Called once the request's answer came back or it failed; never throws. */
-export type PartnerBudgetRelease = () => void | Promise<void>;
-
-export interface PartnerBudget {
-  /**
-   * Resolves when a request of this priority may be sent. With a `signal`, a request whose caller
-   * stopped waiting (a buyer's page gave up in a rush) leaves the queue unsent and rejects with the
-   * signal's reason: it never takes a turn that nobody waits for any more.
-   */
-  acquire(priority: PartnerPriority, signal?: AbortSignal): Promise<PartnerBudgetRelease>;
-}
-
-/** Requests per window, plus a margin (src/lib/rate-limiter.ts). */
-export type PartnerBudgetLimit = RateLimit;
 
 /**
  * eSIM Access: 8 requests a second per account (an account was suspended for more). A slot is

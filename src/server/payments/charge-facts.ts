@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { CHARGE_FACTS_FILL_PER_RUN, CHARGE_FACTS_FILL_WINDOW_MS } from '../../config/constants.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 
 /**
  * What Stripe knows of a payment's charge that the shop keeps (migrations 0017, 0031): the fraud

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import type { CheckoutExpiry } from './checkout-expiry.types.ts';
 
 /**

@@ -4,7 +4,7 @@ import { ERROR_CODES, PushSubscriptionRequest, PushUnsubscribeRequest, type Push
 import type { BuyerEnv } from '../buyer-auth.ts';
 import { fail, siteCors } from '../http.ts';
 import { jsonBody } from '../validation.ts';
-import type { PushSender } from './sender.ts';
+import type { PushSender } from './sender.types.ts';
 import type { PushSubscriptionStore } from './subscriptions.types.ts';
 
 /**

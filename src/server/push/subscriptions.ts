@@ -1,5 +1,5 @@
 import type { PushSubscriptionRequest } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import type { PushSubscriptionStore, StoredPushSubscription } from './subscriptions.types.ts';
 
 /**

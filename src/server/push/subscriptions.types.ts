@@ -1,6 +1,6 @@
 import type { PushSubscriptionRequest } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 /** A device's push subscription as stored (migration 0011). */
 export interface StoredPushSubscription {

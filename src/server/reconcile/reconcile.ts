@@ -1,12 +1,12 @@
 import type Stripe from 'stripe';
 import type { Alerts } from '../alerts/alerts.types.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/mailer.types.ts';
 import { balanceCheckDue, checkPartnerBalance } from '../ops/balance-alert.ts';
 import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner } from '../partner/partner.ts';
+import type { EsimPartner } from '../partner/partner.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { fillChargeFacts } from '../payments/charge-facts.ts';
 import { syncCheckouts } from '../webhooks/checkout-sync.ts';

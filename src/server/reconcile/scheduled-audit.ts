@@ -1,5 +1,5 @@
-import type { Db } from '../db/db.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Db } from '../db/db.types.ts';
+import type { Mailer } from '../mail/mailer.types.ts';
 import { renderEmail, type Email } from '../mail/render.ts';
 import { auditDatabase, type AuditFinding } from '../orders/audit.ts';
 

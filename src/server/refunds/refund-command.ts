@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 import { queueOrder } from '../jobs/order-jobs.ts';
 import { createOrderStore, moveOrder } from '../orders/store.ts';
 import { RefundRefused, type RefundCommand, type RefundOutcome, type RefundRequest } from './refund-command.types.ts';

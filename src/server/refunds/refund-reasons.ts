@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { queueOrder } from '../jobs/order-jobs.ts';
 import type { RefundReason } from './refund-command.types.ts';
 

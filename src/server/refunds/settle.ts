@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { refundPayment, refundStatus } from '../payments/stripe.ts';
 import { countAsk, paidPayment, recordAsked, recordStripeNews, refundById } from './store.ts';
 import type { RefundRow } from './refund-command.types.ts';

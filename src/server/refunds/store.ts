@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderState } from '../../contract/shop-api.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 import { decideOutcome, lockedOutcome } from '../orders/purchase-outcome.ts';
 import type { RefundStatus } from '../payments/stripe.ts';
 import { RefundRefused, type RefundRequest, type RefundRow, type RefundRowStatus } from './refund-command.types.ts';

@@ -1,5 +1,5 @@
-import type { Db, Queryable } from '../db/db.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
+import type { Mailer } from '../mail/mailer.types.ts';
 import type { Email } from '../mail/render.ts';
 
 /** Tries before an e-mail is left unsent (the last about four hours after the first): the request is in the back office either way. */

@@ -11,11 +11,11 @@ import {
   type SupportList,
 } from '../../contract/support-api.ts';
 import type { BuyerEnv } from '../buyer-auth.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { bearerToken, fail, siteCors } from '../http.ts';
 import { tooManyAttempts } from '../limits.ts';
 import type { LimitedRoute, UserLimiter } from '../limits.types.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer } from '../mail/mailer.types.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimRow } from '../esims/store.types.ts';
 import { isUuid } from '../uuid.ts';

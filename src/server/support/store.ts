@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { supportReference, type SupportView } from '../../contract/support-api.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.types.ts';
 
 /** A support request as stored (migration 0023). */
 export interface SupportRequestRow {

@@ -1,5 +1,5 @@
 import type { Traveller } from '../../contract/shop-api.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import { esimStatus, inUse } from '../esims/view.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { UserLimiter } from '../limits.types.ts';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.types.ts';
 
 /**
  * Who travels on an eSIM and when (order_travellers, migration 0043): the traveller the buyer gave

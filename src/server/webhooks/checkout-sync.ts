@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import { handleStripeEvent } from './stripe-event.ts';
 

@@ -3,13 +3,13 @@ import { bodyLimit } from 'hono/body-limit';
 import type Stripe from 'stripe';
 import { ERROR_CODES } from '../../contract/shop-api.ts';
 import type { Alerts } from '../alerts/alerts.types.ts';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../db/db.types.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import { handlePartnerNotification } from '../fulfilment/partner-webhook.ts';
 import { fail, sameSecret } from '../http.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner, PartnerNotification } from '../partner/partner.ts';
+import type { EsimPartner, PartnerNotification } from '../partner/partner.types.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 import { handleStripeEvent } from './stripe-event.ts';
 

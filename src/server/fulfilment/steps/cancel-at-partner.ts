@@ -4,7 +4,7 @@ import { deletedUnused } from '../../esims/view.ts';
 import { voidOutcome } from '../../orders/purchase-outcome.ts';
 import type { OrderRow } from '../../orders/store.types.ts';
 import * as refunds from '../../refunds/store.ts';
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
 import { ambiguous, partnerEsim, refused, type Step, type StepContext } from './step.ts';
 

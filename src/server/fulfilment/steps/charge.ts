@@ -3,7 +3,8 @@ import type { RefundReason } from '../../refunds/refund-command.types.ts';
 import { setRefundReason } from '../../refunds/refund-reasons.ts';
 import { settleRefund } from '../../refunds/settle.ts';
 import * as refunds from '../../refunds/store.ts';
-import { LeaseLost, type Lease } from '../lease.ts';
+import { LeaseLost } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import * as queue from '../queue.ts';
 import type { OrderInWork, Step, StepContext } from './step.ts';
 

@@ -1,6 +1,6 @@
 import type { OrderRow } from '../../orders/store.types.ts';
 import { setRefundReason } from '../../refunds/refund-reasons.ts';
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import * as queue from '../queue.ts';
 import type { Step, StepContext } from './step.ts';
 

@@ -1,5 +1,5 @@
 import type { OrderRow } from '../../orders/store.types.ts';
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
 import * as queue from '../queue.ts';
 import { LeaseLost } from '../lease.ts';

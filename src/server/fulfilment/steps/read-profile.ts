@@ -1,6 +1,6 @@
 import { refundExchanged } from '../../esims/exchange.ts';
 import type { OrderRow } from '../../orders/store.types.ts';
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import type { Step, StepContext } from './step.ts';
 
 /**

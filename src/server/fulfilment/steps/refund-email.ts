@@ -1,4 +1,4 @@
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import * as queue from '../queue.ts';
 import type { OrderInWork, Step, StepContext } from './step.ts';
 

@@ -1,4 +1,4 @@
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import { cancelAtPartner } from './cancel-at-partner.ts';
 import { fresh, type OrderInWork, type Step, type StepContext } from './step.ts';
 

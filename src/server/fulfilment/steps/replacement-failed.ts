@@ -1,6 +1,6 @@
 import { refundRequested } from '../../refunds/refund-reasons.ts';
 import { decideOutcome } from '../../orders/purchase-outcome.ts';
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import type { OrderInWork, StepContext } from './step.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { screenBeforeDelivery } from '../../fraud/holds.ts';
 import type { OrderRow } from '../../orders/store.types.ts';
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import type { Step, StepContext } from './step.ts';
 
 /**

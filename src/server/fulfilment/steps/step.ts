@@ -1,13 +1,15 @@
 import type Stripe from 'stripe';
-import type { Db } from '../../db/db.ts';
+import type { Db } from '../../db/db.types.ts';
 import type { EsimStore } from '../../esims/store.types.ts';
 import { LINK_COLUMNS, type OrderLinks } from '../../orders/order-links.ts';
 import type { OrderRow, OrderStore } from '../../orders/store.types.ts';
 import type { RefundReason } from '../../refunds/refund-command.types.ts';
 import { REFUND_REASON_COLUMN } from '../../refunds/refund-reasons.ts';
-import { PartnerError, type EsimPartner, type EsimProfile } from '../../partner/partner.ts';
+import { PartnerError } from '../../partner/partner.ts';
+import type { EsimPartner, EsimProfile } from '../../partner/partner.types.ts';
 import type { createFulfilmentEmails } from '../emails.ts';
-import { LeaseLost, type Lease } from '../lease.ts';
+import { LeaseLost } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 
 /**
  * A step of a delivery workflow (issue 47 item 2), the way Medusa writes one (createStep with an

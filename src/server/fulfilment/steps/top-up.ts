@@ -1,6 +1,6 @@
 import type { OrderRow } from '../../orders/store.types.ts';
-import type { TopUpResult } from '../../partner/partner.ts';
-import type { Lease } from '../lease.ts';
+import type { TopUpResult } from '../../partner/partner.types.ts';
+import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
 import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
 

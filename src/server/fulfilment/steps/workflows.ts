@@ -1,4 +1,4 @@
-import type { Lease } from '../lease.ts';
+import type { Lease } from '../lease.types.ts';
 import { charge, refundOrder } from './charge.ts';
 import { deliverAndEmail } from './deliver-and-email.ts';
 import { orderAtPartner } from './order-at-partner.ts';

@@ -1,4 +1,5 @@
-import { PartnerError, type EsimPartner, type EsimUsage, type PackageQuery, type ProfileAnswer, type TopUpResult } from '../partner.ts';
+import { PartnerError } from '../partner.ts';
+import type { EsimPartner, EsimUsage, PackageQuery, ProfileAnswer, TopUpResult } from '../partner.types.ts';
 import { createEsimAccessClient, NOT_ALLOCATED, NotFound } from './client.ts';
 import { PARTNER, type EsimAccessConfig } from './config.ts';
 import {

@@ -1,8 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { PartnerError, type PartnerErrorKind } from '../partner.ts';
+import { PartnerError } from '../partner.ts';
+import type { PartnerErrorKind } from '../partner.types.ts';
 import { createRateLimiter } from '../../../lib/rate-limiter.ts';
-import { ESIM_ACCESS_BUDGET, type PartnerBudget, type PartnerPriority } from '../partner-budget.ts';
+import { ESIM_ACCESS_BUDGET } from '../partner-budget.ts';
+import type { PartnerBudget, PartnerPriority } from '../partner-budget.types.ts';
 import { PARTNER, type EsimAccessConfig } from './config.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { PartnerBudget } from '../partner-budget.ts';
+import type { PartnerBudget } from '../partner-budget.types.ts';
 
 /** The partner's name in errors and on the EsimPartner. */
 export const PARTNER = 'eSIM Access';

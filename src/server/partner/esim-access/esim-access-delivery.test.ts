@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAILURES, startEsimAccessStandIn, type EsimAccessStandIn, type StandInOptions } from '../../../../stand-ins/esim-access/server.ts';
-import { PartnerError, type EsimPartner, type EsimProfile, type ProfileQuery } from '../partner.ts';
+import { PartnerError } from '../partner.ts';
+import type { EsimPartner, EsimProfile, ProfileQuery } from '../partner.types.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import type { EsimAccessConfig } from './config.ts';
 import { parsePartnerNotification } from './notifications.ts';

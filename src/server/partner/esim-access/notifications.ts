@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PartnerNotification } from '../partner.ts';
+import type { PartnerNotification } from '../partner.types.ts';
 import { esimState, installStep as installStepOf, partnerTime } from './schemas.ts';
 
 const Notification = z.looseObject({

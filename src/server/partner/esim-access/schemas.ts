@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { InstallStep } from '../../../contract/shop-api.ts';
 import type { PlanFacts } from '../../../catalogue/schema.ts';
-import type { CataloguePackage, EsimProfile, EsimStatus, PartnerPackage } from '../partner.ts';
+import type { CataloguePackage, EsimProfile, EsimStatus, PartnerPackage } from '../partner.types.ts';
 import { PARTNER } from './config.ts';
 
 // The partner's answers (the envelope's obj) as zod schemas, and their mapping to the EsimPartner types.
