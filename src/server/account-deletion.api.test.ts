@@ -3,7 +3,7 @@ import { getAuth } from 'firebase-admin/auth';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../../stand-ins/push-service/server.ts';
-import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
+import { ALL_ALERTS_ON, TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { pushSubscriber } from '../../tests/support/push-subscriber.ts';
@@ -157,14 +157,6 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('account deletion on $nam
   });
 
   describe("a deleted or disabled account's token, still within its hour, verified as production does (issue 29, defect 5)", () => {
-    const ALL_ON = {
-      esim_ready: { email: false, push: true },
-      connected: { email: true, push: true },
-      not_connected: { email: true, push: true },
-      data_80: { email: true, push: true },
-      data_used_up: { email: true, push: true },
-      validity_1_day: { email: true, push: true },
-    };
     /** The API with production's verifier; `as` the buyer's token against it. */
     async function productionApi() {
       const api = testShopApi(
@@ -185,7 +177,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('account deletion on $nam
     /** Every route that stores something for the caller. */
     const writes = (deviceSubscription: unknown, endpoint: string): [string, string, unknown][] => [
       ['POST', '/orders', orderRequest(PLAN)],
-      ['PUT', '/me/alerts', ALL_ON],
+      ['PUT', '/me/alerts', ALL_ALERTS_ON],
       ['POST', '/me/push-subscriptions', deviceSubscription],
       ['DELETE', '/me/push-subscriptions', { endpoint }],
     ];

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
+import { ALL_ALERTS_ON, TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { orderRequest, testCatalogue } from '../../tests/support/shop-api.ts';
@@ -13,14 +13,6 @@ import { unsubscribeToken, unsubscribeUrl } from './alerts/unsubscribe-token.ts'
  */
 const SITE = 'http://127.0.0.1:4330';
 const { catalogue, PLAN } = testCatalogue();
-const ALL_ON: AlertPreferences = {
-  esim_ready: { email: false, push: true },
-  connected: { email: true, push: true },
-  not_connected: { email: true, push: true },
-  data_80: { email: true, push: true },
-  data_used_up: { email: true, push: true },
-  validity_1_day: { email: true, push: true },
-};
 
 /** The same account signed in again, as on a second device: a token of its own. */
 async function signInAgain(email: string): Promise<string> {
@@ -64,27 +56,27 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alert preferences on $na
     const buyer = await signUp();
     const response = await call('/me/alerts', { token: buyer.idToken });
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toEqual(ALL_ON);
+    expect(await response.json()).toEqual(ALL_ALERTS_ON);
   });
 
   it('saves what one device puts, and another device of the same account reads it', async () => {
     const buyer = await signUp();
-    const chosen: AlertPreferences = { ...ALL_ON, esim_ready: { email: false, push: false }, data_80: { email: false, push: true } };
+    const chosen: AlertPreferences = { ...ALL_ALERTS_ON, esim_ready: { email: false, push: false }, data_80: { email: false, push: true } };
     const saved = await put(buyer.idToken, chosen);
     expect(saved.status).toBe(200);
     expect(await saved.json()).toEqual(chosen);
     expect(await preferencesOf(await signInAgain(buyer.email))).toEqual(chosen);
     // Another buyer's stay their own.
-    expect(await preferencesOf((await signUp()).idToken)).toEqual(ALL_ON);
+    expect(await preferencesOf((await signUp()).idToken)).toEqual(ALL_ALERTS_ON);
   });
 
   it('refuses choices that are not the whole table of booleans, and keeps what was saved', async () => {
     const buyer = await signUp();
     for (const body of [
-      { ...ALL_ON, esim_ready: { email: true, push: true } }, // its e-mail is the order e-mail, always sent
-      { ...ALL_ON, data_80: { email: 'no', push: true } },
-      { data_80: ALL_ON.data_80 },
-      { ...ALL_ON, newsletter: { email: true, push: true } },
+      { ...ALL_ALERTS_ON, esim_ready: { email: true, push: true } }, // its e-mail is the order e-mail, always sent
+      { ...ALL_ALERTS_ON, data_80: { email: 'no', push: true } },
+      { data_80: ALL_ALERTS_ON.data_80 },
+      { ...ALL_ALERTS_ON, newsletter: { email: true, push: true } },
       [],
     ]) {
       const response = await put(buyer.idToken, body);
@@ -93,13 +85,13 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alert preferences on $na
     }
     const notJson = await call('/me/alerts', { method: 'PUT', token: buyer.idToken, body: 'data_80=off' });
     expect(notJson.status).toBe(400);
-    expect(await preferencesOf(buyer.idToken)).toEqual(ALL_ON);
+    expect(await preferencesOf(buyer.idToken)).toEqual(ALL_ALERTS_ON);
   });
 
   it('answers 401 without a valid sign-in, and /me answers as before', async () => {
     for (const token of [undefined, 'not-a-token']) {
       expect((await call('/me/alerts', token ? { token } : {})).status).toBe(401);
-      expect((await call('/me/alerts', { method: 'PUT', body: JSON.stringify(ALL_ON), ...(token && { token }) })).status).toBe(401);
+      expect((await call('/me/alerts', { method: 'PUT', body: JSON.stringify(ALL_ALERTS_ON), ...(token && { token }) })).status).toBe(401);
     }
     expect((await call('/me', { method: 'DELETE' })).status).toBe(401);
     expect((await call('/me/nothing-here', { token: (await signUp()).idToken })).status).toBe(404);
@@ -123,7 +115,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alert preferences on $na
       expect(response.status).toBe(200);
       expect(AlertUnsubscribed.parse(await response.json())).toEqual({ kind: 'data_used_up' });
     }
-    expect(await preferencesOf(buyer.idToken)).toEqual({ ...ALL_ON, data_used_up: { email: false, push: true } });
+    expect(await preferencesOf(buyer.idToken)).toEqual({ ...ALL_ALERTS_ON, data_used_up: { email: false, push: true } });
   });
 
   it('takes the site page’s empty POST from the site’s origin, and tells the page it may read the answer', async () => {
@@ -132,7 +124,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alert preferences on $na
     const response = await oneClick(token, { headers: { Origin: SITE }, body: null });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(SITE);
-    expect(await preferencesOf(buyer.idToken)).toEqual({ ...ALL_ON, validity_1_day: { email: false, push: true } });
+    expect(await preferencesOf(buyer.idToken)).toEqual({ ...ALL_ALERTS_ON, validity_1_day: { email: false, push: true } });
     const elsewhere = await oneClick(token, { headers: { Origin: 'https://evil.example' }, body: null });
     expect(elsewhere.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -153,7 +145,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alert preferences on $na
       expect(response.status, token).toBe(400);
       expect(ApiError.parse(await response.json()).error.code).toBe('invalid_token');
     }
-    expect(await preferencesOf(buyer.idToken)).toEqual(ALL_ON);
+    expect(await preferencesOf(buyer.idToken)).toEqual(ALL_ALERTS_ON);
   });
 
   it('answers a deleted account’s link as done, and stores nothing of it again', async () => {
@@ -170,6 +162,6 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alert preferences on $na
     const response = await fetch(`${bed.api.url}/api/alerts/unsubscribe?token=${token}&lang=de`, { redirect: 'manual' });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`${SITE}/de/unsubscribe?token=${token}`);
-    expect(await preferencesOf(buyer.idToken)).toEqual(ALL_ON);
+    expect(await preferencesOf(buyer.idToken)).toEqual(ALL_ALERTS_ON);
   });
 });

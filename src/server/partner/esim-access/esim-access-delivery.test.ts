@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAILURES, startEsimAccessStandIn, type EsimAccessStandIn, type StandInOptions } from '../../../../stand-ins/esim-access/server.ts';
-import { PartnerError } from '../partner.ts';
+import { partnerFailure } from '../../../../tests/support/partner-failure.ts';
 import type { EsimPartner, EsimProfile, ProfileQuery } from '../partner.types.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import type { EsimAccessConfig } from './config.ts';
@@ -66,15 +66,6 @@ async function orderedEsim(client = partner(), transactionId = 'order-1'): Promi
 
 const germany = () => standIn.packages.find((p) => p.slug === 'DE_1_7')!;
 const germanyLarger = () => standIn.packages.find((p) => p.slug === 'DE_3_15')!;
-
-async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PartnerError);
-  return error as PartnerError;
-}
 
 async function notification(type: string, predicate: (body: { content: Record<string, unknown> }) => boolean = () => true) {
   for (let i = 0; i < 100; i++) {
@@ -145,17 +136,17 @@ describe('orderEsim and queryProfiles', () => {
 
   it("refuses an order at a price that is no longer the partner's, and one of an unknown package", async () => {
     const pkg = germany();
-    const priceChanged = await failure(
+    const priceChanged = await partnerFailure(
       partner().orderEsim({ transactionId: 'o-1', partnerCode: pkg.packageCode, priceUsdE4: pkg.price - 1, count: 1 }),
     );
     expect(priceChanged).toMatchObject({ call: 'esim/order', code: '200005', retryable: false });
-    const unknown = await failure(partner().orderEsim({ transactionId: 'o-2', partnerCode: 'NOPE', count: 1 }));
+    const unknown = await partnerFailure(partner().orderEsim({ transactionId: 'o-2', partnerCode: 'NOPE', count: 1 }));
     expect(unknown).toMatchObject({ code: '310241', kind: 'not_found', retryable: false });
     expect(standIn.esimCount).toBe(0);
   });
 
   it('says an eSIM that does not exist is not found', async () => {
-    const error = await failure(partner().queryProfiles({ esimTranNo: '99999999999999' }));
+    const error = await partnerFailure(partner().queryProfiles({ esimTranNo: '99999999999999' }));
     expect(error).toMatchObject({ call: 'esim/query', kind: 'not_found', retryable: false });
   });
 });
@@ -176,7 +167,7 @@ describe('cancelProfile', () => {
     const [installed] = await profilesOf(client, { esimTranNo: profile.esimTranNo });
     expect(installed).toMatchObject({ status: 'active', installed: true });
 
-    const error = await failure(client.cancelProfile(profile.esimTranNo));
+    const error = await partnerFailure(client.cancelProfile(profile.esimTranNo));
     expect(error).toMatchObject({ call: 'esim/cancel', code: '200002', kind: 'not_allowed', retryable: false, attempts: 1 });
     expect((await profilesOf(client, { esimTranNo: profile.esimTranNo }))[0]!.status).toBe('active');
   });
@@ -241,7 +232,7 @@ describe('topUp', () => {
     standIn.markInstalled(profile.esimTranNo);
     const elsewhere = standIn.topUpsOf(standIn.packages.find((p) => p.slug === 'FR_1_7')!.packageCode)[0]!;
     for (const code of [germanyLarger().packageCode, `TOPUP_${germanyLarger().packageCode}`, elsewhere.packageCode]) {
-      const error = await failure(client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: code, transactionId: `t-${code}` }));
+      const error = await partnerFailure(client.topUp({ esimTranNo: profile.esimTranNo, partnerCode: code, transactionId: `t-${code}` }));
       expect(error, code).toMatchObject({ call: 'esim/topup', code: '310241', kind: 'not_found', retryable: false, refused: true });
     }
     expect((await profilesOf(client, { esimTranNo: profile.esimTranNo }))[0]!.totalBytes).toBe(germany().volume);
@@ -251,7 +242,7 @@ describe('topUp', () => {
     const client = partner();
     const profile = await orderedEsim(client);
     standIn.failNext({ status: 503 }, { call: 'esim/topup' });
-    const error = await failure(
+    const error = await partnerFailure(
       client.topUp({
         esimTranNo: profile.esimTranNo,
         partnerCode: standIn.topUpsOf(germany().packageCode)[0]!.packageCode,
@@ -308,26 +299,26 @@ describe('usage', () => {
 describe('failures', () => {
   it('out of stock: not retried, kind out_of_stock', async () => {
     standIn.failNext(FAILURES.outOfStock, { call: 'esim/order' });
-    const error = await failure(partner().orderEsim({ transactionId: 'o-1', partnerCode: germany().packageCode, count: 1 }));
+    const error = await partnerFailure(partner().orderEsim({ transactionId: 'o-1', partnerCode: germany().packageCode, count: 1 }));
     expect(error).toMatchObject({ code: '200011', kind: 'out_of_stock', retryable: false, attempts: 1 });
     expect(standIn.esimCount).toBe(0);
   });
 
   it('time-out: retried, then a retryable error naming no answer', async () => {
     standIn.failNext(FAILURES.timeout, { count: 2 });
-    const error = await failure(partner({ timeoutMs: 300, retries: 1 }).queryProfiles({ partnerOrderNo: 'B1' }));
+    const error = await partnerFailure(partner({ timeoutMs: 300, retries: 1 }).queryProfiles({ partnerOrderNo: 'B1' }));
     expect(error).toMatchObject({ call: 'esim/query', code: undefined, retryable: true, attempts: 2 });
     expect(error.message).toMatch(/no answer/);
   });
 
   it('5xx: retried, then a retryable error', async () => {
     standIn.failNext(FAILURES.serverError, { count: 3 });
-    const error = await failure(partner({ retries: 2 }).usage(['1']));
+    const error = await partnerFailure(partner({ retries: 2 }).usage(['1']));
     expect(error).toMatchObject({ call: 'esim/usage/query', code: '000001', retryable: true, attempts: 3 });
   });
 
   it('a wrong secret is refused on the new calls too, and orders nothing', async () => {
-    const error = await failure(
+    const error = await partnerFailure(
       partner({ secretKey: 'wrong' }).orderEsim({ transactionId: 'o-1', partnerCode: germany().packageCode, count: 1 }),
     );
     expect(error).toMatchObject({ code: '101003', retryable: false, attempts: 1 });

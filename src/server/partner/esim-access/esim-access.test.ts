@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../../../stand-ins/esim-access/server.ts';
-import { PartnerError } from '../partner.ts';
+import { partnerFailure } from '../../../../tests/support/partner-failure.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import { signEsimAccessRequest } from './client.ts';
 import { esimAccessConfigFromEnv } from '../../config.ts';
@@ -19,15 +19,6 @@ afterEach(() => standIn.close());
 const partner = (config: Partial<EsimAccessConfig> = {}) =>
   createEsimAccessPartner({ baseUrl: standIn.url, accessCode: ACCESS_CODE, secretKey: SECRET, backoffMs: 10, ...config });
 
-async function failure(promise: Promise<unknown>): Promise<PartnerError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PartnerError);
-  return error as PartnerError;
-}
-
 describe('signature', () => {
   it("matches the partner's documented worked example", () => {
     const signature = signEsimAccessRequest(
@@ -39,14 +30,14 @@ describe('signature', () => {
 
   it('is accepted by the partner with the right secret and refused with a wrong one, without retrying', async () => {
     await expect(partner().listPackages({ location: 'DE' })).resolves.not.toHaveLength(0);
-    const error = await failure(partner({ secretKey: 'not-the-secret' }).listPackages());
+    const error = await partnerFailure(partner({ secretKey: 'not-the-secret' }).listPackages());
     expect(error.message).toMatch(/^eSIM Access package\/list failed: 101003/);
     expect(error).toMatchObject({ call: 'package/list', code: '101003', retryable: false, attempts: 1 });
     expect(standIn.requests.map((r) => r.errorCode)).toEqual([null, '101003']);
   });
 
   it('refuses an unknown access code', async () => {
-    const error = await failure(partner({ accessCode: 'someone-else' }).listPackages());
+    const error = await partnerFailure(partner({ accessCode: 'someone-else' }).listPackages());
     expect(error.code).toBe('101003');
   });
 });
@@ -106,7 +97,7 @@ describe('errors and retries', () => {
 
   it('gives up after the configured retries with an error naming the call and the last answer', async () => {
     standIn.failNext({ status: 500 }, { count: 5 });
-    const error = await failure(partner({ retries: 2 }).listPackages());
+    const error = await partnerFailure(partner({ retries: 2 }).listPackages());
     expect(error.message).toBe('eSIM Access package/list failed after 3 attempts: HTTP 500 000001 Server error');
     expect(error).toMatchObject({ retryable: true, attempts: 3 });
     expect(standIn.requests).toHaveLength(3);
@@ -114,14 +105,14 @@ describe('errors and retries', () => {
 
   it('does not retry a business error, and says which one', async () => {
     standIn.failNext({ errorCode: '310241', errorMsg: 'packageCode does not exist' });
-    const error = await failure(partner().listPackages({ packageCode: 'NOPE' }));
+    const error = await partnerFailure(partner().listPackages({ packageCode: 'NOPE' }));
     expect(error.message).toBe('eSIM Access package/list failed: 310241 packageCode does not exist');
     expect(standIn.requests).toHaveLength(1);
   });
 
   it('names the call when the partner cannot be reached at all', async () => {
     await standIn.close();
-    const error = await failure(partner({ retries: 1 }).listPackages());
+    const error = await partnerFailure(partner({ retries: 1 }).listPackages());
     expect(error.message).toMatch(/^eSIM Access package\/list failed after 2 attempts: no answer/);
   });
 });
