@@ -7,6 +7,7 @@ import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { OpsAccount, OpsActionResult, OpsDashboard, OpsMe, OpsOrder, OpsOrderList, type OpsRole } from '../contract/ops-api.ts';
 import { ApiError, CreateOrderResponse, OrderView } from '../contract/shop-api.ts';
 import { firebaseAccounts } from './auth.ts';
+import { auditDatabase } from './orders/audit.ts';
 
 /**
  * The back office's API (issue 30) over HTTP, against the real Auth emulator (roles are custom
@@ -411,5 +412,51 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('the back office on $name
     expect(after.order.state).toBe('delivered');
     expect(after.money.refunded.amountMinor).toBe(installed.order.total.amountMinor);
     expect(after.esim?.status).not.toBe('cancelled');
+  });
+
+  it('shows a delivery whose job gave up (dead) in needs attention, on its page and in the audit; "retry delivery" brings it back and delivers (issue 47)', async () => {
+    const admin = await staff('admin');
+    let orderId = '';
+    const buyer = await signUp();
+    // The partner answers 500 to every order until it recovers.
+    bed.stand.partner.failNext({ status: 500 }, { count: 1_000, call: 'esim/order' });
+    try {
+      const response = await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) });
+      const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
+      orderId = order.id;
+      expect((await payOnStandIn(checkoutUrl, '4242424242424242')).status).toBe(303);
+      // A job gives up after max_attempts failed tries (25; jobs/queue.test.ts counts them): this one after two.
+      await waitFor(
+        async () => (await bed.db.query('SELECT 1 FROM jobs WHERE order_id = $1', [orderId])).length,
+        (n) => n > 0,
+      );
+      await bed.db.query('UPDATE jobs SET max_attempts = 2 WHERE order_id = $1', [orderId]);
+      // The reconcile job runs what is due: each run, one more failed try.
+      const stuck = await waitFor(
+        async () => (await bed.handler.fulfilment.runDue(), readOrder(admin.idToken, orderId)),
+        (o) => o.order.job?.state === 'dead',
+      );
+      expect(stuck.order.state).toBe('provisioning');
+      expect(stuck.order.job).toMatchObject({ kind: 'deliver', state: 'dead', attempts: 2 });
+      expect(stuck.timeline.map((entry) => entry.what).join('\n')).toContain('job deliver gave up (dead)');
+      const attention = OpsOrderList.parse(await (await call('/ops/orders?attention=1', { token: admin.idToken })).json());
+      expect(attention.orders.find((o) => o.id === order.id)?.attention).toContain('job_dead');
+      const { findings } = await auditDatabase(bed.db);
+      expect(findings.filter((f) => f.orderId === order.id).map((f) => f.invariant)).toContain('job_dead');
+    } finally {
+      bed.stand.partner.recover('esim/order');
+    }
+
+    // The partner answers again; an admin retries: the job comes back with its full count and delivers.
+    expect((await act(`/ops/orders/${orderId}/retry`, admin.idToken, { reason: 'partner is back', idempotencyKey: key() })).outcome).toBe(
+      'done',
+    );
+    const delivered = await waitFor(
+      () => readOrder(admin.idToken, orderId),
+      (o) => o.order.state === 'delivered',
+    );
+    expect(delivered.order.job?.state).not.toBe('dead');
+    const after = OpsOrderList.parse(await (await call('/ops/orders?attention=1', { token: admin.idToken })).json());
+    expect(after.orders.find((o) => o.id === orderId)?.attention ?? []).not.toContain('job_dead');
   });
 });

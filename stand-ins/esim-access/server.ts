@@ -81,6 +81,8 @@ export interface EsimAccessStandIn {
   requests: readonly RecordedRequest[];
   /** The next `count` requests (to `call`, if given) fail this way. */
   failNext(failure: InjectedFailure, options?: { count?: number; call?: string }): void;
+  /** The partner works again: the failures still queued (for `call`, if given) are dropped. */
+  recover(call?: string): void;
   /** Every webhook notification so far, oldest first, sent or not. */
   notifications: readonly SentNotification[];
   /** Where notifications go (the console's setting, or webhook/save); sends nothing (no CHECK_HEALTH). */
@@ -394,6 +396,9 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     requests,
     failNext(failure, { count = 1, call } = {}) {
       for (let i = 0; i < count; i++) failures.push({ failure, call });
+    },
+    recover(call) {
+      for (let i = failures.length - 1; i >= 0; i--) if (call === undefined || failures[i]!.call === call) failures.splice(i, 1);
     },
     notifications,
     setWebhookUrl(url) {
