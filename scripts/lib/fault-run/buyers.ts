@@ -414,6 +414,14 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     (o) => o?.kind === 'exchange' && o.before === 'nothing',
   );
 
+  // At least one operator refund of a part and then the rest, among the first half (who start in a
+  // bounded run), on a kept purchase the block, a cart and the outcomes above leave alone: a short
+  // run whose plans drew the rest only for later buyers would otherwise never click it.
+  if (settings.operatorShare > 0 && !untouched.some((p) => p.operator?.rest)) {
+    const kept = untouched.find((p) => p.operator) ?? untouched.find((p) => p.intent === 'keep' && !p.outcome);
+    if (kept) kept.operator = { share: 0.5, pauseMs: 1_000, doubleClick: false, ...kept.operator, rest: true };
+  }
+
   /** One request through the front; network failures answer status 0. */
   async function request(path: string, init: { method?: string; token: string; body?: unknown }): Promise<Answer> {
     try {
