@@ -87,8 +87,9 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
           if ((await deliverAndEmail.run(ctx, lease, order)) === 'refund') continue;
           return 'done';
         case 'refund_requested': {
-          // The buyer's refund of a delivered eSIM: cancelled at the partner first (kept if installed meanwhile).
-          if (await cancelAtPartner.run(ctx, lease, order)) return 'done';
+          // The buyer's refund of a delivered eSIM: cancelled at the partner first. Installed
+          // meanwhile, it is kept, delivered again, and its e-mail still goes if it had not.
+          if (await cancelAtPartner.run(ctx, lease, order)) continue;
           const refunded = await refundOrder(ctx, lease, order, order.refund_reason ?? 'requested');
           if (refunded !== 'refunded') return refunded;
           continue;

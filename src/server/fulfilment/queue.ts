@@ -20,17 +20,14 @@ export async function setPartnerOrder(tx: Queryable, id: string, partnerOrderNo:
 
 export type OutboxKind = 'order' | 'refund';
 
-/** The e-mail is owed (a move to delivered: the order e-mail); nothing when it was owed or sent already. */
-export async function oweEmail(tx: Queryable, id: string, kind: OutboxKind): Promise<void> {
-  await tx.query('INSERT INTO email_outbox (order_id, kind) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, kind]);
-}
-
 /**
  * Before the move to refunded: the refund e-mail is owed, unless one went already (a refund that
- * failed late and was asked again).
+ * failed late and was asked again). An eSIM refunded before its own e-mail went (a process stopped
+ * between its delivery and the e-mail) is not e-mailed any more: the refund e-mail is the one it gets.
  */
 export async function oweRefundEmail(tx: Queryable, id: string): Promise<void> {
-  await oweEmail(tx, id, 'refund');
+  await tx.query(`INSERT INTO email_outbox (order_id, kind) VALUES ($1, 'refund') ON CONFLICT DO NOTHING`, [id]);
+  await tx.query(`DELETE FROM email_outbox WHERE order_id = $1 AND kind = 'order' AND sent_at IS NULL`, [id]);
 }
 
 /** The e-mail of this kind is owed and not sent yet. */
