@@ -10,22 +10,24 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${process.pid}-${counter++}@example.com`;
 }
 
-export async function createAccount(email: string, password: string, { emailVerified = false } = {}): Promise<void> {
+/** A new account in the emulator; answers its ID token (for calls to the shop API as that account). */
+export async function createAccount(email: string, password: string, { emailVerified = false } = {}): Promise<string> {
   const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email, password, returnSecureToken: true }),
   });
   if (!response.ok) throw new Error(`emulator signUp failed: ${response.status} ${await response.text()}`);
-  if (!emailVerified) return;
+  const { localId, idToken } = (await response.json()) as { localId: string; idToken: string };
+  if (!emailVerified) return idToken;
   // As if the confirmation link had been opened (the emulator's admin credential is 'owner').
-  const { localId } = (await response.json()) as { localId: string };
   const verified = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/projects/${PROJECT}/accounts:update`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: 'Bearer owner' },
     body: JSON.stringify({ localId, emailVerified: true }),
   });
   if (!verified.ok) throw new Error(`emulator accounts:update failed: ${verified.status} ${await verified.text()}`);
+  return idToken;
 }
 
 /** The e-mails the emulator "sent" (verification, password reset) to an address. */

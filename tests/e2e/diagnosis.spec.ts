@@ -1,6 +1,6 @@
 import { devices, expect, test, type Page } from '@playwright/test';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { buyAndReceive, IPHONE_SAFARI, partnerControl, PLAN, signedInAt } from './shop-support.ts';
+import { deliveredEsimAt, IPHONE_SAFARI, partnerControl } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
 
 /**
@@ -28,9 +28,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
 
     test(`"Not working?" names the likely cause at each step and how to fix it on this phone (${lang})`, async ({ page }) => {
       test.setTimeout(120_000);
-      await signedInAt(page, lang, `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`);
-      const order = await buyAndReceive(page, lang);
-      await page.goto(localizePath(lang, '/my-esim'));
+      const { order } = await deliveredEsimAt(page, lang, localizePath(lang, '/my-esim'));
       const toggle = page.getByRole('button', { name: m.diagnosis.open });
       await expect(toggle).toHaveAttribute('aria-expanded', 'false', { timeout: 15_000 });
       // By keyboard: a button that opens the panel below it.

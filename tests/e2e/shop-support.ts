@@ -4,6 +4,10 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { DEFAULT_MAIL_DIR as MAIL_DIR } from '../../stand-ins/smtp/server.ts';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
+import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
+import { CreateOrderResponse, OrderView, type CreateOrderRequest } from '../../src/contract/shop-api.ts';
+import type { Locale } from '../../src/i18n/locales.ts';
+import { currencyOf, priceOf } from './currency-support.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
 import { messages, speak } from './support.ts';
 
@@ -112,6 +116,48 @@ export async function signedInAt(page: Page, lang: string, url: string): Promise
   await logIn(page, email);
   await expect(page).toHaveURL(url);
   return email;
+}
+
+/**
+ * A delivered eSIM for a test that reads it rather than buys it (issue 47 item 6; the purchase in
+ * the browser is purchase.spec.ts's and my-esims.spec.ts's): a new confirmed account, its order of
+ * PLAN in the page's currency opened through the shop API and paid with the test card on the Stripe
+ * stand-in's page over HTTP, as the browser posts it; then, given a `url`, that account signed in there.
+ */
+export async function deliveredEsimAt(page: Page, lang: Locale, url?: string): Promise<{ email: string; order: string; number: string }> {
+  const email = uniqueEmail('reader');
+  const idToken = await createAccount(email, PASSWORD, { emailVerified: true });
+  const api = (path: string, body?: CreateOrderRequest) =>
+    fetch(`${LOCAL_API_BASE_URL}${path}`, {
+      ...(body && { method: 'POST', body: JSON.stringify(body) }),
+      headers: { Authorization: `Bearer ${idToken}`, 'Content-Type': 'application/json' },
+    });
+  const opened = await api('/orders', {
+    planId: PLAN.id,
+    lang,
+    expectedPrice: priceOf(PLAN, currencyOf(lang)),
+    consents: { terms: true, immediateStart: true },
+  });
+  expect(opened.status).toBe(201);
+  const { order, checkoutUrl } = CreateOrderResponse.parse(await opened.json());
+  const paid = await fetch(checkoutUrl, {
+    method: 'POST',
+    body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+    redirect: 'manual',
+  });
+  expect(paid.status).toBe(303);
+  await expect
+    .poll(async () => OrderView.parse(await (await api(`/orders/${order.id}?lang=${lang}`)).json()).esim?.install !== undefined, {
+      timeout: 30_000,
+    })
+    .toBe(true);
+  if (url) {
+    await speak(page, lang);
+    await page.goto(url);
+    await logIn(page, email);
+    await expect(page).toHaveURL(url);
+  }
+  return { email, order: order.id, number: order.number };
 }
 
 /** From checkout to the delivered eSIM on payment success with the test card; answers the order id. */
