@@ -1,6 +1,6 @@
 import { devices, expect, test, type Locator, type Page } from '@playwright/test';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { buyAndReceive, installCodesOn, IPHONE_SAFARI, leavePaymentSuccess, partnerControl, PLAN, signedInAt } from './shop-support.ts';
+import { deliveredEsimAt, installCodesOn, IPHONE_SAFARI, leavePaymentSuccess, partnerControl } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
 
 /**
@@ -39,7 +39,8 @@ for (const lang of ['en', 'ar'] as const) {
   // checks and axe below read this page, and take longer than 5 s on a loaded machine (axe met
   // the move: 'Execution context was destroyed').
   const stay = (page: Page) => page.getByRole('button', { name: paymentSuccess.stay }).click();
-  const checkout = `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`;
+  // Payment success, where the buyer lands after paying (the purchase itself is purchase.spec.ts's).
+  const successOf = (order: string) => `${localizePath(lang, '/payment-success')}?order=${order}`;
   const myEsims = localizePath(lang, '/my-esim');
   const codes = (page: Page) => page.locator('[data-install-codes]');
   const checklistOn = (scope: Page | Locator) => scope.getByRole('region', { name: c.checklist.heading });
@@ -53,8 +54,7 @@ for (const lang of ['en', 'ar'] as const) {
       test('on a desktop: the QR code first, for the travelling phone; once installed the checklist with the APN, gone once data flows', async ({
         page,
       }) => {
-        await signedInAt(page, lang, checkout);
-        const order = await buyAndReceive(page, lang);
+        const { order } = await deliveredEsimAt(page, lang, successOf);
         const successUrl = page.url();
         await installCodesOn(page, lang);
         await expect(codes(page)).toHaveAttribute('data-install-path', 'desktop');
@@ -106,8 +106,7 @@ for (const lang of ['en', 'ar'] as const) {
       test("Apple's one-tap link first, then the codes to copy (the phone cannot scan its own screen); the checklist in iPhone words", async ({
         page,
       }) => {
-        await signedInAt(page, lang, checkout);
-        const order = await buyAndReceive(page, lang);
+        const { order } = await deliveredEsimAt(page, lang, successOf);
         const { lpa } = await installCodesOn(page, lang);
         await stay(page);
         await expect(codes(page)).toHaveAttribute('data-install-path', 'iosOneTap');
@@ -134,8 +133,7 @@ for (const lang of ['en', 'ar'] as const) {
     test.describe('on Android in Chrome', () => {
       test.use({ userAgent: ANDROID_CHROME });
       test("Google's link to try, with the codes beside it; the checklist in Android words", async ({ page }) => {
-        await signedInAt(page, lang, checkout);
-        const order = await buyAndReceive(page, lang);
+        const { order } = await deliveredEsimAt(page, lang, successOf);
         const { lpa } = await installCodesOn(page, lang);
         await stay(page);
         await expect(codes(page)).toHaveAttribute('data-install-path', 'androidLink');
@@ -158,8 +156,7 @@ for (const lang of ['en', 'ar'] as const) {
     test.describe('on Android in Samsung Internet', () => {
       test.use({ userAgent: SAMSUNG_INTERNET });
       test('no Google link where it may stay a web page: the codes to copy, never only a QR code', async ({ page }) => {
-        await signedInAt(page, lang, checkout);
-        await buyAndReceive(page, lang);
+        await deliveredEsimAt(page, lang, successOf);
         await installCodesOn(page, lang);
         await expect(codes(page)).toHaveAttribute('data-install-path', 'phone');
         await expect(page.locator('[data-android-install], [data-iphone-install]')).toHaveCount(0);

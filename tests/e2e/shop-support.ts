@@ -122,9 +122,14 @@ export async function signedInAt(page: Page, lang: string, url: string): Promise
  * A delivered eSIM for a test that reads it rather than buys it (issue 47 item 6; the purchase in
  * the browser is purchase.spec.ts's and my-esims.spec.ts's): a new confirmed account, its order of
  * PLAN in the page's currency opened through the shop API and paid with the test card on the Stripe
- * stand-in's page over HTTP, as the browser posts it; then, given a `url`, that account signed in there.
+ * stand-in's page over HTTP, as the browser posts it; then, given a `url` (or one made from the
+ * order's id), that account signed in there.
  */
-export async function deliveredEsimAt(page: Page, lang: Locale, url?: string): Promise<{ email: string; order: string; number: string }> {
+export async function deliveredEsimAt(
+  page: Page,
+  lang: Locale,
+  at?: string | ((order: string) => string),
+): Promise<{ email: string; order: string; number: string }> {
   const email = uniqueEmail('reader');
   const idToken = await createAccount(email, PASSWORD, { emailVerified: true });
   const api = (path: string, body?: CreateOrderRequest) =>
@@ -151,6 +156,7 @@ export async function deliveredEsimAt(page: Page, lang: Locale, url?: string): P
       timeout: 30_000,
     })
     .toBe(true);
+  const url = typeof at === 'function' ? at(order.id) : at;
   if (url) {
     await speak(page, lang);
     await page.goto(url);
