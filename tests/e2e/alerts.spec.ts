@@ -4,7 +4,7 @@ import { localizePath } from '../../src/i18n/paths.ts';
 import { pushMessage } from '../../src/server/alerts/push-message.ts';
 import { pushServiceStandInAt } from '../../stand-ins/push-service/remote.ts';
 import { pushSubscriber } from '../support/push-subscriber.ts';
-import { IPHONE_SAFARI, PLAN, PUSH_SERVICE_STAND_IN, buyAndReceive, mailTo, partnerControl, signedInAt } from './shop-support.ts';
+import { IPHONE_SAFARI, PUSH_SERVICE_STAND_IN, deliveredEsimAt, mailTo, partnerControl, signedInAt } from './shop-support.ts';
 import { axeViolations, messages } from './support.ts';
 
 /**
@@ -125,10 +125,7 @@ test('the switch asks for permission and subscribes this device; an alert reache
   const { alerts } = messages('de', 'account');
   const device = pushSubscriber(pushService, 'de');
   await standInPushService(page, device.subscription);
-  const email = await signedInAt(page, 'de', `${localizePath('de', '/checkout')}?plan=${PLAN.id}`);
-  const orderId = await buyAndReceive(page, 'de');
-
-  await page.goto(localizePath('de', '/profile'));
+  const { email, order: orderId } = await deliveredEsimAt(page, 'de', localizePath('de', '/profile'));
   const toggle = page.getByRole('switch', { name: alerts.thisDevice });
   await expect(toggle).toHaveAttribute('aria-checked', 'false');
   await expect(toggle).toBeEnabled({ timeout: 20_000 }); // Once the worker is ready.

@@ -5,7 +5,7 @@ import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
 import {
   buy,
-  buyAndReceive,
+  deliveredEsimAt,
   leavePaymentSuccess,
   logIn,
   mailTo,
@@ -68,9 +68,7 @@ for (const lang of ['en', 'de'] as const) {
     }, testInfo) => {
       test.setTimeout(180_000);
       // The buyer: a paid, delivered order, and the checkout open again with both ticks.
-      const buyerEmail = await signedInAt(page, lang, checkout);
-      await buyAndReceive(page, lang);
-      const number = (await page.locator('[data-order-number]').textContent())!.trim();
+      const { email: buyerEmail, number } = await deliveredEsimAt(page, lang, checkout);
       await mailTo(buyerEmail);
 
       const admin = await operatorPage(browser, testInfo, lang);
@@ -169,8 +167,7 @@ async function signInToOpsAsBuyer(page: Page, lang: string, email: string) {
 test('a support user sees no refund, eSIM, block or dashboard action, and the API refuses them', async ({ page, browser }, testInfo) => {
   test.setTimeout(150_000);
   const m = ops('en');
-  await signedInAt(page, 'en', `/checkout?plan=${PLAN.id}`);
-  const orderId = await buyAndReceive(page, 'en');
+  const { order: orderId } = await deliveredEsimAt(page, 'en');
   const supportEmail = await staff('support');
   const support = await operatorPage(browser, testInfo, 'en');
   await signInToOps(support, 'en', supportEmail);
@@ -227,9 +224,7 @@ test.describe('the back office in en, for an admin', () => {
     { tag: '@whole-shop' },
     async ({ page, browser }, testInfo) => {
       test.setTimeout(180_000);
-      await signedInAt(page, 'en', checkout);
-      const orderId = await buyAndReceive(page, 'en');
-      const number = (await page.locator('[data-order-number]').textContent())!.trim();
+      const { order: orderId, number } = await deliveredEsimAt(page, 'en', checkout);
 
       const admin = await operatorPage(browser, testInfo, 'en');
       await signInToOps(admin, 'en', await staff('admin'));
@@ -311,12 +306,10 @@ test.describe('the back office in en, for an admin', () => {
     browser,
   }, testInfo) => {
     test.setTimeout(180_000);
-    await signedInAt(page, 'en', checkout);
-    const first = await buyAndReceive(page, 'en');
+    const { order: first } = await deliveredEsimAt(page, 'en');
     // On the traveller's phone.
     await partnerControl('install', { transactionId: first });
-    await leavePaymentSuccess(page, checkout);
-    const second = await buyAndReceive(page, 'en');
+    const { order: second } = await deliveredEsimAt(page, 'en');
 
     const admin = await operatorPage(browser, testInfo, 'en');
     await signInToOps(admin, 'en', await staff('admin'));

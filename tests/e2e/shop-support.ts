@@ -152,9 +152,13 @@ export async function deliveredEsimAt(
   });
   expect(paid.status).toBe(303);
   await expect
-    .poll(async () => OrderView.parse(await (await api(`/orders/${order.id}?lang=${lang}`)).json()).esim?.install !== undefined, {
-      timeout: 30_000,
-    })
+    .poll(
+      async () => {
+        const view = OrderView.parse(await (await api(`/orders/${order.id}?lang=${lang}`)).json());
+        return view.state === 'delivered' && !!view.esim?.install;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   const url = typeof at === 'function' ? at(order.id) : at;
   if (url) {

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { SUPPORT_FORM_MIN_MS } from '../../src/contract/support-api.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { uniqueEmail } from './auth-support.ts';
-import { buyAndReceive, logIn, mailTo, PLAN, signedInAt } from './shop-support.ts';
+import { deliveredEsimAt, logIn, mailTo } from './shop-support.ts';
 import { axeViolations, hydrated, messages, speak } from './support.ts';
 import { operatorPage, staff } from './ops-staff.ts';
 
@@ -42,10 +42,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       browser,
     }, testInfo) => {
       test.setTimeout(180_000);
-      const email = await signedInAt(page, lang, `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`);
-      const order = await buyAndReceive(page, lang);
-      const number = (await page.locator('[data-order-number]').textContent())!.trim();
-      await page.goto(localizePath(lang, '/my-esim'));
+      const { email, order, number } = await deliveredEsimAt(page, lang, localizePath(lang, '/my-esim'));
       await page.getByRole('button', { name: esims.diagnosis.open }).click({ timeout: 15_000 });
       await page.locator('[data-diagnosis]').getByRole('link', { name: esims.diagnosis.askUs }).click();
       await expect(page).toHaveURL(new RegExp(`/chat\\?esim=${order}&cause=not_installed$`));
