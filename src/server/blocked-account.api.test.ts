@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { productionLikeAccounts } from '../../tests/support/production-accounts.ts';
-import { orderRequest, payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { orderRequest, payOnStandIn, testCatalogue, topUpRequest, untilDelivered, untilInstalled } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { ApiError, CreateOrderResponse, OrderList, OrderView, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { firebaseAccounts } from './auth.ts';
@@ -48,19 +48,9 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('a blocked account on $na
     expect(response.status).toBe(201);
     const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
     expect((await payOnStandIn(checkoutUrl, '4242424242424242')).status).toBe(303);
-    const delivered = await waitFor(
-      () => readOrder(token, order.id),
-      (o) => o.state === 'delivered' && !!o.esim?.install,
-    );
-    expect(delivered.state).toBe('delivered');
-    if (!installed) return delivered;
-    bed.stand.partner.markInstalled(tranNo(order.id));
-    const active = await waitFor(
-      () => readOrder(token, order.id),
-      (o) => o.esim?.status === 'active',
-    );
-    expect(active.esim?.status).toBe('active');
-    return active;
+    const read = () => readOrder(token, order.id);
+    const delivered = await untilDelivered(read);
+    return installed ? untilInstalled(read, () => bed.stand.partner.markInstalled(tranNo(order.id))) : delivered;
   }
   async function expectBlocked(response: Response) {
     expect(response.status).toBe(403);

@@ -127,6 +127,15 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('fraud signals and held o
     expect(await orderSignals(bed.db, ids.at(-1)!)).toEqual([{ kind: 'many_orders', orders: FRAUD_ORDERS_PER_WINDOW }]);
   });
 
+  /** Reads the suspect's order until it is in `state`. */
+  async function reaches(suspect: { id: string; token: string }, state: OrderView['state']) {
+    const after = await waitFor(
+      () => readOrder(suspect.token, suspect.id),
+      (o) => o.state === state,
+    );
+    expect(after.state).toBe(state);
+  }
+
   it('holds a highest-risk order before delivery, delivers others meanwhile, names it after a day, and delivers it once approved', async () => {
     const esimsBefore = bed.stand.partner.esimCount;
     const suspect = await paid(CARD.highest);
@@ -148,11 +157,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('fraud signals and held o
 
     const admin = { uid: 'admin-1', reason: 'called the buyer, card is theirs' };
     expect(await held().approveHeldOrder(suspect.id, admin)).toBe('approved');
-    const after = await waitFor(
-      () => readOrder(suspect.token, suspect.id),
-      (o) => o.state === 'delivered',
-    );
-    expect(after.state).toBe('delivered');
+    await reaches(suspect, 'delivered');
     expect(bed.stand.partner.esimCount).toBe(esimsBefore + 2);
     expect(await causes(suspect.id)).toContain('hold_approved by admin-1: called the buyer, card is theirs');
     // A double click changes nothing; the other decision after this one is refused.
@@ -167,11 +172,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('fraud signals and held o
     expect(await hold(suspect.id)).toBe('held');
     const admin = { uid: 'admin-2', reason: 'stolen card reported' };
     expect(await held().rejectHeldOrder(suspect.id, admin)).toBe('rejected');
-    const after = await waitFor(
-      () => readOrder(suspect.token, suspect.id),
-      (o) => o.state === 'refunded',
-    );
-    expect(after.state).toBe('refunded');
+    await reaches(suspect, 'refunded');
     expect(await held().rejectHeldOrder(suspect.id, admin)).toBe('already');
     const intent = (
       await bed.db.query<{ payment_intent_id: string }>(`SELECT payment_intent_id FROM payments WHERE order_id = $1`, [suspect.id])

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { serveApi } from '../../scripts/lib/api-server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
-import { databaseDrivers, serverUrlOf } from '../../tests/support/databases.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
 import { orderRequest, payOnStandIn, waitFor } from '../../tests/support/shop-api.ts';
+import { countedInstance } from '../../tests/support/counted-instance.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ESIM_USAGE_REFRESHES_PER_USER_PER_MINUTE, ORDER_WAITS_PER_USER } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse, EsimList, OrderView } from '../contract/shop-api.ts';
-import type { Db } from './db/db.types.ts';
-import { openPostgres } from './db/postgres.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';
 
@@ -21,23 +19,6 @@ import { createOrderStore } from './orders/store.ts';
 const catalogue = embeddedSnapshot();
 const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
 const SITE = 'http://127.0.0.1:4329';
-
-/** The database as one API instance uses it, counting the statements that instance sends. */
-function counting(db: Db, close = async () => {}) {
-  const counter = { statements: 0, db: undefined as unknown as Db };
-  const count = <T>(run: () => Promise<T>) => {
-    counter.statements++;
-    return run();
-  };
-  counter.db = {
-    query: (sql, params) => count(() => db.query(sql, params)),
-    prepared: (sql, params) => count(() => db.prepared(sql, params)),
-    transaction: (work) => db.transaction((tx) => work({ query: (sql, params) => count(() => tx.query(sql, params)) })),
-    listen: (channel, onNotify, onGap) => db.listen(channel, onNotify, onGap),
-    close,
-  };
-  return counter;
-}
 
 // On both drivers (tests/support/databases.ts): LISTEN/NOTIFY wakes the long-polls.
 describe.each(databaseDrivers())('long-polls and My eSIMs reads on $name', (driver) => {
@@ -60,26 +41,8 @@ describe.each(databaseDrivers())('long-polls and My eSIMs reads on $name', (driv
       await bed.db.query<{ at: Date }>('SELECT at FROM order_events WHERE order_id = $1 AND to_state = $2 ORDER BY id LIMIT 1', [id, state])
     )[0]?.at.getTime();
 
-  /**
-   * A second API instance with its own connections (on PostgreSQL a pool and a listening
-   * connection of its own; PGlite is one connection in-process), counting its statements.
-   */
-  async function otherInstance() {
-    const own = driver.name === 'PostgreSQL' ? await openPostgres(await serverUrlOf(bed.db), { max: 2 }) : undefined;
-    const counter = counting(own ?? bed.db);
-    const handler = bed.build({ db: counter.db });
-    const api = await serveApi(handler);
-    return {
-      url: api.url,
-      counter,
-      async close() {
-        await handler.fulfilment.settled();
-        await handler.alerts.stop();
-        await api.close();
-        await own?.close();
-      },
-    };
-  }
+  /** A second API instance with connections of its own, counting what it sends. */
+  const otherInstance = () => countedInstance(bed, driver, 2);
 
   it(`answers a user's ${ORDER_WAITS_PER_USER + 1}th concurrent long-poll 429 with Retry-After; the first ones answer when the order changes`, async () => {
     const buyer = await signUp();

@@ -1,14 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
-import { databaseDrivers, serverUrlOf } from '../../tests/support/databases.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
 import { orderRequest } from '../../tests/support/shop-api.ts';
+import { countedInstance } from '../../tests/support/counted-instance.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { ORDERS_PER_USER_PER_MINUTE } from '../config/constants.ts';
 import { ApiError, CreateOrderResponse } from '../contract/shop-api.ts';
-import type { Db } from './db/db.types.ts';
-import { openPostgres } from './db/postgres.ts';
 import { sellablePlans } from './orders/plans.ts';
 import { pauseSales, resumeSales, SALES_PAUSE_TTL_MS } from './orders/sales-pause.ts';
 
@@ -22,33 +21,6 @@ const catalogue = embeddedSnapshot();
 const PLANS = [...sellablePlans(catalogue).values()];
 const SITE = 'http://127.0.0.1:4329';
 
-/**
- * The database as one API instance uses it, counting its round trips to the server: a statement
- * is one, a transaction its statements and two more (BEGIN, COMMIT).
- */
-function counting(db: Db, close = async () => {}) {
-  const counter = { roundTrips: 0, sql: [] as string[], db: undefined as unknown as Db };
-  const count = <T>(sql: string, run: () => Promise<T>) => {
-    counter.roundTrips++;
-    counter.sql.push(sql.replace(/\s+/g, ' ').slice(0, 80));
-    return run();
-  };
-  counter.db = {
-    query: (sql, params) => count(sql, () => db.query(sql, params)),
-    prepared: (sql, params) => count(sql, () => db.prepared(sql, params)),
-    transaction: (work) =>
-      count('BEGIN … COMMIT', () =>
-        db.transaction((tx) => {
-          counter.roundTrips++;
-          return work({ query: (sql, params) => count(sql, () => tx.query(sql, params)) });
-        }),
-      ),
-    listen: (channel, onNotify, onGap) => db.listen(channel, onNotify, onGap),
-    close,
-  };
-  return counter;
-}
-
 // On both drivers (tests/support/databases.ts): round trips to the database, limits and the pause shared between instances (LISTEN/NOTIFY).
 describe.each(databaseDrivers())('the order path on $name', (driver) => {
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 300 });
@@ -58,27 +30,8 @@ describe.each(databaseDrivers())('the order path on $name', (driver) => {
     await bed.serve(bed.build({ limits: { ordersPerMinute: 1000, ordersPerHour: 1000 } }));
   });
 
-  /**
-   * Another API instance with connections of its own (on PostgreSQL a pool and a listening
-   * connection; PGlite is one connection in-process), counting its round trips.
-   */
-  async function otherInstance() {
-    const own = driver.name === 'PostgreSQL' ? await openPostgres(await serverUrlOf(bed.db), { max: 4 }) : undefined;
-    const counter = counting(own ?? bed.db);
-    const handler = bed.build({ db: counter.db });
-    const api = await serveApi(handler);
-    return {
-      url: api.url,
-      db: own ?? bed.db,
-      counter,
-      async close() {
-        await handler.fulfilment.settled();
-        await handler.alerts.stop();
-        await api.close();
-        await own?.close();
-      },
-    };
-  }
+  /** A second API instance with connections of its own, counting what it sends. */
+  const otherInstance = () => countedInstance(bed, driver, 4);
 
   const post = (baseUrl: string, token: string, plan = PLANS[0]!) =>
     fetch(`${baseUrl}/api/orders`, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productionPreflight, STAND_IN_SWITCH } from './preflight.ts';
+import { EMULATOR_VARIABLES, productionPreflight, STAND_IN_SWITCH } from './preflight.ts';
 
 /** A production environment the preflight passes: live keys, real hosts, every secret. */
 const production = (): Record<string, string | undefined> => ({
@@ -58,19 +58,8 @@ describe('the production preflight', () => {
   });
 
   // Issue 46 item 5: firebase-admin takes an emulator's path for any value that is set, blank too.
-  const emulatorVariables = [
-    'FIREBASE_AUTH_EMULATOR_HOST',
-    'FIRESTORE_EMULATOR_HOST',
-    'FIREBASE_EMULATOR_HUB',
-    'FIREBASE_DATABASE_EMULATOR_HOST',
-    'FIREBASE_STORAGE_EMULATOR_HOST',
-    'STORAGE_EMULATOR_HOST',
-    'CLOUD_TASKS_EMULATOR_HOST',
-    'CLOUD_EVENTARC_EMULATOR_HOST',
-    'DATA_CONNECT_EMULATOR_HOST',
-    // One firebase-admin does not read today: any *_EMULATOR_HOST is refused all the same.
-    'PUBSUB_EMULATOR_HOST',
-  ];
+  // Each the code names, and one firebase-admin does not read today: any *_EMULATOR_HOST is refused all the same.
+  const emulatorVariables = [...EMULATOR_VARIABLES, 'PUBSUB_EMULATOR_HOST'];
   it.each(
     emulatorVariables.flatMap((name) => ['', ' ', '\t', '127.0.0.1:9099', 'emulator.example.net:8080'].map((value) => [name, value])),
   )('refuses %s set to %j, whatever its value', (name, value) => {

@@ -88,16 +88,19 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('replacement on $name', (
     expect(await auditOrders(bed.db, new Date(Date.now() + HOUR))).toEqual([]);
   });
 
-  it('replaces, or refunds, an eSIM deleted from the phone before it carried data, with nothing to cancel; not one in use', async () => {
-    const buyer = await signUp();
-    const deleted = await deliveredEsim(buyer.idToken);
-    const tranNo = bed.stand.partner.tranNoOfTransaction(deleted.id)!;
+  /** A delivered eSIM downloaded and then deleted from the phone before it carried data, once the shop `sees` it so. */
+  async function deletedBeforeData(token: string, sees: (o: OrderView) => boolean) {
+    const esim = await deliveredEsim(token);
+    const tranNo = bed.stand.partner.tranNoOfTransaction(esim.id)!;
     bed.stand.partner.installTo(tranNo, 'DOWNLOAD');
     bed.stand.partner.installTo(tranNo, 'DELETED');
-    await waitFor(
-      () => readOrder(buyer.idToken, deleted.id),
-      (o) => o.esim?.installStep === 'deleted',
-    );
+    await waitFor(() => readOrder(token, esim.id), sees);
+    return { esim, tranNo };
+  }
+
+  it('replaces, or refunds, an eSIM deleted from the phone before it carried data, with nothing to cancel; not one in use', async () => {
+    const buyer = await signUp();
+    const { esim: deleted, tranNo } = await deletedBeforeData(buyer.idToken, (o) => o.esim?.installStep === 'deleted');
     const response = await replace(buyer.idToken, deleted.id);
     expect(response.status).toBe(200);
     const replacement = EsimView.parse(await response.json());
@@ -106,14 +109,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('replacement on $name', (
     expect(await row(replacement.id)).toMatchObject({ amount_minor: 0, replaces: deleted.id });
 
     // Or refunded in full, at our cost (the partner gives nothing back for a downloaded eSIM).
-    const second = await deliveredEsim(buyer.idToken);
-    const secondTranNo = bed.stand.partner.tranNoOfTransaction(second.id)!;
-    bed.stand.partner.installTo(secondTranNo, 'DOWNLOAD');
-    bed.stand.partner.installTo(secondTranNo, 'DELETED');
-    await waitFor(
-      () => readOrder(buyer.idToken, second.id),
-      (o) => o.esim?.refundable === true,
-    );
+    const { esim: second, tranNo: secondTranNo } = await deletedBeforeData(buyer.idToken, (o) => o.esim?.refundable === true);
     expect((await call(`/esims/${second.id}/refund?lang=en`, { method: 'POST', token: buyer.idToken })).status).toBe(200);
     await waitFor(
       () => readOrder(buyer.idToken, second.id),

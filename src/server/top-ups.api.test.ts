@@ -2,7 +2,15 @@ import { priceOnSnapshotRates } from '../../tests/support/prices.ts';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { orderRequest, payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import {
+  orderRequest,
+  payOnStandIn,
+  testCatalogue,
+  topUpRequest,
+  untilDelivered,
+  untilInstalled,
+  waitFor,
+} from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import {
   ApiError,
@@ -66,18 +74,9 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('top-ups on $name', (driv
   /** An eSIM of this plan, delivered and installed on a phone, once the partner's notification reached the shop. */
   async function installedEsim(token: string, plan = PLAN) {
     const order = await buy(token, orderRequest(plan));
-    const delivered = await waitFor(
-      () => readOrder(token, order.id),
-      (o) => o.state === 'delivered' && !!o.esim?.install,
-    );
-    expect(delivered.state).toBe('delivered');
-    bed.stand.partner.markInstalled(tranNo(order.id));
-    const active = await waitFor(
-      () => readOrder(token, order.id),
-      (o) => o.esim?.status === 'active',
-    );
-    expect(active.esim?.status).toBe('active');
-    return active;
+    const read = () => readOrder(token, order.id);
+    await untilDelivered(read);
+    return untilInstalled(read, () => bed.stand.partner.markInstalled(tranNo(order.id)));
   }
 
   it("offers an installed eSIM exactly the partner's own top-ups of it, each priced from its own wholesale price, cheapest first", async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { shopConfigFromEnv } from '../../src/server/config.ts';
+import { REQUIRED_VARIABLES, shopConfigFromEnv } from '../../src/server/config.ts';
 import { POSTGRES_POOL_MAX } from '../../src/server/db/postgres.ts';
 import { productionPreflight } from '../../src/server/preflight.ts';
 
@@ -39,20 +39,14 @@ interface Container {
 }
 type Annotations = Record<string, string>;
 
-/** The secrets the API needs, each a Secret Manager secret of the same name. */
-const SECRETS = [
-  'DATABASE_URL',
-  'STRIPE_SECRET_KEY',
-  'STRIPE_WEBHOOK_SECRET',
-  'ESIM_ACCESS_CODE',
-  'ESIM_ACCESS_SECRET',
-  'PARTNER_WEBHOOK_TOKEN',
-  'SMTP_URL',
-  'VAPID_PRIVATE_KEY',
-  'ALERTS_SECRET',
-  'RECONCILE_TOKEN',
-  'AUDIT_TOKEN',
-];
+/** The variables the API requires whose values are not secret: set in the service's spec, not Secret Manager. */
+const PLAIN_REQUIRED = ['MAIL_FROM', 'VAPID_PUBLIC_KEY'];
+/**
+ * The secrets the API needs, each a Secret Manager secret of the same name: the database, every
+ * required variable that is not plain (so a new one the API requires must be deployed too), and
+ * the tokens of the scheduled reconcile and audit calls.
+ */
+const SECRETS = ['DATABASE_URL', ...REQUIRED_VARIABLES.filter((name) => !PLAIN_REQUIRED.includes(name)), 'RECONCILE_TOKEN', 'AUDIT_TOKEN'];
 
 /** The plain placeholders deploy.sh puts in with envsubst (besides each secret's NAME_VERSION): only the names it lists are replaced. */
 const substituted = /names='([^']+)'/.exec(script)?.[1]?.match(/\$\{(\w+)\}/g) ?? [];

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { STAND_IN_WEBHOOK_SECRET } from '../../stand-ins/stripe/server.ts';
 import { TEST_ALERTS } from './alert-keys.ts';
 import { createShopApi, type ShopApiOptions } from '../../src/server/wiring.ts';
@@ -92,6 +93,21 @@ export function buyerOrders(call: ReturnType<typeof apiCaller>) {
 /** Pays on the Stripe stand-in's hosted page, as a buyer's browser would post its form. */
 export const payOnStandIn = (checkoutUrl: string, card: string) =>
   fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card }), redirect: 'manual' });
+
+/** Reads the order until it is delivered with its install codes. */
+export async function untilDelivered(read: () => Promise<OrderView>): Promise<OrderView> {
+  const delivered = await waitFor(read, (o) => o.state === 'delivered' && !!o.esim?.install);
+  expect(delivered.state).toBe('delivered');
+  return delivered;
+}
+
+/** The eSIM installed on a phone (`install`, at the partner), read until the shop has it active from the partner's notification. */
+export async function untilInstalled(read: () => Promise<OrderView>, install: () => void): Promise<OrderView> {
+  install();
+  const active = await waitFor(read, (o) => o.esim?.status === 'active');
+  expect(active.esim?.status).toBe('active');
+  return active;
+}
 
 /** Reads until `done` holds or the time is up, and answers the last value (the test's assertion then says what was wrong). */
 export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {

@@ -577,22 +577,13 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
 
   describe('refund_not_asked', () => {
     it('flags a refund asked for over 15 minutes ago that Stripe was never asked for, or whose answer was never read', async () => {
+      // An operator's refund of 3.00, asked of Stripe `asks` times without an answer read.
+      const unanswered = (order: string, asks: number) =>
+        data.refund(order, { amountMinor: 300, status: 'requested', asks, requestedBy: 'operator', operatorUid: 'op-1' });
       const never = await healthyDelivered(data);
-      const neverRefund = await data.refund(never, {
-        amountMinor: 300,
-        status: 'requested',
-        asks: 0,
-        requestedBy: 'operator',
-        operatorUid: 'op-1',
-      });
+      const neverRefund = await unanswered(never, 0);
       const lost = await healthyDelivered(data);
-      const lostRefund = await data.refund(lost, {
-        amountMinor: 300,
-        status: 'requested',
-        asks: 2,
-        requestedBy: 'operator',
-        operatorUid: 'op-1',
-      });
+      const lostRefund = await unanswered(lost, 2);
       expect(await audit()).toEqual([
         await finding(
           'refund_not_asked',
