@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { priceOnSnapshotRates } from '../../tests/support/prices.ts';
-import { orderRequest, payOnStandIn, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
+import { openAndPay, orderRequest, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { embeddedSnapshot } from '../catalogue/snapshot.ts';
 import { CreateOrderResponse, EsimList, OrderView, PriceChangedError, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
@@ -37,11 +37,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('orders in several curren
   };
 
   async function delivered(token: string, request: CreateOrderRequest) {
-    const response = await postOrder(token, request);
-    const body: unknown = await response.json();
-    expect(response.status, JSON.stringify(body)).toBe(201);
-    const created = CreateOrderResponse.parse(body);
-    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    const created = await openAndPay(() => postOrder(token, request), 201);
     const after = await waitFor(
       () => readOrder(token, created.order.id),
       (o) => o.state === 'delivered',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { buyerOrders, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
+import { buyerOrders, openAndPay, payOnStandIn, testCatalogue, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { ApiError, CreateOrderResponse, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { auditOrders } from './orders/audit.ts';
@@ -21,13 +21,8 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('exchange on $name', (dri
   const bed = shopTestBed(driver, { catalogue, siteUrl: 'http://127.0.0.1:4329' });
   const { call } = bed;
   const { readOrder, open, delivered } = buyerOrders(call);
-  async function buy(token: string, plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}) {
-    const response = await open(token, plan, overrides);
-    expect(response.status).toBe(201);
-    const created = CreateOrderResponse.parse(await response.json());
-    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
-    return created.order;
-  }
+  const buy = async (token: string, plan: SellablePlan, overrides: Partial<CreateOrderRequest> = {}) =>
+    (await openAndPay(() => open(token, plan, overrides), 201)).order;
   const refusal = async (response: Response) => {
     expect(response.status).toBe(409);
     const body = (await response.json()) as ApiError & { error: { reason: string } };

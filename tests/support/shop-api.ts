@@ -5,7 +5,7 @@ import { createShopApi, type ShopApiOptions } from '../../src/server/wiring.ts';
 import { firebaseAccounts } from '../../src/server/auth.ts';
 import { embeddedSnapshot } from '../../src/catalogue/snapshot.ts';
 import { sellablePlans, type SellablePlan } from '../../src/server/orders/plans.ts';
-import { OrderView, type CreateOrderRequest, type TopUpPlan } from '../../src/contract/shop-api.ts';
+import { CreateOrderResponse, OrderView, type CreateOrderRequest, type TopUpPlan } from '../../src/contract/shop-api.ts';
 
 // The shop API as its tests call it over HTTP (the *.api.test.ts files).
 
@@ -93,6 +93,20 @@ export function buyerOrders(call: ReturnType<typeof apiCaller>) {
 /** Pays on the Stripe stand-in's hosted page, as a buyer's browser would post its form. */
 export const payOnStandIn = (checkoutUrl: string, card: string) =>
   fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ action: 'pay', card }), redirect: 'manual' });
+
+/**
+ * Opens an order (`open`: the test's POST /orders), expects it answered `status` (any 2xx without),
+ * and pays it with the test card on the Stripe stand-in's page; answers what POST /orders answered.
+ */
+export async function openAndPay(open: () => Promise<Response>, status?: number): Promise<CreateOrderResponse> {
+  const response = await open();
+  const body: unknown = await response.json();
+  if (status === undefined) expect(response.status, JSON.stringify(body)).toBeLessThan(300);
+  else expect(response.status, JSON.stringify(body)).toBe(status);
+  const created = CreateOrderResponse.parse(body);
+  expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+  return created;
+}
 
 /** Reads the order until it is delivered with its install codes. */
 export async function untilDelivered(read: () => Promise<OrderView>): Promise<OrderView> {

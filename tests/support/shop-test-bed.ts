@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import {
   STAND_IN_SECRET_KEY,
@@ -14,7 +14,7 @@ import { createStripe } from '../../src/server/payments/stripe.ts';
 import type { ShopApi, ShopApiOptions } from '../../src/server/wiring.ts';
 import type { DatabaseDriver } from './databases.ts';
 import { startDeliveryStandIns, type DeliveryStandIns } from './delivery-stand-ins.ts';
-import { apiCaller, testShopApi } from './shop-api.ts';
+import { apiCaller, payOnStandIn, testShopApi } from './shop-api.ts';
 
 /** Where nothing listens: a client pointed here is never meant to be called. */
 const NOWHERE = 'http://127.0.0.1:9';
@@ -54,6 +54,8 @@ export interface ShopTestBed {
   build(overrides?: Partial<ShopApiOptions>): ShopApi;
   /** Serves another build on the same port, once the current one's work has settled. */
   serve(next: ShopApi): Promise<void>;
+  /** The buyer pays with the test card while the API is down for longer than the Stripe stand-in retries its webhook (about 3 s); then the API is up again on its port. */
+  payWhileDown(checkoutUrl: string): Promise<void>;
 }
 
 /**
@@ -69,6 +71,12 @@ export function shopTestBed(driver: DatabaseDriver, options: ShopTestBedOptions)
         { catalogue: options.catalogue, db: bed.db, stripe: bed.stripe, siteUrl: options.siteUrl, ...bed.stand.options },
         { ...options.api?.(bed.stand), ...overrides },
       ),
+    async payWhileDown(checkoutUrl: string) {
+      await bed.api.close();
+      expect((await payOnStandIn(checkoutUrl, '4242424242424242')).status).toBe(303);
+      await new Promise((r) => setTimeout(r, 4_000));
+      bed.api = await serveApi(bed.handler, bed.port);
+    },
     async serve(next: ShopApi) {
       await bed.handler?.fulfilment.settled();
       await bed.handler?.alerts.stop();
