@@ -53,7 +53,8 @@ export interface VapidConfig {
   subject: string;
 }
 
-type Env = Record<string, string | undefined>;
+/** The environment the shop API is configured from (process.env, or a test's own). */
+export type Env = Record<string, string | undefined>;
 
 /** The variables the shop API cannot start without, anywhere (production needs more: preflight.ts). */
 export const REQUIRED_VARIABLES = [

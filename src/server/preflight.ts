@@ -1,4 +1,4 @@
-import { REQUIRED_VARIABLES } from './config.ts';
+import { REQUIRED_VARIABLES, type Env } from './config.ts';
 import { createMailer } from './mail/mailer.ts';
 import { fromEcbStandIn } from '../pricing/exchange-rates.ts';
 
@@ -27,8 +27,6 @@ const REQUIRED_IN_PRODUCTION = [
   'PROVIDER_ALERT_EMAIL',
   'TRUSTED_PROXIES',
 ] as const;
-
-type Env = Record<string, string | undefined>;
 
 /**
  * The emulator variables firebase-admin and the Google Cloud clients under it read (issue 46 item
