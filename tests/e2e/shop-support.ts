@@ -106,11 +106,11 @@ export async function leavePaymentSuccess(page: Page, url: string): Promise<void
   }
 }
 
-/** A new account, signed in through the login page's return to `url`; answers its address. */
-export async function signedInAt(page: Page, lang: string, url: string): Promise<string> {
-  const email = uniqueEmail('purchase');
+/** A new account (or the one given), signed in through the login page's return to `url`; answers its address. */
+export async function signedInAt(page: Page, lang: string, url: string, existing?: string): Promise<string> {
+  const email = existing ?? uniqueEmail('purchase');
   // Confirmed: the order e-mail carries the install codes to confirmed addresses only.
-  await createAccount(email, PASSWORD, { emailVerified: true });
+  if (!existing) await createAccount(email, PASSWORD, { emailVerified: true });
   await speak(page, lang);
   await page.goto(url);
   await logIn(page, email);
@@ -161,12 +161,7 @@ export async function deliveredEsimAt(
     )
     .toBe(true);
   const url = typeof at === 'function' ? at(order.id) : at;
-  if (url) {
-    await speak(page, lang);
-    await page.goto(url);
-    await logIn(page, email);
-    await expect(page).toHaveURL(url);
-  }
+  if (url) await signedInAt(page, lang, url, email);
   return { email, order: order.id, number: order.number };
 }
 
