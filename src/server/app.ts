@@ -25,7 +25,8 @@ import { orderRoutes } from './orders/routes.ts';
 import { createSalesPauseCache } from './orders/sales-pause.ts';
 import { cartRoutes } from './carts/routes.ts';
 import type { OrderStore } from './orders/store.types.ts';
-import type { EsimPartner, PartnerNotification } from './partner/partner.types.ts';
+import type { PartnerNotification } from './partner/partner.types.ts';
+import type { Partners } from './partner/registry.types.ts';
 import type { CheckoutExpiry } from './payments/checkout-expiry.types.ts';
 import { pushPublicKeyRoutes, pushSubscriptionRoutes } from './push/routes.ts';
 import type { PushSender } from './push/sender.types.ts';
@@ -51,7 +52,7 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
   esims: EsimStore;
   plans: ReadonlyMap<string, SellablePlan>;
   destination: DestinationOf;
-  partner: EsimPartner;
+  partners: Partners;
   parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
   partnerWebhookToken: string;
   fulfilment: Fulfilment;

@@ -3,7 +3,7 @@ import { serveApi } from '../../scripts/lib/api-server.ts';
 import { FAILURES, startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
+import { esimAccessOnly, PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
 import { orderRequest, payOnStandIn, testCatalogue, topUpRequest, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import {
@@ -152,7 +152,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (dri
     await bed.api.close();
     await new Promise((r) => setTimeout(r, 300));
     const cut = bed.build({
-      partner: createEsimAccessPartner({ accessCode: 'x', secretKey: 'y', baseUrl: 'http://127.0.0.1:9', retries: 0 }),
+      partners: esimAccessOnly(createEsimAccessPartner({ accessCode: 'x', secretKey: 'y', baseUrl: 'http://127.0.0.1:9', retries: 0 })),
     });
     bed.api = await serveApi(cut, bed.port);
     const before = bed.stand.partner.requests.filter((r) => r.call === 'esim/order').length;
@@ -277,7 +277,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (dri
       bed.stand.partner.requests.filter((r) => r.call === 'esim/cancel' && (r.body as { esimTranNo?: string }).esimTranNo === secondTranNo),
     ).toEqual([]);
     expect((await bed.stripe.refunds.list({ payment_intent: (await paymentIntent(second.id))! })).data).toEqual([]);
-    const atPartner = await bed.stand.options.partner.queryProfiles({ esimTranNo: secondTranNo });
+    const atPartner = await bed.stand.esimAccess.queryProfiles({ esimTranNo: secondTranNo });
     expect(atPartner).toMatchObject({ status: 'ready', profiles: [{ esimTranNo: secondTranNo, installed: true }] });
     expect(atPartner.status === 'ready' && atPartner.profiles[0]!.status).not.toBe('cancelled');
   });
@@ -378,7 +378,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (dri
 
   it('delivers once through partner failures that the production adapter retries (3 retries, its backoff), with short time-outs', async () => {
     // The adapter as production builds it (src/server/partner/esim-access/adapter.ts): only the 30 s time-out is short here.
-    await serveWith(bed.build({ partner: bed.stand.adapter({ timeoutMs: 2_000 }) }));
+    await serveWith(bed.build({ partners: esimAccessOnly(bed.stand.adapter({ timeoutMs: 2_000 })) }));
     try {
       // A 500 (nothing applied), then success; no answer at all until the time-out, then success.
       for (const [failure, status] of [
@@ -417,7 +417,9 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (dri
     try {
       await serveWith(
         bed.build({
-          partner: createEsimAccessPartner({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', baseUrl: stuck.url, retries: 0 }),
+          partners: esimAccessOnly(
+            createEsimAccessPartner({ accessCode: 'stuck-access-code', secretKey: 'stuck-secret', baseUrl: stuck.url, retries: 0 }),
+          ),
           delivery,
         }),
       );

@@ -42,7 +42,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     );
   const tranNo = (orderId: string) => bed.stand.partner.tranNoOfTransaction(orderId)!;
   const partnerStatus = async (orderId: string) =>
-    (await bed.stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) })) as {
+    (await bed.stand.esimAccess.queryProfiles({ esimTranNo: tranNo(orderId) })) as {
       status: 'ready';
       profiles: { status: string; totalBytes: number }[];
     };
@@ -120,7 +120,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const order = await deliveredEsim(buyer.idToken);
     // The refund was under way: the partner applied the cancel, and the process died before it wrote anything down.
     const after = await withoutPartnerNotifications(async () => {
-      await bed.stand.options.partner.cancelProfile(tranNo(order.id));
+      await bed.stand.esimAccess.cancelProfile(tranNo(order.id));
       await bed.handler.fulfilment.requestRefund(buyersRefund(order.id));
       return settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
     });
@@ -233,7 +233,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
     const first = await signUp();
     const taken = await deliveredEsim(first.idToken);
     const [{ partner_order_no: takenPartnerOrder }] = (await bed.db.query<{ partner_order_no: string }>(
-      'SELECT partner_order_no FROM orders WHERE id = $1',
+      'SELECT partner_order_no FROM order_sourcing WHERE order_id = $1',
       [taken.id],
     )) as [{ partner_order_no: string }];
 
@@ -245,7 +245,7 @@ describe.each(databaseDrivers())('money under faults on $name', (driver) => {
       () => bed.db.query<{ last_error: string | null }>('SELECT last_error FROM jobs WHERE order_id = $1', [order.id]),
       ([o]) => !!o?.last_error,
     );
-    await bed.db.query('UPDATE orders SET partner_order_no = $2 WHERE id = $1', [order.id, takenPartnerOrder]);
+    await bed.db.query('UPDATE order_sourcing SET partner_order_no = $2 WHERE order_id = $1', [order.id, takenPartnerOrder]);
 
     const after = await settlesIn(buyer.idToken, order.id, ['refunded', 'delivered']);
     expect(after.state).toBe('refunded');

@@ -101,8 +101,8 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('the back office on $name
     const { buyer, order } = await deliveredOrder();
     const admin = await staff('admin');
     const [ids] = await bed.db.query<{ iccid: string; checkout_session_id: string; payment_intent_id: string; partner_order_no: string }>(
-      `SELECT e.iccid, c.checkout_session_id, p.payment_intent_id, o.partner_order_no
-       FROM orders o JOIN order_checkouts c ON c.order_id = o.id JOIN esims e ON e.order_id = o.id JOIN payments p ON p.order_id = o.id
+      `SELECT e.iccid, c.checkout_session_id, p.payment_intent_id, os.partner_order_no
+       FROM orders o JOIN order_sourcing os ON os.order_id = o.id JOIN order_checkouts c ON c.order_id = o.id JOIN esims e ON e.order_id = o.id JOIN payments p ON p.order_id = o.id
        WHERE o.id = $1`,
       [order.id],
     );

@@ -3,7 +3,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { FAILURES } from '../../stand-ins/esim-access/server.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import { PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
+import { esimAccessOnly, PARTNER_WEBHOOK_TOKEN } from '../../tests/support/delivery-stand-ins.ts';
 import { callEsimAccess } from '../../tests/support/esim-access-requests.ts';
 import { waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
@@ -39,7 +39,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('partner webhook on $name
     stripe: false,
     partnerNotifications: false,
     api: (standIns) => ({
-      partner: createEsimAccessPartner({ ...ACCOUNT, baseUrl: standIns.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS }),
+      partners: esimAccessOnly(createEsimAccessPartner({ ...ACCOUNT, baseUrl: standIns.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS })),
       reconcileToken: RECONCILE_TOKEN,
     }),
   });
@@ -71,6 +71,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('partner webhook on $name
         supportedCountries: pkg.supportedCountries,
       },
       destination: PLAN.destination.code,
+      partner: 'esim-access',
       partnerCode: pkg.partnerCode,
       wholesaleUsdE4: pkg.wholesaleUsdE4,
       price: PLAN.price,

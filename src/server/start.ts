@@ -9,6 +9,7 @@ import { startReconcileTimer } from './reconcile/reconcile.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { postgresPartnerBudget } from './partner/partner-budget.ts';
+import { ESIM_ACCESS, partnerRegistry } from './partner/registry.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**
@@ -39,12 +40,14 @@ export async function startShopApi(
     siteUrl: config.siteUrl,
     allowedOrigins: config.allowedOrigins,
     // The partner's 8 requests a second are one budget for every instance on this database.
-    partner: createEsimAccessPartner({
-      ...config.partner,
-      budget: postgresPartnerBudget(db, {
-        account: config.partner.accessCode,
-        // A request under way keeps its slot at least as long as the adapter may wait for it.
-        leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
+    partners: partnerRegistry({
+      [ESIM_ACCESS]: createEsimAccessPartner({
+        ...config.partner,
+        budget: postgresPartnerBudget(db, {
+          account: config.partner.accessCode,
+          // A request under way keeps its slot at least as long as the adapter may wait for it.
+          leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
+        }),
       }),
     }),
     mailer,

@@ -50,7 +50,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('top-ups on $name', (driv
     call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
   const tranNo = (orderId: string) => bed.stand.partner.tranNoOfTransaction(orderId)!;
   const partnerTotal = async (orderId: string) => {
-    const answer = await bed.stand.options.partner.queryProfiles({ esimTranNo: tranNo(orderId) });
+    const answer = await bed.stand.esimAccess.queryProfiles({ esimTranNo: tranNo(orderId) });
     return answer.status === 'ready' ? answer.profiles[0]!.totalBytes : NaN;
   };
   /** package/list calls for top-ups of this eSIM so far. */
@@ -164,7 +164,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('top-ups on $name', (driv
     const buyer = await signUp();
     const esim = await installedEsim(buyer.idToken);
     const before = await partnerTotal(esim.id);
-    const balance = await bed.stand.options.partner.balance();
+    const balance = await bed.stand.esimAccess.balance();
     const step = (await offered(buyer.idToken, esim.id)).plans.find((p) => p.id === 'topup-2gb-15d')!;
     const pkg = bed.stand.partner.topUpsOf(PLAN.pkg.partnerCode).find((p) => p.volume === 2 * GIB)!;
 
@@ -184,11 +184,12 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('top-ups on $name', (driv
     );
     expect(sent.map((r) => [r.status, (r.body as { packageCode: string }).packageCode])).toEqual([[200, pkg.packageCode]]);
     expect(bed.stand.partner.topUpsApplied(topUp.id)).toBe(1);
-    expect(balance - (await bed.stand.options.partner.balance())).toBe(pkg.price);
-    const [row] = await bed.db.query<{ partner_code: string; wholesale_usd_e4: number }>(
-      'SELECT partner_code, wholesale_usd_e4 FROM orders WHERE id = $1',
+    expect(balance - (await bed.stand.esimAccess.balance())).toBe(pkg.price);
+    // Ordered from its eSIM's partner, with that partner's code and price.
+    const [row] = await bed.db.query<{ partner: string; partner_code: string; wholesale_usd_e4: number }>(
+      'SELECT partner, partner_code, wholesale_usd_e4 FROM order_sourcing WHERE order_id = $1',
       [topUp.id],
     );
-    expect(row).toEqual({ partner_code: pkg.packageCode, wholesale_usd_e4: pkg.price });
+    expect(row).toEqual({ partner: 'esim-access', partner_code: pkg.packageCode, wholesale_usd_e4: pkg.price });
   });
 });

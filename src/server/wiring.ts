@@ -25,7 +25,8 @@ import type { Mailer } from './mail/mailer.types.ts';
 import { destinationNames, sellablePlans } from './orders/plans.ts';
 import { createOrderStore } from './orders/store.ts';
 import { parsePartnerNotification } from './partner/esim-access/notifications.ts';
-import type { EsimPartner, PartnerNotification } from './partner/partner.types.ts';
+import type { PartnerNotification } from './partner/partner.types.ts';
+import type { Partners } from './partner/registry.types.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import type { VapidConfig } from './config.ts';
 import { createPushSender } from './push/sender.ts';
@@ -46,8 +47,8 @@ export interface ShopApiOptions {
   allowedOrigins?: readonly string[];
   /** Proxies in front of the API that append to X-Forwarded-For: POST /csp-reports limits each client by its address (src/catalogue/csp-reports.ts). */
   trustedProxies?: number | undefined;
-  /** The eSIM partner (eSIM Access; its stand-in locally). */
-  partner: EsimPartner;
+  /** The eSIM partners by id (partner/registry.ts; their stand-ins locally). */
+  partners: Partners;
   /** Reads the partner's webhook bodies; eSIM Access's by default (the partner above speaks its protocol). */
   parsePartnerNotification?: (body: unknown) => PartnerNotification | undefined;
   mailer: Mailer;
@@ -100,14 +101,14 @@ export type ShopApi = ((request: Request, connection?: object) => Promise<Respon
  * handed to the routes (app.ts).
  */
 export function createShopApi(options: ShopApiOptions): ShopApi {
-  const { db, stripe, catalogue, partner } = options;
+  const { db, stripe, catalogue, partners } = options;
   const store = createOrderStore(db);
   const esims = createEsimStore(db);
   const destination = destinationNames(catalogue);
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const fulfilment = createFulfilment({
     db,
-    partner,
+    partners,
     stripe,
     mailer: options.mailer,
     siteUrl,
@@ -128,7 +129,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const alerts = createAlerts({
     db,
     esims,
-    partner,
+    partners,
     mailer: options.mailer,
     push,
     preferences: alertPreferences,
@@ -145,7 +146,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const reconcile = createReconcileJob({
     db,
     stripe,
-    partner,
+    partners,
     store,
     fulfilment,
     checkouts,
@@ -169,7 +170,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     store,
     checkouts,
     fulfilment,
-    partner,
+    partners,
     heldOrders,
     resendOrderEmail: fulfilmentEmails.resendOrderEmail,
     actionRecords,
@@ -213,7 +214,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     esims,
     plans: sellablePlans(catalogue),
     destination,
-    partner,
+    partners,
     parsePartnerNotification: options.parsePartnerNotification ?? parsePartnerNotification,
     partnerWebhookToken: options.partnerWebhookToken,
     fulfilment,

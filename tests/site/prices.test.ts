@@ -19,6 +19,7 @@ import { createEsimAccessPartner } from '../../src/server/partner/esim-access/ad
 import { createStripe } from '../../src/server/payments/stripe.ts';
 import { ApiError, PriceChangedError, type CreateOrderRequest } from '../../src/contract/shop-api.ts';
 import { DIST } from '../support/dist.ts';
+import { esimAccessOnly } from '../support/delivery-stand-ins.ts';
 
 /**
  * The price a buyer sees on the built pages is the price the shop charges, for every plan (issue
@@ -61,7 +62,7 @@ beforeAll(async () => {
     },
     siteUrl: 'http://127.0.0.1:4321',
     basePath: '/api',
-    partner: createEsimAccessPartner({ accessCode: 'unused', secretKey: 'unused', baseUrl: nowhere, retries: 0 }),
+    partners: esimAccessOnly(createEsimAccessPartner({ accessCode: 'unused', secretKey: 'unused', baseUrl: nowhere, retries: 0 })),
     mailer: createMailer({ smtpUrl: 'smtp://127.0.0.1:9', from: 'orders@localhost' }),
     partnerWebhookToken: 'unused',
     alerts: TEST_ALERTS,

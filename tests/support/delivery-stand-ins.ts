@@ -8,8 +8,12 @@ import { createMailer } from '../../src/server/mail/mailer.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
 import type { EsimAccessConfig } from '../../src/server/partner/esim-access/config.ts';
 import type { EsimPartner } from '../../src/server/partner/partner.types.ts';
+import { ESIM_ACCESS, partnerRegistry } from '../../src/server/partner/registry.ts';
 
 export const PARTNER_WEBHOOK_TOKEN = 'test-partner-webhook-token';
+
+/** The shop's partners when eSIM Access is the only one (as every order before issue 48). */
+export const esimAccessOnly = (partner: EsimPartner) => partnerRegistry({ [ESIM_ACCESS]: partner });
 
 export interface DeliveryStandIns {
   partner: EsimAccessStandIn;
@@ -19,7 +23,9 @@ export interface DeliveryStandIns {
    * (`retries: 0`), so a test sees each partner failure reach the delivery; `adapter()` makes one
    * that retries as production does.
    */
-  options: Pick<ShopApiOptions, 'partner' | 'mailer' | 'partnerWebhookToken' | 'delivery'>;
+  options: Pick<ShopApiOptions, 'partners' | 'mailer' | 'partnerWebhookToken' | 'delivery'>;
+  /** The eSIM Access adapter in `options.partners`, for a test that asks the partner itself. */
+  esimAccess: EsimPartner;
   /**
    * Another adapter for the same stand-in and account (sharing its request budget), with the
    * production defaults of src/server/partner/esim-access/client.ts (3 retries, backoff from 250 ms,
@@ -40,11 +46,13 @@ export async function startDeliveryStandIns(
   const dir = mkdtempSync(join(tmpdir(), 'mail-'));
   const smtp = await startSmtpStandIn({ dir });
   const mailer = createMailer({ smtpUrl: smtp.url, from: 'Travel eSIM <orders@localhost>' });
+  const esimAccess = createEsimAccessPartner({ ...account, baseUrl: partner.url, retries: 0 });
   return {
     partner,
     smtp,
+    esimAccess,
     options: {
-      partner: createEsimAccessPartner({ ...account, baseUrl: partner.url, retries: 0 }),
+      partners: esimAccessOnly(esimAccess),
       mailer,
       partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
       delivery: { retryDelaysMs: settings.retryDelaysMs ?? [100, 200, 400], allocationPollMs: 300 },

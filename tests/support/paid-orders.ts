@@ -35,9 +35,11 @@ export function paidOrders(db: Queryable) {
       } = fields;
       const id = randomUUID();
       await db.query(
-        `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-           currency, lang, created_at)
-         VALUES ($1, $2, $3, $4, 'de-1gb-7d', $5, '{}'::jsonb, 'P1', $6, $7, $9, 'en', $8)`,
+        `WITH created AS (
+           INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, amount_minor, currency, lang, created_at)
+           VALUES ($1, $2, $3, $4, 'de-1gb-7d', $5, '{}'::jsonb, $7, $9, 'en', $8) RETURNING id
+         )
+         INSERT INTO order_sourcing (order_id, partner, partner_code, wholesale_usd_e4) SELECT id, 'esim-access', 'P1', $6 FROM created`,
         [
           id,
           `uid-${id}`,

@@ -61,12 +61,12 @@ export async function crossCheck(deps: {
 }): Promise<CrossCheck[]> {
   const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
   const orders = await db.query<OrderRow>(
-    `SELECT o.id, o.number, o.created_at, o.kind, o.state, o.top_up_of, o.partner_code, o.amount_minor, r.reason AS refund_reason,
+    `SELECT o.id, o.number, o.created_at, o.kind, o.state, o.top_up_of, os.partner_code, o.amount_minor, r.reason AS refund_reason,
        o.email, c.checkout_session_id, t.email AS traveller_email,
        (SELECT x.of_order_id FROM order_links x WHERE x.order_id = o.id AND x.link = 'replacement') AS replaces,
        (SELECT x.of_order_id FROM order_links x WHERE x.order_id = o.id AND x.link = 'exchange') AS exchange_of
      FROM orders o LEFT JOIN order_checkouts c ON c.order_id = o.id LEFT JOIN order_travellers t ON t.order_id = o.id
-       LEFT JOIN order_refund_reasons r ON r.order_id = o.id`,
+       LEFT JOIN order_refund_reasons r ON r.order_id = o.id LEFT JOIN order_sourcing os ON os.order_id = o.id`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
   // The shop's refunds, one row per refund asked (migration 0016).

@@ -1,5 +1,6 @@
 import type { AlertChannel, AlertKind } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.types.ts';
+import type { EsimKey } from '../esims/store.types.ts';
 import type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-records.types.ts';
 import type { AlertFacts } from './messages.ts';
 
@@ -136,9 +137,9 @@ export function createAlertRecords(db: Queryable): AlertRecords {
      * not yet told and not read from the partner within `freshMs`: their usage is read, then checked
      * (thresholds.ts says when the checklist is due). The window's bounds are TRIP_CHECK_*.
      */
-    async tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit = 10): Promise<string[]> {
-      const rows = await db.query<{ esim_tran_no: string }>(
-        `SELECT e.esim_tran_no FROM order_travellers t JOIN orders o ON o.id = t.order_id JOIN esims e ON e.order_id = o.id
+    async tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit = 10): Promise<EsimKey[]> {
+      return db.query<EsimKey>(
+        `SELECT e.partner, e.esim_tran_no FROM order_travellers t JOIN orders o ON o.id = t.order_id JOIN esims e ON e.order_id = o.id
          WHERE t.trip_starts_on IS NOT NULL AND o.state = 'delivered' AND o.kind = 'esim' AND o.uid IS NOT NULL
            AND (t.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + $1 * interval '1 millisecond' <= now()
            AND (t.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + ($1 + $2) * interval '1 millisecond' > now()
@@ -148,7 +149,6 @@ export function createAlertRecords(db: Queryable): AlertRecords {
          LIMIT $4`,
         [afterStartMs, withinMs, freshMs, limit],
       );
-      return rows.map((r) => r.esim_tran_no);
     },
 
     /** The buyer saw these delivered eSIMs (the payment page, My eSIMs): no 'ready' push for them. */

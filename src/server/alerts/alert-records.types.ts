@@ -1,3 +1,4 @@
+import type { EsimKey } from '../esims/store.types.ts';
 import type { AlertChannel, AlertKind } from '../../contract/shop-api.ts';
 import type { AlertFacts } from './messages.ts';
 
@@ -35,7 +36,7 @@ export interface AlertRecords {
   /** Installed eSIMs in their last `leftMs` whose '1 day left' for that end was never claimed. */
   validityDue(leftMs: number, limit?: number): Promise<string[]>;
   /** eSIMs still offline in their trip's check window, not told and not read within `freshMs`. */
-  tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit?: number): Promise<string[]>;
+  tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit?: number): Promise<EsimKey[]>;
   /** The buyer saw these delivered eSIMs: no 'ready' push for them. */
   markSeen(orderIds: readonly string[]): Promise<void>;
   /** When the buyer first saw the order's delivered eSIM; null: not yet. */

@@ -10,6 +10,8 @@ import type { EsimPartner, EsimUsage } from '../partner/partner.types.ts';
 import { ALERT_SEND_ATTEMPTS, ALERT_SENDS_AT_ONCE } from '../../config/constants.ts';
 import type { PushSendResult } from '../push/sender.types.ts';
 import { createAlerts } from './alerts.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
+import { esimAccessOnly } from '../../../tests/support/delivery-stand-ins.ts';
 import { createAlertPreferences } from './preferences.ts';
 
 /**
@@ -32,10 +34,8 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const id = randomUUID();
     const uid = `uid-${id}`;
     await db.query(
-      `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-         currency, lang, kind)
-       VALUES ($1, $2, 'buyer@example.com', $3, 'jp-1gb-7d', 'JP', '{"id": "jp-1gb-7d", "topUp": true}'::jsonb, 'P1', 5000, 900,
-         'EUR', 'de', 'esim')`,
+      `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, amount_minor, currency, lang, kind)
+       VALUES ($1, $2, 'buyer@example.com', $3, 'jp-1gb-7d', 'JP', '{"id": "jp-1gb-7d", "topUp": true}'::jsonb, 900, 'EUR', 'de', 'esim')`,
       [id, uid, fields.state ?? 'delivered'],
     );
     // The order e-mail went this long ago (the e-mail outbox, migration 0035).
@@ -45,9 +45,9 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     ]);
     const tranNo = `T${id.slice(0, 8)}`;
     await db.query(
-      `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed, total_bytes,
-         used_bytes, validity_days, expires_at)
-       VALUES ($1, $2, '8900000000000000000', 'LPA:1$smdp.example$M1', 'smdp.example', 'M1', 'active', true, $3, $4, 7,
+      `INSERT INTO esims (partner, esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
+         total_bytes, used_bytes, validity_days, expires_at)
+       VALUES ('esim-access', $1, $2, '8900000000000000000', 'LPA:1$smdp.example$M1', 'smdp.example', 'M1', 'active', true, $3, $4, 7,
          now() + interval '10 days')`,
       [tranNo, id, GB, fields.used ?? 0],
     );
@@ -72,7 +72,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const alerts = createAlerts({
       db,
       esims: createEsimStore(db),
-      partner,
+      partners: esimAccessOnly(partner),
       mailer: {
         async send(message) {
           if (failing.mail) throw new Error('relay down');
@@ -182,7 +182,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const { alerts, mails, usageCalls, figures } = engine();
     const esims = await Promise.all([esimInUse(), esimInUse(), esimInUse()]);
     for (const { tranNo } of esims) figures.set(tranNo, Math.round(0.95 * GB));
-    for (const { tranNo } of [...esims, ...esims]) alerts.usageHint(tranNo);
+    for (const { tranNo } of [...esims, ...esims]) alerts.usageHint({ partner: ESIM_ACCESS, esim_tran_no: tranNo });
     await new Promise((r) => setTimeout(r, 100));
     await alerts.settle();
     expect(usageCalls).toEqual([esims.map((e) => e.tranNo)]);

@@ -8,8 +8,9 @@ import {
   TRIP_CHECK_AFTER_START_MS,
   TRIP_CHECK_WITHIN_MS,
 } from '../../config/constants.ts';
+import type { EsimKey } from '../esims/store.types.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { createAlertRecords } from './alert-records.ts';
 import { createAlertSender, errorText, type AlertSenderOptions } from './alert-sender.ts';
 import type { Alerts } from './alerts.types.ts';
@@ -17,7 +18,7 @@ import { unseenDelivery } from './thresholds.ts';
 
 /** What the sender needs, and the partner whose usage reads check the DATA_USAGE hints. */
 export interface AlertsOptions extends AlertSenderOptions {
-  partner: EsimPartner;
+  partners: Partners;
   /** How long after delivery an unseen eSIM gets the 'eSIM ready' push (tests make it short). */
   readyAfterMs?: number;
   /** How long DATA_USAGE hints gather before one batched usage read (tests make it short). */
@@ -36,7 +37,7 @@ const USAGE_RETRY_MS = 30_000;
  * account that was deleted (its orders are detached: no uid, no e-mail).
  */
 export function createAlerts(options: AlertsOptions): Alerts {
-  const { esims, partner } = options;
+  const { esims, partners } = options;
   const records = createAlertRecords(options.db);
   const { checkOne, ready, retry } = createAlertSender(options, records);
   const readyAfterMs = options.readyAfterMs ?? ALERT_READY_AFTER_MS;
@@ -50,7 +51,8 @@ export function createAlerts(options: AlertsOptions): Alerts {
     void tracked.finally(() => work.delete(tracked));
     return tracked;
   }
-  const hinted = new Set<string>();
+  /** The hinted eSIMs' ids by their partner's id. */
+  const hinted = new Map<string, Set<string>>();
   let batchTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   const readyTimers = new Map<string, NodeJS.Timeout>();
@@ -61,18 +63,22 @@ export function createAlerts(options: AlertsOptions): Alerts {
    * read (the partner does not repeat a threshold's notification).
    */
   async function readHinted(): Promise<void> {
-    const batch = [...hinted];
+    const batches = [...hinted].map(([partner, tranNos]) => ({ partner, batch: [...tranNos] }));
     hinted.clear();
-    let usages;
-    try {
-      usages = await partner.usage(batch);
-    } catch (error) {
-      for (const esimTranNo of batch) hinted.add(esimTranNo);
-      schedule(USAGE_RETRY_MS);
-      throw error;
+    let failed: unknown;
+    for (const { partner, batch } of batches) {
+      let usages;
+      try {
+        usages = await partners.of(partner).usage(batch);
+      } catch (error) {
+        for (const esim_tran_no of batch) usageHint({ partner, esim_tran_no }, USAGE_RETRY_MS);
+        failed = error;
+        continue;
+      }
+      for (const usage of usages) await esims.recordUsage(usage);
+      await check(batch);
     }
-    for (const usage of usages) await esims.recordUsage(usage);
-    await check(batch);
+    if (failed) throw failed;
   }
 
   function schedule(inMs: number): void {
@@ -84,9 +90,10 @@ export function createAlerts(options: AlertsOptions): Alerts {
   }
 
   /** A DATA_USAGE hint, or an eSIM whose usage the sweep must know: read in the next batch, then checked. */
-  function usageHint(esimTranNo: string): void {
-    hinted.add(esimTranNo);
-    schedule(usageBatchMs);
+  function usageHint(esim: EsimKey, inMs = usageBatchMs): void {
+    const ofPartner = hinted.get(esim.partner) ?? new Set<string>();
+    hinted.set(esim.partner, ofPartner.add(esim.esim_tran_no));
+    schedule(inMs);
   }
 
   /** Usage or state of these eSIMs was just stored: sends what is due. Never rejects; the work is tracked for `settle`. */
@@ -135,7 +142,7 @@ export function createAlerts(options: AlertsOptions): Alerts {
       const retries = await records.takeRetries(ALERT_RETRY_WITHIN_MS);
       // Trips that began with the eSIM still offline: their usage is read (batched, like a hint), then checked.
       const offline = await records.tripCheckDue(TRIP_CHECK_AFTER_START_MS, TRIP_CHECK_WITHIN_MS, ESIM_USAGE_MAX_AGE_MS);
-      for (const esimTranNo of offline) usageHint(esimTranNo);
+      for (const esim of offline) usageHint(esim);
       for (const id of lost) void track(ready(id), 'ready alert failed');
       void check(ending);
       for (const alert of retries) void track(retry(alert), 'retry failed');

@@ -1,9 +1,10 @@
+import type { EsimKey } from '../esims/store.types.ts';
 import type { EsimAlerts } from '../esims/services.types.ts';
 
 /** The alerts engine (alerts.ts): data, validity and 'eSIM ready' alerts by e-mail and Web Push, each sent once. */
 export interface Alerts extends EsimAlerts {
   /** A DATA_USAGE hint: the eSIM's real usage is read (batched with the others that come meanwhile), then checked. */
-  usageHint(esimTranNo: string): void;
+  usageHint(esim: EsimKey): void;
   /** An eSIM order was delivered and its e-mail sent: 'eSIM ready' later if the buyer has not seen it. */
   delivered(orderId: string): void;
   /** The reconcile job's part: lost ready alerts, '1 day left' due, failed sends due; answers how many it found. */

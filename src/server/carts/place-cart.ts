@@ -8,6 +8,7 @@ import { priceIn } from '../../pricing/price-in.ts';
 import { soldPlan, type SellablePlan } from '../orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from '../orders/store.ts';
 import type { NewOrder, OrderRow } from '../orders/store.types.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
 import type { CartRow, CartStore } from './store.ts';
 
@@ -60,6 +61,8 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
       emailVerified: caller.emailVerified,
       plan: soldPlan(plan),
       destination: plan.destination.code,
+      // The catalogue is eSIM Access's packages (issue 48 item 3 merges both partners').
+      partner: ESIM_ACCESS,
       partnerCode: plan.pkg.partnerCode,
       wholesaleUsdE4: plan.pkg.wholesaleUsdE4,
       price: priceIn(plan.prices, currency),

@@ -1,5 +1,5 @@
 import type { UserLimiter } from '../limits.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import type { EsimStore } from './store.types.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { EsimStore } from './store.types.ts';
  */
 export interface BuyerActionDeps {
   esims: Pick<EsimStore, 'ownedOne' | 'refresh'>;
-  partner: Pick<EsimPartner, 'queryProfiles'>;
+  partners: Partners;
   limits: Pick<UserLimiter, 'take'>;
 }
 

@@ -1,5 +1,5 @@
 import { forAWaitingBuyer } from '../partner/partner.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import type { EsimStore, OwnedEsim } from './store.types.ts';
 
 /**
@@ -8,12 +8,13 @@ import type { EsimStore, OwnedEsim } from './store.types.ts';
  * read again. Undefined when the partner could not say: nothing is done, the buyer can try again.
  */
 export async function readAtPartner(
-  deps: { esims: Pick<EsimStore, 'ownedOne' | 'refresh'>; partner: Pick<EsimPartner, 'queryProfiles'> },
+  deps: { esims: Pick<EsimStore, 'ownedOne' | 'refresh'>; partners: Partners },
   uid: string,
   found: OwnedEsim,
 ): Promise<OwnedEsim | undefined> {
   try {
-    const answer = await deps.partner.queryProfiles({ esimTranNo: found.esim!.esim_tran_no }, forAWaitingBuyer());
+    const esim = found.esim!;
+    const answer = await deps.partners.of(esim.partner).queryProfiles({ esimTranNo: esim.esim_tran_no }, forAWaitingBuyer());
     if (answer.status === 'ready') for (const profile of answer.profiles) await deps.esims.refresh(profile);
   } catch (error) {
     console.error('esims: the partner could not say', found.esim!.esim_tran_no, error instanceof Error ? error.message : error);

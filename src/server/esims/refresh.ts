@@ -1,25 +1,31 @@
 import type { EsimAlerts } from './services.types.ts';
-import type { EsimPartner, PartnerReadOptions } from '../partner/partner.types.ts';
-import type { EsimStore } from './store.types.ts';
+import type { PartnerReadOptions } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
+import type { EsimKey, EsimStore } from './store.types.ts';
 
 /**
- * Reads these eSIMs' state and data use back from the partner and stores them. One query per
- * eSIM and usage calls of at most 10 eSIMs each, the partner's limit (the adapter splits the list
- * and keeps to the partner's 8 requests a second). With `alerts`, what was stored is checked for
- * alerts due (not awaited: the alerts engine tracks it). `read`: how the partner's reads take their turn.
+ * Reads these eSIMs' state and data use back from each one's partner and stores them. One query per
+ * eSIM and usage calls per partner (the adapter splits the list to the partner's limit and keeps to
+ * its request budget). With `alerts`, what was stored is checked for alerts due (not awaited: the
+ * alerts engine tracks it). `read`: how the partner's reads take their turn.
  */
 export async function refreshEsims(
-  partner: EsimPartner,
+  partners: Partners,
   esims: EsimStore,
-  esimTranNos: readonly string[],
+  keys: readonly EsimKey[],
   options: { usage?: boolean; alerts?: Pick<EsimAlerts, 'check'>; read?: PartnerReadOptions } = {},
 ): Promise<void> {
-  if (esimTranNos.length === 0) return;
-  for (const esimTranNo of esimTranNos) {
-    const answer = await partner.queryProfiles({ esimTranNo }, options.read);
+  if (keys.length === 0) return;
+  for (const { partner, esim_tran_no: esimTranNo } of keys) {
+    const answer = await partners.of(partner).queryProfiles({ esimTranNo }, options.read);
     if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
   }
   // esim/query already answers the data used, as of the partner's last measure: a hint's read skips the extra call.
-  if (options.usage !== false) for (const usage of await partner.usage(esimTranNos, options.read)) await esims.recordUsage(usage);
-  void options.alerts?.check(esimTranNos);
+  if (options.usage !== false) {
+    for (const [partner, ofPartner] of Map.groupBy(keys, (key) => key.partner)) {
+      const tranNos = ofPartner.map((key) => key.esim_tran_no);
+      for (const usage of await partners.of(partner).usage(tranNos, options.read)) await esims.recordUsage(usage);
+    }
+  }
+  void options.alerts?.check(keys.map((key) => key.esim_tran_no));
 }

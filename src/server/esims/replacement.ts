@@ -58,16 +58,18 @@ async function openReplacement(db: Db, old: OrderRow, uid: string, why: string):
       if (!decided.decided) throw new NotReplaceable();
       const [created] = await tx.query<{ id: string }>(
         `WITH created AS (
-           INSERT INTO orders (id, uid, email, email_verified, state, plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             amount_minor, currency, lang, kind)
-           SELECT $2, uid, email, email_verified, 'paid', plan_id, destination, plan, partner_code, wholesale_usd_e4,
-             0, currency, lang, 'esim'
+           INSERT INTO orders (id, uid, email, email_verified, state, plan_id, destination, plan, amount_minor, currency, lang, kind)
+           SELECT $2, uid, email, email_verified, 'paid', plan_id, destination, plan, 0, currency, lang, 'esim'
            FROM orders o WHERE id = $1 AND uid = $4 AND state = 'delivered'
              -- Neither a replacement itself nor replaced already (order_links, migration 0042).
              AND NOT EXISTS (SELECT 1 FROM order_links x WHERE x.link = 'replacement' AND (x.order_id = o.id OR x.of_order_id = o.id))
            RETURNING id
          ), replaced AS (
            INSERT INTO order_links (order_id, link, of_order_id) SELECT id, 'replacement', $1 FROM created
+         ), sourcing AS (
+           -- The same package at the same partner, at our cost.
+           INSERT INTO order_sourcing (order_id, partner, partner_code, wholesale_usd_e4)
+           SELECT created.id, s.partner, s.partner_code, s.wholesale_usd_e4 FROM created JOIN order_sourcing s ON s.order_id = $1
          ), consent AS (
            -- The consents the buyer gave for the eSIM it replaces, and its trip's start.
            INSERT INTO order_consents (order_id, terms_version, terms_accepted_at, immediate_start_requested_at)

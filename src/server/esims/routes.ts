@@ -10,7 +10,7 @@ import type { EsimAlerts, OrderRunner } from './services.types.ts';
 import { topUpPlans } from '../orders/top-up-answers.ts';
 import { topUpsOf } from '../orders/top-ups.ts';
 import { forAWaitingBuyer } from '../partner/partner.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { refuse } from '../refusals.ts';
 import type { UserLimiter } from '../limits.types.ts';
 import { isUuid } from '../uuid.ts';
@@ -29,7 +29,7 @@ export interface EsimRoutesDeps {
   auth: MiddlewareHandler<BuyerEnv>;
   esims: EsimStore;
   destination: DestinationOf;
-  partner: EsimPartner;
+  partners: Partners;
   fulfilment: OrderRunner;
   limits: UserLimiter;
   alerts: EsimAlerts;
@@ -43,7 +43,7 @@ export interface EsimRoutesDeps {
  * partner's top-ups of one, and the refund of a never-installed one. Only the owner ever gets an eSIM's codes.
  */
 export function esimRoutes(deps: EsimRoutesDeps) {
-  const { esims, destination, partner, limits, alerts } = deps;
+  const { esims, destination, partners, limits, alerts } = deps;
   const app = new Hono<BuyerEnv>().use('*', deps.auth);
 
   const freshEsims = freshEsimReads(deps);
@@ -96,7 +96,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     const { order, esim } = found;
     if (esim && order.state === 'delivered' && (await esims.claimStateRead(esim.esim_tran_no, DIAGNOSIS_READ_EVERY_MS))) {
       try {
-        await refreshEsims(partner, esims, [esim.esim_tran_no], { usage: false, alerts, read: forAWaitingBuyer() });
+        await refreshEsims(partners, esims, [esim], { usage: false, alerts, read: forAWaitingBuyer() });
         found = (await owned(c)) ?? found;
       } catch (error) {
         console.error('esims: the diagnosis could not read', esim.esim_tran_no, error instanceof Error ? error.message : error);
@@ -114,7 +114,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     // Each look that gets as far as the partner asks it for the eSIM's own top-ups: a few dozen a minute per user.
     // In the visitor's currency, else in the one the eSIM was bought in (issue 34).
     const pricing = { currency: currency ?? (found.order.currency as Currency), rates: deps.catalogue.exchangeRates.applied };
-    const topUps = await topUpsOf(found, partner, pricing, () => limits.refuse(c, 'topUps', uid));
+    const topUps = await topUpsOf(found, partners, pricing, () => limits.refuse(c, 'topUps', uid));
     if ('held' in topUps) return topUps.held;
     if ('none' in topUps) return refuse(c, { outcome: topUps.none });
     return c.json(topUpPlans(destination(found.order.destination, lang), topUps.offers));

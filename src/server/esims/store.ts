@@ -23,11 +23,11 @@ export function createEsimStore(db: Queryable): EsimStore {
      * dropped in silence: the order would look delivered without an eSIM. Announced to the
      * order's long-polls on commit (order-changes.ts).
      */
-    async saveProfile(tx: Queryable, orderId: string, p: EsimProfile): Promise<void> {
+    async saveProfile(tx: Queryable, orderId: string, partner: string, p: EsimProfile): Promise<void> {
       const [stored] = await tx.query<{ order_id: string }>(
         `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
-           expires_at, total_bytes, used_bytes, validity_days, usage_checked_at, install_step, install_step_at, apn)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), $13::text, CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14)
+           expires_at, total_bytes, used_bytes, validity_days, usage_checked_at, install_step, install_step_at, apn, partner)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), $13::text, CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15)
          ON CONFLICT (esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
          RETURNING order_id, ${notifyOrderChange('order_id')}`,
         [
@@ -45,6 +45,7 @@ export function createEsimStore(db: Queryable): EsimStore {
           p.validityDays,
           p.installStep,
           p.apn,
+          partner,
         ],
       );
       if (stored?.order_id !== orderId) throw new Error(`order ${orderId}: the partner's eSIM ${p.esimTranNo} is already another order's`);

@@ -5,7 +5,13 @@ import type { OrderRow } from '../orders/store.types.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.types.ts';
 
 /** An eSIM as stored (src/server/db/migrations/0002_delivery.sql). */
+/** Which eSIM, as every call to a partner names it: its partner and the partner's own id. */
+export type EsimKey = Pick<EsimRow, 'partner' | 'esim_tran_no'>;
+
 export interface EsimRow {
+  /** The partner it is at (a registry id, migration 0046): every call for it goes there. */
+  partner: string;
+  /** The partner's own id for it. */
   esim_tran_no: string;
   order_id: string;
   iccid: string;
@@ -48,7 +54,7 @@ export type OwnedEsim = { order: EsimOrder; esim: EsimRow | undefined };
 /** The eSIMs the partner allocated, as stored (store.ts); writes given a `tx` run in the caller's transaction. */
 export interface EsimStore {
   /** The profile allocated for an order (again: nothing changes; another order's: an error). Announced to its long-polls. */
-  saveProfile(tx: Queryable, orderId: string, p: EsimProfile): Promise<void>;
+  saveProfile(tx: Queryable, orderId: string, partner: string, p: EsimProfile): Promise<void>;
   /** What the partner says of an eSIM now (its status, installation, validity and data). */
   refresh(profile: EsimProfile): Promise<void>;
   /**

@@ -42,7 +42,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
   const again = new Set<string>();
   const ctx: StepContext = {
     db,
-    partner: options.partner,
+    partners: options.partners,
     stripe: options.stripe,
     orders: createOrderStore(db),
     esims: createEsimStore(db),

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
 import type { Db } from '../db/db.types.ts';
 import type { Mailer } from '../mail/mailer.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import type { OrderRunner } from '../esims/services.types.ts';
 
 /** Delivery (fulfilment.ts): every paid order driven to delivered or refunded. */
@@ -16,7 +16,7 @@ export interface Fulfilment extends OrderRunner {
 /** What the fulfilment (fulfilment.ts) is built with. */
 export interface FulfilmentOptions {
   db: Db;
-  partner: EsimPartner;
+  partners: Partners;
   stripe: Stripe;
   mailer: Mailer;
   /** The site's address (links in e-mails) and its name. */

@@ -1,7 +1,8 @@
 import type { Db, Queryable } from '../db/db.types.ts';
 import { ORDER_JOB_KINDS, orderJobKey } from '../jobs/order-jobs.ts';
 import * as jobs from '../jobs/queue.ts';
-import type { OrderRow } from '../orders/store.types.ts';
+import { SOURCING_COLUMNS, SOURCING_JOIN } from '../orders/sourcing.ts';
+import type { OrderRow, OrderSourcing } from '../orders/store.types.ts';
 import type { Lease } from './lease.types.ts';
 
 /** Another worker holds the order's job now: this one stops without writing anything more. */
@@ -54,7 +55,10 @@ async function leaseOf(db: Db, job: jobs.JobRow, leaseMs: number): Promise<Lease
     }
   }
 
-  const [order] = await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]);
+  const [order] = await db.query<OrderRow & OrderSourcing>(
+    `SELECT o.*, ${SOURCING_COLUMNS} FROM orders o ${SOURCING_JOIN} WHERE o.id = $1`,
+    [id],
+  );
   return {
     order: order!,
     job,

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.types.ts';
 import type { JobRow, NextRun } from '../jobs/queue.ts';
-import type { OrderRow } from '../orders/store.types.ts';
+import type { OrderRow, OrderSourcing } from '../orders/store.types.ts';
 
 /**
  * A worker's claim on one order's job (DESIGN 7): taken for `leaseMs`, renewed while the work goes
@@ -9,7 +9,8 @@ import type { OrderRow } from '../orders/store.types.ts';
  * acts on the order at the same time as the first.
  */
 export interface Lease {
-  readonly order: OrderRow;
+  /** The order as it was when the claim was taken, with its partner. */
+  readonly order: OrderRow & OrderSourcing;
   readonly job: JobRow;
   /** Fails with LeaseLost unless this claim still holds the job; in a transaction, also locks its row. */
   check(tx?: Queryable): Promise<void>;

@@ -3,7 +3,8 @@ import type { Db } from '../db/db.types.ts';
 import { refreshEsims } from '../esims/refresh.ts';
 import type { EsimRow, EsimStore } from '../esims/store.types.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner, PartnerNotification } from '../partner/partner.types.ts';
+import type { PartnerNotification } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { isUuid } from '../uuid.ts';
 import type { Fulfilment } from './fulfilment.types.ts';
 
@@ -29,40 +30,44 @@ export async function handlePartnerNotification(
     db: Db;
     store: OrderStore;
     esims: EsimStore;
-    partner: EsimPartner;
+    partners: Partners;
     fulfilment: Fulfilment;
     alerts: Pick<Alerts, 'usageHint' | 'check'>;
   },
+  /** The partner that sent it (a registry id): its ids are looked up among its own orders and eSIMs. */
+  from: string,
   notification: PartnerNotification,
 ): Promise<PartnerWebhookOutcome> {
   const { db, store } = deps;
   if (notification.kind === 'health_check') return 'ignored';
   const { notifyId } = notification;
   if (notifyId) {
-    const [seen] = await db.query('SELECT 1 FROM webhook_events WHERE provider = $1 AND event_id = $2', [PROVIDER, notifyId]);
+    const [seen] = await db.query('SELECT 1 FROM webhook_events WHERE provider = $1 AND event_id = $2', [from, notifyId]);
     if (seen) return 'replay';
   }
-  const outcome = await handle(deps, notification);
+  const outcome = await handle(deps, from, notification);
   // Done (or handed to the delivery): only now is a repeat of it a replay. Two deliveries of one
   // notifyId at once may both do the work; it is a hint, and doing it twice changes nothing.
-  if (notifyId) await store.onceForEvent(PROVIDER, notifyId, notification.kind, async () => {});
+  if (notifyId) await store.onceForEvent(from, notifyId, notification.kind, async () => {});
   return outcome;
 }
 
-const PROVIDER = 'esim-access';
-
 async function handle(
-  deps: { db: Db; esims: EsimStore; partner: EsimPartner; fulfilment: Fulfilment; alerts: Pick<Alerts, 'usageHint' | 'check'> },
+  deps: { db: Db; esims: EsimStore; partners: Partners; fulfilment: Fulfilment; alerts: Pick<Alerts, 'usageHint' | 'check'> },
+  from: string,
   notification: Exclude<PartnerNotification, { kind: 'health_check' }>,
 ): Promise<PartnerWebhookOutcome> {
-  const { db, esims, partner, fulfilment, alerts } = deps;
+  const { db, esims, partners, fulfilment, alerts } = deps;
 
   /** Our order for the notification: its transactionId is our order id, else the partner's order number. */
   async function orderId(): Promise<string | undefined> {
     if (notification.transactionId && isUuid(notification.transactionId)) return notification.transactionId;
     if (!notification.partnerOrderNo) return undefined;
-    const [row] = await db.query<{ id: string }>('SELECT id FROM orders WHERE partner_order_no = $1', [notification.partnerOrderNo]);
-    return row?.id;
+    const [row] = await db.query<{ order_id: string }>('SELECT order_id FROM order_sourcing WHERE partner_order_no = $1 AND partner = $2', [
+      notification.partnerOrderNo,
+      from,
+    ]);
+    return row?.order_id;
   }
 
   /**
@@ -72,12 +77,15 @@ async function handle(
    * that ICCID (the partner reuses ICCIDs: an older eSIM may have had it); else the order's eSIM.
    */
   async function esimOf(about: { esimTranNo: string | undefined; iccid: string | undefined }): Promise<EsimRow | undefined> {
-    if (about.esimTranNo) return esims.byTranNo(about.esimTranNo);
+    if (about.esimTranNo) {
+      const esim = await esims.byTranNo(about.esimTranNo);
+      return esim?.partner === from ? esim : undefined;
+    }
     const id = await orderId();
     if (about.iccid) {
       const rows = await db.query<{ esim_tran_no: string; order_id: string }>(
-        'SELECT esim_tran_no, order_id FROM esims WHERE iccid = $1 ORDER BY created_at DESC',
-        [about.iccid],
+        'SELECT esim_tran_no, order_id FROM esims WHERE iccid = $1 AND partner = $2 ORDER BY created_at DESC',
+        [about.iccid, from],
       );
       const row = id ? rows.find((r) => r.order_id === id) : rows[0];
       return row && esims.byTranNo(row.esim_tran_no);
@@ -96,7 +104,7 @@ async function handle(
     case 'data_usage': {
       const esim = await esimOf(notification);
       if (!esim) return 'ignored';
-      alerts.usageHint(esim.esim_tran_no);
+      alerts.usageHint(esim);
       return 'handled';
     }
     case 'smdp_event':
@@ -119,7 +127,7 @@ async function handle(
       if (known) {
         // esim/query alone (at the budget's rank for reading one eSIM, below deliveries) says the
         // state, the step and the data used; the usage call is left to GET /esims' refresh.
-        await refreshEsims(partner, esims, [known.esim_tran_no], { usage: notification.kind === 'validity', alerts });
+        await refreshEsims(partners, esims, [known], { usage: notification.kind === 'validity', alerts });
         return 'handled';
       }
       // Not delivered yet: the notification may be the first sign the profile exists.

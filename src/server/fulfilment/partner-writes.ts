@@ -6,6 +6,8 @@ export interface PartnerWrite {
   id: number;
   order_id: string;
   call: PartnerWriteCall;
+  /** The partner it was sent to (a registry id). */
+  partner: string;
   esim_tran_no: string | null;
   before_total_bytes: number | null;
   outcome: 'sent' | 'applied' | 'refused';
@@ -33,11 +35,11 @@ export const partnerWrites = {
    * order's top-up of this eSIM is unsettled; the partial unique index decides, so two instances
    * asking at the same moment cannot both get it.
    */
-  async claimTopUp(tx: Queryable, orderId: string, esimTranNo: string): Promise<number | undefined> {
+  async claimTopUp(tx: Queryable, orderId: string, esim: { partner: string; esim_tran_no: string }): Promise<number | undefined> {
     const [row] = await tx.query<{ id: number }>(
-      `INSERT INTO partner_writes (order_id, call, esim_tran_no) VALUES ($1, 'esim/topup', $2)
+      `INSERT INTO partner_writes (order_id, call, partner, esim_tran_no) VALUES ($1, 'esim/topup', $2, $3)
        ON CONFLICT (esim_tran_no) WHERE call = 'esim/topup' AND outcome = 'sent' DO NOTHING RETURNING id`,
-      [orderId, esimTranNo],
+      [orderId, esim.partner, esim.esim_tran_no],
     );
     return row && Number(row.id);
   },
@@ -59,11 +61,11 @@ export const partnerWrites = {
 
   async record(
     tx: Queryable,
-    write: { orderId: string; call: Exclude<PartnerWriteCall, 'esim/topup'>; esimTranNo?: string },
+    write: { orderId: string; call: Exclude<PartnerWriteCall, 'esim/topup'>; partner: string; esimTranNo?: string },
   ): Promise<number> {
     const [row] = await tx.query<{ id: number }>(
-      `INSERT INTO partner_writes (order_id, call, esim_tran_no) VALUES ($1, $2, $3) RETURNING id`,
-      [write.orderId, write.call, write.esimTranNo ?? null],
+      `INSERT INTO partner_writes (order_id, call, partner, esim_tran_no) VALUES ($1, $2, $3, $4) RETURNING id`,
+      [write.orderId, write.call, write.partner, write.esimTranNo ?? null],
     );
     return Number(row!.id);
   },

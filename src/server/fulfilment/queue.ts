@@ -5,17 +5,12 @@ import { resetAttempts } from '../jobs/queue.ts';
 /**
  * The fulfilment's SQL beside the order's state (orders/store.ts moves the state itself): the
  * order's job queued in the transaction that makes it due (jobs/queue.ts), the e-mail outbox
- * (migration 0035), and the order columns the state machine sets.
+ * (migration 0035).
  */
 
 /** The tries ran out: the count starts again for the refund, which is due at once. */
 export async function giveUp(tx: Queryable, id: string, error: string): Promise<void> {
   await resetAttempts(tx, orderJobKey(id), error);
-}
-
-/** The partner's order for ours (updated_at: when it was placed, which the allocation's time limit counts from). */
-export async function setPartnerOrder(tx: Queryable, id: string, partnerOrderNo: string): Promise<void> {
-  await tx.query('UPDATE orders SET partner_order_no = $2, updated_at = now() WHERE id = $1', [id, partnerOrderNo]);
 }
 
 export type OutboxKind = 'order' | 'refund';

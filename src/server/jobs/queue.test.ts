@@ -16,9 +16,8 @@ import { addJob, claimDue, deadJobs, jobByKey, release } from './queue.ts';
 async function order(db: Db, state = 'pending_payment'): Promise<string> {
   const id = randomUUID();
   await db.query(
-    `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-       currency, lang, kind)
-     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en', 'esim')`,
+    `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, amount_minor, currency, lang, kind)
+     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 1000, 'EUR', 'en', 'esim')`,
     [id, `uid-${id}`, state],
   );
   return id;

@@ -9,6 +9,7 @@ import { supportCounts } from '../support/store.ts';
 import { openSalesPause } from '../orders/sales-pause.ts';
 import type { EsimPartner } from '../partner/partner.types.ts';
 import { convert } from './money.ts';
+import { SOURCING_JOIN } from '../orders/sourcing.ts';
 import { CHARGE_TOTAL_SQL, chargeOf, marginMinor, stripeFiguresOf, type OrderMoneyRow, type StripeFigures } from './order-detail.ts';
 
 /** The dashboard's periods, in calendar days in Berlin (where the provider works): today, the last 7, the last 30. */
@@ -68,9 +69,9 @@ export async function dashboard(
   // Sequential: on one connection (PGlite, a transaction) queries cannot overlap anyway. An order's
   // first paid payment: an order is paid once (a second payment of it is refunded, not revenue).
   const orders = await db.query<PaidOrderRow>(
-    `SELECT o.amount_minor, o.currency, o.wholesale_usd_e4, o.destination, p.created_at AS paid_at, p.amount_minor AS payment_minor,
+    `SELECT o.amount_minor, o.currency, os.wholesale_usd_e4, o.destination, p.created_at AS paid_at, p.amount_minor AS payment_minor,
        p.charge_total_minor, p.stripe_fee_minor, p.stripe_fee_currency, p.settled_amount_minor, p.settled_currency
-     FROM orders o
+     FROM orders o ${SOURCING_JOIN}
      JOIN (SELECT DISTINCT ON (p.order_id) p.*, ${CHARGE_TOTAL_SQL} AS charge_total_minor
            FROM payments p WHERE p.status = 'paid' ORDER BY p.order_id, p.created_at, p.id) p ON p.order_id = o.id
      WHERE p.created_at >= $1 AND p.created_at <= $2`,

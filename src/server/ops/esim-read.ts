@@ -1,6 +1,6 @@
 import type { OpsOrder } from '../../contract/ops-api.ts';
 import type { Db } from '../db/db.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { esimOfOrder } from './order-detail.ts';
 import { findOrder } from './order-search.ts';
 
@@ -16,13 +16,14 @@ type OpsEsim = NonNullable<OpsOrder['esim']>;
  */
 export async function readEsimForOperator(
   db: Db,
-  partner: EsimPartner,
+  partners: Partners,
   orderId: string,
 ): Promise<OpsEsim | 'no_esim' | 'no_order' | 'unavailable'> {
   const order = await findOrder(db, orderId);
   if (!order) return 'no_order';
   const esim = await esimOfOrder(db, order);
   if (!esim) return 'no_esim';
+  const partner = partners.of(esim.partner);
   try {
     const [answer, [usage]] = await Promise.all([
       partner.queryProfiles({ esimTranNo: esim.esim_tran_no }, OPERATOR),

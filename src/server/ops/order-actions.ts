@@ -14,7 +14,8 @@ import { changeEsimService, type EsimServiceAction } from '../esims/service-acti
 import { HoldRefused, type HeldOrders } from '../fraud/holds.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { EsimKey } from '../esims/store.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { RefundRefused } from '../refunds/refund-command.types.ts';
 import type { ActionOutcome, ActionRecords, OpsAction } from './action-records.types.ts';
@@ -30,7 +31,7 @@ export interface OrderActionDeps {
   store: OrderStore;
   checkouts: CheckoutExpiry;
   fulfilment: Fulfilment;
-  partner: EsimPartner;
+  partners: Partners;
   heldOrders: HeldOrders;
   /** Sends the order's e-mail again (to the buyer's address or `to`), recorded against the operator's action. */
   resendOrderEmail(orderId: string, to: string, operatorActionId: number): Promise<void>;
@@ -73,9 +74,10 @@ const done = (detail: string | null = null, details?: Record<string, unknown>): 
 const refused = (detail: string): ActionOutcome => ({ outcome: 'refused', detail });
 
 /** The eSIM's state as the partner says it now, kept (what My eSIMs and the order page show); a failed read leaves the last one. */
-async function readEsimStatus({ db, partner }: Pick<OrderActionDeps, 'db' | 'partner'>, esimTranNo: string): Promise<void> {
+async function readEsimStatus({ db, partners }: Pick<OrderActionDeps, 'db' | 'partners'>, esim: EsimKey): Promise<void> {
+  const esimTranNo = esim.esim_tran_no;
   try {
-    const answer = await partner.queryProfiles({ esimTranNo });
+    const answer = await partners.of(esim.partner).queryProfiles({ esimTranNo });
     const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
     if (profile) await db.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1', [esimTranNo, profile.status]);
   } catch (error) {
@@ -195,7 +197,7 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
         }
         if (body.esim === 'suspend') {
           const esim = await esimOfOrder(db, (await findOrder(db, orderId))!);
-          const changed = esim ? await changeEsimService(deps.partner, esim.esim_tran_no, 'suspend') : undefined;
+          const changed = esim ? await changeEsimService(deps.partners.of(esim.partner), esim.esim_tran_no, 'suspend') : undefined;
           status += `; eSIM ${changed ? (changed.outcome === 'refused' ? `not suspended (${changed.detail})` : 'suspended') : 'none'}`;
         }
         return done(status);
@@ -213,9 +215,9 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
         const order = await findOrder(db, orderId);
         const esim = order && (await esimOfOrder(db, order));
         if (!esim) return refused('The order has no eSIM.');
-        const result = await changeEsimService(deps.partner, esim.esim_tran_no, action);
+        const result = await changeEsimService(deps.partners.of(esim.partner), esim.esim_tran_no, action);
         if (result.outcome === 'refused') return refused(`${result.reason}: ${result.detail}`);
-        await readEsimStatus(deps, esim.esim_tran_no);
+        await readEsimStatus(deps, esim);
         return result.outcome === 'already' ? { outcome: 'already', detail: 'It was so already.' } : done();
       });
     },

@@ -3,7 +3,8 @@ import type { OpsOrderQuery, OpsOrderSummary } from '../../contract/ops-api.ts';
 import type { Queryable } from '../db/db.types.ts';
 import { needsAttention } from '../fraud/signals.ts';
 import { orderNumber } from '../orders/store.ts';
-import type { OrderRow } from '../orders/store.types.ts';
+import { SOURCING_COLUMNS, SOURCING_JOIN } from '../orders/sourcing.ts';
+import type { OrderRow, OrderSourcing } from '../orders/store.types.ts';
 import { signalText } from './signal-text.ts';
 
 /** How long a paid order may wait for its eSIM before it needs someone. */
@@ -25,7 +26,10 @@ const ATTENTION = `array_remove(ARRAY[
     CASE WHEN EXISTS (SELECT 1 FROM order_holds h WHERE h.order_id = o.id AND h.hold = 'held') THEN 'held' END
   ], NULL) AS attention`;
 
-export type OrderSummaryRow = OrderRow & { attention: string[] };
+export type OrderSummaryRow = OrderRow & OrderSourcing & { attention: string[] };
+
+/** An order with its partner and why it needs someone, for a query that adds `WHERE …` on `o`. */
+const SUMMARY = `SELECT o.*, ${SOURCING_COLUMNS}, ${ATTENTION} FROM orders o ${SOURCING_JOIN}`;
 
 /** An order as the back office lists it. */
 export const summary = (row: OrderSummaryRow): OpsOrderSummary => ({
@@ -61,7 +65,7 @@ export function searchKey(q: string): { sql: string; value: unknown } {
   if (/^(pi|ch|py)_/.test(q)) {
     return { sql: 'EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.payment_intent_id = $1)', value: q };
   }
-  return { sql: '(o.partner_order_no = $1 OR o.uid = $1)', value: q };
+  return { sql: '(os.partner_order_no = $1 OR o.uid = $1)', value: q };
 }
 
 /** The back office's order list: a search, or the newest orders by state, dates and attention. */
@@ -84,7 +88,7 @@ export async function searchOrders(db: Queryable, query: OpsOrderQuery): Promise
   const signals = new Map(flagged.map((item) => [item.orderId, item.signals.map(signalText)]));
   if (query.attention) params.push([...signals.keys()]);
   const rows = await db.query<OrderSummaryRow>(
-    `SELECT * FROM (SELECT o.*, ${ATTENTION} FROM orders o ${where.length ? `WHERE ${where.join(' AND ')}` : ''}) o
+    `SELECT * FROM (${SUMMARY} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}) o
      ${query.attention ? `WHERE cardinality(o.attention) > 0 OR o.id = ANY($${params.length}::uuid[])` : ''}
      ORDER BY o.created_at DESC, o.number DESC LIMIT ${OPS_LIST_LIMIT}`,
     params,
@@ -94,14 +98,11 @@ export async function searchOrders(db: Queryable, query: OpsOrderQuery): Promise
 
 /** One order with its attention list (undefined when there is none). */
 export async function findOrder(db: Queryable, id: string): Promise<OrderSummaryRow | undefined> {
-  const [row] = await db.query<OrderSummaryRow>(`SELECT o.*, ${ATTENTION} FROM orders o WHERE o.id = $1`, [id]);
+  const [row] = await db.query<OrderSummaryRow>(`${SUMMARY} WHERE o.id = $1`, [id]);
   return row;
 }
 
 /** An account's orders, newest first. */
 export async function ordersOfAccount(db: Queryable, uid: string): Promise<OrderSummaryRow[]> {
-  return db.query<OrderSummaryRow>(
-    `SELECT o.*, ${ATTENTION} FROM orders o WHERE o.uid = $1 ORDER BY o.created_at DESC LIMIT ${OPS_LIST_LIMIT}`,
-    [uid],
-  );
+  return db.query<OrderSummaryRow>(`${SUMMARY} WHERE o.uid = $1 ORDER BY o.created_at DESC LIMIT ${OPS_LIST_LIMIT}`, [uid]);
 }

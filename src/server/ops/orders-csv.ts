@@ -4,6 +4,7 @@ import type { Queryable } from '../db/db.types.ts';
 import { orderNumber } from '../orders/store.ts';
 import { berlinMidnight } from './dashboard.ts';
 import { shareOf } from './money.ts';
+import { SOURCING_JOIN } from '../orders/sourcing.ts';
 import { CHARGE_TOTAL_SQL } from './order-detail.ts';
 
 interface CsvRow {
@@ -58,11 +59,11 @@ export async function ordersCsv(db: Queryable, range: { from?: string; to?: stri
   // The day after `to`, at midnight: `to` itself is included.
   const until = range.to ? berlinMidnight(new Date(`${range.to}T12:00:00Z`), -1) : null;
   const rows = await db.query<CsvRow>(
-    `SELECT o.number, o.created_at, p.paid_at, o.email, p.buyer_country, o.currency, o.amount_minor, o.wholesale_usd_e4,
+    `SELECT o.number, o.created_at, p.paid_at, o.email, p.buyer_country, o.currency, o.amount_minor, os.wholesale_usd_e4,
        coalesce(r.refunded_minor, 0) AS refunded_minor, p.amount_minor AS payment_minor, p.charge_total_minor,
        p.stripe_fee_minor AS fee_minor, p.stripe_fee_currency AS fee_currency,
        p.settled_amount_minor AS settled_minor, p.settled_currency
-     FROM orders o
+     FROM orders o ${SOURCING_JOIN}
      JOIN (SELECT DISTINCT ON (p.order_id) p.*, p.created_at AS paid_at, ${CHARGE_TOTAL_SQL} AS charge_total_minor
            FROM payments p WHERE p.status = 'paid' ORDER BY p.order_id, p.created_at, p.id) p ON p.order_id = o.id
      LEFT JOIN (SELECT order_id, sum(amount_minor)::integer AS refunded_minor

@@ -15,7 +15,8 @@ import { ERROR_CODES } from '../../contract/shop-api.ts';
 import type { Snapshot } from '../../catalogue/schema.ts';
 import type { Accounts } from '../auth.types.ts';
 import type { Db } from '../db/db.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
 import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AccountActions, OrderActions } from './actions.types.ts';
@@ -36,7 +37,7 @@ export interface OpsRouteDeps {
   db: Db;
   accounts: Accounts;
   allowedOrigins: ReadonlySet<string>;
-  partner: EsimPartner;
+  partners: Partners;
   orderActions: OrderActions;
   accountActions: AccountActions;
   actionRecords: ActionRecords;
@@ -91,7 +92,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
       })
       .post(`/orders/:id{${UUID}}/esim/read`, async (c) => {
         const id = c.req.param('id');
-        const read = await readEsimForOperator(db, deps.partner, id);
+        const read = await readEsimForOperator(db, deps.partners, id);
         if (read === 'no_order') return notFound(c);
         if (read === 'unavailable')
           return fail(c, 503, ERROR_CODES.partnerUnavailable, 'The partner did not answer; try again in a moment.');
@@ -156,7 +157,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
         return c.json(await people[action](c.var.operator, c.req.param('uid'), c.req.valid('json')));
       })
       .use('/dashboard', adminOnly)
-      .get('/dashboard', async (c) => c.json(await dashboard(db, deps.partner, deps.catalogue.exchangeRates)))
+      .get('/dashboard', async (c) => c.json(await dashboard(db, deps.partners.of(ESIM_ACCESS), deps.catalogue.exchangeRates)))
       .use('/reports/*', adminOnly)
       .get('/reports/orders.csv', queryOf, async (c) => {
         const { from, to } = c.req.valid('query');

@@ -13,9 +13,9 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
 
   it('audits 10,000 orders in well under a second', async () => {
     await db.query(`
-      INSERT INTO orders (id, uid, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency, lang)
+      INSERT INTO orders (id, uid, state, plan_id, destination, plan, amount_minor, currency, lang)
       SELECT gen_random_uuid(), 'uid-' || i, (ARRAY['delivered', 'refunded', 'expired', 'pending_payment'])[1 + i % 4], 'plan-' || i, 'DE',
-        '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en'
+        '{}'::jsonb, 1000, 'EUR', 'en'
       FROM generate_series(1, 10000) AS i`);
     // Each refunded order's refund (the shop's, the whole payment), and an operator's part of every fifth delivered one.
     await db.query(`
@@ -30,11 +30,11 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
       INSERT INTO payments (order_id, provider, checkout_session_id, status, amount_minor, currency, created_at)
       SELECT id, 'stripe', 'cs_' || id, 'paid', 1000, 'EUR', now() - interval '1 day' FROM orders WHERE state IN ('delivered', 'refunded')`);
     await db.query(`
-      INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, total_bytes, validity_days)
-      SELECT 'T' || id, id, '89', 'LPA:1$s$m', 's', 'm', CASE WHEN state = 'refunded' THEN 'cancelled' ELSE 'active' END, 1, 7
+      INSERT INTO esims (partner, esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, total_bytes, validity_days)
+      SELECT 'esim-access', 'T' || id, id, '89', 'LPA:1$s$m', 's', 'm', CASE WHEN state = 'refunded' THEN 'cancelled' ELSE 'active' END, 1, 7
       FROM orders WHERE state IN ('delivered', 'refunded')`);
     await db.query(`
-      INSERT INTO partner_writes (order_id, call, outcome) SELECT id, 'esim/order', 'applied' FROM orders WHERE state IN ('delivered', 'refunded');
+      INSERT INTO partner_writes (order_id, call, outcome, partner) SELECT id, 'esim/order', 'applied', 'esim-access' FROM orders WHERE state IN ('delivered', 'refunded');
       INSERT INTO order_emails (order_id, kind) SELECT id, 'order' FROM orders WHERE state IN ('delivered', 'refunded');
       INSERT INTO order_emails (order_id, kind) SELECT id, 'refund' FROM orders WHERE state = 'refunded';
       ANALYZE`);

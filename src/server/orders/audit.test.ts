@@ -50,9 +50,8 @@ function fixtures(db: Queryable) {
       const { refundStatus = refundId ? 'succeeded' : null, refundStatusAt = STALE, refundFailures = 0 } = fields;
       const id = randomUUID();
       await db.query(
-        `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-           currency, lang, kind, top_up_of, created_at)
-         VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, $4, 'EUR', 'en', $6, $7, $5)`,
+        `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, amount_minor, currency, lang, kind, top_up_of, created_at)
+         VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, $4, 'EUR', 'en', $6, $7, $5)`,
         [id, `uid-${id}`, state, amountMinor, minutesAgo(60), kind, topUpOf],
       );
       // Its refund (0016): one row, the shop's, of the whole amount unless told.
@@ -120,15 +119,15 @@ function fixtures(db: Queryable) {
     async esim(orderId: string, status = 'ready') {
       const esimTranNo = `T${randomUUID().slice(0, 8)}`;
       await db.query(
-        `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, total_bytes,
+        `INSERT INTO esims (partner, esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, total_bytes,
            validity_days, updated_at)
-         VALUES ($1, $2, '8900000000000000000', 'LPA:1$smdp.example$M1', 'smdp.example', 'M1', $3, 1073741824, 7, $4)`,
+         VALUES ('esim-access', $1, $2, '8900000000000000000', 'LPA:1$smdp.example$M1', 'smdp.example', 'M1', $3, 1073741824, 7, $4)`,
         [esimTranNo, orderId, status, STALE],
       );
       return esimTranNo;
     },
     async partnerWrite(orderId: string, call: string, outcome: 'sent' | 'applied' | 'refused', sentAt = STALE) {
-      await db.query('INSERT INTO partner_writes (order_id, call, outcome, sent_at) VALUES ($1, $2, $3, $4)', [
+      await db.query(`INSERT INTO partner_writes (order_id, call, outcome, sent_at, partner) VALUES ($1, $2, $3, $4, 'esim-access')`, [
         orderId,
         call,
         outcome,

@@ -76,7 +76,7 @@ const indexesOf = async (db: Queryable, table: string) =>
     (i) => i.indexname,
   );
 
-/** The sale's columns: all that stays on the order row. */
+/** The sale's columns: all that stays on the order row (the partner's code, price and order number moved to order_sourcing in 0046). */
 const SALE = [
   'id',
   'number',
@@ -87,15 +87,12 @@ const SALE = [
   'plan_id',
   'destination',
   'plan',
-  'partner_code',
-  'wholesale_usd_e4',
   'amount_minor',
   'currency',
   'lang',
   'kind',
   'top_up_of',
   'cart_id',
-  'partner_order_no',
   'created_at',
   'updated_at',
 ];
@@ -178,9 +175,9 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
       ]),
     );
 
-    // The order row: the sale, 20 columns.
+    // The order row: the sale, 17 columns.
     expect((await columnsOf(db, 'orders')).sort()).toEqual([...SALE].sort());
-    expect(SALE).toHaveLength(20);
+    expect(SALE).toHaveLength(17);
     expect(await db.query('SELECT count(*)::int AS count FROM orders')).toEqual([{ count: orders }]);
 
     // The hold, each state with who decided, when and why; the "held now" index.
@@ -254,4 +251,54 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
       { order_id: byState.get('refunded'), reason: 'requested' },
     ]);
   }, 180_000);
+  it('migration 0046 moves every order’s partner code, price and partner order number to order_sourcing at eSIM Access, and names the partner of every eSIM and partner write', async () => {
+    const db = await openBefore(open, '0046');
+    const orders = new Map<string, { code: string; price: number; partnerOrder: string | null }>();
+    for (const [i, state] of STATES.entries()) {
+      const id = randomUUID();
+      const sourcing = { code: `P${i}`, price: 1000 + i, partnerOrder: i % 2 ? `B2611${i}` : null };
+      await db.query(
+        `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, partner_order_no,
+           amount_minor, currency, lang, kind, created_at)
+         VALUES ($1, 'u', 'buyer@example.com', $2, 'de-1gb-7d', 'DE', '{}'::jsonb, $3, $4, $5, 1000, 'EUR', 'en', 'esim', $6)`,
+        [id, state, sourcing.code, sourcing.price, sourcing.partnerOrder, at(i)],
+      );
+      orders.set(id, sourcing);
+    }
+    const delivered = [...orders.keys()][STATES.indexOf('delivered')]!;
+    await db.query(
+      `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, total_bytes, validity_days)
+       VALUES ('T1', $1, '8900000000000000000', 'LPA:1$smdp.example$M1', 'smdp.example', 'M1', 'active', 1073741824, 7)`,
+      [delivered],
+    );
+    await db.query(`INSERT INTO partner_writes (order_id, call, outcome) VALUES ($1, 'esim/order', 'applied')`, [delivered]);
+
+    expect(await migrate(db)).toEqual(['0046_order_sourcing.sql']);
+
+    const moved = await db.query<{
+      order_id: string;
+      partner: string;
+      partner_code: string;
+      wholesale_usd_e4: number;
+      partner_order_no: string | null;
+    }>('SELECT order_id, partner, partner_code, wholesale_usd_e4, partner_order_no FROM order_sourcing');
+    expect(moved).toHaveLength(STATES.length);
+    for (const row of moved) {
+      const before = orders.get(row.order_id)!;
+      expect(row).toEqual({
+        order_id: row.order_id,
+        partner: 'esim-access',
+        partner_code: before.code,
+        wholesale_usd_e4: before.price,
+        partner_order_no: before.partnerOrder,
+      });
+    }
+    expect(await columnsOf(db, 'orders')).not.toEqual(expect.arrayContaining(['partner_code']));
+    expect(await db.query('SELECT partner FROM esims')).toEqual([{ partner: 'esim-access' }]);
+    expect(await db.query('SELECT partner FROM partner_writes')).toEqual([{ partner: 'esim-access' }]);
+    // From now on an eSIM and a partner write must name their partner.
+    await expect(db.query(`INSERT INTO partner_writes (order_id, call) VALUES ($1, 'esim/cancel')`, [delivered])).rejects.toThrow(
+      /partner/,
+    );
+  });
 });

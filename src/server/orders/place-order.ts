@@ -10,7 +10,8 @@ import { exchangeRefusal, type ExchangeRefusal } from '../esims/exchange.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { DestinationOf } from '../esims/view.ts';
 import type { UserLimiter } from '../limits.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
 import { esimOfTravellerToken } from '../travellers/links.ts';
@@ -27,6 +28,8 @@ interface Sale {
   destination: string;
   /** In the order's language, for the payment page. */
   destinationName: string;
+  /** The partner it is ordered from: a top-up's at its eSIM's. */
+  partner: string;
   /** The partner's package: a plan's, or the top-up's own code. */
   partnerCode: string;
   wholesaleUsdE4: number;
@@ -41,7 +44,7 @@ export interface PlaceOrderDeps {
   /** The snapshot's rates, which top-ups are priced on as the plans are. */
   catalogue: Pick<Snapshot, 'exchangeRates'>;
   destination: DestinationOf;
-  partner: Pick<EsimPartner, 'listTopUps'>;
+  partners: Partners;
   limits: Pick<UserLimiter, 'take' | 'inStatement'>;
   /** Whether sales are paused, kept in memory between orders (sales-pause.ts). */
   salesPause: SalesPauseCache;
@@ -88,7 +91,7 @@ export async function placeOrder(
   /** A traveller's link token (issue 33): a top-up of the eSIM it names, paid by the caller. */
   travellerToken?: string,
 ): Promise<PlaceOrderResult> {
-  const { stripe, store, esims, plans, destination, partner, limits, checkouts, siteUrl, salesPause } = deps;
+  const { stripe, store, esims, plans, destination, partners, limits, checkouts, siteUrl, salesPause } = deps;
   // Priced in the currency the buyer saw the price in (issue 34): each currency is its own price list.
   const currency = request.expectedPrice.currency as Currency;
   // Out of balance at the partner, or paused by the provider: no money taken that would only be
@@ -111,7 +114,7 @@ export async function placeOrder(
       (await esims.ownedOne(caller.uid, request.topUpOf)) ?? (await esimOfTravellerToken(esims, travellerToken, request.topUpOf));
     if (!owned) return { outcome: 'no_such_esim' };
     // An id no top-up can have is refused before the partner is asked.
-    const topUps = await topUpsOf(owned, partner, { currency, rates: deps.catalogue.exchangeRates.applied }, async () =>
+    const topUps = await topUpsOf(owned, partners, { currency, rates: deps.catalogue.exchangeRates.applied }, async () =>
       isTopUpId(request.planId) ? undefined : ('unknown_top_up' as const),
     );
     if ('held' in topUps) return { outcome: topUps.held };
@@ -129,6 +132,7 @@ export async function placeOrder(
       },
       destination: owned.order.destination,
       destinationName: destination(owned.order.destination, request.lang).name,
+      partner: owned.esim!.partner,
       partnerCode: pkg.partnerCode,
       wholesaleUsdE4: pkg.wholesaleUsdE4,
       price: offer.price,
@@ -141,6 +145,8 @@ export async function placeOrder(
       plan: soldPlan(plan),
       destination: plan.destination.code,
       destinationName: plan.destination.names[request.lang],
+      // The catalogue is eSIM Access's packages (issue 48 item 3 merges both partners').
+      partner: ESIM_ACCESS,
       partnerCode: pkg.partnerCode,
       wholesaleUsdE4: pkg.wholesaleUsdE4,
       price: priceIn(plan.prices, currency),
@@ -167,6 +173,7 @@ export async function placeOrder(
     emailVerified: caller.emailVerified,
     plan: sale.plan,
     destination: sale.destination,
+    partner: sale.partner,
     partnerCode: sale.partnerCode,
     wholesaleUsdE4: sale.wholesaleUsdE4,
     price: sale.price,

@@ -17,11 +17,16 @@ async function order(
 ): Promise<string> {
   const { state = 'delivered', amountMinor = 1000, replaces = null } = fields;
   const id = randomUUID();
-  const consents = before0040 ? ['terms_version, terms_accepted_at, immediate_start_requested_at,', "'2026-01', now(), now(),"] : ['', ''];
+  // Before 0040 the row held the consents; before 0046 the partner's code and price.
+  const before = before0040
+    ? [
+        'partner_code, wholesale_usd_e4, terms_version, terms_accepted_at, immediate_start_requested_at,',
+        "'P1', 5000, '2026-01', now(), now(),",
+      ]
+    : ['', ''];
   await db.query(
-    `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-       currency, lang, ${consents[0]} kind)
-     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, $4, 'EUR', 'en', ${consents[1]} 'esim')`,
+    `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, amount_minor, currency, lang, ${before[0]} kind)
+     VALUES ($1, $2, 'buyer@example.com', $3, 'de-1gb-7d', 'DE', '{}'::jsonb, $4, 'EUR', 'en', ${before[1]} 'esim')`,
     [id, `uid-${id}`, state, amountMinor],
   );
   if (replaces && before0040) {

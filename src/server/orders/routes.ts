@@ -11,7 +11,7 @@ import type { EsimStore } from '../esims/store.types.ts';
 import { esimView, type DestinationOf } from '../esims/view.ts';
 import { fail } from '../http.ts';
 import type { UserLimiter } from '../limits.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { refuse } from '../refusals.ts';
 import { isUuid } from '../uuid.ts';
@@ -40,7 +40,7 @@ export interface OrderRoutesDeps {
   plans: ReadonlyMap<string, SellablePlan>;
   catalogue: Pick<Snapshot, 'exchangeRates'>;
   destination: DestinationOf;
-  partner: EsimPartner;
+  partners: Partners;
   limits: UserLimiter;
   checkouts: CheckoutExpiry;
   alerts: Pick<Alerts, 'seen'>;

@@ -54,15 +54,18 @@ export const WITH_PAYMENT = `
   ) p ON true`;
 
 /** A new order's columns and their values from openOrder's parameters: both of its inserts write the same row. */
-const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor, currency,
-  lang, kind, top_up_of, email_verified`;
-const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $7, $8, $9, $10, $11, $12, $13::uuid, $14`;
+const NEW_ORDER_COLUMNS = `id, uid, email, state, plan_id, destination, plan, amount_minor, currency, lang, kind, top_up_of, email_verified`;
+const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $9, $10, $11, $12, $13::uuid, $14`;
 /**
  * What a new order brings that is not the sale, in rows of their own beside the order `created`
- * (its id): the consents ($15, $16; order_consents), the trip's start ($17; order_travellers) and the
- * eSIM it exchanges ($18; order_links).
+ * (its id): its partner ($19) with the partner's code and price ($7, $8; order_sourcing), the
+ * consents ($15, $16; order_consents), the trip's start ($17; order_travellers) and the eSIM it
+ * exchanges ($18; order_links).
  */
 const NEW_ORDER_BESIDE = [
+  `sourcing AS (
+     INSERT INTO order_sourcing (order_id, partner, partner_code, wholesale_usd_e4) SELECT id, $19, $7, $8 FROM created
+   )`,
   `consent AS (
      INSERT INTO order_consents (order_id, terms_version, terms_accepted_at, immediate_start_requested_at)
      SELECT id, $15, $16, $16 FROM created
@@ -98,6 +101,7 @@ function newOrderValues(order: NewOrder, id: string): unknown[] {
     order.consentedAt,
     order.tripStartsOn,
     order.exchangeOf,
+    order.partner,
   ];
 }
 

@@ -22,8 +22,6 @@ export interface OrderRow {
   plan_id: string;
   destination: string;
   plan: SoldPlan;
-  partner_code: string;
-  wholesale_usd_e4: number;
   amount_minor: number;
   currency: string;
   lang: string;
@@ -32,9 +30,20 @@ export interface OrderRow {
   kind: 'esim' | 'top_up';
   /** A top-up's eSIM: the order that bought it. */
   top_up_of: string | null;
-  partner_order_no: string | null;
   /** The cart whose one payment this order shares (migration 0029); null: an order paid on its own. */
   cart_id: string | null;
+}
+
+/**
+ * Where an order's eSIM or top-up comes from (order_sourcing, migration 0046): the partner (an id
+ * of the registry, partner/registry.ts), its own code for the package, the wholesale price when it
+ * was chosen, and the partner's order number once ordered.
+ */
+export interface OrderSourcing {
+  partner: string;
+  partner_code: string;
+  wholesale_usd_e4: number;
+  partner_order_no: string | null;
 }
 
 /** The plan as sold, kept on the order whatever the catalogue says later. */
@@ -60,6 +69,8 @@ export interface NewOrder {
   emailVerified: boolean;
   plan: SoldPlan;
   destination: string;
+  /** The partner it is ordered from (a registry id), its code for the package and its price now. */
+  partner: string;
   partnerCode: string;
   wholesaleUsdE4: number;
   price: Price;

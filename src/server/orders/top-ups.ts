@@ -5,7 +5,8 @@ import { enforceMonotonicPrices, pricingFor, retailPrice } from '../../pricing/p
 import type { OwnedEsim } from '../esims/store.types.ts';
 import { canTopUp, esimStatus, topUpSupported } from '../esims/view.ts';
 import { forAWaitingBuyer } from '../partner/partner.ts';
-import type { EsimPartner, PartnerPackage } from '../partner/partner.types.ts';
+import type { PartnerPackage } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 
 /**
  * Top-ups as the shop sells them (issue 24 item 2): the partner's own top-up packages of one eSIM
@@ -75,7 +76,8 @@ export type NoTopUps = 'plan_cannot_top_up' | 'esim_cannot_top_up' | 'partner_un
  */
 export async function topUpsOf<Held>(
   owned: OwnedEsim,
-  partner: Pick<EsimPartner, 'listTopUps'>,
+  /** The partners: the eSIM's own lists its top-ups. */
+  partners: Partners,
   /** The currency to price them in (the visitor's, issue 34) and the snapshot's applied rates. */
   pricing: { currency: Currency; rates: PerEuro },
   beforeAsking: () => Promise<Held | undefined> = async () => undefined,
@@ -86,7 +88,13 @@ export async function topUpsOf<Held>(
   const held = await beforeAsking();
   if (held !== undefined) return { held };
   try {
-    return { offers: topUpOffers(await partner.listTopUps(owned.esim.iccid, forAWaitingBuyer()), pricing.currency, pricing.rates) };
+    return {
+      offers: topUpOffers(
+        await partners.of(owned.esim.partner).listTopUps(owned.esim.iccid, forAWaitingBuyer()),
+        pricing.currency,
+        pricing.rates,
+      ),
+    };
   } catch (error) {
     console.error('top-ups: not listed', error instanceof Error ? error.message : error);
     return { none: 'partner_unavailable' };

@@ -6,7 +6,8 @@ import type { Mailer } from '../mail/mailer.types.ts';
 import { balanceCheckDue, checkPartnerBalance } from '../ops/balance-alert.ts';
 import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { fillChargeFacts } from '../payments/charge-facts.ts';
 import { syncCheckouts } from '../webhooks/checkout-sync.ts';
@@ -25,7 +26,7 @@ import { runDueSweeps, type Sweep } from '../jobs/periodic.ts';
 export function createReconcileJob(deps: {
   db: Db;
   stripe: Stripe;
-  partner: EsimPartner;
+  partners: Partners;
   store: OrderStore;
   fulfilment: Fulfilment;
   checkouts: CheckoutExpiry;
@@ -36,7 +37,9 @@ export function createReconcileJob(deps: {
   /** How long after its run each sweep is due again (default 0: at every tick; each has its own queue or gate too). */
   sweepEveryMs?: Partial<Record<SweepName, number>>;
 }): () => Promise<number> {
-  const { db, stripe, partner, store, fulfilment, checkouts, alerts } = deps;
+  const { db, stripe, partners, store, fulfilment, checkouts, alerts } = deps;
+  // The balance, its alert and the sales pause are eSIM Access's, the partner the catalogue sells through (issue 48 item 6 makes them per partner).
+  const partner = partners.of(ESIM_ACCESS);
   const every = (name: SweepName) => deps.sweepEveryMs?.[name] ?? 0;
   const sweep = (name: SweepName, run: () => Promise<number>): Sweep => ({ name, everyMs: every(name), run });
   const before: Sweep[] = [

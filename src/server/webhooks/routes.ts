@@ -9,7 +9,9 @@ import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import { handlePartnerNotification } from '../fulfilment/partner-webhook.ts';
 import { fail, sameSecret } from '../http.ts';
 import type { OrderStore } from '../orders/store.types.ts';
-import type { EsimPartner, PartnerNotification } from '../partner/partner.types.ts';
+import type { PartnerNotification } from '../partner/partner.types.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 import { handleStripeEvent } from './stripe-event.ts';
 
@@ -22,7 +24,7 @@ export interface WebhookRoutesDeps {
   stripeWebhookSecret: string;
   store: OrderStore;
   esims: EsimStore;
-  partner: EsimPartner;
+  partners: Partners;
   /** Reads the partner's webhook body (its own format); undefined when it is none of its notifications. */
   parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
   /** The secret path segment of the partner's webhook URL. */
@@ -33,7 +35,7 @@ export interface WebhookRoutesDeps {
 
 /** What the payment provider and the eSIM partner tell us, mounted at /webhooks: POST /stripe, POST /partner/:token. */
 export function webhookRoutes(deps: WebhookRoutesDeps) {
-  const { db, stripe, store, esims, partner, fulfilment, alerts } = deps;
+  const { db, stripe, store, esims, partners, fulfilment, alerts } = deps;
   return (
     new Hono()
       .post(
@@ -70,7 +72,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
           if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
           const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
           if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
-          const outcome = await handlePartnerNotification({ db, store, esims, partner, fulfilment, alerts }, notification);
+          const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_ACCESS, notification);
           return c.json({ received: true, outcome });
         },
       )

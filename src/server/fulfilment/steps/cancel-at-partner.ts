@@ -32,15 +32,17 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
   const tranNo = esim.esim_tran_no;
   const write =
     (await partnerWrites.unsettled(db, order.id, 'esim/cancel'))?.id ??
-    (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: tranNo })));
+    (await lease.write((tx) =>
+      partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', partner: esim.partner, esimTranNo: tranNo }),
+    ));
   await lease.check();
   let how = 'answered';
   try {
-    await ctx.partner.cancelProfile(tranNo);
+    await ctx.partners.of(esim.partner).cancelProfile(tranNo);
   } catch (error) {
     const notAllowed = refused(error) && error.kind === 'not_allowed';
     if (!notAllowed && !ambiguous(error)) throw error;
-    const now = await partnerEsim(ctx, tranNo);
+    const now = await partnerEsim(ctx, esim);
     if (now.status !== 'cancelled') {
       if (!notAllowed || (!now.installed && now.status === 'ready')) throw error;
       // Installed in the meantime: not refundable (terms), so the eSIM stays the buyer's.
@@ -51,7 +53,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
         await voidOutcome(tx, order.id, 'installed before its refund');
         await ctx.orders.move(tx, order.id, 'delivered', 'refund_refused: installed');
       });
-      await refreshEsims(ctx.partner, esims, [tranNo]).catch(() => undefined);
+      await refreshEsims(ctx.partners, esims, [esim]).catch(() => undefined);
       return true;
     }
     how = 'read back: cancelled';

@@ -1,7 +1,7 @@
-import type { OrderRow } from '../../orders/store.types.ts';
+import { setPartnerOrder } from '../../orders/sourcing.ts';
+import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
-import * as queue from '../queue.ts';
 import { LeaseLost } from '../lease.ts';
 import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
 
@@ -12,14 +12,16 @@ import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
  * the order up at the partner first. Answers the partner's order number, or undefined when it was
  * ordered just now (the partner allocates and says so: ORDER_STATUS GOT_RESOURCE runs the order again).
  */
-async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<string | undefined> {
+async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing): Promise<string | undefined> {
   if (order.partner_order_no) return order.partner_order_no;
-  const { db, partner } = ctx;
+  const { db } = ctx;
+  const partner = ctx.partners.of(order.partner);
   // An earlier try whose answer never came: the partner may hold the order already, and it
   // need not answer a repeat with the same orderNo (the docs do not say), so it is looked up first.
   const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
   const lookUp = () => (earlier ? partner.findOrder(order.id, earlier.sent_at) : Promise.resolve(undefined));
-  const write = earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order' })));
+  const write =
+    earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order', partner: order.partner })));
   let partnerOrderNo = (await lookUp()) ?? null;
   if (!partnerOrderNo) {
     await lease.check();
@@ -41,7 +43,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<str
   }
   await lease.write(async (tx) => {
     await partnerWrites.settle(tx, write, 'applied', partnerOrderNo!);
-    await queue.setPartnerOrder(tx, order.id, partnerOrderNo!);
+    await setPartnerOrder(tx, order.id, partnerOrderNo!);
   });
   // Just ordered: asking now would only hear "allocating" and spend one of the shop's 8 requests
   // a second: a delivery is two calls, order and query (issue 31).
@@ -55,9 +57,10 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<str
  * partner first. The buyer's refund never waits on it: what cannot be settled now stays an
  * unsettled partner write, which the audit shows.
  */
-async function compensate(ctx: StepContext, lease: Lease, order: OrderRow): Promise<void> {
+async function compensate(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing): Promise<void> {
   if (order.kind !== 'esim') return;
-  const { db, partner } = ctx;
+  const { db } = ctx;
+  const partner = ctx.partners.of(order.partner);
   try {
     const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
     const partnerOrderNo = order.partner_order_no ?? (earlier ? await partner.findOrder(order.id, earlier.sent_at) : undefined);
@@ -71,11 +74,11 @@ async function compensate(ctx: StepContext, lease: Lease, order: OrderRow): Prom
     const own = answer.status === 'ready' ? answer.profiles.filter((p) => p.transactionId === order.id && p.status !== 'cancelled') : [];
     for (const profile of own) {
       const write = await lease.write((tx) =>
-        partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', esimTranNo: profile.esimTranNo }),
+        partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', partner: order.partner, esimTranNo: profile.esimTranNo }),
       );
       // An answer lost or refused: the partner's state says whether it was cancelled.
       await partner.cancelProfile(profile.esimTranNo).catch(async (error: unknown) => {
-        if ((await partnerEsim(ctx, profile.esimTranNo)).status !== 'cancelled') throw error;
+        if ((await partnerEsim(ctx, { partner: order.partner, esim_tran_no: profile.esimTranNo })).status !== 'cancelled') throw error;
       });
       await lease.write((tx) => partnerWrites.settle(tx, write, 'applied', 'undelivered eSIM cancelled'));
     }

@@ -1,5 +1,5 @@
 import { refundExchanged } from '../../esims/exchange.ts';
-import type { OrderRow } from '../../orders/store.types.ts';
+import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.types.ts';
 import type { Step, StepContext } from './step.ts';
 
@@ -10,9 +10,11 @@ import type { Step, StepContext } from './step.ts';
  * the partner allocates (up to 30 s; much longer counts as a failed try, so the order ends refunded
  * if it never comes). Nothing to compensate: a read.
  */
-async function run(ctx: StepContext, lease: Lease, order: OrderRow & { partner_order_no: string }): Promise<boolean> {
+type Ordered = OrderRow & OrderSourcing & { partner_order_no: string };
+
+async function run(ctx: StepContext, lease: Lease, order: Ordered): Promise<boolean> {
   const partnerOrderNo = order.partner_order_no;
-  const answer = await ctx.partner.queryProfiles({ partnerOrderNo }, { priority: 'allocated' });
+  const answer = await ctx.partners.of(order.partner).queryProfiles({ partnerOrderNo }, { priority: 'allocated' });
   if (answer.status === 'allocating' || answer.profiles.length === 0) {
     // (updated_at is when the partner order was recorded: nothing else changes the order meanwhile.)
     if (Date.now() - order.updated_at.getTime() > ctx.allocationLimitMs) {
@@ -22,7 +24,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & { partner_o
   }
   const exchanged = await lease.write(async (tx) => {
     // A profile already stored for another order is the partner's mistake or ours: never a silent 'delivered'.
-    await ctx.esims.saveProfile(tx, order.id, answer.profiles[0]!);
+    await ctx.esims.saveProfile(tx, order.id, order.partner, answer.profiles[0]!);
     await ctx.orders.move(tx, order.id, 'delivered', `partner:${partnerOrderNo}`);
     return refundExchanged(tx, order);
   });
@@ -33,5 +35,5 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & { partner_o
 
 export const readProfile: Step<boolean> = {
   name: 'read the profile',
-  run: (ctx, lease, order) => run(ctx, lease, order as OrderRow & { partner_order_no: string }),
+  run: (ctx, lease, order) => run(ctx, lease, order as Ordered),
 };

@@ -2,11 +2,13 @@ import type Stripe from 'stripe';
 import type { Db } from '../../db/db.types.ts';
 import type { EsimStore } from '../../esims/store.types.ts';
 import { LINK_COLUMNS, type OrderLinks } from '../../orders/order-links.ts';
-import type { OrderRow, OrderStore } from '../../orders/store.types.ts';
+import type { OrderRow, OrderSourcing, OrderStore } from '../../orders/store.types.ts';
 import type { RefundReason } from '../../refunds/refund-command.types.ts';
 import { REFUND_REASON_COLUMN } from '../../refunds/refund-reasons.ts';
 import { PartnerError } from '../../partner/partner.ts';
-import type { EsimPartner, EsimProfile } from '../../partner/partner.types.ts';
+import type { EsimProfile } from '../../partner/partner.types.ts';
+import type { Partners } from '../../partner/registry.types.ts';
+import { SOURCING_COLUMNS, SOURCING_JOIN } from '../../orders/sourcing.ts';
 import type { createFulfilmentEmails } from '../emails.ts';
 import { LeaseLost } from '../lease.ts';
 import type { Lease } from '../lease.types.ts';
@@ -29,7 +31,8 @@ export interface Step<Result = void> {
 /** What the steps share: the stores, the outside services and the fulfilment's settings. */
 export interface StepContext {
   db: Db;
-  partner: EsimPartner;
+  /** The partners: each call goes to the order's or the eSIM's own. */
+  partners: Partners;
   stripe: Stripe;
   orders: OrderStore;
   esims: EsimStore;
@@ -54,23 +57,25 @@ export const refused = (error: unknown): error is PartnerError => error instance
 export const ambiguous = (error: unknown) => !refused(error) && !(error instanceof LeaseLost);
 
 /** The eSIM as the partner has it now (after an ambiguous answer, its word settles what happened). */
-export async function partnerEsim(ctx: StepContext, esimTranNo: string): Promise<EsimProfile> {
-  const answer = await ctx.partner.queryProfiles({ esimTranNo });
+export async function partnerEsim(ctx: StepContext, esim: { partner: string; esim_tran_no: string }): Promise<EsimProfile> {
+  const esimTranNo = esim.esim_tran_no;
+  const answer = await ctx.partners.of(esim.partner).queryProfiles({ esimTranNo });
   const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
   if (!profile) throw new Error(`${esimTranNo}: the partner did not list it`);
   return profile;
 }
 
 /**
- * An order as the steps work on it: the sale, the orders it exchanges or replaces (order_links:
- * which workflow delivers it) and why it is refunded as a whole, if it is (order_refund_reasons).
+ * An order as the steps work on it: the sale, its partner (order_sourcing), the orders it exchanges
+ * or replaces (order_links: which workflow delivers it) and why it is refunded as a whole, if it
+ * is (order_refund_reasons).
  */
-export type OrderInWork = OrderRow & OrderLinks & { refund_reason: RefundReason | null };
+export type OrderInWork = OrderRow & OrderSourcing & OrderLinks & { refund_reason: RefundReason | null };
 
 /** The order as stored now. */
 export async function fresh(ctx: StepContext, id: string): Promise<OrderInWork> {
-  const [beside] = await ctx.db.query<OrderLinks & { refund_reason: RefundReason | null }>(
-    `SELECT ${LINK_COLUMNS}, ${REFUND_REASON_COLUMN} FROM (SELECT $1::uuid AS id) o`,
+  const [beside] = await ctx.db.query<OrderSourcing & OrderLinks & { refund_reason: RefundReason | null }>(
+    `SELECT ${SOURCING_COLUMNS}, ${LINK_COLUMNS}, ${REFUND_REASON_COLUMN} FROM (SELECT $1::uuid AS id) o ${SOURCING_JOIN}`,
     [id],
   );
   return { ...(await ctx.orders.byId(ctx.db, id))!, ...beside! };

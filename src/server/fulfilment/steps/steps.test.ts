@@ -6,7 +6,9 @@ import type { Db } from '../../db/db.types.ts';
 import { createEsimStore } from '../../esims/store.ts';
 import { queueOrder } from '../../jobs/order-jobs.ts';
 import { createOrderStore } from '../../orders/store.ts';
-import type { OrderRow } from '../../orders/store.types.ts';
+import { SOURCING_COLUMNS, SOURCING_JOIN } from '../../orders/sourcing.ts';
+import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
+import { esimAccessOnly } from '../../../../tests/support/delivery-stand-ins.ts';
 import type { EsimPartner, EsimProfile } from '../../partner/partner.types.ts';
 import { claimOrder } from '../lease.ts';
 import { orderAtPartner } from './order-at-partner.ts';
@@ -74,9 +76,11 @@ describe.each(databaseDrivers())('a delivery step on $name', { timeout: 60_000 }
   async function provisioningOrder(): Promise<string> {
     const id = randomUUID();
     await db.query(
-      `INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, partner_code, wholesale_usd_e4, amount_minor,
-         currency, lang, kind)
-       VALUES ($1, $2, 'buyer@example.com', 'provisioning', 'de-1gb-7d', 'DE', '{}'::jsonb, 'P1', 5000, 1000, 'EUR', 'en', 'esim')`,
+      `WITH created AS (
+         INSERT INTO orders (id, uid, email, state, plan_id, destination, plan, amount_minor, currency, lang, kind)
+         VALUES ($1, $2, 'buyer@example.com', 'provisioning', 'de-1gb-7d', 'DE', '{}'::jsonb, 1000, 'EUR', 'en', 'esim') RETURNING id
+       )
+       INSERT INTO order_sourcing (order_id, partner, partner_code, wholesale_usd_e4) SELECT id, 'esim-access', 'P1', 5000 FROM created`,
       [id, `uid-${id}`],
     );
     await db.transaction((tx) => queueOrder(tx, id, 'deliver'));
@@ -85,7 +89,7 @@ describe.each(databaseDrivers())('a delivery step on $name', { timeout: 60_000 }
 
   const context = (partner: EsimPartner): StepContext => ({
     db,
-    partner,
+    partners: esimAccessOnly(partner),
     stripe: {} as Stripe,
     orders: createOrderStore(db),
     esims: createEsimStore(db),
@@ -100,9 +104,11 @@ describe.each(databaseDrivers())('a delivery step on $name', { timeout: 60_000 }
       'SELECT call, outcome, detail FROM partner_writes WHERE order_id = $1 ORDER BY id',
       [id],
     );
-  // A plain sale: no links, no refund reason.
+  // A plain sale at eSIM Access: no links, no refund reason.
   const order = async (id: string): Promise<OrderInWork> => ({
-    ...(await db.query<OrderRow>('SELECT * FROM orders WHERE id = $1', [id]))[0]!,
+    ...(
+      await db.query<OrderRow & OrderSourcing>(`SELECT o.*, ${SOURCING_COLUMNS} FROM orders o ${SOURCING_JOIN} WHERE o.id = $1`, [id])
+    )[0]!,
     ...{ exchange_of: null, replaces: null, replaced_by: null, refund_reason: null },
   });
 

@@ -1,4 +1,4 @@
-import type { OrderRow } from '../../orders/store.types.ts';
+import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import type { TopUpResult } from '../../partner/partner.types.ts';
 import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
@@ -13,7 +13,7 @@ import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
  * order's top-up of the eSIM holds the slot. Nothing to compensate at the partner (a top-up cannot
  * be taken back): a failed one is refunded (charge.ts).
  */
-async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boolean> {
+async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing): Promise<boolean> {
   const { db, esims } = ctx;
   const esim = await esims.ofOrder(db, order.top_up_of!);
   if (!esim) throw new Error(`top-up ${order.id}: its eSIM is not delivered`);
@@ -31,7 +31,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
   if (earlier?.before_total_bytes != null) {
     // Sent, answer lost. While the slot is held no other order's top-up of this eSIM can be
     // applied, so a higher total can only be this one.
-    const now = await partnerEsim(ctx, tranNo);
+    const now = await partnerEsim(ctx, esim);
     if (now.totalBytes > earlier.before_total_bytes) {
       await deliver(earlier.id, now, 'read back: applied');
       return true;
@@ -39,10 +39,10 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
     // Not applied: settled so, and the slot taken again in the same transaction (nobody slips in).
     write = await lease.write(async (tx) => {
       await partnerWrites.settle(tx, earlier.id, 'refused', 'read back: not applied');
-      return partnerWrites.claimTopUp(tx, order.id, tranNo);
+      return partnerWrites.claimTopUp(tx, order.id, esim);
     });
   }
-  write ??= await lease.write((tx) => partnerWrites.claimTopUp(tx, order.id, tranNo));
+  write ??= await lease.write((tx) => partnerWrites.claimTopUp(tx, order.id, esim));
   if (write === undefined) {
     // Another order's top-up of this eSIM is being delivered: waiting for it is no failed try. A
     // slot left by an order that is no longer delivered (its write unsettled) is one, so a paid
@@ -52,12 +52,13 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
     throw new Error(`top-up ${order.id}: ${tranNo}'s top-up by order ${holder.order_id} (${holder.state}) is unsettled`);
   }
   // Read only now that the slot is held: no other order's top-up can change it before this one is sent.
-  const before = await partnerEsim(ctx, tranNo);
+  const before = await partnerEsim(ctx, esim);
   await lease.write((tx) => partnerWrites.setTotalBefore(tx, write, before.totalBytes));
   await lease.check();
   let result: TopUpResult;
   try {
-    result = await ctx.partner.topUp({ esimTranNo: tranNo, partnerCode: order.partner_code, transactionId: order.id });
+    // Its eSIM's partner, the one the order was priced at (place-order.ts).
+    result = await ctx.partners.of(esim.partner).topUp({ esimTranNo: tranNo, partnerCode: order.partner_code, transactionId: order.id });
   } catch (error) {
     if (refused(error)) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
     throw error;

@@ -1,0 +1,17 @@
+import type { Queryable } from '../db/db.types.ts';
+
+/**
+ * Where an order is sourced from (order_sourcing, migration 0046): its partner, the partner's code
+ * and price, and the partner's order number. Written where an order is made (orders/store.ts,
+ * esims/replacement.ts) and by the delivery once the partner has ordered (setPartnerOrder).
+ */
+
+/** The columns of OrderSourcing beside `o.*` (`o` the order), with SOURCING_JOIN. */
+export const SOURCING_COLUMNS = 'os.partner, os.partner_code, os.wholesale_usd_e4, os.partner_order_no';
+export const SOURCING_JOIN = 'LEFT JOIN order_sourcing os ON os.order_id = o.id';
+
+/** The partner's order for ours (the order's updated_at: when it was placed, which the allocation's time limit counts from). */
+export async function setPartnerOrder(tx: Queryable, id: string, partnerOrderNo: string): Promise<void> {
+  await tx.query('UPDATE order_sourcing SET partner_order_no = $2 WHERE order_id = $1', [id, partnerOrderNo]);
+  await tx.query('UPDATE orders SET updated_at = now() WHERE id = $1', [id]);
+}

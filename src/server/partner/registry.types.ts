@@ -1,0 +1,12 @@
+import type { EsimPartner } from './partner.types.ts';
+
+/**
+ * The partners the shop orders from, by id (issue 48). Every order, eSIM and partner write names
+ * its partner by this id, and every later call for it goes to that partner.
+ */
+export interface Partners {
+  /** The ids this shop runs with, the one the catalogue is sold through first. */
+  readonly ids: readonly string[];
+  /** The partner with this id (a row's `partner`); throws for one this shop does not run with. */
+  of(id: string): EsimPartner;
+}
