@@ -13,6 +13,9 @@ const TIMED_TESTS = [
   'src/server/partner/partner-budget.test.ts',
   'src/server/orders/audit-speed.test.ts',
   'stand-ins/esim-access/server.test.ts',
+  // Their rate limits count requests a second.
+  'src/server/partner/esim-go/esim-go.test.ts',
+  'stand-ins/esim-go/server.test.ts',
 ];
 
 export default defineConfig({

@@ -1,0 +1,45 @@
+import type { EsimPartner } from '../partner.types.ts';
+import { createCatalogue } from './catalogue.ts';
+import { createEsimGoClient } from './client.ts';
+import { PARTNER, type EsimGoConfig } from './config.ts';
+import { createEsimReader } from './esim-reads.ts';
+import { cancelProfile, revokeProfile, setSuspended, topUp } from './esim-writes.ts';
+import { findOrder, orderEsim } from './ordering.ts';
+
+/**
+ * eSIM Go (API v2.5, docs.esim-go.com), the shop's second wholesale partner, behind the partner
+ * interface. Orders and top-ups are paid from the organisation's prepaid balance; prices are USD
+ * × 10,000, volumes bytes (eSIM Go's are decimal: 1GB is 10^9 bytes).
+ *
+ * How the interface maps (why in each module):
+ * - The eSIM's key (esimTranNo) is `<ICCID>:<customerRef>` (esim-key.ts): eSIM Go knows an eSIM by
+ *   its ICCID alone, and hands ICCIDs out again; partnerOrderNo is eSIM Go's orderReference.
+ * - orderEsim and findOrder (ordering.ts): idempotent by transactionId through the eSIM's
+ *   customerRef, set to it right after the purchase; only a tagged eSIM is ever attributed to an order.
+ * - queryProfiles and usage (esim-reads.ts): install details, eSIM details and its bundle assignments.
+ * - cancelProfile (esim-writes.ts): its unused bundles revoked with a refund to the balance, only for
+ *   a never-installed eSIM; suspend and unsuspend: eSIM Go's v2.5 suspension; revokeProfile: refused,
+ *   eSIM Go has no call that closes an eSIM for good; topUp: a bundle ordered onto the eSIM.
+ * - listPackages, listTopUps, balance (catalogue.ts); notifications.ts reads its signed callbacks.
+ * Transport, retries, the request budget and the error codes: client.ts.
+ */
+export function createEsimGoPartner(config: EsimGoConfig): EsimPartner {
+  const call = createEsimGoClient(config);
+  const reader = createEsimReader(call);
+  const catalogue = createCatalogue(call, reader);
+  return {
+    name: PARTNER,
+    listPackages: catalogue.listPackages,
+    orderEsim: (order) => orderEsim(call, order),
+    findOrder: (transactionId, placedAround) => findOrder(call, transactionId, placedAround),
+    queryProfiles: reader.queryProfiles,
+    cancelProfile: (esimTranNo) => cancelProfile(call, reader, esimTranNo),
+    suspendProfile: (esimTranNo) => setSuspended(call, reader, esimTranNo, true),
+    unsuspendProfile: (esimTranNo) => setSuspended(call, reader, esimTranNo, false),
+    revokeProfile,
+    listTopUps: catalogue.listTopUps,
+    topUp: (order) => topUp(call, reader, order),
+    balance: catalogue.balance,
+    usage: reader.usage,
+  };
+}

@@ -1,0 +1,153 @@
+import { PartnerError } from '../partner.ts';
+import type { EsimPartner, EsimProfile, EsimUsage, PartnerReadOptions, ProfileAnswer } from '../partner.types.ts';
+import { NotFound, type CallOptions, type EsimGoCall } from './client.ts';
+import { PARTNER } from './config.ts';
+import { parseEsimKey, type EsimGoKey } from './esim-key.ts';
+import { profileOf, totalsOf } from './esim-state.ts';
+import {
+  AssignmentsAnswer,
+  assignmentsOf,
+  BundlesAnswer,
+  EsimDetailsAnswer,
+  RawBundle,
+  type Assignment,
+  type EsimGoDetails,
+} from './schemas.ts';
+
+/**
+ * Reading eSIMs at eSIM Go: an eSIM is its details (Get eSIM details) and its bundle assignments
+ * (List Bundles applied to eSIM, with includeUsed so depleted and expired ones count: guides/bundle_status);
+ * an order's eSIMs are those of its install details (Get eSIM Install Details by its reference).
+ */
+
+/** A bundle's days from its documented moniker ('esim_1GB_7D_GB_V2', 'esim_50GB_90D_RGBS_V2': Get Bundle Groups). */
+export function daysFromName(bundle: string): number | undefined {
+  const match = /_(\d+)D(?:_|$)/i.exec(bundle);
+  return match ? Number(match[1]) : undefined;
+}
+
+export function createEsimReader(call: EsimGoCall) {
+  /** Bundle durations read from the catalogue, when the name does not say (they do not change). */
+  const durations = new Map<string, number>();
+
+  /** Each assignment's days: from its bundle's name, else Get Bundle details from catalogue (once per bundle). */
+  async function daysOf(assignments: readonly Assignment[], options: CallOptions): Promise<(bundle: string) => number> {
+    for (const bundle of new Set(assignments.map((a) => a.bundle))) {
+      if (daysFromName(bundle) !== undefined || durations.has(bundle)) continue;
+      const request = {
+        method: 'GET',
+        call: 'GET /catalogue/bundle/{name}',
+        path: `/catalogue/bundle/${encodeURIComponent(bundle)}`,
+      } as const;
+      durations.set(bundle, await call(request, (json) => RawBundle.parse(json).duration, options));
+    }
+    return (bundle) => daysFromName(bundle) ?? durations.get(bundle) ?? 0;
+  }
+
+  async function bundlesOf(iccid: string, options: CallOptions): Promise<Assignment[]> {
+    const request = {
+      method: 'GET',
+      call: 'GET /esims/{iccid}/bundles',
+      path: `/esims/${encodeURIComponent(iccid)}/bundles`,
+      query: { includeUsed: 'true', limit: '200' },
+    } as const;
+    return call(request, (json) => assignmentsOf(BundlesAnswer.parse(json)), options);
+  }
+
+  /** The eSIM's details, only if it is still the one the key names (its customerRef: esim-key.ts). */
+  async function detailsOf(key: EsimGoKey, options: CallOptions): Promise<EsimGoDetails> {
+    const request = { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(key.iccid)}` } as const;
+    return call(
+      request,
+      (json) => {
+        const details = EsimDetailsAnswer.parse(json);
+        if ((details.customerRef?.trim() ?? '') !== key.customerRef)
+          throw new NotFound(`eSIM ${key.iccid} is no longer ${key.customerRef || 'untagged'}`);
+        return details;
+      },
+      options,
+    );
+  }
+
+  /** The eSIM as the shop keeps it, read now. */
+  async function profile(key: EsimGoKey, options: CallOptions): Promise<EsimProfile> {
+    const details = await detailsOf(key, options);
+    const assignments = await bundlesOf(key.iccid, options);
+    return profileOf(details, assignments, await daysOf(assignments, options));
+  }
+
+  /**
+   * An order's eSIMs by its reference, or one eSIM by its key. 'allocating' while the install
+   * details are not there yet: eSIM Go answers 503 'Processing - Please come back later' meanwhile
+   * (its orders of more than 5 bundles are processed asynchronously: release notes 2.2.0).
+   */
+  async function queryProfiles(
+    which: Parameters<EsimPartner['queryProfiles']>[0],
+    options: PartnerReadOptions = {},
+  ): Promise<ProfileAnswer> {
+    if ('esimTranNo' in which) {
+      const key = parseEsimKey(which.esimTranNo) ?? notFound(which.esimTranNo);
+      return { status: 'ready', profiles: [await profile(key, { priority: options.priority ?? 'refund', signal: options.signal })] };
+    }
+    const read = { priority: options.priority ?? 'delivery', signal: options.signal };
+    const request = {
+      method: 'GET',
+      call: 'GET /esims/assignments',
+      path: '/esims/assignments',
+      query: { reference: which.partnerOrderNo },
+    } as const;
+    let esims;
+    try {
+      esims = await call(request, (json) => AssignmentsAnswer.parse(json), { ...read, retries: 0 });
+    } catch (error) {
+      if (error instanceof PartnerError && error.code === 'HTTP 503') return { status: 'allocating' };
+      throw error;
+    }
+    if (esims.length === 0 || esims.some((e) => !e.matchingId || !e.smdpAddress)) return { status: 'allocating' };
+    const profiles: EsimProfile[] = [];
+    for (const { iccid } of esims) {
+      const details = await call(
+        { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(iccid)}` },
+        (json) => EsimDetailsAnswer.parse(json),
+        read,
+      );
+      const assignments = await bundlesOf(iccid, read);
+      profiles.push(profileOf(details, assignments, await daysOf(assignments, read)));
+    }
+    return { status: 'ready', profiles };
+  }
+
+  /**
+   * Data use per eSIM (its bundles' quantities). eSIM Go says no measuring time: the answer is its
+   * count as of the read, so measuredAt is the read's time once a bundle started, null before.
+   * The key's customerRef is not checked here (a second read per eSIM): an ICCID only comes back
+   * after it left the account unused, and the shop reads no usage of those.
+   */
+  async function usage(keys: readonly string[], options: PartnerReadOptions = {}): Promise<EsimUsage[]> {
+    const usages: EsimUsage[] = [];
+    for (const esimTranNo of keys) {
+      const key = parseEsimKey(esimTranNo);
+      if (!key) continue;
+      const assignments = await bundlesOf(key.iccid, { priority: options.priority ?? 'usage', signal: options.signal });
+      const { usedBytes, totalBytes } = totalsOf(assignments, () => 0);
+      const started = assignments.some((a) => a.startTime || ['active', 'depleted', 'expired'].includes(a.bundleState));
+      usages.push({ esimTranNo, usedBytes, totalBytes, measuredAt: started ? new Date() : null });
+    }
+    return usages;
+  }
+
+  return { queryProfiles, usage, profile, detailsOf, bundlesOf, daysOf };
+}
+
+export type EsimReader = ReturnType<typeof createEsimReader>;
+
+function notFound(esimTranNo: string): never {
+  throw new PartnerError({
+    partner: PARTNER,
+    call: 'GET /esims/{iccid}',
+    kind: 'not_found',
+    retryable: false,
+    attempts: 0,
+    reason: `${esimTranNo} is not an eSIM Go key`,
+  });
+}
