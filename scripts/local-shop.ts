@@ -6,7 +6,7 @@
 // DATABASE_URL, or --postgres: a throwaway real PostgreSQL server), and Firebase ID tokens from
 // the Auth emulator. Served under /api, the path Hosting's rewrite gives it.
 // Usage: node scripts/local-shop.ts [--port 8788] [--site-url http://127.0.0.1:4321] [--stripe-port 12111]
-//   [--partner-port 8790] [--smtp-port 2525] [--push-port 8090] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
+//   [--partner-port 8790] [--esim-go-port 8791] [--smtp-port 2525] [--push-port 8090] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
 //   [--stripe-url URL: a Stripe stand-in already running apart (npm run stand-in:stripe), instead of one in this process]
 //   [--reconcile-every-ms 500: the reconcile job's tick; short here so stuck orders clear within a test]
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ import { LOCAL_API_BASE_URL } from '../src/config/env.ts';
 import { shopConfigFromEnv } from '../src/server/config.ts';
 import { startShopApi } from '../src/server/start.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
+import { startEsimGoStandIn } from '../stand-ins/esim-go/server.ts';
 import { startPushServiceStandIn } from '../stand-ins/push-service/server.ts';
 import { DEFAULT_MAIL_DIR, startSmtpStandIn } from '../stand-ins/smtp/server.ts';
 import { STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../stand-ins/stripe/server.ts';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     'stripe-port': { type: 'string', default: '12111' },
     'stripe-url': { type: 'string' },
     'partner-port': { type: 'string', default: '8790' },
+    'esim-go-port': { type: 'string', default: '8791' },
     'smtp-port': { type: 'string', default: '2525' },
     'push-port': { type: 'string', default: '8090' },
     'mail-dir': { type: 'string', default: DEFAULT_MAIL_DIR },
@@ -60,6 +62,12 @@ const partner = await startEsimAccessStandIn({
   allocationDelayMs: Number(values['allocation-delay-ms']),
   webhookUrl: `${apiUrl}/webhooks/partner/${partnerWebhookToken}`,
 });
+const esimGoApiKey = 'stand-in-esim-go-api-key';
+const esimGo = await startEsimGoStandIn({
+  port: Number(values['esim-go-port']),
+  apiKey: esimGoApiKey,
+  callbackUrl: `${apiUrl}/webhooks/esim-go`,
+});
 const smtp = await startSmtpStandIn({ port: Number(values['smtp-port']), dir: values['mail-dir'] });
 const pushService = await startPushServiceStandIn({ port: Number(values['push-port']) });
 // firebase-admin reads the emulator's address from the environment.
@@ -73,6 +81,7 @@ const config = shopConfigFromEnv({
     partnerUrl: partner.url,
     partner: partnerAccount,
     partnerWebhookToken,
+    esimGo: { url: esimGo.url, apiKey: esimGoApiKey },
     smtpUrl: smtp.url,
     authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST,
   }),
@@ -96,7 +105,9 @@ console.log(
   `Shop API at ${apiUrl} (database: ${postgres ? 'a throwaway PostgreSQL server' : config.databaseUrl ? 'DATABASE_URL' : `PGlite in ${config.dataDir}`})`,
 );
 console.log(`Stripe stand-in at ${stripe.url} (test card 4242 4242 4242 4242; events at ${stripe.url}/_stand-in/events)`);
-console.log(`eSIM Access stand-in at ${partner.url}; SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`);
+console.log(
+  `eSIM Access stand-in at ${partner.url}; eSIM Go stand-in at ${esimGo.url}; SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`,
+);
 console.log(`Push-service stand-in at ${pushService.url} (messages at ${pushService.url}/_stand-in/messages)`);
 
 async function stop() {
@@ -104,6 +115,7 @@ async function stop() {
   await stopShop();
   await stripe.close();
   await partner.close();
+  await esimGo.close();
   await smtp.close();
   await pushService.close();
   await postgres?.stop();

@@ -168,6 +168,8 @@ export async function startBenchShop(
       stripeUrl,
       '--partner-port',
       '0',
+      '--esim-go-port',
+      '0',
       '--smtp-port',
       '0',
       '--push-port',

@@ -55,6 +55,7 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
   partners: Partners;
   parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
   partnerWebhookToken: string;
+  esimGoCallbackKey?: string | undefined;
   fulfilment: Fulfilment;
   limits: UserLimiter;
   checkouts: CheckoutExpiry;

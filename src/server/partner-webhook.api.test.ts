@@ -39,7 +39,9 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('partner webhook on $name
     stripe: false,
     partnerNotifications: false,
     api: (standIns) => ({
-      partners: esimAccessOnly(createEsimAccessPartner({ ...ACCOUNT, baseUrl: standIns.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS })),
+      partners: esimAccessOnly(
+        createEsimAccessPartner({ ...ACCOUNT, baseUrl: standIns.partner.url, retries: 0, timeoutMs: PARTNER_TIMEOUT_MS }),
+      ),
       reconcileToken: RECONCILE_TOKEN,
     }),
   });

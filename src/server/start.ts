@@ -9,7 +9,9 @@ import { startReconcileTimer } from './reconcile/reconcile.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { postgresPartnerBudget } from './partner/partner-budget.ts';
-import { ESIM_ACCESS, partnerRegistry } from './partner/registry.ts';
+import { ESIM_ACCESS, ESIM_GO, partnerRegistry } from './partner/registry.ts';
+import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
+import { ESIM_GO_BUDGET } from './partner/esim-go/config.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**
@@ -40,16 +42,29 @@ export async function startShopApi(
     siteUrl: config.siteUrl,
     allowedOrigins: config.allowedOrigins,
     // The partner's 8 requests a second are one budget for every instance on this database.
+    // Each partner's request budget (8 and 10 a second) is one for every instance on this database.
+    // A request under way keeps its slot at least as long as the adapter may wait for it.
     partners: partnerRegistry({
       [ESIM_ACCESS]: createEsimAccessPartner({
         ...config.partner,
         budget: postgresPartnerBudget(db, {
           account: config.partner.accessCode,
-          // A request under way keeps its slot at least as long as the adapter may wait for it.
           leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
         }),
       }),
+      ...(config.esimGo && {
+        [ESIM_GO]: createEsimGoPartner({
+          ...config.esimGo,
+          // Not its API key: that is a secret, and the budget's rows are not.
+          budget: postgresPartnerBudget(db, {
+            account: ESIM_GO,
+            limit: ESIM_GO_BUDGET,
+            leaseMs: Math.max(120_000, 2 * (config.esimGo.timeoutMs ?? 0)),
+          }),
+        }),
+      }),
     }),
+    esimGoCallbackKey: config.esimGo?.apiKey,
     mailer,
     providerAlertEmail: config.providerAlertEmail,
     partnerWebhookToken: config.partnerWebhookToken,

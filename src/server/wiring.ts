@@ -56,6 +56,8 @@ export interface ShopApiOptions {
   providerAlertEmail?: string | undefined;
   /** The secret path segment of the partner's webhook URL (its notifications are not signed). */
   partnerWebhookToken: string;
+  /** eSIM Go's API key, which signs its callbacks (POST /webhooks/esim-go); unset: the shop runs without eSIM Go. */
+  esimGoCallbackKey?: string | undefined;
   /** The scheduler's bearer token for POST /jobs/reconcile; unset: the route answers 404. */
   reconcileToken?: string | undefined;
   /** The scheduler's bearer token for POST /jobs/audit (hourly, e-mails the provider what it finds); unset: the route answers 404. */
@@ -217,6 +219,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     partners,
     parsePartnerNotification: options.parsePartnerNotification ?? parsePartnerNotification,
     partnerWebhookToken: options.partnerWebhookToken,
+    esimGoCallbackKey: options.esimGoCallbackKey,
     fulfilment,
     limits: createUserLimits(db, { ...USER_LIMITS, ...options.limits }),
     checkouts,

@@ -10,7 +10,8 @@ import { handlePartnerNotification } from '../fulfilment/partner-webhook.ts';
 import { fail, sameSecret } from '../http.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import type { PartnerNotification } from '../partner/partner.types.ts';
-import { ESIM_ACCESS } from '../partner/registry.ts';
+import { parseEsimGoNotification, verifyEsimGoSignature } from '../partner/esim-go/notifications.ts';
+import { ESIM_ACCESS, ESIM_GO } from '../partner/registry.ts';
 import type { Partners } from '../partner/registry.types.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 import { handleStripeEvent } from './stripe-event.ts';
@@ -29,11 +30,13 @@ export interface WebhookRoutesDeps {
   parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
   /** The secret path segment of the partner's webhook URL. */
   partnerWebhookToken: string;
+  /** eSIM Go's API key, the HMAC key of its callbacks; unset: no eSIM Go in this shop, and its route answers 404. */
+  esimGoCallbackKey?: string | undefined;
   fulfilment: Fulfilment;
   alerts: Alerts;
 }
 
-/** What the payment provider and the eSIM partner tell us, mounted at /webhooks: POST /stripe, POST /partner/:token. */
+/** What the payment provider and the eSIM partners tell us, mounted at /webhooks: POST /stripe, /partner/:token (eSIM Access), /esim-go. */
 export function webhookRoutes(deps: WebhookRoutesDeps) {
   const { db, stripe, store, esims, partners, fulfilment, alerts } = deps;
   return (
@@ -73,6 +76,26 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
           const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
           if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
           const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_ACCESS, notification);
+          return c.json({ received: true, outcome });
+        },
+      )
+      // eSIM Go signs its callbacks (V3: an HMAC-SHA256 of the raw body keyed by the API key); each
+      // is a hint too, read back from eSIM Go before anything is stored.
+      .post(
+        '/esim-go',
+        bodyLimit({
+          maxSize: MAX_PARTNER_BODY_BYTES,
+          onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The notification is too large.'),
+        }),
+        async (c) => {
+          const key = deps.esimGoCallbackKey;
+          if (!key) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
+          const raw = await c.req.text();
+          if (!verifyEsimGoSignature(raw, c.req.header('x-signature-sha256'), key))
+            return fail(c, 401, 'bad_signature', 'The X-Signature-SHA256 header does not verify.');
+          const notification = parseEsimGoNotification(raw);
+          if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not an eSIM Go callback.');
+          const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_GO, notification);
           return c.json({ received: true, outcome });
         },
       )
