@@ -3,9 +3,11 @@
 // after changing the pricing (src/config/pricing.ts), to take in the partner's catalogue, and at
 // least every MAX_RATE_AGE_DAYS for fresh ECB rates (the build refuses older ones):
 //   npm run catalogue:generate
-// Packages and wholesale prices come from eSIM Access when ESIM_ACCESS_CODE and
-// ESIM_ACCESS_SECRET are set (ESIM_ACCESS_BASE_URL optional), else from its stand-in, started
-// here. Countries, regions, names, flags and aliases: scripts/lib/geography.ts and
+// Packages and wholesale prices come from both partners (issue 48), eSIM Access first (the
+// reference: a plan it sells is priced from its package): from eSIM Access when ESIM_ACCESS_CODE
+// and ESIM_ACCESS_SECRET are set (ESIM_ACCESS_BASE_URL optional), from eSIM Go when
+// ESIM_GO_API_KEY is set (ESIM_GO_BASE_URL optional), each else from its stand-in, started here.
+// Countries, regions, names, flags and aliases: scripts/lib/geography.ts and
 // scripts/lib/catalogue-snapshot.ts (DESIGN 4).
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,10 +17,14 @@ import { fileURLToPath } from 'node:url';
 import { SNAPSHOT_FILE } from '../src/catalogue/snapshot.ts';
 import { createEsimAccessPartner } from '../src/server/partner/esim-access/adapter.ts';
 import { esimAccessConfigFromEnv } from '../src/server/config.ts';
+import { createEsimGoPartner } from '../src/server/partner/esim-go/adapter.ts';
+import { esimGoConfigFromEnv } from '../src/server/partner/esim-go/config.ts';
+import { ESIM_ACCESS, ESIM_GO } from '../src/server/partner/registry.ts';
 import { BASE_CURRENCY, CURRENCIES, RATE_BAND } from '../src/config/currencies.ts';
 import { applyRateBand, ExchangeRates, type PerEuro } from '../src/pricing/exchange-rates.ts';
 import { ECB_FIXTURE_FILE, startEcbStandIn } from '../stand-ins/ecb/server.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
+import { startEsimGoStandIn } from '../stand-ins/esim-go/server.ts';
 import { generateSnapshot } from './lib/catalogue-snapshot.ts';
 import { ECB_DAILY_RATES_URL, readEcbRates } from './lib/ecb-rates.ts';
 import { COUNTRY_CODES } from './lib/geography.ts';
@@ -45,6 +51,9 @@ const real = Boolean(process.env['ESIM_ACCESS_CODE']?.trim() && process.env['ESI
 // A throwaway account: the stand-in lives only as long as this run.
 const credentials = { accessCode: randomUUID(), secretKey: randomUUID() };
 const standIn = real ? undefined : await startEsimAccessStandIn(credentials);
+const esimGoReal = Boolean(process.env['ESIM_GO_API_KEY']?.trim());
+const esimGoKey = randomUUID();
+const esimGoStandIn = esimGoReal ? undefined : await startEsimGoStandIn({ apiKey: esimGoKey, port: 0 });
 // The ECB's rates: ECB_RATES_URL (a URL or a file) if set, the ECB's own with the real partner, else its stand-in.
 const ratesSource = process.env['ECB_RATES_URL']?.trim() || (real ? ECB_DAILY_RATES_URL : undefined);
 const ecbStandIn = ratesSource ? undefined : await startEcbStandIn();
@@ -53,8 +62,19 @@ try {
   const published = await readEcbRates(ratesSource ?? ecbStandIn!.url);
   const previous = previousAppliedRates(snapshotPath);
   const applied = applyRateBand(published.perEuro, previous);
-  const partner = createEsimAccessPartner(standIn ? { ...credentials, baseUrl: standIn.url } : esimAccessConfigFromEnv());
-  const { snapshot, unmatched } = await generateSnapshot(partner, {
+  const partners = [
+    {
+      id: ESIM_ACCESS,
+      catalogue: createEsimAccessPartner(standIn ? { ...credentials, baseUrl: standIn.url } : esimAccessConfigFromEnv()),
+      standIn: Boolean(standIn),
+    },
+    {
+      id: ESIM_GO,
+      catalogue: createEsimGoPartner(esimGoStandIn ? { apiKey: esimGoKey, baseUrl: esimGoStandIn.url } : esimGoConfigFromEnv()),
+      standIn: Boolean(esimGoStandIn),
+    },
+  ];
+  const { snapshot, unmatched } = await generateSnapshot(partners, {
     // The stand-in's port changes every run: name what it stands in for.
     source: ecbStandIn
       ? `${ECB_DAILY_RATES_URL} (stand-in, rates of ${ECB_FIXTURE_FILE.split('/').slice(-3).join('/')})`
@@ -65,11 +85,18 @@ try {
   });
   writeFileSync(snapshotPath, JSON.stringify(snapshot) + '\n');
   const euros = snapshot.packages.map((p) => p.prices[BASE_CURRENCY]);
+  const named = (p: (typeof partners)[number]) => `${p.catalogue.name}${p.standIn ? ' (stand-in)' : ''}`;
   console.log(
-    `Catalogue snapshot from ${partner.name}${standIn ? ' (stand-in)' : ''}: ${snapshot.countries.length} countries, ` +
-      `${snapshot.regions.length} regions, ${snapshot.packages.length} packages priced ` +
+    `Catalogue snapshot from ${partners.map(named).join(' and ')}: ${snapshot.countries.length} countries, ` +
+      `${snapshot.regions.length} regions, ${snapshot.packages.length} plans priced ` +
       `${Math.min(...euros) / 100}-${Math.max(...euros) / 100} ${BASE_CURRENCY} and in ${CURRENCIES.length - 1} more currencies.`,
   );
+  for (const p of partners) {
+    const offered = snapshot.packages.filter((plan) => plan.offers.some((offer) => offer.partner === p.id));
+    const alone = offered.filter((plan) => plan.offers.length === 1).length;
+    const pricing = offered.filter((plan) => plan.offers[0]!.partner === p.id).length;
+    console.log(`${named(p)} offers ${offered.length} plans, ${alone} of them sold by it alone; ${pricing} priced from its package.`);
+  }
   console.log(
     `ECB rates of ${published.date}${ecbStandIn ? ' (stand-in)' : ''}, per euro: ` +
       Object.entries(applied)
@@ -79,13 +106,16 @@ try {
         )
         .join(', '),
   );
-  if (unmatched.length > 0) {
+  for (const p of partners) {
+    const left = unmatched[p.id] ?? [];
+    if (left.length === 0) continue;
     console.log(
-      `Left out ${unmatched.length} partner packages that fit none of our destinations: ${unmatched.slice(0, 20).join(', ')}${unmatched.length > 20 ? ', ...' : ''}`,
+      `Left out ${left.length} ${p.catalogue.name} packages that fit none of our destinations: ${left.slice(0, 20).join(', ')}${left.length > 20 ? ', ...' : ''}`,
     );
   }
 } finally {
   await standIn?.close();
+  await esimGoStandIn?.close();
   await ecbStandIn?.close();
 }
 

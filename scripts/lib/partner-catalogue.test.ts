@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
-import type { Package } from '../../src/catalogue/schema.ts';
+import type { DataKind, Package } from '../../src/catalogue/schema.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
 import { listPartnerCatalogue, planKey } from './partner-catalogue.ts';
 import { startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => standIn.close());
 
 describe('listPartnerCatalogue', () => {
-  it('lists every location in one call, in a stable order, and joins every snapshot plan by planKey', async () => {
+  it('lists every location in one call, in a stable order, and joins every snapshot plan it offers by planKey', async () => {
     const partner = createEsimAccessPartner({ baseUrl: standIn.url, accessCode: 'code', secretKey: 'secret' });
     const catalogue = await listPartnerCatalogue(partner);
     expect(standIn.requests).toHaveLength(1);
@@ -21,7 +21,11 @@ describe('listPartnerCatalogue', () => {
 
     const byKey = new Map(catalogue.map((p) => [planKey(p), p]));
     expect(byKey.size).toBe(catalogue.length);
-    for (const pkg of snapshot.packages) {
+    const offered = snapshot.packages.flatMap((pkg) =>
+      pkg.offers.filter((o) => o.partner === 'esim-access').map((offer) => ({ pkg, offer })),
+    );
+    expect(offered.length).toBeGreaterThan(1000);
+    for (const { pkg, offer } of offered) {
       const key = planKey({
         countries: pkg.supportedCountries,
         dataAmount: pkg.metadata.dataAmount as Package['metadata']['dataAmount'],
@@ -29,7 +33,7 @@ describe('listPartnerCatalogue', () => {
         validityUnit: pkg.validityUnit as Package['validityUnit'],
         facts: pkg.facts as Package['facts'],
       });
-      expect(byKey.get(key)?.wholesaleUsdE4, pkg.id).toBeGreaterThan(0);
+      expect(byKey.get(key), pkg.id).toMatchObject({ partnerCode: offer.partnerCode, wholesaleUsdE4: offer.wholesaleUsdE4 });
     }
   });
 
@@ -44,8 +48,22 @@ describe('listPartnerCatalogue', () => {
       dataAmount: { value: 1, unit: 'GB' },
       validity: 7,
       validityUnit: 'day',
-      facts: { data: { kind: 'daily' } },
+      facts: { data: { kind: 'daily', after: { slowedToKbps: 512 } } },
     });
     expect(daily).not.toBe(key(['DE'], 1, 'GB'));
+  });
+
+  it('keys a daily or unlimited plan by what follows its volume: slowed to 512 kbps, to 1 Mbps, or cut off', () => {
+    const key = (data: DataKind) =>
+      planKey({ countries: ['DE'], dataAmount: { value: 1, unit: 'GB' }, validity: 7, validityUnit: 'day', facts: { data } });
+    const keys = [
+      key({ kind: 'daily', after: { slowedToKbps: 512 } }),
+      key({ kind: 'daily', after: { slowedToKbps: 1000 } }),
+      key({ kind: 'daily', after: 'cut' }),
+      key({ kind: 'unlimited', after: { slowedToKbps: 512 } }),
+      key({ kind: 'unlimited', after: { slowedToKbps: 1000 } }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(key({ kind: 'daily', after: { slowedToKbps: 512 } })).toBe(keys[0]);
   });
 });

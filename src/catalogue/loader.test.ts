@@ -85,6 +85,25 @@ describe('build-time catalogue loading', () => {
     warn.mockRestore();
   });
 
+  it("hands the pages the contract's fields only, even from an API that answers the partners' offers", async () => {
+    const internal = ['offers', 'partnerCode', 'wholesaleUsdE4', 'destination'];
+    const byId = new Map(snapshot.packages.map((p) => [p.id, p]));
+    const api = createCatalogueApi(snapshot);
+    // A catalogue API that leaks the snapshot's internal fields: the loader's schema drops them.
+    const leaky = async (request: Request) => {
+      const response = await api(request);
+      if (!new URL(request.url).pathname.endsWith('/packages')) return response;
+      const plans = (await response.json()) as Array<{ id: string }>;
+      return Response.json(plans.map((plan) => ({ ...byId.get(plan.id), ...plan })));
+    };
+    expect(await (await leaky(new Request('http://catalogue.internal/packages?regionId=DE'))).text()).toContain('"offers"');
+    for (const catalogue of [await loadCatalogue(), await loadCatalogue({ handler: leaky })]) {
+      const packages = [...catalogue.packages.values()].flat();
+      expect(packages).toHaveLength(snapshot.packages.length);
+      expect(packages.filter((p) => internal.some((field) => field in p)).map((p) => p.id)).toEqual([]);
+    }
+  });
+
   it('refuses an empty store, and a destination without plans', async () => {
     const empty = { ...snapshot, countries: [], regions: [] };
     await expect(loadCatalogue({ handler: createCatalogueApi(empty as typeof snapshot) })).rejects.toThrow(

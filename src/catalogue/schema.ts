@@ -200,12 +200,25 @@ function crossRecordInvariants({ countries, regions, packages }: Records, ctx: z
   }
 }
 
+/**
+ * One partner's package selling a plan (issue 48): which partner (a registry id), its code for the
+ * package and its wholesale price, US dollars × 10,000. Internal: the API never answers it.
+ */
+export const PartnerOffer = z.object({
+  partner: z.string().min(1, 'must not be empty'),
+  partnerCode: z.string().min(1, 'must not be empty'),
+  wholesaleUsdE4: z.number().int().nonnegative(),
+});
+export type PartnerOffer = z.infer<typeof PartnerOffer>;
+
 const SnapshotPackageObject = PackageObject.extend({
   destination: z.union([CountryCode, RegionCode]),
-  /** The partner's code for the package: what an order names. Internal: the API never answers it. */
+  /** The partner's code for the package the retail price is made from (the first offer's). Internal: the API never answers it. */
   partnerCode: z.string().min(1, 'must not be empty'),
-  /** The partner's price, US dollars × 10,000. Internal: the API never answers it. */
+  /** That package's price, US dollars × 10,000: what the one pricing function prices the plan from. Internal. */
   wholesaleUsdE4: z.number().int().nonnegative(),
+  /** Every partner's package of this plan, one per partner, the one the price is made from first. Internal. */
+  offers: z.array(PartnerOffer).min(1, 'needs at least one partner’s package'),
   /** Every package of the snapshot comes from the partner with a price in every currency, so it can be bought. */
   prices: Prices,
 }).omit({ price: true });

@@ -9,6 +9,11 @@ import { BASE_CURRENCY, type Currency } from './currencies.ts';
 export const PRICING_RULES = {
   /** What we keep after VAT and the payment fee, as a multiple of the wholesale cost (≥ 1). */
   markup: 2,
+  /**
+   * The floor of that multiple for one order (issue 48): a plan is priced from one partner's
+   * package, and an order goes to another partner only while its price still leaves this much.
+   */
+  minimumMarkup: 1.5,
   // German VAT. Under the EU one-stop shop the buyer's country's rate applies; with a higher
   // one (up to 27 %) the margin is thinner but the markup keeps it well above cost.
   vatRate: 0.19,

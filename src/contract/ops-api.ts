@@ -103,6 +103,8 @@ export const OpsOrder = z.object({
   order: OpsOrderSummary.extend({
     lang: z.string(),
     planId: z.string(),
+    /** The partner the order is sourced from, by name ('eSIM Go'; issue 48). */
+    partner: z.string(),
     partnerOrderNo: z.string().nullable(),
     /** The eSIM an order of kind top_up added to. */
     topUpOf: z.string().nullable(),

@@ -62,11 +62,22 @@ export function netRevenueMinor(amountMinor: number, config: PricingConfig): num
   return amountMinor * keptShare(config) - config.paymentFee.fixedMinor;
 }
 
+/**
+ * Whether selling at `amountMinor` a package that costs `wholesaleUsdE4` leaves at least the
+ * minimum markup (PRICING_RULES.minimumMarkup) after VAT and the payment fee.
+ */
+export function marginHolds(amountMinor: number, wholesaleUsdE4: number, config: PricingConfig): boolean {
+  return netRevenueMinor(amountMinor, config) >= PRICING_RULES.minimumMarkup * wholesaleCostMinor(wholesaleUsdE4, config);
+}
+
 /** A destination's plan with its price, as in the catalogue. */
 export interface PricedPlan {
   metadata: { dataAmount: DataAmount };
-  /** How the data is counted: plans are compared only with plans counted alike (absent: a fixed volume). */
-  facts?: { data: { kind: string } };
+  /**
+   * How the data is counted, and the speed once a day's volume is used: plans are compared only
+   * with plans counted alike and as fast after it (absent: a fixed volume).
+   */
+  facts?: { data: { kind: string; after?: unknown } };
   validity: number;
   validityUnit: Package['validityUnit'];
   wholesaleUsdE4: number;
@@ -74,8 +85,9 @@ export interface PricedPlan {
 }
 
 /**
- * A destination's plans with no larger plan cheaper than a smaller one of the same validity and
- * data kind (1 GB a day is not compared with 1 GB in all):
+ * A destination's plans with no larger plan cheaper than a smaller one of the same validity, data
+ * kind and speed after the day's volume (1 GB a day is not compared with 1 GB in all, nor a plan
+ * slowed to 512 kbps with one slowed to 1 Mbps):
  * such a price is raised to the first allowed ending at or above the dearest smaller plan's.
  * Never lowers a price; returns the plans in their order, changed ones as copies.
  */
@@ -84,7 +96,8 @@ export function enforceMonotonicPrices<T extends Omit<PricedPlan, 'wholesaleUsdE
   config: Pick<PricingConfig, 'priceEndings' | 'endingEvery'>,
 ): T[] {
   const raised = new Map<T, Price>();
-  for (const group of groupBy(plans, (plan) => `${plan.facts?.data.kind ?? 'total'} ${plan.validity} ${plan.validityUnit}`).values()) {
+  const counted = (plan: T) => `${plan.facts?.data.kind ?? 'total'} ${JSON.stringify(plan.facts?.data.after ?? null)}`;
+  for (const group of groupBy(plans, (plan) => `${counted(plan)} ${plan.validity} ${plan.validityUnit}`).values()) {
     const currencies = new Set(group.map((plan) => plan.price.currency));
     if (currencies.size > 1) throw new Error(`Plans of one destination priced in ${[...currencies].join(' and ')}`);
     const bySize = [...groupBy(group, (plan) => megabytes(plan.metadata.dataAmount))].sort(([a], [b]) => a - b);

@@ -30,6 +30,7 @@ import type { Partners } from './partner/registry.types.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
 import type { VapidConfig } from './config.ts';
 import { createPushSender } from './push/sender.ts';
+import { nextPartnerFrom } from './orders/partner-choice.ts';
 import { createPushSubscriptions } from './push/subscriptions.ts';
 
 export interface ShopApiOptions {
@@ -108,9 +109,11 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const esims = createEsimStore(db);
   const destination = destinationNames(catalogue);
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const plans = sellablePlans(catalogue);
   const fulfilment = createFulfilment({
     db,
     partners,
+    nextPartner: nextPartnerFrom(plans, partners, catalogue.exchangeRates.applied),
     stripe,
     mailer: options.mailer,
     siteUrl,
@@ -214,7 +217,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     siteUrl,
     store,
     esims,
-    plans: sellablePlans(catalogue),
+    plans,
     destination,
     partners,
     parsePartnerNotification: options.parsePartnerNotification ?? parsePartnerNotification,

@@ -118,6 +118,7 @@ const LEFT_UNSET: Record<string, string> = {
   PUBLIC_API_URL: 'unset: SITE_URL + /api, where Hosting forwards',
   VAPID_SUBJECT: 'unset: mailto: the address of MAIL_FROM',
   ESIM_ACCESS_TIMEOUT_MS: "unset: 30 s, inside Hosting's 60 s",
+  ESIM_GO_API_KEY: 'the second partner is optional: a secret, added once the provider has an eSIM Go account (docs/going-live.md)',
 };
 
 /** The environment one instance of the service starts with. */

@@ -16,10 +16,11 @@ import { migrate } from '../../src/server/db/migrate.ts';
 import { openPglite } from '../../src/server/db/pglite.ts';
 import { createMailer } from '../../src/server/mail/mailer.ts';
 import { createEsimAccessPartner } from '../../src/server/partner/esim-access/adapter.ts';
+import { createEsimGoPartner } from '../../src/server/partner/esim-go/adapter.ts';
+import { ESIM_ACCESS, ESIM_GO, partnerRegistry } from '../../src/server/partner/registry.ts';
 import { createStripe } from '../../src/server/payments/stripe.ts';
 import { ApiError, PriceChangedError, type CreateOrderRequest } from '../../src/contract/shop-api.ts';
 import { DIST } from '../support/dist.ts';
-import { esimAccessOnly } from '../support/delivery-stand-ins.ts';
 
 /**
  * The price a buyer sees on the built pages is the price the shop charges, for every plan (issue
@@ -62,7 +63,11 @@ beforeAll(async () => {
     },
     siteUrl: 'http://127.0.0.1:4321',
     basePath: '/api',
-    partners: esimAccessOnly(createEsimAccessPartner({ accessCode: 'unused', secretKey: 'unused', baseUrl: nowhere, retries: 0 })),
+    // Both partners, as the catalogue sells plans of both (issue 48): a plan only eSIM Go sells has no other partner.
+    partners: partnerRegistry({
+      [ESIM_ACCESS]: createEsimAccessPartner({ accessCode: 'unused', secretKey: 'unused', baseUrl: nowhere, retries: 0 }),
+      [ESIM_GO]: createEsimGoPartner({ apiKey: 'unused', baseUrl: nowhere, retries: 0 }),
+    }),
     mailer: createMailer({ smtpUrl: 'smtp://127.0.0.1:9', from: 'orders@localhost' }),
     partnerWebhookToken: 'unused',
     alerts: TEST_ALERTS,

@@ -26,6 +26,7 @@ import {
 import { standInEnv } from '../stand-in-env.ts';
 import { createFleet } from './fleet.ts';
 import { between, seeded } from './random.ts';
+import { ESIM_ACCESS } from '../../../src/server/partner/registry.ts';
 import { startStandIns } from './stand-ins.ts';
 
 /**
@@ -324,7 +325,8 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     }, 10_000);
     report.unref();
 
-    const plans = [...sellablePlans(embeddedSnapshot()).values()];
+    // The plans eSIM Access sells: the fault run's shop has no other partner (yet).
+    const plans = [...sellablePlans(embeddedSnapshot()).values()].filter((plan) => plan.pkg.offers.some((o) => o.partner === ESIM_ACCESS));
     let buyers: BuyerStats;
     try {
       buyers = await runBuyers({

@@ -249,6 +249,7 @@ function OrderDetails({
             <dl className="text-sm">
               <Fact term={m.order.iccid}>{esim.iccid ?? none}</Fact>
               <Fact term={m.order.esimTranNo}>{esim.esimTranNo ?? none}</Fact>
+              <Fact term={m.order.partner}>{order.partner}</Fact>
               <Fact term={m.order.partnerOrderNo}>{order.partnerOrderNo ?? none}</Fact>
               <Fact term={m.order.esimStatus}>{esim.status ?? none}</Fact>
               <Fact term={m.order.installStep}>{esim.installStep ?? none}</Fact>

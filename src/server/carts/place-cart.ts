@@ -8,11 +8,14 @@ import { priceIn } from '../../pricing/price-in.ts';
 import { soldPlan, type SellablePlan } from '../orders/plans.ts';
 import { OPEN_ORDER_LIFETIME_MS } from '../orders/store.ts';
 import type { NewOrder, OrderRow } from '../orders/store.types.ts';
-import { ESIM_ACCESS } from '../partner/registry.ts';
+import { choosePartner } from '../orders/partner-choice.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
 import type { CartRow, CartStore } from './store.ts';
 
-export type PlaceCartDeps = Pick<PlaceOrderDeps, 'stripe' | 'plans' | 'limits' | 'salesPause' | 'checkouts' | 'siteUrl'> & {
+export type PlaceCartDeps = Pick<
+  PlaceOrderDeps,
+  'stripe' | 'plans' | 'limits' | 'salesPause' | 'checkouts' | 'siteUrl' | 'partners' | 'catalogue'
+> & {
   carts: Pick<CartStore, 'openCart' | 'attachCheckout'>;
 };
 
@@ -46,6 +49,12 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
   if (stale)
     return { outcome: 'price_changed', prices: items.map(({ plan }) => ({ planId: plan.pkg.id, price: priceIn(plan.prices, currency) })) };
 
+  // Each plan from its partner of the moment: the cheapest whose margin holds (partner-choice.ts).
+  const offers = items.map(({ plan }) =>
+    choosePartner(plan.pkg.offers, priceIn(plan.prices, currency), deps.partners, deps.catalogue.exchangeRates.applied),
+  );
+  if (offers.some((offer) => !offer)) return { outcome: 'sales_paused' };
+
   const wait = await limits.take(
     'orders',
     caller.uid,
@@ -54,17 +63,16 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
   if (wait !== undefined) return { outcome: 'too_many_attempts', retryAfterSeconds: wait };
 
   const consentedAt = new Date();
-  const orders: NewOrder[] = items.flatMap(({ plan, quantity, travellers }) =>
+  const orders: NewOrder[] = items.flatMap(({ plan, quantity, travellers }, item) =>
     Array.from({ length: quantity }, (_, i) => ({
       uid: caller.uid,
       email: caller.email,
       emailVerified: caller.emailVerified,
       plan: soldPlan(plan),
       destination: plan.destination.code,
-      // The catalogue is eSIM Access's packages (issue 48 item 3 merges both partners').
-      partner: ESIM_ACCESS,
-      partnerCode: plan.pkg.partnerCode,
-      wholesaleUsdE4: plan.pkg.wholesaleUsdE4,
+      partner: offers[item]!.partner,
+      partnerCode: offers[item]!.partnerCode,
+      wholesaleUsdE4: offers[item]!.wholesaleUsdE4,
       price: priceIn(plan.prices, currency),
       lang: request.lang,
       termsVersion: TERMS_VERSION,

@@ -16,7 +16,10 @@ import { jsonBody, langQuery } from '../validation.ts';
 import { placeCart } from './place-cart.ts';
 import { createCartStore, type CartRow } from './store.ts';
 
-export type CartRoutesDeps = Pick<PlaceOrderDeps, 'stripe' | 'plans' | 'limits' | 'salesPause' | 'checkouts' | 'siteUrl'> & {
+export type CartRoutesDeps = Pick<
+  PlaceOrderDeps,
+  'stripe' | 'plans' | 'limits' | 'salesPause' | 'checkouts' | 'siteUrl' | 'partners' | 'catalogue'
+> & {
   auth: MiddlewareHandler<BuyerEnv>;
   db: Db;
   esims: Pick<EsimStore, 'ownedOne'>;

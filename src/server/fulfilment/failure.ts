@@ -11,13 +11,16 @@ export interface FailurePolicy {
   deliveryPromiseMs: number;
 }
 
-/** A failure the same call cannot fix by being tried again: the order goes straight to its refund. */
-const hopeless = (error: unknown) =>
+/**
+ * A failure the same call cannot fix by being tried again: the order goes straight to its refund.
+ * A top-up the eSIM's partner does not allow (its state forbids it) is one, whatever the partner calls the call.
+ */
+const hopeless = (error: unknown, order: { kind: string }) =>
   refused(error) &&
   (error.kind === 'not_found' ||
     error.kind === 'price_changed' ||
     error.kind === 'insufficient_balance' ||
-    (error.call === 'esim/topup' && error.kind === 'not_allowed'));
+    (order.kind === 'top_up' && error.kind === 'not_allowed'));
 
 /** How long until the order's delivery promise runs out (negative once it has). */
 async function deliveryPromiseLeft(ctx: StepContext, policy: FailurePolicy, id: string): Promise<number> {
@@ -40,7 +43,7 @@ export async function failedTry(ctx: StepContext, policy: FailurePolicy, lease: 
   const delivering = state === 'paid' || state === 'provisioning';
   // The promised time counts from the payment: a try left for after it is made at it instead.
   const promiseLeftMs = delivering ? await deliveryPromiseLeft(ctx, policy, id) : Infinity;
-  if (!delivering || (attempts < delays.length && !hopeless(error) && promiseLeftMs > 0)) {
+  if (!delivering || (attempts < delays.length && !hopeless(error, lease.order) && promiseLeftMs > 0)) {
     console.error('fulfilment: will try again', id, `try ${attempts}`, text);
     // The wait for this many failures (computed in SQL), at most what is left of the promise.
     await lease.release({

@@ -43,6 +43,7 @@ export function createFulfilment(options: FulfilmentOptions): Fulfilment {
   const ctx: StepContext = {
     db,
     partners: options.partners,
+    nextPartner: options.nextPartner,
     stripe: options.stripe,
     orders: createOrderStore(db),
     esims: createEsimStore(db),

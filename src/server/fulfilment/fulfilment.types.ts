@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
 import type { Locale } from '../../i18n/locales.ts';
+import type { PartnerOffer } from '../../catalogue/schema.ts';
 import type { Db } from '../db/db.types.ts';
+import type { OrderRow, OrderSourcing } from '../orders/store.types.ts';
 import type { Mailer } from '../mail/mailer.types.ts';
 import type { Partners } from '../partner/registry.types.ts';
 import type { OrderRunner } from '../esims/services.types.ts';
@@ -17,6 +19,11 @@ export interface Fulfilment extends OrderRunner {
 export interface FulfilmentOptions {
   db: Db;
   partners: Partners;
+  /**
+   * The next partner for an order its partner refused (issue 48 item 5): another partner's package
+   * of the order's plan whose margin holds at what the buyer paid, none of `tried`; none: no failover.
+   */
+  nextPartner?: (order: OrderRow & OrderSourcing, tried: readonly string[]) => PartnerOffer | undefined;
   stripe: Stripe;
   mailer: Mailer;
   /** The site's address (links in e-mails) and its name. */

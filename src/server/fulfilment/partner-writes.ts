@@ -70,6 +70,15 @@ export const partnerWrites = {
     return Number(row!.id);
   },
 
+  /** The partners this order's eSIM was ordered from so far (a failover's tries), in order. */
+  async orderedFrom(tx: Queryable, orderId: string): Promise<string[]> {
+    const rows = await tx.query<{ partner: string }>(
+      `SELECT partner FROM partner_writes WHERE order_id = $1 AND call = 'esim/order' GROUP BY partner ORDER BY min(id)`,
+      [orderId],
+    );
+    return rows.map((row) => row.partner);
+  },
+
   async settle(tx: Queryable, id: number, outcome: 'applied' | 'refused', detail: string): Promise<void> {
     await tx.query(`UPDATE partner_writes SET outcome = $2, detail = $3, settled_at = now() WHERE id = $1`, [id, outcome, detail]);
   },

@@ -14,6 +14,7 @@ import { orderNumber } from '../orders/store.ts';
 import { orderTimeline } from './timeline.ts';
 import { jobByKey } from '../jobs/queue.ts';
 import { orderJobKey } from '../jobs/order-jobs.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { convert, currencyOf, shareOf, type Charge, type Money } from './money.ts';
 
 /** The buyer's account as the back office shows it: the accounts service's word, or 'deleted' for a detached order. */
@@ -133,7 +134,13 @@ interface PaymentRow {
  * order. Its money in its own currency; `rates` are the catalogue's applied exchange rates, what the
  * wholesale price is converted at (as the price was made).
  */
-export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerEuro, id: string): Promise<OpsOrder | undefined> {
+export async function orderDetail(
+  db: Queryable,
+  accounts: Accounts,
+  partners: Pick<Partners, 'nameOf'>,
+  rates: PerEuro,
+  id: string,
+): Promise<OpsOrder | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
   const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks, links, [traveller], job] = await Promise.all([
@@ -168,6 +175,7 @@ export async function orderDetail(db: Queryable, accounts: Accounts, rates: PerE
       ...summary({ ...order, attention: [...order.attention, ...signals] }),
       lang: order.lang,
       planId: order.plan_id,
+      partner: partners.nameOf(order.partner),
       partnerOrderNo: order.partner_order_no,
       topUpOf: order.top_up_of,
       exchangeOf: links.exchange_of,

@@ -70,7 +70,7 @@ const opsErrors: ErrorHandler<OpsEnv> = (error, c) => {
 export function opsRoutes(deps: OpsRouteDeps) {
   const { db, accounts, orderActions: orders, accountActions: people } = deps;
   const rates = deps.catalogue.exchangeRates.applied;
-  const detail = async (id: string) => orderDetail(db, accounts, rates, id);
+  const detail = async (id: string) => orderDetail(db, accounts, deps.partners, rates, id);
   const notFound = (c: Parameters<typeof fail>[0]) => fail(c, 404, ERROR_CODES.notFound, 'There is no such order.');
 
   return (

@@ -10,7 +10,7 @@ import { exchangeRefusal, type ExchangeRefusal } from '../esims/exchange.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { DestinationOf } from '../esims/view.ts';
 import type { UserLimiter } from '../limits.types.ts';
-import { ESIM_ACCESS } from '../partner/registry.ts';
+import { choosePartner } from './partner-choice.ts';
 import type { Partners } from '../partner/registry.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
@@ -140,16 +140,18 @@ export async function placeOrder(
   } else {
     const plan = plans.get(request.planId);
     if (!plan) return { outcome: 'unknown_plan' };
-    const { pkg } = plan;
+    const price = priceIn(plan.prices, currency);
+    // From its partner of the moment: the cheapest whose margin holds at this price (partner-choice.ts).
+    const offer = choosePartner(plan.pkg.offers, price, partners, deps.catalogue.exchangeRates.applied);
+    if (!offer) return { outcome: 'sales_paused' };
     sale = {
       plan: soldPlan(plan),
       destination: plan.destination.code,
       destinationName: plan.destination.names[request.lang],
-      // The catalogue is eSIM Access's packages (issue 48 item 3 merges both partners').
-      partner: ESIM_ACCESS,
-      partnerCode: pkg.partnerCode,
-      wholesaleUsdE4: pkg.wholesaleUsdE4,
-      price: priceIn(plan.prices, currency),
+      partner: offer.partner,
+      partnerCode: offer.partnerCode,
+      wholesaleUsdE4: offer.wholesaleUsdE4,
+      price,
     };
   }
   if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {

@@ -13,6 +13,12 @@ import type { PartnerPriority } from './partner-budget.types.ts';
  */
 export interface EsimPartner extends PartnerCatalogue {
   /**
+   * Whether the partner notifies us once an order's eSIM is allocated (eSIM Access's ORDER_STATUS):
+   * the delivery then reads the profile when told. Without (eSIM Go assigns at once), it reads it
+   * right after ordering.
+   */
+  readonly notifiesAllocation: boolean;
+  /**
    * Orders eSIMs of one package. Idempotent by `transactionId`: ordering again with the same id
    * (a retry, a restarted server) answers the same partner order and never buys a second eSIM.
    * The profile is allocated later: learn it from the partner's notification or `queryProfiles`.

@@ -12,6 +12,7 @@ export function partnerRegistry(partners: Readonly<Record<string, EsimPartner>>)
   if (ids.length === 0) throw new Error('The shop needs at least one eSIM partner');
   return {
     ids,
+    nameOf: (id) => partners[id]?.name ?? id,
     of(id) {
       const partner = partners[id];
       if (!partner) throw new Error(`No eSIM partner "${id}" in this shop (it has ${ids.join(', ')})`);

@@ -9,4 +9,6 @@ export interface Partners {
   readonly ids: readonly string[];
   /** The partner with this id (a row's `partner`); throws for one this shop does not run with. */
   of(id: string): EsimPartner;
+  /** The partner's name ('eSIM Go') for operators; the id itself for one this shop does not run with. */
+  nameOf(id: string): string;
 }

@@ -1,13 +1,19 @@
-import { setPartnerOrder } from '../../orders/sourcing.ts';
+import { setPartnerOrder, switchPartner } from '../../orders/sourcing.ts';
+import type { PartnerErrorKind } from '../../partner/partner.types.ts';
 import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
 import { LeaseLost } from '../lease.ts';
 import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
 
+/** Refusals another partner may not share: it has the package, the stock, the balance, the price. */
+const FAILOVER = new Set<PartnerErrorKind>(['out_of_stock', 'insufficient_balance', 'price_changed', 'not_found']);
+
 /**
  * Orders the eSIM at the partner, at most the price it was sold at (the partner refuses a higher
- * one). A repeat is harmless: the partner keeps one order per transactionId (our order id). The
+ * one). A refusal another partner may not share (FAILOVER) sends the order to the next partner
+ * whose margin holds (StepContext.nextPartner), in the same try: the first partner's write is
+ * settled refused (nothing applied) before the second is sent, so an order never has two eSIMs. A repeat is harmless: the partner keeps one order per transactionId (our order id). The
  * write is recorded before it is sent; an earlier try whose answer never came is settled by looking
  * the order up at the partner first. Answers the partner's order number, or undefined when it was
  * ordered just now (the partner allocates and says so: ORDER_STATUS GOT_RESOURCE runs the order again).
@@ -36,8 +42,16 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
       // Refused after an unknown earlier try: the refusal may be 'that order exists'.
       partnerOrderNo = refused(error) ? ((await lookUp()) ?? null) : null;
       if (!partnerOrderNo) {
-        if (refused(error) && !earlier) await lease.write((tx) => partnerWrites.settle(tx, write, 'refused', error.code ?? error.message));
-        throw error;
+        if (!refused(error) || earlier) throw error;
+        // Refused, nothing applied: settled so, and the order goes to the next partner if one can deliver it.
+        const next = await lease.write(async (tx) => {
+          await partnerWrites.settle(tx, write, 'refused', error.code ?? error.message);
+          const offer = FAILOVER.has(error.kind!) ? ctx.nextPartner?.(order, await partnerWrites.orderedFrom(tx, order.id)) : undefined;
+          return offer && (await switchPartner(tx, order.id, offer)) ? offer : undefined;
+        });
+        if (!next) throw error;
+        console.error('fulfilment: failing over', order.id, `${order.partner} → ${next.partner}:`, error.message);
+        return run(ctx, lease, { ...order, partner: next.partner, partner_code: next.partnerCode, wholesale_usd_e4: next.wholesaleUsdE4 });
       }
     }
   }

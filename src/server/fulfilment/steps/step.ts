@@ -12,6 +12,7 @@ import { SOURCING_COLUMNS, SOURCING_JOIN } from '../../orders/sourcing.ts';
 import type { createFulfilmentEmails } from '../emails.ts';
 import { LeaseLost } from '../lease.ts';
 import type { Lease } from '../lease.types.ts';
+import type { FulfilmentOptions } from '../fulfilment.types.ts';
 
 /**
  * A step of a delivery workflow (issue 47 item 2), the way Medusa writes one (createStep with an
@@ -33,6 +34,7 @@ export interface StepContext {
   db: Db;
   /** The partners: each call goes to the order's or the eSIM's own. */
   partners: Partners;
+  nextPartner?: FulfilmentOptions['nextPartner'];
   stripe: Stripe;
   orders: OrderStore;
   esims: EsimStore;

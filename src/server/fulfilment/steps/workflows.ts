@@ -6,7 +6,7 @@ import { readProfile } from './read-profile.ts';
 import { releaseReplaced } from './release-replaced.ts';
 import { replacementFailed } from './replacement-failed.ts';
 import { screen } from './screen.ts';
-import type { OrderInWork, Outcome, Step, StepContext } from './step.ts';
+import { fresh, type OrderInWork, type Outcome, type Step, type StepContext } from './step.ts';
 import { topUp } from './top-up.ts';
 
 /**
@@ -37,11 +37,16 @@ export interface Workflow {
 const screened = async (ctx: StepContext, lease: Lease, order: OrderInWork) =>
   (await screen.run(ctx, lease, order)) === 'held' ? 'held' : 'go';
 
-/** The partner's order, then (on a later run: the partner allocates and says so) its profile. */
+/**
+ * The partner's order, then its profile: on a later run when the partner allocates and says so,
+ * at once from a partner that allocates without a word (EsimPartner.notifiesAllocation).
+ */
 async function orderAndRead(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<boolean> {
   if (!order.partner_order_no) {
     await orderAtPartner.run(ctx, lease, order);
-    return false;
+    const ordered = await fresh(ctx, order.id);
+    if (!ordered.partner_order_no || ctx.partners.of(ordered.partner).notifiesAllocation) return false;
+    return readProfile.run(ctx, lease, ordered);
   }
   return readProfile.run(ctx, lease, order);
 }

@@ -93,6 +93,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
   const call = createEsimAccessClient(config);
   return {
     name: PARTNER,
+    notifiesAllocation: true,
     async listPackages(query: PackageQuery = {}) {
       const body: Record<string, string> = { type: 'BASE' };
       if (query.location) body['locationCode'] = query.location;

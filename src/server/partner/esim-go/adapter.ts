@@ -29,6 +29,8 @@ export function createEsimGoPartner(config: EsimGoConfig): EsimPartner {
   const catalogue = createCatalogue(call, reader);
   return {
     name: PARTNER,
+    // An order assigns its bundle to a new eSIM at once (Create orders, assign: true): nothing to wait for.
+    notifiesAllocation: false,
     listPackages: catalogue.listPackages,
     orderEsim: (order) => orderEsim(call, order),
     findOrder: (transactionId, placedAround) => findOrder(call, transactionId, placedAround),

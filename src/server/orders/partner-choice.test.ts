@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { PartnerOffer } from '../../catalogue/schema.ts';
+import { pricingFor, retailPrice } from '../../pricing/pricing.ts';
+import { choosePartner } from './partner-choice.ts';
+
+const RATES = { USD: 1.1628, GBP: 0.878, CHF: 0.931, PLN: 4.235, JPY: 181.2, CAD: 1.625, AUD: 1.785, BRL: 6.21 };
+const both = { ids: ['esim-access', 'esim-go'] };
+const access = (wholesaleUsdE4: number): PartnerOffer => ({ partner: 'esim-access', partnerCode: 'P-DE-1', wholesaleUsdE4 });
+const go = (wholesaleUsdE4: number): PartnerOffer => ({ partner: 'esim-go', partnerCode: 'esim_1GB_7D_DE_V2', wholesaleUsdE4 });
+/** The plan's price as the catalogue makes it: from the first offer, in euros. */
+const priceFrom = (offer: PartnerOffer) => retailPrice(offer.wholesaleUsdE4, pricingFor('EUR', RATES));
+
+describe('the partner an order goes to', () => {
+  it('is the cheapest of the partners this shop runs with', () => {
+    const offers = [access(18_000), go(12_000)];
+    expect(choosePartner(offers, priceFrom(offers[0]!), both, RATES)?.partner).toBe('esim-go');
+    // eSIM Go cheaper, but not in this shop.
+    expect(choosePartner(offers, priceFrom(offers[0]!), { ids: ['esim-access'] }, RATES)?.partner).toBe('esim-access');
+    const dearer = [access(12_000), go(18_000)];
+    expect(choosePartner(dearer, priceFrom(dearer[0]!), both, RATES)).toEqual(access(12_000));
+  });
+
+  it('is one whose margin holds at the price the buyer pays, else none', () => {
+    // Priced from eSIM Access's 1.20 USD: eSIM Go at 1.50 still leaves the minimum markup, at 2.00 it does not.
+    const price = priceFrom(access(12_000));
+    expect(choosePartner([access(12_000), go(15_000)], price, both, RATES, ['esim-access'])?.partner).toBe('esim-go');
+    expect(choosePartner([access(12_000), go(20_000)], price, both, RATES, ['esim-access'])).toBeUndefined();
+    // A price in another currency is checked in that currency.
+    const yen = retailPrice(12_000, pricingFor('JPY', RATES));
+    expect(choosePartner([go(15_000)], yen, both, RATES)?.partner).toBe('esim-go');
+    expect(choosePartner([go(20_000)], yen, both, RATES)).toBeUndefined();
+  });
+
+  it('skips the partners already tried', () => {
+    const offers = [access(12_000), go(11_000)];
+    expect(choosePartner(offers, priceFrom(offers[0]!), both, RATES, ['esim-go'])?.partner).toBe('esim-access');
+    expect(choosePartner(offers, priceFrom(offers[0]!), both, RATES, ['esim-go', 'esim-access'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,39 @@
+import type { PartnerOffer, Price } from '../../catalogue/schema.ts';
+import type { Currency } from '../../config/currencies.ts';
+import type { PerEuro } from '../../pricing/exchange-rates.ts';
+import { marginHolds, pricingFor } from '../../pricing/pricing.ts';
+import type { Partners } from '../partner/registry.types.ts';
+import type { SellablePlan } from './plans.ts';
+import type { OrderRow } from './store.types.ts';
+
+/**
+ * The partner an order of a plan goes to (issue 48 item 4): of the plan's offers from partners this
+ * shop runs with, the cheapest whose margin holds at the price the buyer pays (pricing.ts
+ * marginHolds); undefined when none does. `skip`: partners not to choose again (a failover).
+ */
+export function choosePartner(
+  offers: readonly PartnerOffer[],
+  price: Price,
+  partners: Pick<Partners, 'ids'>,
+  rates: PerEuro,
+  skip: readonly string[] = [],
+): PartnerOffer | undefined {
+  const pricing = pricingFor(price.currency as Currency, rates);
+  return offers
+    .filter((offer) => partners.ids.includes(offer.partner) && !skip.includes(offer.partner))
+    .filter((offer) => marginHolds(price.amountMinor, offer.wholesaleUsdE4, pricing))
+    .sort((a, b) => a.wholesaleUsdE4 - b.wholesaleUsdE4)[0];
+}
+
+/**
+ * The next partner for a paid eSIM order its partner refused (FulfilmentOptions.nextPartner): the
+ * plan's offers as the catalogue lists them now, at the price the buyer paid. None for a top-up
+ * (only its eSIM's partner can apply it) or a replacement at our cost (nothing paid to weigh it by).
+ */
+export function nextPartnerFrom(plans: ReadonlyMap<string, SellablePlan>, partners: Pick<Partners, 'ids'>, rates: PerEuro) {
+  return (order: Pick<OrderRow, 'kind' | 'plan_id' | 'amount_minor' | 'currency'>, tried: readonly string[]) => {
+    const plan = plans.get(order.plan_id);
+    if (!plan || order.kind !== 'esim' || order.amount_minor === 0) return undefined;
+    return choosePartner(plan.pkg.offers, { amountMinor: order.amount_minor, currency: order.currency }, partners, rates, tried);
+  };
+}

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
+import { firebaseAccounts } from './auth.ts';
+import { OpsOrder } from '../contract/ops-api.ts';
+import { databaseDrivers } from '../../tests/support/databases.ts';
+import {
+  orderRequest,
+  openAndPay,
+  testCatalogue,
+  topUpRequest,
+  untilDelivered,
+  untilInstalled,
+  waitFor,
+} from '../../tests/support/shop-api.ts';
+import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
+import { startEsimGoStandIn, type EsimGoStandIn } from '../../stand-ins/esim-go/server.ts';
+import type { Snapshot } from '../catalogue/schema.ts';
+import { EsimList, OrderView, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
+import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
+import { partnerRegistry, ESIM_ACCESS, ESIM_GO } from './partner/registry.ts';
+
+/**
+ * The shop with both partners (issue 48 items 1 and 4): an order goes to the cheapest partner whose
+ * margin holds, recorded with that partner's code and price; its eSIM is that partner's, and every
+ * later call for it (usage, the diagnosis, a top-up, the refund's cancel, the partner's callbacks)
+ * goes to that partner, never to the other. Over HTTP, with both partners' stand-ins.
+ */
+const SITE = 'http://127.0.0.1:4341';
+const API_KEY = 'test-esim-go-api-key';
+const GO_BUNDLE = 'esim_1GB_7D_DE_V2';
+const base = testCatalogue();
+let esimGo: EsimGoStandIn;
+
+/** The test catalogue, with eSIM Go offering Germany 1 GB 7 days at its stand-in's price, below eSIM Access's. */
+function withEsimGoOffer(catalogue: Snapshot, goUsd: number): Snapshot {
+  return {
+    ...catalogue,
+    packages: catalogue.packages.map((pkg) =>
+      pkg.id === base.PLAN.pkg.id
+        ? {
+            ...pkg,
+            offers: [
+              { partner: ESIM_ACCESS, partnerCode: pkg.partnerCode, wholesaleUsdE4: pkg.wholesaleUsdE4 },
+              { partner: ESIM_GO, partnerCode: GO_BUNDLE, wholesaleUsdE4: Math.round(goUsd * 10_000) },
+            ],
+          }
+        : pkg,
+    ),
+  };
+}
+/** eSIM Go's price of the plan, USD: a fifth below eSIM Access's, in cents as eSIM Go prices. */
+const GO_USD = Math.round((base.PLAN.pkg.wholesaleUsdE4 * 0.8) / 100) / 100;
+const catalogue = withEsimGoOffer(base.catalogue, GO_USD);
+
+describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', (driver) => {
+  beforeAll(async () => {
+    esimGo = await startEsimGoStandIn({ apiKey: API_KEY });
+    esimGo.setPrice(GO_BUNDLE, GO_USD);
+  });
+  // Registered before the test bed's, so it runs after the bed's own (hooks after tests run in reverse).
+  afterAll(async () => esimGo?.close());
+  const bed = shopTestBed(driver, {
+    catalogue,
+    siteUrl: SITE,
+    allocationDelayMs: 200,
+    api: (stand) => ({
+      partners: partnerRegistry({
+        [ESIM_ACCESS]: stand.esimAccess,
+        [ESIM_GO]: createEsimGoPartner({ apiKey: API_KEY, baseUrl: esimGo.url, retries: 0 }),
+      }),
+      esimGoCallbackKey: API_KEY,
+    }),
+  });
+  // eSIM Go's callbacks reach the API under test (signed with the key it was built with).
+  beforeAll(() => esimGo.setCallbackUrl(`${bed.api.url}/api/webhooks/esim-go`));
+  const { call } = bed;
+  const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
+  const postOrder = (token: string, request: CreateOrderRequest) =>
+    call('/orders', { method: 'POST', token, body: JSON.stringify(request) });
+  const sourcing = async (orderId: string) =>
+    (
+      await bed.db.query<{ partner: string; partner_code: string; wholesale_usd_e4: number }>(
+        'SELECT partner, partner_code, wholesale_usd_e4 FROM order_sourcing WHERE order_id = $1',
+        [orderId],
+      )
+    )[0];
+  /** eSIM Access's calls naming this transaction or eSIM. */
+  const atEsimAccess = (orderId: string) => bed.stand.partner.requests.filter((r) => JSON.stringify(r.body ?? {}).includes(orderId));
+  const goCalls = (iccid: string) => esimGo.requests.filter((r) => r.path.includes(iccid) || JSON.stringify(r.body ?? {}).includes(iccid));
+
+  it('orders from the cheaper partner, and every later call for its eSIM goes to that partner', async () => {
+    const buyer = await signUp();
+    const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+    const read = () => readOrder(buyer.idToken, order.id);
+    const delivered = await untilDelivered(read);
+
+    // Sourced at eSIM Go, with its code and its price of the moment; the eSIM is eSIM Go's, labelled with our order.
+    expect(await sourcing(order.id)).toEqual({ partner: ESIM_GO, partner_code: GO_BUNDLE, wholesale_usd_e4: Math.round(GO_USD * 10_000) });
+    const iccid = esimGo.iccidOfTransaction(order.id)!;
+    expect(iccid).toBeDefined();
+    expect(await bed.db.query('SELECT partner, iccid FROM esims WHERE order_id = $1', [order.id])).toEqual([{ partner: ESIM_GO, iccid }]);
+    expect(delivered.esim?.install?.lpa).toMatch(/^LPA:1\$/);
+    expect(esimGo.ordersPlaced().filter((o) => o.iccids.includes(iccid))).toHaveLength(1);
+    expect(atEsimAccess(order.id)).toEqual([]);
+    // The back office names the order's partner.
+    const support = await signUp();
+    await firebaseAccounts('demo-esim').setRole(support.uid, 'support');
+    const { idToken } = await signIn(support.email);
+    const page = OpsOrder.parse(await (await call(`/ops/orders/${order.id}`, { token: idToken })).json());
+    expect(page.order).toMatchObject({ partner: 'eSIM Go', partnerOrderNo: expect.any(String) });
+
+    // The phone installs it and uses data: eSIM Go's signed callbacks reach the shop, which reads eSIM Go back.
+    await untilInstalled(read, () => esimGo.installEsim(iccid, 'Installed'));
+    esimGo.useData(iccid, 300 * 1_000_000);
+    // The install, the first use and the use so far: each answered by the shop.
+    const answered = await waitFor(
+      async () => esimGo.callbacks.filter((c) => c.body.includes(iccid)),
+      (callbacks) => callbacks.length >= 3 && callbacks.every((c) => c.status !== null),
+    );
+    expect(answered.map((c) => [c.status, JSON.parse(c.body).alertType])).toEqual([
+      [200, 'ProfileStatusChange'],
+      [200, 'FirstUse'],
+      [200, 'Utilisation'],
+    ]);
+
+    // My eSIMs' data use and the diagnosis read eSIM Go.
+    const before = goCalls(iccid).length;
+    await bed.db.query(`UPDATE esims SET usage_checked_at = now() - interval '1 hour', state_read_at = NULL WHERE order_id = $1`, [
+      order.id,
+    ]);
+    const listed = EsimList.parse(await (await call('/esims?lang=de', { token: buyer.idToken })).json()).esims;
+    expect(listed.find((e) => e.id === order.id)?.usage?.usedBytes).toBeGreaterThan(0);
+    expect((await call(`/esims/${order.id}/diagnosis?lang=de`, { token: buyer.idToken })).status).toBe(200);
+    expect(goCalls(iccid).length).toBeGreaterThan(before);
+
+    // Its top-ups are eSIM Go's, and the one bought is applied there.
+    const offered = TopUpPlans.parse(await (await call(`/esims/${order.id}/top-ups?lang=de`, { token: buyer.idToken })).json());
+    expect(offered.plans.length).toBeGreaterThan(0);
+    const { order: topUp } = await openAndPay(() => postOrder(buyer.idToken, topUpRequest(offered.plans[0]!, order.id)));
+    await untilDelivered(() => readOrder(buyer.idToken, topUp.id));
+    expect((await sourcing(topUp.id))?.partner).toBe(ESIM_GO);
+    expect(esimGo.ordersPlaced().filter((o) => o.iccids.includes(iccid))).toHaveLength(2);
+    expect(atEsimAccess(order.id).concat(atEsimAccess(topUp.id))).toEqual([]);
+  });
+
+  it('cancels an unused eSIM at its own partner when its buyer asks for the refund', async () => {
+    const buyer = await signUp();
+    const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+    await untilDelivered(() => readOrder(buyer.idToken, order.id));
+    const iccid = esimGo.iccidOfTransaction(order.id)!;
+    const balance = esimGo.balance;
+
+    const refund = await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect(refund.status).toBe(200);
+    await waitFor(
+      async () => (await readOrder(buyer.idToken, order.id)).state,
+      (state) => state === 'refunded',
+    );
+    // eSIM Go refunded the unused bundle to our balance; eSIM Access was never asked.
+    expect(esimGo.balance).toBeCloseTo(balance + GO_USD, 2);
+    expect(esimGo.esim(iccid)?.inAccount).toBe(false);
+    expect(atEsimAccess(order.id)).toEqual([]);
+  });
+
+  it('fails over to the other partner when the cheaper one refuses (out of balance), with one eSIM and the refusal on record', async () => {
+    const buyer = await signUp();
+    const balance = esimGo.balance;
+    esimGo.setBalance(0);
+    try {
+      const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+      const delivered = await untilDelivered(() => readOrder(buyer.idToken, order.id));
+      expect(delivered.esim?.install?.lpa).toMatch(/^LPA:1\$/);
+      // Delivered by eSIM Access at its own price; eSIM Go sold nothing.
+      expect(await sourcing(order.id)).toEqual({
+        partner: ESIM_ACCESS,
+        partner_code: base.PLAN.pkg.partnerCode,
+        wholesale_usd_e4: base.PLAN.pkg.wholesaleUsdE4,
+      });
+      expect(esimGo.iccidOfTransaction(order.id)).toBeUndefined();
+      expect(bed.stand.partner.tranNoOfTransaction(order.id)).toBeDefined();
+      expect(
+        await bed.db.query('SELECT partner, outcome FROM partner_writes WHERE order_id = $1 AND call = $2 ORDER BY id', [
+          order.id,
+          'esim/order',
+        ]),
+      ).toEqual([
+        { partner: ESIM_GO, outcome: 'refused' },
+        { partner: ESIM_ACCESS, outcome: 'applied' },
+      ]);
+    } finally {
+      esimGo.setBalance(balance);
+    }
+  });
+
+  it('refunds as before when no partner can deliver: both refuse', async () => {
+    const buyer = await signUp();
+    const balance = esimGo.balance;
+    const accessBalance = await bed.stand.esimAccess.balance();
+    esimGo.setBalance(0);
+    bed.stand.partner.setBalance(0);
+    try {
+      const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+      await waitFor(
+        async () => (await readOrder(buyer.idToken, order.id)).state,
+        (state) => state === 'refunded',
+        20_000,
+      );
+      expect(esimGo.iccidOfTransaction(order.id)).toBeUndefined();
+      expect(bed.stand.partner.tranNoOfTransaction(order.id)).toBeUndefined();
+    } finally {
+      esimGo.setBalance(balance);
+      bed.stand.partner.setBalance(accessBalance);
+    }
+  });
+});
