@@ -38,6 +38,10 @@ export interface WebhookRoutesDeps {
 
 /** What the payment provider and the eSIM partners tell us, mounted at /webhooks: POST /stripe, /partner/:token (eSIM Access), /esim-go. */
 export function webhookRoutes(deps: WebhookRoutesDeps) {
+  const partnerBodyLimit = bodyLimit({
+    maxSize: MAX_PARTNER_BODY_BYTES,
+    onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The notification is too large.'),
+  });
   const { db, stripe, store, esims, partners, fulfilment, alerts } = deps;
   return (
     new Hono()
@@ -65,39 +69,25 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
       )
       // The partner's notifications are not signed: a secret in the URL keeps strangers out, and each
       // one only makes us ask the partner (DESIGN 6). Answered at once; the work follows.
-      .post(
-        '/partner/:token',
-        bodyLimit({
-          maxSize: MAX_PARTNER_BODY_BYTES,
-          onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The notification is too large.'),
-        }),
-        async (c) => {
-          if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
-          const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
-          if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
-          const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_ACCESS, notification);
-          return c.json({ received: true, outcome });
-        },
-      )
+      .post('/partner/:token', partnerBodyLimit, async (c) => {
+        if (!sameSecret(c.req.param('token'), deps.partnerWebhookToken)) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
+        const notification = deps.parsePartnerNotification(await c.req.json().catch(() => undefined));
+        if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not a partner notification.');
+        const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_ACCESS, notification);
+        return c.json({ received: true, outcome });
+      })
       // eSIM Go signs its callbacks (V3: an HMAC-SHA256 of the raw body keyed by the API key); each
       // is a hint too, read back from eSIM Go before anything is stored.
-      .post(
-        '/esim-go',
-        bodyLimit({
-          maxSize: MAX_PARTNER_BODY_BYTES,
-          onError: (c) => fail(c, 413, ERROR_CODES.bodyTooLarge, 'The notification is too large.'),
-        }),
-        async (c) => {
-          const key = deps.esimGoCallbackKey;
-          if (!key) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
-          const raw = await c.req.text();
-          if (!verifyEsimGoSignature(raw, c.req.header('x-signature-sha256'), key))
-            return fail(c, 401, 'bad_signature', 'The X-Signature-SHA256 header does not verify.');
-          const notification = parseEsimGoNotification(raw);
-          if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not an eSIM Go callback.');
-          const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_GO, notification);
-          return c.json({ received: true, outcome });
-        },
-      )
+      .post('/esim-go', partnerBodyLimit, async (c) => {
+        const key = deps.esimGoCallbackKey;
+        if (!key) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
+        const raw = await c.req.text();
+        if (!verifyEsimGoSignature(raw, c.req.header('x-signature-sha256'), key))
+          return fail(c, 401, 'bad_signature', 'The X-Signature-SHA256 header does not verify.');
+        const notification = parseEsimGoNotification(raw);
+        if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not an eSIM Go callback.');
+        const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_GO, notification);
+        return c.json({ received: true, outcome });
+      })
   );
 }

@@ -1,6 +1,7 @@
 import { PartnerError } from '../partner.ts';
 import type { EsimPartner, EsimUsage, PackageQuery, ProfileAnswer, TopUpResult } from '../partner.types.ts';
-import { createEsimAccessClient, NOT_ALLOCATED, NotFound } from './client.ts';
+import { NotFound } from '../partner-http.ts';
+import { createEsimAccessClient, NOT_ALLOCATED } from './client.ts';
 import { PARTNER, type EsimAccessConfig } from './config.ts';
 import {
   BalanceObj,

@@ -1,10 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { PartnerError } from '../partner.ts';
 import type { PartnerErrorKind } from '../partner.types.ts';
-import { createRateLimiter } from '../../../lib/rate-limiter.ts';
 import { ESIM_ACCESS_BUDGET } from '../partner-budget.ts';
-import type { PartnerBudget, PartnerPriority } from '../partner-budget.types.ts';
+import type { PartnerPriority } from '../partner-budget.types.ts';
+import { inTurn, processBudget, readAnswer, safeJson, withRetries, type PartnerAttempt } from '../partner-http.ts';
 import { PARTNER, type EsimAccessConfig } from './config.ts';
 
 /**
@@ -63,9 +62,6 @@ export function signEsimAccessRequest(
     .digest('hex');
 }
 
-/** A failure inside an answer's reader that means 'no such thing', not 'unexpected answer'. */
-export class NotFound extends Error {}
-
 const Envelope = z.object({
   success: z.union([z.boolean(), z.literal('true'), z.literal('false')]),
   errorCode: z.union([z.string(), z.number()]).nullish(),
@@ -73,8 +69,6 @@ const Envelope = z.object({
   errorMessage: z.string().nullish(),
   obj: z.unknown(),
 });
-
-type Failure = { code?: string; kind?: PartnerErrorKind; reason: string; retryable: boolean; cause?: unknown };
 
 interface CallOptions {
   /** Fewer retries than configured for a call that is not safe to repeat (0: once). */
@@ -91,7 +85,8 @@ export function createEsimAccessClient(config: EsimAccessConfig) {
   const retries = config.retries ?? 3;
   const backoffMs = config.backoffMs ?? 250;
   const timeoutMs = config.timeoutMs ?? 30_000;
-  const budget = config.budget ?? accountLimiter(`${base}\n${config.accessCode}`);
+  // 25 ms of margin without a shared budget: one process counts the ends of its own requests on one clock.
+  const budget = config.budget ?? processBudget(`${base}\n${config.accessCode}`, { ...ESIM_ACCESS_BUDGET, marginMs: 25 });
 
   async function attempt<T>(
     name: string,
@@ -99,22 +94,11 @@ export function createEsimAccessClient(config: EsimAccessConfig) {
     body: string,
     read: (obj: unknown) => T,
     signal: AbortSignal | undefined,
-  ): Promise<{ ok: true; value: T } | ({ ok: false } & Failure)> {
-    let done: () => void | Promise<void>;
-    try {
-      done = await budget.acquire(priority, signal);
-    } catch (error) {
-      // Nothing was sent: safe to try again, unless the caller stopped waiting.
-      if (signal?.aborted)
-        return { ok: false, kind: 'busy', reason: 'no turn in the request budget before the caller stopped waiting', retryable: false };
-      return { ok: false, reason: `no turn in the request budget (${describe(error)})`, retryable: true, cause: error };
-    }
+  ): Promise<PartnerAttempt<T>> {
     const timestamp = String(Date.now());
     const requestId = randomUUID().replaceAll('-', '');
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(`${base}/api/v1/open/${name}`, {
+    const exchanged = await inTurn(budget, priority, signal, () =>
+      fetch(`${base}/api/v1/open/${name}`, {
         method: 'POST',
         headers: {
           'Content-Type': 'application/json',
@@ -125,93 +109,34 @@ export function createEsimAccessClient(config: EsimAccessConfig) {
         },
         body,
         signal: AbortSignal.timeout(timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      return { ok: false, reason: `no answer (${describe(error)})`, retryable: true, cause: error };
-    } finally {
-      await done();
-    }
+      }),
+    );
+    if (!exchanged.ok) return exchanged;
+    const { response, text } = exchanged;
     const envelope = Envelope.safeParse(safeJson(text));
     const code = envelope.success && envelope.data.errorCode != null ? String(envelope.data.errorCode) : undefined;
     const message = envelope.success ? (envelope.data.errorMsg ?? envelope.data.errorMessage ?? '') : '';
+    const kind = code === undefined ? undefined : KIND_BY_CODE[code];
     const http = `HTTP ${response.status}`;
     if (response.status === 429 || response.status >= 500) {
-      return { ok: false, code: code ?? http, reason: code ? `${http} ${code} ${message}`.trim() : http, retryable: true };
+      return { ok: false, code: code ?? http, kind, reason: code ? `${http} ${code} ${message}`.trim() : http, retryable: true };
     }
     if (!envelope.success) {
       return { ok: false, code: http, reason: `${http}, not the partner's envelope: ${text.slice(0, 120)}`, retryable: false };
     }
     if (envelope.data.success !== true && envelope.data.success !== 'true') {
       const retryable = code !== undefined && RETRYABLE_CODES.has(code);
-      return { ok: false, code: code ?? http, reason: `${code ?? http} ${message}`.trim(), retryable };
+      return { ok: false, code: code ?? http, kind, reason: `${code ?? http} ${message}`.trim(), retryable };
     }
-    try {
-      return { ok: true, value: read(envelope.data.obj) };
-    } catch (error) {
-      if (error instanceof NotFound) return { ok: false, kind: 'not_found', reason: error.message, retryable: false };
-      const reason = error instanceof z.ZodError ? z.prettifyError(error) : describe(error);
-      return { ok: false, reason: `unexpected answer: ${reason}`, retryable: false, cause: error };
-    }
+    return readAnswer(() => read(envelope.data.obj));
   }
 
   /** Calls `name`, retrying what may pass on a second try; `read` turns the answer's obj into ours or throws. */
-  return async function call<T>(name: string, payload: object, read: (obj: unknown) => T, options: CallOptions = {}): Promise<T> {
+  return function call<T>(name: string, payload: object, read: (obj: unknown) => T, options: CallOptions = {}): Promise<T> {
     const body = JSON.stringify(payload);
-    const maxRetries = Math.min(retries, options.retries ?? retries);
     const priority = options.priority ?? PRIORITY_BY_CALL[name] ?? 'usage';
-    for (let attempts = 1; ; attempts++) {
-      const result = await attempt(name, priority, body, read, options.signal);
-      if (result.ok) return result.value;
-      if (!result.retryable || attempts > maxRetries) {
-        const kind = result.kind ?? (result.code === undefined ? undefined : KIND_BY_CODE[result.code]);
-        const details = {
-          partner: PARTNER,
-          call: name,
-          code: result.code,
-          kind,
-          retryable: result.retryable,
-          attempts,
-          reason: result.reason,
-        };
-        throw new PartnerError(details, { cause: result.cause });
-      }
-      await sleep(Math.min(5_000, backoffMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2));
-    }
+    return withRetries({ partner: PARTNER, name, retries: Math.min(retries, options.retries ?? retries), backoffMs }, () =>
+      attempt(name, priority, body, read, options.signal),
+    );
   };
-}
-
-/**
- * One limiter per account in this process, shared by every adapter made for it without a budget:
- * first come first served, priorities and callers' signals ignored (enough for the catalogue generator and unit tests,
- * the only callers of their account; the shop passes its PostgreSQL budget).
- */
-const limiters = new Map<string, PartnerBudget>();
-
-function accountLimiter(account: string): PartnerBudget {
-  let limiter = limiters.get(account);
-  if (!limiter) {
-    // 25 ms of margin, as before: one process counts the ends of its own requests on one clock.
-    limiter = createRateLimiter({ ...ESIM_ACCESS_BUDGET, marginMs: 25 });
-    limiters.set(account, limiter);
-  }
-  return limiter;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }

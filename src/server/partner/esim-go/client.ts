@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { createRateLimiter } from '../../../lib/rate-limiter.ts';
-import { PartnerError } from '../partner.ts';
 import type { PartnerErrorKind } from '../partner.types.ts';
-import type { PartnerBudget, PartnerPriority } from '../partner-budget.types.ts';
+import type { PartnerPriority } from '../partner-budget.types.ts';
+import { inTurn, processBudget, readAnswer, safeJson, withRetries, type PartnerAttempt, type PartnerFailure } from '../partner-http.ts';
 import { ESIM_GO_BUDGET, PARTNER, type EsimGoConfig } from './config.ts';
 
 /**
@@ -48,9 +47,6 @@ export interface CallOptions {
   retries?: number;
 }
 
-/** A failure inside an answer's reader that means 'no such thing', not 'unexpected answer'. */
-export class NotFound extends Error {}
-
 /**
  * How urgent each call is in the budget (partner-budget.types.ts): ordering and everything a
  * delivery reads first; cancels, top-ups, suspends and single eSIM reads with refunds; the
@@ -85,36 +81,22 @@ const MAX_RETRY_AFTER_MS = 30_000;
 
 const ErrorBody = z.looseObject({ message: z.string() });
 
-type Failure = { code?: string; kind?: PartnerErrorKind; reason: string; retryable: boolean; waitMs?: number; cause?: unknown };
-type Attempt<T> = { ok: true; value: T } | ({ ok: false } & Failure);
-
 /** Sends one request at a time per call; `call` retries what may pass on a second try. */
 export function createEsimGoClient(config: EsimGoConfig) {
   const base = config.baseUrl.replace(/\/+$/, '');
   const retries = config.retries ?? 3;
   const backoffMs = config.backoffMs ?? 250;
   const timeoutMs = config.timeoutMs ?? 30_000;
-  const budget = config.budget ?? accountLimiter(`${base}\n${config.apiKey}`);
+  const budget = config.budget ?? processBudget(`${base}\n${config.apiKey}`, ESIM_GO_BUDGET);
 
   async function attempt<T>(
     request: EsimGoRequest,
     priority: PartnerPriority,
     read: (json: unknown) => T,
     signal?: AbortSignal,
-  ): Promise<Attempt<T>> {
-    let done: () => void | Promise<void>;
-    try {
-      done = await budget.acquire(priority, signal);
-    } catch (error) {
-      // Nothing was sent: safe to try again, unless the caller stopped waiting.
-      if (signal?.aborted)
-        return { ok: false, kind: 'busy', reason: 'no turn in the request budget before the caller stopped waiting', retryable: false };
-      return { ok: false, reason: `no turn in the request budget (${describe(error)})`, retryable: true, cause: error };
-    }
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(urlOf(base, request), {
+  ): Promise<PartnerAttempt<T>> {
+    const exchanged = await inTurn(budget, priority, signal, () =>
+      fetch(urlOf(base, request), {
         method: request.method,
         headers: {
           'X-API-Key': config.apiKey,
@@ -123,46 +105,36 @@ export function createEsimGoClient(config: EsimGoConfig) {
         },
         ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
         signal: AbortSignal.timeout(timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      return { ok: false, reason: `no answer (${describe(error)})`, retryable: true, cause: error };
-    } finally {
-      await done();
-    }
+      }),
+    );
+    if (!exchanged.ok) return exchanged;
+    const { response, text } = exchanged;
     if (!response.ok) return { ok: false, ...failureOf(response, text) };
-    try {
-      return { ok: true, value: read(text === '' ? undefined : JSON.parse(text)) };
-    } catch (error) {
-      if (error instanceof NotFound) return { ok: false, kind: 'not_found', reason: error.message, retryable: false };
-      const reason = error instanceof z.ZodError ? z.prettifyError(error) : describe(error);
-      return { ok: false, reason: `unexpected answer: ${reason}`, retryable: false, cause: error };
-    }
+    return readAnswer(() => read(text === '' ? undefined : JSON.parse(text)));
   }
 
   /** Sends `request`, retrying what may pass on a second try; `read` turns the answer's JSON into ours or throws. */
-  return async function call<T>(request: EsimGoRequest, read: (json: unknown) => T, options: CallOptions = {}): Promise<T> {
+  return function call<T>(request: EsimGoRequest, read: (json: unknown) => T, options: CallOptions = {}): Promise<T> {
     const repeatable = options.repeatable ?? (request.method === 'GET' || request.method === 'PUT');
     const priority = options.priority ?? PRIORITY_BY_CALL[request.call] ?? 'usage';
-    for (let attempts = 1; ; attempts++) {
-      const result = await attempt(request, priority, read, options.signal);
-      if (result.ok) return result.value;
-      const again =
-        result.retryable && attempts <= Math.min(retries, options.retries ?? retries) && (repeatable || result.code === 'HTTP 429');
-      if (!again || (result.waitMs ?? 0) > MAX_RETRY_AFTER_MS) {
-        const details = { partner: PARTNER, call: request.call, code: result.code, kind: result.kind, attempts };
-        throw new PartnerError({ ...details, retryable: result.retryable, reason: result.reason }, { cause: result.cause });
-      }
-      const backoff = Math.min(5_000, backoffMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2);
-      await sleep(Math.max(backoff, result.waitMs ?? 0));
-    }
+    return withRetries(
+      {
+        partner: PARTNER,
+        name: request.call,
+        retries: Math.min(retries, options.retries ?? retries),
+        backoffMs,
+        maxWaitMs: MAX_RETRY_AFTER_MS,
+      },
+      () => attempt(request, priority, read, options.signal),
+      (failure) => repeatable || failure.code === 'HTTP 429',
+    );
   };
 }
 
 export type EsimGoCall = ReturnType<typeof createEsimGoClient>;
 
 /** An answer that is not a success, in our terms (the module comment says which code is which). */
-function failureOf(response: Response, text: string): Failure {
+function failureOf(response: Response, text: string): PartnerFailure {
   const http = `HTTP ${response.status}`;
   const parsed = ErrorBody.safeParse(safeJson(text));
   const message = parsed.success ? parsed.data.message : '';
@@ -193,37 +165,4 @@ function urlOf(base: string, request: EsimGoRequest): string {
     for (const one of typeof value === 'string' ? [value] : value) url.searchParams.append(key, one);
   }
   return url.toString();
-}
-
-/**
- * One limiter per account in this process, shared by every adapter made for it without a budget:
- * first come first served (the catalogue generator and unit tests; the shop passes its PostgreSQL budget).
- */
-const limiters = new Map<string, PartnerBudget>();
-
-function accountLimiter(account: string): PartnerBudget {
-  let limiter = limiters.get(account);
-  if (!limiter) {
-    limiter = createRateLimiter(ESIM_GO_BUDGET);
-    limiters.set(account, limiter);
-  }
-  return limiter;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }

@@ -1,6 +1,7 @@
 import { PartnerError } from '../partner.ts';
 import type { EsimPartner, EsimProfile, EsimUsage, PartnerReadOptions, ProfileAnswer } from '../partner.types.ts';
-import { NotFound, type CallOptions, type EsimGoCall } from './client.ts';
+import { NotFound } from '../partner-http.ts';
+import type { CallOptions, EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
 import { parseEsimKey, type EsimGoKey } from './esim-key.ts';
 import { profileOf, totalsOf } from './esim-state.ts';
