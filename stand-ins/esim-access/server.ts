@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { buildTopUpCatalogue, buildWholesaleCatalogue, locationOf, type StandInPackage } from './catalogue.ts';
+import { parseJson, readBody } from '../request-body.ts';
 import { createEsimStore, PartnerRefusal, type InstallStage, type NotificationShape, type PartnerNotificationBody } from './esims.ts';
 
 /**
@@ -446,23 +447,6 @@ function listPackages(packages: readonly StandInPackage[], body: Record<string, 
       (text('packageCode') === '' || p.packageCode === text('packageCode')) &&
       (text('slug') === '' || p.slug === text('slug')),
   );
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function send(res: ServerResponse, status: number, payload: unknown): void {

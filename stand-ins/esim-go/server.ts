@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { buildEsimGoCatalogue, networksOf, type StandInBundle } from './catalogue.ts';
+import { parseJson, readBody } from '../request-body.ts';
 import { createEsimGoStore, EsimGoRefusal, type CallbackBody, type ProfileStatus } from './esims.ts';
 
 /**
@@ -492,23 +493,6 @@ function queryOf(params: URLSearchParams): Record<string, string | string[]> {
     out[key] = all.length === 1 ? all[0]! : all;
   }
   return out;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {

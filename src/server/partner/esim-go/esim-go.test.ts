@@ -9,6 +9,7 @@ import { esimGoConfigFromEnv, type EsimGoConfig } from './config.ts';
 import { esimKey, parseEsimKey } from './esim-key.ts';
 import { daysFromName } from './esim-reads.ts';
 import { mapEsimGoBundle, mapEsimGoCataloguePackage } from './packages.ts';
+import { testFacts } from '../../../catalogue/test-facts.ts';
 import type { EsimGoBundle, EsimGoNetworks } from './schemas.ts';
 
 // The adapter's transport (the key, errors, retries, eSIM Go's rate limit) and catalogue against the
@@ -117,7 +118,8 @@ describe('listPackages', () => {
       validityUnit: 'day',
       wholesaleUsdE4: Math.round(germany[0]!.price * 10_000),
       topUp: true,
-      facts: {
+      // A fixed volume from the first connection, 180 days to install, top-ups, no SMS: testFacts' defaults.
+      facts: testFacts(['DE'], {
         networks: [
           {
             country: 'DE',
@@ -128,14 +130,7 @@ describe('listPackages', () => {
             ],
           },
         ],
-        data: { kind: 'total' },
-        validityStarts: 'first-connection',
-        installWithinDays: 180,
-        topUp: true,
-        hotspot: null,
-        sms: false,
-        trafficExit: null,
-      },
+      }),
     });
     expect(packages.find((p) => p.partnerCode === 'esim_UL_7D_DE_V2')).toMatchObject({
       dataAmount: { value: 1, unit: 'GB' },

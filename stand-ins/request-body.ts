@@ -1,0 +1,20 @@
+import type { IncomingMessage } from 'node:http';
+
+/** A request's whole body as text, for the partners' stand-ins (JSON APIs, small bodies). */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The body's JSON, or undefined when it is none: the stand-in answers that as the partner does. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
