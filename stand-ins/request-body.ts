@@ -18,3 +18,23 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * Posts a partner stand-in's notification to the shop, once (neither partner promises
+ * redelivery), and records the answer's HTTP status on `sent`: 0 when the shop could not be reached.
+ */
+export function postNotification(url: string, body: string, headers: Record<string, string>, sent: { status: number | null }) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+    signal: AbortSignal.timeout(5_000),
+  })
+    .then(async (response) => {
+      sent.status = response.status;
+      await response.body?.cancel();
+    })
+    .catch(() => {
+      sent.status ??= 0;
+    });
+}

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { buildTopUpCatalogue, buildWholesaleCatalogue, locationOf, type StandInPackage } from './catalogue.ts';
-import { parseJson, readBody } from '../request-body.ts';
+import { parseJson, postNotification, readBody } from '../request-body.ts';
 import { createEsimStore, PartnerRefusal, type InstallStage, type NotificationShape, type PartnerNotificationBody } from './esims.ts';
 
 /**
@@ -155,19 +155,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
   // One attempt per notification, like a partner that does not promise redelivery: the shop
   // must not depend on them (it queries as a fallback).
   function deliver(url: string, sent: SentNotification): Promise<void> {
-    return fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(sent.body),
-      signal: AbortSignal.timeout(5_000),
-    })
-      .then(async (response) => {
-        sent.status = response.status;
-        await response.body?.cancel();
-      })
-      .catch(() => {
-        sent.status ??= 0;
-      });
+    return postNotification(url, JSON.stringify(sent.body), {}, sent);
   }
   // One eSIM's notifications go one after another, each once the webhook answered the one before
   // (or it gave up), in the order its SM-DP+ steps happened; the docs promise no order, but a

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { buildEsimGoCatalogue, networksOf, type StandInBundle } from './catalogue.ts';
-import { parseJson, readBody } from '../request-body.ts';
+import { parseJson, postNotification, readBody } from '../request-body.ts';
 import { createEsimGoStore, EsimGoRefusal, type CallbackBody, type ProfileStatus } from './esims.ts';
 
 /**
@@ -156,19 +156,7 @@ export async function startEsimGoStandIn(options: EsimGoStandInOptions): Promise
     const url = callbackUrl;
     if (!url) return;
     const next = (queues.get(iccid) ?? Promise.resolve()).then(() =>
-      fetch(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Signature-SHA256': sent.signature },
-        body: raw,
-        signal: AbortSignal.timeout(5_000),
-      })
-        .then(async (response) => {
-          sent.status = response.status;
-          await response.body?.cancel();
-        })
-        .catch(() => {
-          sent.status ??= 0;
-        }),
+      postNotification(url, raw, { 'X-Signature-SHA256': sent.signature }, sent),
     );
     queues.set(iccid, next);
     void next.then(() => {
