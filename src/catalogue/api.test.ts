@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CURRENCIES } from '../config/currencies.ts';
 import { CACHE_CONTROL, createCatalogueApi } from './api.ts';
-import { CountryList, PackageList, RegionList } from './schema.ts';
+import { CountryList, PackageList, PUBLIC_PACKAGE_FIELDS, RegionList } from './schema.ts';
 import { embeddedSnapshot } from './snapshot.ts';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 
@@ -86,16 +86,7 @@ describe('GET /packages', () => {
       const plans = JSON.parse(text) as Record<string, unknown>[];
       expect(plans.length).toBeGreaterThan(0);
       for (const plan of plans) {
-        expect(Object.keys(plan).sort()).toEqual([
-          'facts',
-          'id',
-          'metadata',
-          'price',
-          'prices',
-          'supportedCountries',
-          'validity',
-          'validityUnit',
-        ]);
+        expect(Object.keys(plan).sort()).toEqual(PUBLIC_PACKAGE_FIELDS);
         // The euro price, and the same plan in every listed currency (issue 34).
         expect((plan.price as { currency: string }).currency).toBe('EUR');
         expect(Object.keys(plan.prices as object)).toEqual([...CURRENCIES]);

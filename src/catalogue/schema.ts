@@ -112,6 +112,8 @@ const PackageObject = z.object({
   facts: PlanFacts,
 });
 export const Package = PackageObject.superRefine(networksCoverCountries).superRefine(pricedInEveryCurrency);
+/** A package's fields as the contract has them: all a buyer's page may ever get of it (never a partner's code or price). */
+export const PUBLIC_PACKAGE_FIELDS = Object.keys(PackageObject.shape).sort();
 
 /** A priced plan is priced in every currency, its `price` being the euro one: a page switches currency without asking. */
 function pricedInEveryCurrency(pkg: { price?: Price | undefined; prices?: Prices | undefined }, ctx: z.RefinementCtx): void {

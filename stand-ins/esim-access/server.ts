@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { buildTopUpCatalogue, buildWholesaleCatalogue, locationOf, type StandInPackage } from './catalogue.ts';
-import { parseJson, postNotification, readBody } from '../request-body.ts';
+import { listenLocally, parseJson, postNotification, readBody } from '../http-parts.ts';
 import { createEsimStore, PartnerRefusal, type InstallStage, type NotificationShape, type PartnerNotificationBody } from './esims.ts';
 
 /**
@@ -365,12 +365,7 @@ export async function startEsimAccessStandIn(options: StandInOptions): Promise<E
     return send(res, 200, { ok: true });
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenLocally(server, options.port);
   return {
     url: `http://127.0.0.1:${port}`,
     port,

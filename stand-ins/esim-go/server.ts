@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { buildEsimGoCatalogue, networksOf, type StandInBundle } from './catalogue.ts';
-import { parseJson, postNotification, readBody } from '../request-body.ts';
+import { listenLocally, parseJson, postNotification, readBody } from '../http-parts.ts';
 import { createEsimGoStore, EsimGoRefusal, type CallbackBody, type ProfileStatus } from './esims.ts';
 
 /**
@@ -305,12 +305,7 @@ export async function startEsimGoStandIn(options: EsimGoStandInOptions): Promise
     return store.listEsims(new URLSearchParams({ filterBy: 'customerRef', filter: `eq:${transactionId}`, perPage: '10' })).esims[0]?.iccid;
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const port = await listenLocally(server, options.port);
   return {
     url: `http://127.0.0.1:${port}${PREFIX}`,
     port,

@@ -1,4 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+
+/** What the partners' stand-ins do alike over HTTP: read a request, post a notification, listen on loopback. */
 
 /** A request's whole body as text, for the partners' stand-ins (JSON APIs, small bodies). */
 export function readBody(req: IncomingMessage): Promise<string> {
@@ -37,4 +39,14 @@ export function postNotification(url: string, body: string, headers: Record<stri
     .catch(() => {
       sent.status ??= 0;
     });
+}
+
+/** Listens on 127.0.0.1 only (a free port unless given) and answers the port it got. */
+export async function listenLocally(server: Server, port = 0): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
 }
