@@ -6,6 +6,7 @@ import { PartnerError } from '../partner.ts';
 import type { PartnerNotification } from '../partner.types.ts';
 import { createEsimAccessPartner } from './adapter.ts';
 import { parsePartnerNotification } from './notifications.ts';
+import { testFacts } from '../../../catalogue/test-facts.ts';
 import { mapEsimAccessPackage, type EsimAccessPackage } from './schemas.ts';
 
 /**
@@ -75,7 +76,9 @@ describe("the partner's documented answers", () => {
         validity: 30,
         wholesaleUsdE4: 18_000,
         topUp: true,
-        facts: {
+        // activeType 2: from the first connection; unusedValidTime 180; supportTopUpType 2; smsStatus 0
+        // (testFacts' defaults); ipExport 'NL/FR': its first country.
+        facts: testFacts(['ES'], {
           networks: [
             {
               country: 'ES',
@@ -85,16 +88,8 @@ describe("the partner's documented answers", () => {
               ],
             },
           ],
-          data: { kind: 'total' },
-          // activeType 2: from the first connection; unusedValidTime 180; supportTopUpType 2.
-          validityStarts: 'first-connection',
-          installWithinDays: 180,
-          topUp: true,
-          hotspot: null,
-          // smsStatus 0; ipExport 'NL/FR': its first country.
-          sms: false,
           trafficExit: 'NL',
-        },
+        }),
       }),
     ]);
   });
