@@ -13,7 +13,8 @@ const FAILOVER = new Set<PartnerErrorKind>(['out_of_stock', 'insufficient_balanc
  * Orders the eSIM at the partner, at most the price it was sold at (the partner refuses a higher
  * one). A refusal another partner may not share (FAILOVER) sends the order to the next partner
  * whose margin holds (StepContext.nextPartner), in the same try: the first partner's write is
- * settled refused (nothing applied) before the second is sent, so an order never has two eSIMs. A repeat is harmless: the partner keeps one order per transactionId (our order id). The
+ * settled refused (nothing applied) before the second is sent, so an order never has two eSIMs.
+ * A repeat is harmless: the partner keeps one order per transactionId (our order id). The
  * write is recorded before it is sent; an earlier try whose answer never came is settled by looking
  * the order up at the partner first. Answers the partner's order number, or undefined when it was
  * ordered just now (the partner allocates and says so: ORDER_STATUS GOT_RESOURCE runs the order again).
