@@ -3,7 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './lib/chromium.ts';
-import { passedOnlyOnRetry, type PlaywrightReport } from './lib/playwright-report.ts';
+import { failedPlaywrightTests, passedOnlyOnRetry, type PlaywrightReport } from './lib/playwright-report.ts';
+import { failedVitestTests, type VitestReport } from './lib/vitest-report.ts';
 
 const REPORTS = 'reports';
 rmSync(REPORTS, { recursive: true, force: true });
@@ -34,12 +35,18 @@ function readJson<T>(file: string): T | undefined {
 }
 
 let passedOnRetry: string[] = [];
+/** Every failed test by name, printed last: CI shows only the end of the output. */
+const failedTests: string[] = [];
 
 function finish(): never {
   if (passedOnRetry.length > 0) {
     // A pass on retry hides a defect in the product or the test: name each one, every run.
     console.log(`\nPassed only on retry: ${passedOnRetry.length}`);
     for (const name of passedOnRetry) console.log(`  ${name}`);
+  }
+  if (failedTests.length > 0) {
+    console.log(`\nFailed: ${failedTests.length}`);
+    for (const name of failedTests) console.log(`  ${name}`);
   }
   const passed = tallies.reduce((n, t) => n + t.passed, 0);
   const failed = tallies.reduce((n, t) => n + t.failed, 0);
@@ -72,7 +79,8 @@ step('format', 'prettier', ['--check', '.']);
 // 3. Vitest: unit tests, the translation check, and the checks over dist/ (HTML, head, sitemap, links).
 const vitestJson = `${REPORTS}/vitest.json`;
 const vitestStatus = run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
-const vitest = readJson<{ numPassedTests: number; numFailedTests: number }>(vitestJson);
+const vitest = readJson<VitestReport>(vitestJson);
+if (vitest) failedTests.push(...failedVitestTests(vitest, process.cwd()));
 tallies.push({
   suite: 'vitest',
   passed: vitest?.numPassedTests ?? 0,
@@ -85,6 +93,7 @@ const playwrightJson = `${REPORTS}/playwright.json`;
 const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
 const playwright = readJson<PlaywrightReport>(playwrightJson);
 passedOnRetry = playwright ? passedOnlyOnRetry(playwright) : [];
+if (playwright) failedTests.push(...failedPlaywrightTests(playwright));
 tallies.push({
   suite: 'playwright',
   passed: playwright ? playwright.stats.expected + playwright.stats.flaky : 0,

@@ -11,14 +11,20 @@ export interface PlaywrightReport {
   suites: PlaywrightSuite[];
 }
 
-/** 'file:line › describe › title' of every test that failed first and passed on a retry. */
-export function passedOnlyOnRetry(report: PlaywrightReport): string[] {
+/** 'file:line › describe › title' of every test whose outcome is `status` ('flaky', 'unexpected'). */
+function testsWithStatus(report: PlaywrightReport, status: 'flaky' | 'unexpected'): string[] {
   const walk = (suite: PlaywrightSuite, titles: string[]): string[] => [
     ...(suite.specs ?? [])
-      .filter((spec) => spec.tests.some((test) => test.status === 'flaky'))
+      .filter((spec) => spec.tests.some((test) => test.status === status))
       .map((spec) => [`${spec.file}:${spec.line}`, ...titles, spec.title].join(' › ')),
     ...(suite.suites ?? []).flatMap((child) => walk(child, [...titles, child.title])),
   ];
   // The top-level suites are the files, already named by file:line.
   return report.suites.flatMap((file) => walk(file, []));
 }
+
+/** Every test that failed first and passed on a retry. */
+export const passedOnlyOnRetry = (report: PlaywrightReport): string[] => testsWithStatus(report, 'flaky');
+
+/** Every test that failed on all its tries. */
+export const failedPlaywrightTests = (report: PlaywrightReport): string[] => testsWithStatus(report, 'unexpected');

@@ -1,0 +1,27 @@
+// Reading Vitest's JSON report (its `json` reporter) for the closing summary of `npm test`: CI shows
+// only the end of a run's output, so a failure must be named there, not 20,000 lines earlier.
+
+export interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
+}
+
+const firstLine = (text: string | undefined): string => (text ?? '').trim().split('\n')[0]!.slice(0, 300);
+
+/** 'file › test: first line of its error' for each failed test, and each file that failed outside a test (a hook). */
+export function failedVitestTests(report: VitestReport, root: string): string[] {
+  return report.testResults.flatMap((file) => {
+    const name = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failed = file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === 'failed') return [`${name}: ${firstLine(file.message)}`];
+    return failed;
+  });
+}
