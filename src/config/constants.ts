@@ -43,6 +43,13 @@ export const RECONCILE_EVERY_MS = 5_000;
 /** The reconcile job reads the partner's balance for that alert at most this often (across every API instance). */
 export const LOW_BALANCE_CHECK_EVERY_MS = 10 * 60_000;
 
+/**
+ * A partner's circuit breaker (issue 48 item 6): this many failed calls in a row (no answer, a
+ * time-out, a 5xx; never a refusal) and new orders go to another partner that sells the plan,
+ * for `openMs`; then one call decides (a success closes it, a failure opens it again).
+ */
+export const PARTNER_BREAKER = { failures: 5, openMs: 30_000 } as const;
+
 /** Local-storage keys (spec 3). */
 export const STORAGE_KEYS = {
   cookieConsent: 'cookie_consent_minimal',

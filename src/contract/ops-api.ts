@@ -245,13 +245,26 @@ export const OpsPeriod = z.object({
 });
 export type OpsPeriod = z.infer<typeof OpsPeriod>;
 
+/** A partner the shop orders from, and its health (issue 48 item 6). */
+export const OpsPartner = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Its prepaid balance in USD, null when it could not be read now. */
+  balanceUsd: z.number().nullable(),
+  /** The answering instance's circuit breaker: closed (answering), open (new orders go elsewhere), half_open (its next call decides). */
+  breaker: z.enum(['closed', 'open', 'half_open']),
+  /** Since when no order goes to it for want of balance; null: it takes orders. */
+  pausedSince: Iso.nullable(),
+});
+export type OpsPartner = z.infer<typeof OpsPartner>;
+
 export const OpsDashboard = z.object({
   periods: z.array(OpsPeriod),
   /** The ECB reference day of the applied exchange rates the estimated figures are converted at. */
   ratesDate: z.iso.date(),
-  /** The partner's prepaid balance in USD, null when it could not be read now. */
-  balanceUsd: z.number().nullable(),
+  partners: z.array(OpsPartner),
   lowBalanceUsd: z.number(),
+  /** The shop's pause: an operator's, or every partner's for want of balance; null: it sells. */
   salesPause: z.object({ reason: z.string(), since: Iso }).nullable(),
   /** The order audit's findings, read now. */
   audit: z.array(z.object({ orderId: z.string().nullable(), finding: z.string() })),

@@ -105,7 +105,7 @@ describe.each(databaseDrivers())('the order path on $name', (driver) => {
       expect((await post(bed.api.url, buyer.idToken, PLANS[0])).status).toBe(201);
 
       // Paused through the other instance (its own connections on PostgreSQL), as the delivery does when the partner's balance runs dry.
-      await pauseSales(other.db, 10_000);
+      await pauseSales(other.db, 'esim-access', 10_000);
       const pausedAt = Date.now();
       let answer: Response;
       for (let plan = 1; ; plan++) {

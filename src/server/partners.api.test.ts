@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { firebaseAccounts } from './auth.ts';
-import { OpsOrder } from '../contract/ops-api.ts';
+import { OpsDashboard, OpsOrder } from '../contract/ops-api.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import {
   orderRequest,
@@ -18,6 +18,7 @@ import type { Snapshot } from '../catalogue/schema.ts';
 import { EsimList, OrderView, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
 import { partnerRegistry, ESIM_ACCESS, ESIM_GO } from './partner/registry.ts';
+import { pauseSales } from './orders/sales-pause.ts';
 
 /**
  * The shop with both partners (issue 48 items 1 and 4): an order goes to the cheapest partner whose
@@ -162,7 +163,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     expect(atEsimAccess(order.id)).toEqual([]);
   });
 
-  it('fails over to the other partner when the cheaper one refuses (out of balance), with one eSIM and the refusal on record', async () => {
+  it('fails over to the other partner when the cheaper one refuses (out of balance), with one eSIM and the refusal on record, and pauses only that partner until it is topped up', async () => {
     const buyer = await signUp();
     const balance = esimGo.balance;
     esimGo.setBalance(0);
@@ -187,8 +188,57 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
         { partner: ESIM_GO, outcome: 'refused' },
         { partner: ESIM_ACCESS, outcome: 'applied' },
       ]);
+
+      // eSIM Go alone is paused for want of balance: the shop still sells, and the next order goes
+      // to eSIM Access from the start, nothing sent to eSIM Go.
+      expect(await bed.db.query('SELECT partner FROM sales_pauses WHERE cleared_at IS NULL')).toEqual([{ partner: ESIM_GO }]);
+      const admin = await signUp();
+      await firebaseAccounts('demo-esim').setRole(admin.uid, 'admin');
+      const { idToken } = await signIn(admin.email);
+      const dashboard = OpsDashboard.parse(await (await call('/ops/dashboard', { token: idToken })).json());
+      expect(dashboard.salesPause).toBeNull();
+      expect(dashboard.partners.map((p) => [p.name, p.balanceUsd, p.pausedSince !== null])).toEqual([
+        ['eSIM Access', expect.any(Number), false],
+        ['eSIM Go', 0, true],
+      ]);
+      const sentToGo = esimGo.requests.length;
+      const { order: next } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+      await untilDelivered(() => readOrder(buyer.idToken, next.id));
+      expect((await sourcing(next.id))?.partner).toBe(ESIM_ACCESS);
+      expect(esimGo.requests.slice(sentToGo).filter((r) => r.call.startsWith('POST'))).toEqual([]);
+
+      // Topped up: the reconcile job reads eSIM Go's balance (at most once a minute) and orders go to it again.
+      esimGo.setBalance(balance);
+      await bed.db.query(`UPDATE sales_pauses SET checked_at = now() - interval '2 minutes' WHERE cleared_at IS NULL`);
+      await bed.handler.reconcile();
+      expect(await bed.db.query('SELECT partner FROM sales_pauses WHERE cleared_at IS NULL')).toEqual([]);
+      const { order: resumed } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+      await untilDelivered(() => readOrder(buyer.idToken, resumed.id));
+      expect((await sourcing(resumed.id))?.partner).toBe(ESIM_GO);
     } finally {
       esimGo.setBalance(balance);
+      await bed.db.query('UPDATE sales_pauses SET cleared_at = now() WHERE cleared_at IS NULL');
+    }
+  });
+
+  it('sends a paid order to the other partner before anything is sent when its own was paused after the order was placed', async () => {
+    const buyer = await signUp();
+    try {
+      const { order } = await openAndPay(async () => {
+        const placed = await postOrder(buyer.idToken, orderRequest(base.PLAN));
+        // Placed at eSIM Go; eSIM Go then runs dry for another order before this one is paid.
+        await pauseSales(bed.db, ESIM_GO, 10_000);
+        return placed;
+      });
+      await untilDelivered(() => readOrder(buyer.idToken, order.id));
+      expect((await sourcing(order.id))?.partner).toBe(ESIM_ACCESS);
+      expect(esimGo.iccidOfTransaction(order.id)).toBeUndefined();
+      // Nothing was sent to eSIM Go for it: its only write is eSIM Access's.
+      expect(await bed.db.query('SELECT partner, outcome FROM partner_writes WHERE order_id = $1', [order.id])).toEqual([
+        { partner: ESIM_ACCESS, outcome: 'applied' },
+      ]);
+    } finally {
+      await bed.db.query('UPDATE sales_pauses SET cleared_at = now() WHERE cleared_at IS NULL');
     }
   });
 
@@ -210,6 +260,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     } finally {
       esimGo.setBalance(balance);
       bed.stand.partner.setBalance(accessBalance);
+      await bed.db.query('UPDATE sales_pauses SET cleared_at = now() WHERE cleared_at IS NULL');
     }
   });
 });

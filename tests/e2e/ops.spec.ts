@@ -236,8 +236,14 @@ test.describe('the back office in en, for an admin', () => {
       const gross = (await figure(admin, m.dashboard.gross).textContent())!;
       expect(gross).toContain('€');
       expect(minorOf(gross)).toBeGreaterThanOrEqual(PLAN.prices.EUR);
-      // The partner's balance, read from the stand-in, in US dollars.
-      await expect(admin.locator('[data-balance]')).toHaveText(/^\$[\d,]+\.\d{2}$/);
+      // Each partner's balance, read from its stand-in, in US dollars, and its health: both answer and take orders.
+      const partners = admin.locator('[data-partner]');
+      await expect(partners.first().locator('[data-balance]')).toHaveText(/^\$[\d,]+\.\d{2}$/);
+      for (const partner of await partners.all()) {
+        await expect(partner.locator('[data-balance]')).toHaveText(/^\$[\d,]+\.\d{2}$/);
+        await expect(partner).toHaveAttribute('data-paused', 'no');
+        await expect(partner).toContainText(m.dashboard.breaker_closed);
+      }
       await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
       await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
       await hydrated(admin);

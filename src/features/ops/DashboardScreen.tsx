@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { OpsActionResult, OpsPeriod } from '../../contract/ops-api.ts';
+import type { OpsActionResult, OpsPartner, OpsPeriod } from '../../contract/ops-api.ts';
 import { fill } from '../../i18n/fill.ts';
 import BusyButton from '../../ui/BusyButton.tsx';
 import ActionDialog from './ActionDialog.tsx';
@@ -10,7 +10,7 @@ import { DateField, Failure, Load, Section, ViewLink } from './OpsParts.tsx';
 import { OutcomeNotice, type Outcome } from './OutcomeNotice.tsx';
 import { useLoad } from './use-load.ts';
 
-/** The business (issue 30 item 8, admin): the periods' figures, the partner's balance, the sales pause, the audit, the CSV. */
+/** The business (issue 30 item 8, admin): the periods' figures, the partners' balance and health, the sales pause, the audit, the CSV. */
 export default function DashboardScreen() {
   const { m, locale } = useOps();
   const [state, reload] = useLoad(() => opsClient.dashboard(), 'dashboard');
@@ -32,17 +32,7 @@ export default function DashboardScreen() {
             </p>
             <ByCurrency periods={dashboard.periods} />
             <div className="grid gap-4 lg:grid-cols-2">
-              <Section title={m.dashboard.balance}>
-                <p className="text-lg font-bold" data-balance>
-                  {dashboard.balanceUsd === null ? m.dashboard.balanceUnknown : formatUsd(dashboard.balanceUsd, locale)}
-                </p>
-                {dashboard.balanceUsd !== null && dashboard.balanceUsd < dashboard.lowBalanceUsd && (
-                  <p className="font-semibold text-red-800 dark:text-red-300">{m.dashboard.balanceLow}</p>
-                )}
-                <p className="text-sm text-ink-muted">
-                  {fill(m.dashboard.lowBalance, { amount: formatUsd(dashboard.lowBalanceUsd, locale) })}
-                </p>
-              </Section>
+              <Partners partners={dashboard.partners} lowBalanceUsd={dashboard.lowBalanceUsd} />
               <Section
                 title={m.dashboard.sales}
                 actions={
@@ -101,6 +91,38 @@ export default function DashboardScreen() {
         )}
       </Load>
     </>
+  );
+}
+
+/** Each partner's balance and health (issue 48 item 6): whether it answers, and whether orders go to it. */
+function Partners({ partners, lowBalanceUsd }: { partners: OpsPartner[]; lowBalanceUsd: number }) {
+  const { m, locale } = useOps();
+  return (
+    <Section title={m.dashboard.partners}>
+      <ul className="flex flex-col gap-3" data-partners>
+        {partners.map((partner) => (
+          <li key={partner.id} data-partner={partner.id} data-breaker={partner.breaker} data-paused={partner.pausedSince ? 'yes' : 'no'}>
+            <p>
+              <span className="font-semibold">{partner.name}</span>
+              {': '}
+              <span className="text-lg font-bold" data-balance>
+                {partner.balanceUsd === null ? m.dashboard.balanceUnknown : formatUsd(partner.balanceUsd, locale)}
+              </span>
+            </p>
+            {partner.balanceUsd !== null && partner.balanceUsd < lowBalanceUsd && (
+              <p className="font-semibold text-red-800 dark:text-red-300">{m.dashboard.balanceLow}</p>
+            )}
+            <p className="text-sm">{m.dashboard[`breaker_${partner.breaker}`]}</p>
+            {partner.pausedSince && (
+              <p className="text-sm font-semibold text-red-800 dark:text-red-300">
+                {fill(m.dashboard.partnerPaused, { since: formatMoment(partner.pausedSince, locale) })}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+      <p className="text-sm text-ink-muted">{fill(m.dashboard.lowBalance, { amount: formatUsd(lowBalanceUsd, locale) })}</p>
+    </Section>
   );
 }
 

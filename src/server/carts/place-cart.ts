@@ -36,7 +36,8 @@ export type PlaceCartResult =
  */
 export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: CreateCartRequest): Promise<PlaceCartResult> {
   const { stripe, plans, limits, salesPause, checkouts, carts, siteUrl } = deps;
-  if (await salesPause.paused()) return { outcome: 'sales_paused' };
+  const pause = await salesPause.paused();
+  if (pause.shop) return { outcome: 'sales_paused' };
   const items: { plan: SellablePlan; quantity: number; travellers: CartItem['travellers'] }[] = [];
   for (const item of request.items) {
     const plan = plans.get(item.planId);
@@ -49,9 +50,9 @@ export async function placeCart(deps: PlaceCartDeps, caller: Caller, request: Cr
   if (stale)
     return { outcome: 'price_changed', prices: items.map(({ plan }) => ({ planId: plan.pkg.id, price: priceIn(plan.prices, currency) })) };
 
-  // Each plan from its partner of the moment: the cheapest whose margin holds (partner-choice.ts).
+  // Each plan from its partner of the moment: the cheapest healthy one whose margin holds (partner-choice.ts).
   const offers = items.map(({ plan }) =>
-    choosePartner(plan.pkg.offers, priceIn(plan.prices, currency), deps.partners, deps.catalogue.exchangeRates.applied),
+    choosePartner(plan.pkg.offers, priceIn(plan.prices, currency), deps.partners, deps.catalogue.exchangeRates.applied, pause.partners),
   );
   if (offers.some((offer) => !offer)) return { outcome: 'sales_paused' };
 

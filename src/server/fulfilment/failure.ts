@@ -39,7 +39,7 @@ export async function failedTry(ctx: StepContext, policy: FailurePolicy, lease: 
   // The message names the call and the partner's code, never an activation code (PartnerError, MailError).
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const attempts = lease.job.attempts + 1;
-  const state = (await fresh(ctx, id)).state;
+  const { state, partner, wholesale_usd_e4 } = await fresh(ctx, id);
   const delivering = state === 'paid' || state === 'provisioning';
   // The promised time counts from the payment: a try left for after it is made at it instead.
   const promiseLeftMs = delivering ? await deliveryPromiseLeft(ctx, policy, id) : Infinity;
@@ -55,7 +55,8 @@ export async function failedTry(ctx: StepContext, policy: FailurePolicy, lease: 
     return false;
   }
   console.error('fulfilment: giving up, refunding', id, text);
-  // Our prepaid balance at the partner ran dry: this buyer is refunded at once, and selling stops until it is topped up.
+  // Our prepaid balance at the partner ran dry (and no other partner could take it): this buyer is
+  // refunded at once, and nothing goes to that partner until it is topped up.
   const outOfBalance = refused(error) && error.kind === 'insufficient_balance';
   const why = outOfBalance
     ? 'partner_out_of_balance'
@@ -65,7 +66,7 @@ export async function failedTry(ctx: StepContext, policy: FailurePolicy, lease: 
       await queue.giveUp(tx, id, text);
       if (outOfBalance) {
         await setRefundReason(tx, id, 'out_of_balance');
-        await pauseSales(tx, lease.order.wholesale_usd_e4);
+        await pauseSales(tx, partner, wholesale_usd_e4);
       }
       // The last error goes with the move (its job ends with the refund): the order's timeline keeps it.
       return ctx.orders.move(tx, id, 'fulfilment_failed', `${why}: ${text}`);

@@ -21,9 +21,9 @@ export interface FulfilmentOptions {
   partners: Partners;
   /**
    * The next partner for an order its partner refused (issue 48 item 5): another partner's package
-   * of the order's plan whose margin holds at what the buyer paid, none of `tried`; none: no failover.
+   * of the order's plan whose margin holds at what the buyer paid, none of `skip`; none: no failover.
    */
-  nextPartner?: (order: OrderRow & OrderSourcing, tried: readonly string[]) => PartnerOffer | undefined;
+  nextPartner?: (order: OrderRow & OrderSourcing, skip: readonly string[]) => PartnerOffer | undefined;
   stripe: Stripe;
   mailer: Mailer;
   /** The site's address (links in e-mails) and its name. */

@@ -4,6 +4,7 @@ import { LOW_BALANCE_CHECK_EVERY_MS } from '../../config/constants.ts';
 import type { Db } from '../db/db.types.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.types.ts';
 import type { EsimPartner } from '../partner/partner.types.ts';
+import { partnerRegistry } from '../partner/registry.ts';
 import { balanceCheckDue, checkPartnerBalance } from './balance-alert.ts';
 
 /** The provider's low-balance e-mail (issue 30 item 8): once per crossing of the threshold, on PGlite and PostgreSQL. */
@@ -12,12 +13,17 @@ describe.each(databaseDrivers())('the partner balance alert on $name', ({ open }
   let balanceUsd: number | Error;
   let failSends: boolean;
   let sent: MailMessage[];
-  const partner = {
-    balance: async () => {
-      if (balanceUsd instanceof Error) throw balanceUsd;
-      return Math.round(balanceUsd * 10_000);
-    },
-  } as unknown as EsimPartner;
+  let goBalanceUsd = 1_000;
+  const partners = partnerRegistry({
+    'esim-access': {
+      name: 'eSIM Access',
+      balance: async () => {
+        if (balanceUsd instanceof Error) throw balanceUsd;
+        return Math.round(balanceUsd * 10_000);
+      },
+    } as unknown as EsimPartner,
+    'esim-go': { name: 'eSIM Go', balance: async () => goBalanceUsd * 10_000 } as unknown as EsimPartner,
+  });
   const mailer: Mailer = {
     async send(message) {
       if (failSends) throw new Error('550 relay down');
@@ -26,8 +32,8 @@ describe.each(databaseDrivers())('the partner balance alert on $name', ({ open }
     },
     close() {},
   };
-  const check = (providerEmail: string | null = 'owner@example.com') =>
-    checkPartnerBalance({ db, partner, mailer, providerEmail: providerEmail ?? undefined, thresholdUsd: 200 });
+  const check = (providerEmail: string | null = 'owner@example.com', partner = 'esim-access') =>
+    checkPartnerBalance({ db, partners, partner, mailer, providerEmail: providerEmail ?? undefined, thresholdUsd: 200 });
 
   withDatabase(open, (opened) => (db = opened), { truncate: 'balance_alerts, balance_checks' });
   beforeEach(() => {
@@ -53,6 +59,21 @@ describe.each(databaseDrivers())('the partner balance alert on $name', ({ open }
       { cleared: true, emailed: true },
       { cleared: false, emailed: true },
     ]);
+  });
+
+  it("keeps each partner's crossing apart: eSIM Go low alerts once, naming it, whatever eSIM Access's balance does", async () => {
+    balanceUsd = 500;
+    goBalanceUsd = 50;
+    expect(await check('owner@example.com', 'esim-go')).toBe('low');
+    expect(await check('owner@example.com', 'esim-access')).toBe('ok');
+    expect(await check('owner@example.com', 'esim-go')).toBe('low');
+    expect(sent.map((m) => m.subject)).toEqual([expect.stringContaining('Low balance at eSIM Go: $50.00')]);
+    expect(sent[0]!.text).toContain('Das Prepaid-Guthaben bei eSIM Go beträgt 50,00');
+    // eSIM Access crossing now is a crossing of its own.
+    balanceUsd = 100;
+    expect(await check()).toBe('low');
+    expect(sent.map((m) => m.subject)).toEqual([expect.stringContaining('eSIM Go'), expect.stringContaining('Low balance at eSIM Access')]);
+    goBalanceUsd = 1_000;
   });
 
   it('sends a failed e-mail at the next check that still finds the balance low, and one that had no address once there is one', async () => {

@@ -3,8 +3,9 @@ import { databaseDrivers, withDatabase } from '../../../tests/support/databases.
 import { paidOrders } from '../../../tests/support/paid-orders.ts';
 import { LOW_BALANCE_USD } from '../../config/constants.ts';
 import type { Db } from '../db/db.types.ts';
-import { pauseSalesByOperator } from '../orders/sales-pause.ts';
+import { pauseSales, pauseSalesByOperator } from '../orders/sales-pause.ts';
 import type { EsimPartner } from '../partner/partner.types.ts';
+import { partnerRegistry } from '../partner/registry.ts';
 import { berlinMidnight, dashboard } from './dashboard.ts';
 
 /**
@@ -18,7 +19,12 @@ const RATES = {
   date: '2026-03-27',
   applied: { USD: 1.1628, GBP: 0.878, CHF: 0.931, PLN: 4.235, JPY: 181.2, CAD: 1.625, AUD: 1.785, BRL: 6.21 },
 };
-const partnerWith = (balance: () => Promise<number>) => ({ balance }) as unknown as EsimPartner;
+/** eSIM Access with this balance, and eSIM Go with USD 50. */
+const partnerWith = (balance: () => Promise<number>) =>
+  partnerRegistry({
+    'esim-access': { name: 'eSIM Access', balance } as unknown as EsimPartner,
+    'esim-go': { name: 'eSIM Go', balance: async () => 50 * 10_000 } as unknown as EsimPartner,
+  });
 
 describe('berlinMidnight', () => {
   it('is 00:00 in Berlin, in summer and winter time', () => {
@@ -133,7 +139,10 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
       },
     ]);
     expect(answer.ratesDate).toBe('2026-03-27');
-    expect(answer.balanceUsd).toBe(1234.5678);
+    expect(answer.partners).toEqual([
+      { id: 'esim-access', name: 'eSIM Access', balanceUsd: 1234.5678, breaker: 'closed', pausedSince: null },
+      { id: 'esim-go', name: 'eSIM Go', balanceUsd: 50, breaker: 'closed', pausedSince: null },
+    ]);
     expect(answer.lowBalanceUsd).toBe(LOW_BALANCE_USD);
     expect(answer.salesPause).toBeNull();
     // The audit, live: a paid order with neither its eSIM nor a refund is named.
@@ -214,7 +223,30 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
       [1, null],
       [1, null],
     ]);
-    expect(answer.balanceUsd).toBeNull();
+    expect(answer.partners.map((p) => p.balanceUsd)).toEqual([null, 50]);
     expect(answer.salesPause).toEqual({ reason: 'stock check', since: expect.any(String) });
+  });
+
+  it('shows a partner paused for want of balance, and the shop paused only once every partner is', async () => {
+    await pauseSales(db, 'esim-go', 10_000);
+    const one = await dashboard(
+      db,
+      partnerWith(async () => 0),
+      RATES,
+      NOW,
+    );
+    expect(one.partners.map((p) => [p.id, p.pausedSince])).toEqual([
+      ['esim-access', null],
+      ['esim-go', expect.any(String)],
+    ]);
+    expect(one.salesPause).toBeNull();
+    await pauseSales(db, 'esim-access', 10_000);
+    const both = await dashboard(
+      db,
+      partnerWith(async () => 0),
+      RATES,
+      NOW,
+    );
+    expect(both.salesPause).toEqual({ reason: 'partner_out_of_balance', since: expect.any(String) });
   });
 });

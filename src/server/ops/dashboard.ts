@@ -6,8 +6,8 @@ import { includedVatMinor } from '../../pricing/pricing.ts';
 import type { Queryable } from '../db/db.types.ts';
 import { auditOrders } from '../orders/audit.ts';
 import { supportCounts } from '../support/store.ts';
-import { openSalesPause } from '../orders/sales-pause.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
+import { openSalesPauses } from '../orders/sales-pause.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { convert } from './money.ts';
 import { SOURCING_JOIN } from '../orders/sourcing.ts';
 import { CHARGE_TOTAL_SQL, chargeOf, marginMinor, stripeFiguresOf, type OrderMoneyRow, type StripeFigures } from './order-detail.ts';
@@ -59,7 +59,7 @@ interface RefundRow {
  */
 export async function dashboard(
   db: Queryable,
-  partner: EsimPartner,
+  partners: Partners,
   exchangeRates: Pick<ExchangeRates, 'date' | 'applied'>,
   now: Date = new Date(),
 ): Promise<OpsDashboard> {
@@ -90,13 +90,28 @@ export async function dashboard(
   );
   const figures = orders.map((row) => orderFigures(row, rates));
   const refundsEur = refunds.map((r) => ({ at: r.created_at, eur: refundEur(r, rates) }));
-  const pause = await openSalesPause(db);
+  const pauses = await openSalesPauses(db);
   const support = await supportCounts(db, now);
   const findings = await auditOrders(db, now);
-  const balance = await partner.balance({ priority: 'operator' }).catch((error: unknown) => {
-    console.error('dashboard: the partner balance could not be read', error instanceof Error ? error.message : error);
-    return null;
-  });
+  const partnerHealth = [];
+  for (const id of partners.ids) {
+    const balance = await partners
+      .of(id)
+      .balance({ priority: 'operator' })
+      .catch((error: unknown) => {
+        console.error(`dashboard: the balance at ${id} could not be read`, error instanceof Error ? error.message : error);
+        return null;
+      });
+    partnerHealth.push({
+      id,
+      name: partners.nameOf(id),
+      balanceUsd: balance === null ? null : balance / 10_000,
+      breaker: partners.breaker(id).state,
+      pausedSince: pauses.find((p) => p.partner === id)?.since.toISOString() ?? null,
+    });
+  }
+  // The shop is paused by an operator, or when no partner of it takes orders.
+  const pause = pauses.find((p) => p.partner === null) ?? (partnerHealth.every((p) => p.pausedSince) ? pauses[0] : undefined);
   return {
     periods: PERIOD_DAYS.map((days, i) =>
       period(
@@ -106,7 +121,7 @@ export async function dashboard(
       ),
     ),
     ratesDate: exchangeRates.date,
-    balanceUsd: balance === null ? null : balance / 10_000,
+    partners: partnerHealth,
     lowBalanceUsd: LOW_BALANCE_USD,
     salesPause: pause ? { reason: pause.reason, since: pause.since.toISOString() } : null,
     audit: findings.map((f) => ({

@@ -16,7 +16,6 @@ import type { Snapshot } from '../../catalogue/schema.ts';
 import type { Accounts } from '../auth.types.ts';
 import type { Db } from '../db/db.types.ts';
 import type { Partners } from '../partner/registry.types.ts';
-import { ESIM_ACCESS } from '../partner/registry.ts';
 import { fail } from '../http.ts';
 import { jsonBody } from '../validation.ts';
 import type { AccountActions, OrderActions } from './actions.types.ts';
@@ -157,7 +156,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
         return c.json(await people[action](c.var.operator, c.req.param('uid'), c.req.valid('json')));
       })
       .use('/dashboard', adminOnly)
-      .get('/dashboard', async (c) => c.json(await dashboard(db, deps.partners.of(ESIM_ACCESS), deps.catalogue.exchangeRates)))
+      .get('/dashboard', async (c) => c.json(await dashboard(db, deps.partners, deps.catalogue.exchangeRates)))
       .use('/reports/*', adminOnly)
       .get('/reports/orders.csv', queryOf, async (c) => {
         const { from, to } = c.req.valid('query');

@@ -311,16 +311,16 @@ export const INVARIANTS = {
     detail: (row, now) => `held ${ago(row.held_at, now)} for an admin to approve (deliver) or reject (refund)`,
   }),
 
-  sales_paused: define<{ since: Date; needed_usd_e4: number }>({
-    description: "the shop sells: not paused because the partner's prepaid balance ran dry (each order refunded for it is listed)",
+  sales_paused: define<{ since: Date; needed_usd_e4: number; partner: string }>({
+    description: 'every partner takes orders: none is paused because its prepaid balance ran dry (each order refunded for it is listed)',
     sql: `
-      SELECT ${ORDER_COLUMNS}, p.since, p.needed_usd_e4
+      SELECT ${ORDER_COLUMNS}, p.since, p.needed_usd_e4, p.partner
       FROM sales_pauses p
-        LEFT JOIN order_refund_reasons r ON r.reason = 'out_of_balance'
-        LEFT JOIN orders o ON o.id = r.order_id AND o.updated_at >= p.since
-      WHERE p.cleared_at IS NULL`,
+        LEFT JOIN (order_refund_reasons r JOIN order_sourcing os ON os.order_id = r.order_id JOIN orders o ON o.id = r.order_id)
+          ON r.reason = 'out_of_balance' AND os.partner = p.partner AND o.updated_at >= p.since
+      WHERE p.cleared_at IS NULL AND p.partner IS NOT NULL`,
     detail: (row, now) =>
-      `selling paused ${ago(row.since, now)}: the partner's balance cannot pay USD ${(row.needed_usd_e4 / 10_000).toFixed(2)}; top it up (the reconcile job resumes selling)${row.order_id ? ', this order refunded for it' : ''}`,
+      `orders to ${row.partner} paused ${ago(row.since, now)}: its balance cannot pay USD ${(row.needed_usd_e4 / 10_000).toFixed(2)}; top it up (the reconcile job resumes it)${row.order_id ? ', this order refunded for it' : ''}`,
   }),
 
   job_dead: define<{ kind: string; key: string; attempts: number; last_error: string | null; dead_at: Date }>({

@@ -251,7 +251,7 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
       { order_id: byState.get('refunded'), reason: 'requested' },
     ]);
   }, 180_000);
-  it('migration 0046 moves every order’s partner code, price and partner order number to order_sourcing at eSIM Access, and names the partner of every eSIM and partner write', async () => {
+  it('migrations 0046-0047 move every order’s partner code, price and partner order number to order_sourcing at eSIM Access, and name the partner of every eSIM, partner write, pause and balance alert', async () => {
     const db = await openBefore(open, '0046');
     const orders = new Map<string, { code: string; price: number; partnerOrder: string | null }>();
     for (const [i, state] of STATES.entries()) {
@@ -272,8 +272,13 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
       [delivered],
     );
     await db.query(`INSERT INTO partner_writes (order_id, call, outcome) VALUES ($1, 'esim/order', 'applied')`, [delivered]);
+    // An open automatic pause and an open low-balance alert: both eSIM Access's (0047).
+    await db.query(`INSERT INTO sales_pauses (reason, needed_usd_e4) VALUES ('partner_out_of_balance', 5000)`);
+    await db.query('INSERT INTO balance_alerts (threshold_usd_e4, balance_usd_e4) VALUES (2000000, 10000)');
 
-    expect(await migrate(db)).toEqual(['0046_order_sourcing.sql']);
+    expect(await migrate(db)).toEqual(['0046_order_sourcing.sql', '0047_partner_health.sql']);
+    expect(await db.query('SELECT partner FROM sales_pauses WHERE cleared_at IS NULL')).toEqual([{ partner: 'esim-access' }]);
+    expect(await db.query('SELECT partner FROM balance_alerts WHERE cleared_at IS NULL')).toEqual([{ partner: 'esim-access' }]);
 
     const moved = await db.query<{
       order_id: string;

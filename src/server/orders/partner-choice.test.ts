@@ -4,7 +4,8 @@ import { pricingFor, retailPrice } from '../../pricing/pricing.ts';
 import { choosePartner } from './partner-choice.ts';
 
 const RATES = { USD: 1.1628, GBP: 0.878, CHF: 0.931, PLN: 4.235, JPY: 181.2, CAD: 1.625, AUD: 1.785, BRL: 6.21 };
-const both = { ids: ['esim-access', 'esim-go'] };
+const closed = () => ({ state: 'closed' as const, failures: 0 });
+const both = { ids: ['esim-access', 'esim-go'], breaker: closed };
 const access = (wholesaleUsdE4: number): PartnerOffer => ({ partner: 'esim-access', partnerCode: 'P-DE-1', wholesaleUsdE4 });
 const go = (wholesaleUsdE4: number): PartnerOffer => ({ partner: 'esim-go', partnerCode: 'esim_1GB_7D_DE_V2', wholesaleUsdE4 });
 /** The plan's price as the catalogue makes it: from the first offer, in euros. */
@@ -15,7 +16,7 @@ describe('the partner an order goes to', () => {
     const offers = [access(18_000), go(12_000)];
     expect(choosePartner(offers, priceFrom(offers[0]!), both, RATES)?.partner).toBe('esim-go');
     // eSIM Go cheaper, but not in this shop.
-    expect(choosePartner(offers, priceFrom(offers[0]!), { ids: ['esim-access'] }, RATES)?.partner).toBe('esim-access');
+    expect(choosePartner(offers, priceFrom(offers[0]!), { ids: ['esim-access'], breaker: closed }, RATES)?.partner).toBe('esim-access');
     const dearer = [access(12_000), go(18_000)];
     expect(choosePartner(dearer, priceFrom(dearer[0]!), both, RATES)).toEqual(access(12_000));
   });
@@ -35,5 +36,22 @@ describe('the partner an order goes to', () => {
     const offers = [access(12_000), go(11_000)];
     expect(choosePartner(offers, priceFrom(offers[0]!), both, RATES, ['esim-go'])?.partner).toBe('esim-access');
     expect(choosePartner(offers, priceFrom(offers[0]!), both, RATES, ['esim-go', 'esim-access'])).toBeUndefined();
+  });
+
+  it('passes over a partner whose circuit breaker is open while another can take the order, else still chooses it', () => {
+    const offers = [access(12_000), go(11_000)];
+    const goDown = {
+      ...both,
+      breaker: (id: string) => ({ state: id === 'esim-go' ? ('open' as const) : ('closed' as const), failures: 5 }),
+    };
+    expect(choosePartner(offers, priceFrom(offers[0]!), goDown, RATES)?.partner).toBe('esim-access');
+    // Half open: its next call decides, so it may take an order again.
+    const goChecked = {
+      ...both,
+      breaker: (id: string) => ({ state: id === 'esim-go' ? ('half_open' as const) : ('closed' as const), failures: 5 }),
+    };
+    expect(choosePartner(offers, priceFrom(offers[0]!), goChecked, RATES)?.partner).toBe('esim-go');
+    // eSIM Access paused: eSIM Go is the only one left, breaker or not (the delivery waits for it).
+    expect(choosePartner(offers, priceFrom(offers[0]!), goDown, RATES, ['esim-access'])?.partner).toBe('esim-go');
   });
 });

@@ -94,9 +94,10 @@ export async function placeOrder(
   const { stripe, store, esims, plans, destination, partners, limits, checkouts, siteUrl, salesPause } = deps;
   // Priced in the currency the buyer saw the price in (issue 34): each currency is its own price list.
   const currency = request.expectedPrice.currency as Currency;
-  // Out of balance at the partner, or paused by the provider: no money taken that would only be
-  // refunded (orders/sales-pause.ts; answered from memory in the usual case).
-  if (await salesPause.paused()) return { outcome: 'sales_paused' };
+  // Paused by the provider, or (below) no partner left out of balance for it: no money taken that
+  // would only be refunded (orders/sales-pause.ts; answered from memory in the usual case).
+  const pause = await salesPause.paused();
+  if (pause.shop) return { outcome: 'sales_paused' };
   // Each order may open a Checkout Session: a few a minute and a few dozen an hour per user (orders
   // and top-ups alike). A plan's order is counted in the statement that opens it (one round trip,
   // issue 31), once it is known to be one (in memory); a top-up's before the partner is asked.
@@ -113,6 +114,8 @@ export async function placeOrder(
     const owned =
       (await esims.ownedOne(caller.uid, request.topUpOf)) ?? (await esimOfTravellerToken(esims, travellerToken, request.topUpOf));
     if (!owned) return { outcome: 'no_such_esim' };
+    // Only the eSIM's own partner can apply its top-up.
+    if (owned.esim && pause.partners.includes(owned.esim.partner)) return { outcome: 'sales_paused' };
     // An id no top-up can have is refused before the partner is asked.
     const topUps = await topUpsOf(owned, partners, { currency, rates: deps.catalogue.exchangeRates.applied }, async () =>
       isTopUpId(request.planId) ? undefined : ('unknown_top_up' as const),
@@ -141,8 +144,8 @@ export async function placeOrder(
     const plan = plans.get(request.planId);
     if (!plan) return { outcome: 'unknown_plan' };
     const price = priceIn(plan.prices, currency);
-    // From its partner of the moment: the cheapest whose margin holds at this price (partner-choice.ts).
-    const offer = choosePartner(plan.pkg.offers, price, partners, deps.catalogue.exchangeRates.applied);
+    // From its partner of the moment: the cheapest healthy one whose margin holds at this price (partner-choice.ts).
+    const offer = choosePartner(plan.pkg.offers, price, partners, deps.catalogue.exchangeRates.applied, pause.partners);
     if (!offer) return { outcome: 'sales_paused' };
     sale = {
       plan: soldPlan(plan),

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/db.types.ts';
-import type { EsimPartner } from '../partner/partner.types.ts';
-import type { SalesPauseCache } from './sales-pause.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
+import type { SalesPause, SalesPauseCache } from './sales-pause.types.ts';
 
 /** How often a paused shop asks the partner whether its balance was topped up. */
 const BALANCE_CHECK_EVERY_MS = 60_000;
@@ -8,40 +8,48 @@ const BALANCE_CHECK_EVERY_MS = 60_000;
 const SALES_PAUSES = 'sales_pauses';
 /** For the RETURNING of a pause's writes: announced once the writing transaction commits. */
 const ANNOUNCE = `pg_notify('${SALES_PAUSES}', '')`;
-/** A pause the shop made itself (partner out of balance), not one an operator asked for (0018). */
-const AUTOMATIC = `operator_action_id IS NULL AND reason = 'partner_out_of_balance'`;
+/** A pause the shop made itself (a partner out of balance), not one an operator asked for (0018). */
+const AUTOMATIC = `operator_action_id IS NULL AND reason = 'partner_out_of_balance' AND partner IS NOT NULL`;
+/** The conflict target of "one open pause for the shop, one for each partner" (migration 0047). */
+const ONE_OPEN = `((COALESCE(partner, ''))) WHERE cleared_at IS NULL`;
+
+/** Nothing paused: the answer kept between orders. */
+const SELLING: SalesPause = { shop: false, partners: [] };
 
 /**
- * The partner's prepaid balance ran dry (issue 24 item 5): the order that hit it is refunded, and
- * the shop stops selling (POST /orders answers 503) instead of taking money it would refund, until
- * the reconcile job reads a balance that covers what failed. Whoever runs the shop sees an alert
- * in the log and the pause in `npm run orders:audit`.
+ * A partner's prepaid balance ran dry (issue 24 item 5, per partner since issue 48): the order that
+ * hit it goes to another partner or is refunded, and no order goes to this partner until the
+ * reconcile job reads a balance that covers what failed. The shop stops selling (POST /orders
+ * answers 503) only when no partner is left for a plan. Whoever runs the shop sees an alert in the
+ * log and the pause in `npm run orders:audit`.
  */
-export async function pauseSales(tx: Queryable, neededUsdE4: number): Promise<void> {
+export async function pauseSales(tx: Queryable, partner: string, neededUsdE4: number): Promise<void> {
   const opened = await tx.query(
-    `INSERT INTO sales_pauses (reason, needed_usd_e4) VALUES ('partner_out_of_balance', $1)
-     ON CONFLICT ((true)) WHERE cleared_at IS NULL DO UPDATE SET needed_usd_e4 = GREATEST(sales_pauses.needed_usd_e4, EXCLUDED.needed_usd_e4)
+    `INSERT INTO sales_pauses (reason, needed_usd_e4, partner) VALUES ('partner_out_of_balance', $1, $2)
+     ON CONFLICT ${ONE_OPEN} DO UPDATE SET needed_usd_e4 = GREATEST(sales_pauses.needed_usd_e4, EXCLUDED.needed_usd_e4)
      RETURNING (xmax = 0) AS opened, ${ANNOUNCE}`,
-    [neededUsdE4],
+    [neededUsdE4, partner],
   );
   if ((opened[0] as { opened?: boolean } | undefined)?.opened) {
-    console.error('ALERT: the eSIM partner refused an order for want of balance; selling is paused until it is topped up');
+    console.error(`ALERT: the eSIM partner ${partner} refused an order for want of balance; no order goes to it until it is topped up`);
   }
 }
 
-/** Whether a pause is open, read from the database (POST /orders asks SalesPauseCache). */
-export async function salesPaused(db: Queryable): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM sales_pauses WHERE cleared_at IS NULL')).length > 0;
+/** The pauses in force, read from the database (POST /orders asks SalesPauseCache). */
+export async function salesPaused(db: Queryable): Promise<SalesPause> {
+  const rows = await db.query<{ partner: string | null }>('SELECT partner FROM sales_pauses WHERE cleared_at IS NULL');
+  if (rows.length === 0) return SELLING;
+  return { shop: rows.some((row) => row.partner === null), partners: rows.flatMap((row) => (row.partner ? [row.partner] : [])) };
 }
 
 /** How long an instance trusts that sales are not paused without reading it again (SalesPauseCache). */
 export const SALES_PAUSE_TTL_MS = 2_000;
 
 /**
- * Whether sales are paused, for POST /orders without a read of its own on every order (issue 31:
- * the order path in 2 round trips). Only "not paused" is kept, and for at most `ttlMs`; "paused" is
- * read again on every order, so a resume sells again at once, and a paused shop's orders (answered
- * 503 whatever) pay the read.
+ * The pauses in force, for POST /orders without a read of its own on every order (issue 31: the
+ * order path in 2 round trips). Only "nothing paused" is kept, and for at most `ttlMs`; any pause
+ * is read again on every order, so a resume sells again at once, and a paused shop's or partner's
+ * orders pay the read.
  *
  * A pause made anywhere stops this instance's sales within milliseconds: every write of a pause
  * above announces it with pg_notify in its own statement (delivered on commit, nothing on a
@@ -60,7 +68,7 @@ export function createSalesPauseCache(db: Pick<Db, 'query' | 'listen'>, ttlMs = 
   let generation = 0;
   let listening: Promise<unknown> | undefined;
   /** The read under way, shared by the orders that arrive meanwhile, and its generation. */
-  let reading: { generation: number; paused: Promise<boolean> } | undefined;
+  let reading: { generation: number; paused: Promise<SalesPause> } | undefined;
 
   const forget = () => {
     generation++;
@@ -77,11 +85,11 @@ export function createSalesPauseCache(db: Pick<Db, 'query' | 'listen'>, ttlMs = 
     async paused() {
       // Listening before the first read, so no pause between the two is missed.
       await listen();
-      if (performance.now() < openUntil) return false;
+      if (performance.now() < openUntil) return SELLING;
       if (reading?.generation !== generation) {
         const started = { generation, at: performance.now() };
         const paused = salesPaused(db).then((answer) => {
-          if (!answer && generation === started.generation) openUntil = started.at + ttlMs;
+          if (answer === SELLING && generation === started.generation) openUntil = started.at + ttlMs;
           return answer;
         });
         reading = { generation: started.generation, paused };
@@ -97,37 +105,40 @@ export function createSalesPauseCache(db: Pick<Db, 'query' | 'listen'>, ttlMs = 
 }
 
 /**
- * While paused for want of balance, at most once a minute: the partner's balance, and selling again
- * once it covers what failed. An operator's pause is never cleared here: only their resume ends it.
+ * For each partner paused for want of balance, at most once a minute: its balance, and orders to it
+ * again once that covers what failed. Answers the partners resumed. An operator's pause is never
+ * cleared here: only their resume ends it. A partner this shop no longer runs with stays paused.
  */
-export async function resumeSalesIfFunded(db: Db, partner: EsimPartner, now = new Date()): Promise<boolean> {
-  const [pause] = await db.query<{ id: number; needed_usd_e4: number; checked_at: Date | null }>(
-    `SELECT id, needed_usd_e4, checked_at FROM sales_pauses WHERE cleared_at IS NULL AND ${AUTOMATIC}`,
+export async function resumeSalesIfFunded(db: Db, partners: Partners, now = new Date()): Promise<string[]> {
+  const pauses = await db.query<{ id: number; partner: string; needed_usd_e4: number; checked_at: Date | null }>(
+    `SELECT id, partner, needed_usd_e4, checked_at FROM sales_pauses WHERE cleared_at IS NULL AND ${AUTOMATIC}`,
   );
-  if (!pause || (pause.checked_at && now.getTime() - pause.checked_at.getTime() < BALANCE_CHECK_EVERY_MS)) return false;
-  await db.query('UPDATE sales_pauses SET checked_at = $2 WHERE id = $1', [pause.id, now]);
-  const balance = await partner.balance();
-  if (balance < pause.needed_usd_e4) return false;
-  // An operator may have taken the pause over while the partner was asked.
-  const cleared = await db.query(
-    `UPDATE sales_pauses SET cleared_at = now() WHERE id = $1 AND cleared_at IS NULL AND ${AUTOMATIC} RETURNING id, ${ANNOUNCE}`,
-    [pause.id],
-  );
-  if (cleared.length === 0) return false;
-  console.error('sales resumed: the partner balance covers orders again');
-  return true;
+  const resumed: string[] = [];
+  for (const pause of pauses) {
+    if (!partners.ids.includes(pause.partner)) continue;
+    if (pause.checked_at && now.getTime() - pause.checked_at.getTime() < BALANCE_CHECK_EVERY_MS) continue;
+    await db.query('UPDATE sales_pauses SET checked_at = $2 WHERE id = $1', [pause.id, now]);
+    const balance = await partners.of(pause.partner).balance();
+    if (balance < pause.needed_usd_e4) continue;
+    const cleared = await db.query(
+      `UPDATE sales_pauses SET cleared_at = now() WHERE id = $1 AND cleared_at IS NULL AND ${AUTOMATIC} RETURNING id, ${ANNOUNCE}`,
+      [pause.id],
+    );
+    if (cleared.length === 0) continue;
+    console.error(`sales resumed: the balance at ${pause.partner} covers orders again`);
+    resumed.push(pause.partner);
+  }
+  return resumed;
 }
 
 /**
- * The provider stops selling (issue 30 item 8): POST /orders answers 503 until they resume. An open
- * automatic pause becomes theirs, so a topped-up balance does not end it behind their back.
+ * The provider stops selling (issue 30 item 8): POST /orders answers 503 until they resume. Their
+ * pause is the whole shop's, beside any partner's, so a topped-up balance does not end it.
  */
 export async function pauseSalesByOperator(db: Queryable, reason: string, operatorActionId: number): Promise<'paused' | 'already'> {
   const rows = await db.query(
     `INSERT INTO sales_pauses (reason, needed_usd_e4, operator_action_id) VALUES ($1, 0, $2)
-     ON CONFLICT ((true)) WHERE cleared_at IS NULL
-     DO UPDATE SET reason = EXCLUDED.reason, operator_action_id = EXCLUDED.operator_action_id WHERE sales_pauses.operator_action_id IS NULL
-     RETURNING id, ${ANNOUNCE}`,
+     ON CONFLICT ${ONE_OPEN} DO NOTHING RETURNING id, ${ANNOUNCE}`,
     [reason, operatorActionId],
   );
   return rows.length > 0 ? 'paused' : 'already';
@@ -139,8 +150,7 @@ export async function resumeSales(db: Queryable): Promise<'resumed' | 'not_pause
   return rows.length > 0 ? 'resumed' : 'not_paused';
 }
 
-/** The pause in force, if any: why ('partner_out_of_balance', or the operator's reason) and since when. */
-export async function openSalesPause(db: Queryable): Promise<{ reason: string; since: Date } | undefined> {
-  const [pause] = await db.query<{ reason: string; since: Date }>('SELECT reason, since FROM sales_pauses WHERE cleared_at IS NULL');
-  return pause;
+/** The pauses in force, the shop's first: why ('partner_out_of_balance', or the operator's reason), since when, and whose (none: the shop's). */
+export async function openSalesPauses(db: Queryable): Promise<{ partner: string | null; reason: string; since: Date }[]> {
+  return db.query('SELECT partner, reason, since FROM sales_pauses WHERE cleared_at IS NULL ORDER BY partner NULLS FIRST, since');
 }

@@ -1,3 +1,4 @@
+import { PartnerBreaker, withBreaker } from './breaker.ts';
 import type { EsimPartner } from './partner.types.ts';
 import type { Partners } from './registry.types.ts';
 
@@ -6,13 +7,22 @@ export const ESIM_ACCESS = 'esim-access';
 /** eSIM Go's id (issue 48): the second partner, when the shop is configured with it. */
 export const ESIM_GO = 'esim-go';
 
-/** The registry of the partners given, by id; the first is the one the catalogue is sold through. */
-export function partnerRegistry(partners: Readonly<Record<string, EsimPartner>>): Partners {
-  const ids = Object.keys(partners);
+/**
+ * The registry of the partners given, by id; the first is the one the catalogue is sold through.
+ * Each partner's calls are counted by a circuit breaker of its own (breaker.ts).
+ */
+export function partnerRegistry(adapters: Readonly<Record<string, EsimPartner>>, now?: () => number): Partners {
+  const ids = Object.keys(adapters);
   if (ids.length === 0) throw new Error('The shop needs at least one eSIM partner');
+  const breakers = Object.fromEntries(ids.map((id) => [id, new PartnerBreaker(now)]));
+  const partners = Object.fromEntries(ids.map((id) => [id, withBreaker(adapters[id]!, breakers[id]!)]));
   return {
     ids,
     nameOf: (id) => partners[id]?.name ?? id,
+    breaker(id) {
+      const breaker = breakers[id];
+      return { state: breaker?.state ?? 'closed', failures: breaker?.failures ?? 0 };
+    },
     of(id) {
       const partner = partners[id];
       if (!partner) throw new Error(`No eSIM partner "${id}" in this shop (it has ${ids.join(', ')})`);

@@ -1,3 +1,4 @@
+import type { BreakerState } from './breaker.ts';
 import type { EsimPartner } from './partner.types.ts';
 
 /**
@@ -11,4 +12,6 @@ export interface Partners {
   of(id: string): EsimPartner;
   /** The partner's name ('eSIM Go') for operators; the id itself for one this shop does not run with. */
   nameOf(id: string): string;
+  /** The partner's circuit breaker in this instance, and its failed calls in a row. */
+  breaker(id: string): { state: BreakerState; failures: number };
 }

@@ -7,7 +7,6 @@ import { balanceCheckDue, checkPartnerBalance } from '../ops/balance-alert.ts';
 import { resumeSalesIfFunded } from '../orders/sales-pause.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import type { Partners } from '../partner/registry.types.ts';
-import { ESIM_ACCESS } from '../partner/registry.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { fillChargeFacts } from '../payments/charge-facts.ts';
 import { syncCheckouts } from '../webhooks/checkout-sync.ts';
@@ -38,14 +37,12 @@ export function createReconcileJob(deps: {
   sweepEveryMs?: Partial<Record<SweepName, number>>;
 }): () => Promise<number> {
   const { db, stripe, partners, store, fulfilment, checkouts, alerts } = deps;
-  // The balance, its alert and the sales pause are eSIM Access's, the partner the catalogue sells through (issue 48 item 6 makes them per partner).
-  const partner = partners.of(ESIM_ACCESS);
   const every = (name: SweepName) => deps.sweepEveryMs?.[name] ?? 0;
   const sweep = (name: SweepName, run: () => Promise<number>): Sweep => ({ name, everyMs: every(name), run });
   const before: Sweep[] = [
-    // A paused shop sells again once the partner's balance covers what failed (asked at most once a minute).
+    // A partner paused for want of balance takes orders again once its balance covers what failed (asked at most once a minute).
     sweep('sales_pause', async () => {
-      await resumeSalesIfFunded(db, partner);
+      await resumeSalesIfFunded(db, partners);
       return 0;
     }),
     // Payments whose webhook never came: read at Stripe, then delivered like any other.
@@ -61,10 +58,11 @@ export function createReconcileJob(deps: {
     // Charges Stripe could not be read for when their order was delivered (fraud signals, Stripe's fee).
     sweep('charge_facts', () => fillChargeFacts(db, stripe)),
     // Alerts last: a failing mail relay or push service never holds up a delivery or a refund. The
-    // provider's low-balance e-mail among them: the balance read at most every 10 minutes across instances.
+    // provider's low-balance e-mail among them: each partner's balance read at most every 10 minutes across instances.
     sweep('balance_alert', async () => {
       if (await balanceCheckDue(db))
-        await checkPartnerBalance({ db, partner, mailer: deps.mailer, providerEmail: deps.providerAlertEmail });
+        for (const partner of partners.ids)
+          await checkPartnerBalance({ db, partners, partner, mailer: deps.mailer, providerEmail: deps.providerAlertEmail });
       return 0;
     }),
     // Support's e-mails the relay turned away (support/outbox.ts).

@@ -1,5 +1,8 @@
+import type { Queryable } from '../../db/db.types.ts';
+import { pauseSales, salesPaused } from '../../orders/sales-pause.ts';
 import { setPartnerOrder, switchPartner } from '../../orders/sourcing.ts';
 import type { PartnerErrorKind } from '../../partner/partner.types.ts';
+import type { PartnerOffer } from '../../../catalogue/schema.ts';
 import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
@@ -10,10 +13,24 @@ import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
 const FAILOVER = new Set<PartnerErrorKind>(['out_of_stock', 'insufficient_balance', 'price_changed', 'not_found']);
 
 /**
+ * The order switched, in its fenced transaction, to the next partner whose margin holds
+ * (StepContext.nextPartner): none that was tried, is paused for want of balance, or is the order's
+ * own; with `healthy`, none whose circuit breaker is open either. Undefined: no other partner.
+ */
+async function switchToNext(ctx: StepContext, tx: Queryable, order: OrderRow & OrderSourcing, healthy: boolean) {
+  const skip = [order.partner, ...(await partnerWrites.orderedFrom(tx, order.id)), ...(await salesPaused(tx)).partners];
+  const offer = ctx.nextPartner?.(order, skip);
+  if (!offer || (healthy && ctx.partners.breaker(offer.partner).state === 'open')) return undefined;
+  return (await switchPartner(tx, order.id, offer)) ? offer : undefined;
+}
+
+/**
  * Orders the eSIM at the partner, at most the price it was sold at (the partner refuses a higher
- * one). A refusal another partner may not share (FAILOVER) sends the order to the next partner
- * whose margin holds (StepContext.nextPartner), in the same try: the first partner's write is
- * settled refused (nothing applied) before the second is sent, so an order never has two eSIMs.
+ * one). A partner paused for want of balance, or whose circuit breaker is open, is passed over
+ * before anything is sent when another can deliver the plan. A refusal another partner may not
+ * share (FAILOVER) sends the order to the next partner whose margin holds, in the same try: the
+ * first partner's write is settled refused (nothing applied) before the second is sent, so an order
+ * never has two eSIMs; a refusal for want of balance pauses that partner too (sales-pause.ts).
  * A repeat is harmless: the partner keeps one order per transactionId (our order id). The
  * write is recorded before it is sent; an earlier try whose answer never came is settled by looking
  * the order up at the partner first. Answers the partner's order number, or undefined when it was
@@ -26,6 +43,11 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   // An earlier try whose answer never came: the partner may hold the order already, and it
   // need not answer a repeat with the same orderNo (the docs do not say), so it is looked up first.
   const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
+  const unhealthy = (await salesPaused(db)).partners.includes(order.partner) || ctx.partners.breaker(order.partner).state === 'open';
+  if (!earlier && unhealthy) {
+    const next = await lease.write((tx) => switchToNext(ctx, tx, order, true));
+    if (next) return failOver(ctx, lease, order, next, `${order.partner} is paused or not answering`);
+  }
   const lookUp = () => (earlier ? partner.findOrder(order.id, earlier.sent_at) : Promise.resolve(undefined));
   const write =
     earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order', partner: order.partner })));
@@ -47,12 +69,11 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
         // Refused, nothing applied: settled so, and the order goes to the next partner if one can deliver it.
         const next = await lease.write(async (tx) => {
           await partnerWrites.settle(tx, write, 'refused', error.code ?? error.message);
-          const offer = FAILOVER.has(error.kind!) ? ctx.nextPartner?.(order, await partnerWrites.orderedFrom(tx, order.id)) : undefined;
-          return offer && (await switchPartner(tx, order.id, offer)) ? offer : undefined;
+          if (error.kind === 'insufficient_balance') await pauseSales(tx, order.partner, order.wholesale_usd_e4);
+          return FAILOVER.has(error.kind!) ? switchToNext(ctx, tx, order, false) : undefined;
         });
         if (!next) throw error;
-        console.error('fulfilment: failing over', order.id, `${order.partner} → ${next.partner}:`, error.message);
-        return run(ctx, lease, { ...order, partner: next.partner, partner_code: next.partnerCode, wholesale_usd_e4: next.wholesaleUsdE4 });
+        return failOver(ctx, lease, order, next, error.message);
       }
     }
   }
@@ -63,6 +84,12 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   // Just ordered: asking now would only hear "allocating" and spend one of the shop's 8 requests
   // a second: a delivery is two calls, order and query (issue 31).
   return undefined;
+}
+
+/** The same try again at the partner the order was just switched to. */
+function failOver(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing, next: PartnerOffer, why: string) {
+  console.error('fulfilment: failing over', order.id, `${order.partner} → ${next.partner}:`, why);
+  return run(ctx, lease, { ...order, partner: next.partner, partner_code: next.partnerCode, wholesale_usd_e4: next.wholesaleUsdE4 });
 }
 
 /**
