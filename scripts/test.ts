@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './lib/chromium.ts';
 import { failedPlaywrightTests, passedOnlyOnRetry, type PlaywrightReport } from './lib/playwright-report.ts';
-import { failedVitestTests, type VitestReport } from './lib/vitest-report.ts';
+import { failedVitestTests, vitestPassedOnlyOnRetry, type VitestReport } from './lib/vitest-report.ts';
 
 const REPORTS = 'reports';
 rmSync(REPORTS, { recursive: true, force: true });
@@ -34,7 +34,7 @@ function readJson<T>(file: string): T | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
 }
 
-let passedOnRetry: string[] = [];
+const passedOnRetry: string[] = [];
 /** Every failed test by name, printed last: CI shows only the end of the output. */
 const failedTests: string[] = [];
 
@@ -80,7 +80,10 @@ step('format', 'prettier', ['--check', '.']);
 const vitestJson = `${REPORTS}/vitest.json`;
 const vitestStatus = run('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 const vitest = readJson<VitestReport>(vitestJson);
-if (vitest) failedTests.push(...failedVitestTests(vitest, process.cwd()));
+if (vitest) {
+  failedTests.push(...failedVitestTests(vitest, process.cwd()));
+  passedOnRetry.push(...vitestPassedOnlyOnRetry(vitest, process.cwd()));
+}
 tallies.push({
   suite: 'vitest',
   passed: vitest?.numPassedTests ?? 0,
@@ -92,8 +95,10 @@ ensureChromium();
 const playwrightJson = `${REPORTS}/playwright.json`;
 const playwrightStatus = run('playwright', ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson });
 const playwright = readJson<PlaywrightReport>(playwrightJson);
-passedOnRetry = playwright ? passedOnlyOnRetry(playwright) : [];
-if (playwright) failedTests.push(...failedPlaywrightTests(playwright));
+if (playwright) {
+  passedOnRetry.push(...passedOnlyOnRetry(playwright));
+  failedTests.push(...failedPlaywrightTests(playwright));
+}
 tallies.push({
   suite: 'playwright',
   passed: playwright ? playwright.stats.expected + playwright.stats.flaky : 0,

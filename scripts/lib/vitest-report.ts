@@ -14,10 +14,21 @@ export interface VitestReport {
 
 const firstLine = (text: string | undefined): string => (text ?? '').trim().split('\n')[0]!.slice(0, 300);
 
+const relative = (name: string, root: string) => (name.startsWith(root) ? name.slice(root.length + 1) : name);
+
+/** 'file › test' for each test that failed first and passed on its retry (it passed with an error on record). */
+export function vitestPassedOnlyOnRetry(report: VitestReport, root: string): string[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'passed' && (test.failureMessages?.length ?? 0) > 0)
+      .map((test) => `${relative(file.name, root)} › ${test.fullName}`),
+  );
+}
+
 /** 'file › test: first line of its error' for each failed test, and each file that failed outside a test (a hook). */
 export function failedVitestTests(report: VitestReport, root: string): string[] {
   return report.testResults.flatMap((file) => {
-    const name = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const name = relative(file.name, root);
     const failed = file.assertionResults
       .filter((test) => test.status === 'failed')
       .map((test) => `${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
