@@ -9,7 +9,7 @@ import { OrderState } from './shop-api.ts';
  * OPS_ADMIN_SIGN_IN_MS (403 recent_login_required). Failures are the shop API's ApiError.
  *
  *   GET  /ops/me                                   → OpsMe (who calls, with which role)
- *   GET  /ops/orders?q=&state=&from=&to=&attention= → OpsOrderList (newest first; q: order number with or without
+ *   GET  /ops/orders?q=&state=&from=&to=&attention=&partner= → OpsOrderList (newest first; q: order number with or without
  *                                                     ES-, e-mail, ICCID, Checkout Session id, payment intent id,
  *                                                     partner order number)
  *   GET  /ops/orders/{id}                          → OpsOrder (money, payment, eSIM, signals, refunds, one timeline)
@@ -55,6 +55,8 @@ export const OpsOrderQuery = z.object({
   from: OneValue(z.iso.date().optional()),
   to: OneValue(z.iso.date().optional()),
   attention: OneValue(z.enum(['1']).optional()),
+  /** A partner's id (issue 48): only the orders sourced from it. */
+  partner: OneValue(z.string().trim().max(40).optional()),
 });
 export type OpsOrderQuery = z.infer<typeof OpsOrderQuery>;
 
@@ -68,11 +70,17 @@ export const OpsOrderSummary = z.object({
   destination: z.string(),
   total: Money,
   createdAt: Iso,
+  /** The partner the order is sourced from, by name ('eSIM Go'; issue 48). */
+  partner: z.string(),
   /** Why it needs someone: fraud signals, held, stuck, failed. Empty when all is well. */
   attention: z.array(z.string()),
 });
 export type OpsOrderSummary = z.infer<typeof OpsOrderSummary>;
-export const OpsOrderList = z.object({ orders: z.array(OpsOrderSummary) });
+export const OpsOrderList = z.object({
+  orders: z.array(OpsOrderSummary),
+  /** The partners this shop orders from, for the list's filter. */
+  partners: z.array(z.object({ id: z.string(), name: z.string() })),
+});
 export type OpsOrderList = z.infer<typeof OpsOrderList>;
 
 export const OpsTimelineEntry = z.object({
@@ -103,8 +111,6 @@ export const OpsOrder = z.object({
   order: OpsOrderSummary.extend({
     lang: z.string(),
     planId: z.string(),
-    /** The partner the order is sourced from, by name ('eSIM Go'; issue 48). */
-    partner: z.string(),
     partnerOrderNo: z.string().nullable(),
     /** The eSIM an order of kind top_up added to. */
     topUpOf: z.string().nullable(),

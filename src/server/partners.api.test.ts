@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { firebaseAccounts } from './auth.ts';
-import { OpsDashboard, OpsOrder } from '../contract/ops-api.ts';
+import { OpsDashboard, OpsOrder, OpsOrderList } from '../contract/ops-api.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import {
   orderRequest,
@@ -109,6 +109,17 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     const { idToken } = await signIn(support.email);
     const page = OpsOrder.parse(await (await call(`/ops/orders/${order.id}`, { token: idToken })).json());
     expect(page.order).toMatchObject({ partner: 'eSIM Go', partnerOrderNo: expect.any(String) });
+    // Its list filters by partner, and names each order's.
+    const opsList = async (partner: string) =>
+      OpsOrderList.parse(await (await call(`/ops/orders?partner=${partner}`, { token: idToken })).json());
+    const atGo = await opsList(ESIM_GO);
+    expect(atGo.partners).toEqual([
+      { id: ESIM_ACCESS, name: 'eSIM Access' },
+      { id: ESIM_GO, name: 'eSIM Go' },
+    ]);
+    expect(atGo.orders.find((o) => o.id === order.id)?.partner).toBe('eSIM Go');
+    expect(atGo.orders.every((o) => o.partner === 'eSIM Go')).toBe(true);
+    expect((await opsList(ESIM_ACCESS)).orders.map((o) => o.id)).not.toContain(order.id);
 
     // The phone installs it and uses data: eSIM Go's signed callbacks reach the shop, which reads eSIM Go back.
     await untilInstalled(read, () => esimGo.installEsim(iccid, 'Installed'));

@@ -13,7 +13,9 @@ import { useLoad } from './use-load.ts';
 export default function OrdersScreen({ query }: { query: OrdersQuery }) {
   const { m, go } = useOps();
   const [state, retry] = useLoad(() => opsClient.orders(apiOrdersQuery(query)), viewSearch({ name: 'orders', query }));
-  const ids = { state: useId(), attention: useId() };
+  const ids = { state: useId(), attention: useId(), partner: useId() };
+  // The shop's partners, once the list has named them (the page is static; they are the server's).
+  const partners = state.status === 'ready' ? state.data.partners : [];
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -21,7 +23,14 @@ export default function OrdersScreen({ query }: { query: OrdersQuery }) {
     const text = (name: string) => String(data.get(name) ?? '');
     go({
       name: 'orders',
-      query: { q: text('q'), state: text('state'), from: text('from'), to: text('to'), attention: data.get('attention') === '1' },
+      query: {
+        q: text('q'),
+        state: text('state'),
+        from: text('from'),
+        to: text('to'),
+        attention: data.get('attention') === '1',
+        partner: text('partner'),
+      },
     });
   }
 
@@ -54,6 +63,26 @@ export default function OrdersScreen({ query }: { query: OrdersQuery }) {
               ))}
             </select>
           </div>
+          {partners.length > 1 && (
+            <div>
+              <label htmlFor={ids.partner} className="block text-sm font-semibold">
+                {m.orders.partner}
+              </label>
+              <select
+                id={ids.partner}
+                name="partner"
+                defaultValue={query.partner}
+                className="mt-1 rounded-md border border-line bg-surface px-2 py-2"
+              >
+                <option value="">{m.orders.anyPartner}</option>
+                {partners.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <DateField label={m.orders.from} name="from" defaultValue={query.from} />
           <DateField label={m.orders.to} name="to" defaultValue={query.to} />
           <div className="flex items-center gap-2 py-2">
@@ -96,6 +125,7 @@ export function OrderTable({ orders }: { orders: OpsOrderSummary[] }) {
     [m.orders.plan, 'text-start'],
     [m.orders.total, 'text-end'],
     [m.orders.status, 'text-start'],
+    [m.orders.partner, 'text-start'],
     [m.orders.needsAttention, 'text-start'],
   ] as const;
   return (
@@ -131,6 +161,7 @@ export function OrderTable({ orders }: { orders: OpsOrderSummary[] }) {
                 </td>
                 <td className="px-2 py-1 text-end whitespace-nowrap">{formatMoney(order.total, locale)}</td>
                 <td className="px-2 py-1">{m.states[order.state]}</td>
+                <td className="px-2 py-1">{order.partner}</td>
                 <td className="px-2 py-1 text-red-800 dark:text-red-300">{order.attention.join(', ')}</td>
               </tr>
             ))}

@@ -44,6 +44,7 @@ export interface OrdersApiQuery {
   from?: string;
   to?: string;
   attention?: '1';
+  partner?: string;
 }
 
 export type AccountAction = 'block' | 'unblock' | 'delete';

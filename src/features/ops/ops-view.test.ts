@@ -11,14 +11,15 @@ describe('back office screens in the address', () => {
     expect(readView('?support=req-1&state=closed')).toEqual({ name: 'support', id: 'req-1', closed: true, q: '' });
     expect(readView('?q=ES-2026-000123&state=paid&attention=1')).toEqual({
       name: 'orders',
-      query: { q: 'ES-2026-000123', state: 'paid', from: '', to: '', attention: true },
+      query: { q: 'ES-2026-000123', state: 'paid', from: '', to: '', attention: true, partner: '' },
     });
   });
 
   it('writes only what is set, and reads back what it wrote', () => {
     const views: OpsView[] = [
       { name: 'orders', query: EMPTY_ORDERS_QUERY },
-      { name: 'orders', query: { q: 'a b&c', state: 'refunded', from: '2026-01-01', to: '2026-01-31', attention: true } },
+      { name: 'orders', query: { q: 'a b&c', state: 'refunded', from: '2026-01-01', to: '2026-01-31', attention: true, partner: '' } },
+      { name: 'orders', query: { ...EMPTY_ORDERS_QUERY, partner: 'esim-go' } },
       { name: 'order', id: 'id/with?odd&chars' },
       { name: 'accounts', q: 'uid-1' },
       { name: 'dashboard' },

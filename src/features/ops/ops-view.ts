@@ -20,9 +20,11 @@ export interface OrdersQuery {
   from: string;
   to: string;
   attention: boolean;
+  /** A partner's id, '' for all. */
+  partner: string;
 }
 
-export const EMPTY_ORDERS_QUERY: OrdersQuery = { q: '', state: '', from: '', to: '', attention: false };
+export const EMPTY_ORDERS_QUERY: OrdersQuery = { q: '', state: '', from: '', to: '', attention: false, partner: '' };
 
 export function readView(search: string): OpsView {
   const params = new URLSearchParams(search);
@@ -42,6 +44,7 @@ export function readView(search: string): OpsView {
       from: params.get('from') ?? '',
       to: params.get('to') ?? '',
       attention: params.get('attention') === '1',
+      partner: params.get('partner') ?? '',
     },
   };
 }
@@ -74,5 +77,6 @@ export function apiOrdersQuery(query: OrdersQuery): OrdersApiQuery {
   if (query.from) result.from = query.from;
   if (query.to) result.to = query.to;
   if (query.attention) result.attention = '1';
+  if (query.partner) result.partner = query.partner;
   return result;
 }

@@ -172,10 +172,9 @@ export async function orderDetail(
     : null;
   return {
     order: {
-      ...summary({ ...order, attention: [...order.attention, ...signals] }),
+      ...summary({ ...order, attention: [...order.attention, ...signals] }, partners),
       lang: order.lang,
       planId: order.plan_id,
-      partner: partners.nameOf(order.partner),
       partnerOrderNo: order.partner_order_no,
       topUpOf: order.top_up_of,
       exchangeOf: links.exchange_of,

@@ -5,6 +5,7 @@ import { needsAttention } from '../fraud/signals.ts';
 import { orderNumber } from '../orders/store.ts';
 import { SOURCING_COLUMNS, SOURCING_JOIN } from '../orders/sourcing.ts';
 import type { OrderRow, OrderSourcing } from '../orders/store.types.ts';
+import type { Partners } from '../partner/registry.types.ts';
 import { signalText } from './signal-text.ts';
 
 /** How long a paid order may wait for its eSIM before it needs someone. */
@@ -31,8 +32,8 @@ export type OrderSummaryRow = OrderRow & OrderSourcing & { attention: string[] }
 /** An order with its partner and why it needs someone, for a query that adds `WHERE …` on `o`. */
 const SUMMARY = `SELECT o.*, ${SOURCING_COLUMNS}, ${ATTENTION} FROM orders o ${SOURCING_JOIN}`;
 
-/** An order as the back office lists it. */
-export const summary = (row: OrderSummaryRow): OpsOrderSummary => ({
+/** An order as the back office lists it, its partner by name. */
+export const summary = (row: OrderSummaryRow, partners: Pick<Partners, 'nameOf'>): OpsOrderSummary => ({
   id: row.id,
   number: orderNumber(row),
   state: row.state,
@@ -42,6 +43,7 @@ export const summary = (row: OrderSummaryRow): OpsOrderSummary => ({
   destination: row.destination,
   total: { amountMinor: row.amount_minor, currency: row.currency },
   createdAt: row.created_at.toISOString(),
+  partner: partners.nameOf(row.partner),
   attention: row.attention,
 });
 
@@ -81,6 +83,7 @@ export async function searchOrders(db: Queryable, query: OpsOrderQuery): Promise
     add(key.sql, key.value);
   }
   if (query.state) add('o.state = $1', query.state);
+  if (query.partner) add('os.partner = $1', query.partner);
   if (query.from) add('o.created_at >= $1::date', query.from);
   if (query.to) add(`o.created_at < $1::date + interval '1 day'`, query.to);
   // "Needs attention": the orders the SQL above flags, and those with fraud signals.

@@ -83,7 +83,11 @@ export function opsRoutes(deps: OpsRouteDeps) {
       // Support and admin: find, read, note, resend, retry.
       .get('/orders', queryOf, async (c) => {
         const rows = await searchOrders(db, c.req.valid('query'));
-        return c.json({ orders: rows.map(summary) } satisfies OpsOrderList);
+        const { partners } = deps;
+        return c.json({
+          orders: rows.map((row) => summary(row, partners)),
+          partners: partners.ids.map((id) => ({ id, name: partners.nameOf(id) })),
+        } satisfies OpsOrderList);
       })
       .get(`/orders/:id{${UUID}}`, async (c) => {
         const order = await detail(c.req.param('id'));
@@ -123,7 +127,7 @@ export function opsRoutes(deps: OpsRouteDeps) {
           uid: account.uid,
           email: account.email,
           account: await accountState(accounts, account.uid),
-          orders: rows.map(summary),
+          orders: rows.map((row) => summary(row, deps.partners)),
         } satisfies OpsAccount);
       })
       // Support and admin: the support inbox (issue 32).
