@@ -17,6 +17,7 @@ import { OrderState } from './shop-api.ts';
  *   POST /ops/orders/{id}/notes        OpsNote     → OpsOrder                                (support)
  *   POST /ops/orders/{id}/resend-email OpsResend   → OpsActionResult (support: to the buyer or traveller; admin: any)
  *   POST /ops/orders/{id}/retry        OpsReason   → OpsActionResult (a failed or stuck delivery, now) (support)
+ *   POST /ops/orders/{id}/deliver-elsewhere OpsReason → OpsActionResult (a stuck order through another partner) (support)
  *   POST /ops/orders/{id}/refunds      OpsRefund   → OpsActionResult                         (admin)
  *   POST /ops/orders/{id}/esim/{suspend|unsuspend|revoke} OpsReason → OpsActionResult        (admin)
  *   POST /ops/orders/{id}/{approve|reject} OpsReason → OpsActionResult (a held order)       (admin)

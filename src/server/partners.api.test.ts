@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { firebaseAccounts } from './auth.ts';
-import { OpsDashboard, OpsOrder, OpsOrderList } from '../contract/ops-api.ts';
+import { OpsActionResult, OpsDashboard, OpsOrder, OpsOrderList } from '../contract/ops-api.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import {
   orderRequest,
@@ -13,7 +13,7 @@ import {
   waitFor,
 } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
-import { startEsimGoStandIn, type EsimGoStandIn } from '../../stand-ins/esim-go/server.ts';
+import { FAILURES, startEsimGoStandIn, type EsimGoStandIn } from '../../stand-ins/esim-go/server.ts';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { EsimList, OrderView, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
@@ -250,6 +250,54 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
       ]);
     } finally {
       await bed.db.query('UPDATE sales_pauses SET cleared_at = now() WHERE cleared_at IS NULL');
+    }
+  });
+
+  it('delivers a stuck order through the other partner on an operator’s word, only once nothing can be at its own', async () => {
+    const buyer = await signUp();
+    const support = await signUp();
+    await firebaseAccounts('demo-esim').setRole(support.uid, 'support');
+    const { idToken } = await signIn(support.email);
+    const act = async (orderId: string, key: string) =>
+      OpsActionResult.parse(
+        await (
+          await call(`/ops/orders/${orderId}/deliver-elsewhere`, {
+            method: 'POST',
+            token: idToken,
+            body: JSON.stringify({ reason: 'eSIM Go keeps failing', idempotencyKey: key }),
+          })
+        ).json(),
+      );
+    // eSIM Go answers every order with a server error: the order waits, its write not known to be applied or not.
+    esimGo.failNext(FAILURES.serverError, { call: 'POST /orders', count: 1_000 });
+    try {
+      const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+      await waitFor(
+        () => bed.db.query(`SELECT 1 FROM partner_writes WHERE order_id = $1 AND outcome = 'sent'`, [order.id]),
+        (rows) => rows.length > 0,
+      );
+      expect(await act(order.id, `first-${order.id}`)).toMatchObject({
+        outcome: 'refused',
+        detail: expect.stringContaining('eSIM Go may hold'),
+      });
+      expect((await sourcing(order.id))?.partner).toBe(ESIM_GO);
+
+      // Read back at eSIM Go, holding nothing (what the delivery's next try records when eSIM Go answers it).
+      await bed.db.query(`UPDATE partner_writes SET outcome = 'refused' WHERE order_id = $1 AND outcome = 'sent'`, [order.id]);
+      const result = await act(order.id, `second-${order.id}`);
+      expect(result).toMatchObject({ outcome: 'done', detail: expect.stringContaining('eSIM Go → eSIM Access') });
+      const delivered = await untilDelivered(() => readOrder(buyer.idToken, order.id));
+      expect(delivered.esim?.install?.lpa).toMatch(/^LPA:1\$/);
+      expect((await sourcing(order.id))?.partner).toBe(ESIM_ACCESS);
+      expect(esimGo.iccidOfTransaction(order.id)).toBeUndefined();
+      expect(
+        await bed.db.query(`SELECT action, reason, outcome FROM operator_actions WHERE order_id = $1 ORDER BY id`, [order.id]),
+      ).toEqual([
+        { action: 'deliver_elsewhere', reason: 'eSIM Go keeps failing', outcome: 'refused' },
+        { action: 'deliver_elsewhere', reason: 'eSIM Go keeps failing', outcome: 'done' },
+      ]);
+    } finally {
+      esimGo.recover();
     }
   });
 

@@ -110,10 +110,11 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   const destination = destinationNames(catalogue);
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const plans = sellablePlans(catalogue);
+  const nextPartner = nextPartnerFrom(plans, partners, catalogue.exchangeRates.applied);
   const fulfilment = createFulfilment({
     db,
     partners,
-    nextPartner: nextPartnerFrom(plans, partners, catalogue.exchangeRates.applied),
+    nextPartner,
     stripe,
     mailer: options.mailer,
     siteUrl,
@@ -177,6 +178,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     fulfilment,
     partners,
     heldOrders,
+    nextPartner,
     resendOrderEmail: fulfilmentEmails.resendOrderEmail,
     actionRecords,
   });

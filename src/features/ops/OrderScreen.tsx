@@ -19,6 +19,8 @@ const ON_A_PHONE = new Set(['installed', 'enabled', 'in_use']);
 const REFUNDABLE = new Set(['paid', 'provisioning', 'delivered', 'fulfilment_failed', 'refund_requested', 'refunded']);
 /** States a delivery can be retried from: paid and not delivered. */
 const RETRYABLE = new Set(['paid', 'provisioning', 'fulfilment_failed']);
+/** Waiting for its eSIM: may go to another partner while nothing is at its own. */
+const WAITING = new Set(['paid', 'provisioning']);
 
 /** An order (issue 30 items 3 and 4): everything about it, one timeline, and the actions the role allows. */
 export default function OrderScreen({ id }: { id: string }) {
@@ -103,6 +105,10 @@ function OrderDetails({
           />
           <ActionDialog name="resend" fields={<ResendFields />} body={resendBody} send={act('resend-email')} onDone={done} />
           {RETRYABLE.has(order.state) && <ActionDialog name="retry" send={act('retry')} onDone={done} />}
+          {/* Another partner for a stuck order (issue 48 item 7); the server says when none can take it. */}
+          {WAITING.has(order.state) && order.kind === 'esim' && !order.partnerOrderNo && (
+            <ActionDialog name="deliverElsewhere" send={act('deliver-elsewhere')} onDone={done} />
+          )}
           {admin && REFUNDABLE.has(order.state) && left > 0 && (
             <ActionDialog
               name="refund"

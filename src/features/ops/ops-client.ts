@@ -36,7 +36,8 @@ export class OpsError extends Error {
 }
 
 /** The order actions that answer an OpsActionResult, as paths under /ops/orders/{id}/. */
-export type OrderAction = 'resend-email' | 'retry' | 'refunds' | 'esim/suspend' | 'esim/unsuspend' | 'esim/revoke' | 'approve' | 'reject';
+export type OrderAction =
+  'resend-email' | 'retry' | 'deliver-elsewhere' | 'refunds' | 'esim/suspend' | 'esim/unsuspend' | 'esim/revoke' | 'approve' | 'reject';
 /** GET /ops/orders's query (OpsOrderQuery), only what is set. */
 export interface OrdersApiQuery {
   q?: string;

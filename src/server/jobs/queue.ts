@@ -112,6 +112,15 @@ export async function renew(db: Db, claim: JobClaim, leaseMs: number): Promise<b
 }
 
 /**
+ * Takes the job from whoever runs it now: its lease moves on, so that run's next fenced write
+ * fails (LeaseLost) before it sends anything more, and the job is free to claim at once. For an
+ * operator who changes what the job will do (ops/order-actions.ts: another partner).
+ */
+export async function fenceOff(tx: Queryable, key: string): Promise<void> {
+  await tx.query('UPDATE jobs SET lease = lease + 1, locked_until = NULL, updated_at = now() WHERE key = $1', [key]);
+}
+
+/**
  * The job's lease number now (undefined: it is gone); in a transaction also locks its row and
  * marks the transaction as its run's (HELD_SETTING), so what the run queues does not queue it again.
  */

@@ -6,6 +6,7 @@ export type OpsAction =
   | 'note'
   | 'resend_email'
   | 'retry_delivery'
+  | 'deliver_elsewhere'
   | 'refund'
   | 'esim_suspend'
   | 'esim_unsuspend'

@@ -10,6 +10,7 @@ export interface OrderActions {
   resendEmail(operator: Operator, orderId: string, body: OpsResend): Promise<OpsActionResult>;
   /** A paid order waiting for its eSIM tried again now. */
   retryDelivery(operator: Operator, orderId: string, body: OpsReason): Promise<OpsActionResult>;
+  deliverElsewhere(operator: Operator, orderId: string, body: OpsReason): Promise<OpsActionResult>;
   /** Part or all of what is left of the payment, through the one refund command. */
   refund(operator: Operator, orderId: string, body: OpsRefund): Promise<OpsActionResult>;
   /** Suspend, unsuspend or revoke the order's eSIM at the partner. */

@@ -24,6 +24,8 @@ import type { Operator } from './ops-auth.ts';
 import { esimOfOrder } from './order-detail.ts';
 import { findOrder } from './order-search.ts';
 import { queueOrder } from '../jobs/order-jobs.ts';
+import type { FulfilmentOptions } from '../fulfilment/fulfilment.types.ts';
+import { toAnotherPartner } from './deliver-elsewhere.ts';
 
 export interface OrderActionDeps {
   db: Db;
@@ -33,6 +35,8 @@ export interface OrderActionDeps {
   fulfilment: Fulfilment;
   partners: Partners;
   heldOrders: HeldOrders;
+  /** The next partner for an order (the delivery's failover, partner-choice.ts); none: only one partner sells it. */
+  nextPartner: FulfilmentOptions['nextPartner'];
   /** Sends the order's e-mail again (to the buyer's address or `to`), recorded against the operator's action. */
   resendOrderEmail(orderId: string, to: string, operatorActionId: number): Promise<void>;
   actionRecords: ActionRecords;
@@ -72,6 +76,13 @@ const done = (detail: string | null = null, details?: Record<string, unknown>): 
   ...(details && { details }),
 });
 const refused = (detail: string): ActionOutcome => ({ outcome: 'refused', detail });
+
+/** The order's delivery run now, and the state it came to. */
+async function deliverNow(deps: OrderActionDeps, orderId: string, what = '', details?: Record<string, unknown>): Promise<ActionOutcome> {
+  await deps.fulfilment.run(orderId);
+  const after = await findOrder(deps.db, orderId);
+  return done(`${what}now ${after?.state ?? 'unknown'}`, details);
+}
 
 /** The eSIM's state as the partner says it now, kept (what My eSIMs and the order page show); a failed read leaves the last one. */
 async function readEsimStatus({ db, partners }: Pick<OrderActionDeps, 'db' | 'partners'>, esim: EsimKey): Promise<void> {
@@ -162,9 +173,20 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
         });
         if (due.length === 0)
           return refused('Only an order waiting for its eSIM (paid or being prepared) can be tried again; a failed one is being refunded.');
-        await deps.fulfilment.run(orderId);
-        const after = await findOrder(db, orderId);
-        return done(`now ${after?.state ?? 'unknown'}`);
+        return deliverNow(deps, orderId);
+      });
+    },
+
+    /** A stuck paid order sent to another partner (deliver-elsewhere.ts), then delivered now. */
+    deliverElsewhere(operator: Operator, orderId: string, body: OpsReason): Promise<OpsActionResult> {
+      return record(
+        operator,
+        'deliver_elsewhere',
+        orderId,
+        body,
+      )(async () => {
+        const moved = await toAnotherPartner(deps, orderId);
+        return typeof moved === 'string' ? refused(moved) : deliverNow(deps, orderId, `${moved.from} → ${moved.to}, `, moved);
       });
     },
 

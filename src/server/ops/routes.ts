@@ -112,6 +112,9 @@ export function opsRoutes(deps: OpsRouteDeps) {
       .post(`/orders/:id{${UUID}}/retry`, ...jsonBody(OpsReason), async (c) =>
         c.json(await orders.retryDelivery(c.var.operator, c.req.param('id'), c.req.valid('json'))),
       )
+      .post(`/orders/:id{${UUID}}/deliver-elsewhere`, ...jsonBody(OpsReason), async (c) =>
+        c.json(await orders.deliverElsewhere(c.var.operator, c.req.param('id'), c.req.valid('json'))),
+      )
       .get('/accounts', async (c) => {
         const q = (c.req.query('q') ?? '').trim();
         if (!q) return fail(c, 400, ERROR_CODES.badRequest, 'Give an e-mail or a uid.');
