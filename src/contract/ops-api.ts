@@ -262,6 +262,8 @@ export const OpsPartner = z.object({
   breaker: z.enum(['closed', 'open', 'half_open']),
   /** Since when no order goes to it for want of balance; null: it takes orders. */
   pausedSince: Iso.nullable(),
+  /** Its request budget now, across instances: slots held of its requests a second, instances waiting; null: not shared in the database. */
+  budget: z.object({ held: z.number().int(), requests: z.number().int(), waitingInstances: z.number().int() }).nullable(),
 });
 export type OpsPartner = z.infer<typeof OpsPartner>;
 

@@ -33,6 +33,22 @@ export async function startShopApi(
 ): Promise<{ handler: ShopApi; db: Db; stop: () => Promise<void> }> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema ?? 'migrate' });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
+  // Each partner's request budget (8 and 10 a second) is one for every instance on this database.
+  // A request under way keeps its slot at least as long as the adapter may wait for it.
+  const budgets = {
+    [ESIM_ACCESS]: postgresPartnerBudget(db, {
+      account: config.partner.accessCode,
+      leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
+    }),
+    ...(config.esimGo && {
+      // Not its API key: that is a secret, and the budget's rows are not.
+      [ESIM_GO]: postgresPartnerBudget(db, {
+        account: ESIM_GO,
+        limit: ESIM_GO_BUDGET,
+        leaseMs: Math.max(120_000, 2 * (config.esimGo.timeoutMs ?? 0)),
+      }),
+    }),
+  };
   const handler = createShopApi({
     catalogue: options.snapshotFile ? readSnapshot(options.snapshotFile) : embeddedSnapshot(),
     db,
@@ -41,29 +57,13 @@ export async function startShopApi(
     accounts: firebaseAccounts(config.firebaseProjectId),
     siteUrl: config.siteUrl,
     allowedOrigins: config.allowedOrigins,
-    // The partner's 8 requests a second are one budget for every instance on this database.
-    // Each partner's request budget (8 and 10 a second) is one for every instance on this database.
-    // A request under way keeps its slot at least as long as the adapter may wait for it.
-    partners: partnerRegistry({
-      [ESIM_ACCESS]: createEsimAccessPartner({
-        ...config.partner,
-        budget: postgresPartnerBudget(db, {
-          account: config.partner.accessCode,
-          leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
-        }),
-      }),
-      ...(config.esimGo && {
-        [ESIM_GO]: createEsimGoPartner({
-          ...config.esimGo,
-          // Not its API key: that is a secret, and the budget's rows are not.
-          budget: postgresPartnerBudget(db, {
-            account: ESIM_GO,
-            limit: ESIM_GO_BUDGET,
-            leaseMs: Math.max(120_000, 2 * (config.esimGo.timeoutMs ?? 0)),
-          }),
-        }),
-      }),
-    }),
+    partners: partnerRegistry(
+      {
+        [ESIM_ACCESS]: createEsimAccessPartner({ ...config.partner, budget: budgets[ESIM_ACCESS] }),
+        ...(config.esimGo && budgets[ESIM_GO] && { [ESIM_GO]: createEsimGoPartner({ ...config.esimGo, budget: budgets[ESIM_GO] }) }),
+      },
+      { budgets },
+    ),
     esimGoCallbackKey: config.esimGo?.apiKey,
     mailer,
     providerAlertEmail: config.providerAlertEmail,

@@ -243,7 +243,10 @@ test.describe('the back office in en, for an admin', () => {
         await expect(partner.locator('[data-balance]')).toHaveText(/^\$[\d,]+\.\d{2}$/);
         await expect(partner).toHaveAttribute('data-paused', 'no');
         await expect(partner).toContainText(m.dashboard.breaker_closed);
+        // Its request budget across instances: eSIM Access's 8 a second, eSIM Go's 10.
+        await expect(partner.locator('[data-budget]')).toHaveAttribute('data-budget', /^\d+\/(8|10)$/);
       }
+      await expect(partners).toHaveCount(2);
       await expect(admin.locator('[data-sales]')).toHaveAttribute('data-sales', 'on');
       await expect(admin.locator('[data-sales]')).toHaveText(m.dashboard.salesOn);
       await hydrated(admin);

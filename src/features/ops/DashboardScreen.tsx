@@ -113,6 +113,15 @@ function Partners({ partners, lowBalanceUsd }: { partners: OpsPartner[]; lowBala
               <p className="font-semibold text-red-800 dark:text-red-300">{m.dashboard.balanceLow}</p>
             )}
             <p className="text-sm">{m.dashboard[`breaker_${partner.breaker}`]}</p>
+            {partner.budget && (
+              <p className="text-sm" data-budget={`${partner.budget.held}/${partner.budget.requests}`}>
+                {fill(m.dashboard.budget, {
+                  held: String(partner.budget.held),
+                  requests: String(partner.budget.requests),
+                  waiting: String(partner.budget.waitingInstances),
+                })}
+              </p>
+            )}
             {partner.pausedSince && (
               <p className="text-sm font-semibold text-red-800 dark:text-red-300">
                 {fill(m.dashboard.partnerPaused, { since: formatMoment(partner.pausedSince, locale) })}

@@ -140,8 +140,8 @@ describe.each(databaseDrivers())('the dashboard on $name', ({ open }) => {
     ]);
     expect(answer.ratesDate).toBe('2026-03-27');
     expect(answer.partners).toEqual([
-      { id: 'esim-access', name: 'eSIM Access', balanceUsd: 1234.5678, breaker: 'closed', pausedSince: null },
-      { id: 'esim-go', name: 'eSIM Go', balanceUsd: 50, breaker: 'closed', pausedSince: null },
+      { id: 'esim-access', name: 'eSIM Access', balanceUsd: 1234.5678, breaker: 'closed', pausedSince: null, budget: null },
+      { id: 'esim-go', name: 'eSIM Go', balanceUsd: 50, breaker: 'closed', pausedSince: null, budget: null },
     ]);
     expect(answer.lowBalanceUsd).toBe(LOW_BALANCE_USD);
     expect(answer.salesPause).toBeNull();

@@ -108,6 +108,7 @@ export async function dashboard(
       balanceUsd: balance === null ? null : balance / 10_000,
       breaker: partners.breaker(id).state,
       pausedSince: pauses.find((p) => p.partner === id)?.since.toISOString() ?? null,
+      budget: await partners.budgetUse(id),
     });
   }
   // The shop is paused by an operator, or when no partner of it takes orders.

@@ -20,7 +20,10 @@ const refusal = () =>
 describe("a partner's circuit breaker", () => {
   let now = 0;
   let answer: () => Promise<number> = async () => 1;
-  const partners = partnerRegistry({ 'esim-go': { name: 'eSIM Go', balance: () => answer() } as unknown as EsimPartner }, () => now);
+  const partners = partnerRegistry(
+    { 'esim-go': { name: 'eSIM Go', balance: () => answer() } as unknown as EsimPartner },
+    { now: () => now },
+  );
   const call = () =>
     partners
       .of('esim-go')

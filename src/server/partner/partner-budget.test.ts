@@ -91,6 +91,18 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
     expect(most).toBeLessThanOrEqual(8);
   });
 
+  it('tells the back office how much of it is in use now, across instances', { timeout: 30_000 }, async () => {
+    const [mine, theirs] = [postgresPartnerBudget(db, { account: accessCode }), postgresPartnerBudget(other, { account: accessCode })];
+    expect(await mine.use()).toEqual({ held: 0, requests: 8, waitingInstances: 0 });
+    // Three requests under way here, two on the other instance: five of eight held, seen from either.
+    const releases = await Promise.all([
+      ...Array.from({ length: 3 }, () => mine.acquire('delivery')),
+      ...Array.from({ length: 2 }, () => theirs.acquire('usage')),
+    ]);
+    expect(await theirs.use()).toEqual({ held: 5, requests: 8, waitingInstances: 0 });
+    for (const release of releases) await release();
+  });
+
   it('a delivery starts within a second while 30 usage reads are queued', { timeout: 30_000 }, async () => {
     const shop = instance(db);
     const reads = Array.from({ length: 30 }, () => readUsage(shop));

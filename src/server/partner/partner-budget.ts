@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.types.ts';
 import { forgetWaiters, takeTurn, type QueuedRequest, type TurnSettings } from './partner-budget-turn.ts';
-import type { PartnerPriority, PartnerBudgetRelease, PartnerBudget, PartnerBudgetLimit } from './partner-budget.types.ts';
+import type { PartnerPriority, PartnerBudgetRelease, PartnerBudget, PartnerBudgetLimit, PartnerBudgetUse } from './partner-budget.types.ts';
 
 /** Lower goes first; stored in partner_budget_slots and partner_budget_waiters. */
 const RANK: Readonly<Record<PartnerPriority, number>> = { allocated: 0, delivery: 1, refund: 2, usage: 3, operator: 4 };
@@ -64,7 +64,7 @@ interface Waiter extends QueuedRequest {
  * most urgent one and looks again when the soonest slot frees (after `pollMs` when that is not
  * known: only requests under way hold slots, or another instance's request goes first).
  */
-export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOptions): PartnerBudget {
+export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOptions): PartnerBudget & { use(): Promise<PartnerBudgetUse> } {
   const limit = options.limit ?? ESIM_ACCESS_BUDGET;
   const holdMs = limit.windowMs + limit.marginMs;
   const settings: TurnSettings = {
@@ -157,6 +157,15 @@ export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOpti
   }
 
   return {
+    async use() {
+      const [row] = await db.query<{ held: number; waiting: number }>(
+        `SELECT (SELECT count(*) FROM partner_budget_slots WHERE account = $1 AND held_until > clock_timestamp())::int AS held,
+                (SELECT count(*) FROM partner_budget_waiters WHERE account = $1
+                   AND seen_at > clock_timestamp() - $2 * interval '1 millisecond')::int AS waiting`,
+        [settings.account, settings.staleMs],
+      );
+      return { held: Math.min(row!.held, limit.requests), requests: limit.requests, waitingInstances: row!.waiting };
+    },
     acquire(priority, signal) {
       const rank = RANK[priority];
       return new Promise<PartnerBudgetRelease>((resolve, reject) => {

@@ -29,5 +29,15 @@ export interface PartnerBudget {
   acquire(priority: PartnerPriority, signal?: AbortSignal): Promise<PartnerBudgetRelease>;
 }
 
+/** How much of a budget in the database is in use now (the back office's dashboard, issue 48 item 7). */
+export interface PartnerBudgetUse {
+  /** Slots held: requests under way, or answered less than a window ago. */
+  held: number;
+  /** At most this many at once: the partner's requests a window. */
+  requests: number;
+  /** API instances with a request waiting for a slot. */
+  waitingInstances: number;
+}
+
 /** Requests per window, plus a margin (src/lib/rate-limiter.ts). */
 export type PartnerBudgetLimit = RateLimit;

@@ -1,4 +1,5 @@
 import { PartnerBreaker, withBreaker } from './breaker.ts';
+import type { PartnerBudgetUse } from './partner-budget.types.ts';
 import type { EsimPartner } from './partner.types.ts';
 import type { Partners } from './registry.types.ts';
 
@@ -9,9 +10,14 @@ export const ESIM_GO = 'esim-go';
 
 /**
  * The registry of the partners given, by id; the first is the one the catalogue is sold through.
- * Each partner's calls are counted by a circuit breaker of its own (breaker.ts).
+ * Each partner's calls are counted by a circuit breaker of its own (breaker.ts). `budgets`: each
+ * partner's request budget in the database, for the back office (none: null).
  */
-export function partnerRegistry(adapters: Readonly<Record<string, EsimPartner>>, now?: () => number): Partners {
+export function partnerRegistry(
+  adapters: Readonly<Record<string, EsimPartner>>,
+  options: { now?: () => number; budgets?: Readonly<Record<string, { use(): Promise<PartnerBudgetUse> }>> } = {},
+): Partners {
+  const { now } = options;
   const ids = Object.keys(adapters);
   if (ids.length === 0) throw new Error('The shop needs at least one eSIM partner');
   const breakers = Object.fromEntries(ids.map((id) => [id, new PartnerBreaker(now)]));
@@ -19,6 +25,7 @@ export function partnerRegistry(adapters: Readonly<Record<string, EsimPartner>>,
   return {
     ids,
     nameOf: (id) => partners[id]?.name ?? id,
+    budgetUse: async (id) => (await options.budgets?.[id]?.use()) ?? null,
     breaker(id) {
       const breaker = breakers[id];
       return { state: breaker?.state ?? 'closed', failures: breaker?.failures ?? 0 };

@@ -1,4 +1,5 @@
 import type { BreakerState } from './breaker.ts';
+import type { PartnerBudgetUse } from './partner-budget.types.ts';
 import type { EsimPartner } from './partner.types.ts';
 
 /**
@@ -14,4 +15,6 @@ export interface Partners {
   nameOf(id: string): string;
   /** The partner's circuit breaker in this instance, and its failed calls in a row. */
   breaker(id: string): { state: BreakerState; failures: number };
+  /** How much of the partner's request budget is in use now, across instances; null when its budget is this process's own. */
+  budgetUse(id: string): Promise<PartnerBudgetUse | null>;
 }
