@@ -119,21 +119,63 @@ export function SearchField(props: { label: string; hint?: string; defaultValue:
   );
 }
 
-/** A date field of a form (a search's or the CSV's range). */
-export function DateField({ label, name, defaultValue }: { label: string; name: string; defaultValue?: string }) {
+/** A form field under its label: `field` renders the control with the id the label names. */
+function Labelled({ label, field }: { label: string; field: (id: string) => ReactNode }) {
   const id = useId();
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-semibold">
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        type="date"
-        defaultValue={defaultValue}
-        className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5"
-      />
+      {field(id)}
     </div>
+  );
+}
+
+/** A date field of a form (a search's or the CSV's range). */
+export function DateField({ label, name, defaultValue }: { label: string; name: string; defaultValue?: string }) {
+  return (
+    <Labelled
+      label={label}
+      field={(id) => (
+        <input
+          id={id}
+          name={name}
+          type="date"
+          defaultValue={defaultValue}
+          className="mt-1 rounded-md border border-line bg-surface px-2 py-1.5"
+        />
+      )}
+    />
+  );
+}
+
+/** A choice of a form's filter: "any" first (value ''), then each option by its value and label. */
+export function SelectField(props: {
+  label: string;
+  name: string;
+  defaultValue: string;
+  any: string;
+  options: readonly { value: string; label: string }[];
+}) {
+  return (
+    <Labelled
+      label={props.label}
+      field={(id) => (
+        <select
+          id={id}
+          name={props.name}
+          defaultValue={props.defaultValue}
+          className="mt-1 rounded-md border border-line bg-surface px-2 py-2"
+        >
+          <option value="">{props.any}</option>
+          {props.options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }

@@ -5,7 +5,7 @@ import { fill } from '../../i18n/fill.ts';
 import { opsClient } from './ops-api.ts';
 import { useOps } from './ops-context.ts';
 import { formatMoment, formatMoney } from './ops-format.ts';
-import { DateField, Load, SearchField, ViewLink } from './OpsParts.tsx';
+import { DateField, Load, SearchField, SelectField, ViewLink } from './OpsParts.tsx';
 import { apiOrdersQuery, EMPTY_ORDERS_QUERY, viewSearch, type OrdersQuery } from './ops-view.ts';
 import { useLoad } from './use-load.ts';
 
@@ -13,7 +13,7 @@ import { useLoad } from './use-load.ts';
 export default function OrdersScreen({ query }: { query: OrdersQuery }) {
   const { m, go } = useOps();
   const [state, retry] = useLoad(() => opsClient.orders(apiOrdersQuery(query)), viewSearch({ name: 'orders', query }));
-  const ids = { state: useId(), attention: useId(), partner: useId() };
+  const attentionId = useId();
   // The shop's partners, once the list has named them (the page is static; they are the server's).
   const partners = state.status === 'ready' ? state.data.partners : [];
 
@@ -45,49 +45,27 @@ export default function OrdersScreen({ query }: { query: OrdersQuery }) {
       >
         <SearchField label={m.orders.search} hint={m.orders.searchHint} defaultValue={query.q} />
         <div className="flex flex-wrap items-end gap-3">
-          <div>
-            <label htmlFor={ids.state} className="block text-sm font-semibold">
-              {m.orders.state}
-            </label>
-            <select
-              id={ids.state}
-              name="state"
-              defaultValue={query.state}
-              className="mt-1 rounded-md border border-line bg-surface px-2 py-2"
-            >
-              <option value="">{m.orders.anyState}</option>
-              {ORDER_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {m.states[s]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            label={m.orders.state}
+            name="state"
+            defaultValue={query.state}
+            any={m.orders.anyState}
+            options={ORDER_STATES.map((s) => ({ value: s, label: m.states[s] }))}
+          />
           {partners.length > 1 && (
-            <div>
-              <label htmlFor={ids.partner} className="block text-sm font-semibold">
-                {m.orders.partner}
-              </label>
-              <select
-                id={ids.partner}
-                name="partner"
-                defaultValue={query.partner}
-                className="mt-1 rounded-md border border-line bg-surface px-2 py-2"
-              >
-                <option value="">{m.orders.anyPartner}</option>
-                {partners.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              label={m.orders.partner}
+              name="partner"
+              defaultValue={query.partner}
+              any={m.orders.anyPartner}
+              options={partners.map((p) => ({ value: p.id, label: p.name }))}
+            />
           )}
           <DateField label={m.orders.from} name="from" defaultValue={query.from} />
           <DateField label={m.orders.to} name="to" defaultValue={query.to} />
           <div className="flex items-center gap-2 py-2">
-            <input id={ids.attention} name="attention" type="checkbox" value="1" defaultChecked={query.attention} className="size-4" />
-            <label htmlFor={ids.attention} className="text-sm font-semibold">
+            <input id={attentionId} name="attention" type="checkbox" value="1" defaultChecked={query.attention} className="size-4" />
+            <label htmlFor={attentionId} className="text-sm font-semibold">
               {m.orders.attention}
             </label>
           </div>

@@ -179,15 +179,11 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
 
     /** A stuck paid order sent to another partner (deliver-elsewhere.ts), then delivered now. */
     deliverElsewhere(operator: Operator, orderId: string, body: OpsReason): Promise<OpsActionResult> {
-      return record(
-        operator,
-        'deliver_elsewhere',
-        orderId,
-        body,
-      )(async () => {
+      const act = async () => {
         const moved = await toAnotherPartner(deps, orderId);
         return typeof moved === 'string' ? refused(moved) : deliverNow(deps, orderId, `${moved.from} → ${moved.to}, `, moved);
-      });
+      };
+      return record(operator, 'deliver_elsewhere', orderId, body)(act);
     },
 
     /** Part or all of what is left of the payment, through the one refund command; the eSIM left working or suspended. */
