@@ -3,15 +3,8 @@ import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { firebaseAccounts } from './auth.ts';
 import { OpsActionResult, OpsDashboard, OpsOrder, OpsOrderList } from '../contract/ops-api.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
-import {
-  orderRequest,
-  openAndPay,
-  testCatalogue,
-  topUpRequest,
-  untilDelivered,
-  untilInstalled,
-  waitFor,
-} from '../../tests/support/shop-api.ts';
+import { openAndPay, orderRequest, topUpRequest } from '../../tests/support/shop-api.ts';
+import { testCatalogue, untilDelivered, untilInstalled, waitFor } from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import { FAILURES, startEsimGoStandIn, type EsimGoStandIn } from '../../stand-ins/esim-go/server.ts';
 import type { Snapshot } from '../catalogue/schema.ts';

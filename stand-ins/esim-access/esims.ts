@@ -1,3 +1,4 @@
+import { StandInRefusal } from '../refusal.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { StandInPackage } from './catalogue.ts';
 
@@ -8,13 +9,7 @@ import type { StandInPackage } from './catalogue.ts';
  */
 
 /** A business refusal: answered as HTTP 200 with `success: false` and the partner's code. */
-export class PartnerRefusal extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
+export class PartnerRefusal extends StandInRefusal<string> {}
 
 const REFUSE = {
   missingParam: () => new PartnerRefusal('000105', 'Mandatory params missing'),

@@ -1,3 +1,4 @@
+import { StandInRefusal } from '../refusal.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { StandInBundle } from './catalogue.ts';
 
@@ -9,11 +10,9 @@ import type { StandInBundle } from './catalogue.ts';
  */
 
 /** An eSIM Go error answer: the HTTP status and `{ message }` (guides/rate_limits: 'All error responses use the same JSON structure'). */
-export class EsimGoRefusal extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
+export class EsimGoRefusal extends StandInRefusal<number> {
+  get status(): number {
+    return this.code;
   }
 }
 

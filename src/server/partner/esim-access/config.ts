@@ -1,9 +1,5 @@
 import type { PartnerBudget } from '../partner-budget.types.ts';
 
-/** The partner's name in errors and on the EsimPartner. */
-export const PARTNER = 'eSIM Access';
-export const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
-
 export interface EsimAccessConfig {
   accessCode: string;
   secretKey: string;
@@ -20,3 +16,7 @@ export interface EsimAccessConfig {
    */
   budget?: PartnerBudget;
 }
+
+/** The partner's name in errors and on the EsimPartner. */
+export const PARTNER = 'eSIM Access';
+export const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
