@@ -50,6 +50,13 @@ export const LOW_BALANCE_CHECK_EVERY_MS = 10 * 60_000;
  */
 export const PARTNER_BREAKER = { failures: 5, openMs: 30_000 } as const;
 
+/**
+ * Spreading a rush over the partners (issue 48): an order goes to a dearer partner whose margin
+ * holds only while the cheaper one's requests would wait longer than this in this instance (its
+ * budget's queue ÷ its requests a second), and the dearer one's less. Below it, the cheapest.
+ */
+export const PARTNER_BUSY_AFTER_SECONDS = 1;
+
 /** Local-storage keys (spec 3). */
 export const STORAGE_KEYS = {
   cookieConsent: 'cookie_consent_minimal',

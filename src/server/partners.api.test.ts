@@ -24,6 +24,8 @@ const API_KEY = 'test-esim-go-api-key';
 const GO_BUNDLE = 'esim_1GB_7D_DE_V2';
 const base = testCatalogue();
 let esimGo: EsimGoStandIn;
+/** How long a request to eSIM Go would wait for its budget now, as this instance's registry is told (a rush, for the routing test). */
+let goBacklogSeconds = 0;
 
 /** The test catalogue, with eSIM Go offering Germany 1 GB 7 days at its stand-in's price, below eSIM Access's. */
 function withEsimGoOffer(catalogue: Snapshot, goUsd: number): Snapshot {
@@ -58,10 +60,13 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     siteUrl: SITE,
     allocationDelayMs: 200,
     api: (stand) => ({
-      partners: partnerRegistry({
-        [ESIM_ACCESS]: stand.esimAccess,
-        [ESIM_GO]: createEsimGoPartner({ apiKey: API_KEY, baseUrl: esimGo.url, retries: 0 }),
-      }),
+      partners: partnerRegistry(
+        {
+          [ESIM_ACCESS]: stand.esimAccess,
+          [ESIM_GO]: createEsimGoPartner({ apiKey: API_KEY, baseUrl: esimGo.url, retries: 0 }),
+        },
+        { budgets: { [ESIM_GO]: { backlogSeconds: () => goBacklogSeconds } } },
+      ),
       esimGoCallbackKey: API_KEY,
     }),
   });
@@ -223,6 +228,37 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
       esimGo.setBalance(balance);
       await bed.db.query('UPDATE sales_pauses SET cleared_at = now() WHERE cleared_at IS NULL');
     }
+  });
+
+  it("spreads a rush: while the cheaper partner's requests wait too long for its budget, a paid order goes to the other, nothing sent to the busy one", async () => {
+    const buyer = await signUp();
+    // Placed while eSIM Go is idle: sourced there; paid once its requests wait 5 s (a sale-day queue).
+    const placed = await postOrder(buyer.idToken, orderRequest(base.PLAN));
+    const { order } = await openAndPay(async () => {
+      expect(await sourcing((await placed.clone().json()).order.id)).toMatchObject({ partner: ESIM_GO });
+      goBacklogSeconds = 5;
+      return placed;
+    });
+    try {
+      await untilDelivered(() => readOrder(buyer.idToken, order.id));
+      // Delivered by eSIM Access, at its price; eSIM Go was never asked for it.
+      expect(await sourcing(order.id)).toEqual({
+        partner: ESIM_ACCESS,
+        partner_code: base.PLAN.pkg.partnerCode,
+        wholesale_usd_e4: base.PLAN.pkg.wholesaleUsdE4,
+      });
+      expect(atEsimAccess(order.id).map((r) => r.call)).toContain('esim/order');
+      expect(esimGo.iccidOfTransaction(order.id)).toBeUndefined();
+      expect(esimGo.requests.filter((r) => JSON.stringify(r).includes(order.id))).toEqual([]);
+      // A new order while the queue lasts is placed at eSIM Access already.
+      const next = await (await postOrder(buyer.idToken, orderRequest(base.PLAN))).json();
+      expect(await sourcing(next.order.id)).toMatchObject({ partner: ESIM_ACCESS });
+    } finally {
+      goBacklogSeconds = 0;
+    }
+    // The queue gone: the cheaper partner again.
+    const after = await (await postOrder((await signUp()).idToken, orderRequest(base.PLAN))).json();
+    expect(await sourcing(after.order.id)).toMatchObject({ partner: ESIM_GO });
   });
 
   it('sends a paid order to the other partner before anything is sent when its own was paused after the order was placed', async () => {

@@ -1,4 +1,5 @@
 import type { PartnerOffer, Price } from '../../catalogue/schema.ts';
+import { PARTNER_BUSY_AFTER_SECONDS } from '../../config/constants.ts';
 import type { Currency } from '../../config/currencies.ts';
 import type { PerEuro } from '../../pricing/exchange-rates.ts';
 import { marginHolds, pricingFor } from '../../pricing/pricing.ts';
@@ -11,12 +12,14 @@ import type { OrderRow } from './store.types.ts';
  * partners this shop runs with, the cheapest whose margin holds at the price the buyer pays
  * (pricing.ts marginHolds) and whose circuit breaker is not open; one whose breaker is open only
  * when no other can take it (its delivery then waits for it to answer again); undefined when none
- * can. `skip`: partners that cannot take it (paused for want of balance, or already tried).
+ * can. In a rush, while the cheapest one's requests wait longer than PARTNER_BUSY_AFTER_SECONDS for
+ * its budget, the one whose requests wait least (so both partners' budgets are used, not one's).
+ * `skip`: partners that cannot take it (paused for want of balance, or already tried).
  */
 export function choosePartner(
   offers: readonly PartnerOffer[],
   price: Price,
-  partners: Pick<Partners, 'ids' | 'breaker'>,
+  partners: Pick<Partners, 'ids' | 'breaker' | 'backlogSeconds'>,
   rates: PerEuro,
   skip: readonly string[] = [],
 ): PartnerOffer | undefined {
@@ -25,7 +28,12 @@ export function choosePartner(
     .filter((offer) => partners.ids.includes(offer.partner) && !skip.includes(offer.partner))
     .filter((offer) => marginHolds(price.amountMinor, offer.wholesaleUsdE4, pricing))
     .sort((a, b) => a.wholesaleUsdE4 - b.wholesaleUsdE4);
-  return candidates.find((offer) => partners.breaker(offer.partner).state !== 'open') ?? candidates[0];
+  const healthy = candidates.filter((offer) => partners.breaker(offer.partner).state !== 'open');
+  const [cheapest] = healthy;
+  if (!cheapest) return candidates[0];
+  if (partners.backlogSeconds(cheapest.partner) <= PARTNER_BUSY_AFTER_SECONDS) return cheapest;
+  const backlog = (offer: PartnerOffer) => partners.backlogSeconds(offer.partner);
+  return healthy.reduce((best, offer) => (backlog(offer) < backlog(best) ? offer : best));
 }
 
 /**
@@ -34,7 +42,11 @@ export function choosePartner(
  * the buyer paid. None for a top-up (only its eSIM's partner can apply it) or a replacement at our
  * cost (nothing paid to weigh it by). `skip`: partners tried, paused, or the order's own.
  */
-export function nextPartnerFrom(plans: ReadonlyMap<string, SellablePlan>, partners: Pick<Partners, 'ids' | 'breaker'>, rates: PerEuro) {
+export function nextPartnerFrom(
+  plans: ReadonlyMap<string, SellablePlan>,
+  partners: Pick<Partners, 'ids' | 'breaker' | 'backlogSeconds'>,
+  rates: PerEuro,
+) {
   return (order: Pick<OrderRow, 'kind' | 'plan_id' | 'amount_minor' | 'currency'>, skip: readonly string[]) => {
     const plan = plans.get(order.plan_id);
     if (!plan || order.kind !== 'esim' || order.amount_minor === 0) return undefined;

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/db.types.ts';
 import { forgetWaiters, takeTurn, type QueuedRequest, type TurnSettings } from './partner-budget-turn.ts';
-import type { PartnerPriority, PartnerBudgetRelease, PartnerBudget, PartnerBudgetLimit, PartnerBudgetUse } from './partner-budget.types.ts';
+import type {
+  PartnerPriority,
+  PartnerBudgetRelease,
+  PartnerBudget,
+  PartnerBudgetBacklog,
+  PartnerBudgetLimit,
+  PartnerBudgetUse,
+} from './partner-budget.types.ts';
 
 /** Lower goes first; stored in partner_budget_slots and partner_budget_waiters. */
 const RANK: Readonly<Record<PartnerPriority, number>> = { allocated: 0, delivery: 1, refund: 2, usage: 3, operator: 4 };
@@ -64,7 +71,10 @@ interface Waiter extends QueuedRequest {
  * most urgent one and looks again when the soonest slot frees (after `pollMs` when that is not
  * known: only requests under way hold slots, or another instance's request goes first).
  */
-export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOptions): PartnerBudget & { use(): Promise<PartnerBudgetUse> } {
+export function postgresPartnerBudget(
+  db: Db,
+  options: PostgresPartnerBudgetOptions,
+): PartnerBudget & PartnerBudgetBacklog & { use(): Promise<PartnerBudgetUse> } {
   const limit = options.limit ?? ESIM_ACCESS_BUDGET;
   const holdMs = limit.windowMs + limit.marginMs;
   const settings: TurnSettings = {
@@ -157,6 +167,7 @@ export function postgresPartnerBudget(db: Db, options: PostgresPartnerBudgetOpti
   }
 
   return {
+    backlogSeconds: () => (waiting.length * limit.windowMs) / 1000 / limit.requests,
     async use() {
       const [row] = await db.query<{ held: number; waiting: number }>(
         `SELECT (SELECT count(*) FROM partner_budget_slots WHERE account = $1 AND held_until > clock_timestamp())::int AS held,

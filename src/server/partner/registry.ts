@@ -1,5 +1,5 @@
 import { PartnerBreaker, withBreaker } from './breaker.ts';
-import type { PartnerBudgetUse } from './partner-budget.types.ts';
+import type { PartnerBudgetBacklog, PartnerBudgetUse } from './partner-budget.types.ts';
 import type { EsimPartner } from './partner.types.ts';
 import type { Partners } from './registry.types.ts';
 
@@ -11,11 +11,15 @@ export const ESIM_GO = 'esim-go';
 /**
  * The registry of the partners given, by id; the first is the one the catalogue is sold through.
  * Each partner's calls are counted by a circuit breaker of its own (breaker.ts). `budgets`: each
- * partner's request budget in the database, for the back office (none: null).
+ * partner's request budget in the database, for the back office and for spreading orders by its
+ * backlog (none: null, and no backlog).
  */
 export function partnerRegistry(
   adapters: Readonly<Record<string, EsimPartner>>,
-  options: { now?: () => number; budgets?: Readonly<Record<string, { use(): Promise<PartnerBudgetUse> }>> } = {},
+  options: {
+    now?: () => number;
+    budgets?: Readonly<Record<string, Partial<PartnerBudgetBacklog & { use(): Promise<PartnerBudgetUse> }>>>;
+  } = {},
 ): Partners {
   const { now } = options;
   const ids = Object.keys(adapters);
@@ -25,7 +29,8 @@ export function partnerRegistry(
   return {
     ids,
     nameOf: (id) => partners[id]?.name ?? id,
-    budgetUse: async (id) => (await options.budgets?.[id]?.use()) ?? null,
+    budgetUse: async (id) => (await options.budgets?.[id]?.use?.()) ?? null,
+    backlogSeconds: (id) => options.budgets?.[id]?.backlogSeconds?.() ?? 0,
     breaker(id) {
       const breaker = breakers[id];
       return { state: breaker?.state ?? 'closed', failures: breaker?.failures ?? 0 };

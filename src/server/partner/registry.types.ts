@@ -17,4 +17,6 @@ export interface Partners {
   breaker(id: string): { state: BreakerState; failures: number };
   /** How much of the partner's request budget is in use now, across instances; null when its budget is this process's own. */
   budgetUse(id: string): Promise<PartnerBudgetUse | null>;
+  /** How long a request to the partner queued now would wait for its budget in this instance, roughly (0: none waits, or its budget is unknown). */
+  backlogSeconds(id: string): number;
 }

@@ -1,3 +1,4 @@
+import { PARTNER_BUSY_AFTER_SECONDS } from '../../../config/constants.ts';
 import type { Queryable } from '../../db/db.types.ts';
 import { pauseSales, salesPaused } from '../../orders/sales-pause.ts';
 import { setPartnerOrder, switchPartner } from '../../orders/sourcing.ts';
@@ -15,12 +16,14 @@ const FAILOVER = new Set<PartnerErrorKind>(['out_of_stock', 'insufficient_balanc
 /**
  * The order switched, in its fenced transaction, to the next partner whose margin holds
  * (StepContext.nextPartner): none that was tried, is paused for want of balance, or is the order's
- * own; with `healthy`, none whose circuit breaker is open either. Undefined: no other partner.
+ * own; with `healthy`, none whose circuit breaker is open either; with `lessBusy`, only one whose
+ * requests wait less for its budget than the order's own partner's. Undefined: no such partner.
  */
-async function switchToNext(ctx: StepContext, tx: Queryable, order: OrderRow & OrderSourcing, healthy: boolean) {
+async function switchToNext(ctx: StepContext, tx: Queryable, order: OrderRow & OrderSourcing, { healthy = false, lessBusy = false } = {}) {
   const skip = [order.partner, ...(await partnerWrites.orderedFrom(tx, order.id)), ...(await salesPaused(tx)).partners];
   const offer = ctx.nextPartner?.(order, skip);
   if (!offer || (healthy && ctx.partners.breaker(offer.partner).state === 'open')) return undefined;
+  if (lessBusy && ctx.partners.backlogSeconds(offer.partner) >= ctx.partners.backlogSeconds(order.partner)) return undefined;
   return (await switchPartner(tx, order.id, offer)) ? offer : undefined;
 }
 
@@ -30,7 +33,9 @@ async function switchToNext(ctx: StepContext, tx: Queryable, order: OrderRow & O
  * before anything is sent when another can deliver the plan. A refusal another partner may not
  * share (FAILOVER) sends the order to the next partner whose margin holds, in the same try: the
  * first partner's write is settled refused (nothing applied) before the second is sent, so an order
- * never has two eSIMs; a refusal for want of balance pauses that partner too (sales-pause.ts).
+ * never has two eSIMs; a refusal for want of balance pauses that partner too (sales-pause.ts). In a
+ * rush, an order whose partner's requests wait longer than PARTNER_BUSY_AFTER_SECONDS goes, before
+ * anything is sent, to another whose margin holds and whose requests wait less (partner-choice.ts).
  * A repeat is harmless: the partner keeps one order per transactionId (our order id). The
  * write is recorded before it is sent; an earlier try whose answer never came is settled by looking
  * the order up at the partner first. Answers the partner's order number, or undefined when it was
@@ -45,8 +50,12 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
   const unhealthy = (await salesPaused(db)).partners.includes(order.partner) || ctx.partners.breaker(order.partner).state === 'open';
   if (!earlier && unhealthy) {
-    const next = await lease.write((tx) => switchToNext(ctx, tx, order, true));
+    const next = await lease.write((tx) => switchToNext(ctx, tx, order, { healthy: true }));
     if (next) return failOver(ctx, lease, order, next, `${order.partner} is paused or not answering`);
+  }
+  if (!earlier && !unhealthy && ctx.partners.backlogSeconds(order.partner) > PARTNER_BUSY_AFTER_SECONDS) {
+    const next = await lease.write((tx) => switchToNext(ctx, tx, order, { healthy: true, lessBusy: true }));
+    if (next) return run(ctx, lease, switched(order, next));
   }
   const lookUp = () => (earlier ? partner.findOrder(order.id, earlier.sent_at) : Promise.resolve(undefined));
   const write =
@@ -70,7 +79,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
         const next = await lease.write(async (tx) => {
           await partnerWrites.settle(tx, write, 'refused', error.code ?? error.message);
           if (error.kind === 'insufficient_balance') await pauseSales(tx, order.partner, order.wholesale_usd_e4);
-          return FAILOVER.has(error.kind!) ? switchToNext(ctx, tx, order, false) : undefined;
+          return FAILOVER.has(error.kind!) ? switchToNext(ctx, tx, order) : undefined;
         });
         if (!next) throw error;
         return failOver(ctx, lease, order, next, error.message);
@@ -86,10 +95,15 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   return undefined;
 }
 
+/** The order as it is once switched to this partner's offer. */
+function switched(order: OrderRow & OrderSourcing, next: PartnerOffer): OrderRow & OrderSourcing {
+  return { ...order, partner: next.partner, partner_code: next.partnerCode, wholesale_usd_e4: next.wholesaleUsdE4 };
+}
+
 /** The same try again at the partner the order was just switched to. */
 function failOver(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing, next: PartnerOffer, why: string) {
   console.error('fulfilment: failing over', order.id, `${order.partner} → ${next.partner}:`, why);
-  return run(ctx, lease, { ...order, partner: next.partner, partner_code: next.partnerCode, wholesale_usd_e4: next.wholesaleUsdE4 });
+  return run(ctx, lease, switched(order, next));
 }
 
 /**
