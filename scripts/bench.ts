@@ -27,7 +27,7 @@ import { BUDGETS } from './lib/page-weight.ts';
 import { benchShopApi } from './lib/shop-bench.ts';
 import { benchDelivery } from './lib/delivery-bench.ts';
 import { benchQr, qrReport, type QrFigures } from './lib/qr-bench.ts';
-import { benchRush, rushReport } from './lib/rush-bench.ts';
+import { benchRush, rushReport, rushSpeedUp, type RushFigures } from './lib/rush-bench.ts';
 import { htmlFiles } from './lib/html-files.ts';
 import { precache, type Precache } from './lib/precache.ts';
 import { createStaticServer, listen } from './lib/static-server.ts';
@@ -62,7 +62,9 @@ Options:
   --shop-runs N      runs of POST /orders at the budget's rate, and of the saturation ladder; medians count (default: 3)
   --rush             only the sale-day rush (issue 31): --rush-orders paid orders (500) over --rush-seconds (60)
                      through two API instances to the partner stand-in at its 8 requests a second, with
-                     usage reads and refunds beside; writes reports/rush.json (about 4 minutes)
+                     usage reads and refunds beside; then the same with eSIM Go's stand-in beside it at
+                     its 10 (issue 48), and how much sooner that finished; writes reports/rush.json (about 8 minutes)
+  --rush-partners N  with --rush: only the rush with 1 partner or with 2
   --qr-only          only the QR code in Chromium (issue 31 item 3): 20 purchases as a buyer makes them, on PGlite
                      and on PostgreSQL, QR visible - allocation and - reaching the success page (p50/p95/max) with
                      the 1-minute load average; measures the existing build in --dist (about 5 minutes)
@@ -83,6 +85,7 @@ const { values: options } = parseArgs({
     'qr-only': { type: 'boolean', default: false },
     'rush-orders': { type: 'string', default: '500' },
     'rush-seconds': { type: 'string', default: '60' },
+    'rush-partners': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -93,8 +96,14 @@ if (options.help) {
 
 if (options['shop-only'] && options['no-shop']) fail('--shop-only and --no-shop exclude each other');
 if (options.rush) {
-  const figures = await benchRush({ orders: Number(options['rush-orders']), seconds: Number(options['rush-seconds']) });
-  for (const line of rushReport(figures)) console.log(line);
+  const only = options['rush-partners'];
+  if (only !== undefined && only !== '1' && only !== '2') fail('--rush-partners is 1 or 2');
+  const figures: RushFigures[] = [];
+  for (const partners of only ? [Number(only) as 1 | 2] : ([1, 2] as const)) {
+    figures.push(await benchRush({ orders: Number(options['rush-orders']), seconds: Number(options['rush-seconds']), partners }));
+    for (const line of rushReport(figures.at(-1)!)) console.log(line);
+  }
+  if (figures.length === 2) console.log(rushSpeedUp(figures[0]!, figures[1]!));
   const out = resolve(dirname(resolve(options.out)), 'rush.json');
   writeFileSync(out, `${JSON.stringify(figures, null, 2)}\n`);
   console.log(`Figures written to ${out}`);

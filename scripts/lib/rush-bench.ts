@@ -8,6 +8,8 @@ import { openPostgres } from '../../src/server/db/postgres.ts';
 import { auditDatabase } from '../../src/server/orders/audit.ts';
 import { sellablePlans } from '../../src/server/orders/plans.ts';
 import { ESIM_ACCESS_BUDGET } from '../../src/server/partner/partner-budget.ts';
+import { ESIM_GO_BUDGET } from '../../src/server/partner/esim-go/config.ts';
+import { ESIM_ACCESS, ESIM_GO } from '../../src/server/partner/registry.ts';
 import type { RecordedRequest } from '../../stand-ins/esim-access/server.ts';
 import { signUpOn, startAuthEmulator } from './auth-emulator.ts';
 import { createFleet } from './fault-run/fleet.ts';
@@ -27,11 +29,19 @@ import { throwawayAlertEnv } from './throwaway-alert-keys.ts';
  * partner's time at best. Measured: calls per delivery, the share of the 8 a second used while
  * deliveries wait, 429s, which kind of call the partner served while deliveries waited, each
  * buyer's time from payment to QR against the ideal schedule, and the audit at the end.
+ *
+ * With `partners: 2` (issue 48), eSIM Go's stand-in beside it at its 10 requests a second (429
+ * above it): the shop spreads the rush over both (partner-choice.ts). The same figures, with each
+ * partner's share: deliveries, calls per delivery, its budget used while deliveries wait, 429s.
  */
 export interface RushFigures {
   orders: number;
   arrivalSeconds: number;
+  /** The partners the shop ran with: 1 (eSIM Access) or 2 (and eSIM Go). */
+  partnerCount: number;
   delivered: number;
+  /** Each partner's part of the rush. */
+  partners: PartnerRushFigures[];
   /** Partner calls made for deliveries (esim/order and the esim/query of an order) per eSIM delivered; the minimum is 2. */
   callsPerDelivery: number;
   /** The partner's time the deliveries need at best: orders × 2 calls ÷ 8 a second. */
@@ -61,9 +71,22 @@ export interface RushFigures {
   load: { start: number; end: number };
 }
 
+export interface PartnerRushFigures {
+  id: string;
+  /** Orders it delivered. */
+  delivered: number;
+  /** Its requests that were answered (not 429) per eSIM it delivered, refunds' and usage reads' included. */
+  requestsPerDelivery: number;
+  /** Its requests in the backlog ÷ (its requests a second × the backlog's length). */
+  budgetShareUsed: number;
+  partner429s: number;
+}
+
 const PARTNER_ACCOUNT = { accessCode: 'rush-access-code', secretKey: 'rush-secret-key' };
+const ESIM_GO_API_KEY = 'rush-esim-go-api-key';
 const PARTNER_WEBHOOK_TOKEN = 'rush-partner-webhook-token';
 const ALLOCATION_DELAY_MS = 1_000;
+const RUSH_PLAN = 'es-1gb-7d';
 /** The fewest partner calls a delivery can make (see above). */
 const MIN_CALLS_PER_DELIVERY = 2;
 /** A buyer told to try again asks again this much later, at most this often (within the 5 refund requests a minute). */
@@ -91,8 +114,11 @@ export async function benchRush(settings: {
   seconds: number;
   refundShare?: number;
   usageShare?: number;
+  /** 1: eSIM Access alone (issue 31); 2: eSIM Go beside it (issue 48). */
+  partners?: 1 | 2;
 }): Promise<RushFigures> {
   const { orders, seconds } = settings;
+  const partnerCount = settings.partners ?? 1;
   const refundShare = settings.refundShare ?? 0.05;
   const usageShare = settings.usageShare ?? 0.3;
   const load = { start: loadavg()[0]!, end: 0 };
@@ -107,7 +133,7 @@ export async function benchRush(settings: {
     cleanup.push(() => db.close());
     await migrate(db);
 
-    const { smtp, api, partner, stripe, serve } = await startStandIns(cleanup, {
+    const { smtp, api, partner, esimGo, stripe, serve } = await startStandIns(cleanup, {
       mailDir: join(logDir, 'mail'),
       // eSIM Access's own limit, enforced: more than 8 in any second answers 429.
       partner: {
@@ -116,6 +142,10 @@ export async function benchRush(settings: {
         rateLimit: { requests: ESIM_ACCESS_BUDGET.requests, perMs: ESIM_ACCESS_BUDGET.windowMs },
       },
       partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
+      // eSIM Go's own limit, enforced the same way (its stand-in's default bundles price the plan as the catalogue does).
+      ...(partnerCount === 2 && {
+        esimGo: { apiKey: ESIM_GO_API_KEY, rateLimit: { requests: ESIM_GO_BUDGET.requests, perMs: ESIM_GO_BUDGET.windowMs } },
+      }),
     });
     const instances = createFleet({
       size: 2,
@@ -127,6 +157,7 @@ export async function benchRush(settings: {
           partnerUrl: partner.url,
           partner: PARTNER_ACCOUNT,
           partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
+          ...(esimGo && { esimGo: { url: esimGo.url, apiKey: ESIM_GO_API_KEY } }),
           smtpUrl: smtp.url,
           authHost: auth.host,
         }),
@@ -150,7 +181,8 @@ export async function benchRush(settings: {
           await Promise.all(Array.from({ length: Math.min(20, orders - i) }, () => signUpOn(auth.host, undefined, { emailVerified: true })))
         ).map((account) => ({ token: account.idToken })),
       );
-    const plan = sellablePlans(embeddedSnapshot()).get('de-1gb-7d')!;
+    // A plan both partners sell with their margins holding (eSIM Access the cheaper): the same in both rushes.
+    const plan = sellablePlans(embeddedSnapshot()).get(RUSH_PLAN)!;
     const call = async <T>(path: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; body: T }> => {
       const response = await fetch(`${api}${path}`, {
         method,
@@ -169,7 +201,11 @@ export async function benchRush(settings: {
     const refundIds: { id: string; token: string }[] = [];
     const failures: string[] = [];
     const startedAt = Date.now();
-    console.log(`rush: ${orders} orders over ${seconds} s, the partner at ${ESIM_ACCESS_BUDGET.requests} requests a second ...`);
+    console.log(
+      `rush: ${orders} orders over ${seconds} s, eSIM Access at ${ESIM_ACCESS_BUDGET.requests} requests a second` +
+        (esimGo ? `, eSIM Go at ${ESIM_GO_BUDGET.requests}` : '') +
+        ' ...',
+    );
 
     async function buyer(index: number) {
       await sleep(startedAt + (index * seconds * 1000) / orders - Date.now());
@@ -251,7 +287,22 @@ export async function benchRush(settings: {
     const backlogCalls = { delivery: 0, refund: 0, usage: 0, other: 0 };
     for (const request of inBacklog) backlogCalls[purposeOf(request)]++;
     const deliveryCalls = requests.filter((r) => r.status !== 429 && purposeOf(r) === 'delivery').length;
-    const ceilingSeconds = (orders * MIN_CALLS_PER_DELIVERY) / ESIM_ACCESS_BUDGET.requests;
+    const deliveredBy = Object.fromEntries(
+      (await db.query<{ partner: string; n: number }>('SELECT partner, count(*)::int AS n FROM esims GROUP BY partner')).map((r) => [
+        r.partner,
+        r.n,
+      ]),
+    );
+    const backlog = { start: backlogStart, end: lastQr };
+    const partners = [
+      partnerFigures(ESIM_ACCESS, requests, ESIM_ACCESS_BUDGET.requests, deliveredBy[ESIM_ACCESS] ?? 0, backlog),
+      ...(esimGo ? [partnerFigures(ESIM_GO, esimGo.requests, ESIM_GO_BUDGET.requests, deliveredBy[ESIM_GO] ?? 0, backlog)] : []),
+    ];
+    // Deliveries a second at the partners' limits: eSIM Access's at its fewest calls, eSIM Go's at those it made.
+    const deliveriesPerSecond =
+      ESIM_ACCESS_BUDGET.requests / MIN_CALLS_PER_DELIVERY +
+      (partners[1] ? ESIM_GO_BUDGET.requests / Math.max(MIN_CALLS_PER_DELIVERY, partners[1].requestsPerDelivery) : 0);
+    const ceilingSeconds = orders / deliveriesPerSecond;
     const lastDeliverySeconds = (lastQr - firstPaid) / 1000;
     // The ideal schedule: in order of payment, each delivery's second call no earlier than its
     // allocation, nor than the partner's limit lets the calls before it go.
@@ -259,17 +310,16 @@ export async function benchRush(settings: {
       .map((at, index) => ({ at, qr: qrAt[index] }))
       .filter((x): x is { at: number; qr: number } => x.at !== undefined && x.qr !== undefined)
       .sort((a, b) => a.at - b.at);
-    const ideal = byPayment.map(
-      ({ at }, k) =>
-        Math.max(at + ALLOCATION_DELAY_MS, firstPaid + ((k + 1) * MIN_CALLS_PER_DELIVERY * 1000) / ESIM_ACCESS_BUDGET.requests) - at,
-    );
+    const ideal = byPayment.map(({ at }, k) => Math.max(at + ALLOCATION_DELAY_MS, firstPaid + ((k + 1) * 1000) / deliveriesPerSecond) - at);
     const actual = byPayment.map(({ at, qr }) => qr - at);
     const audit = await auditDatabase(db);
     if (failures.length > 0) console.log(`rush: ${failures.length} buyers failed, e.g. ${[...new Set(failures)].slice(0, 5).join('; ')}`);
     return {
       orders,
       arrivalSeconds: seconds,
+      partnerCount,
       delivered: deliveries,
+      partners,
       callsPerDelivery: deliveryCalls / Math.max(1, deliveries),
       ceilingSeconds,
       lastDeliverySeconds,
@@ -294,15 +344,35 @@ export async function benchRush(settings: {
   }
 }
 
+/** One partner's part of the rush, from its stand-in's record of what it was asked. */
+function partnerFigures(
+  id: string,
+  requests: readonly { receivedAt: number; status: number }[],
+  perSecond: number,
+  delivered: number,
+  backlog: { start: number; end: number },
+): PartnerRushFigures {
+  const inBacklog = requests.filter((r) => r.receivedAt >= backlog.start && r.receivedAt <= backlog.end).length;
+  return {
+    id,
+    delivered,
+    requestsPerDelivery: requests.filter((r) => r.status !== 429).length / Math.max(1, delivered),
+    budgetShareUsed: inBacklog / ((perSecond * (backlog.end - backlog.start)) / 1000),
+    partner429s: requests.filter((r) => r.status === 429).length,
+  };
+}
+
 /** The rush's figures as lines, with the goals beside them. */
 export function rushReport(f: RushFigures): string[] {
   const ms = (s: { p50Ms: number; p95Ms: number; maxMs: number }) => `p50 ${s.p50Ms} ms, p95 ${s.p95Ms} ms, max ${s.maxMs} ms`;
   return [
-    `Sale-day rush: ${f.orders} paid orders over ${f.arrivalSeconds} s, two API instances, the partner at 8 requests a second (load ${f.load.start.toFixed(2)} → ${f.load.end.toFixed(2)})`,
+    `Sale-day rush: ${f.orders} paid orders over ${f.arrivalSeconds} s, two API instances, ${f.partnerCount === 2 ? 'eSIM Access at 8 and eSIM Go at 10 requests a second' : 'eSIM Access at 8 requests a second'} (load ${f.load.start.toFixed(2)} → ${f.load.end.toFixed(2)})`,
     `  delivered                 ${f.delivered} of ${f.orders}`,
-    `  partner calls/delivery    ${f.callsPerDelivery.toFixed(2)} (the fewest possible: ${MIN_CALLS_PER_DELIVERY}, esim/order then esim/query)`,
-    `  share of 8/s used         ${(f.budgetShareUsed * 100).toFixed(1)} % while deliveries waited (goal ≥ 90 %)`,
-    `  partner 429s              ${f.partner429s} (goal 0)`,
+    `  eSIM Access calls/delivery ${f.callsPerDelivery.toFixed(2)} (the fewest possible: ${MIN_CALLS_PER_DELIVERY}, esim/order then esim/query)`,
+    ...f.partners.map(
+      (p) =>
+        `  ${p.id.padEnd(25)} ${p.delivered} delivered, ${p.requestsPerDelivery.toFixed(2)} requests each; ${(p.budgetShareUsed * 100).toFixed(1)} % of its budget used while deliveries waited (goal ≥ 90 %); ${p.partner429s} 429s (goal 0)`,
+    ),
     `  calls while backlogged    delivery ${f.backlogCalls.delivery}, refund ${f.backlogCalls.refund}, usage ${f.backlogCalls.usage}, other ${f.backlogCalls.other}`,
     `  payment → QR              ${ms(f.paymentToQr)}`,
     `  ideal schedule            ${ms(f.idealPaymentToQr)}`,
@@ -312,4 +382,10 @@ export function rushReport(f: RushFigures): string[] {
     `  usage reads (My eSIMs)    ${f.usageReads.asked}, p95 ${f.usageReads.p95Ms} ms`,
     `  order audit               ${f.auditFindings === 0 ? 'nothing found' : `${f.auditFindings} findings`}`,
   ];
+}
+
+/** Issue 48's goal: the same rush over both partners finishes at least 1.8 times sooner than over eSIM Access alone. */
+export function rushSpeedUp(one: RushFigures, two: RushFigures): string {
+  const times = one.lastDeliverySeconds / two.lastDeliverySeconds;
+  return `Both partners: the last delivery ${two.lastDeliverySeconds.toFixed(1)} s after the first payment, against ${one.lastDeliverySeconds.toFixed(1)} s with eSIM Access alone: ${times.toFixed(2)} times sooner (goal ≥ 1.8)`;
 }

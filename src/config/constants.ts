@@ -52,10 +52,20 @@ export const PARTNER_BREAKER = { failures: 5, openMs: 30_000 } as const;
 
 /**
  * Spreading a rush over the partners (issue 48): an order goes to a dearer partner whose margin
- * holds only while the cheaper one's requests would wait longer than this in this instance (its
- * budget's queue ÷ its requests a second), and the dearer one's less. Below it, the cheapest.
+ * holds only while the cheaper one's deliveries under way in this instance would take longer than
+ * this at its budget's rate (each its requests a delivery), and the dearer one's less. Below it, the cheapest.
  */
 export const PARTNER_BUSY_AFTER_SECONDS = 1;
+
+/** A delivery whose eSIM was never read back ready (refunded, its process restarted) stops counting as under way after this (partner/deliveries-in-flight.ts). */
+export const DELIVERY_IN_FLIGHT_MAX_MS = 5 * 60_000;
+
+/**
+ * An order sent to a partner whose answers keep being lost, and which the partner says it does not
+ * hold, goes to another partner once it was first sent this long ago; sooner, a request still on its
+ * way could yet be applied (a second eSIM). Longer than any partner's request time-out (30 s by default).
+ */
+export const PARTNER_WRITE_GONE_AFTER_MS = 60_000;
 
 /** Local-storage keys (spec 3). */
 export const STORAGE_KEYS = {

@@ -24,7 +24,7 @@ const API_KEY = 'test-esim-go-api-key';
 const GO_BUNDLE = 'esim_1GB_7D_DE_V2';
 const base = testCatalogue();
 let esimGo: EsimGoStandIn;
-/** How long a request to eSIM Go would wait for its budget now, as this instance's registry is told (a rush, for the routing test). */
+/** How long eSIM Go's deliveries under way would take at its budget's rate, as this instance's registry is told (a rush, for the routing test). */
 let goBacklogSeconds = 0;
 
 /** The test catalogue, with eSIM Go offering Germany 1 GB 7 days at its stand-in's price, below eSIM Access's. */
@@ -65,7 +65,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
           [ESIM_ACCESS]: stand.esimAccess,
           [ESIM_GO]: createEsimGoPartner({ apiKey: API_KEY, baseUrl: esimGo.url, retries: 0 }),
         },
-        { budgets: { [ESIM_GO]: { backlogSeconds: () => goBacklogSeconds } } },
+        { budgets: { [ESIM_GO]: { secondsFor: () => goBacklogSeconds } } },
       ),
       esimGoCallbackKey: API_KEY,
     }),
@@ -227,6 +227,42 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     } finally {
       esimGo.setBalance(balance);
       await bed.db.query('UPDATE sales_pauses SET cleared_at = now() WHERE cleared_at IS NULL');
+    }
+  });
+
+  it('sends an order to the other partner once its own, read back, does not hold it and its sends have failed for a minute: one eSIM', async () => {
+    const buyer = await signUp();
+    // eSIM Go's transactions never arrive (each connection drops before it acts); its reads answer.
+    esimGo.failNext(
+      { drop: true },
+      { count: 1_000, call: 'POST /orders', where: (body) => (body as { type?: string }).type === 'transaction' },
+    );
+    try {
+      const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+      const writes = () =>
+        bed.db.query<{ partner: string; outcome: string; detail: string | null }>(
+          `SELECT partner, outcome, detail FROM partner_writes WHERE order_id = $1 AND call = 'esim/order' ORDER BY id`,
+          [order.id],
+        );
+      await waitFor(writes, (rows) => rows.length > 0);
+      // Its first send a minute ago, as if every try since had failed as these do.
+      await bed.db.query(`UPDATE partner_writes SET sent_at = sent_at - interval '2 minutes' WHERE order_id = $1`, [order.id]);
+      // Its next try: the reconcile job runs the order jobs that are due.
+      await untilDelivered(async () => {
+        await bed.handler.reconcile();
+        return readOrder(buyer.idToken, order.id);
+      });
+      expect(await sourcing(order.id)).toMatchObject({ partner: ESIM_ACCESS });
+      expect(await writes()).toEqual([
+        { partner: ESIM_GO, outcome: 'refused', detail: 'read back: no order' },
+        { partner: ESIM_ACCESS, outcome: 'applied', detail: expect.any(String) },
+      ]);
+      // One eSIM: eSIM Go sold none, eSIM Access one.
+      expect(esimGo.iccidOfTransaction(order.id)).toBeUndefined();
+      expect(esimGo.ordersPlaced().filter((o) => o.iccids.some((iccid) => esimGo.esim(iccid)?.customerRef === order.id))).toEqual([]);
+      expect(bed.stand.partner.tranNoOfTransaction(order.id)).toBeDefined();
+    } finally {
+      esimGo.recover();
     }
   });
 

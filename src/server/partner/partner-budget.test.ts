@@ -103,18 +103,6 @@ describe.each(databaseDrivers())('the partner budget on $name', (driver) => {
     for (const release of releases) await release();
   });
 
-  it('says how long a request queued now would wait here: its waiting requests at 8 a second', { timeout: 30_000 }, async () => {
-    const budget = postgresPartnerBudget(db, { account: accessCode });
-    expect(budget.backlogSeconds()).toBe(0);
-    // 8 go at once; the other 16 wait: two seconds of the partner's budget.
-    const asked = Array.from({ length: 24 }, () => budget.acquire('delivery'));
-    const first = await Promise.all(asked.slice(0, 8));
-    expect(budget.backlogSeconds()).toBe(2);
-    for (const release of first) await release();
-    await Promise.all(asked.slice(8).map(async (turn) => (await turn)()));
-    expect(budget.backlogSeconds()).toBe(0);
-  });
-
   it('a delivery starts within a second while 30 usage reads are queued', { timeout: 30_000 }, async () => {
     const shop = instance(db);
     const reads = Array.from({ length: 30 }, () => readUsage(shop));

@@ -5,7 +5,7 @@ import type {
   PartnerPriority,
   PartnerBudgetRelease,
   PartnerBudget,
-  PartnerBudgetBacklog,
+  PartnerBudgetRate,
   PartnerBudgetLimit,
   PartnerBudgetUse,
 } from './partner-budget.types.ts';
@@ -74,7 +74,7 @@ interface Waiter extends QueuedRequest {
 export function postgresPartnerBudget(
   db: Db,
   options: PostgresPartnerBudgetOptions,
-): PartnerBudget & PartnerBudgetBacklog & { use(): Promise<PartnerBudgetUse> } {
+): PartnerBudget & PartnerBudgetRate & { use(): Promise<PartnerBudgetUse> } {
   const limit = options.limit ?? ESIM_ACCESS_BUDGET;
   const holdMs = limit.windowMs + limit.marginMs;
   const settings: TurnSettings = {
@@ -167,7 +167,7 @@ export function postgresPartnerBudget(
   }
 
   return {
-    backlogSeconds: () => (waiting.length * limit.windowMs) / 1000 / limit.requests,
+    secondsFor: (requests) => (requests * limit.windowMs) / 1000 / limit.requests,
     async use() {
       const [row] = await db.query<{ held: number; waiting: number }>(
         `SELECT (SELECT count(*) FROM partner_budget_slots WHERE account = $1 AND held_until > clock_timestamp())::int AS held,

@@ -29,9 +29,9 @@ export interface PartnerBudget {
   acquire(priority: PartnerPriority, signal?: AbortSignal): Promise<PartnerBudgetRelease>;
 }
 
-/** How long a request queued now would wait for its turn in this instance, roughly: its waiting requests ÷ the budget's rate (issue 48's routing). */
-export interface PartnerBudgetBacklog {
-  backlogSeconds(): number;
+/** How long this many requests take at the budget's rate (issue 48's routing: the deliveries under way, each its requests). */
+export interface PartnerBudgetRate {
+  secondsFor(requests: number): number;
 }
 
 /** How much of a budget in the database is in use now (the back office's dashboard, issue 48 item 7). */

@@ -18,6 +18,8 @@ export interface EsimPartner extends PartnerCatalogue {
    * right after ordering.
    */
   readonly notifiesAllocation: boolean;
+  /** The requests a delivery takes at the fewest, order to eSIM read (the routing weighs a rush by them); 2 when not said. */
+  readonly requestsPerDelivery?: number;
   /**
    * Orders eSIMs of one package. Idempotent by `transactionId`: ordering again with the same id
    * (a retry, a restarted server) answers the same partner order and never buys a second eSIM.
@@ -98,6 +100,13 @@ export interface EsimOrder {
   priceUsdE4?: number;
   /** One eSIM per order: the shop sells them one at a time. */
   count: 1;
+  /**
+   * Nothing was ever sent for this transactionId that the partner may have applied: the caller
+   * records each try before it sends it and settles it by reading (DESIGN 7), and none is unsettled.
+   * An adapter that looks for an earlier order of the transaction first need not (one request fewer
+   * a delivery in a rush). Omitted: it may have been sent before.
+   */
+  firstTry?: boolean;
 }
 
 export type ProfileQuery = { partnerOrderNo: string } | { esimTranNo: string };

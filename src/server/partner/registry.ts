@@ -1,5 +1,6 @@
 import { PartnerBreaker, withBreaker } from './breaker.ts';
-import type { PartnerBudgetBacklog, PartnerBudgetUse } from './partner-budget.types.ts';
+import { countingDeliveries, DeliveriesInFlight } from './deliveries-in-flight.ts';
+import type { PartnerBudgetRate, PartnerBudgetUse } from './partner-budget.types.ts';
 import type { EsimPartner } from './partner.types.ts';
 import type { Partners } from './registry.types.ts';
 
@@ -18,19 +19,20 @@ export function partnerRegistry(
   adapters: Readonly<Record<string, EsimPartner>>,
   options: {
     now?: () => number;
-    budgets?: Readonly<Record<string, Partial<PartnerBudgetBacklog & { use(): Promise<PartnerBudgetUse> }>>>;
+    budgets?: Readonly<Record<string, Partial<PartnerBudgetRate & { use(): Promise<PartnerBudgetUse> }>>>;
   } = {},
 ): Partners {
   const { now } = options;
   const ids = Object.keys(adapters);
   if (ids.length === 0) throw new Error('The shop needs at least one eSIM partner');
   const breakers = Object.fromEntries(ids.map((id) => [id, new PartnerBreaker(now)]));
-  const partners = Object.fromEntries(ids.map((id) => [id, withBreaker(adapters[id]!, breakers[id]!)]));
+  const inFlight = Object.fromEntries(ids.map((id) => [id, new DeliveriesInFlight(now)]));
+  const partners = Object.fromEntries(ids.map((id) => [id, withBreaker(countingDeliveries(adapters[id]!, inFlight[id]!), breakers[id]!)]));
   return {
     ids,
     nameOf: (id) => partners[id]?.name ?? id,
     budgetUse: async (id) => (await options.budgets?.[id]?.use?.()) ?? null,
-    backlogSeconds: (id) => options.budgets?.[id]?.backlogSeconds?.() ?? 0,
+    backlogSeconds: (id) => options.budgets?.[id]?.secondsFor?.((inFlight[id]?.count ?? 0) * (partners[id]?.requestsPerDelivery ?? 2)) ?? 0,
     breaker(id) {
       const breaker = breakers[id];
       return { state: breaker?.state ?? 'closed', failures: breaker?.failures ?? 0 };

@@ -17,6 +17,6 @@ export interface Partners {
   breaker(id: string): { state: BreakerState; failures: number };
   /** How much of the partner's request budget is in use now, across instances; null when its budget is this process's own. */
   budgetUse(id: string): Promise<PartnerBudgetUse | null>;
-  /** How long a request to the partner queued now would wait for its budget in this instance, roughly (0: none waits, or its budget is unknown). */
+  /** How long the partner's deliveries under way in this instance take at its budget's rate, roughly (0: none, or its budget is unknown). */
   backlogSeconds(id: string): number;
 }

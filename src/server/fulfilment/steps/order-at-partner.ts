@@ -1,4 +1,4 @@
-import { PARTNER_BUSY_AFTER_SECONDS } from '../../../config/constants.ts';
+import { PARTNER_BUSY_AFTER_SECONDS, PARTNER_WRITE_GONE_AFTER_MS } from '../../../config/constants.ts';
 import type { Queryable } from '../../db/db.types.ts';
 import { pauseSales, salesPaused } from '../../orders/sales-pause.ts';
 import { setPartnerOrder, switchPartner } from '../../orders/sourcing.ts';
@@ -61,6 +61,17 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   const write =
     earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order', partner: order.partner })));
   let partnerOrderNo = (await lookUp()) ?? null;
+  // Read back: not there, though first sent long enough ago that it is not on its way, and every
+  // send since has failed (else it would be settled): nothing applied, settled so, and the order
+  // goes to the next partner that can deliver it (issue 48 item 5), else it is sent here again.
+  if (earlier && !partnerOrderNo && Date.now() - earlier.sent_at.getTime() > PARTNER_WRITE_GONE_AFTER_MS) {
+    const next = await lease.write(async (tx) => {
+      const offer = await switchToNext(ctx, tx, order, { healthy: true });
+      if (offer) await partnerWrites.settle(tx, write, 'refused', 'read back: no order');
+      return offer;
+    });
+    if (next) return failOver(ctx, lease, order, next, `${order.partner} does not hold the order, and its sends keep failing`);
+  }
   if (!partnerOrderNo) {
     await lease.check();
     try {
@@ -69,6 +80,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
         partnerCode: order.partner_code,
         priceUsdE4: order.wholesale_usd_e4,
         count: 1,
+        firstTry: !earlier,
       }));
     } catch (error) {
       // Refused after an unknown earlier try: the refusal may be 'that order exists'.

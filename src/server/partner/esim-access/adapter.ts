@@ -95,6 +95,8 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
   return {
     name: PARTNER,
     notifiesAllocation: true,
+    // esim/order, then esim/query once ORDER_STATUS says it is allocated.
+    requestsPerDelivery: 2,
     async listPackages(query: PackageQuery = {}) {
       const body: Record<string, string> = { type: 'BASE' };
       if (query.location) body['locationCode'] = query.location;

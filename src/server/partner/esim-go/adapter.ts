@@ -31,6 +31,8 @@ export function createEsimGoPartner(config: EsimGoConfig): EsimPartner {
     name: PARTNER,
     // An order assigns its bundle to a new eSIM at once (Create orders, assign: true): nothing to wait for.
     notifiesAllocation: false,
+    // A first try: validate, transaction, the label (ordering.ts); then install details, the eSIM and its bundles (esim-reads.ts).
+    requestsPerDelivery: 6,
     listPackages: catalogue.listPackages,
     orderEsim: (order) => orderEsim(call, order),
     findOrder: (transactionId, placedAround) => findOrder(call, transactionId, placedAround),

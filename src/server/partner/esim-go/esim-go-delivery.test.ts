@@ -78,6 +78,16 @@ describe('orderEsim and queryProfiles', () => {
     expect(standIn.balance).toBeCloseTo(10_000 - priceOf(GERMANY) / 10_000, 2);
   });
 
+  it("skips the look for an earlier order on the order's first try (nothing was sent before): one request fewer", async () => {
+    const client = partner();
+    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-43', partnerCode: GERMANY, count: 1, firstTry: true });
+    expect(calls()).toEqual(['POST /orders', 'POST /orders', 'PUT /esims']);
+    expect(standIn.esim(standIn.ordersPlaced()[0]!.iccids[0]!)?.customerRef).toBe('order-43');
+    // Not a first try: an earlier one had bought it, and it is answered without buying again.
+    await expect(client.orderEsim({ transactionId: 'order-43', partnerCode: GERMANY, count: 1 })).resolves.toEqual({ partnerOrderNo });
+    expect(standIn.ordersPlaced()).toHaveLength(1);
+  });
+
   it("answers allocating while eSIM Go still processes the order (its 503 'Processing'), then the profile", async () => {
     await standIn.close();
     await start({ processingMs: 1_500 });

@@ -15,9 +15,10 @@ import { AssignmentsAnswer, EsimDetailsAnswer, EsimListAnswer, iccidsOf, OrderAn
  * attributed to an order: orderEsim answers an order reference only after its tag is written (or
  * read back written), and findOrder attributes only the eSIM tagged with its transactionId.
  *
- * orderEsim(order): looks first (List eSIMs filtered by customerRef): an eSIM tagged with this
- * transactionId means an earlier try bought it, and its order is answered (the order that holds its
- * ICCID, List orders around its assignedDate). Else validates (refusals and the price, nothing
+ * orderEsim(order): looks first (List eSIMs filtered by customerRef), unless it is the order's
+ * first try (EsimOrder.firstTry): an eSIM tagged with this transactionId means an earlier try bought
+ * it, and its order is answered (the order that holds its ICCID, List orders around its
+ * assignedDate). Else validates (refusals and the price, nothing
  * charged), sends the transaction once (never repeated by the client: a repeat buys again), tags it.
  *
  * findOrder(transactionId, placedAround): the same read: the order of the eSIM tagged with this
@@ -40,9 +41,9 @@ const ORDERS_MAX_PAGES = 20;
 
 export async function orderEsim(
   call: EsimGoCall,
-  { transactionId, partnerCode, priceUsdE4 }: EsimOrder,
+  { transactionId, partnerCode, priceUsdE4, firstTry }: EsimOrder,
 ): Promise<{ partnerOrderNo: string }> {
-  const earlier = await taggedOrder(call, transactionId, undefined);
+  const earlier = firstTry ? undefined : await taggedOrder(call, transactionId, undefined);
   if (earlier) return { partnerOrderNo: earlier };
   const item = { type: 'bundle', quantity: 1, item: partnerCode, allowReassign: false };
   const order = (type: 'validate' | 'transaction') =>

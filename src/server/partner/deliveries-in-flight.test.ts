@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { DELIVERY_IN_FLIGHT_MAX_MS } from '../../config/constants.ts';
+import { PartnerError } from './partner.ts';
+import type { EsimPartner, ProfileAnswer } from './partner.types.ts';
+import { partnerRegistry } from './registry.ts';
+
+const ready = (transactionId: string): ProfileAnswer => ({ status: 'ready', profiles: [{ transactionId }] }) as unknown as ProfileAnswer;
+
+/** How long a partner's deliveries under way take at its budget's rate (issue 48's routing), as orders go through the registry. */
+describe("a partner's deliveries under way", () => {
+  it('count from the order sent until its eSIM is read ready, each at the requests a delivery takes, and not once refused or stale', async () => {
+    let now = 0;
+    const esimGo = {
+      name: 'eSIM Go',
+      requestsPerDelivery: 6,
+      orderEsim: async ({ transactionId }: { transactionId: string }) => {
+        if (transactionId === 'refused')
+          throw new PartnerError({
+            partner: 'eSIM Go',
+            call: 'orders',
+            code: 'x',
+            kind: 'out_of_stock',
+            retryable: false,
+            attempts: 1,
+            reason: 'no',
+          });
+        return { partnerOrderNo: `ref-${transactionId}` };
+      },
+      queryProfiles: async ({ partnerOrderNo }: { partnerOrderNo: string }) => ready(partnerOrderNo.slice('ref-'.length)),
+    } as unknown as EsimPartner;
+    const partners = partnerRegistry(
+      { 'esim-go': esimGo, 'esim-access': { name: 'eSIM Access' } as unknown as EsimPartner },
+      // 10 requests a second.
+      { now: () => now, budgets: { 'esim-go': { secondsFor: (requests) => requests / 10 } } },
+    );
+    const order = (transactionId: string) => partners.of('esim-go').orderEsim({ transactionId, partnerCode: 'b', count: 1 });
+    expect(partners.backlogSeconds('esim-go')).toBe(0);
+    await Promise.all(['a', 'b', 'c'].map(order));
+    // Three deliveries, six requests each, at 10 a second.
+    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(1.8);
+    await partners.of('esim-go').queryProfiles({ partnerOrderNo: 'ref-a' });
+    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(1.2);
+    await expect(order('refused')).rejects.toThrow(PartnerError);
+    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(1.2);
+    // A partner without a budget the registry knows: nothing to weigh.
+    expect(partners.backlogSeconds('esim-access')).toBe(0);
+    // Never read (refunded, restarted): no longer counted.
+    now += DELIVERY_IN_FLIGHT_MAX_MS + 1;
+    expect(partners.backlogSeconds('esim-go')).toBe(0);
+  });
+});
