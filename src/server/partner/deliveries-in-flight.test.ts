@@ -8,11 +8,11 @@ const ready = (transactionId: string): ProfileAnswer => ({ status: 'ready', prof
 
 /** How long a partner's deliveries under way take at its budget's rate (issue 48's routing), as orders go through the registry. */
 describe("a partner's deliveries under way", () => {
-  it('count from the order sent until its eSIM is read ready, each at the requests a delivery takes, and not once refused or stale', async () => {
+  it('count from the order sent until its eSIM is read ready, at the requests each still takes, and not once refused or stale', async () => {
     let now = 0;
     const esimGo = {
       name: 'eSIM Go',
-      requestsPerDelivery: 6,
+      requestsPerDelivery: { order: 3, read: 3 },
       orderEsim: async ({ transactionId }: { transactionId: string }) => {
         if (transactionId === 'refused')
           throw new PartnerError({
@@ -35,13 +35,17 @@ describe("a partner's deliveries under way", () => {
     );
     const order = (transactionId: string) => partners.of('esim-go').orderEsim({ transactionId, partnerCode: 'b', count: 1 });
     expect(partners.backlogSeconds('esim-go')).toBe(0);
-    await Promise.all(['a', 'b', 'c'].map(order));
-    // Three deliveries, six requests each, at 10 a second.
-    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(1.8);
+    // Being ordered: six requests to come at 10 a second.
+    const placing = order('a');
+    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(0.6);
+    await placing;
+    // Ordered: its eSIM's read, three requests, to come; two more ordered.
+    await Promise.all(['b', 'c'].map(order));
+    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(0.9);
     await partners.of('esim-go').queryProfiles({ partnerOrderNo: 'ref-a' });
-    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(1.2);
+    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(0.6);
     await expect(order('refused')).rejects.toThrow(PartnerError);
-    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(1.2);
+    expect(partners.backlogSeconds('esim-go')).toBeCloseTo(0.6);
     // A partner without a budget the registry knows: nothing to weigh.
     expect(partners.backlogSeconds('esim-access')).toBe(0);
     // Never read (refunded, restarted): no longer counted.

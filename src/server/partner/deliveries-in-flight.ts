@@ -2,14 +2,14 @@ import { DELIVERY_IN_FLIGHT_MAX_MS } from '../../config/constants.ts';
 import type { EsimPartner } from './partner.types.ts';
 
 /**
- * The deliveries a partner has under way in this instance (issue 48's routing): an order sent,
- * its eSIM not read back ready yet. What spreads a rush by the budget each partner will still
- * spend, not by the one request each delivery has queued now: a delivery at eSIM Go takes six
- * requests, one at eSIM Access two (EsimPartner.requestsPerDelivery). One whose eSIM is never read
- * (refunded, its process restarted) stops counting after DELIVERY_IN_FLIGHT_MAX_MS.
+ * The deliveries a partner has under way in this instance (issue 48's routing): an order being
+ * sent, or sent with its eSIM not read back ready yet. What spreads a rush by the budget each
+ * partner's deliveries will still spend, not by the one request each has queued now: a delivery at
+ * eSIM Go takes six requests, one at eSIM Access two (EsimPartner.requestsPerDelivery). One whose
+ * eSIM is never read (refunded, its process restarted) stops counting after DELIVERY_IN_FLIGHT_MAX_MS.
  */
 export class DeliveriesInFlight {
-  readonly #startedAt = new Map<string, number>();
+  readonly #under = new Map<string, { at: number; ordered: boolean }>();
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -17,17 +17,27 @@ export class DeliveriesInFlight {
   }
 
   start(transactionId: string): void {
-    this.#startedAt.set(transactionId, this.#now());
+    this.#under.set(transactionId, { at: this.#now(), ordered: false });
+  }
+
+  ordered(transactionId: string): void {
+    const delivery = this.#under.get(transactionId);
+    if (delivery) delivery.ordered = true;
   }
 
   end(transactionId: string): void {
-    this.#startedAt.delete(transactionId);
+    this.#under.delete(transactionId);
   }
 
-  get count(): number {
+  /** The requests they still take: each being ordered `order + read`, each ordered `read`. */
+  requestsLeft({ order, read }: { order: number; read: number }): number {
     const stale = this.#now() - DELIVERY_IN_FLIGHT_MAX_MS;
-    for (const [id, at] of this.#startedAt) if (at < stale) this.#startedAt.delete(id);
-    return this.#startedAt.size;
+    let left = 0;
+    for (const [id, delivery] of this.#under) {
+      if (delivery.at < stale) this.#under.delete(id);
+      else left += delivery.ordered ? read : order + read;
+    }
+    return left;
   }
 }
 
@@ -39,7 +49,9 @@ export function countingDeliveries(partner: EsimPartner, inFlight: DeliveriesInF
         return async (...[order]: Parameters<EsimPartner['orderEsim']>) => {
           inFlight.start(order.transactionId);
           try {
-            return await target.orderEsim(order);
+            const placed = await target.orderEsim(order);
+            inFlight.ordered(order.transactionId);
+            return placed;
           } catch (error) {
             inFlight.end(order.transactionId);
             throw error;

@@ -18,8 +18,11 @@ export interface EsimPartner extends PartnerCatalogue {
    * right after ordering.
    */
   readonly notifiesAllocation: boolean;
-  /** The requests a delivery takes at the fewest, order to eSIM read (the routing weighs a rush by them); 2 when not said. */
-  readonly requestsPerDelivery?: number;
+  /**
+   * The requests a delivery takes at the fewest: ordering, then reading the eSIM once ordered (the
+   * routing weighs a rush by those still to come: partner/deliveries-in-flight.ts). One each when not said.
+   */
+  readonly requestsPerDelivery?: { order: number; read: number };
   /**
    * Orders eSIMs of one package. Idempotent by `transactionId`: ordering again with the same id
    * (a retry, a restarted server) answers the same partner order and never buys a second eSIM.
@@ -52,6 +55,17 @@ export interface EsimPartner extends PartnerCatalogue {
    * `cancelProfile` for a never-installed one). Refused ('not_allowed') once cancelled or revoked. Sent once.
    */
   revokeProfile(esimTranNo: string): Promise<void>;
+  /**
+   * Purchases the partner holds that no order of ours can ever claim, among its orders placed in
+   * the window (eSIM Go: bought by a transaction whose answer was lost before its label was
+   * written); `known` claims the shop's own (by the partner's order number and the eSIMs' ICCIDs).
+   * Each is released with `cancelProfile(esimTranNo)`. Absent: the partner keeps our reference on
+   * every order (eSIM Access's transactionId), so a lost answer is always read back to its order.
+   */
+  findOrphans?(
+    window: { from: Date; to: Date },
+    known: (order: { partnerOrderNo: string; iccids: string[] }) => Promise<boolean>,
+  ): Promise<PartnerOrphan[]>;
   /**
    * The partner's own top-up packages for this eSIM (by its ICCID), each with its own code and
    * wholesale price; none when its package cannot be topped up. What `topUp` may add to it.
@@ -107,6 +121,12 @@ export interface EsimOrder {
    * a delivery in a rush). Omitted: it may have been sent before.
    */
   firstTry?: boolean;
+}
+
+/** A purchase no order claims (EsimPartner.findOrphans): the partner's order, and the key its eSIM is released by. */
+export interface PartnerOrphan {
+  partnerOrderNo: string;
+  esimTranNo: string;
 }
 
 export type ProfileQuery = { partnerOrderNo: string } | { esimTranNo: string };

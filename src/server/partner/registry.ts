@@ -32,7 +32,8 @@ export function partnerRegistry(
     ids,
     nameOf: (id) => partners[id]?.name ?? id,
     budgetUse: async (id) => (await options.budgets?.[id]?.use?.()) ?? null,
-    backlogSeconds: (id) => options.budgets?.[id]?.secondsFor?.((inFlight[id]?.count ?? 0) * (partners[id]?.requestsPerDelivery ?? 2)) ?? 0,
+    backlogSeconds: (id) =>
+      options.budgets?.[id]?.secondsFor?.(inFlight[id]?.requestsLeft(partners[id]?.requestsPerDelivery ?? { order: 1, read: 1 }) ?? 0) ?? 0,
     breaker(id) {
       const breaker = breakers[id];
       return { state: breaker?.state ?? 'closed', failures: breaker?.failures ?? 0 };

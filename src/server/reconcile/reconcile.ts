@@ -13,6 +13,8 @@ import { syncCheckouts } from '../webhooks/checkout-sync.ts';
 import { sendDueSupportEmails } from '../support/outbox.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 import { runDueSweeps, type Sweep } from '../jobs/periodic.ts';
+import { PARTNER_ORPHANS } from '../../config/constants.ts';
+import { releasePartnerOrphans } from './partner-orphans.ts';
 
 /**
  * The reconcile job, run by the in-process timer and POST /jobs/reconcile: the order jobs that are
@@ -57,6 +59,12 @@ export function createReconcileJob(deps: {
     sweep('payment_mismatches', () => refundMismatches(db, stripe)),
     // Charges Stripe could not be read for when their order was delivered (fraud signals, Stripe's fee).
     sweep('charge_facts', () => fillChargeFacts(db, stripe)),
+    // Purchases at a partner no order claims (eSIM Go's unlabelled eSIMs), refunded to its balance: once an hour.
+    {
+      name: 'partner_orphans',
+      everyMs: deps.sweepEveryMs?.partner_orphans ?? PARTNER_ORPHANS.everyMs,
+      run: () => releasePartnerOrphans(db, partners),
+    },
     // Alerts last: a failing mail relay or push service never holds up a delivery or a refund. The
     // provider's low-balance e-mail among them: each partner's balance read at most every 10 minutes across instances.
     sweep('balance_alert', async () => {
@@ -78,6 +86,7 @@ export type SweepName =
   | 'checkout_expiry'
   | 'payment_mismatches'
   | 'charge_facts'
+  | 'partner_orphans'
   | 'balance_alert'
   | 'support_emails'
   | 'alerts';

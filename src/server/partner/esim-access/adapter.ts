@@ -96,7 +96,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
     name: PARTNER,
     notifiesAllocation: true,
     // esim/order, then esim/query once ORDER_STATUS says it is allocated.
-    requestsPerDelivery: 2,
+    requestsPerDelivery: { order: 1, read: 1 },
     async listPackages(query: PackageQuery = {}) {
       const body: Record<string, string> = { type: 'BASE' };
       if (query.location) body['locationCode'] = query.location;

@@ -2,6 +2,7 @@ import type { EsimPartner } from '../partner.types.ts';
 import { createCatalogue } from './catalogue.ts';
 import { createEsimGoClient } from './client.ts';
 import { PARTNER, type EsimGoConfig } from './config.ts';
+import { createOrphanFinder } from './orphans.ts';
 import { createEsimReader } from './esim-reads.ts';
 import { cancelProfile, revokeProfile, setSuspended, topUp } from './esim-writes.ts';
 import { findOrder, orderEsim } from './ordering.ts';
@@ -32,7 +33,7 @@ export function createEsimGoPartner(config: EsimGoConfig): EsimPartner {
     // An order assigns its bundle to a new eSIM at once (Create orders, assign: true): nothing to wait for.
     notifiesAllocation: false,
     // A first try: validate, transaction, the label (ordering.ts); then install details, the eSIM and its bundles (esim-reads.ts).
-    requestsPerDelivery: 6,
+    requestsPerDelivery: { order: 3, read: 3 },
     listPackages: catalogue.listPackages,
     orderEsim: (order) => orderEsim(call, order),
     findOrder: (transactionId, placedAround) => findOrder(call, transactionId, placedAround),
@@ -41,6 +42,7 @@ export function createEsimGoPartner(config: EsimGoConfig): EsimPartner {
     suspendProfile: (esimTranNo) => setSuspended(call, reader, esimTranNo, true),
     unsuspendProfile: (esimTranNo) => setSuspended(call, reader, esimTranNo, false),
     revokeProfile,
+    findOrphans: createOrphanFinder(call, reader),
     listTopUps: catalogue.listTopUps,
     topUp: (order) => topUp(call, reader, order),
     balance: catalogue.balance,

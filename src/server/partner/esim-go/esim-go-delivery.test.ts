@@ -417,3 +417,29 @@ describe('usage and balance', () => {
     });
   });
 });
+
+describe('findOrphans', () => {
+  it('finds the eSIM a transaction bought whose answer was lost before its label, which no order claims; cancelProfile refunds it', async () => {
+    const client = partner({ retries: 0 });
+    standIn.failNext(FAILURES.lostAnswer, { call: 'POST /orders', where: isTransaction });
+    await expect(client.orderEsim({ transactionId: 'order-7', partnerCode: GERMANY, count: 1, firstTry: true })).rejects.toThrow();
+    // The next try finds no eSIM labelled order-7, buys again and labels that one: the order's.
+    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-7', partnerCode: GERMANY, count: 1 });
+    const [lost, kept] = standIn.ordersPlaced();
+    expect(kept!.orderReference).toBe(partnerOrderNo);
+    const window = { from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 60_000) };
+    const orphan = { partnerOrderNo: lost!.orderReference, esimTranNo: `${lost!.iccids[0]}:` };
+    expect(await client.findOrphans!(window, async (order) => order.partnerOrderNo === partnerOrderNo)).toEqual([orphan]);
+    // Unclaimed by the shop, a labelled eSIM is still no orphan (an order whose answer is being read back).
+    expect(await client.findOrphans!(window, async () => false)).toEqual([orphan]);
+    // Outside the window: nothing.
+    expect(await client.findOrphans!({ from: new Date(0), to: new Date(Date.now() - 60_000) }, async () => false)).toEqual([]);
+
+    const balance = standIn.balance;
+    await client.cancelProfile(orphan.esimTranNo);
+    expect(standIn.balance).toBeCloseTo(balance + priceOf(GERMANY) / 10_000, 2);
+    expect(standIn.esim(kept!.iccids[0]!)?.customerRef).toBe('order-7');
+    // Released: it left the account, and is found no more.
+    expect(await client.findOrphans!(window, async () => false)).toEqual([]);
+  });
+});

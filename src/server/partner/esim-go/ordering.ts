@@ -1,8 +1,17 @@
 import { PartnerError } from '../partner.ts';
 import type { EsimOrder } from '../partner.types.ts';
-import type { EsimGoCall } from './client.ts';
+import type { CallOptions, EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
-import { AssignmentsAnswer, EsimDetailsAnswer, EsimListAnswer, iccidsOf, OrderAnswer, OrderListAnswer, ValidateAnswer } from './schemas.ts';
+import {
+  AssignmentsAnswer,
+  EsimDetailsAnswer,
+  EsimListAnswer,
+  iccidsOf,
+  OrderAnswer,
+  OrderListAnswer,
+  ValidateAnswer,
+  type EsimGoOrder,
+} from './schemas.ts';
 
 /**
  * Ordering an eSIM at eSIM Go, idempotent by our transactionId though eSIM Go's orders carry no
@@ -126,22 +135,33 @@ async function taggedOrder(call: EsimGoCall, transactionId: string, placedAround
 
 /** The earliest order around `at` that holds this ICCID: the one that bought it (a later one tops it up). */
 async function orderOfIccid(call: EsimGoCall, iccid: string, at: Date): Promise<string | undefined> {
+  const window = { from: new Date(at.getTime() - ORDER_WINDOW_MS), to: new Date(at.getTime() + ORDER_WINDOW_MS) };
+  const holding = (await ordersBetween(call, window))
+    .filter((order) => iccidsOf(order).includes(iccid))
+    .map((order) => ({ reference: order.orderReference, created: Date.parse(order.createdDate ?? '') || 0 }));
+  return holding.sort((a, b) => a.created - b.created)[0]?.reference;
+}
+
+/** The orders placed between `from` and `to`, with their eSIMs' ICCIDs (at most ORDERS_MAX_PAGES pages). */
+export async function ordersBetween(
+  call: EsimGoCall,
+  { from, to }: { from: Date; to: Date },
+  options: CallOptions = {},
+): Promise<EsimGoOrder[]> {
   // List orders: createdAt=gte:…&createdAt=lte:… ('Specifies the date range for filtering orders'); includeIccids for their eSIMs.
-  const createdAt = [
-    `gte:${new Date(at.getTime() - ORDER_WINDOW_MS).toISOString()}`,
-    `lte:${new Date(at.getTime() + ORDER_WINDOW_MS).toISOString()}`,
-  ];
-  const holding: { reference: string; created: number }[] = [];
+  const createdAt = [`gte:${from.toISOString()}`, `lte:${to.toISOString()}`];
+  const all: EsimGoOrder[] = [];
   for (let page = 1; page <= ORDERS_MAX_PAGES; page++) {
     const query = { includeIccids: 'true', page: String(page), limit: String(ORDERS_PAGE), createdAt };
-    const orders = await call({ method: 'GET', call: 'GET /orders', path: '/orders', query }, (json) => OrderListAnswer.parse(json));
-    for (const order of orders) {
-      if (iccidsOf(order).includes(iccid))
-        holding.push({ reference: order.orderReference, created: Date.parse(order.createdDate ?? '') || 0 });
-    }
+    const orders = await call(
+      { method: 'GET', call: 'GET /orders', path: '/orders', query },
+      (json) => OrderListAnswer.parse(json),
+      options,
+    );
+    all.push(...orders);
     if (orders.length < ORDERS_PAGE) break;
   }
-  return holding.sort((a, b) => a.created - b.created)[0]?.reference;
+  return all;
 }
 
 /** The ICCIDs of an order's eSIMs from its install details (when its answer named none). */
