@@ -21,6 +21,8 @@ import { findOrder, orderEsim } from './ordering.ts';
  * - cancelProfile (esim-writes.ts): its unused bundles revoked with a refund to the balance, only for
  *   a never-installed eSIM; suspend and unsuspend: eSIM Go's v2.5 suspension; revokeProfile: refused,
  *   eSIM Go has no call that closes an eSIM for good; topUp: a bundle ordered onto the eSIM.
+ * - findOrphans (orphans.ts): eSIMs bought by a transaction whose answer was lost before the
+ *   label, which no order claims; cancelProfile releases each by its unlabelled key (`<ICCID>:`).
  * - listPackages, listTopUps, balance (catalogue.ts); notifications.ts reads its signed callbacks.
  * Transport, retries, the request budget and the error codes: client.ts.
  */
