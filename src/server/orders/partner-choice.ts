@@ -12,8 +12,9 @@ import type { OrderRow } from './store.types.ts';
  * partners this shop runs with, the cheapest whose margin holds at the price the buyer pays
  * (pricing.ts marginHolds) and whose circuit breaker is not open; one whose breaker is open only
  * when no other can take it (its delivery then waits for it to answer again); undefined when none
- * can. In a rush, while the cheapest one's requests wait longer than PARTNER_BUSY_AFTER_SECONDS for
- * its budget, the one whose requests wait least (so both partners' budgets are used, not one's).
+ * can. In a rush, while the cheapest one's deliveries under way take longer than
+ * PARTNER_BUSY_AFTER_SECONDS at its budget's rate (Partners.backlogSeconds), the one whose take
+ * least (so both partners' budgets are used, not one's).
  * `skip`: partners that cannot take it (paused for want of balance, or already tried).
  */
 export function choosePartner(

@@ -17,6 +17,7 @@ export class DeliveriesInFlight {
   }
 
   start(transactionId: string): void {
+    this.#prune();
     this.#under.set(transactionId, { at: this.#now(), ordered: false });
   }
 
@@ -31,13 +32,16 @@ export class DeliveriesInFlight {
 
   /** The requests they still take: each being ordered `order + read`, each ordered `read`. */
   requestsLeft({ order, read }: { order: number; read: number }): number {
-    const stale = this.#now() - DELIVERY_IN_FLIGHT_MAX_MS;
+    this.#prune();
     let left = 0;
-    for (const [id, delivery] of this.#under) {
-      if (delivery.at < stale) this.#under.delete(id);
-      else left += delivery.ordered ? read : order + read;
-    }
+    for (const delivery of this.#under.values()) left += delivery.ordered ? read : order + read;
     return left;
+  }
+
+  /** Forgets the deliveries never read back (also when nothing asks for the count: a shop without budgets). */
+  #prune(): void {
+    const stale = this.#now() - DELIVERY_IN_FLIGHT_MAX_MS;
+    for (const [id, delivery] of this.#under) if (delivery.at < stale) this.#under.delete(id);
   }
 }
 

@@ -9,7 +9,8 @@ import type { Partners } from '../partner/registry.types.ts';
  * (order_sourcing.partner_order_no) nor a top-up onto one of our eSIMs. Each is recorded in
  * partner_orphans before it is released, then settled: released (refunded to the balance: a
  * cancel whose answer was lost is read back by the next sweep, which finds it gone or cancelled),
- * or refused with the partner's reason, for an operator. Answers how many it released.
+ * or refused with the partner's reason, for an operator (not asked again: a refusal for an eSIM
+ * that reached a phone does not change). Answers how many it released.
  */
 export async function releasePartnerOrphans(db: Db, partners: Pick<Partners, 'ids' | 'of'>, now = new Date()): Promise<number> {
   const window = { from: new Date(now.getTime() - PARTNER_ORPHANS.lookBackMs), to: new Date(now.getTime() - PARTNER_ORPHANS.settleMs) };
@@ -31,7 +32,7 @@ export async function releasePartnerOrphans(db: Db, partners: Pick<Partners, 'id
          ON CONFLICT (partner, esim_key) DO UPDATE SET partner_order_no = EXCLUDED.partner_order_no RETURNING outcome`,
         [id, orphan.esimTranNo, orphan.partnerOrderNo],
       );
-      if (row?.outcome === 'released') continue;
+      if (row?.outcome) continue;
       let outcome = 'released';
       try {
         await partner.cancelProfile(orphan.esimTranNo);
