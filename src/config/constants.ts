@@ -40,6 +40,12 @@ export const OPS_LIST_LIMIT = 100;
 export const LOW_BALANCE_USD = 200;
 /** How often each API instance's own reconcile job looks for stuck orders (the scheduler's call comes each minute besides). */
 export const RECONCILE_EVERY_MS = 5_000;
+/**
+ * A closed order's payment page that Stripe could not be asked to close (payments/checkout-expiry.ts)
+ * is tried again after these waits (the last one repeats), each try's claim held `claimMs` so that
+ * another instance's job does not take it meanwhile.
+ */
+export const CHECKOUT_EXPIRY_RETRY = { delaysMs: [10_000, 30_000, 90_000, 270_000, 300_000], claimMs: 60_000 } as const;
 /** The reconcile job reads the partner's balance for that alert at most this often (across every API instance). */
 export const LOW_BALANCE_CHECK_EVERY_MS = 10 * 60_000;
 

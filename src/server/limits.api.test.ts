@@ -166,7 +166,10 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('per-user limits on $name
     const esimIds = [await installedEsim(buyer.idToken), await installedEsim(buyer.idToken)];
     const [topUp] = await offeredTopUps(bed.api.url, buyer.idToken, esimIds[0]!);
     const first = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, topUpRequest(topUp!, esimIds[0]!))).json());
-    const expire = vi.spyOn(bed.stripe.checkout.sessions, 'expire').mockRejectedValueOnce(new Error('connection reset'));
+    const expire = vi
+      .spyOn(bed.stripe.checkout.sessions, 'expire')
+      .mockRejectedValueOnce(new Error('connection reset'))
+      .mockRejectedValueOnce(new Error('connection refused'));
     try {
       // The same top-up for the other eSIM replaces it.
       const second = CreateOrderResponse.parse(await (await postOrder(buyer.idToken, topUpRequest(topUp!, esimIds[1]!))).json());
@@ -175,13 +178,22 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('per-user limits on $name
       expect(expire).toHaveBeenCalled();
       expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('open');
 
-      // Queued, and tried again 10 s later: the test moves that time forward.
-      const [queued] = await bed.db.query<{ attempts: number; last_error: string }>(
-        'SELECT attempts, last_error FROM checkout_expiries WHERE checkout_session_id = $1',
-        [sessionIdOf(first.checkoutUrl)],
-      );
-      expect(queued).toMatchObject({ attempts: 1, last_error: 'connection reset' });
-      await bed.db.query(`UPDATE checkout_expiries SET next_attempt_at = now() - interval '1 second'`);
+      // Queued, and tried again 10 s later, then 30 s after a second failure: the test moves that time forward.
+      const queued = async () =>
+        (
+          await bed.db.query<{ attempts: number; last_error: string; wait_s: number }>(
+            `SELECT attempts, last_error, round(extract(epoch FROM next_attempt_at - now()))::int AS wait_s
+             FROM checkout_expiries WHERE checkout_session_id = $1`,
+            [sessionIdOf(first.checkoutUrl)],
+          )
+        )[0];
+      const dueNow = () => bed.db.query(`UPDATE checkout_expiries SET next_attempt_at = now() - interval '1 second'`);
+      expect(await queued()).toMatchObject({ attempts: 1, last_error: 'connection reset', wait_s: 10 });
+      await dueNow();
+      expect((await call('/jobs/reconcile', { method: 'POST', token: 'limits-reconcile-token' })).status).toBe(200);
+      expect(await queued()).toMatchObject({ attempts: 2, last_error: 'connection refused', wait_s: 30 });
+      expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('open');
+      await dueNow();
       const job = await call('/jobs/reconcile', { method: 'POST', token: 'limits-reconcile-token' });
       expect(job.status).toBe(200);
       expect((await bed.stripe.checkout.sessions.retrieve(sessionIdOf(first.checkoutUrl))).status).toBe('expired');

@@ -26,6 +26,7 @@ export async function startShopApi(
     snapshotFile?: string | undefined;
     delivery?: ShopApiOptions['delivery'];
     opsActionStaleMs?: ShopApiOptions['opsActionStaleMs'];
+    checkoutExpiryRetry?: ShopApiOptions['checkoutExpiryRetry'];
     reconcileEveryMs?: number;
     /** Production: never migrate here, refuse a database behind the code (db/open.ts). */
     schema?: 'migrate' | 'require-current';
@@ -76,6 +77,7 @@ export async function startShopApi(
     ...(options.basePath && { basePath: options.basePath }),
     ...(options.delivery && { delivery: options.delivery }),
     ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
+    ...(options.checkoutExpiryRetry && { checkoutExpiryRetry: options.checkoutExpiryRetry }),
   });
   // Orders left stuck by a stopped process are picked up from the first tick (and closed orders'
   // payment pages that Stripe could not be asked to expire at the time).

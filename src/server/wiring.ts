@@ -80,6 +80,8 @@ export interface ShopApiOptions {
     FulfilmentOptions,
     'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs' | 'deliveryPromiseMs'
   >;
+  /** Retry timing of closing payment pages at Stripe (CHECKOUT_EXPIRY_RETRY; the fault run makes it short). */
+  checkoutExpiryRetry?: { delaysMs: readonly number[]; claimMs: number };
   /** How long an operator's action left 'started' by an instance that died waits before it may run again (the fault run makes it short). */
   opsActionStaleMs?: number;
   /** The support form's shortest fill time (SUPPORT_FORM_MIN_MS; tests make it short). */
@@ -148,7 +150,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     ...(options.alerts.readyAfterMs !== undefined && { readyAfterMs: options.alerts.readyAfterMs }),
     ...(options.alerts.usageBatchMs !== undefined && { usageBatchMs: options.alerts.usageBatchMs }),
   });
-  const checkouts = createCheckoutExpiry(db, stripe);
+  const checkouts = createCheckoutExpiry(db, stripe, options.checkoutExpiryRetry);
   const reconcile = createReconcileJob({
     db,
     stripe,

@@ -12,6 +12,7 @@ interface ApiProcessOptions {
   delivery?: { retryDelaysMs?: number[]; allocationPollMs?: number; allocationLimitMs?: number; leaseMs?: number };
   reconcileEveryMs?: number;
   opsActionStaleMs?: number;
+  checkoutExpiryRetry?: { delaysMs: number[]; claimMs: number };
 }
 
 const options = JSON.parse(process.env.FAULT_RUN_API_OPTIONS ?? '{}') as ApiProcessOptions;
@@ -21,6 +22,7 @@ const { handler, stop } = await startShopApi(config, {
   ...(options.delivery && { delivery: options.delivery }),
   ...(options.reconcileEveryMs && { reconcileEveryMs: options.reconcileEveryMs }),
   ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
+  ...(options.checkoutExpiryRetry && { checkoutExpiryRetry: options.checkoutExpiryRetry }),
 });
 const api = await serveApi(handler, Number(process.env.PORT ?? 0));
 process.stdout.write(`${JSON.stringify({ listening: api.url, pid: process.pid })}\n`);

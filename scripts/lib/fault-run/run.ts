@@ -260,6 +260,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
           reconcileEveryMs: 1_000,
           // An operator's action killed mid-way may run again after 15 s (5 min in production), within the drain.
           opsActionStaleMs: 15_000,
+          // A payment page whose closing at Stripe met a fault (or whose claim died with its
+          // instance) is tried again within seconds, not minutes, so the drain sees it closed.
+          checkoutExpiryRetry: { delaysMs: [1_000, 2_000, 3_000], claimMs: 6_000 },
         }),
       },
     });

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { CHECKOUT_EXPIRY_RETRY } from '../../config/constants.ts';
 import type { Db, Queryable } from '../db/db.types.ts';
 import type { CheckoutExpiry } from './checkout-expiry.types.ts';
 
@@ -11,7 +12,11 @@ import type { CheckoutExpiry } from './checkout-expiry.types.ts';
  * moment before the expiry) counts as before: money received wins (orders/store.ts), so it is
  * delivered, never lost.
  */
-export function createCheckoutExpiry(db: Db, stripe: Stripe): CheckoutExpiry {
+export function createCheckoutExpiry(
+  db: Db,
+  stripe: Stripe,
+  retry: { delaysMs: readonly number[]; claimMs: number } = CHECKOUT_EXPIRY_RETRY,
+): CheckoutExpiry {
   /**
    * Expires one session; true once it is no longer open. Stripe refuses to expire a session that is
    * not open (API reference, Checkout Sessions, expire: "only Checkout Sessions with a status of
@@ -35,14 +40,15 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe): CheckoutExpiry {
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       console.error("stripe: expiring a closed order's payment page failed; the job tries again", sessionId, text);
-      // Tried again in 10 s, 30 s, 90 s, 270 s, then every 5 minutes.
+      // Tried again after the wait for this many failures (CHECKOUT_EXPIRY_RETRY), the last one after them.
       // (Queued here if its caller had not: the order is found by its session; a cart's, by one of its orders.)
       await db.query(
         `INSERT INTO checkout_expiries AS e (checkout_session_id, order_id, attempts, last_error, next_attempt_at)
-         SELECT $1, order_id, 1, $2, now() + interval '10 seconds' FROM order_checkouts WHERE checkout_session_id = $1 LIMIT 1
+         SELECT $1, order_id, 1, $2, now() + ($3::bigint[])[1] * interval '1 millisecond'
+         FROM order_checkouts WHERE checkout_session_id = $1 LIMIT 1
          ON CONFLICT (checkout_session_id) DO UPDATE SET attempts = e.attempts + 1, last_error = $2,
-           next_attempt_at = now() + least(10 * power(3, e.attempts), 300) * interval '1 second'`,
-        [sessionId, text.slice(0, 500)],
+           next_attempt_at = now() + ($3::bigint[])[least(e.attempts + 1, cardinality($3::bigint[]))] * interval '1 millisecond'`,
+        [sessionId, text.slice(0, 500), retry.delaysMs.map(Math.round)],
       );
       return false;
     }
@@ -60,14 +66,14 @@ export function createCheckoutExpiry(db: Db, stripe: Stripe): CheckoutExpiry {
 
     /** The reconcile job's part: every queued session that is due; answers how many it tried. */
     async closeDue(limit = 50): Promise<number> {
-      // Taken for a minute first, so another instance's job does not take the same ones meanwhile.
+      // Taken for a while first, so another instance's job does not take the same ones meanwhile.
       const due = await db.query<{ checkout_session_id: string }>(
-        `UPDATE checkout_expiries SET next_attempt_at = now() + interval '60 seconds'
+        `UPDATE checkout_expiries SET next_attempt_at = now() + $2 * interval '1 millisecond'
          WHERE checkout_session_id IN (
            SELECT checkout_session_id FROM checkout_expiries WHERE next_attempt_at <= now()
            ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING checkout_session_id`,
-        [limit],
+        [limit, retry.claimMs],
       );
       for (const { checkout_session_id: id } of due) await closeOne(id);
       return due.length;
