@@ -119,6 +119,10 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       expect(calls).toEqual([]);
     });
 
+    // German's button is the law's wording (above); its other texts are checked by the translation
+    // test, its prices on the package and store pages: the rest runs left to right and right to left.
+    if (lang === 'de') return;
+
     test('network error, 500, 401 and 400 say so and keep the ticks; pressing again retries and goes to the payment page', async ({
       page,
     }) => {
@@ -293,6 +297,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
     });
   });
 
+  if (lang === 'de') continue;
   test.describe(`orders in ${lang}`, () => {
     test('payment success: an order the API does not know, or none, is not found, with the way to the history', async ({ page }) => {
       const calls = await shopApi(page, (_, route) => json(route, 404, { error: { code: 'not_found', message: 'No such order.' } }));

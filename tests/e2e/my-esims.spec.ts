@@ -27,7 +27,8 @@ import { AUTH_EMULATOR, staff } from './ops-staff.ts';
  */
 const destination = (lang: string) => snapshot.countries.find((c) => c.code === PLAN.destination)!.names[lang as 'en'];
 
-for (const lang of ['en', 'de', 'ar'] as const) {
+// Left to right and right to left; German's texts are checked by the translation test, its prices by the package and store pages.
+for (const lang of ['en', 'ar'] as const) {
   const { profile, history } = messages(lang, 'account');
   const { checkout: checkoutTexts, paymentSuccess } = messages(lang, 'checkout');
   const { myEsim: m, installCodes } = messages(lang, 'esims');
@@ -45,7 +46,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await buyAndReceive(page, lang);
       const number = await numberOn(page);
       const codes = await installCodesOn(page, lang);
-      if (lang !== 'de') expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await leavePaymentSuccess(page, myEsims);
       const first = card(page, number);
@@ -54,7 +55,7 @@ for (const lang of ['en', 'de', 'ar'] as const) {
       await expect(first.locator('meter, [role="progressbar"]')).toBeVisible();
       await first.getByRole('button', { name: m.showCodes }).click();
       expect(await installCodesOn(page, lang, first)).toEqual(codes);
-      if (lang !== 'de') expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       // Never installed: refundable. The partner cancels it, Stripe refunds, an e-mail confirms.
       await first.getByRole('button', { name: m.refund }).click();

@@ -25,10 +25,13 @@ async function mailWithSubject(address: string, text: string, upTo = 4) {
   throw new Error(`No e-mail to ${address} with "${text}"`);
 }
 
-/** The buyer's language, and the operator's (the back office speaks English and German). */
-const OPERATOR_LANG = { en: 'en', de: 'de', ar: 'en' } as const;
+/**
+ * The buyer's language, and the operator's (the back office speaks English and German): each
+ * language once, left to right and right to left (German's texts are checked by the translation test).
+ */
+const OPERATOR_LANG = { en: 'en', ar: 'de' } as const;
 
-for (const lang of ['en', 'de', 'ar'] as const) {
+for (const lang of ['en', 'ar'] as const) {
   test.describe(`support requests (${lang})`, () => {
     const opsLang = OPERATOR_LANG[lang];
     const help = messages(lang, 'help').supportForm;
