@@ -131,6 +131,12 @@ export const ESIM_USAGE_MAX_AGE_MS = 5 * 60_000;
  */
 export const DELIVERY_PROMISE_MS = 60 * 60_000;
 /**
+ * A buyer's refund answers once it is done, or after this long with the eSIM shown refunding: the
+ * refund goes on (the order's job) and My eSIMs follows it. In a rush the partner's budget serves
+ * deliveries first, and waiting for the cancel would outlast a proxy's usual 30 s (a 502).
+ */
+export const BUYER_REFUND_ANSWER_MS = 10_000;
+/**
  * A buyer's request that reads the partner (a refund's or a replacement's check, top-ups, My
  * eSIMs' data use, "Not working?") waits this long at most for a turn in the partner's budget;
  * then it answers "try again" or the last known figures. In a rush every turn goes to deliveries

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BUYER_REFUND_ANSWER_MS } from '../config/constants.ts';
 import { serveApi } from '../../scripts/lib/api-server.ts';
 import { FAILURES, startEsimAccessStandIn, type EsimAccessStandIn } from '../../stand-ins/esim-access/server.ts';
 import { signUp } from '../../tests/support/auth-accounts.ts';
@@ -281,6 +282,25 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('delivery on $name', (dri
     expect(atPartner).toMatchObject({ status: 'ready', profiles: [{ esimTranNo: secondTranNo, installed: true }] });
     expect(atPartner.status === 'ready' && atPartner.profiles[0]!.status).not.toBe('cancelled');
   });
+
+  it('answers a refund whose cancel at the partner is slow (a rush) within seconds, shown refunding, and finishes it after', async () => {
+    const buyer = await signUp();
+    const order = await buy(buyer.idToken);
+    await delivered(buyer.idToken, order.id);
+    // The cancel waits longer than the answer may (BUYER_REFUND_ANSWER_MS): the partner's budget serving deliveries first.
+    const cancelMs = BUYER_REFUND_ANSWER_MS + 5_000;
+    bed.stand.partner.failNext({ delayMs: cancelMs }, { call: 'esim/cancel' });
+    const pressed = Date.now();
+    const response = await call(`/esims/${order.id}/refund?lang=de`, { method: 'POST', token: buyer.idToken });
+    expect(Date.now() - pressed).toBeLessThan(cancelMs);
+    expect(response.status).toBe(200);
+    expect(EsimView.parse(await response.json())).toMatchObject({ id: order.id, status: 'refunding', refundable: false });
+    // The refund goes on without the buyer: the partner cancels, Stripe refunds.
+    await bed.handler.fulfilment.settled();
+    expect((await readOrder(buyer.idToken, order.id)).state).toBe('refunded');
+    const refunds = await bed.stripe.refunds.list({ payment_intent: (await paymentIntent(order.id))! });
+    expect(refunds.data.map((r) => [r.amount, r.status])).toEqual([[order.total.amountMinor, 'succeeded']]);
+  }, 60_000);
 
   const tranNo = (iccid: string) => bed.stand.partner.esimTranNoOf(iccid)!;
 

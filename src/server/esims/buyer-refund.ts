@@ -1,3 +1,4 @@
+import { BUYER_REFUND_ANSWER_MS } from '../../config/constants.ts';
 import type { BuyerActionDeps, BuyerActionRefusal } from './buyer-actions.types.ts';
 import type { OrderRunner } from './services.types.ts';
 import { buyersRefund } from '../refunds/refund-command.ts';
@@ -43,7 +44,7 @@ export async function buyerRefund(deps: BuyerRefundDeps, uid: string, esimId: st
   if (!isRefundable(esimStatus(order, esim, new Date()), order, esim, new Date())) return { outcome: 'not_refundable' };
   // Refused when the purchase's outcome was decided meanwhile (replaced or exchanged in another tab,
   // orders/purchase-outcome.ts), or the order moved on (another tab's refund: the eSIM as it is now answers).
-  const refused = await fulfilment.requestRefund(buyersRefund(order.id)).then(
+  const refused = await fulfilment.requestRefund(buyersRefund(order.id), { answerWithinMs: BUYER_REFUND_ANSWER_MS }).then(
     () => false,
     (error: unknown) => {
       if (!(error instanceof RefundRefused)) throw error;

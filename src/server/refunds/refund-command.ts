@@ -50,7 +50,7 @@ export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Pr
   const { db } = deps;
   const orders = createOrderStore(db);
 
-  async function requestRefund(request: RefundRequest): Promise<RefundOutcome> {
+  async function requestRefund(request: RefundRequest, options: { answerWithinMs?: number } = {}): Promise<RefundOutcome> {
     const { refund, created } = await db.transaction(async (tx) => {
       const recorded = await recordRequest(tx, request);
       if (!recorded.created) return recorded;
@@ -81,7 +81,14 @@ export function createRefundCommand(deps: { db: Db; run: (orderId: string) => Pr
       }
       return recorded;
     });
-    await deps.run(request.orderId);
+    // The run never rejects; left running, it is one of the runs a stopping server waits for.
+    const run = deps.run(request.orderId);
+    if (options.answerWithinMs === undefined) await run;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([run, new Promise((done) => (timer = setTimeout(done, options.answerWithinMs)))]);
+      clearTimeout(timer);
+    }
     return { refund: (await refundById(db, refund.id)) ?? refund, created };
   }
 

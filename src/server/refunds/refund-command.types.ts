@@ -4,7 +4,8 @@
  * ask for their money back through it, and it alone asks Stripe (implementation: refund-command.ts).
  */
 export interface RefundCommand {
-  requestRefund(request: RefundRequest): Promise<RefundOutcome>;
+  /** `answerWithinMs`: answers after this long at most, the refund as it stands, while the order's run goes on. */
+  requestRefund(request: RefundRequest, options?: { answerWithinMs?: number }): Promise<RefundOutcome>;
 }
 
 /**
