@@ -231,7 +231,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     }
   });
 
-  it('sends an order to the other partner once its own, read back, does not hold it and its sends have failed for a minute: one eSIM', async () => {
+  it('sends an order to the other partner once its own, read back, does not hold it and its last send has been quiet for a minute: one eSIM', async () => {
     const buyer = await signUp();
     // eSIM Go's transactions never arrive (each connection drops before it acts); its reads answer.
     esimGo.failNext(
@@ -245,10 +245,33 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
           `SELECT partner, outcome, detail FROM partner_writes WHERE order_id = $1 AND call = 'esim/order' ORDER BY id`,
           [order.id],
         );
-      await waitFor(writes, (rows) => rows.length > 0);
-      // Its first send a minute ago, as if every try since had failed as these do.
-      await bed.db.query(`UPDATE partner_writes SET sent_at = sent_at - interval '2 minutes' WHERE order_id = $1`, [order.id]);
-      // Its next try: the reconcile job runs the order jobs that are due.
+      const job = async () =>
+        (await bed.db.query<{ last_error: string | null }>('SELECT last_error FROM jobs WHERE order_id = $1', [order.id]))[0];
+      // Its first try over: the transaction sent and dropped.
+      await waitFor(job, (row) => Boolean(row?.last_error));
+      const transactionsToGo = () =>
+        esimGo.requests.filter((r) => r.call === 'POST /orders' && (r.body as { type?: string }).type === 'transaction').length;
+      const sentToGo = transactionsToGo();
+      expect(sentToGo).toBeGreaterThan(0);
+      // First sent two minutes ago, and sent again 30 s ago, as if every try since had failed as these
+      // do: that last send may still be on its way, so the next try sends nothing, here or elsewhere.
+      await bed.db.query(
+        `UPDATE partner_writes SET sent_at = sent_at - interval '2 minutes', last_sent_at = now() - interval '30 seconds' WHERE order_id = $1`,
+        [order.id],
+      );
+      const waiting = await waitFor(
+        async () => {
+          await bed.handler.reconcile();
+          return job();
+        },
+        (row) => /may still be on its way/.test(row?.last_error ?? ''),
+      );
+      expect(waiting?.last_error).toMatch(/may still be on its way/);
+      expect(transactionsToGo()).toBe(sentToGo);
+      expect(bed.stand.partner.tranNoOfTransaction(order.id)).toBeUndefined();
+      expect((await writes()).map((w) => w.outcome)).toEqual(['sent']);
+      // Quiet for a minute since: its next try sends it to eSIM Access.
+      await bed.db.query(`UPDATE partner_writes SET last_sent_at = now() - interval '2 minutes' WHERE order_id = $1`, [order.id]);
       await untilDelivered(async () => {
         await bed.handler.reconcile();
         return readOrder(buyer.idToken, order.id);

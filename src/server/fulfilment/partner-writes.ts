@@ -14,6 +14,12 @@ export interface PartnerWrite {
   sent_at: Date;
 }
 
+/** An unsettled write, with how long ago it was first and last sent by the database's clock (not an instance's). */
+export interface UnsettledWrite extends PartnerWrite {
+  sentAgoMs: number;
+  lastSentAgoMs: number;
+}
+
 /**
  * Writes to the partner that cost or return money (migration 0003): recorded before they are
  * sent, settled when an answer or a read of the partner's state says what happened. One left
@@ -21,12 +27,26 @@ export interface PartnerWrite {
  */
 export const partnerWrites = {
   /** The write of this kind for the order whose outcome nobody knows yet. */
-  async unsettled(tx: Queryable, orderId: string, call: PartnerWriteCall): Promise<PartnerWrite | undefined> {
-    const [row] = await tx.query<PartnerWrite>(
-      `SELECT * FROM partner_writes WHERE order_id = $1 AND call = $2 AND outcome = 'sent' ORDER BY id DESC LIMIT 1`,
+  async unsettled(tx: Queryable, orderId: string, call: PartnerWriteCall): Promise<UnsettledWrite | undefined> {
+    const [row] = await tx.query<PartnerWrite & { sent_ago_ms: number | string; last_sent_ago_ms: number | string }>(
+      `SELECT *, extract(epoch FROM now() - sent_at) * 1000 AS sent_ago_ms,
+         extract(epoch FROM now() - coalesce(last_sent_at, sent_at)) * 1000 AS last_sent_ago_ms
+       FROM partner_writes WHERE order_id = $1 AND call = $2 AND outcome = 'sent' ORDER BY id DESC LIMIT 1`,
       [orderId, call],
     );
-    return row && { ...row, before_total_bytes: row.before_total_bytes === null ? null : Number(row.before_total_bytes) };
+    if (!row) return undefined;
+    const { sent_ago_ms, last_sent_ago_ms, ...write } = row;
+    return {
+      ...write,
+      before_total_bytes: row.before_total_bytes === null ? null : Number(row.before_total_bytes),
+      sentAgoMs: Number(sent_ago_ms),
+      lastSentAgoMs: Number(last_sent_ago_ms),
+    };
+  },
+
+  /** The write is about to be sent again (its answers were lost): from now on it may be on its way. */
+  async sendingAgain(tx: Queryable, id: number): Promise<void> {
+    await tx.query('UPDATE partner_writes SET last_sent_at = now() WHERE id = $1', [id]);
   },
 
   /**

@@ -2,6 +2,7 @@ import { PARTNER_BUSY_AFTER_SECONDS, PARTNER_WRITE_GONE_AFTER_MS } from '../../.
 import type { Queryable } from '../../db/db.types.ts';
 import { pauseSales, salesPaused } from '../../orders/sales-pause.ts';
 import { setPartnerOrder, switchPartner } from '../../orders/sourcing.ts';
+import { PartnerError } from '../../partner/partner.ts';
 import type { PartnerErrorKind } from '../../partner/partner.types.ts';
 import type { PartnerOffer } from '../../../catalogue/schema.ts';
 import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
@@ -19,12 +20,28 @@ const FAILOVER = new Set<PartnerErrorKind>(['out_of_stock', 'insufficient_balanc
  * own; with `healthy`, none whose circuit breaker is open either; with `lessBusy`, only one whose
  * requests wait less for its budget than the order's own partner's. Undefined: no such partner.
  */
-async function switchToNext(ctx: StepContext, tx: Queryable, order: OrderRow & OrderSourcing, { healthy = false, lessBusy = false } = {}) {
+async function switchToNext(ctx: StepContext, tx: Queryable, order: OrderRow & OrderSourcing, choice: NextChoice = {}) {
+  const offer = await nextOffer(ctx, tx, order, choice);
+  return offer && (await switchPartner(tx, order.id, offer)) ? offer : undefined;
+}
+
+interface NextChoice {
+  healthy?: boolean;
+  lessBusy?: boolean;
+}
+
+/** The partner switchToNext would switch the order to, switching nothing. */
+async function nextOffer(
+  ctx: StepContext,
+  tx: Queryable,
+  order: OrderRow & OrderSourcing,
+  { healthy = false, lessBusy = false }: NextChoice,
+) {
   const skip = [order.partner, ...(await partnerWrites.orderedFrom(tx, order.id)), ...(await salesPaused(tx)).partners];
   const offer = ctx.nextPartner?.(order, skip);
   if (!offer || (healthy && ctx.partners.breaker(offer.partner).state === 'open')) return undefined;
   if (lessBusy && ctx.partners.backlogSeconds(offer.partner) >= ctx.partners.backlogSeconds(order.partner)) return undefined;
-  return (await switchPartner(tx, order.id, offer)) ? offer : undefined;
+  return offer;
 }
 
 /**
@@ -61,19 +78,32 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   const write =
     earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order', partner: order.partner })));
   let partnerOrderNo = (await lookUp()) ?? null;
-  // Read back: not there, though first sent long enough ago that it is not on its way, and every
-  // send since has failed (else it would be settled): nothing applied, settled so, and the order
-  // goes to the next partner that can deliver it (issue 48 item 5), else it is sent here again.
-  if (earlier && !partnerOrderNo && Date.now() - earlier.sent_at.getTime() > PARTNER_WRITE_GONE_AFTER_MS) {
-    const next = await lease.write(async (tx) => {
-      const offer = await switchToNext(ctx, tx, order, { healthy: true });
-      if (offer) await partnerWrites.settle(tx, write, 'refused', 'read back: no order');
-      return offer;
-    });
-    if (next) return failOver(ctx, lease, order, next, `${order.partner} does not hold the order, and its sends keep failing`);
+  // Read back: not there, though first sent a while ago, and every send since has failed (else it
+  // would be settled). Once its last send has been quiet that long too, nothing of it is on its way:
+  // settled so, and the order goes to the next partner that can deliver it (issue 48 item 5). Until
+  // then, when another partner could take it, it is not sent here again (each send would restart the wait).
+  if (earlier && !partnerOrderNo && earlier.sentAgoMs > PARTNER_WRITE_GONE_AFTER_MS) {
+    if (earlier.lastSentAgoMs > PARTNER_WRITE_GONE_AFTER_MS) {
+      const next = await lease.write(async (tx) => {
+        const offer = await switchToNext(ctx, tx, order, { healthy: true });
+        if (offer) await partnerWrites.settle(tx, write, 'refused', 'read back: no order');
+        return offer;
+      });
+      if (next) return failOver(ctx, lease, order, next, `${order.partner} does not hold the order, and its sends keep failing`);
+    } else if (await nextOffer(ctx, db, order, { healthy: true })) {
+      throw new PartnerError({
+        partner: order.partner,
+        call: 'esim/order',
+        retryable: true,
+        attempts: 0,
+        reason: `its last send ${Math.round(earlier.lastSentAgoMs / 1000)} s ago may still be on its way: another partner is asked once it cannot be`,
+      });
+    }
   }
   if (!partnerOrderNo) {
-    await lease.check();
+    // Sent again after a lost answer: the wait before another partner starts from here.
+    if (earlier) await lease.write((tx) => partnerWrites.sendingAgain(tx, write));
+    else await lease.check();
     try {
       ({ partnerOrderNo } = await partner.orderEsim({
         transactionId: order.id,
