@@ -95,14 +95,21 @@ export async function logIn(page: Page, email: string): Promise<void> {
 /**
  * Leaves payment success for `url`. The page moves on to My eSIMs by itself 5 s after the eSIM
  * shows; on a slow machine that move can start while the test's own navigation is under way and
- * abort it (net::ERR_ABORTED, or 'interrupted by another navigation'), so it is made once more.
+ * abort it (net::ERR_ABORTED, or 'interrupted by another navigation'), even twice: it is made again,
+ * and when the page's own move was to `url` itself, that move is waited for instead.
  */
 export async function leavePaymentSuccess(page: Page, url: string): Promise<void> {
-  try {
-    await page.goto(url);
-  } catch (error) {
-    if (!/net::ERR_ABORTED|interrupted by another navigation/.test(String(error))) throw error;
-    await page.goto(url);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto(url);
+      return;
+    } catch (error) {
+      if (attempt === 3 || !/net::ERR_ABORTED|interrupted by another navigation/.test(String(error))) throw error;
+      if (new URL(page.url()).pathname === new URL(url, page.url()).pathname) {
+        await page.waitForLoadState('load');
+        return;
+      }
+    }
   }
 }
 
