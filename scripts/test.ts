@@ -1,6 +1,6 @@
 // The whole test suite: build, type check, unit and site checks (Vitest), browser tests (Playwright).
 // Ends with one line "N passed, N failed" that adds up every suite, and a non-zero exit on failure.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './lib/chromium.ts';
 import { failedPlaywrightTests, passedOnlyOnRetry, type PlaywrightReport } from './lib/playwright-report.ts';
@@ -66,43 +66,15 @@ function step(suite: string, command: string, args: string[]): boolean {
   return ok;
 }
 
-/**
- * Checks that are one command each, run at once (each mostly keeps one core busy): their output is
- * printed whole, one after the other, as each ends in the order given.
- */
-async function stepsAtOnce(steps: { suite: string; command: string; args: string[] }[]): Promise<void> {
-  const runs = steps.map(({ suite, command, args }) => {
-    const start = Date.now();
-    return new Promise<{ suite: string; title: string; output: string; ok: boolean; seconds: number }>((done) => {
-      const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const title = `${command} ${args[0] ?? ''}`.trim();
-      child.on('error', (error) =>
-        done({ suite, title, output: `${output}${String(error)}\n`, ok: false, seconds: (Date.now() - start) / 1000 }),
-      );
-      child.on('close', (status) => done({ suite, title, output, ok: status === 0, seconds: (Date.now() - start) / 1000 }));
-    });
-  });
-  for (const [i, result] of (await Promise.all(runs)).entries()) {
-    console.log(`\n$ ${steps[i]!.command} ${steps[i]!.args.join(' ')}`);
-    process.stdout.write(result.output);
-    timings.push({ command: result.title, seconds: result.seconds });
-    tallies.push({ suite: result.suite, passed: result.ok ? 1 : 0, failed: result.ok ? 0 : 1 });
-  }
-}
-
 // 1. The build itself is the first check: a broken build fails loudly and stops the run.
 if (!step('build', 'astro', ['build'])) finish();
 
-// 2. At once: types (astro check over .astro, .ts and .tsx, strict tsconfig), lint (ESLint's errors:
-// TypeScript, React hooks, accessibility) and format (files Prettier would change).
-await stepsAtOnce([
-  { suite: 'typecheck', command: 'astro', args: ['check'] },
-  { suite: 'lint', command: 'eslint', args: ['.'] },
-  { suite: 'format', command: 'prettier', args: ['--check', '.'] },
-]);
+// 2. Types: astro check over .astro, .ts and .tsx (strict tsconfig).
+step('typecheck', 'astro', ['check']);
+
+// 2b. Lint and format: ESLint's errors (TypeScript, React hooks, accessibility) and files Prettier would change.
+step('lint', 'eslint', ['.']);
+step('format', 'prettier', ['--check', '.']);
 
 // 3. Vitest: unit tests, the translation check, and the checks over dist/ (HTML, head, sitemap, links).
 const vitestJson = `${REPORTS}/vitest.json`;
