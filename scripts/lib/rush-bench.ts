@@ -8,6 +8,7 @@ import { openPostgres } from '../../src/server/db/postgres.ts';
 import { auditDatabase } from '../../src/server/orders/audit.ts';
 import { sellablePlans } from '../../src/server/orders/plans.ts';
 import { ESIM_ACCESS_BUDGET } from '../../src/server/partner/partner-budget.ts';
+import { ESIM_ACCESS_REQUESTS_PER_DELIVERY } from '../../src/server/partner/esim-access/config.ts';
 import { ESIM_GO_BUDGET } from '../../src/server/partner/esim-go/config.ts';
 import { ESIM_ACCESS, ESIM_GO } from '../../src/server/partner/registry.ts';
 import type { RecordedRequest } from '../../stand-ins/esim-access/server.ts';
@@ -88,7 +89,7 @@ const PARTNER_WEBHOOK_TOKEN = 'rush-partner-webhook-token';
 const ALLOCATION_DELAY_MS = 1_000;
 const RUSH_PLAN = 'es-1gb-7d';
 /** The fewest partner calls a delivery can make (see above). */
-const MIN_CALLS_PER_DELIVERY = 2;
+const MIN_CALLS_PER_DELIVERY = ESIM_ACCESS_REQUESTS_PER_DELIVERY.order + ESIM_ACCESS_REQUESTS_PER_DELIVERY.read;
 /** A buyer told to try again asks again this much later, at most this often (within the 5 refund requests a minute). */
 const REFUND_ASK_AGAIN_MS = 15_000;
 const REFUND_ASKS = 12;

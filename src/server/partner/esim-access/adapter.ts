@@ -2,7 +2,7 @@ import { PartnerError } from '../partner.ts';
 import type { EsimPartner, EsimUsage, PackageQuery, ProfileAnswer, TopUpResult } from '../partner.types.ts';
 import { NotFound } from '../partner-http.ts';
 import { createEsimAccessClient, NOT_ALLOCATED } from './client.ts';
-import { PARTNER, type EsimAccessConfig } from './config.ts';
+import { ESIM_ACCESS_REQUESTS_PER_DELIVERY, PARTNER, type EsimAccessConfig } from './config.ts';
 import {
   BalanceObj,
   FIXED_DATA,
@@ -95,8 +95,7 @@ export function createEsimAccessPartner(config: EsimAccessConfig): EsimPartner {
   return {
     name: PARTNER,
     notifiesAllocation: true,
-    // esim/order, then esim/query once ORDER_STATUS says it is allocated.
-    requestsPerDelivery: { order: 1, read: 1 },
+    requestsPerDelivery: ESIM_ACCESS_REQUESTS_PER_DELIVERY,
     async listPackages(query: PackageQuery = {}) {
       const body: Record<string, string> = { type: 'BASE' };
       if (query.location) body['locationCode'] = query.location;

@@ -20,3 +20,5 @@ export interface EsimAccessConfig {
 /** The partner's name in errors and on the EsimPartner. */
 export const PARTNER = 'eSIM Access';
 export const ESIM_ACCESS_BASE_URL = 'https://api.esimaccess.com';
+/** A delivery's requests (EsimPartner.requestsPerDelivery): esim/order, then esim/query once ORDER_STATUS says it is allocated. */
+export const ESIM_ACCESS_REQUESTS_PER_DELIVERY = { order: 1, read: 1 } as const;
