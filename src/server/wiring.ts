@@ -28,6 +28,7 @@ import { parsePartnerNotification } from './partner/esim-access/notifications.ts
 import type { PartnerNotification } from './partner/partner.types.ts';
 import type { Partners } from './partner/registry.types.ts';
 import { createCheckoutExpiry } from './payments/checkout-expiry.ts';
+import type { CheckoutExpiryRetry } from './payments/checkout-expiry.types.ts';
 import type { VapidConfig } from './config.ts';
 import { createPushSender } from './push/sender.ts';
 import { nextPartnerFrom } from './orders/partner-choice.ts';
@@ -81,7 +82,7 @@ export interface ShopApiOptions {
     'retryDelaysMs' | 'allocationPollMs' | 'allocationLimitMs' | 'leaseMs' | 'refundPollMs' | 'deliveryPromiseMs'
   >;
   /** Retry timing of closing payment pages at Stripe (CHECKOUT_EXPIRY_RETRY; the fault run makes it short). */
-  checkoutExpiryRetry?: { delaysMs: readonly number[]; claimMs: number };
+  checkoutExpiryRetry?: CheckoutExpiryRetry;
   /** How long an operator's action left 'started' by an instance that died waits before it may run again (the fault run makes it short). */
   opsActionStaleMs?: number;
   /** The support form's shortest fill time (SUPPORT_FORM_MIN_MS; tests make it short). */

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { CHECKOUT_EXPIRY_RETRY } from '../../config/constants.ts';
 import type { Db, Queryable } from '../db/db.types.ts';
-import type { CheckoutExpiry } from './checkout-expiry.types.ts';
+import type { CheckoutExpiry, CheckoutExpiryRetry } from './checkout-expiry.types.ts';
 
 /**
  * The payment pages of orders we closed (replaced by another order, timed out, or cancelled with
@@ -12,11 +12,7 @@ import type { CheckoutExpiry } from './checkout-expiry.types.ts';
  * moment before the expiry) counts as before: money received wins (orders/store.ts), so it is
  * delivered, never lost.
  */
-export function createCheckoutExpiry(
-  db: Db,
-  stripe: Stripe,
-  retry: { delaysMs: readonly number[]; claimMs: number } = CHECKOUT_EXPIRY_RETRY,
-): CheckoutExpiry {
+export function createCheckoutExpiry(db: Db, stripe: Stripe, retry: CheckoutExpiryRetry = CHECKOUT_EXPIRY_RETRY): CheckoutExpiry {
   /**
    * Expires one session; true once it is no longer open. Stripe refuses to expire a session that is
    * not open (API reference, Checkout Sessions, expire: "only Checkout Sessions with a status of
