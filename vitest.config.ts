@@ -18,9 +18,6 @@ const TIMED_TESTS = [
   'stand-ins/esim-go/server.test.ts',
 ];
 
-// The site's tests that run `astro build` themselves (with a broken catalogue, with build settings).
-const SITE_BUILDS = ['tests/site/catalogue-build.test.ts', 'tests/site/env-build.test.ts'];
-
 export default defineConfig({
   test: {
     // Vitest's default is one worker less than the cores: one on CI's 2 cores, every file after the
@@ -81,28 +78,17 @@ export default defineConfig({
         },
       },
       // Checks over the built site in dist/ (run `npm run build` first; `npm test` does). Last
-      // (groupOrder 3). Each check (the link crawl, html-validate, the budgets) keeps one core
-      // busy, so two at a time use both.
+      // (groupOrder 2). Each check (the link crawl, html-validate, the budgets) keeps one core
+      // busy, so two at a time use both. The two files that build the site again (into folders of
+      // their own, with a bad catalogue or build settings) run beside the checks; their builds take
+      // turns (tests/support/build.ts), as two at once would share Astro's and Vite's caches.
       {
         extends: true,
         test: {
           name: 'site',
           include: ['tests/site/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SITE_BUILDS],
           testTimeout: 300_000,
           maxWorkers: 2,
-          sequence: { groupOrder: 3 },
-        },
-      },
-      // The files that build the site again (into folders of their own): one at a time, as two Astro
-      // builds at once would share Astro's and Vite's caches (groupOrder 2, after the timed files).
-      {
-        extends: true,
-        test: {
-          name: 'site-builds',
-          include: SITE_BUILDS,
-          testTimeout: 300_000,
-          fileParallelism: false,
           sequence: { groupOrder: 2 },
         },
       },

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
+import { DEMO_FIREBASE_CONFIG } from '../../src/config/env.ts';
 
 /** Talks to the Firebase Auth emulator (project demo-esim) that playwright.config.ts starts. */
 const EMULATOR = 'http://127.0.0.1:9099';
@@ -28,6 +29,52 @@ export async function createAccount(email: string, password: string, { emailVeri
   });
   if (!verified.ok) throw new Error(`emulator accounts:update failed: ${verified.status} ${await verified.text()}`);
   return idToken;
+}
+
+/**
+ * Signs the browser `context` in as a returning visitor is: the account's session stored on the
+ * device as Firebase stores it after a sign-in (src/features/auth/firebase.ts), so the first page
+ * that loads Firebase restores it (asking the emulator about the account, as for any visitor) and
+ * moves it into IndexedDB. A test whose subject is not the login form needs no trip through it:
+ * measured, that trip cost 3-5 s a test on two loaded cores (the form waits for Firebase to load).
+ * Put once in the context's storage, before its first page: a log-out later stays logged out.
+ */
+export async function storedSession(context: BrowserContext, email: string, password: string): Promise<void> {
+  const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=${DEMO_FIREBASE_CONFIG.apiKey}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  });
+  if (!response.ok) throw new Error(`emulator signInWithPassword failed: ${response.status} ${await response.text()}`);
+  const { localId, idToken, refreshToken, expiresIn } = (await response.json()) as Record<string, string>;
+  const claims = JSON.parse(Buffer.from(idToken!.split('.')[1]!, 'base64url').toString()) as { email_verified?: boolean };
+  const now = String(Date.now());
+  // Firebase's own record of a user (UserImpl.toJSON), which it reads back with UserImpl._fromJSON.
+  const user = {
+    uid: localId,
+    email,
+    emailVerified: claims.email_verified === true,
+    isAnonymous: false,
+    providerData: [{ providerId: 'password', uid: email, displayName: null, email, phoneNumber: null, photoURL: null }],
+    stsTokenManager: { refreshToken, accessToken: idToken, expirationTime: Date.now() + Number(expiresIn) * 1000 },
+    createdAt: now,
+    lastLoginAt: now,
+    apiKey: DEMO_FIREBASE_CONFIG.apiKey,
+    appName: '[DEFAULT]',
+  };
+  await context.addInitScript(
+    ({ key, value }) => {
+      const once = `e2e-stored-session:${key}`;
+      try {
+        if (localStorage.getItem(once) !== null) return;
+        localStorage.setItem(once, '1');
+        localStorage.setItem(key, value);
+      } catch {
+        // A page without storage of its own (about:blank).
+      }
+    },
+    { key: `firebase:authUser:${DEMO_FIREBASE_CONFIG.apiKey}:[DEFAULT]`, value: JSON.stringify(user) },
+  );
 }
 
 /** The e-mails the emulator "sent" (verification, password reset) to an address. */

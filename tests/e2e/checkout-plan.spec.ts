@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
 import type { Locale } from '../../src/i18n/locales.ts';
-import { createAccount, uniqueEmail } from './auth-support.ts';
+import { createAccount, storedSession, uniqueEmail } from './auth-support.ts';
 import { currencyOf, money, priceOf } from './currency-support.ts';
 import { hydrated, messages, speak } from './support.ts';
 
@@ -77,10 +77,7 @@ for (const lang of ['en', 'de', 'ar', 'ja'] as const) {
     test('signed in: a country plan; an unknown plan or none says so with a way back; a failed load can be retried', async ({ page }) => {
       const email = uniqueEmail('checkout');
       await createAccount(email, PASSWORD);
-      await page.goto(path(lang, '/login'));
-      await logIn(page, email);
-      await expect(page).toHaveURL(path(lang, '/profile'));
-
+      await storedSession(page.context(), email, PASSWORD);
       await page.goto(`${path(lang, '/checkout')}?plan=jp-5gb-30d`);
       await expectPlan(page, lang, 'jp-5gb-30d');
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import snapshot from '../../src/catalogue/snapshot.json' with { type: 'json' };
-import { createAccount, uniqueEmail } from './auth-support.ts';
+import { createAccount, storedSession, uniqueEmail } from './auth-support.ts';
 import { axeViolations, hydrated, messages, speak } from './support.ts';
 
 /** Look-alike destinations (issue 22 item 5): the flag and the continent beside the name, from the store to checkout. */
@@ -70,12 +70,8 @@ for (const lang of ['en', 'de'] as const) {
   test(`checkout repeats the destination with its flag and continent (${lang})`, async ({ page }) => {
     const email = uniqueEmail('look-alike');
     await createAccount(email, 'travel-safe-1');
+    await storedSession(page.context(), email, 'travel-safe-1');
     await speak(page, lang);
-    await page.goto(path(lang, '/login'));
-    await page.locator('#email').fill(email);
-    await page.locator('#password').fill('travel-safe-1');
-    await page.locator('form button[type="submit"]').click();
-    await expect(page).toHaveURL(path(lang, '/profile'));
 
     const plan = snapshot.packages.find((p) => p.destination === 'AU')!;
     await page.goto(`${path(lang, '/checkout')}?plan=${plan.id}`);

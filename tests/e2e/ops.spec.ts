@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { createAccount, uniqueEmail } from './auth-support.ts';
+import { createAccount, storedSession, uniqueEmail } from './auth-support.ts';
 import {
   buy,
   deliveredEsimAt,
@@ -33,6 +33,13 @@ async function signInToOps(page: Page, lang: string, email: string): Promise<voi
   await page.getByRole('link', { name: m.session.signIn }).click();
   await logIn(page, email);
   await expect(page).toHaveURL(new RegExp(`${url}\\??$`));
+  await expect(page.locator('[data-ops-role]')).toBeVisible({ timeout: 15_000 });
+}
+
+/** A staff account's session stored in the operator's browser, at the back office (the way in by its link: signInToOps). */
+async function atOps(page: Page, lang: string, email: string): Promise<void> {
+  await storedSession(page.context(), email, PASSWORD);
+  await page.goto(localizePath(lang as 'en', '/ops'));
   await expect(page.locator('[data-ops-role]')).toBeVisible({ timeout: 15_000 });
 }
 
@@ -227,7 +234,7 @@ test.describe('the back office in en, for an admin', () => {
       const { order: orderId, number } = await deliveredEsimAt(page, 'en', checkout);
 
       const admin = await operatorPage(browser, testInfo, 'en');
-      await signInToOps(admin, 'en', await staff('admin'));
+      await atOps(admin, 'en', await staff('admin'));
       await admin.getByRole('link', { name: m.nav.dashboard }).click();
       await expect(admin.locator('[data-dashboard]')).toBeVisible({ timeout: 15_000 });
       await expect(admin.locator('[data-periods] thead th').nth(1)).toHaveText(m.dashboard.today);
@@ -321,7 +328,7 @@ test.describe('the back office in en, for an admin', () => {
     const { order: second } = await deliveredEsimAt(page, 'en');
 
     const admin = await operatorPage(browser, testInfo, 'en');
-    await signInToOps(admin, 'en', await staff('admin'));
+    await atOps(admin, 'en', await staff('admin'));
     await admin.goto(`/ops?order=${first}`);
     await expect(admin.locator('[data-order]')).toBeVisible({ timeout: 15_000 });
     await expect(admin.locator('[data-order-state]')).toHaveText(m.states.delivered);
@@ -368,7 +375,7 @@ test.describe('the back office in en, for an admin', () => {
     const rejected = await payRisky();
 
     const admin = await operatorPage(browser, testInfo, 'en');
-    await signInToOps(admin, 'en', await staff('admin'));
+    await atOps(admin, 'en', await staff('admin'));
 
     // Approved: delivered.
     await admin.goto(`/ops?order=${approved.id}`);
@@ -412,7 +419,7 @@ test.describe('the back office in en, for an admin', () => {
     const number = (await page.locator('[data-order-number]').textContent({ timeout: 15_000 }))!.trim();
 
     const admin = await operatorPage(browser, testInfo, 'en');
-    await signInToOps(admin, 'en', await staff('admin'));
+    await atOps(admin, 'en', await staff('admin'));
     await admin.getByLabel(m.orders.attention).check();
     await admin.getByRole('button', { name: m.orders.submit }).click();
     await expect(admin).toHaveURL(/[?&]attention=1/);

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { createAccount, failGoogleApis, recordNavigations, uniqueEmail } from './auth-support.ts';
+import { createAccount, failGoogleApis, recordNavigations, storedSession, uniqueEmail } from './auth-support.ts';
 import { buy, payWith, PLAN } from './shop-support.ts';
 import { messages, speak } from './support.ts';
 
@@ -26,8 +26,8 @@ for (const lang of ['en', 'ar'] as const) {
   async function openProfile(page: Page): Promise<void> {
     const email = uniqueEmail('profile');
     await createAccount(email, PASSWORD);
-    await page.goto(p('/login'));
-    await logIn(page, email);
+    await storedSession(page.context(), email, PASSWORD);
+    await page.goto(p('/profile'));
     await expect(page.getByRole('button', { name: profile.logout })).toBeVisible();
   }
 

@@ -8,7 +8,7 @@ import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
 import { CreateOrderResponse, OrderView, type CreateOrderRequest } from '../../src/contract/shop-api.ts';
 import type { Locale } from '../../src/i18n/locales.ts';
 import { currencyOf, priceOf } from './currency-support.ts';
-import { createAccount, uniqueEmail } from './auth-support.ts';
+import { createAccount, storedSession, uniqueEmail } from './auth-support.ts';
 import { messages, speak } from './support.ts';
 
 /** The Stripe stand-in's hosted test-payment page that playwright.config.ts starts. */
@@ -113,14 +113,18 @@ export async function leavePaymentSuccess(page: Page, url: string): Promise<void
   }
 }
 
-/** A new account (or the one given), signed in through the login page's return to `url`; answers its address. */
+/**
+ * A new account (or the one given), its session stored on this device, at `url`; answers its
+ * address. The login form's own way back is auth.spec.ts's, auth-redirect.spec.ts's and
+ * checkout-plan.spec.ts's.
+ */
 export async function signedInAt(page: Page, lang: string, url: string, existing?: string): Promise<string> {
   const email = existing ?? uniqueEmail('purchase');
   // Confirmed: the order e-mail carries the install codes to confirmed addresses only.
   if (!existing) await createAccount(email, PASSWORD, { emailVerified: true });
+  await storedSession(page.context(), email, PASSWORD);
   await speak(page, lang);
   await page.goto(url);
-  await logIn(page, email);
   await expect(page).toHaveURL(url);
   return email;
 }

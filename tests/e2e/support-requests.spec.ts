@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { SUPPORT_FORM_MIN_MS } from '../../src/contract/support-api.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { uniqueEmail } from './auth-support.ts';
-import { deliveredEsimAt, logIn, mailTo } from './shop-support.ts';
+import { storedSession, uniqueEmail } from './auth-support.ts';
+import { deliveredEsimAt, mailTo, PASSWORD } from './shop-support.ts';
 import { axeViolations, hydrated, messages, speak } from './support.ts';
 import { operatorPage, staff } from './ops-staff.ts';
 
@@ -78,9 +78,8 @@ for (const lang of ['en', 'ar'] as const) {
 
       // The operator: the inbox, the request beside its order and timeline, a reply.
       const operator = await operatorPage(browser, testInfo, opsLang);
+      await storedSession(operator.context(), await staff('support'), PASSWORD);
       await operator.goto(localizePath(opsLang, '/ops'));
-      await operator.getByRole('link', { name: ops.session.signIn }).click();
-      await logIn(operator, await staff('support'));
       await expect(operator.locator('[data-ops-role]')).toBeVisible({ timeout: 15_000 });
       await operator.getByRole('navigation', { name: ops.nav.label }).getByRole('link', { name: ops.nav.support }).click();
       await operator
