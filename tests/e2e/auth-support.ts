@@ -40,11 +40,14 @@ export async function createAccount(email: string, password: string, { emailVeri
  * Put once in the context's storage, before its first page: a log-out later stays logged out.
  */
 export async function storedSession(context: BrowserContext, email: string, password: string): Promise<void> {
-  const response = await fetch(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=${DEMO_FIREBASE_CONFIG.apiKey}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password, returnSecureToken: true }),
-  });
+  const response = await fetch(
+    `${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=${DEMO_FIREBASE_CONFIG.apiKey}`,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+    },
+  );
   if (!response.ok) throw new Error(`emulator signInWithPassword failed: ${response.status} ${await response.text()}`);
   const { localId, idToken, refreshToken, expiresIn } = (await response.json()) as Record<string, string>;
   const claims = JSON.parse(Buffer.from(idToken!.split('.')[1]!, 'base64url').toString()) as { email_verified?: boolean };
