@@ -15,12 +15,14 @@ import { refundMismatches } from '../payments/mismatches.ts';
 import { runDueSweeps, type Sweep } from '../jobs/periodic.ts';
 import { PARTNER_ORPHANS } from '../../config/constants.ts';
 import { releasePartnerOrphans } from './partner-orphans.ts';
+import { settleRefundedOrderWrites } from './refunded-order-writes.ts';
 
 /**
  * The reconcile job, run by the in-process timer and POST /jobs/reconcile: the order jobs that are
  * due (jobs/queue.ts: deliveries, refunds, e-mails), then each sweep whose time has come, a periodic
  * job of its own (jobs/periodic.ts): payments whose webhook never came, closed orders' payment pages
  * still open at Stripe, money for no order, charges not read yet (fraud signals, Stripe's fee),
+ * partner orders a refund left unsettled,
  * alerts and support e-mails whose send failed or whose timer a restart lost. Answers how many
  * things it handled.
  */
@@ -59,6 +61,8 @@ export function createReconcileJob(deps: {
     sweep('payment_mismatches', () => refundMismatches(db, stripe)),
     // Charges Stripe could not be read for when their order was delivered (fraud signals, Stripe's fee).
     sweep('charge_facts', () => fillChargeFacts(db, stripe)),
+    // Partner orders a refund left unsettled (a send that might still have been on its way), read back once quiet.
+    sweep('refunded_order_writes', () => settleRefundedOrderWrites(db, partners)),
     // Purchases at a partner no order claims (eSIM Go's unlabelled eSIMs), refunded to its balance: once an hour.
     {
       name: 'partner_orphans',
@@ -86,6 +90,7 @@ export type SweepName =
   | 'checkout_expiry'
   | 'payment_mismatches'
   | 'charge_facts'
+  | 'refunded_order_writes'
   | 'partner_orphans'
   | 'balance_alert'
   | 'support_emails'

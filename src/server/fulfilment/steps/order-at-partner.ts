@@ -9,7 +9,8 @@ import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.types.ts';
 import { partnerWrites } from '../partner-writes.ts';
 import { LeaseLost } from '../lease.ts';
-import { partnerEsim, refused, type Step, type StepContext } from './step.ts';
+import { releaseOrderEsims } from '../release-order-esims.ts';
+import { refused, type Step, type StepContext } from './step.ts';
 
 /** Refusals another partner may not share: it has the package, the stock, the balance, the price. */
 const FAILOVER = new Set<PartnerErrorKind>(['out_of_stock', 'insufficient_balance', 'price_changed', 'not_found']);
@@ -152,8 +153,10 @@ function failOver(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcin
  * Before an undelivered order is refunded: an eSIM the partner allocated for it after all (a lost
  * answer, an allocation that came late) is cancelled, so no paid eSIM stays at the partner that no
  * buyer receives. What happened to an order whose answer was lost is settled by reading the
- * partner first. The buyer's refund never waits on it: what cannot be settled now stays an
- * unsettled partner write, which the audit shows.
+ * partner first; not there while its last send may still be on its way (PARTNER_WRITE_GONE_AFTER_MS),
+ * it is not settled on that read: the reconcile job reads it back once its sends have been quiet
+ * that long (reconcile/refunded-order-writes.ts). The buyer's refund never waits on it, nor on a
+ * partner that cannot be asked now: what stays unsettled is that sweep's.
  */
 async function compensate(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing): Promise<void> {
   if (order.kind !== 'esim') return;
@@ -162,24 +165,11 @@ async function compensate(ctx: StepContext, lease: Lease, order: OrderRow & Orde
   try {
     const earlier = await partnerWrites.unsettled(db, order.id, 'esim/order');
     const partnerOrderNo = order.partner_order_no ?? (earlier ? await partner.findOrder(order.id, earlier.sent_at) : undefined);
-    if (earlier)
+    if (earlier && (partnerOrderNo || earlier.lastSentAgoMs > PARTNER_WRITE_GONE_AFTER_MS))
       await lease.write((tx) =>
         partnerWrites.settle(tx, earlier.id, partnerOrderNo ? 'applied' : 'refused', `read back: ${partnerOrderNo ?? 'no order'}`),
       );
-    if (!partnerOrderNo) return;
-    const answer = await partner.queryProfiles({ partnerOrderNo });
-    // Only this order's own eSIMs: a partner order number can point elsewhere (the partner's mistake or ours).
-    const own = answer.status === 'ready' ? answer.profiles.filter((p) => p.transactionId === order.id && p.status !== 'cancelled') : [];
-    for (const profile of own) {
-      const write = await lease.write((tx) =>
-        partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', partner: order.partner, esimTranNo: profile.esimTranNo }),
-      );
-      // An answer lost or refused: the partner's state says whether it was cancelled.
-      await partner.cancelProfile(profile.esimTranNo).catch(async (error: unknown) => {
-        if ((await partnerEsim(ctx, { partner: order.partner, esim_tran_no: profile.esimTranNo })).status !== 'cancelled') throw error;
-      });
-      await lease.write((tx) => partnerWrites.settle(tx, write, 'applied', 'undelivered eSIM cancelled'));
-    }
+    if (partnerOrderNo) await releaseOrderEsims(partner, order, partnerOrderNo, (work) => lease.write(work));
   } catch (error) {
     if (error instanceof LeaseLost) throw error;
     console.error(

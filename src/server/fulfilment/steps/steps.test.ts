@@ -10,6 +10,7 @@ import { SOURCING_COLUMNS, SOURCING_JOIN } from '../../orders/sourcing.ts';
 import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import { esimAccessOnly } from '../../../../tests/support/delivery-stand-ins.ts';
 import type { EsimPartner, EsimProfile } from '../../partner/partner.types.ts';
+import { settleRefundedOrderWrites } from '../../reconcile/refunded-order-writes.ts';
 import { claimOrder } from '../lease.ts';
 import { orderAtPartner } from './order-at-partner.ts';
 import type { OrderInWork, StepContext } from './step.ts';
@@ -23,7 +24,9 @@ import type { OrderInWork, StepContext } from './step.ts';
 function fakePartner() {
   const orders = new Map<string, { partnerOrderNo: string; profile: EsimProfile }>();
   const calls: string[] = [];
-  const lost = { order: true, cancel: true };
+  // order: the answer is lost; inFlight: so is the request, for now (applyInFlight applies it later).
+  const lost = { order: true, cancel: true, inFlight: false };
+  const inFlight: Array<() => void> = [];
   const profileOf = (transactionId: string, n: number): EsimProfile => ({
     esimTranNo: `T-${n}`,
     transactionId,
@@ -43,8 +46,16 @@ function fakePartner() {
   const partner = {
     async orderEsim(order: { transactionId: string }) {
       calls.push('esim/order');
-      const placed = { partnerOrderNo: `P-${orders.size + 1}`, profile: profileOf(order.transactionId, orders.size + 1) };
-      orders.set(order.transactionId, placed);
+      const place = () => {
+        const placed = { partnerOrderNo: `P-${orders.size + 1}`, profile: profileOf(order.transactionId, orders.size + 1) };
+        orders.set(order.transactionId, placed);
+        return placed;
+      };
+      if (lost.inFlight) {
+        inFlight.push(place);
+        throw new Error('esim/order: socket hang up');
+      }
+      const placed = place();
       // Applied at the partner; the answer never reaches us (a time-out).
       if (lost.order) throw new Error('esim/order: socket hang up');
       return { partnerOrderNo: placed.partnerOrderNo };
@@ -66,7 +77,8 @@ function fakePartner() {
       if (lost.cancel) throw new Error('esim/cancel: socket hang up');
     },
   };
-  return { partner: partner as unknown as EsimPartner, orders, calls, lost };
+  const applyInFlight = () => inFlight.splice(0).forEach((place) => place());
+  return { partner: partner as unknown as EsimPartner, orders, calls, lost, applyInFlight };
 }
 
 describe.each(databaseDrivers())('a delivery step on $name', { timeout: 60_000 }, ({ open }) => {
@@ -134,6 +146,47 @@ describe.each(databaseDrivers())('a delivery step on $name', { timeout: 60_000 }
     // Read before acting each time: the order looked up, its profiles read, the cancel read back.
     expect(fake.calls).toEqual(['esim/order', 'order/find', 'esim/query', 'esim/cancel', 'esim/query']);
     await lease.release({ kind: 'done' });
+  });
+
+  it('leaves a lost order that may still be on its way unsettled when refunding; once quiet, the reconcile job reads it back and cancels what the partner allocated late', async () => {
+    const fake = fakePartner();
+    fake.lost.inFlight = true;
+    const ctx = context(fake.partner);
+    const id = await provisioningOrder();
+    const lease = (await claimOrder(db, id, 60_000))!;
+    await expect(orderAtPartner.run(ctx, lease, await order(id))).rejects.toThrow('socket hang up');
+
+    // Given up at once: the partner has no such order yet, but the request may still reach it.
+    await orderAtPartner.compensate!(ctx, lease, await order(id));
+    expect(await writes(id)).toEqual([{ call: 'esim/order', outcome: 'sent', detail: null }]);
+    await lease.release({ kind: 'done' });
+    await db.query(`UPDATE orders SET state = 'refunded' WHERE id = $1`, [id]);
+
+    // It does, after the refund. The reconcile job waits until the order's sends have been quiet…
+    fake.applyInFlight();
+    expect(await settleRefundedOrderWrites(db, ctx.partners)).toBe(0);
+    expect(fake.calls).toEqual(['esim/order', 'order/find']);
+    // …then reads it back and cancels the eSIM nobody will receive (the cancel's answer lost, read back).
+    await db.query(`UPDATE partner_writes SET sent_at = now() - interval '2 minutes' WHERE order_id = $1`, [id]);
+    expect(await settleRefundedOrderWrites(db, ctx.partners)).toBe(1);
+    expect(await writes(id)).toEqual([
+      { call: 'esim/order', outcome: 'applied', detail: 'read back after the refund: P-1' },
+      { call: 'esim/cancel', outcome: 'applied', detail: 'undelivered eSIM cancelled' },
+    ]);
+    expect(fake.orders.get(id)!.profile.status).toBe('cancelled');
+    expect(await settleRefundedOrderWrites(db, ctx.partners)).toBe(0);
+
+    // Another whose request never arrived at all: settled refused on that read, nothing cancelled.
+    const other = await provisioningOrder();
+    const second = (await claimOrder(db, other, 60_000))!;
+    await expect(orderAtPartner.run(ctx, second, await order(other))).rejects.toThrow('socket hang up');
+    await orderAtPartner.compensate!(ctx, second, await order(other));
+    await second.release({ kind: 'done' });
+    await db.query(`UPDATE orders SET state = 'refunded' WHERE id = $1`, [other]);
+    await db.query(`UPDATE partner_writes SET sent_at = now() - interval '2 minutes' WHERE order_id = $1`, [other]);
+    fake.lost.inFlight = false;
+    expect(await settleRefundedOrderWrites(db, ctx.partners)).toBe(1);
+    expect(await writes(other)).toEqual([{ call: 'esim/order', outcome: 'refused', detail: 'read back after the refund: no order' }]);
   });
 
   it('settles a lost answer by reading on the next try, without ordering twice', async () => {
