@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.types.ts';
+import { listedProfile } from '../partner/partner.ts';
 import type { EsimPartner } from '../partner/partner.types.ts';
 import { partnerWrites } from './partner-writes.ts';
 
@@ -36,9 +37,7 @@ export async function releaseOrderEsims(
         partnerWrites.record(tx, { orderId: order.id, call: 'esim/cancel', partner: order.partner, esimTranNo }),
       ));
     await partner.cancelProfile(esimTranNo).catch(async (error: unknown) => {
-      const read = await partner.queryProfiles({ esimTranNo });
-      const now = read.status === 'ready' ? read.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
-      if (now?.status !== 'cancelled') throw error;
+      if ((await listedProfile(partner, esimTranNo)).status !== 'cancelled') throw error;
     });
     await settle(write);
   }

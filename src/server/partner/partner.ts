@@ -1,8 +1,16 @@
 import { BUYER_PARTNER_WAIT_MS } from '../../config/constants.ts';
-import type { PartnerErrorKind, PartnerReadOptions } from './partner.types.ts';
+import type { EsimPartner, EsimProfile, PartnerErrorKind, PartnerReadOptions } from './partner.types.ts';
 
 /** A read a buyer's request waits for: it gives up its turn after BUYER_PARTNER_WAIT_MS. */
 export const forAWaitingBuyer = (): PartnerReadOptions => ({ signal: AbortSignal.timeout(BUYER_PARTNER_WAIT_MS) });
+
+/** The partner's profile of one eSIM as it is now; throws when the partner does not list it. */
+export async function listedProfile(partner: EsimPartner, esimTranNo: string): Promise<EsimProfile> {
+  const answer = await partner.queryProfiles({ esimTranNo });
+  const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+  if (!profile) throw new Error(`${esimTranNo}: the partner did not list it`);
+  return profile;
+}
 
 /** A failed partner call: names the partner and the call, and says whether trying again may help. */
 export class PartnerError extends Error {

@@ -5,7 +5,7 @@ import { LINK_COLUMNS, type OrderLinks } from '../../orders/order-links.ts';
 import type { OrderRow, OrderSourcing, OrderStore } from '../../orders/store.types.ts';
 import type { RefundReason } from '../../refunds/refund-command.types.ts';
 import { REFUND_REASON_COLUMN } from '../../refunds/refund-reasons.ts';
-import { PartnerError } from '../../partner/partner.ts';
+import { listedProfile, PartnerError } from '../../partner/partner.ts';
 import type { EsimProfile } from '../../partner/partner.types.ts';
 import type { Partners } from '../../partner/registry.types.ts';
 import { SOURCING_COLUMNS, SOURCING_JOIN } from '../../orders/sourcing.ts';
@@ -59,13 +59,8 @@ export const refused = (error: unknown): error is PartnerError => error instance
 export const ambiguous = (error: unknown) => !refused(error) && !(error instanceof LeaseLost);
 
 /** The eSIM as the partner has it now (after an ambiguous answer, its word settles what happened). */
-export async function partnerEsim(ctx: StepContext, esim: { partner: string; esim_tran_no: string }): Promise<EsimProfile> {
-  const esimTranNo = esim.esim_tran_no;
-  const answer = await ctx.partners.of(esim.partner).queryProfiles({ esimTranNo });
-  const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
-  if (!profile) throw new Error(`${esimTranNo}: the partner did not list it`);
-  return profile;
-}
+export const partnerEsim = (ctx: StepContext, esim: { partner: string; esim_tran_no: string }): Promise<EsimProfile> =>
+  listedProfile(ctx.partners.of(esim.partner), esim.esim_tran_no);
 
 /**
  * An order as the steps work on it: the sale, its partner (order_sourcing), the orders it exchanges
