@@ -1,9 +1,10 @@
 // The fault-injection run (issue 20; docs/fault-run-and-benchmark.md): buys, tops up and refunds
 // through shop API processes that are killed at random, behind fault proxies in front of the
-// Stripe and eSIM Access stand-ins, on a real PostgreSQL server; then checks that no money was
+// Stripe, eSIM Access and eSIM Go stand-ins (eSIM Access down for a minute in the middle), on a
+// real PostgreSQL server; then checks that no money was
 // lost (the order audit and cross-checks against the stand-ins). Exit 0: every check holds;
 // 1: something broke (listed); 2: the run could not be carried out.
-// Usage: npm run faults -- [--orders 200] [--seed N] [--fault-rate 0.1] [--concurrency 8] [--json report.json]
+// Usage: npm run faults -- [--orders 200] [--seed N] [--fault-rate 0.1] [--concurrency 8] [--outage-ms 60000] [--json report.json]
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { newSeed } from './lib/fault-run/random.ts';
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     'fault-rate': { type: 'string', default: '0.1' },
     concurrency: { type: 'string', default: '8' },
+    'outage-ms': { type: 'string', default: '60000' },
     json: { type: 'string' },
   },
 });
@@ -36,7 +38,13 @@ if (!(faultRate >= 0 && faultRate <= 1)) {
 console.log(`fault run: seed ${seed}, ${orders} eSIM orders, fault rate ${faultRate}`);
 
 try {
-  const report = await runFaultRun({ orders, seed, faultRate, concurrency: whole('concurrency', values.concurrency, 1) });
+  const report = await runFaultRun({
+    orders,
+    seed,
+    faultRate,
+    concurrency: whole('concurrency', values.concurrency, 1),
+    outageMs: whole('outage-ms', values['outage-ms'], 0),
+  });
   console.log('');
   for (const line of reportLines(report)) console.log(line);
   if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);

@@ -50,3 +50,19 @@ export async function listenLocally(server: Server, port = 0): Promise<number> {
   const address = server.address();
   return typeof address === 'object' && address ? address.port : 0;
 }
+
+/**
+ * A provider's outage: the server stops listening, so a new connection is refused, and drops the
+ * ones open (a request on them gets no answer); reachable again, it listens on the same port.
+ */
+export async function setReachable(server: Server, port: number, reachable: boolean): Promise<void> {
+  if (reachable === server.listening) return;
+  if (reachable) {
+    await listenLocally(server, port);
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

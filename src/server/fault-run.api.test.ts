@@ -38,6 +38,8 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
     // Enough top-ups that some eSIM is topped up twice at once (issue 29, defect 1).
     topUpShare: 0.5,
     killEveryMs: [3_000, 6_000],
+    // Issue 48: eSIM Access down for half a minute (60 s in `npm run faults`), orders going to eSIM Go meanwhile.
+    outageMs: 30_000,
     firstKillMs: 2_000,
     // Bounded well inside the test's time: a run that cannot finish reports why instead of timing out.
     // 95 s: at 70 s a CI run on a slow machine (often no instance up between kills) started 18 of the
@@ -58,6 +60,10 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
   const injected = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
   expect(injected(report.faults.stripe) + injected(report.faults.partner), summary).toBeGreaterThan(0);
   expect(report.buyers.paid, summary).toBeGreaterThanOrEqual(20);
+  // Both partners delivered: eSIM Go while eSIM Access was down (issue 48), one eSIM an order (the checks).
+  expect(report.outage.ms, summary).toBeGreaterThan(0);
+  expect(report.partners.delivered['esim-access'] ?? 0, summary).toBeGreaterThan(0);
+  expect(report.partners.delivered['esim-go'] ?? 0, summary).toBeGreaterThan(0);
   // The race of issue 29 (defect 1) on purpose: an eSIM topped up twice at once, its top-ups meeting faults.
   expect(report.buyers.topUps.twoAtOnce, summary).toBeGreaterThan(0);
   // Carts (issue 33): several eSIMs on one payment, each delivered or refunded once under the same faults.

@@ -290,6 +290,32 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     }
   });
 
+  it('sends an order to the other partner in the same try when its own is down (its connection refused: nothing reached it), one eSIM', async () => {
+    const buyer = await signUp();
+    const sentToGo = esimGo.requests.length;
+    await esimGo.setReachable(false);
+    try {
+      const { order } = await openAndPay(() => postOrder(buyer.idToken, orderRequest(base.PLAN)));
+      const delivered = await untilDelivered(() => readOrder(buyer.idToken, order.id));
+      expect(delivered.esim?.install?.lpa).toMatch(/^LPA:1\$/);
+      expect(await sourcing(order.id)).toMatchObject({ partner: ESIM_ACCESS });
+      expect(
+        await bed.db.query(`SELECT partner, outcome, detail FROM partner_writes WHERE order_id = $1 AND call = 'esim/order' ORDER BY id`, [
+          order.id,
+        ]),
+      ).toEqual([
+        { partner: ESIM_GO, outcome: 'refused', detail: expect.stringMatching(/not sent/) },
+        { partner: ESIM_ACCESS, outcome: 'applied', detail: expect.any(String) },
+      ]);
+      // Delivered in its first try: no try failed, none waited for eSIM Go.
+      expect(await bed.db.query('SELECT attempts FROM jobs WHERE order_id = $1', [order.id])).toEqual([{ attempts: 0 }]);
+    } finally {
+      await esimGo.setReachable(true);
+    }
+    // Nothing reached eSIM Go meanwhile.
+    expect(esimGo.requests.length).toBe(sentToGo);
+  });
+
   it('refunds to eSIM Go’s balance the eSIM a lost answer bought that no order claims, once, leaving the order’s own', async () => {
     const buyer = await signUp();
     // The transaction is applied, its answer lost before the label: the delivery buys again.
@@ -310,6 +336,17 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
     });
     const anHourOn = new Date(Date.now() + 2 * 60 * 60_000);
     const balance = esimGo.balance;
+    // The release is applied, its answer lost: the sweep fails, the orphan on record and unsettled.
+    esimGo.failNext(FAILURES.lostAnswer, {
+      call: 'DELETE /esims/{iccid}/bundles/{name}',
+      where: (_body, query) => query.get('type') !== 'validate',
+    });
+    await expect(releasePartnerOrphans(bed.db, partners, anHourOn)).rejects.toThrow(/no answer/);
+    expect(esimGo.balance).toBeCloseTo(balance + lost.total, 2);
+    expect(await bed.db.query('SELECT outcome FROM partner_orphans WHERE partner_order_no = $1', [lost.orderReference])).toEqual([
+      { outcome: null },
+    ]);
+    // The next sweep no longer finds it among the orphans (it left the account), reads it back: released.
     expect(await releasePartnerOrphans(bed.db, partners, anHourOn)).toBe(1);
     expect(esimGo.balance).toBeCloseTo(balance + lost.total, 2);
     expect(

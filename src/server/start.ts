@@ -27,6 +27,7 @@ export async function startShopApi(
     delivery?: ShopApiOptions['delivery'];
     opsActionStaleMs?: ShopApiOptions['opsActionStaleMs'];
     checkoutExpiryRetry?: ShopApiOptions['checkoutExpiryRetry'];
+    reconcileTiming?: ShopApiOptions['reconcileTiming'];
     reconcileEveryMs?: number;
     /** Production: never migrate here, refuse a database behind the code (db/open.ts). */
     schema?: 'migrate' | 'require-current';
@@ -78,6 +79,7 @@ export async function startShopApi(
     ...(options.delivery && { delivery: options.delivery }),
     ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
     ...(options.checkoutExpiryRetry && { checkoutExpiryRetry: options.checkoutExpiryRetry }),
+    ...(options.reconcileTiming && { reconcileTiming: options.reconcileTiming }),
   });
   // Orders left stuck by a stopped process are picked up from the first tick (and closed orders'
   // payment pages that Stripe could not be asked to expire at the time).

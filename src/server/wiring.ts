@@ -18,7 +18,7 @@ import { createHeldOrders } from './fraud/holds.ts';
 import { createActionRecords } from './ops/action-records.ts';
 import { createAccountActions } from './ops/account-actions.ts';
 import { createOrderActions } from './ops/order-actions.ts';
-import { createReconcileJob } from './reconcile/reconcile.ts';
+import { createReconcileJob, type ReconcileTiming } from './reconcile/reconcile.ts';
 import { runScheduledAudit } from './reconcile/scheduled-audit.ts';
 import { createUserLimits, USER_LIMITS, type UserLimits } from './limits.ts';
 import type { Mailer } from './mail/mailer.types.ts';
@@ -85,6 +85,8 @@ export interface ShopApiOptions {
   checkoutExpiryRetry?: CheckoutExpiryRetry;
   /** How long an operator's action left 'started' by an instance that died waits before it may run again (the fault run makes it short). */
   opsActionStaleMs?: number;
+  /** The reconcile job's sweeps: how often partners' unclaimed purchases are looked for, how old, and a dead instance's claim (the fault run makes them short). */
+  reconcileTiming?: ReconcileTiming;
   /** The support form's shortest fill time (SUPPORT_FORM_MIN_MS; tests make it short). */
   supportFormMinMs?: number;
 }
@@ -162,6 +164,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     alerts,
     mailer: options.mailer,
     providerAlertEmail: options.providerAlertEmail,
+    ...(options.reconcileTiming && { timing: options.reconcileTiming }),
   });
   const heldOrders = createHeldOrders({ db, run: fulfilment.run, refunds: fulfilment });
   const fulfilmentEmails = createFulfilmentEmails({

@@ -117,6 +117,9 @@ export interface EsimStoreOptions {
 
 const DAY_MS = 86_400_000;
 const BYTES_PER_MB = 1_000_000;
+/** The data a bundle puts on an eSIM, in bytes (an unlimited one: 1 GB before its fair-use slowdown, our guess). */
+export const bundleBytes = (bundle: Pick<StandInBundle, 'unlimited' | 'dataAmount'>) =>
+  (bundle.unlimited ? 1000 : bundle.dataAmount) * BYTES_PER_MB;
 /** Revoke applied Bundle: refunds only 'within their permitted refund period, typically 60 days'. */
 const REFUND_PERIOD_MS = 60 * DAY_MS;
 const THRESHOLDS = [1, 50, 80, 100];
@@ -177,8 +180,8 @@ export function createEsimGoStore(options: EsimStoreOptions) {
       id: String(++assignmentIds),
       bundle,
       // Unlimited bundles: their daily volume (Get Bundle Groups), our choice of what the quantity shows.
-      initialQuantity: (bundle.unlimited ? 1000 : bundle.dataAmount) * BYTES_PER_MB,
-      remainingQuantity: (bundle.unlimited ? 1000 : bundle.dataAmount) * BYTES_PER_MB,
+      initialQuantity: bundleBytes(bundle),
+      remainingQuantity: bundleBytes(bundle),
       assignedAt: new Date(),
       reference: `${reference}-${esim.assignments.length}`,
       state: processing ? 'processing' : 'queued',
@@ -337,7 +340,13 @@ export function createEsimGoStore(options: EsimStoreOptions) {
     get orderCount() {
       return orders.length;
     },
-    ordersPlaced: () => orders.map((o) => ({ orderReference: o.orderReference, iccids: o.lines.flatMap((l) => l.iccids), total: o.total })),
+    ordersPlaced: () =>
+      orders.map((o) => ({
+        orderReference: o.orderReference,
+        iccids: o.lines.flatMap((l) => l.iccids),
+        total: o.total,
+        placedAt: o.createdDate,
+      })),
   };
 }
 

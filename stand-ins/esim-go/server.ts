@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { buildEsimGoCatalogue, networksOf, type StandInBundle } from './catalogue.ts';
-import { listenLocally, parseJson, postNotification, readBody } from '../http-parts.ts';
+import { listenLocally, parseJson, postNotification, readBody, setReachable } from '../http-parts.ts';
 import { createEsimGoStore, EsimGoRefusal, type CallbackBody, type ProfileStatus } from './esims.ts';
 
 /**
@@ -84,16 +84,21 @@ export interface EsimGoStandIn {
   /** Every request so far, oldest first. */
   requests: readonly RecordedRequest[];
   /**
-   * The next `count` requests (to `call`, 'POST /orders', if given; whose JSON body `where` accepts,
+   * The next `count` requests (to `call`, 'POST /orders', if given; whose JSON body and query `where` accepts,
    * if given: a transaction rather than its validate) fail this way.
    */
-  failNext(failure: InjectedFailure, options?: { count?: number; call?: string; where?: (body: unknown) => boolean }): void;
+  failNext(
+    failure: InjectedFailure,
+    options?: { count?: number; call?: string; where?: (body: unknown, query: URLSearchParams) => boolean },
+  ): void;
   /** The failures still queued (for `call`, if given) are dropped. */
   recover(call?: string): void;
   /** Every callback so far, oldest first, sent or not. */
   callbacks: readonly SentCallback[];
   setCallbackUrl(url: string | undefined): void;
   setSignatureEncoding(encoding: 'base64' | 'hex'): void;
+  /** eSIM Go down (false): every connection refused until it is reachable again (true). */
+  setReachable(reachable: boolean): Promise<void>;
   /** The traveller's phone: downloads (Downloaded), installs (Installed), deletes (Released) the eSIM. */
   installEsim(iccid: string, stage?: ProfileStatus): void;
   /** The phone uses this much data (bytes): the bundle starts at first use, FirstUse and Utilisation callbacks. */
@@ -112,7 +117,7 @@ export interface EsimGoStandIn {
   /** The eSIM whose customerRef is this transactionId, for tests in another process. */
   iccidOfTransaction(transactionId: string): string | undefined;
   /** Every order placed (transactions), oldest first. */
-  ordersPlaced(): { orderReference: string; iccids: string[]; total: number }[];
+  ordersPlaced(): { orderReference: string; iccids: string[]; total: number; placedAt: Date }[];
   readonly esimCount: number;
   readonly orderCount: number;
   close(): Promise<void>;
@@ -140,7 +145,11 @@ export async function startEsimGoStandIn(options: EsimGoStandInOptions): Promise
   const bundles = options.bundles ?? buildEsimGoCatalogue();
   const rateLimit = options.rateLimit ?? { requests: 10, perMs: 1000 };
   const requests: RecordedRequest[] = [];
-  const failures: { failure: InjectedFailure; call: string | undefined; where?: ((body: unknown) => boolean) | undefined }[] = [];
+  const failures: {
+    failure: InjectedFailure;
+    call: string | undefined;
+    where?: ((body: unknown, query: URLSearchParams) => boolean) | undefined;
+  }[] = [];
   const windows = new Map<string, { start: number; count: number }>();
   const callbacks: SentCallback[] = [];
   let callbackUrl = options.callbackUrl;
@@ -212,7 +221,9 @@ export async function startEsimGoStandIn(options: EsimGoStandInOptions): Promise
     if (!validKey(req.headers['x-api-key'], options.apiKey))
       return answer(401, { message: 'Unauthorized: a valid X-API-Key header is required' });
 
-    const injected = failures.findIndex((f) => (f.call === undefined || f.call === call) && (!f.where || f.where(parseJson(text))));
+    const injected = failures.findIndex(
+      (f) => (f.call === undefined || f.call === call) && (!f.where || f.where(parseJson(text), url.searchParams)),
+    );
     let loseAnswer = false;
     if (injected !== -1) {
       const { failure } = failures.splice(injected, 1)[0]!;
@@ -330,6 +341,7 @@ export async function startEsimGoStandIn(options: EsimGoStandInOptions): Promise
     setSignatureEncoding(next) {
       encoding = next;
     },
+    setReachable: (reachable) => setReachable(server, port, reachable),
     installEsim: (iccid, stage = 'Installed') => store.install(iccid, stage),
     useData: store.useData,
     expire: store.expire,
@@ -353,6 +365,7 @@ export async function startEsimGoStandIn(options: EsimGoStandInOptions): Promise
     },
     close: () =>
       new Promise((resolve) => {
+        if (!server.listening) return resolve();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -13,6 +13,7 @@ interface ApiProcessOptions {
   reconcileEveryMs?: number;
   opsActionStaleMs?: number;
   checkoutExpiryRetry?: { delaysMs: number[]; claimMs: number };
+  reconcileTiming?: { partnerOrphans?: { everyMs: number; settleMs: number }; sweepLeaseMs?: number };
 }
 
 const options = JSON.parse(process.env.FAULT_RUN_API_OPTIONS ?? '{}') as ApiProcessOptions;
@@ -23,6 +24,7 @@ const { handler, stop } = await startShopApi(config, {
   ...(options.reconcileEveryMs && { reconcileEveryMs: options.reconcileEveryMs }),
   ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
   ...(options.checkoutExpiryRetry && { checkoutExpiryRetry: options.checkoutExpiryRetry }),
+  ...(options.reconcileTiming && { reconcileTiming: options.reconcileTiming }),
 });
 const api = await serveApi(handler, Number(process.env.PORT ?? 0));
 process.stdout.write(`${JSON.stringify({ listening: api.url, pid: process.pid })}\n`);

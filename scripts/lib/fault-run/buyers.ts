@@ -1,4 +1,3 @@
-import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import { priceIn } from '../../../src/pricing/price-in.ts';
 import type { SellablePlan } from '../../../src/server/orders/plans.ts';
 import type {
@@ -11,6 +10,7 @@ import type {
   Traveller,
 } from '../../../src/contract/shop-api.ts';
 import { grantRoleOn, signInOn, signUpOn } from '../auth-emulator.ts';
+import { esimsOfOrders, type RunPartner } from './partners.ts';
 import { between, pick, type Random } from './random.ts';
 import { CURRENCIES, type Currency } from '../../../src/config/currencies.ts';
 
@@ -42,7 +42,8 @@ export interface BuyerSettings {
   /** The API through the front: http://…/api */
   api: string;
   authHost: string;
-  partner: EsimAccessStandIn;
+  /** The partners, as the traveller's phone meets their eSIMs. */
+  partners: readonly RunPartner[];
   plans: readonly SellablePlan[];
   random: Random;
   /** eSIMs to buy in all. */
@@ -608,13 +609,25 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     }
   }
 
+  /** The one eSIM a partner issued for this delivered order (a violation when none did, or more than one). */
+  function esimOf(id: string) {
+    const found = esimsOfOrders(settings.partners).get(id) ?? [];
+    if (found.length !== 1)
+      stats.violations.push(
+        `order ${id}: delivered, but the partners issued ${found.length} eSIMs for it (${found.map((f) => `${f.partner.id} ${f.key}`).join(', ')})`,
+      );
+    return found.length === 1 ? found[0] : undefined;
+  }
+
   async function installAndTopUp(buyer: Buyer, id: string, refundInstalled: boolean, topUpPick: number, twoTopUps: boolean) {
-    const tranNo = settings.partner.tranNoOfTransaction(id);
-    if (!tranNo) return void stats.violations.push(`order ${id}: delivered, but the partner has no eSIM for it`);
+    const esim = esimOf(id);
+    if (!esim) return;
     try {
-      settings.partner.markInstalled(tranNo);
+      esim.partner.phone(esim.key).install();
     } catch (error) {
-      return void stats.violations.push(`order ${id}: the partner could not install its eSIM ${tranNo} (${(error as Error).message})`);
+      return void stats.violations.push(
+        `order ${id}: ${esim.partner.id} could not install its eSIM ${esim.key} (${(error as Error).message})`,
+      );
     }
     // The partner's notification tells the shop; if it was lost, My eSIMs reads the partner when its copy is old.
     let seen = await waitOrder(buyer.token, id, (o) => o.esim?.status === 'active', 6_000);
@@ -668,13 +681,14 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
    * partner's notification, or, lost, My eSIMs reading the partner). False: not seen in time.
    */
   async function deleteBeforeData(buyer: Buyer, id: string): Promise<boolean | undefined> {
-    const tranNo = settings.partner.tranNoOfTransaction(id);
-    if (!tranNo) return void stats.violations.push(`order ${id}: delivered, but the partner has no eSIM for it`);
+    const esim = esimOf(id);
+    if (!esim) return;
     try {
-      settings.partner.installTo(tranNo, 'DOWNLOAD');
-      settings.partner.installTo(tranNo, 'DELETED');
+      esim.partner.phone(esim.key).deleteUnused();
     } catch (error) {
-      return void stats.violations.push(`order ${id}: the partner could not delete its eSIM ${tranNo} (${(error as Error).message})`);
+      return void stats.violations.push(
+        `order ${id}: ${esim.partner.id} could not delete its eSIM ${esim.key} (${(error as Error).message})`,
+      );
     }
     const shown = (o: OrderView) => o.esim?.installStep === 'deleted' && o.esim.refundable && o.esim.replaceable;
     if (await waitOrder(buyer.token, id, shown, 6_000).then((o) => o && shown(o))) return true;

@@ -1,12 +1,11 @@
 import type Stripe from 'stripe';
-import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import type { SmtpStandIn } from '../../../stand-ins/smtp/server.ts';
 import type { StripeStandIn } from '../../../stand-ins/stripe/server.ts';
 import type { Db } from '../../../src/server/db/db.types.ts';
 import { auditStripeRefunds } from '../../../src/server/orders/audit.ts';
 import { orderNumber } from '../../../src/server/orders/store.ts';
-import type { EsimPartner } from '../../../src/server/partner/partner.types.ts';
 import type { OperatorClick } from './buyers.ts';
+import { esimsOfOrders, type RunPartner } from './partners.ts';
 
 /**
  * The fault-injection run's cross-checks against the stand-ins, after the order audit: what the
@@ -27,6 +26,7 @@ interface OrderRow {
   kind: 'esim' | 'top_up';
   state: string;
   top_up_of: string | null;
+  partner: string | null;
   partner_code: string;
   amount_minor: number;
   refund_reason: string | null;
@@ -52,16 +52,15 @@ export async function crossCheck(deps: {
   db: Db;
   stripe: Stripe;
   stripeStandIn: StripeStandIn;
-  partnerStandIn: EsimAccessStandIn;
-  /** The partner read directly (not through the fault proxy). */
-  partner: EsimPartner;
+  /** Every partner of the run: what its stand-in issued, read through its adapter directly (not through the fault proxy). */
+  partners: readonly RunPartner[];
   smtp: SmtpStandIn;
   /** The operator's refund clicks (buyers.ts). */
   operatorClicks: readonly OperatorClick[];
 }): Promise<CrossCheck[]> {
-  const { db, stripe, stripeStandIn, partnerStandIn, partner, smtp } = deps;
+  const { db, stripe, stripeStandIn, partners, smtp } = deps;
   const orders = await db.query<OrderRow>(
-    `SELECT o.id, o.number, o.created_at, o.kind, o.state, o.top_up_of, os.partner_code, o.amount_minor, r.reason AS refund_reason,
+    `SELECT o.id, o.number, o.created_at, o.kind, o.state, o.top_up_of, os.partner, os.partner_code, o.amount_minor, r.reason AS refund_reason,
        o.email, c.checkout_session_id, t.email AS traveller_email,
        (SELECT x.of_order_id FROM order_links x WHERE x.order_id = o.id AND x.link = 'replacement') AS replaces,
        (SELECT x.of_order_id FROM order_links x WHERE x.order_id = o.id AND x.link = 'exchange') AS exchange_of
@@ -225,46 +224,59 @@ export async function crossCheck(deps: {
     }
   }
 
-  // The partner: one eSIM per transactionId, each one an order of ours, delivered as stored or refunded and cancelled.
-  const transactions = new Set<string>();
-  for (const request of partnerStandIn.requests) {
-    const body = request.body as { transactionId?: unknown } | undefined;
-    if (request.call === 'esim/order' && typeof body?.transactionId === 'string') transactions.add(body.transactionId);
-  }
+  // The partners: one eSIM per order in all (never one at each after a failover), each for an eSIM
+  // order of ours at the partner the order names, delivered as stored or refunded and cancelled; an
+  // eSIM no order claims (eSIM Go's, bought by a transaction whose answer was lost before its label) released.
   const oneEsim: string[] = [];
   const cancelled: string[] = [];
-  const allocated = [...transactions].filter((id) => partnerStandIn.tranNoOfTransaction(id));
-  if (partnerStandIn.esimCount !== allocated.length) {
-    oneEsim.push(`the partner handed out ${partnerStandIn.esimCount} eSIMs for ${allocated.length} transactionIds`);
-  }
-  const statusAtPartner = async (tranNo: string) => {
-    const answer = await partner.queryProfiles({ esimTranNo: tranNo });
-    return answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === tranNo) : undefined;
+  const byOrder = esimsOfOrders(partners);
+  const statusAt = async (partner: RunPartner, key: string) => {
+    const answer = await partner.adapter.queryProfiles({ esimTranNo: key }).catch((error: unknown) => {
+      if ((error as { kind?: string }).kind === 'not_found') return undefined;
+      throw error;
+    });
+    return answer?.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === key) : undefined;
   };
-  for (const id of allocated) {
+  const released = new Set(
+    (await db.query<{ esim_key: string }>(`SELECT esim_key FROM partner_orphans WHERE outcome = 'released'`)).map((r) => r.esim_key),
+  );
+  for (const partner of partners) {
+    const listed = partner.esims();
+    if (partner.issued !== listed.length) oneEsim.push(`${partner.id} issued ${partner.issued} eSIMs, ${listed.length} of them found`);
+    for (const { orderId, key } of listed) {
+      if (orderId) continue;
+      const profile = await statusAt(partner, key);
+      if (!released.has(key) || (profile && profile.status !== 'cancelled'))
+        oneEsim.push(`${partner.id}: eSIM ${key} is no order's, and was not released (${profile?.status ?? 'gone'} at the partner)`);
+    }
+  }
+  for (const [id, found] of byOrder) {
     const order = byId.get(id);
-    const tranNo = partnerStandIn.tranNoOfTransaction(id)!;
+    const where = found.map((f) => `${f.partner.id} ${f.key}`).join(', ');
     if (!order || order.kind !== 'esim') {
-      oneEsim.push(`eSIM ${tranNo} allocated for transactionId ${id}, which is no eSIM order of ours`);
+      oneEsim.push(`eSIM ${where} issued for ${id}, which is no eSIM order of ours`);
       continue;
     }
-    if (order.state === 'delivered' && esims.get(id) !== tranNo)
-      oneEsim.push(`${name(order)}: the partner allocated ${tranNo}, the shop stored ${esims.get(id) ?? 'none'}`);
-    const profile = await statusAtPartner(tranNo);
-    // Deleted from the phone before it carried data: refunded with nothing to cancel (the partner cancels only
-    // what was never downloaded, and no phone can take it again; fulfilment.ts, cancelAtPartner).
-    const deletedUnused = profile?.installStep === 'deleted' && profile.usedBytes === 0;
-    if (order.state === 'refunded' && profile?.status !== 'cancelled' && !deletedUnused) {
-      cancelled.push(
-        `${name(order)}: refunded (${order.refund_reason ?? 'no reason'}), but its eSIM ${tranNo} is ${profile?.status ?? 'unknown'} at the partner`,
-      );
+    if (found.length > 1) oneEsim.push(`${name(order)}: ${found.length} eSIMs issued for it: ${where}`);
+    for (const { partner, key } of found) {
+      if (order.state === 'delivered' && (order.partner !== partner.id || esims.get(id) !== key))
+        oneEsim.push(`${name(order)}: ${partner.id} issued ${key}, the shop stored ${order.partner ?? '-'} ${esims.get(id) ?? 'none'}`);
+      const profile = await statusAt(partner, key);
+      // Deleted from the phone before it carried data: refunded with nothing to cancel (the partner cancels only
+      // what was never downloaded, and no phone can take it again; fulfilment.ts, cancelAtPartner).
+      const deletedUnused = profile?.installStep === 'deleted' && profile.usedBytes === 0;
+      if (order.state === 'refunded' && profile && profile.status !== 'cancelled' && !deletedUnused) {
+        cancelled.push(
+          `${name(order)}: refunded (${order.refund_reason ?? 'no reason'}), but its eSIM ${key} is ${profile.status} at ${partner.id}`,
+        );
+      }
+      if (order.state !== 'refunded' && profile?.status === 'cancelled')
+        cancelled.push(`${name(order)}: eSIM ${key} cancelled at ${partner.id}, order ${order.state}`);
     }
-    if (order.state !== 'refunded' && profile?.status === 'cancelled')
-      cancelled.push(`${name(order)}: eSIM ${tranNo} cancelled at the partner, order ${order.state}`);
   }
   for (const order of orders) {
-    if (order.kind === 'esim' && order.state === 'delivered' && !partnerStandIn.tranNoOfTransaction(order.id))
-      oneEsim.push(`${name(order)}: delivered, but the partner has no eSIM for it`);
+    if (order.kind === 'esim' && order.state === 'delivered' && !byOrder.has(order.id))
+      oneEsim.push(`${name(order)}: delivered, but no partner issued an eSIM for it`);
   }
 
   // One outcome per purchase (issue 46): what Stripe gave back for each paid eSIM and whether the
@@ -279,10 +291,10 @@ export async function crossCheck(deps: {
     const { paid, given } = money.get(order.id) ?? { paid: 0, given: [] };
     const replacements: string[] = [];
     for (const r of orders.filter((o) => o.replaces === order.id)) {
-      const tranNo = partnerStandIn.tranNoOfTransaction(r.id);
-      const profile = tranNo ? await statusAtPartner(tranNo) : undefined;
-      if (r.state === 'delivered' || (tranNo && profile?.status !== 'cancelled'))
-        replacements.push(`${r.id} (${r.state}, eSIM ${tranNo ?? 'none'} ${profile?.status ?? 'not at the partner'})`);
+      const [at] = byOrder.get(r.id) ?? [];
+      const profile = at && (await statusAt(at.partner, at.key));
+      if (r.state === 'delivered' || (profile && profile.status !== 'cancelled'))
+        replacements.push(`${r.id} (${r.state}, eSIM ${at?.key ?? 'none'} ${profile?.status ?? 'not at a partner'})`);
     }
     const exchangesDelivered = orders.filter((o) => o.exchange_of === order.id && o.state === 'delivered');
     const notOperators = given.filter((r) => whyOf(r) !== 'operator');
@@ -304,27 +316,29 @@ export async function crossCheck(deps: {
 
   // Top-ups: applied once when delivered, never when not; the eSIM's data is its plan plus the top-ups delivered.
   const topUps: string[] = [];
-  const volumeOf = (partnerCode: string) =>
-    [...partnerStandIn.packages, ...partnerStandIn.topUpPackages].find((p) => p.packageCode === partnerCode)?.volume ?? NaN;
   const topped = new Map<string, OrderRow[]>();
   for (const order of orders) {
     if (order.kind !== 'top_up') continue;
-    const applied = partnerStandIn.topUpsApplied(order.id);
-    if (applied > 1) topUps.push(`${name(order)}: applied ${applied} times at the partner`);
-    if (order.state === 'delivered' && applied === 0) topUps.push(`${name(order)}: delivered, never applied at the partner`);
-    if (order.state !== 'delivered' && applied > 0) topUps.push(`${name(order)}: applied at the partner, but ended ${order.state}`);
     topped.set(order.top_up_of!, [...(topped.get(order.top_up_of!) ?? []), order]);
   }
   for (const [esimOrderId, list] of topped) {
     const base = byId.get(esimOrderId)!;
-    const tranNo = partnerStandIn.tranNoOfTransaction(esimOrderId);
-    if (!tranNo) continue;
-    const profile = await statusAtPartner(tranNo);
-    const expected =
-      volumeOf(base.partner_code) + list.filter((o) => o.state === 'delivered').reduce((sum, o) => sum + volumeOf(o.partner_code), 0);
-    if (profile && profile.totalBytes !== expected)
+    const [at] = byOrder.get(esimOrderId) ?? [];
+    if (!at) continue;
+    // Where the partner's requests name the top-up (eSIM Access's), each one counted; the data adds them all up.
+    for (const order of list) {
+      const applied = at.partner.topUpsApplied?.(order.id);
+      if (applied === undefined) continue;
+      if (applied > 1) topUps.push(`${name(order)}: applied ${applied} times at ${at.partner.id}`);
+      if (order.state === 'delivered' && applied === 0) topUps.push(`${name(order)}: delivered, never applied at ${at.partner.id}`);
+      if (order.state !== 'delivered' && applied > 0) topUps.push(`${name(order)}: applied at ${at.partner.id}, but ended ${order.state}`);
+    }
+    const profile = await statusAt(at.partner, at.key);
+    const bytesOf = (o: OrderRow) => at.partner.bytesOf(o.partner_code);
+    const expected = bytesOf(base) + list.filter((o) => o.state === 'delivered').reduce((sum, o) => sum + bytesOf(o), 0);
+    if (profile && profile.status !== 'cancelled' && profile.totalBytes !== expected)
       topUps.push(
-        `${name(base)}: eSIM ${tranNo} has ${profile.totalBytes} bytes at the partner, its plan and delivered top-ups make ${expected}`,
+        `${name(base)}: eSIM ${at.key} has ${profile.totalBytes} bytes at ${at.partner.id}, its plan and delivered top-ups make ${expected}`,
       );
   }
 
@@ -389,20 +403,21 @@ export async function crossCheck(deps: {
       breaches: oneOutcome,
     },
     {
-      name: 'one_esim_per_transaction',
-      description: 'the partner allocated at most one eSIM per transactionId, each for an eSIM order of ours, the one the shop stored',
+      name: 'one_esim_per_order',
+      description:
+        "the partners issued at most one eSIM per order in all (a failover never left one at each), each for an eSIM order of ours at the partner it names, the one the shop stored; an eSIM no order claims (eSIM Go's orphans) released",
       breaches: oneEsim,
     },
     {
       name: 'refund_cancels_esim',
       description:
-        'an eSIM refunded is cancelled at the partner (unless never allocated, or deleted from the phone before it carried data), and one cancelled is refunded',
+        'an eSIM refunded is cancelled at its partner (unless never allocated, or deleted from the phone before it carried data), and one cancelled is refunded',
       breaches: cancelled,
     },
     {
       name: 'top_up_applied_once',
       description:
-        'a delivered top-up was applied exactly once at the partner, one not delivered never; the eSIM holds its plan plus the delivered top-ups',
+        "a delivered top-up was applied exactly once at the eSIM's partner, one not delivered never (where its requests name the top-up); the eSIM holds its plan plus the delivered top-ups",
       breaches: topUps,
     },
     {

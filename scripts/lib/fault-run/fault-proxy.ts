@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
+import { setReachable } from '../../../stand-ins/http-parts.ts';
 import type { Random } from './random.ts';
 
 /**
@@ -18,7 +19,9 @@ import type { Random } from './random.ts';
  * - `slow_answer`: forwarded and answered, but the answer is held past the client's timeout;
  * - `error_before`: a 5xx answered without forwarding (nothing applied);
  * - `error_after`: forwarded and applied, then a 5xx answered instead of the provider's answer.
- * It counts each kind injected. Requests the `eligible` test refuses are only forwarded.
+ * It counts each kind injected. Requests the `eligible` test refuses are only forwarded. `setDown`
+ * stands for an outage of the provider: the proxy stops listening (connections refused) and drops
+ * the open ones, until it is set up again.
  */
 export const FAULT_KINDS = ['lost_answer', 'slow_answer', 'error_before', 'error_after'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -52,6 +55,8 @@ export interface FaultProxy {
   readonly requests: number;
   /** While false, every request is forwarded untouched (the run's end). */
   enabled: boolean;
+  /** The provider down (true: every connection refused, the open ones dropped) or up again. */
+  setDown(down: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -198,10 +203,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     set enabled(value: boolean) {
       enabled = value;
     },
+    setDown: (down) => setReachable(server, port, !down),
     close: () =>
       new Promise<void>((done) => {
         for (const timer of held) clearTimeout(timer);
-        server.close(() => done());
+        if (!server.listening) done();
+        else server.close(() => done());
         for (const socket of sockets) socket.destroy();
         agent.destroy();
       }),
@@ -212,6 +219,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 export const partnerErrorAnswer = (status: number) => ({
   contentType: 'application/json',
   body: JSON.stringify({ success: false, errorCode: '000001', errorMsg: `Server error (fault proxy, HTTP ${status})`, obj: null }),
+});
+
+/** eSIM Go's error answer (`{ message }`, its API reference's ErrorResponse). */
+export const esimGoErrorAnswer = (status: number) => ({
+  contentType: 'application/json',
+  body: JSON.stringify({ message: `Internal Server Error (fault proxy, HTTP ${status})` }),
 });
 
 /** Stripe's api_error body. */

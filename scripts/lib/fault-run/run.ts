@@ -7,7 +7,10 @@ import { migrate } from '../../../src/server/db/migrate.ts';
 import { openPostgres } from '../../../src/server/db/postgres.ts';
 import { auditDatabase, AUDIT_GRACE_MS, type AuditFinding } from '../../../src/server/orders/audit.ts';
 import { sellablePlans } from '../../../src/server/orders/plans.ts';
+import { marginHolds, pricingFor } from '../../../src/pricing/pricing.ts';
 import { createEsimAccessPartner } from '../../../src/server/partner/esim-access/adapter.ts';
+import { createEsimGoPartner } from '../../../src/server/partner/esim-go/adapter.ts';
+import { ESIM_GO_BUDGET } from '../../../src/server/partner/esim-go/config.ts';
 import { createStripe } from '../../../src/server/payments/stripe.ts';
 import { STAND_IN_SECRET_KEY } from '../../../stand-ins/stripe/server.ts';
 import { startAuthEmulator } from '../auth-emulator.ts';
@@ -16,6 +19,7 @@ import { throwawayAlertEnv } from '../throwaway-alert-keys.ts';
 import { runBuyers, type BuyerStats } from './buyers.ts';
 import { blockChecks, crossCheck, duplicateEmails, type BlockFigures, type CrossCheck } from './checks.ts';
 import {
+  esimGoErrorAnswer,
   FAULT_KINDS,
   partnerErrorAnswer,
   startFaultProxy,
@@ -26,7 +30,8 @@ import {
 import { standInEnv } from '../stand-in-env.ts';
 import { createFleet } from './fleet.ts';
 import { between, seeded } from './random.ts';
-import { ESIM_ACCESS } from '../../../src/server/partner/registry.ts';
+import { ESIM_GO } from '../../../src/server/partner/registry.ts';
+import { esimAccessAtRun, esimGoAtRun } from './partners.ts';
 import { startStandIns } from './stand-ins.ts';
 
 /**
@@ -34,8 +39,9 @@ import { startStandIns } from './stand-ins.ts';
  * buy, top up and refund through a round-robin front in front of shop API processes on one real
  * PostgreSQL server, which are killed with SIGKILL at random moments and started again (two of
  * them for the middle half of the run), while fault proxies in front of the Stripe stand-in's API
- * and the eSIM Access stand-in lose answers, hold them past the client's timeout and answer 5xx
- * before or after forwarding. Some buyers replace or exchange their eSIM, with refunds racing them
+ * and both partners' (eSIM Access, eSIM Go) lose answers, hold them past the client's timeout and
+ * answer 5xx before or after forwarding; eSIM Access is down altogether for a while in the middle
+ * (issue 48), when orders go to eSIM Go. Some buyers replace or exchange their eSIM, with refunds racing them
  * (issue 46): a purchase ends in one outcome. Then faults off, every instance up, the reconcile job until nothing
  * is due, and the checks: the order audit and the cross-checks against the stand-ins.
  */
@@ -51,6 +57,8 @@ export interface FaultRunOptions {
   topUpShare?: number;
   /** Milliseconds from the fleet being whole again (every wanted instance up) to the next kill, at random in this range. */
   killEveryMs?: [number, number];
+  /** How long eSIM Access is down, from when 30 % of the orders have started (default 60 s; 0: no outage). */
+  outageMs?: number;
   /** When the first kill comes, after the buying starts. */
   firstKillMs?: number;
   /** No purchase starts after this long of buying (a bounded run, for the test); default: all start. */
@@ -74,10 +82,16 @@ export interface FaultRunReport {
   faults: {
     stripe: FaultCounts;
     partner: FaultCounts;
+    esimGo: FaultCounts;
     stripeOperatorRefunds: FaultCounts;
     stripeRequests: number;
     partnerRequests: number;
+    esimGoRequests: number;
   };
+  /** eSIM Access's outage (every connection refused): how long it lasted. */
+  outage: { ms: number };
+  /** eSIM orders by the partner that delivered them, and those that went to a second partner after a first. */
+  partners: { delivered: Record<string, number>; failedOver: number; orphansReleased: number };
   kills: number;
   starts: number;
   /** Front: requests answered, lost with a killed instance, refused with none up. */
@@ -121,6 +135,9 @@ async function within(promise: Promise<unknown>, ms: number): Promise<void> {
 }
 const PARTNER_ACCOUNT = { accessCode: 'fault-run-access-code', secretKey: 'fault-run-secret-key' };
 const PARTNER_WEBHOOK_TOKEN = 'fault-run-partner-webhook-token';
+const ESIM_GO_API_KEY = 'fault-run-esim-go-api-key';
+/** eSIM Go's orphans (a transaction's answer lost before its label) are looked for every 2 s once 20 s old, not hourly once an hour old. */
+const ORPHANS = { everyMs: 2_000, settleMs: 20_000 };
 const RECONCILE_TOKEN = 'fault-run-reconcile-token';
 /** The shop's timeouts for the run: short, so that a held answer costs seconds. */
 const STRIPE_TIMEOUT_MS = 2_000;
@@ -180,13 +197,17 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       front,
       api,
       partner: partnerStandIn,
+      esimGo: esimGoStandIn,
       stripe: stripeStandIn,
       serve,
     } = await startStandIns(cleanup, {
       mailDir: join(logDir, 'mail'),
       partner: { ...PARTNER_ACCOUNT, allocationDelayMs: 500 },
       partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
+      // As strict as eSIM Go: 10 requests a second from one address, 429 above.
+      esimGo: { apiKey: ESIM_GO_API_KEY, rateLimit: { requests: ESIM_GO_BUDGET.requests, perMs: ESIM_GO_BUDGET.windowMs } },
     });
+    if (!esimGoStandIn) throw new Error('the eSIM Go stand-in did not start');
 
     const slowMs = Math.max(STRIPE_TIMEOUT_MS, PARTNER_TIMEOUT_MS) + 1_000;
     // Each upstream behind its own proxy with its own random stream, faulting only its API's calls.
@@ -228,6 +249,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     const partnerProxy = await faultyProxy('partner', partnerStandIn.url, '/api/v1/open/', partnerErrorAnswer, (path) =>
       path.endsWith('/esim/topup') ? Math.max(faultRate, TOP_UP_FAULT_RATE) : undefined,
     );
+    // eSIM Go's base URL ends in its version path, which the proxy passes on.
+    const esimGoUrl = new URL(esimGoStandIn.url);
+    const esimGoProxy = await faultyProxy('esim-go', esimGoUrl.origin, esimGoUrl.pathname, esimGoErrorAnswer);
 
     const instances = createFleet({
       size: INSTANCES,
@@ -240,11 +264,13 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
           partnerUrl: partnerProxy.url,
           partner: PARTNER_ACCOUNT,
           partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
+          esimGo: { url: `${esimGoProxy.url}${esimGoUrl.pathname}`, apiKey: ESIM_GO_API_KEY },
           smtpUrl: smtp.url,
           authHost,
         }),
         STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS),
         ESIM_ACCESS_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
+        ESIM_GO_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
         MAIL_FROM: 'Travel eSIM <orders@localhost>',
         SITE_URL: 'http://127.0.0.1:4321',
         RECONCILE_TOKEN,
@@ -263,6 +289,8 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
           // A payment page whose closing at Stripe met a fault (or whose claim died with its
           // instance) is tried again within seconds, not minutes, so the drain sees it closed.
           checkoutExpiryRetry: { delaysMs: [1_000, 2_000, 3_000], claimMs: 6_000 },
+          // eSIM Go's orphans looked for soon; a sweep's claim, its instance killed, lapses in 20 s (5 min in production).
+          reconcileTiming: { partnerOrphans: ORPHANS, sweepLeaseMs: 20_000 },
         }),
       },
     });
@@ -319,23 +347,44 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       });
     }, 2_000);
     sampler.unref();
+    // eSIM Access down for a while once 30 % of the orders have started.
+    const outageMs = options.outageMs ?? 60_000;
+    const outage = { started: 0, ended: 0, timer: undefined as NodeJS.Timeout | undefined };
     const report = setInterval(() => {
       log(
         `  ${Math.round((Date.now() - started) / 1000)} s: ${progress}/${options.orders} eSIM orders started; ` +
-          `instances up ${instances.urls().length}; kills ${instances.kills}; faults stripe ${sum(stripeProxy.counts)} partner ${sum(partnerProxy.counts)}` +
+          `instances up ${instances.urls().length}; kills ${instances.kills}; faults stripe ${sum(stripeProxy.counts)} eSIM Access ${sum(partnerProxy.counts)} eSIM Go ${sum(esimGoProxy.counts)}` +
+          (outage.started && !outage.ended ? '; eSIM Access DOWN' : '') +
           (lastSlots ? `; partner budget slots held ${lastSlots.held}, ${lastSlots.stranded} of them stranded by killed instances` : ''),
       );
     }, 10_000);
     report.unref();
 
-    // The plans eSIM Access sells: the fault run's shop has no other partner (yet).
-    const plans = [...sellablePlans(embeddedSnapshot()).values()].filter((plan) => plan.pkg.offers.some((o) => o.partner === ESIM_ACCESS));
+    // The plans eSIM Go sells at a margin that holds (nearly all of them eSIM Access's too, which is
+    // cheaper): each order goes to the cheapest healthy partner, so eSIM Access's outage moves orders to eSIM Go.
+    const snapshot = embeddedSnapshot();
+    const euros = pricingFor('EUR', snapshot.exchangeRates.applied);
+    const plans = [...sellablePlans(snapshot).values()].filter((plan) =>
+      plan.pkg.offers.some((o) => o.partner === ESIM_GO && marginHolds(plan.price.amountMinor, o.wholesaleUsdE4, euros)),
+    );
+    const partners = [
+      esimAccessAtRun(partnerStandIn, createEsimAccessPartner({ ...PARTNER_ACCOUNT, baseUrl: partnerStandIn.url })),
+      esimGoAtRun(esimGoStandIn, createEsimGoPartner({ apiKey: ESIM_GO_API_KEY, baseUrl: esimGoStandIn.url })),
+    ];
+    const endOutage = async () => {
+      clearTimeout(outage.timer);
+      if (outage.started && !outage.ended) {
+        outage.ended = Date.now();
+        await partnerProxy.setDown(false);
+        log(`  eSIM Access up again after ${Math.round((outage.ended - outage.started) / 1000)} s`);
+      }
+    };
     let buyers: BuyerStats;
     try {
       buyers = await runBuyers({
         api,
         authHost,
-        partner: partnerStandIn,
+        partners,
         plans,
         random: seeded(seed, 'buyers'),
         orders: options.orders,
@@ -356,10 +405,17 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         onOrderStarted: (n) => {
           progress = n;
           wanted = n > options.orders * 0.25 && n <= options.orders * 0.75 ? 2 : 1;
+          if (outageMs > 0 && !outage.started && n >= options.orders * 0.3) {
+            void partnerProxy.setDown(true);
+            outage.started = Date.now();
+            outage.timer = setTimeout(() => void endOutage(), outageMs);
+            log(`  eSIM Access DOWN for ${Math.round(outageMs / 1000)} s`);
+          }
         },
       });
     } finally {
       stopChaos = true;
+      await endOutage();
       await chaosLoop;
       clearInterval(report);
       clearInterval(sampler);
@@ -371,6 +427,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     // The end: faults off, every instance up, Stripe's webhooks delivered, the reconcile job until nothing is due.
     stripeProxy.enabled = false;
     partnerProxy.enabled = false;
+    esimGoProxy.enabled = false;
     const drainStarted = Date.now();
     await Promise.all(Array.from({ length: INSTANCES }, (_, i) => instances.start(i)));
     const drainTimeoutMs = options.drainTimeoutMs ?? 180_000;
@@ -387,6 +444,13 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         .then(async (r) => (r.ok ? ((await r.json()) as { handled: number }).handled : -1))
         .catch(() => -1);
       left = await outstanding(db);
+      // eSIM Go's orphans are looked for once ORPHANS.settleMs old: the sweep must have run without a failure since its last order was.
+      const lastOrderAt = esimGoStandIn.ordersPlaced().at(-1)?.placedAt.getTime() ?? 0;
+      const [orphans] = await db.query<{ at: Date; attempts: number }>(
+        `SELECT updated_at AS at, attempts FROM jobs WHERE key = 'sweep:partner_orphans'`,
+      );
+      if (lastOrderAt && (!orphans || orphans.attempts > 0 || orphans.at.getTime() < lastOrderAt + ORPHANS.settleMs))
+        left.push(`eSIM Go's orphans not yet looked for since its last order was ${ORPHANS.settleMs / 1000} s old`);
       quiet = handled === 0 && left.length === 0 ? quiet + 1 : 0;
       if (quiet >= 2) {
         settled = true;
@@ -402,10 +466,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     // The audit, as if its grace for work in flight had passed: nothing may be left in flight.
     const audit = await auditDatabase(db, new Date(Date.now() + AUDIT_GRACE_MS + 60_000));
     const stripe = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: stripeStandIn.url });
-    const partner = createEsimAccessPartner({ ...PARTNER_ACCOUNT, baseUrl: partnerStandIn.url });
     const blocked = await blockChecks(db);
     const checks = [
-      ...(await crossCheck({ db, stripe, stripeStandIn, partnerStandIn, partner, smtp, operatorClicks: buyers.operatorClicks })),
+      ...(await crossCheck({ db, stripe, stripeStandIn, partners, smtp, operatorClicks: buyers.operatorClicks })),
       ...blocked.checks,
     ];
 
@@ -442,7 +505,18 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
          count(*) FILTER (WHERE refunded)::int AS refunded
        FROM purchases`,
     );
+    const delivered: Record<string, number> = {};
+    for (const row of await db.query<{ partner: string; n: number }>(
+      `SELECT s.partner, count(*)::int AS n FROM orders o JOIN order_sourcing s ON s.order_id = o.id
+       WHERE o.kind = 'esim' AND o.state = 'delivered' GROUP BY s.partner ORDER BY s.partner`,
+    ))
+      delivered[row.partner] = row.n;
+    const [failedOver] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT order_id FROM partner_writes WHERE call = 'esim/order' GROUP BY order_id HAVING count(DISTINCT partner) > 1) f`,
+    );
+    const [orphans] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM partner_orphans WHERE outcome = 'released'`);
     const failures = [
+      ...(outageMs > 0 && !outage.started ? ['eSIM Access was never down: too few orders started'] : []),
       ...(settled ? [] : [`the reconcile job did not settle within ${Math.round(drainTimeoutMs / 1000)} s: ${left.join('; ')}`]),
       ...audit.findings.map((f) => `audit ${f.invariant}: ${f.orderNumber ?? '-'} ${f.state ?? '-'} ${f.detail}`),
       ...checks.flatMap((c) => c.breaches.map((b) => `${c.name}: ${b}`)),
@@ -464,10 +538,14 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       faults: {
         stripe: { ...stripeProxy.counts },
         partner: { ...partnerProxy.counts },
+        esimGo: { ...esimGoProxy.counts },
         stripeOperatorRefunds: { ...(stripeProxy.countsByTag['operator_refund'] ?? noFaults()) },
         stripeRequests: stripeProxy.requests,
         partnerRequests: partnerProxy.requests,
+        esimGoRequests: esimGoProxy.requests,
       },
+      outage: { ms: outage.ended - outage.started },
+      partners: { delivered, failedOver: failedOver!.n, orphansReleased: orphans!.n },
       kills: instances.kills,
       starts: instances.starts,
       front: { ...front.counts },
@@ -579,6 +657,13 @@ export function reportLines(r: FaultRunReport): string[] {
     `duration ${Math.round(r.durationMs / 1000)} s; logs and e-mails in ${r.logDir}`,
     `faults injected, Stripe API (${r.faults.stripeRequests} requests): ${counts(r.faults.stripe)}`,
     `faults injected, eSIM Access (${r.faults.partnerRequests} requests): ${counts(r.faults.partner)}`,
+    `faults injected, eSIM Go (${r.faults.esimGoRequests} requests): ${counts(r.faults.esimGo)}`,
+    `eSIM Access down (every connection refused) for ${Math.round(r.outage.ms / 1000)} s`,
+    `eSIM orders delivered by partner: ${
+      Object.entries(r.partners.delivered)
+        .map(([partner, n]) => `${partner} ${n}`)
+        .join(', ') || 'none'
+    }; ordered from a second partner after the first: ${r.partners.failedOver}; eSIMs bought by a lost answer and released (orphans): ${r.partners.orphansReleased}`,
     `API instances: ${r.kills} killed with SIGKILL, ${r.starts} started; front: ${r.front.answered} answered, ${r.front.lost} lost with a killed instance, ${r.front.noneUp} with none up`,
     `partner budget: up to ${r.partnerBudget.strandedMax} of its 8 slots (${r.partnerBudget.strandedMean} on average) held by requests of killed instances until their lease ran out`,
     `webhooks: Stripe ${r.webhooks.stripeEvents} events, ${r.webhooks.stripeFailedAttempts} failed attempts retried, ${r.webhooks.stripeNeverDelivered} given up by the stand-in (its retries span about 5 minutes here); partner ${r.webhooks.partnerSent} notifications, ${r.webhooks.partnerFailed} not answered 2xx (not retried; by status: ${

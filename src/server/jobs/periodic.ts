@@ -19,17 +19,17 @@ const SWEEP_LEASE_MS = 5 * 60_000;
  * the first time): claimed with SKIP LOCKED, so two instances never run one sweep at once. Answers
  * how many things they handled.
  */
-export async function runDueSweeps(db: Db, sweeps: readonly Sweep[]): Promise<number> {
+export async function runDueSweeps(db: Db, sweeps: readonly Sweep[], leaseMs = SWEEP_LEASE_MS): Promise<number> {
   let handled = 0;
   for (const sweep of sweeps) {
     const key = `sweep:${sweep.name}`;
-    let job = await claimIfDue(db, key, SWEEP_LEASE_MS);
+    let job = await claimIfDue(db, key, leaseMs);
     if (!job) {
       await db.query(`INSERT INTO jobs (kind, key, max_attempts) VALUES ('sweep', $1, $2) ON CONFLICT (key) DO NOTHING`, [
         key,
         SWEEP_MAX_ATTEMPTS,
       ]);
-      job = await claimIfDue(db, key, SWEEP_LEASE_MS);
+      job = await claimIfDue(db, key, leaseMs);
     }
     if (!job) continue;
     const claim = { id: job.id, lease: job.lease, revision: job.revision };

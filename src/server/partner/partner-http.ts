@@ -18,6 +18,8 @@ export type PartnerFailure = {
   retryable: boolean;
   cause?: unknown;
   waitMs?: number;
+  /** The connection was refused: the request never reached the partner, so nothing of it was applied. */
+  notSent?: boolean;
 };
 export type PartnerAttempt<T> = { ok: true; value: T } | ({ ok: false } & PartnerFailure);
 
@@ -47,10 +49,23 @@ export async function inTurn(
     const response = await send();
     return { ok: true, response, text: await response.text() };
   } catch (error) {
+    if (connectionRefused(error))
+      return { ok: false, reason: `not sent (${errorText(error)})`, retryable: true, cause: error, notSent: true };
     return { ok: false, reason: `no answer (${errorText(error)})`, retryable: true, cause: error };
   } finally {
     await done();
   }
+}
+
+/**
+ * Whether fetch failed because nothing listened at the partner's address (ECONNREFUSED, undici's
+ * `cause`; every address refused, for a name with several): no byte of the request left us. A reset,
+ * a time-out or a dropped answer may come after the partner read the request, and is not this.
+ */
+export function connectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof AggregateError) return cause.errors.length > 0 && cause.errors.every((e) => connectionRefused({ cause: e }));
+  return (cause as { code?: unknown } | undefined)?.code === 'ECONNREFUSED';
 }
 
 /** An answer's content read into ours: the reader's NotFound is 'not_found', any other failure an unexpected answer. */
@@ -75,13 +90,16 @@ export async function withRetries<T>(
   attempt: () => Promise<PartnerAttempt<T>>,
   mayRepeat: (failure: PartnerFailure) => boolean = () => true,
 ): Promise<T> {
+  // Not sent only if no try of it reached the partner.
+  let notSent = true;
   for (let attempts = 1; ; attempts++) {
     const result = await attempt();
     if (result.ok) return result.value;
+    notSent &&= result.notSent === true;
     const again = result.retryable && attempts <= call.retries && mayRepeat(result) && (result.waitMs ?? 0) <= (call.maxWaitMs ?? Infinity);
     if (!again) {
       const { code, kind, retryable, reason, cause } = result;
-      throw new PartnerError({ partner: call.partner, call: call.name, code, kind, retryable, attempts, reason }, { cause });
+      throw new PartnerError({ partner: call.partner, call: call.name, code, kind, retryable, attempts, reason, notSent }, { cause });
     }
     const backoff = Math.min(5_000, call.backoffMs * 2 ** (attempts - 1)) * (0.5 + Math.random() / 2);
     await new Promise((resolve) => setTimeout(resolve, Math.max(backoff, result.waitMs ?? 0)));

@@ -28,6 +28,8 @@ export class PartnerError extends Error {
   readonly retryable: boolean;
   /** How many requests were made before giving up. */
   readonly attempts: number;
+  /** No request of the call reached the partner (its connection refused every time): nothing was applied, though it did not say no. */
+  readonly notSent: boolean;
 
   /**
    * Whether the partner said no, in an answer we read: nothing was applied. Anything else (no
@@ -46,6 +48,7 @@ export class PartnerError extends Error {
       retryable: boolean;
       attempts: number;
       reason: string;
+      notSent?: boolean;
     },
     options?: ErrorOptions,
   ) {
@@ -60,5 +63,6 @@ export class PartnerError extends Error {
     this.kind = details.kind;
     this.retryable = details.retryable;
     this.attempts = details.attempts;
+    this.notSent = details.notSent ?? false;
   }
 }

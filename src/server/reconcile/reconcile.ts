@@ -39,6 +39,8 @@ export function createReconcileJob(deps: {
   providerAlertEmail: string | undefined;
   /** How long after its run each sweep is due again (default 0: at every tick; each has its own queue or gate too). */
   sweepEveryMs?: Partial<Record<SweepName, number>>;
+  /** Short timing for the fault run: partners' unclaimed purchases looked for often and young (default PARTNER_ORPHANS), and a sweep's claim, when its instance died, lapsing soon. */
+  timing?: ReconcileTiming;
 }): () => Promise<number> {
   const { db, stripe, partners, store, fulfilment, checkouts, alerts } = deps;
   const every = (name: SweepName) => deps.sweepEveryMs?.[name] ?? 0;
@@ -66,8 +68,8 @@ export function createReconcileJob(deps: {
     // Purchases at a partner no order claims (eSIM Go's unlabelled eSIMs), refunded to its balance: once an hour.
     {
       name: 'partner_orphans',
-      everyMs: deps.sweepEveryMs?.partner_orphans ?? PARTNER_ORPHANS.everyMs,
-      run: () => releasePartnerOrphans(db, partners),
+      everyMs: deps.sweepEveryMs?.partner_orphans ?? deps.timing?.partnerOrphans?.everyMs ?? PARTNER_ORPHANS.everyMs,
+      run: () => releasePartnerOrphans(db, partners, new Date(), deps.timing?.partnerOrphans?.settleMs),
     },
     // Alerts last: a failing mail relay or push service never holds up a delivery or a refund. The
     // provider's low-balance e-mail among them: each partner's balance read at most every 10 minutes across instances.
@@ -81,7 +83,13 @@ export function createReconcileJob(deps: {
     sweep('support_emails', () => sendDueSupportEmails(db, deps.mailer)),
     sweep('alerts', () => alerts.sweep()),
   ];
-  return async () => (await runDueSweeps(db, before)) + (await fulfilment.runDue()) + (await runDueSweeps(db, after));
+  const leaseMs = deps.timing?.sweepLeaseMs;
+  return async () => (await runDueSweeps(db, before, leaseMs)) + (await fulfilment.runDue()) + (await runDueSweeps(db, after, leaseMs));
+}
+
+export interface ReconcileTiming {
+  partnerOrphans?: { everyMs: number; settleMs: number };
+  sweepLeaseMs?: number;
 }
 
 export type SweepName =

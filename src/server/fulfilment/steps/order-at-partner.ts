@@ -49,7 +49,8 @@ async function nextOffer(
  * Orders the eSIM at the partner, at most the price it was sold at (the partner refuses a higher
  * one). A partner paused for want of balance, or whose circuit breaker is open, is passed over
  * before anything is sent when another can deliver the plan. A refusal another partner may not
- * share (FAILOVER) sends the order to the next partner whose margin holds, in the same try: the
+ * share (FAILOVER), or a send whose connection was refused (the partner is down: nothing reached
+ * it), sends the order to the next partner whose margin holds, in the same try: the
  * first partner's write is settled refused (nothing applied) before the second is sent, so an order
  * never has two eSIMs; a refusal for want of balance pauses that partner too (sales-pause.ts). In a
  * rush, an order whose partner's requests wait longer than PARTNER_BUSY_AFTER_SECONDS goes, before
@@ -116,12 +117,15 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
     } catch (error) {
       // Refused after an unknown earlier try: the refusal may be 'that order exists'.
       partnerOrderNo = refused(error) ? ((await lookUp()) ?? null) : null;
+      // Its connection refused: the request never reached the partner (down), so nothing was applied either.
+      const notSent = error instanceof PartnerError && error.notSent;
       if (!partnerOrderNo) {
-        if (!refused(error) || earlier) throw error;
-        // Refused, nothing applied: settled so, and the order goes to the next partner if one can deliver it.
+        if ((!refused(error) && !notSent) || earlier) throw error;
+        // Refused or not sent, nothing applied: settled so, and the order goes to the next partner if one can deliver it.
         const next = await lease.write(async (tx) => {
-          await partnerWrites.settle(tx, write, 'refused', error.code ?? error.message);
+          await partnerWrites.settle(tx, write, 'refused', notSent ? error.message : (error.code ?? error.message));
           if (error.kind === 'insufficient_balance') await pauseSales(tx, order.partner, order.wholesale_usd_e4);
+          if (notSent) return switchToNext(ctx, tx, order, { healthy: true });
           return FAILOVER.has(error.kind!) ? switchToNext(ctx, tx, order) : undefined;
         });
         if (!next) throw error;

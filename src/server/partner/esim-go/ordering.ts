@@ -69,17 +69,24 @@ export async function orderEsim(
     );
   }
   const placed = await call(order('transaction'), (json) => OrderAnswer.parse(json), { repeatable: false });
-  const [iccid] = iccidsOf(placed).length > 0 ? iccidsOf(placed) : await iccidsOfReference(call, placed.orderReference);
-  if (!iccid) {
-    throw new PartnerError({
-      partner: PARTNER,
-      call: 'POST /orders',
-      retryable: true,
-      attempts: 1,
-      reason: `order ${placed.orderReference} names no eSIM yet: it cannot be tagged with ${transactionId}`,
-    });
+  try {
+    const [iccid] = iccidsOf(placed).length > 0 ? iccidsOf(placed) : await iccidsOfReference(call, placed.orderReference);
+    if (!iccid) throw new Error(`order ${placed.orderReference} names no eSIM yet: it cannot be tagged with ${transactionId}`);
+    await tag(call, iccid, transactionId);
+  } catch (error) {
+    // Bought: whatever fails after the transaction leaves the order in doubt (never refused, never
+    // 'not sent'), settled by reading the tag back or, untagged, released as an orphan.
+    throw new PartnerError(
+      {
+        partner: PARTNER,
+        call: 'POST /orders',
+        retryable: true,
+        attempts: 1,
+        reason: error instanceof Error ? error.message : String(error),
+      },
+      { cause: error },
+    );
   }
-  await tag(call, iccid, transactionId);
   return { partnerOrderNo: placed.orderReference };
 }
 
