@@ -395,7 +395,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('alerts on $name', (drive
     // The partner's figures come anyway (a late hint): nothing is due for a refunded eSIM.
     await bed.db.query('UPDATE esims SET used_bytes = total_bytes WHERE esim_tran_no = $1', [esim]);
     bed.handler.alerts.usageHint({ partner: 'esim-access', esim_tran_no: esim });
-    await bed.handler.alerts.check([esim]);
+    await bed.handler.alerts.check([{ partner: 'esim-access', esim_tran_no: esim }]);
     await new Promise((r) => setTimeout(r, 2_000));
     await bed.handler.alerts.sweep();
     await settle();

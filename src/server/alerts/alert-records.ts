@@ -5,6 +5,7 @@ import type { AlertKey, AlertRecord, AlertRecords, ChannelState } from './alert-
 import type { AlertFacts } from './messages.ts';
 
 interface Row {
+  partner: string;
   esim_tran_no: string;
   kind: AlertKind;
   round: string;
@@ -15,6 +16,7 @@ interface Row {
 }
 
 const record = (row: Row): AlertRecord => ({
+  partner: row.partner,
   esimTranNo: row.esim_tran_no,
   kind: row.kind,
   round: row.round,
@@ -30,9 +32,9 @@ const record = (row: Row): AlertRecord => ({
  */
 const ALERT_SEND_LEASE_MS = 15 * 60_000;
 
-const KEY = 'esim_tran_no = $1 AND kind = $2 AND round = $3';
-const keyValues = (key: AlertKey) => [key.esimTranNo, key.kind, key.round];
-const RETURNED = 'esim_tran_no, kind, round, order_id, facts, email_state, push_state';
+const KEY = 'esim_tran_no = $1 AND kind = $2 AND round = $3 AND partner = $4';
+const keyValues = (key: AlertKey) => [key.esimTranNo, key.kind, key.round, key.partner];
+const RETURNED = 'partner, esim_tran_no, kind, round, order_id, facts, email_state, push_state';
 
 /** The alerts' SQL: the once-only claim, each channel's state, what the reconcile job picks up. */
 export function createAlertRecords(db: Queryable): AlertRecords {
@@ -43,8 +45,8 @@ export function createAlertRecords(db: Queryable): AlertRecords {
      */
     async claim(alert: AlertRecord): Promise<boolean> {
       const rows = await db.query(
-        `INSERT INTO esim_alerts (esim_tran_no, kind, round, order_id, facts, email_state, push_state, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() + $8 * interval '1 millisecond') ON CONFLICT DO NOTHING RETURNING 1`,
+        `INSERT INTO esim_alerts (esim_tran_no, kind, round, partner, order_id, facts, email_state, push_state, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, now() + $9 * interval '1 millisecond') ON CONFLICT DO NOTHING RETURNING 1`,
         [...keyValues(alert), alert.orderId, JSON.stringify(alert.facts), alert.states.email, alert.states.push, ALERT_SEND_LEASE_MS],
       );
       return rows.length === 1;
@@ -52,7 +54,7 @@ export function createAlertRecords(db: Queryable): AlertRecords {
 
     /** A channel sent, or skipped after all (turned off meanwhile, no device left, the order refunded). */
     async settle(key: AlertKey, channel: AlertChannel, state: 'sent' | 'skipped'): Promise<void> {
-      await db.query(`UPDATE esim_alerts SET ${channel}_state = $4, updated_at = now() WHERE ${KEY}`, [...keyValues(key), state]);
+      await db.query(`UPDATE esim_alerts SET ${channel}_state = $5, updated_at = now() WHERE ${KEY}`, [...keyValues(key), state]);
     },
 
     /**
@@ -62,14 +64,14 @@ export function createAlertRecords(db: Queryable): AlertRecords {
      */
     async failed(key: AlertKey, error: string, backoff: { firstWaitMs: number; maxAttempts: number }): Promise<boolean> {
       // SET reads the row as it was: attempts before this one.
-      const last = 'attempts + 1 >= $6';
+      const last = 'attempts + 1 >= $7';
       const rows = await db.query<{ given_up: boolean }>(
         `UPDATE esim_alerts SET attempts = attempts + 1, updated_at = now(),
-           last_error = CASE WHEN ${last} THEN 'given up after ' || (attempts + 1) || ' attempts: ' ELSE '' END || $4,
-           next_attempt_at = now() + $5::double precision * power(2, attempts) * interval '1 millisecond',
+           last_error = CASE WHEN ${last} THEN 'given up after ' || (attempts + 1) || ' attempts: ' ELSE '' END || $5,
+           next_attempt_at = now() + $6::double precision * power(2, attempts) * interval '1 millisecond',
            email_state = CASE WHEN ${last} AND email_state = 'pending' THEN 'given_up' ELSE email_state END,
            push_state = CASE WHEN ${last} AND push_state = 'pending' THEN 'given_up' ELSE push_state END
-         WHERE ${KEY} RETURNING attempts >= $6 AS given_up`,
+         WHERE ${KEY} RETURNING attempts >= $7 AS given_up`,
         [...keyValues(key), error.slice(0, 500), backoff.firstWaitMs, backoff.maxAttempts],
       );
       return rows[0]?.given_up === true;
@@ -83,11 +85,11 @@ export function createAlertRecords(db: Queryable): AlertRecords {
     async takeRetries(withinMs: number, limit = 20): Promise<AlertRecord[]> {
       const rows = await db.query<Row>(
         `UPDATE esim_alerts a SET updated_at = now(), next_attempt_at = now() + $3 * interval '1 millisecond'
-         FROM (SELECT esim_tran_no, kind, round FROM esim_alerts
+         FROM (SELECT partner, esim_tran_no, kind, round FROM esim_alerts
                WHERE (email_state = 'pending' OR push_state = 'pending')
                  AND created_at > now() - $1 * interval '1 millisecond' AND next_attempt_at <= now()
                ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
-         WHERE a.esim_tran_no = due.esim_tran_no AND a.kind = due.kind AND a.round = due.round
+         WHERE a.partner = due.partner AND a.esim_tran_no = due.esim_tran_no AND a.kind = due.kind AND a.round = due.round
          RETURNING ${RETURNED.replaceAll(/(\w+)/g, 'a.$1')}`,
         [withinMs, limit, ALERT_SEND_LEASE_MS],
       );
@@ -118,18 +120,17 @@ export function createAlertRecords(db: Queryable): AlertRecords {
      * the partner did not send (or we did not get) costs the traveller nothing. The round is the
      * end as toISOString() writes it (thresholds.ts).
      */
-    async validityDue(leftMs: number, limit = 50): Promise<string[]> {
-      const rows = await db.query<{ esim_tran_no: string }>(
-        `SELECT e.esim_tran_no FROM esims e JOIN orders o ON o.id = e.order_id
+    async validityDue(leftMs: number, limit = 50): Promise<EsimKey[]> {
+      return db.query<EsimKey>(
+        `SELECT e.partner, e.esim_tran_no FROM esims e JOIN orders o ON o.id = e.order_id
          WHERE o.kind = 'esim' AND o.state = 'delivered' AND o.uid IS NOT NULL AND e.installed
            AND e.status NOT IN ('cancelled', 'expired')
            AND e.expires_at > now() AND e.expires_at <= now() + $1 * interval '1 millisecond'
-           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.esim_tran_no = e.esim_tran_no AND a.kind = 'validity_1_day'
+           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.partner = e.partner AND a.esim_tran_no = e.esim_tran_no AND a.kind = 'validity_1_day'
              AND a.round = to_char(e.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
          ORDER BY e.expires_at LIMIT $2`,
         [leftMs, limit],
       );
-      return rows.map((r) => r.esim_tran_no);
     },
 
     /**
@@ -145,7 +146,8 @@ export function createAlertRecords(db: Queryable): AlertRecords {
            AND (t.trip_starts_on::date)::timestamp AT TIME ZONE 'UTC' + ($1 + $2) * interval '1 millisecond' > now()
            AND e.used_bytes = 0 AND e.status NOT IN ('cancelled', 'expired')
            AND (e.usage_checked_at IS NULL OR e.usage_checked_at < now() - $3 * interval '1 millisecond')
-           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.esim_tran_no = e.esim_tran_no AND a.kind = 'not_connected' AND a.round = t.trip_starts_on)
+           AND NOT EXISTS (SELECT 1 FROM esim_alerts a WHERE a.partner = e.partner AND a.esim_tran_no = e.esim_tran_no AND a.kind = 'not_connected'
+             AND a.round = t.trip_starts_on)
          LIMIT $4`,
         [afterStartMs, withinMs, freshMs, limit],
       );

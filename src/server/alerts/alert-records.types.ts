@@ -2,8 +2,9 @@ import type { EsimKey } from '../esims/store.types.ts';
 import type { AlertChannel, AlertKind } from '../../contract/shop-api.ts';
 import type { AlertFacts } from './messages.ts';
 
-/** One alert: at most once per eSIM, kind and round (migration 0011, esim_alerts). */
+/** One alert: at most once per eSIM (its partner and id), kind and round (migrations 0011 and 0050, esim_alerts). */
 export interface AlertKey {
+  partner: string;
   esimTranNo: string;
   kind: AlertKind;
   round: string;
@@ -34,7 +35,7 @@ export interface AlertRecords {
   /** Delivered orders whose 'ready' push is due and was never claimed (its timer lost with a restart). */
   readyDue(afterMs: number, withinMs: number, limit?: number): Promise<string[]>;
   /** Installed eSIMs in their last `leftMs` whose '1 day left' for that end was never claimed. */
-  validityDue(leftMs: number, limit?: number): Promise<string[]>;
+  validityDue(leftMs: number, limit?: number): Promise<EsimKey[]>;
   /** eSIMs still offline in their trip's check window, not told and not read within `freshMs`. */
   tripCheckDue(afterStartMs: number, withinMs: number, freshMs: number, limit?: number): Promise<EsimKey[]>;
   /** The buyer saw these delivered eSIMs: no 'ready' push for them. */

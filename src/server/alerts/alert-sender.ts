@@ -4,7 +4,7 @@ import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind 
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Db } from '../db/db.types.ts';
-import type { EsimRow, EsimStore } from '../esims/store.types.ts';
+import type { EsimKey, EsimRow, EsimStore } from '../esims/store.types.ts';
 import { topUpSupported } from '../esims/view.ts';
 import type { Mailer } from '../mail/mailer.types.ts';
 import { createOrderStore } from '../orders/store.ts';
@@ -153,13 +153,13 @@ export function createAlertSender(options: AlertSenderOptions, records: AlertRec
   /** Claims the alert (once per eSIM, kind and round), then sends it. */
   async function raise(order: OrderRow, esim: EsimRow, due: DueAlert): Promise<void> {
     const states = await channelStates(preferences, order, due.kind);
-    const alert: AlertRecord = { esimTranNo: esim.esim_tran_no, ...due, orderId: order.id, states };
+    const alert: AlertRecord = { partner: esim.partner, esimTranNo: esim.esim_tran_no, ...due, orderId: order.id, states };
     if (await records.claim(alert)) await send(order, alert);
   }
 
   /** The eSIM's alerts due now (its usage or state was just stored), each raised. */
-  async function checkOne(esimTranNo: string, now: Date): Promise<void> {
-    const esim = await esims.byTranNo(esimTranNo);
+  async function checkOne(key: EsimKey, now: Date): Promise<void> {
+    const esim = await esims.byKey(key);
     const order = esim && (await orders.byId(db, esim.order_id));
     if (!esim || !order) return;
     const dataKind = options.dataKindOf?.(order.plan.id) ?? 'total';
@@ -179,7 +179,7 @@ export function createAlertSender(options: AlertSenderOptions, records: AlertRec
   /** A pending alert the job picked up: sent again unless it should no longer go (refunded, deleted, turned off meanwhile). */
   async function retry(alert: AlertRecord): Promise<void> {
     const order = await orders.byId(db, alert.orderId);
-    const esim = await esims.byTranNo(alert.esimTranNo);
+    const esim = await esims.byKey({ partner: alert.partner, esim_tran_no: alert.esimTranNo });
     const may = order && esim && alertable(order, esim) ? await channelStates(preferences, order, alert.kind) : undefined;
     const states = { ...alert.states };
     for (const channel of ALERT_CHANNELS) {

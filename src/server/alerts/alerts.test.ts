@@ -103,6 +103,8 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     return { alerts, mails, pushes, usageCalls, figures, failing, pushGate };
   }
 
+  /** An eSIM at eSIM Access by its id, as the alerts are told of it. */
+  const at = (tranNo: string) => ({ partner: ESIM_ACCESS, esim_tran_no: tranNo });
   const records = (tranNo: string) =>
     db.query<{ kind: AlertKind; round: string; email_state: string; push_state: string; attempts: number }>(
       'SELECT kind, round, email_state, push_state, attempts FROM esim_alerts WHERE esim_tran_no = $1 ORDER BY created_at, kind',
@@ -112,8 +114,8 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
   it('claims each alert once however many checks race for it', async () => {
     const { alerts, mails, pushes } = engine();
     const { tranNo, uid } = await esimInUse({ used: Math.round(0.85 * GB) });
-    await Promise.all([alerts.check([tranNo]), alerts.check([tranNo]), alerts.check([tranNo, tranNo])]);
-    await alerts.check([tranNo]);
+    await Promise.all([alerts.check([at(tranNo)]), alerts.check([at(tranNo)]), alerts.check([at(tranNo), at(tranNo)])]);
+    await alerts.check([at(tranNo)]);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     expect(pushes).toEqual([{ uid, message: expect.objectContaining({ kind: 'data_80', lang: 'de' }) as unknown }]);
@@ -123,17 +125,17 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
   it('sends the data alerts again after a top-up, in a new round', async () => {
     const { alerts, mails } = engine();
     const { tranNo } = await esimInUse({ used: Math.round(0.85 * GB) });
-    await alerts.check([tranNo]);
-    await createEsimStore(db).recordTopUp(db, tranNo, {
+    await alerts.check([at(tranNo)]);
+    await createEsimStore(db).recordTopUp(db, at(tranNo), {
       totalBytes: 2 * GB,
       usedBytes: Math.round(0.85 * GB),
       validityDays: 14,
       expiresAt: null,
     });
-    await alerts.check([tranNo]);
+    await alerts.check([at(tranNo)]);
     expect(mails).toHaveLength(1);
     await db.query('UPDATE esims SET used_bytes = $2 WHERE esim_tran_no = $1', [tranNo, Math.round(1.7 * GB)]);
-    await alerts.check([tranNo]);
+    await alerts.check([at(tranNo)]);
     expect((await records(tranNo)).map((r) => `${r.kind} ${r.round}`)).toEqual(['data_80 data:0', 'data_80 data:1']);
     expect(mails).toHaveLength(2);
   });
@@ -141,12 +143,12 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
   it('sends nothing once a refund is asked for, and drops a pending send whose order was refunded meanwhile', async () => {
     const { alerts, mails, pushes, failing } = engine();
     const asked = await esimInUse({ used: GB, state: 'refund_requested' });
-    await alerts.check([asked.tranNo]);
+    await alerts.check([at(asked.tranNo)]);
     expect(await records(asked.tranNo)).toEqual([]);
 
     const later = await esimInUse({ used: GB });
     failing.mail = true;
-    await alerts.check([later.tranNo]);
+    await alerts.check([at(later.tranNo)]);
     expect(await records(later.tranNo)).toEqual([
       { kind: 'data_used_up', round: 'data:0', email_state: 'pending', push_state: 'sent', attempts: 1 },
     ]);
@@ -164,7 +166,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const { tranNo } = await esimInUse({ used: Math.round(0.9 * GB) });
     const other = await esimInUse({ used: Math.round(0.9 * GB) });
     failing.mail = true;
-    await alerts.check([tranNo, other.tranNo]);
+    await alerts.check([at(tranNo), at(other.tranNo)]);
     const [why] = await db.query<{ last_error: string }>('SELECT last_error FROM esim_alerts WHERE esim_tran_no = $1', [tranNo]);
     expect(why!.last_error).toContain('relay down');
     failing.mail = false;
@@ -226,7 +228,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const { alerts, pushes, failing } = engine({ retryFirstWaitMs: 60_000 });
     failing.push = true;
     const { tranNo, uid } = await esimInUse({ used: Math.round(0.85 * GB) });
-    await alerts.check([tranNo]);
+    await alerts.check([at(tranNo)]);
     const row = async () =>
       (
         await db.query<{ attempts: number; email_state: string; push_state: string; last_error: string; wait_ms: number }>(
@@ -267,7 +269,7 @@ describe.each(databaseDrivers())('alerts engine on $name', (driver) => {
     const { alerts, pushes, failing, pushGate } = engine();
     failing.push = true;
     const esims = await Promise.all(Array.from({ length: ALERT_SENDS_AT_ONCE + 2 }, () => esimInUse({ used: Math.round(0.85 * GB) })));
-    await alerts.check(esims.map((e) => e.tranNo));
+    await alerts.check(esims.map((e) => at(e.tranNo)));
     failing.push = false;
     // A push service that does not answer until let go.
     let letGo!: () => void;

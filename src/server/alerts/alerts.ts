@@ -75,8 +75,8 @@ export function createAlerts(options: AlertsOptions): Alerts {
         failed = error;
         continue;
       }
-      for (const usage of usages) await esims.recordUsage(usage);
-      await check(batch);
+      for (const usage of usages) await esims.recordUsage(partner, usage);
+      await check(batch.map((esim_tran_no) => ({ partner, esim_tran_no })));
     }
     if (failed) throw failed;
   }
@@ -97,11 +97,12 @@ export function createAlerts(options: AlertsOptions): Alerts {
   }
 
   /** Usage or state of these eSIMs was just stored: sends what is due. Never rejects; the work is tracked for `settle`. */
-  function check(esimTranNos: readonly string[]): Promise<void> {
+  function check(keys: readonly EsimKey[]): Promise<void> {
     const now = new Date();
+    const unique = new Map(keys.map(({ partner, esim_tran_no }) => [`${partner} ${esim_tran_no}`, { partner, esim_tran_no }]));
     return track(
       (async () => {
-        for (const esimTranNo of new Set(esimTranNos)) await checkOne(esimTranNo, now);
+        for (const key of unique.values()) await checkOne(key, now);
       })(),
       'check failed',
     );

@@ -35,13 +35,13 @@ async function withFreshUsage(deps: FreshUsageDeps, owned: OwnedEsim[], uid: str
   try {
     for (const [partner, ofPartner] of Map.groupBy(stale, (esim) => esim.partner)) {
       const tranNos = ofPartner.map((esim) => esim.esim_tran_no);
-      for (const usage of await partners.of(partner).usage(tranNos, forAWaitingBuyer())) await esims.recordUsage(usage);
+      for (const usage of await partners.of(partner).usage(tranNos, forAWaitingBuyer())) await esims.recordUsage(partner, usage);
     }
   } catch (error) {
     console.error('esims: the partner could not refresh', stale.length, 'eSIMs:', error instanceof Error ? error.message : error);
     return owned;
   }
-  void alerts.check(stale.map((esim) => esim.esim_tran_no));
+  void alerts.check(stale);
   return esims.ownedBy(uid);
 }
 

@@ -15,7 +15,7 @@ export async function readAtPartner(
   try {
     const esim = found.esim!;
     const answer = await deps.partners.of(esim.partner).queryProfiles({ esimTranNo: esim.esim_tran_no }, forAWaitingBuyer());
-    if (answer.status === 'ready') for (const profile of answer.profiles) await deps.esims.refresh(profile);
+    if (answer.status === 'ready') for (const profile of answer.profiles) await deps.esims.refresh(esim.partner, profile);
   } catch (error) {
     console.error('esims: the partner could not say', found.esim!.esim_tran_no, error instanceof Error ? error.message : error);
     return undefined;

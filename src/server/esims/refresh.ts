@@ -18,14 +18,14 @@ export async function refreshEsims(
   if (keys.length === 0) return;
   for (const { partner, esim_tran_no: esimTranNo } of keys) {
     const answer = await partners.of(partner).queryProfiles({ esimTranNo }, options.read);
-    if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(profile);
+    if (answer.status === 'ready') for (const profile of answer.profiles) await esims.refresh(partner, profile);
   }
   // esim/query already answers the data used, as of the partner's last measure: a hint's read skips the extra call.
   if (options.usage !== false) {
     for (const [partner, ofPartner] of Map.groupBy(keys, (key) => key.partner)) {
       const tranNos = ofPartner.map((key) => key.esim_tran_no);
-      for (const usage of await partners.of(partner).usage(tranNos, options.read)) await esims.recordUsage(usage);
+      for (const usage of await partners.of(partner).usage(tranNos, options.read)) await esims.recordUsage(partner, usage);
     }
   }
-  void options.alerts?.check(keys.map((key) => key.esim_tran_no));
+  void options.alerts?.check(keys);
 }

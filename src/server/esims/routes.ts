@@ -94,7 +94,7 @@ export function esimRoutes(deps: EsimRoutesDeps) {
     let found = await owned(c);
     if (!found) return refuse(c, { outcome: 'no_such_esim' });
     const { order, esim } = found;
-    if (esim && order.state === 'delivered' && (await esims.claimStateRead(esim.esim_tran_no, DIAGNOSIS_READ_EVERY_MS))) {
+    if (esim && order.state === 'delivered' && (await esims.claimStateRead(esim, DIAGNOSIS_READ_EVERY_MS))) {
       try {
         await refreshEsims(partners, esims, [esim], { usage: false, alerts, read: forAWaitingBuyer() });
         found = (await owned(c)) ?? found;

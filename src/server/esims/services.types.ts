@@ -1,4 +1,5 @@
 import type { OrderRow } from '../orders/store.types.ts';
+import type { EsimKey } from './store.types.ts';
 import type { RefundCommand } from '../refunds/refund-command.types.ts';
 
 /**
@@ -18,7 +19,7 @@ export interface OrderRunner {
 /** The alerts an eSIM's data use and its being seen can raise. */
 export interface EsimAlerts {
   /** Usage or state of these eSIMs was just stored: sends what is due. Never rejects. */
-  check(esimTranNos: readonly string[]): Promise<void>;
+  check(esims: readonly EsimKey[]): Promise<void>;
   /** The buyer was shown these orders' eSIMs: those delivered and not yet seen are marked. */
   seen(shown: readonly Pick<OrderRow, 'id' | 'kind' | 'state'>[]): Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/db.types.ts';
 import { notifyOrderChange } from '../orders/order-changes.ts';
 import type { EsimProfile, EsimStatus, EsimUsage, TopUpResult } from '../partner/partner.types.ts';
 import { LINK_COLUMNS } from '../orders/order-links.ts';
-import type { EsimOrder, EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
+import type { EsimKey, EsimOrder, EsimRow, EsimStore, OwnedEsim } from './store.types.ts';
 
 /** The columns of EsimOrder beside `o.*` (`o` the order), with ESIM_ORDER_JOIN: its links and its traveller. */
 export const ESIM_ORDER_COLUMNS = `${LINK_COLUMNS}, t.name AS traveller_name, t.email AS traveller_email`;
@@ -28,7 +28,7 @@ export function createEsimStore(db: Queryable): EsimStore {
         `INSERT INTO esims (esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, installed,
            expires_at, total_bytes, used_bytes, validity_days, usage_checked_at, install_step, install_step_at, apn, partner)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now(), $13::text, CASE WHEN $13::text IS NULL THEN NULL ELSE now() END, $14, $15)
-         ON CONFLICT (esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
+         ON CONFLICT (partner, esim_tran_no) DO UPDATE SET updated_at = esims.updated_at
          RETURNING order_id, ${notifyOrderChange('order_id')}`,
         [
           p.esimTranNo,
@@ -52,14 +52,14 @@ export function createEsimStore(db: Queryable): EsimStore {
     },
 
     /** What the partner says of an eSIM now (its status, installation, validity and data). */
-    async refresh(profile: EsimProfile): Promise<void> {
+    async refresh(partner: string, profile: EsimProfile): Promise<void> {
       await db.query(
         `UPDATE esims SET status = $2, installed = installed OR $3, expires_at = $4, total_bytes = $5, used_bytes = $6,
            validity_days = $7, usage_checked_at = now(), updated_at = now(),
            install_step = COALESCE($8::text, install_step),
            install_step_at = CASE WHEN $8::text IS DISTINCT FROM install_step AND $8::text IS NOT NULL THEN now() ELSE install_step_at END,
            apn = COALESCE($9, apn)
-         WHERE esim_tran_no = $1`,
+         WHERE esim_tran_no = $1 AND partner = $10`,
         [
           profile.esimTranNo,
           profile.status,
@@ -70,41 +70,46 @@ export function createEsimStore(db: Queryable): EsimStore {
           profile.validityDays,
           profile.installStep,
           profile.apn,
+          partner,
         ],
       );
     },
 
-    async claimStateRead(esimTranNo: string, everyMs: number): Promise<boolean> {
+    async claimStateRead(key: EsimKey, everyMs: number): Promise<boolean> {
       const claimed = await db.query(
         `UPDATE esims SET state_read_at = now()
-         WHERE esim_tran_no = $1 AND (state_read_at IS NULL OR state_read_at <= now() - $2 * interval '1 millisecond')
+         WHERE esim_tran_no = $1 AND partner = $3 AND (state_read_at IS NULL OR state_read_at <= now() - $2 * interval '1 millisecond')
          RETURNING 1`,
-        [esimTranNo, everyMs],
+        [key.esim_tran_no, everyMs, key.partner],
       );
       return claimed.length === 1;
     },
 
-    async recordUsage(usage: EsimUsage): Promise<void> {
+    async recordUsage(partner: string, usage: EsimUsage): Promise<void> {
       await db.query(
         `UPDATE esims SET used_bytes = $2::bigint, total_bytes = $3::bigint, usage_checked_at = now(), updated_at = now(),
            status = CASE WHEN status IN ('installed', 'active') AND $2::bigint >= $3::bigint AND $3::bigint > 0 THEN 'used_up' ELSE status END
-         WHERE esim_tran_no = $1`,
-        [usage.esimTranNo, usage.usedBytes, usage.totalBytes],
+         WHERE esim_tran_no = $1 AND partner = $4`,
+        [usage.esimTranNo, usage.usedBytes, usage.totalBytes, partner],
       );
     },
 
-    async recordTopUp(tx: Queryable, esimTranNo: string, result: TopUpResult): Promise<void> {
+    async recordTopUp(tx: Queryable, key: EsimKey, result: TopUpResult): Promise<void> {
       await tx.query(
         `UPDATE esims SET total_bytes = $2, used_bytes = $3, validity_days = $4, expires_at = COALESCE($5, expires_at),
            status = CASE WHEN status = 'used_up' THEN 'active' ELSE status END, usage_checked_at = now(), updated_at = now(),
            data_round = data_round + 1
-         WHERE esim_tran_no = $1`,
-        [esimTranNo, result.totalBytes, result.usedBytes, result.validityDays, result.expiresAt],
+         WHERE esim_tran_no = $1 AND partner = $6`,
+        [key.esim_tran_no, result.totalBytes, result.usedBytes, result.validityDays, result.expiresAt, key.partner],
       );
     },
 
-    async setStatus(tx: Queryable, esimTranNo: string, status: EsimStatus): Promise<void> {
-      await tx.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1', [esimTranNo, status]);
+    async setStatus(tx: Queryable, key: EsimKey, status: EsimStatus): Promise<void> {
+      await tx.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1 AND partner = $3', [
+        key.esim_tran_no,
+        status,
+        key.partner,
+      ]);
     },
 
     async ofOrder(tx: Queryable, orderId: string): Promise<EsimRow | undefined> {
@@ -112,8 +117,11 @@ export function createEsimStore(db: Queryable): EsimStore {
       return row && revive(row);
     },
 
-    async byTranNo(esimTranNo: string): Promise<EsimRow | undefined> {
-      const [row] = await db.query<EsimRow>('SELECT * FROM esims WHERE esim_tran_no = $1', [esimTranNo]);
+    async byKey(key: EsimKey): Promise<EsimRow | undefined> {
+      const [row] = await db.query<EsimRow>('SELECT * FROM esims WHERE esim_tran_no = $1 AND partner = $2', [
+        key.esim_tran_no,
+        key.partner,
+      ]);
       return row && revive(row);
     },
 

@@ -56,22 +56,22 @@ export interface EsimStore {
   /** The profile allocated for an order (again: nothing changes; another order's: an error). Announced to its long-polls. */
   saveProfile(tx: Queryable, orderId: string, partner: string, p: EsimProfile): Promise<void>;
   /** What the partner says of an eSIM now (its status, installation, validity and data). */
-  refresh(profile: EsimProfile): Promise<void>;
+  refresh(partner: string, profile: EsimProfile): Promise<void>;
   /**
    * Claims the diagnosis' read of the eSIM's state from the partner: true at most once per `everyMs`
    * for an eSIM, across every instance (the caller then reads and `refresh`es it).
    */
-  claimStateRead(esimTranNo: string, everyMs: number): Promise<boolean>;
+  claimStateRead(key: EsimKey, everyMs: number): Promise<boolean>;
   /** The partner's data use figures of an eSIM (used up when all is used). */
-  recordUsage(usage: EsimUsage): Promise<void>;
+  recordUsage(partner: string, usage: EsimUsage): Promise<void>;
   /** A delivered top-up's new totals; the data alerts start a new round. */
-  recordTopUp(tx: Queryable, esimTranNo: string, result: TopUpResult): Promise<void>;
+  recordTopUp(tx: Queryable, key: EsimKey, result: TopUpResult): Promise<void>;
   /** The eSIM's status as the partner now has it. */
-  setStatus(tx: Queryable, esimTranNo: string, status: EsimStatus): Promise<void>;
+  setStatus(tx: Queryable, key: EsimKey, status: EsimStatus): Promise<void>;
   /** The eSIM an order bought, once allocated. */
   ofOrder(tx: Queryable, orderId: string): Promise<EsimRow | undefined>;
-  /** An eSIM by the partner's number. */
-  byTranNo(esimTranNo: string): Promise<EsimRow | undefined>;
+  /** An eSIM by its partner and that partner's id for it. */
+  byKey(key: EsimKey): Promise<EsimRow | undefined>;
   /** The owner's eSIMs (orders paid or later, each with its eSIM once allocated), newest first. */
   ownedBy(uid: string): Promise<OwnedEsim[]>;
   /** One of the owner's eSIMs by the id of the order that bought it; someone else's is undefined. */

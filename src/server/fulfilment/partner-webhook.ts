@@ -78,8 +78,7 @@ async function handle(
    */
   async function esimOf(about: { esimTranNo: string | undefined; iccid: string | undefined }): Promise<EsimRow | undefined> {
     if (about.esimTranNo) {
-      const esim = await esims.byTranNo(about.esimTranNo);
-      return esim?.partner === from ? esim : undefined;
+      return esims.byKey({ partner: from, esim_tran_no: about.esimTranNo });
     }
     const id = await orderId();
     if (about.iccid) {
@@ -88,7 +87,7 @@ async function handle(
         [about.iccid, from],
       );
       const row = id ? rows.find((r) => r.order_id === id) : rows[0];
-      return row && esims.byTranNo(row.esim_tran_no);
+      return row && esims.byKey({ partner: from, esim_tran_no: row.esim_tran_no });
     }
     return id ? esims.ofOrder(db, id) : undefined;
   }

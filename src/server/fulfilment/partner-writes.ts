@@ -58,18 +58,21 @@ export const partnerWrites = {
   async claimTopUp(tx: Queryable, orderId: string, esim: { partner: string; esim_tran_no: string }): Promise<number | undefined> {
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO partner_writes (order_id, call, partner, esim_tran_no) VALUES ($1, 'esim/topup', $2, $3)
-       ON CONFLICT (esim_tran_no) WHERE call = 'esim/topup' AND outcome = 'sent' DO NOTHING RETURNING id`,
+       ON CONFLICT (partner, esim_tran_no) WHERE call = 'esim/topup' AND outcome = 'sent' DO NOTHING RETURNING id`,
       [orderId, esim.partner, esim.esim_tran_no],
     );
     return row && Number(row.id);
   },
 
   /** The order holding the eSIM's top-up slot, and its state. */
-  async topUpSlotHolder(tx: Queryable, esimTranNo: string): Promise<{ order_id: string; state: string } | undefined> {
+  async topUpSlotHolder(
+    tx: Queryable,
+    esim: { partner: string; esim_tran_no: string },
+  ): Promise<{ order_id: string; state: string } | undefined> {
     const [row] = await tx.query<{ order_id: string; state: string }>(
       `SELECT w.order_id, o.state FROM partner_writes w JOIN orders o ON o.id = w.order_id
-       WHERE w.esim_tran_no = $1 AND w.call = 'esim/topup' AND w.outcome = 'sent'`,
-      [esimTranNo],
+       WHERE w.partner = $1 AND w.esim_tran_no = $2 AND w.call = 'esim/topup' AND w.outcome = 'sent'`,
+      [esim.partner, esim.esim_tran_no],
     );
     return row;
   },

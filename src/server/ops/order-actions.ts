@@ -90,7 +90,12 @@ async function readEsimStatus({ db, partners }: Pick<OrderActionDeps, 'db' | 'pa
   try {
     const answer = await partners.of(esim.partner).queryProfiles({ esimTranNo });
     const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
-    if (profile) await db.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1', [esimTranNo, profile.status]);
+    if (profile)
+      await db.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1 AND partner = $3', [
+        esimTranNo,
+        profile.status,
+        esim.partner,
+      ]);
   } catch (error) {
     console.error('ops: reading the eSIM after a change failed', esimTranNo, error instanceof Error ? error.message : error);
   }

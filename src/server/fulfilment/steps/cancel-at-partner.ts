@@ -60,7 +60,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
   }
   await lease.write(async (tx) => {
     await partnerWrites.settle(tx, write, 'applied', how);
-    await esims.setStatus(tx, tranNo, 'cancelled');
+    await esims.setStatus(tx, esim, 'cancelled');
   });
   return false;
 }

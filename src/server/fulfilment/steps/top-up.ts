@@ -21,7 +21,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   const deliver = (write: number, totals: TopUpResult, how: string) =>
     lease.write(async (tx) => {
       await partnerWrites.settle(tx, write, 'applied', how);
-      await esims.recordTopUp(tx, tranNo, totals);
+      await esims.recordTopUp(tx, esim, totals);
       await ctx.orders.move(tx, order.id, 'delivered', `partner:topup ${tranNo}`);
     });
 
@@ -47,7 +47,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
     // Another order's top-up of this eSIM is being delivered: waiting for it is no failed try. A
     // slot left by an order that is no longer delivered (its write unsettled) is one, so a paid
     // top-up still ends refunded if it never frees.
-    const holder = await partnerWrites.topUpSlotHolder(db, tranNo);
+    const holder = await partnerWrites.topUpSlotHolder(db, esim);
     if (!holder || holder.state === 'paid' || holder.state === 'provisioning') return false;
     throw new Error(`top-up ${order.id}: ${tranNo}'s top-up by order ${holder.order_id} (${holder.state}) is unsettled`);
   }
