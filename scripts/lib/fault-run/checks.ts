@@ -4,6 +4,7 @@ import type { StripeStandIn } from '../../../stand-ins/stripe/server.ts';
 import type { Db } from '../../../src/server/db/db.types.ts';
 import { auditStripeRefunds } from '../../../src/server/orders/audit.ts';
 import { orderNumber } from '../../../src/server/orders/store.ts';
+import { PartnerError, profileOf } from '../../../src/server/partner/partner.ts';
 import type { OperatorClick } from './buyers.ts';
 import { esimsOfOrders, type RunPartner } from './partners.ts';
 
@@ -230,13 +231,12 @@ export async function crossCheck(deps: {
   const oneEsim: string[] = [];
   const cancelled: string[] = [];
   const byOrder = esimsOfOrders(partners);
-  const statusAt = async (partner: RunPartner, key: string) => {
-    const answer = await partner.adapter.queryProfiles({ esimTranNo: key }).catch((error: unknown) => {
-      if ((error as { kind?: string }).kind === 'not_found') return undefined;
+  // Undefined: not listed, or gone from the partner's account (eSIM Go: released, or its label another order's).
+  const statusAt = (partner: RunPartner, key: string) =>
+    profileOf(partner.adapter, key).catch((error: unknown) => {
+      if (error instanceof PartnerError && error.kind === 'not_found') return undefined;
       throw error;
     });
-    return answer?.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === key) : undefined;
-  };
   const released = new Set(
     (await db.query<{ esim_key: string }>(`SELECT esim_key FROM partner_orphans WHERE outcome = 'released'`)).map((r) => r.esim_key),
   );

@@ -1,5 +1,5 @@
 import { ESIM_SERVICE_ACTION_SENDS } from '../../config/constants.ts';
-import { PartnerError } from '../partner/partner.ts';
+import { PartnerError, profileOf } from '../partner/partner.ts';
 import type { EsimPartner, EsimProfile, EsimStatus } from '../partner/partner.types.ts';
 
 /** What an operator can do to an eSIM's service at the partner (issue 30, item 4). */
@@ -69,8 +69,7 @@ export async function changeEsimService(partner: EsimPartner, esimTranNo: string
 /** The eSIM as the partner has it now; undefined while it is being allocated. At the budget's rank for an action under way. */
 async function readEsim(partner: EsimPartner, esimTranNo: string): Promise<EsimProfile | undefined | 'not_found'> {
   try {
-    const answer = await partner.queryProfiles({ esimTranNo });
-    return answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+    return await profileOf(partner, esimTranNo);
   } catch (error) {
     // An answer that lists no such eSIM: certain, though it carries no error code.
     if (error instanceof PartnerError && !error.retryable && error.kind === 'not_found') return 'not_found';

@@ -1,3 +1,4 @@
+import { profileOf } from '../partner/partner.ts';
 import type { OpsOrder } from '../../contract/ops-api.ts';
 import type { Db } from '../db/db.types.ts';
 import type { Partners } from '../partner/registry.types.ts';
@@ -25,11 +26,10 @@ export async function readEsimForOperator(
   if (!esim) return 'no_esim';
   const partner = partners.of(esim.partner);
   try {
-    const [answer, [usage]] = await Promise.all([
-      partner.queryProfiles({ esimTranNo: esim.esim_tran_no }, OPERATOR),
+    const [profile, [usage]] = await Promise.all([
+      profileOf(partner, esim.esim_tran_no, OPERATOR),
       partner.usage([esim.esim_tran_no], OPERATOR),
     ]);
-    const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esim.esim_tran_no) : undefined;
     if (!profile) return 'unavailable';
     return {
       iccid: profile.iccid,

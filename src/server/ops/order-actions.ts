@@ -1,3 +1,4 @@
+import { profileOf } from '../partner/partner.ts';
 import { OPS_ADMIN_SIGN_IN_MS } from '../../config/constants.ts';
 import {
   OPS_ERROR_CODES,
@@ -88,8 +89,7 @@ async function deliverNow(deps: OrderActionDeps, orderId: string, what = '', det
 async function readEsimStatus({ db, partners }: Pick<OrderActionDeps, 'db' | 'partners'>, esim: EsimKey): Promise<void> {
   const esimTranNo = esim.esim_tran_no;
   try {
-    const answer = await partners.of(esim.partner).queryProfiles({ esimTranNo });
-    const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+    const profile = await profileOf(partners.of(esim.partner), esimTranNo);
     if (profile)
       await db.query('UPDATE esims SET status = $2, updated_at = now() WHERE esim_tran_no = $1 AND partner = $3', [
         esimTranNo,

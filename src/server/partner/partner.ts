@@ -4,10 +4,15 @@ import type { EsimPartner, EsimProfile, PartnerErrorKind, PartnerReadOptions } f
 /** A read a buyer's request waits for: it gives up its turn after BUYER_PARTNER_WAIT_MS. */
 export const forAWaitingBuyer = (): PartnerReadOptions => ({ signal: AbortSignal.timeout(BUYER_PARTNER_WAIT_MS) });
 
+/** The partner's profile of one eSIM as it is now; undefined when its answer does not list it (or it is still being allocated). */
+export async function profileOf(partner: EsimPartner, esimTranNo: string, options?: PartnerReadOptions): Promise<EsimProfile | undefined> {
+  const answer = await partner.queryProfiles({ esimTranNo }, options);
+  return answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+}
+
 /** The partner's profile of one eSIM as it is now; throws when the partner does not list it. */
 export async function listedProfile(partner: EsimPartner, esimTranNo: string): Promise<EsimProfile> {
-  const answer = await partner.queryProfiles({ esimTranNo });
-  const profile = answer.status === 'ready' ? answer.profiles.find((p) => p.esimTranNo === esimTranNo) : undefined;
+  const profile = await profileOf(partner, esimTranNo);
   if (!profile) throw new Error(`${esimTranNo}: the partner did not list it`);
   return profile;
 }
