@@ -16,6 +16,8 @@ import { buyersRefund } from './refunds/refund-command.ts';
  * applied whose answer was lost, and whose read-back failed too, stayed 'sent' in partner_writes
  * for ever when the partner's CANCEL notification marked the eSIM cancelled before the next try
  * (that try skipped the cancel, so nobody settled the write): the audit's partner_write_unsettled.
+ * And by the run with both partners (seed 828539577): the same when the eSIM was deleted from the
+ * phone before it carried data between two tries (the next try had nothing to cancel).
  */
 const catalogue = embeddedSnapshot();
 const PLAN = sellablePlans(catalogue).get('de-1gb-7d')!;
@@ -75,6 +77,49 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('a cancel read back from 
     );
     expect(writes).toEqual([{ outcome: 'applied', detail: 'read back: cancelled' }]);
     // The audit, as if its grace for work in flight were over, finds nothing about this order.
+    const findings = await auditOrders(bed.db, new Date(Date.now() + AUDIT_GRACE_MS + 60_000));
+    expect(findings.filter((f) => f.orderId === id)).toEqual([]);
+  });
+
+  it('a cancel in doubt of an eSIM deleted from the phone before it carried data is settled by reading it, and the refund goes on', async () => {
+    const buyer = await signUp();
+    const created = CreateOrderResponse.parse(
+      await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) })).json(),
+    );
+    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
+    const id = created.order.id;
+    await waitFor(
+      () => bed.handler.fulfilment.runDue().then(() => readOrder(buyer.idToken, id)),
+      (o) => o.state === 'delivered' && !!o.esim?.install,
+    );
+    await bed.handler.fulfilment.settled();
+
+    // The cancel fails in doubt (a 500, nothing applied) and so does its read-back: the write stays 'sent'.
+    bed.stand.partner.failNext({ status: 500 }, { call: 'esim/cancel' });
+    bed.stand.partner.failNext({ status: 500 }, { call: 'esim/query' });
+    await bed.handler.fulfilment.requestRefund(buyersRefund(id));
+    const outcomes = async () =>
+      bed.db.query<{ outcome: string; detail: string | null }>(
+        `SELECT outcome, detail FROM partner_writes WHERE order_id = $1 AND call = 'esim/cancel'`,
+        [id],
+      );
+    expect((await outcomes()).map((w) => w.outcome)).toEqual(['sent']);
+
+    // Meanwhile the traveller's phone downloads the eSIM and deletes it, before it carried data: nothing to cancel.
+    const tranNo = bed.stand.partner.tranNoOfTransaction(id)!;
+    bed.stand.partner.installTo(tranNo, 'DOWNLOAD');
+    bed.stand.partner.installTo(tranNo, 'DELETED');
+    await waitFor(
+      async () => (await bed.db.query<{ install_step: string }>('SELECT install_step FROM esims WHERE order_id = $1', [id]))[0],
+      (row) => row?.install_step === 'deleted',
+    );
+
+    const after = await waitFor(
+      () => bed.handler.fulfilment.runDue().then(() => readOrder(buyer.idToken, id)),
+      (o) => o.state === 'refunded',
+    );
+    expect(after.state).toBe('refunded');
+    expect(await outcomes()).toEqual([{ outcome: 'refused', detail: expect.stringMatching(/^read back: .*deleted from the phone/) }]);
     const findings = await auditOrders(bed.db, new Date(Date.now() + AUDIT_GRACE_MS + 60_000));
     expect(findings.filter((f) => f.orderId === id)).toEqual([]);
   });

@@ -20,8 +20,24 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
   const esim = await esims.ofOrder(db, order.id);
   if (!esim) return false;
   // Deleted from the phone before it carried data: the partner cancels only what was never
-  // downloaded, and no phone can take it again. Refunded at our cost, with nothing to cancel.
-  if (esim.status !== 'cancelled' && deletedUnused(esim)) return false;
+  // downloaded, and no phone can take it again. Refunded at our cost, with nothing to cancel. A
+  // cancel an earlier try sent (deleted meanwhile), whose answer was lost, is settled by reading
+  // the eSIM, not left 'sent' forever (found by the fault run): cancelled, it was applied.
+  if (esim.status !== 'cancelled' && deletedUnused(esim)) {
+    const earlier = await partnerWrites.unsettled(db, order.id, 'esim/cancel');
+    if (earlier) {
+      const now = await partnerEsim(ctx, esim);
+      await lease.write((tx) =>
+        partnerWrites.settle(
+          tx,
+          earlier.id,
+          now.status === 'cancelled' ? 'applied' : 'refused',
+          `read back: ${now.status}, deleted from the phone before it carried data`,
+        ),
+      );
+    }
+    return false;
+  }
   if (esim.status === 'cancelled') {
     // Read back from the partner meanwhile (its CANCEL notification refreshes the eSIM): a cancel
     // sent before whose answer was lost was applied, and is settled so, not left 'sent' forever.
