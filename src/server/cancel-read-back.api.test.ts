@@ -27,8 +27,8 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('a cancel read back from 
   const bed = shopTestBed(driver, { catalogue, siteUrl: SITE, allocationDelayMs: 100, stripe: { retryDelaysMs: [100, 200, 400] } });
   const { call } = bed;
   const readOrder = async (token: string, id: string) => OrderView.parse(await (await call(`/orders/${id}?lang=de`, { token })).json());
-
-  it('an eSIM the partner shows cancelled settles the cancel whose answer was lost: no write left unsettled', async () => {
+  /** A new buyer's paid order, delivered with its install codes, its run over. */
+  async function deliveredOrder() {
     const buyer = await signUp();
     const created = CreateOrderResponse.parse(
       await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) })).json(),
@@ -40,6 +40,11 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('a cancel read back from 
       (o) => o.state === 'delivered' && !!o.esim?.install,
     );
     await bed.handler.fulfilment.settled();
+    return { buyer, id };
+  }
+
+  it('an eSIM the partner shows cancelled settles the cancel whose answer was lost: no write left unsettled', async () => {
+    const { buyer, id } = await deliveredOrder();
 
     // The partner's notifications wait (a slow webhook); the cancel is applied and its answer lost,
     // and the read-back that should settle it fails as well: the try ends, the write still 'sent'.
@@ -82,17 +87,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('a cancel read back from 
   });
 
   it('a cancel in doubt of an eSIM deleted from the phone before it carried data is settled by reading it, and the refund goes on', async () => {
-    const buyer = await signUp();
-    const created = CreateOrderResponse.parse(
-      await (await call('/orders', { method: 'POST', token: buyer.idToken, body: JSON.stringify(orderRequest(PLAN)) })).json(),
-    );
-    expect((await payOnStandIn(created.checkoutUrl, '4242424242424242')).status).toBe(303);
-    const id = created.order.id;
-    await waitFor(
-      () => bed.handler.fulfilment.runDue().then(() => readOrder(buyer.idToken, id)),
-      (o) => o.state === 'delivered' && !!o.esim?.install,
-    );
-    await bed.handler.fulfilment.settled();
+    const { buyer, id } = await deliveredOrder();
 
     // The cancel fails in doubt (a 500, nothing applied) and so does its read-back: the write stays 'sent'.
     bed.stand.partner.failNext({ status: 500 }, { call: 'esim/cancel' });

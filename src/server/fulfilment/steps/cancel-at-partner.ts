@@ -19,30 +19,19 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow): Promise<boo
   const { db, esims } = ctx;
   const esim = await esims.ofOrder(db, order.id);
   if (!esim) return false;
-  // Deleted from the phone before it carried data: the partner cancels only what was never
-  // downloaded, and no phone can take it again. Refunded at our cost, with nothing to cancel. A
-  // cancel an earlier try sent (deleted meanwhile), whose answer was lost, is settled by reading
-  // the eSIM, not left 'sent' forever (found by the fault run): cancelled, it was applied.
-  if (esim.status !== 'cancelled' && deletedUnused(esim)) {
+  // Nothing to cancel: cancelled already (the partner's CANCEL notification refreshed the eSIM), or
+  // deleted from the phone before it carried data (the partner cancels only what was never
+  // downloaded, and no phone can take it again; refunded at our cost). A cancel an earlier try sent,
+  // whose answer was lost, is settled by reading the eSIM, not left 'sent' forever (found by the
+  // fault runs): cancelled, it was applied.
+  if (esim.status === 'cancelled' || deletedUnused(esim)) {
     const earlier = await partnerWrites.unsettled(db, order.id, 'esim/cancel');
     if (earlier) {
-      const now = await partnerEsim(ctx, esim);
-      await lease.write((tx) =>
-        partnerWrites.settle(
-          tx,
-          earlier.id,
-          now.status === 'cancelled' ? 'applied' : 'refused',
-          `read back: ${now.status}, deleted from the phone before it carried data`,
-        ),
-      );
+      const known = esim.status === 'cancelled';
+      const status = known ? esim.status : (await partnerEsim(ctx, esim)).status;
+      const how = known ? 'read back: cancelled' : `read back: ${status}, deleted from the phone before it carried data`;
+      await lease.write((tx) => partnerWrites.settle(tx, earlier.id, status === 'cancelled' ? 'applied' : 'refused', how));
     }
-    return false;
-  }
-  if (esim.status === 'cancelled') {
-    // Read back from the partner meanwhile (its CANCEL notification refreshes the eSIM): a cancel
-    // sent before whose answer was lost was applied, and is settled so, not left 'sent' forever.
-    const earlier = await partnerWrites.unsettled(db, order.id, 'esim/cancel');
-    if (earlier) await lease.write((tx) => partnerWrites.settle(tx, earlier.id, 'applied', 'read back: cancelled'));
     return false;
   }
   const tranNo = esim.esim_tran_no;
