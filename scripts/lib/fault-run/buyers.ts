@@ -610,8 +610,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   }
 
   /** The one eSIM a partner issued for this delivered order (a violation when none did, or more than one). */
-  function esimOf(id: string) {
-    const found = esimsOfOrders(settings.partners).get(id) ?? [];
+  async function esimOf(id: string) {
+    const found = (await esimsOfOrders(settings.partners)).get(id) ?? [];
     if (found.length !== 1)
       stats.violations.push(
         `order ${id}: delivered, but the partners issued ${found.length} eSIMs for it (${found.map((f) => `${f.partner.id} ${f.key}`).join(', ')})`,
@@ -620,7 +620,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   }
 
   async function installAndTopUp(buyer: Buyer, id: string, refundInstalled: boolean, topUpPick: number, twoTopUps: boolean) {
-    const esim = esimOf(id);
+    const esim = await esimOf(id);
     if (!esim) return;
     try {
       esim.partner.phone(esim.key).install();
@@ -681,7 +681,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
    * partner's notification, or, lost, My eSIMs reading the partner). False: not seen in time.
    */
   async function deleteBeforeData(buyer: Buyer, id: string): Promise<boolean | undefined> {
-    const esim = esimOf(id);
+    const esim = await esimOf(id);
     if (!esim) return;
     try {
       esim.partner.phone(esim.key).deleteUnused();

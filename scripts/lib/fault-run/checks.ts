@@ -227,10 +227,10 @@ export async function crossCheck(deps: {
 
   // The partners: one eSIM per order in all (never one at each after a failover), each for an eSIM
   // order of ours at the partner the order names, delivered as stored or refunded and cancelled; an
-  // eSIM no order claims (eSIM Go's, bought by a transaction whose answer was lost before its label) released.
+  // eSIM no order claims (eSIM Go's, bought by a transaction whose answer was lost) released.
   const oneEsim: string[] = [];
   const cancelled: string[] = [];
-  const byOrder = esimsOfOrders(partners);
+  const byOrder = await esimsOfOrders(partners);
   // Undefined: not listed, or gone from the partner's account (eSIM Go: released, or its label another order's).
   const statusAt = (partner: RunPartner, key: string) =>
     profileOf(partner.adapter, key).catch((error: unknown) => {
@@ -241,7 +241,7 @@ export async function crossCheck(deps: {
     (await db.query<{ esim_key: string }>(`SELECT esim_key FROM partner_orphans WHERE outcome = 'released'`)).map((r) => r.esim_key),
   );
   for (const partner of partners) {
-    const listed = partner.esims();
+    const listed = await partner.esims();
     if (partner.issued !== listed.length) oneEsim.push(`${partner.id} issued ${partner.issued} eSIMs, ${listed.length} of them found`);
     for (const { orderId, key } of listed) {
       if (orderId) continue;

@@ -1,6 +1,7 @@
 import type { EsimAccessStandIn } from '../../../stand-ins/esim-access/server.ts';
 import { bundleBytes } from '../../../stand-ins/esim-go/esims.ts';
 import type { EsimGoStandIn } from '../../../stand-ins/esim-go/server.ts';
+import type { Db } from '../../../src/server/db/db.types.ts';
 import type { EsimPartner } from '../../../src/server/partner/partner.types.ts';
 import { esimKey, parseEsimKey } from '../../../src/server/partner/esim-go/esim-key.ts';
 import { ESIM_ACCESS, ESIM_GO } from '../../../src/server/partner/registry.ts';
@@ -15,7 +16,7 @@ export interface RunPartner {
   id: string;
   adapter: EsimPartner;
   /** Every eSIM it issued: the order of ours it is for (undefined: none, an orphan), and the shop's key for it. */
-  esims(): { orderId: string | undefined; key: string }[];
+  esims(): Promise<{ orderId: string | undefined; key: string }[]>;
   /** How many eSIMs it issued in all, by its own count. */
   readonly issued: number;
   /** The traveller's phone: installs the eSIM and uses it (in use), or installs it and deletes it before it carried data. */
@@ -30,7 +31,7 @@ export function esimAccessAtRun(standIn: EsimAccessStandIn, adapter: EsimPartner
   return {
     id: ESIM_ACCESS,
     adapter,
-    esims() {
+    async esims() {
       const transactions = new Set<string>();
       for (const request of standIn.requests) {
         const body = request.body as { transactionId?: unknown } | undefined;
@@ -56,7 +57,16 @@ export function esimAccessAtRun(standIn: EsimAccessStandIn, adapter: EsimPartner
   };
 }
 
-export function esimGoAtRun(standIn: EsimGoStandIn, adapter: EsimPartner): RunPartner {
+/**
+ * eSIM Go's orders carry nothing of ours, and the shop labels an eSIM only after it recorded its
+ * order (label.ts): an eSIM is an order's when the shop holds the eSIM Go order that issued it
+ * (`ordersOf`: each eSIM Go order reference the shop recorded, and its order), else an orphan.
+ */
+export function esimGoAtRun(
+  standIn: EsimGoStandIn,
+  adapter: EsimPartner,
+  ordersOf: () => Promise<ReadonlyMap<string, string>>,
+): RunPartner {
   const iccidOf = (key: string) => {
     const parsed = parseEsimKey(key);
     if (!parsed) throw new Error(`${key} is no eSIM Go key`);
@@ -65,12 +75,15 @@ export function esimGoAtRun(standIn: EsimGoStandIn, adapter: EsimPartner): RunPa
   return {
     id: ESIM_GO,
     adapter,
-    esims() {
+    async esims() {
+      const orderOf = await ordersOf();
       // A top-up is an order naming an eSIM issued before: each ICCID counts once, from the order that issued it.
-      const iccids = new Set(standIn.ordersPlaced().flatMap((o) => o.iccids));
-      return [...iccids].map((iccid) => {
-        const customerRef = standIn.esim(iccid)?.customerRef ?? '';
-        return { orderId: customerRef || undefined, key: esimKey({ iccid, customerRef }) };
+      const issuedBy = new Map<string, string>();
+      for (const placed of standIn.ordersPlaced())
+        for (const iccid of placed.iccids) if (!issuedBy.has(iccid)) issuedBy.set(iccid, placed.orderReference);
+      return [...issuedBy].map(([iccid, reference]) => {
+        const orderId = orderOf.get(reference);
+        return { orderId, key: esimKey({ iccid, customerRef: orderId ?? '' }) };
       });
     },
     get issued() {
@@ -92,9 +105,19 @@ export function esimGoAtRun(standIn: EsimGoStandIn, adapter: EsimPartner): RunPa
 }
 
 /** Where an order's eSIM is: each partner that issued one for it, with its key. */
-export function esimsOfOrders(partners: readonly RunPartner[]): Map<string, { partner: RunPartner; key: string }[]> {
+export async function esimsOfOrders(partners: readonly RunPartner[]): Promise<Map<string, { partner: RunPartner; key: string }[]>> {
   const byOrder = new Map<string, { partner: RunPartner; key: string }[]>();
   for (const partner of partners)
-    for (const { orderId, key } of partner.esims()) if (orderId) byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), { partner, key }]);
+    for (const { orderId, key } of await partner.esims())
+      if (orderId) byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), { partner, key }]);
   return byOrder;
+}
+
+/** The partner's order references the shop recorded, each with its order (esimGoAtRun's `ordersOf`). */
+export async function recordedOrders(db: Db, partner: string): Promise<ReadonlyMap<string, string>> {
+  const rows = await db.query<{ order_id: string; partner_order_no: string }>(
+    `SELECT order_id, partner_order_no FROM order_sourcing WHERE partner = $1 AND partner_order_no IS NOT NULL`,
+    [partner],
+  );
+  return new Map(rows.map((r) => [r.partner_order_no, r.order_id]));
 }

@@ -31,7 +31,7 @@ import { standInEnv } from '../stand-in-env.ts';
 import { createFleet } from './fleet.ts';
 import { between, seeded } from './random.ts';
 import { ESIM_GO } from '../../../src/server/partner/registry.ts';
-import { esimAccessAtRun, esimGoAtRun } from './partners.ts';
+import { esimAccessAtRun, esimGoAtRun, recordedOrders } from './partners.ts';
 import { startStandIns } from './stand-ins.ts';
 
 /**
@@ -369,7 +369,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     );
     const partners = [
       esimAccessAtRun(partnerStandIn, createEsimAccessPartner({ ...PARTNER_ACCOUNT, baseUrl: partnerStandIn.url })),
-      esimGoAtRun(esimGoStandIn, createEsimGoPartner({ apiKey: ESIM_GO_API_KEY, baseUrl: esimGoStandIn.url })),
+      esimGoAtRun(esimGoStandIn, createEsimGoPartner({ apiKey: ESIM_GO_API_KEY, baseUrl: esimGoStandIn.url }), () =>
+        recordedOrders(db, ESIM_GO),
+      ),
     ];
     const endOutage = async () => {
       clearTimeout(outage.timer);

@@ -5,7 +5,7 @@ import type { EsimPartner } from './partner.types.ts';
  * The deliveries a partner has under way in this instance (issue 48's routing): an order being
  * sent, or sent with its eSIM not read back ready yet. What spreads a rush by the budget each
  * partner's deliveries will still spend, not by the one request each has queued now: a delivery at
- * eSIM Go takes six requests, one at eSIM Access two (EsimPartner.requestsPerDelivery). One whose
+ * eSIM Go takes three requests, one at eSIM Access two (EsimPartner.requestsPerDelivery). One whose
  * eSIM is never read (refunded, its process restarted) stops counting after DELIVERY_IN_FLIGHT_MAX_MS.
  */
 export class DeliveriesInFlight {

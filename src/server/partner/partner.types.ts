@@ -24,9 +24,12 @@ export interface EsimPartner extends PartnerCatalogue {
    */
   readonly requestsPerDelivery?: { order: number; read: number };
   /**
-   * Orders eSIMs of one package. Idempotent by `transactionId`: ordering again with the same id
-   * (a retry, a restarted server) answers the same partner order and never buys a second eSIM.
-   * The profile is allocated later: learn it from the partner's notification or `queryProfiles`.
+   * Orders eSIMs of one package. Idempotent by `transactionId` where the partner keeps it (eSIM
+   * Access): ordering again with the same id answers the same partner order. Where it does not
+   * (eSIM Go), ordering again buys again, so the caller settles an earlier send by reading first
+   * (findOrder, then its quiet wait), and an eSIM bought by a send whose answer was lost is an
+   * orphan, released by findOrphans. The profile is allocated later: learn it from the partner's
+   * notification or `queryProfiles`.
    */
   orderEsim(order: EsimOrder): Promise<{ partnerOrderNo: string }>;
   /**
@@ -114,13 +117,6 @@ export interface EsimOrder {
   priceUsdE4?: number;
   /** One eSIM per order: the shop sells them one at a time. */
   count: 1;
-  /**
-   * Nothing was ever sent for this transactionId that the partner may have applied: the caller
-   * records each try before it sends it and settles it by reading (DESIGN 7), and none is unsettled.
-   * An adapter that looks for an earlier order of the transaction first need not (one request fewer
-   * a delivery in a rush). Omitted: it may have been sent before.
-   */
-  firstTry?: boolean;
 }
 
 /** A purchase no order claims (EsimPartner.findOrphans): the partner's order, and the key its eSIM is released by. */
@@ -129,7 +125,16 @@ export interface PartnerOrphan {
   esimTranNo: string;
 }
 
-export type ProfileQuery = { partnerOrderNo: string } | { esimTranNo: string };
+export type ProfileQuery =
+  | {
+      partnerOrderNo: string;
+      /**
+       * The delivery's read, right after ordering: what the order was (a partner whose new eSIM
+       * is known from it may read less: eSIM Go's install details alone).
+       */
+      ordered?: { transactionId: string; partnerCode: string };
+    }
+  | { esimTranNo: string };
 
 export type ProfileAnswer = { status: 'allocating' } | { status: 'ready'; profiles: EsimProfile[] };
 

@@ -55,9 +55,10 @@ async function nextOffer(
  * never has two eSIMs; a refusal for want of balance pauses that partner too (sales-pause.ts). In a
  * rush, an order whose partner's requests wait longer than PARTNER_BUSY_AFTER_SECONDS goes, before
  * anything is sent, to another whose margin holds and whose requests wait less (partner-choice.ts).
- * A repeat is harmless: the partner keeps one order per transactionId (our order id). The
- * write is recorded before it is sent; an earlier try whose answer never came is settled by looking
- * the order up at the partner first. Answers the partner's order number, or undefined when it was
+ * The write is recorded before it is sent; an earlier try whose answer never came is settled by
+ * looking the order up at the partner first (a repeat is harmless where the partner keeps one order
+ * per transactionId; where it cannot, eSIM Go, the eSIM a lost answer bought is an orphan the
+ * reconcile job releases). Answers the partner's order number, or undefined when it was
  * ordered just now (the partner allocates and says so: ORDER_STATUS GOT_RESOURCE runs the order again).
  */
 async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing): Promise<string | undefined> {
@@ -112,7 +113,6 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
         partnerCode: order.partner_code,
         priceUsdE4: order.wholesale_usd_e4,
         count: 1,
-        firstTry: !earlier,
       }));
     } catch (error) {
       // Refused after an unknown earlier try: the refusal may be 'that order exists'.

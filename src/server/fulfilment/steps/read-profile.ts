@@ -14,7 +14,8 @@ type Ordered = OrderRow & OrderSourcing & { partner_order_no: string };
 
 async function run(ctx: StepContext, lease: Lease, order: Ordered): Promise<boolean> {
   const partnerOrderNo = order.partner_order_no;
-  const answer = await ctx.partners.of(order.partner).queryProfiles({ partnerOrderNo }, { priority: 'allocated' });
+  const ordered = { transactionId: order.id, partnerCode: order.partner_code };
+  const answer = await ctx.partners.of(order.partner).queryProfiles({ partnerOrderNo, ordered }, { priority: 'allocated' });
   if (answer.status === 'allocating' || answer.profiles.length === 0) {
     // (updated_at is when the partner order was recorded: nothing else changes the order meanwhile.)
     if (Date.now() - order.updated_at.getTime() > ctx.allocationLimitMs) {

@@ -5,7 +5,7 @@ import { PARTNER, type EsimGoConfig } from './config.ts';
 import { createOrphanFinder } from './orphans.ts';
 import { createEsimReader } from './esim-reads.ts';
 import { cancelProfile, revokeProfile, setSuspended, topUp } from './esim-writes.ts';
-import { findOrder, orderEsim } from './ordering.ts';
+import { orderEsim } from './ordering.ts';
 
 /**
  * eSIM Go (API v2.5, docs.esim-go.com), the shop's second wholesale partner, behind the partner
@@ -15,14 +15,16 @@ import { findOrder, orderEsim } from './ordering.ts';
  * How the interface maps (why in each module):
  * - The eSIM's key (esimTranNo) is `<ICCID>:<customerRef>` (esim-key.ts): eSIM Go knows an eSIM by
  *   its ICCID alone, and hands ICCIDs out again; partnerOrderNo is eSIM Go's orderReference.
- * - orderEsim and findOrder (ordering.ts): idempotent by transactionId through the eSIM's
- *   customerRef, set to it right after the purchase; only a tagged eSIM is ever attributed to an order.
- * - queryProfiles and usage (esim-reads.ts): install details, eSIM details and its bundle assignments.
+ * - orderEsim (ordering.ts): validate, then the transaction, sent once. findOrder: eSIM Go's orders
+ *   carry nothing of ours, so an order whose answer was lost is never found (ordering.ts); its eSIM
+ *   is an orphan, released by findOrphans and cancelProfile.
+ * - queryProfiles and usage (esim-reads.ts): install details, eSIM details and its bundle assignments;
+ *   the delivery's read is the install details alone, and the eSIM is labelled with its order after (label.ts).
  * - cancelProfile (esim-writes.ts): its unused bundles revoked with a refund to the balance, only for
  *   a never-installed eSIM; suspend and unsuspend: eSIM Go's v2.5 suspension; revokeProfile: refused,
  *   eSIM Go has no call that closes an eSIM for good; topUp: a bundle ordered onto the eSIM.
- * - findOrphans (orphans.ts): eSIMs bought by a transaction whose answer was lost before the
- *   label, which no order claims; cancelProfile releases each by its unlabelled key (`<ICCID>:`).
+ * - findOrphans (orphans.ts): eSIMs bought by a transaction whose answer was lost, which no order
+ *   claims; cancelProfile releases each by its unlabelled key (`<ICCID>:`).
  * - listPackages, listTopUps, balance (catalogue.ts); notifications.ts reads its signed callbacks.
  * Transport, retries, the request budget and the error codes: client.ts.
  */
@@ -34,11 +36,11 @@ export function createEsimGoPartner(config: EsimGoConfig): EsimPartner {
     name: PARTNER,
     // An order assigns its bundle to a new eSIM at once (Create orders, assign: true): nothing to wait for.
     notifiesAllocation: false,
-    // A first try: validate, transaction, the label (ordering.ts); then install details, the eSIM and its bundles (esim-reads.ts).
-    requestsPerDelivery: { order: 3, read: 3 },
+    // Validate and transaction (ordering.ts), then the install details (esim-reads.ts).
+    requestsPerDelivery: { order: 2, read: 1 },
     listPackages: catalogue.listPackages,
     orderEsim: (order) => orderEsim(call, order),
-    findOrder: (transactionId, placedAround) => findOrder(call, transactionId, placedAround),
+    findOrder: () => Promise.resolve(undefined),
     queryProfiles: reader.queryProfiles,
     cancelProfile: (esimTranNo) => cancelProfile(call, reader, esimTranNo),
     suspendProfile: (esimTranNo) => setSuspended(call, reader, esimTranNo, true),

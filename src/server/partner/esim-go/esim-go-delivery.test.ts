@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAILURES, startEsimGoStandIn, type EsimGoStandIn, type EsimGoStandInOptions } from '../../../../stand-ins/esim-go/server.ts';
 import { partnerFailure } from '../../../../tests/support/partner-failure.ts';
 import type { EsimPartner, EsimProfile } from '../partner.types.ts';
@@ -27,13 +27,23 @@ const calls = () => standIn.requests.map((r) => r.call);
 
 async function delivered(client = partner(), transactionId = 'order-1', partnerCode = GERMANY): Promise<EsimProfile> {
   const { partnerOrderNo } = await client.orderEsim({ transactionId, partnerCode, count: 1 });
-  const answer = await client.queryProfiles({ partnerOrderNo });
+  const answer = await client.queryProfiles({ partnerOrderNo, ordered: { transactionId, partnerCode } });
   if (answer.status !== 'ready') throw new Error('not allocated');
+  await labelled(answer.profiles[0]!.iccid, transactionId);
   return answer.profiles[0]!;
 }
 
+/** Waits for the label the delivery read sends after it answered (label.ts). */
+async function labelled(iccid: string, customerRef: string): Promise<void> {
+  const until = Date.now() + 5_000;
+  while (standIn.esim(iccid)?.customerRef !== customerRef) {
+    if (Date.now() > until) throw new Error(`eSIM ${iccid} was not labelled ${customerRef}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describe('orderEsim and queryProfiles', () => {
-  it('looks for the order first, validates, buys once, tags the eSIM with the transactionId, and reads it back ready with its LPA string', async () => {
+  it('validates, buys once, reads the install details: three requests to a delivery, its eSIM ready with its LPA string and labelled after', async () => {
     const client = partner();
     const { partnerOrderNo } = await client.orderEsim({
       transactionId: 'order-42',
@@ -41,7 +51,7 @@ describe('orderEsim and queryProfiles', () => {
       priceUsdE4: priceOf(GERMANY),
       count: 1,
     });
-    expect(calls()).toEqual(['GET /esims', 'POST /orders', 'POST /orders', 'PUT /esims']);
+    expect(calls()).toEqual(['POST /orders', 'POST /orders']);
     expect(standIn.requests.filter((r) => r.call === 'POST /orders').map((r) => r.body)).toEqual(
       ['validate', 'transaction'].map((type) => ({
         type,
@@ -52,9 +62,14 @@ describe('orderEsim and queryProfiles', () => {
     const [placed] = standIn.ordersPlaced();
     expect(partnerOrderNo).toBe(placed!.orderReference);
     const iccid = placed!.iccids[0]!;
-    expect(standIn.esim(iccid)?.customerRef).toBe('order-42');
+    expect(standIn.esim(iccid)?.customerRef).toBe('');
 
-    const answer = await client.queryProfiles({ partnerOrderNo });
+    const ordered = { transactionId: 'order-42', partnerCode: GERMANY };
+    const answer = await client.queryProfiles({ partnerOrderNo, ordered });
+    // The bundle's facts are read once (they do not change); then the label, at the usage priority.
+    expect(calls().slice(2, 4)).toEqual(['GET /esims/assignments', 'GET /catalogue/bundle/{name}']);
+    await labelled(iccid, 'order-42');
+    expect(calls().slice(4)).toEqual(['PUT /esims']);
     expect(answer.status).toBe('ready');
     const [profile, ...more] = answer.status === 'ready' ? answer.profiles : [];
     expect(more).toEqual([]);
@@ -74,18 +89,39 @@ describe('orderEsim and queryProfiles', () => {
     expect(profile!.activationCode).toBe(`LPA:1$${SMDP}$${profile!.matchingId}`);
     // Before installation: the last day to install it (eSIM Go deletes an eSIM unused for 180 days).
     expect(Math.abs(profile!.expiresAt!.getTime() - (Date.now() + 180 * DAY_MS))).toBeLessThan(60_000);
-    await expect(client.queryProfiles({ esimTranNo: profile!.esimTranNo })).resolves.toEqual({ status: 'ready', profiles: [profile] });
+    // What the delivery answered is what eSIM Go holds, read in full.
+    const read = await client.queryProfiles({ esimTranNo: profile!.esimTranNo });
+    const full = read.status === 'ready' ? read.profiles[0]! : undefined;
+    expect({ ...full, expiresAt: null }).toEqual({ ...profile, expiresAt: null });
+    expect(Math.abs(full!.expiresAt!.getTime() - profile!.expiresAt!.getTime())).toBeLessThan(60_000);
     expect(standIn.balance).toBeCloseTo(10_000 - priceOf(GERMANY) / 10_000, 2);
+
+    // The next delivery of that bundle: validate, transaction, install details (and the label, after).
+    const before = standIn.requests.length;
+    const next = await client.orderEsim({ transactionId: 'order-43', partnerCode: GERMANY, count: 1 });
+    await client.queryProfiles({ partnerOrderNo: next.partnerOrderNo, ordered: { transactionId: 'order-43', partnerCode: GERMANY } });
+    expect(calls().slice(before)).toEqual(['POST /orders', 'POST /orders', 'GET /esims/assignments']);
   });
 
-  it("skips the look for an earlier order on the order's first try (nothing was sent before): one request fewer", async () => {
-    const client = partner();
-    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-43', partnerCode: GERMANY, count: 1, firstTry: true });
-    expect(calls()).toEqual(['POST /orders', 'POST /orders', 'PUT /esims']);
-    expect(standIn.esim(standIn.ordersPlaced()[0]!.iccids[0]!)?.customerRef).toBe('order-43');
-    // Not a first try: an earlier one had bought it, and it is answered without buying again.
-    await expect(client.orderEsim({ transactionId: 'order-43', partnerCode: GERMANY, count: 1 })).resolves.toEqual({ partnerOrderNo });
-    expect(standIn.ordersPlaced()).toHaveLength(1);
+  it('labels an eSIM sold whose label was lost on its next read, and a failed label holds up no delivery', async () => {
+    const client = partner({ retries: 0 });
+    standIn.failNext(FAILURES.serverError, { call: 'PUT /esims' });
+    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-44', partnerCode: GERMANY, count: 1 });
+    const answer = await client.queryProfiles({ partnerOrderNo, ordered: { transactionId: 'order-44', partnerCode: GERMANY } });
+    const profile = answer.status === 'ready' ? answer.profiles[0]! : undefined;
+    expect(profile).toMatchObject({ esimTranNo: expect.stringMatching(/:order-44$/), status: 'ready' });
+    // The label failed, and was read back not written.
+    await vi.waitFor(() =>
+      expect(standIn.requests.slice(-2).map((r) => [r.call, r.status])).toEqual([
+        ['PUT /esims', 500],
+        ['GET /esims/{iccid}', 200],
+      ]),
+    );
+    expect(standIn.esim(profile!.iccid)?.customerRef).toBe('');
+    // Its next read finds it unlabelled, labels it, and answers it as the key names it.
+    const read = await client.queryProfiles({ esimTranNo: profile!.esimTranNo });
+    expect(read.status === 'ready' && read.profiles[0]).toMatchObject({ esimTranNo: profile!.esimTranNo, transactionId: 'order-44' });
+    expect(standIn.esim(profile!.iccid)?.customerRef).toBe('order-44');
   });
 
   it("answers allocating while eSIM Go still processes the order (its 503 'Processing'), then the profile", async () => {
@@ -93,20 +129,12 @@ describe('orderEsim and queryProfiles', () => {
     await start({ processingMs: 1_500 });
     const client = partner();
     const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-7', partnerCode: GERMANY, count: 1 });
-    await expect(client.queryProfiles({ partnerOrderNo })).resolves.toEqual({ status: 'allocating' });
+    const ordered = { transactionId: 'order-7', partnerCode: GERMANY };
+    await expect(client.queryProfiles({ partnerOrderNo, ordered })).resolves.toEqual({ status: 'allocating' });
     expect(standIn.requests.at(-1)).toMatchObject({ call: 'GET /esims/assignments', status: 503 });
     await new Promise((resolve) => setTimeout(resolve, 1_600));
-    const answer = await client.queryProfiles({ partnerOrderNo });
+    const answer = await client.queryProfiles({ partnerOrderNo, ordered });
     expect(answer.status === 'ready' && answer.profiles[0]).toMatchObject({ transactionId: 'order-7', status: 'ready' });
-  });
-
-  it('is idempotent by transactionId: ordering again answers the same order and buys nothing', async () => {
-    const order = { transactionId: 'order-9', partnerCode: GERMANY, count: 1 } as const;
-    const first = await partner().orderEsim(order);
-    const balance = standIn.balance;
-    await expect(partner().orderEsim(order)).resolves.toEqual(first);
-    await expect(partner().orderEsim(order)).resolves.toEqual(first);
-    expect([standIn.orderCount, standIn.esimCount, standIn.balance]).toEqual([1, 1, balance]);
   });
 
   it('refuses, buying nothing: a price that is no longer the one sold at, an unknown bundle, an empty balance', async () => {
@@ -136,55 +164,8 @@ describe('orderEsim and queryProfiles', () => {
   });
 });
 
-describe('a lost answer is settled by reading eSIM Go, never by guessing', () => {
-  it("a tag whose answer was lost is sent again (it is harmless), and read back when every try was lost: one eSIM, this order's", async () => {
-    standIn.failNext(FAILURES.lostAnswer, { call: 'PUT /esims' });
-    await partner().orderEsim({ transactionId: 'order-lost-once', partnerCode: GERMANY, count: 1 });
-    expect(calls()).toEqual(['GET /esims', 'POST /orders', 'POST /orders', 'PUT /esims', 'PUT /esims']);
-
-    standIn.failNext(FAILURES.lostAnswer, { call: 'PUT /esims', count: 4 });
-    const before = standIn.requests.length;
-    const { partnerOrderNo } = await partner().orderEsim({ transactionId: 'order-lost-tag', partnerCode: GERMANY, count: 1 });
-    expect(calls().slice(before)).toEqual([
-      'GET /esims',
-      'POST /orders',
-      'POST /orders',
-      ...Array(4).fill('PUT /esims'),
-      'GET /esims/{iccid}',
-    ]);
-    const placed = standIn.ordersPlaced()[1]!;
-    expect([standIn.orderCount, standIn.esimCount]).toEqual([2, 2]);
-    expect(standIn.esim(placed.iccids[0]!)?.customerRef).toBe('order-lost-tag');
-    expect(partnerOrderNo).toBe(placed.orderReference);
-  });
-
-  it('an order placed whose answer the shop lost is found by findOrder, and ordering again answers it: one eSIM', async () => {
-    const client = partner();
-    const placedAround = new Date();
-    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-crash', partnerCode: GERMANY, count: 1 });
-    // The shop never stored that answer (a crash, a lost lease): it reads eSIM Go.
-    await expect(partner().findOrder('order-crash', placedAround)).resolves.toBe(partnerOrderNo);
-    expect(standIn.requests.slice(-2).map((r) => [r.call, r.query])).toEqual([
-      ['GET /esims', expect.objectContaining({ filterBy: 'customerRef', filter: 'order-crash' })],
-      [
-        'GET /orders',
-        expect.objectContaining({ includeIccids: 'true', createdAt: [expect.stringMatching(/^gte:/), expect.stringMatching(/^lte:/)] }),
-      ],
-    ]);
-    await expect(partner().orderEsim({ transactionId: 'order-crash', partnerCode: GERMANY, count: 1 })).resolves.toEqual({
-      partnerOrderNo,
-    });
-    expect([standIn.orderCount, standIn.esimCount]).toEqual([1, 1]);
-  });
-
-  it("never attributes another order's eSIM: findOrder of an order never placed answers undefined", async () => {
-    const placedAround = new Date();
-    const a = await partner().orderEsim({ transactionId: 'order-a', partnerCode: GERMANY, count: 1 });
-    await expect(partner().findOrder('order-b', placedAround)).resolves.toBeUndefined();
-    await expect(partner().findOrder('order-a', placedAround)).resolves.toBe(a.partnerOrderNo);
-  });
-
-  it('sends a transaction once; one whose answer was lost leaves an untagged eSIM that no order is ever given', async () => {
+describe('a lost answer: the transaction is never sent again, nor its eSIM given to an order', () => {
+  it('sends a transaction once; one whose answer was lost leaves an unlabelled eSIM that no order is ever given', async () => {
     const placedAround = new Date();
     standIn.failNext(FAILURES.lostAnswer, { call: 'POST /orders', where: isTransaction });
     const lost = await partnerFailure(partner().orderEsim({ transactionId: 'order-x', partnerCode: GERMANY, count: 1 }));
@@ -193,9 +174,8 @@ describe('a lost answer is settled by reading eSIM Go, never by guessing', () =>
     expect(standIn.requests.filter((r) => r.call === 'POST /orders' && isTransaction(r.body))).toHaveLength(1);
     const [orphan] = standIn.ordersPlaced();
     expect(standIn.esim(orphan!.iccids[0]!)?.customerRef).toBe('');
-    // The only eSIM bought around then, yet untagged: not this order's for sure, nor another's.
+    // eSIM Go's orders carry nothing of ours: none is this order's for sure, nor another's.
     await expect(partner().findOrder('order-x', placedAround)).resolves.toBeUndefined();
-    await expect(partner().findOrder('order-y', placedAround)).resolves.toBeUndefined();
     // The shop buys again: one eSIM delivered to the order, the orphan to nobody (reconcile refunds it).
     const again = await delivered(partner(), 'order-x');
     expect(again.iccid).not.toBe(orphan!.iccids[0]);
@@ -203,16 +183,15 @@ describe('a lost answer is settled by reading eSIM Go, never by guessing', () =>
     expect(standIn.esim(orphan!.iccids[0]!)?.customerRef).toBe('');
   });
 
-  it('a failure before eSIM Go answered anything is retried for reads, never for the transaction', async () => {
-    standIn.failNext(FAILURES.serverError, { call: 'GET /esims' });
+  it('a failure before eSIM Go answered anything is retried for the validate, never for the transaction', async () => {
+    standIn.failNext(FAILURES.serverError, { call: 'POST /orders', where: (body) => !isTransaction(body) });
     standIn.failNext(FAILURES.serverError, { call: 'POST /orders', where: isTransaction });
     const error = await partnerFailure(partner().orderEsim({ transactionId: 'order-5xx', partnerCode: GERMANY, count: 1 }));
     expect(error).toMatchObject({ call: 'POST /orders', code: 'HTTP 500', retryable: true, refused: false, attempts: 1 });
-    expect(standIn.requests.map((r) => [r.call, r.status])).toEqual([
-      ['GET /esims', 500],
-      ['GET /esims', 200],
-      ['POST /orders', 200],
-      ['POST /orders', 500],
+    expect(standIn.requests.map((r) => [r.call, (r.body as { type?: string }).type, r.status])).toEqual([
+      ['POST /orders', 'validate', 500],
+      ['POST /orders', 'validate', 200],
+      ['POST /orders', 'transaction', 500],
     ]);
   });
 });
@@ -419,13 +398,15 @@ describe('usage and balance', () => {
 });
 
 describe('findOrphans', () => {
-  it('finds the eSIM a transaction bought whose answer was lost before its label, which no order claims; cancelProfile refunds it', async () => {
+  it('finds the eSIM a transaction bought whose answer was lost, which no order claims; cancelProfile refunds it', async () => {
     const client = partner({ retries: 0 });
     standIn.failNext(FAILURES.lostAnswer, { call: 'POST /orders', where: isTransaction });
-    await expect(client.orderEsim({ transactionId: 'order-7', partnerCode: GERMANY, count: 1, firstTry: true })).rejects.toThrow();
-    // The next try finds no eSIM labelled order-7, buys again and labels that one: the order's.
-    const { partnerOrderNo } = await client.orderEsim({ transactionId: 'order-7', partnerCode: GERMANY, count: 1 });
+    await expect(client.orderEsim({ transactionId: 'order-7', partnerCode: GERMANY, count: 1 })).rejects.toThrow();
+    // The next try buys again, and its delivery labels that one: the order's.
+    const { iccid } = await delivered(client, 'order-7');
     const [lost, kept] = standIn.ordersPlaced();
+    const partnerOrderNo = kept!.orderReference;
+    expect(kept!.iccids).toEqual([iccid]);
     expect(kept!.orderReference).toBe(partnerOrderNo);
     const window = { from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 60_000) };
     const orphan = { partnerOrderNo: lost!.orderReference, esimTranNo: `${lost!.iccids[0]}:` };

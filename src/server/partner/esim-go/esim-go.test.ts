@@ -32,8 +32,8 @@ describe('authentication and errors', () => {
     const error = await partnerFailure(
       partner({ apiKey: 'not-the-key' }).orderEsim({ transactionId: 'o-1', partnerCode: 'esim_1GB_7D_DE_V2', count: 1 }),
     );
-    expect(error).toMatchObject({ call: 'GET /esims', code: '401', retryable: false, attempts: 1, refused: true });
-    expect(error.message).toMatch(/^eSIM Go GET \/esims failed: HTTP 401 Unauthorized/);
+    expect(error).toMatchObject({ call: 'POST /orders', code: '401', retryable: false, attempts: 1, refused: true });
+    expect(error.message).toMatch(/^eSIM Go POST \/orders failed: HTTP 401 Unauthorized/);
     expect(standIn.orderCount).toBe(0);
   });
 

@@ -5,14 +5,15 @@
  * every /esims/{iccid} call) and documents no other id for it. The shop's key must not be an ICCID
  * alone (partner.types.ts: partners reuse ICCIDs), and eSIM Go does hand ICCIDs back: an eSIM left
  * without bundles and never installed goes through its 'returns process' and leaves the account
- * (Revoke applied Bundle), to be issued again later. So the key adds the eSIM's customerRef, which
- * the adapter sets to the order's transactionId right after buying it (Update eSIM Details; ordering.ts):
- * unique per sale, and checkable against eSIM Go's state on every read (an ICCID issued again to
- * another order carries another customerRef, and the old key then answers 'not found').
+ * (Revoke applied Bundle), to be issued again later. So the key adds the order's transactionId, which
+ * the adapter writes as the eSIM's customerRef once the shop holds the order (Update eSIM Details;
+ * label.ts): unique per sale, and checkable against eSIM Go's state on every read (an ICCID issued
+ * again to another order carries another customerRef, and the old key then answers 'not found').
+ * An eSIM whose label is not written yet is read as the key's, and labelled then (esim-reads.ts).
  */
 export interface EsimGoKey {
   iccid: string;
-  /** The customerRef the eSIM had when the key was made (our order id; '' if it had none). */
+  /** The order's transactionId, the eSIM's customerRef once labelled ('' for an orphan, never labelled). */
   customerRef: string;
 }
 

@@ -1,10 +1,12 @@
 import { PartnerError } from '../partner.ts';
-import type { EsimPartner, EsimProfile, EsimUsage, PartnerReadOptions, ProfileAnswer } from '../partner.types.ts';
-import { NotFound } from '../partner-http.ts';
+import type { EsimProfile, EsimUsage, PartnerPackage, PartnerReadOptions, ProfileAnswer, ProfileQuery } from '../partner.types.ts';
+import { errorText, NotFound } from '../partner-http.ts';
 import type { CallOptions, EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
 import { parseEsimKey, type EsimGoKey } from './esim-key.ts';
 import { profileOf, totalsOf } from './esim-state.ts';
+import { label } from './label.ts';
+import { mapEsimGoBundle } from './packages.ts';
 import {
   AssignmentsAnswer,
   assignmentsOf,
@@ -13,6 +15,7 @@ import {
   RawBundle,
   type Assignment,
   type EsimGoDetails,
+  type InstallDetails,
 } from './schemas.ts';
 
 /**
@@ -28,21 +31,24 @@ export function daysFromName(bundle: string): number | undefined {
 }
 
 export function createEsimReader(call: EsimGoCall) {
-  /** Bundle durations read from the catalogue, when the name does not say (they do not change). */
-  const durations = new Map<string, number>();
+  /** Bundles read from the catalogue (they do not change): a bundle's days when its name does not say, a new eSIM's totals. */
+  const bundles = new Map<string, PartnerPackage>();
+
+  async function bundleNamed(name: string, options: CallOptions): Promise<PartnerPackage> {
+    const known = bundles.get(name);
+    if (known) return known;
+    const request = { method: 'GET', call: 'GET /catalogue/bundle/{name}', path: `/catalogue/bundle/${encodeURIComponent(name)}` } as const;
+    const bundle = await call(request, (json) => mapEsimGoBundle(RawBundle.parse(json)), options);
+    bundles.set(name, bundle);
+    return bundle;
+  }
 
   /** Each assignment's days: from its bundle's name, else Get Bundle details from catalogue (once per bundle). */
   async function daysOf(assignments: readonly Assignment[], options: CallOptions): Promise<(bundle: string) => number> {
     for (const bundle of new Set(assignments.map((a) => a.bundle))) {
-      if (daysFromName(bundle) !== undefined || durations.has(bundle)) continue;
-      const request = {
-        method: 'GET',
-        call: 'GET /catalogue/bundle/{name}',
-        path: `/catalogue/bundle/${encodeURIComponent(bundle)}`,
-      } as const;
-      durations.set(bundle, await call(request, (json) => RawBundle.parse(json).duration, options));
+      if (daysFromName(bundle) === undefined) await bundleNamed(bundle, options);
     }
-    return (bundle) => daysFromName(bundle) ?? durations.get(bundle) ?? 0;
+    return (bundle) => daysFromName(bundle) ?? bundles.get(bundle)?.validity ?? 0;
   }
 
   async function bundlesOf(iccid: string, options: CallOptions): Promise<Assignment[]> {
@@ -55,19 +61,26 @@ export function createEsimReader(call: EsimGoCall) {
     return call(request, (json) => assignmentsOf(BundlesAnswer.parse(json)), options);
   }
 
-  /** The eSIM's details, only if it is still the one the key names (its customerRef: esim-key.ts). */
+  /**
+   * The eSIM's details, only if it is still the one the key names (its customerRef: esim-key.ts).
+   * One sold but not labelled yet (label.ts: the label after its delivery was lost) is labelled now.
+   */
   async function detailsOf(key: EsimGoKey, options: CallOptions): Promise<EsimGoDetails> {
     const request = { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(key.iccid)}` } as const;
-    return call(
+    const details = await call(
       request,
       (json) => {
-        const details = EsimDetailsAnswer.parse(json);
-        if ((details.customerRef?.trim() ?? '') !== key.customerRef)
-          throw new NotFound(`eSIM ${key.iccid} is no longer ${key.customerRef || 'untagged'}`);
-        return details;
+        const answer = EsimDetailsAnswer.parse(json);
+        const customerRef = answer.customerRef?.trim() ?? '';
+        if (customerRef !== key.customerRef && customerRef !== '')
+          throw new NotFound(`eSIM ${key.iccid} is no longer ${key.customerRef || 'unlabelled'}`);
+        return answer;
       },
       options,
     );
+    if ((details.customerRef?.trim() ?? '') === key.customerRef) return details;
+    await label(call, key.iccid, key.customerRef, options);
+    return { ...details, customerRef: key.customerRef };
   }
 
   /** The eSIM as the shop keeps it, read now. */
@@ -81,11 +94,13 @@ export function createEsimReader(call: EsimGoCall) {
    * An order's eSIMs by its reference, or one eSIM by its key. 'allocating' while the install
    * details are not there yet: eSIM Go answers 503 'Processing - Please come back later' meanwhile
    * (its orders of more than 5 bundles are processed asynchronously: release notes 2.2.0).
+   *
+   * The delivery's read (`ordered` said) is the install details alone, one request: an eSIM just
+   * bought is what eSIM Go holds for it then (its one bundle queued, nothing installed, nothing
+   * used), and its label is written afterwards at the usage priority (label.ts). Any other read of
+   * an order's eSIMs reads each eSIM (details and bundles).
    */
-  async function queryProfiles(
-    which: Parameters<EsimPartner['queryProfiles']>[0],
-    options: PartnerReadOptions = {},
-  ): Promise<ProfileAnswer> {
+  async function queryProfiles(which: ProfileQuery, options: PartnerReadOptions = {}): Promise<ProfileAnswer> {
     if ('esimTranNo' in which) {
       const key = parseEsimKey(which.esimTranNo) ?? notFound(which.esimTranNo);
       return { status: 'ready', profiles: [await profile(key, { priority: options.priority ?? 'refund', signal: options.signal })] };
@@ -106,14 +121,22 @@ export function createEsimReader(call: EsimGoCall) {
     }
     if (esims.length === 0 || esims.some((e) => !e.matchingId || !e.smdpAddress)) return { status: 'allocating' };
     const profiles: EsimProfile[] = [];
-    for (const { iccid } of esims) {
-      const details = await call(
-        { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(iccid)}` },
-        (json) => EsimDetailsAnswer.parse(json),
-        read,
-      );
-      const assignments = await bundlesOf(iccid, read);
-      profiles.push(profileOf(details, assignments, await daysOf(assignments, read)));
+    for (const esim of esims) {
+      if (which.ordered) {
+        const { transactionId, partnerCode } = which.ordered;
+        profiles.push(justBought(esim, transactionId, await bundleNamed(partnerCode, read)));
+        label(call, esim.iccid, transactionId, { priority: 'usage' }).catch((error: unknown) => {
+          console.error('eSIM Go: an eSIM sold is not labelled yet; its next read labels it', esim.iccid, errorText(error));
+        });
+      } else {
+        const details = await call(
+          { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(esim.iccid)}` },
+          (json) => EsimDetailsAnswer.parse(json),
+          read,
+        );
+        const assignments = await bundlesOf(esim.iccid, read);
+        profiles.push(profileOf(details, assignments, await daysOf(assignments, read)));
+      }
     }
     return { status: 'ready', profiles };
   }
@@ -138,6 +161,27 @@ export function createEsimReader(call: EsimGoCall) {
   }
 
   return { queryProfiles, usage, profile, detailsOf, bundlesOf, daysOf };
+}
+
+/**
+ * An eSIM as eSIM Go holds it right after the order that bought it (Create orders, assign: true):
+ * unlabelled until label.ts writes it, no profile downloaded, its one bundle queued and unused.
+ */
+function justBought(esim: InstallDetails, transactionId: string, bundle: PartnerPackage): EsimProfile {
+  const details = { ...esim, customerRef: transactionId, profileStatus: null, firstInstalledDateTime: null, state: null };
+  const assignment: Assignment = {
+    id: '',
+    bundle: bundle.partnerCode,
+    initialQuantity: bundle.dataBytes,
+    remainingQuantity: bundle.dataBytes,
+    assignmentDateTime: new Date(),
+    assignmentReference: null,
+    bundleState: 'queued',
+    unlimited: null,
+    startTime: null,
+    endTime: null,
+  };
+  return profileOf(details, [assignment], () => bundle.validity);
 }
 
 export type EsimReader = ReturnType<typeof createEsimReader>;

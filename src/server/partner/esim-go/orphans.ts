@@ -7,13 +7,13 @@ import { ordersBetween } from './ordering.ts';
 import { iccidsOf } from './schemas.ts';
 
 /**
- * eSIM Go's orphans (ordering.ts): eSIMs bought by a transaction whose answer was lost before the
- * label (customerRef) was written, which no order of ours can ever claim, paid from the balance.
- * The orders placed in the window (List orders with their ICCIDs) that `known` does not claim for
- * the shop (its orders' references, top-ups onto its eSIMs) are read eSIM by eSIM: one still
- * without a label is an orphan, keyed `<ICCID>:` (esim-key.ts), which cancelProfile releases: its
- * unused bundle revoked with a refund to the balance, refused once it reached a phone. A labelled
- * one is an order's whose answer is being read back: left alone. Read at the usage priority: it can wait.
+ * eSIM Go's orphans (ordering.ts): eSIMs bought by a transaction whose answer was lost, which no
+ * order of ours can ever claim, paid from the balance. The orders placed in the window (List orders
+ * with their ICCIDs) that `known` does not claim for the shop (its orders' references, top-ups onto
+ * its eSIMs) are read eSIM by eSIM: one without a label is an orphan, keyed `<ICCID>:`
+ * (esim-key.ts), which cancelProfile releases: its unused bundle revoked with a refund to the
+ * balance, refused once it reached a phone. A labelled one (label.ts) is an order's: left alone.
+ * Read at the usage priority: it can wait.
  */
 export function createOrphanFinder(call: EsimGoCall, reader: EsimReader): NonNullable<EsimPartner['findOrphans']> {
   const read = { priority: 'usage' } as const;

@@ -140,6 +140,7 @@ export type EsimGoDetails = z.output<typeof EsimDetailsAnswer>;
 const InstallDetails = z.looseObject({ iccid: z.string().min(1), matchingId: z.string().nullish(), smdpAddress: z.string().nullish() });
 /** Get eSIM Install Details with Accept: application/json: the docs' example is one object; several eSIMs are read as an array. */
 export const AssignmentsAnswer = z.union([z.array(InstallDetails), InstallDetails.transform((one) => [one])]);
+export type InstallDetails = z.output<typeof InstallDetails>;
 
 const time = z
   .string()
