@@ -19,7 +19,8 @@ import { createEsimAccessPartner } from '../src/server/partner/esim-access/adapt
 import { esimAccessConfigFromEnv } from '../src/server/config.ts';
 import { createEsimGoPartner } from '../src/server/partner/esim-go/adapter.ts';
 import { esimGoConfigFromEnv } from '../src/server/partner/esim-go/config.ts';
-import { ESIM_ACCESS, ESIM_GO } from '../src/server/partner/registry.ts';
+import { ESIM_ACCESS } from '../src/server/partner/registry.ts';
+import { ESIM_GO } from '../src/server/partner/esim-go/config.ts';
 import { BASE_CURRENCY, CURRENCIES, RATE_BAND } from '../src/config/currencies.ts';
 import { applyRateBand, ExchangeRates, type PerEuro } from '../src/pricing/exchange-rates.ts';
 import { ECB_FIXTURE_FILE, startEcbStandIn } from '../stand-ins/ecb/server.ts';

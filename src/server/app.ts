@@ -35,6 +35,7 @@ import { supportRoutes } from './support/routes.ts';
 import { travellerRoutes } from './travellers/routes.ts';
 import type { ShareDeps } from './travellers/share.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import type { PartnerCallbacks } from './partner/partner-module.types.ts';
 
 /** Everything the routes use, built once per API (wiring.ts builds them, createApp mounts the routes on them). */
 export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountActions' | 'actionRecords' | 'support'> {
@@ -55,7 +56,7 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
   partners: Partners;
   parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
   partnerWebhookToken: string;
-  esimGoCallbackKey?: string | undefined;
+  partnerCallbacks?: Readonly<Record<string, PartnerCallbacks>> | undefined;
   fulfilment: Fulfilment;
   limits: UserLimiter;
   checkouts: CheckoutExpiry;

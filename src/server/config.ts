@@ -2,7 +2,8 @@ import { isRealOrigin } from '../config/env.ts';
 import { DEFAULT_SITE_URL } from '../config/site.ts';
 import { DEFAULT_DATA_DIR } from './db/pglite.ts';
 import { ESIM_ACCESS_BASE_URL, type EsimAccessConfig } from './partner/esim-access/config.ts';
-import { esimGoConfigFromEnv, type EsimGoConfig } from './partner/esim-go/config.ts';
+import type { ConfiguredPartner } from './partner/partner-module.types.ts';
+import { configuredPartners } from './partner/partner-modules.ts';
 
 /**
  * The shop API's configuration, from the environment (docs/going-live.md). Production needs the
@@ -25,8 +26,8 @@ export interface ShopConfig {
   partner: EsimAccessConfig;
   /** The secret path segment of the partner webhook URL registered in its console: /api/webhooks/partner/<token>. */
   partnerWebhookToken: string;
-  /** The second partner's account (eSIM Go, issue 48), when ESIM_GO_API_KEY is set; its callbacks: /api/webhooks/esim-go. */
-  esimGo: EsimGoConfig | undefined;
+  /** The partners beside eSIM Access whose accounts are set (partner-modules.ts: eSIM Go by ESIM_GO_API_KEY); their callbacks: /api/webhooks/<id>. */
+  morePartners: ConfiguredPartner[];
   /** The order e-mail's SMTP server and sender. */
   smtpUrl: string;
   mailFrom: string;
@@ -115,7 +116,7 @@ export function shopConfigFromEnv(env: Env = process.env): ShopConfig {
       ...(partnerTimeoutMs !== undefined && { timeoutMs: partnerTimeoutMs }),
     },
     partnerWebhookToken: get('PARTNER_WEBHOOK_TOKEN')!,
-    esimGo: get('ESIM_GO_API_KEY') ? esimGoConfigFromEnv(env) : undefined,
+    morePartners: configuredPartners(env),
     smtpUrl: get('SMTP_URL')!,
     mailFrom: get('MAIL_FROM')!,
     providerAlertEmail: get('PROVIDER_ALERT_EMAIL'),

@@ -10,7 +10,8 @@ import { FAILURES, startEsimGoStandIn, type EsimGoStandIn } from '../../stand-in
 import type { Snapshot } from '../catalogue/schema.ts';
 import { EsimList, OrderView, TopUpPlans, type CreateOrderRequest } from '../contract/shop-api.ts';
 import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
-import { partnerRegistry, ESIM_ACCESS, ESIM_GO } from './partner/registry.ts';
+import { partnerRegistry, ESIM_ACCESS } from './partner/registry.ts';
+import { ESIM_GO } from './partner/esim-go/config.ts';
 import { releasePartnerOrphans } from './reconcile/partner-orphans.ts';
 import { pauseSales } from './orders/sales-pause.ts';
 

@@ -9,9 +9,7 @@ import { startReconcileTimer } from './reconcile/reconcile.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createEsimAccessPartner } from './partner/esim-access/adapter.ts';
 import { postgresPartnerBudget } from './partner/partner-budget.ts';
-import { ESIM_ACCESS, ESIM_GO, partnerRegistry } from './partner/registry.ts';
-import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
-import { ESIM_GO_BUDGET } from './partner/esim-go/config.ts';
+import { ESIM_ACCESS, partnerRegistry } from './partner/registry.ts';
 import { createStripe } from './payments/stripe.ts';
 
 /**
@@ -35,21 +33,14 @@ export async function startShopApi(
 ): Promise<{ handler: ShopApi; db: Db; stop: () => Promise<void> }> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, schema: options.schema ?? 'migrate' });
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
-  // Each partner's request budget (8 and 10 a second) is one for every instance on this database.
-  // A request under way keeps its slot at least as long as the adapter may wait for it.
-  const budgets = {
+  // Each partner's request budget (eSIM Access's 8 a second, eSIM Go's 10) is one for every
+  // instance on this database. A request under way keeps its slot at least as long as the adapter may wait for it.
+  const budgets: Record<string, ReturnType<typeof postgresPartnerBudget>> = {
     [ESIM_ACCESS]: postgresPartnerBudget(db, {
       account: config.partner.accessCode,
       leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
     }),
-    ...(config.esimGo && {
-      // Not its API key: that is a secret, and the budget's rows are not.
-      [ESIM_GO]: postgresPartnerBudget(db, {
-        account: ESIM_GO,
-        limit: ESIM_GO_BUDGET,
-        leaseMs: Math.max(120_000, 2 * (config.esimGo.timeoutMs ?? 0)),
-      }),
-    }),
+    ...Object.fromEntries(config.morePartners.map(({ id, budget }) => [id, postgresPartnerBudget(db, budget)])),
   };
   const handler = createShopApi({
     catalogue: options.snapshotFile ? readSnapshot(options.snapshotFile) : embeddedSnapshot(),
@@ -62,11 +53,11 @@ export async function startShopApi(
     partners: partnerRegistry(
       {
         [ESIM_ACCESS]: createEsimAccessPartner({ ...config.partner, budget: budgets[ESIM_ACCESS] }),
-        ...(config.esimGo && budgets[ESIM_GO] && { [ESIM_GO]: createEsimGoPartner({ ...config.esimGo, budget: budgets[ESIM_GO] }) }),
+        ...Object.fromEntries(config.morePartners.map((partner) => [partner.id, partner.create(budgets[partner.id])])),
       },
       { budgets },
     ),
-    esimGoCallbackKey: config.esimGo?.apiKey,
+    partnerCallbacks: Object.fromEntries(config.morePartners.flatMap(({ id, callbacks }) => (callbacks ? [[id, callbacks]] : []))),
     mailer,
     providerAlertEmail: config.providerAlertEmail,
     partnerWebhookToken: config.partnerWebhookToken,

@@ -33,6 +33,7 @@ import type { VapidConfig } from './config.ts';
 import { createPushSender } from './push/sender.ts';
 import { nextPartnerFrom } from './orders/partner-choice.ts';
 import { createPushSubscriptions } from './push/subscriptions.ts';
+import type { PartnerCallbacks } from './partner/partner-module.types.ts';
 
 export interface ShopApiOptions {
   catalogue: Snapshot;
@@ -58,8 +59,8 @@ export interface ShopApiOptions {
   providerAlertEmail?: string | undefined;
   /** The secret path segment of the partner's webhook URL (its notifications are not signed). */
   partnerWebhookToken: string;
-  /** eSIM Go's API key, which signs its callbacks (POST /webhooks/esim-go); unset: the shop runs without eSIM Go. */
-  esimGoCallbackKey?: string | undefined;
+  /** The signed callbacks of the partners beside eSIM Access, by id (POST /webhooks/<id>: partner-module.types.ts). */
+  partnerCallbacks?: Readonly<Record<string, PartnerCallbacks>> | undefined;
   /** The scheduler's bearer token for POST /jobs/reconcile; unset: the route answers 404. */
   reconcileToken?: string | undefined;
   /** The scheduler's bearer token for POST /jobs/audit (hourly, e-mails the provider what it finds); unset: the route answers 404. */
@@ -230,7 +231,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     partners,
     parsePartnerNotification: options.parsePartnerNotification ?? parsePartnerNotification,
     partnerWebhookToken: options.partnerWebhookToken,
-    esimGoCallbackKey: options.esimGoCallbackKey,
+    partnerCallbacks: options.partnerCallbacks,
     fulfilment,
     limits: createUserLimits(db, { ...USER_LIMITS, ...options.limits }),
     checkouts,

@@ -4,7 +4,8 @@ import type { EsimGoStandIn } from '../../../stand-ins/esim-go/server.ts';
 import type { Db } from '../../../src/server/db/db.types.ts';
 import type { EsimPartner } from '../../../src/server/partner/partner.types.ts';
 import { esimKey, parseEsimKey } from '../../../src/server/partner/esim-go/esim-key.ts';
-import { ESIM_ACCESS, ESIM_GO } from '../../../src/server/partner/registry.ts';
+import { ESIM_ACCESS } from '../../../src/server/partner/registry.ts';
+import { ESIM_GO } from '../../../src/server/partner/esim-go/config.ts';
 
 /**
  * One partner of a fault run as the run sees it from outside the shop: what its stand-in handed

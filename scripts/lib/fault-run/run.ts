@@ -30,7 +30,7 @@ import {
 import { standInEnv } from '../stand-in-env.ts';
 import { createFleet } from './fleet.ts';
 import { between, seeded } from './random.ts';
-import { ESIM_GO } from '../../../src/server/partner/registry.ts';
+import { ESIM_GO } from '../../../src/server/partner/esim-go/config.ts';
 import { esimAccessAtRun, esimGoAtRun, recordedOrders } from './partners.ts';
 import { startStandIns } from './stand-ins.ts';
 

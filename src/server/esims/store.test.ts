@@ -4,7 +4,8 @@ import { databaseDrivers } from '../../../tests/support/databases.ts';
 import type { Db } from '../db/db.types.ts';
 import { partnerWrites } from '../fulfilment/partner-writes.ts';
 import type { EsimProfile } from '../partner/partner.types.ts';
-import { ESIM_ACCESS, ESIM_GO } from '../partner/registry.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
+import { ESIM_GO } from '../partner/esim-go/config.ts';
 import { createEsimStore } from './store.ts';
 
 /**

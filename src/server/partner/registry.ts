@@ -6,8 +6,6 @@ import type { Partners } from './registry.types.ts';
 
 /** eSIM Access's id: every order and eSIM from before the registry (migration 0046) is there. */
 export const ESIM_ACCESS = 'esim-access';
-/** eSIM Go's id (issue 48): the second partner, when the shop is configured with it. */
-export const ESIM_GO = 'esim-go';
 
 /**
  * The registry of the partners given, by id; the first is the one the catalogue is sold through.

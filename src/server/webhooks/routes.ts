@@ -10,8 +10,8 @@ import { handlePartnerNotification } from '../fulfilment/partner-webhook.ts';
 import { fail, sameSecret } from '../http.ts';
 import type { OrderStore } from '../orders/store.types.ts';
 import type { PartnerNotification } from '../partner/partner.types.ts';
-import { parseEsimGoNotification, verifyEsimGoSignature } from '../partner/esim-go/notifications.ts';
-import { ESIM_ACCESS, ESIM_GO } from '../partner/registry.ts';
+import type { PartnerCallbacks } from '../partner/partner-module.types.ts';
+import { ESIM_ACCESS } from '../partner/registry.ts';
 import type { Partners } from '../partner/registry.types.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 import { handleStripeEvent } from './stripe-event.ts';
@@ -30,13 +30,13 @@ export interface WebhookRoutesDeps {
   parsePartnerNotification: (body: unknown) => PartnerNotification | undefined;
   /** The secret path segment of the partner's webhook URL. */
   partnerWebhookToken: string;
-  /** eSIM Go's API key, the HMAC key of its callbacks; unset: no eSIM Go in this shop, and its route answers 404. */
-  esimGoCallbackKey?: string | undefined;
+  /** The signed callbacks of the partners beside eSIM Access, by id (POST /<id>); a partner not here answers 404. */
+  partnerCallbacks?: Readonly<Record<string, PartnerCallbacks>> | undefined;
   fulfilment: Fulfilment;
   alerts: Alerts;
 }
 
-/** What the payment provider and the eSIM partners tell us, mounted at /webhooks: POST /stripe, /partner/:token (eSIM Access), /esim-go. */
+/** What the payment provider and the eSIM partners tell us, mounted at /webhooks: POST /stripe, /partner/:token (eSIM Access), /<id> (the others: eSIM Go's /esim-go). */
 export function webhookRoutes(deps: WebhookRoutesDeps) {
   const partnerBodyLimit = bodyLimit({
     maxSize: MAX_PARTNER_BODY_BYTES,
@@ -76,17 +76,16 @@ export function webhookRoutes(deps: WebhookRoutesDeps) {
         const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_ACCESS, notification);
         return c.json({ received: true, outcome });
       })
-      // eSIM Go signs its callbacks (V3: an HMAC-SHA256 of the raw body keyed by the API key); each
-      // is a hint too, read back from eSIM Go before anything is stored.
-      .post('/esim-go', partnerBodyLimit, async (c) => {
-        const key = deps.esimGoCallbackKey;
-        if (!key) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
-        const raw = await c.req.text();
-        if (!verifyEsimGoSignature(raw, c.req.header('x-signature-sha256'), key))
-          return fail(c, 401, 'bad_signature', 'The X-Signature-SHA256 header does not verify.');
-        const notification = parseEsimGoNotification(raw);
-        if (!notification) return fail(c, 400, ERROR_CODES.badRequest, 'Not an eSIM Go callback.');
-        const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, ESIM_GO, notification);
+      // The other partners sign their callbacks (eSIM Go's V3: an HMAC-SHA256 of the raw body keyed
+      // by the API key); each is a hint too, read back from the partner before anything is stored.
+      .post('/:partner{[a-z0-9-]+}', partnerBodyLimit, async (c) => {
+        const id = c.req.param('partner');
+        const callbacks = Object.hasOwn(deps.partnerCallbacks ?? {}, id) ? deps.partnerCallbacks![id] : undefined;
+        if (!callbacks) return fail(c, 404, ERROR_CODES.notFound, 'Not found.');
+        const notification = callbacks(await c.req.text(), (name) => c.req.header(name));
+        if (notification === 'unsigned') return fail(c, 401, 'bad_signature', 'The callback’s signature does not verify.');
+        if (!notification) return fail(c, 400, ERROR_CODES.badRequest, `Not a callback of ${partners.nameOf(id)}.`);
+        const outcome = await handlePartnerNotification({ db, store, esims, partners, fulfilment, alerts }, id, notification);
         return c.json({ received: true, outcome });
       })
   );

@@ -1,5 +1,7 @@
 import type { PartnerBudget, PartnerBudgetLimit } from '../partner-budget.types.ts';
 
+/** Its id on the shop's rows (partner-module.types.ts). */
+export const ESIM_GO = 'esim-go';
 /** The partner's name in errors and on the EsimPartner. */
 export const PARTNER = 'eSIM Go';
 /** API v2.5 (docs.esim-go.com/api/v2_5: servers; guides/api_version_migration: 'The current version is v2.5'). */
