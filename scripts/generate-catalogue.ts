@@ -3,10 +3,11 @@
 // after changing the pricing (src/config/pricing.ts), to take in the partner's catalogue, and at
 // least every MAX_RATE_AGE_DAYS for fresh ECB rates (the build refuses older ones):
 //   npm run catalogue:generate
-// Packages and wholesale prices come from both partners (issue 48), eSIM Access first (the
+// Packages and wholesale prices come from every partner (issue 48), eSIM Access first (the
 // reference: a plan it sells is priced from its package): from eSIM Access when ESIM_ACCESS_CODE
-// and ESIM_ACCESS_SECRET are set (ESIM_ACCESS_BASE_URL optional), from eSIM Go when
-// ESIM_GO_API_KEY is set (ESIM_GO_BASE_URL optional), each else from its stand-in, started here.
+// and ESIM_ACCESS_SECRET are set (ESIM_ACCESS_BASE_URL optional), from each other partner
+// (src/server/partner/partner-modules.ts) when its account is (eSIM Go: ESIM_GO_API_KEY, ESIM_GO_BASE_URL
+// optional), each else from its stand-in, started here.
 // Countries, regions, names, flags and aliases: scripts/lib/geography.ts and
 // scripts/lib/catalogue-snapshot.ts (DESIGN 4).
 import { randomUUID } from 'node:crypto';
@@ -17,15 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { SNAPSHOT_FILE } from '../src/catalogue/snapshot.ts';
 import { createEsimAccessPartner } from '../src/server/partner/esim-access/adapter.ts';
 import { esimAccessConfigFromEnv } from '../src/server/config.ts';
-import { createEsimGoPartner } from '../src/server/partner/esim-go/adapter.ts';
-import { esimGoConfigFromEnv } from '../src/server/partner/esim-go/config.ts';
+import { PARTNER_MODULES } from '../src/server/partner/partner-modules.ts';
 import { ESIM_ACCESS } from '../src/server/partner/registry.ts';
-import { ESIM_GO } from '../src/server/partner/esim-go/config.ts';
 import { BASE_CURRENCY, CURRENCIES, RATE_BAND } from '../src/config/currencies.ts';
 import { applyRateBand, ExchangeRates, type PerEuro } from '../src/pricing/exchange-rates.ts';
 import { ECB_FIXTURE_FILE, startEcbStandIn } from '../stand-ins/ecb/server.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
-import { startEsimGoStandIn } from '../stand-ins/esim-go/server.ts';
+import { PARTNER_STAND_INS } from '../stand-ins/partner-stand-ins.ts';
 import { generateSnapshot } from './lib/catalogue-snapshot.ts';
 import { ECB_DAILY_RATES_URL, readEcbRates } from './lib/ecb-rates.ts';
 import { COUNTRY_CODES } from './lib/geography.ts';
@@ -52,9 +51,16 @@ const real = Boolean(process.env['ESIM_ACCESS_CODE']?.trim() && process.env['ESI
 // A throwaway account: the stand-in lives only as long as this run.
 const credentials = { accessCode: randomUUID(), secretKey: randomUUID() };
 const standIn = real ? undefined : await startEsimAccessStandIn(credentials);
-const esimGoReal = Boolean(process.env['ESIM_GO_API_KEY']?.trim());
-const esimGoKey = randomUUID();
-const esimGoStandIn = esimGoReal ? undefined : await startEsimGoStandIn({ apiKey: esimGoKey, port: 0 });
+// The other partners: each from its account if set, else from its stand-in.
+const more = await Promise.all(
+  PARTNER_MODULES.map(async (module) => {
+    const real = module.fromEnv(process.env);
+    const standIn = real ? undefined : await PARTNER_STAND_INS.find((s) => s.id === module.id)?.start({ port: 0 });
+    const configured = real ?? (standIn && module.fromEnv(standIn.env));
+    if (!configured) throw new Error(`${module.id}: no account in the environment, and no stand-in (stand-ins/partner-stand-ins.ts)`);
+    return { configured, standIn };
+  }),
+);
 // The ECB's rates: ECB_RATES_URL (a URL or a file) if set, the ECB's own with the real partner, else its stand-in.
 const ratesSource = process.env['ECB_RATES_URL']?.trim() || (real ? ECB_DAILY_RATES_URL : undefined);
 const ecbStandIn = ratesSource ? undefined : await startEcbStandIn();
@@ -69,11 +75,7 @@ try {
       catalogue: createEsimAccessPartner(standIn ? { ...credentials, baseUrl: standIn.url } : esimAccessConfigFromEnv()),
       standIn: Boolean(standIn),
     },
-    {
-      id: ESIM_GO,
-      catalogue: createEsimGoPartner(esimGoStandIn ? { apiKey: esimGoKey, baseUrl: esimGoStandIn.url } : esimGoConfigFromEnv()),
-      standIn: Boolean(esimGoStandIn),
-    },
+    ...more.map(({ configured, standIn }) => ({ id: configured.id, catalogue: configured.create(), standIn: Boolean(standIn) })),
   ];
   const { snapshot, unmatched } = await generateSnapshot(partners, {
     // The stand-in's port changes every run: name what it stands in for.
@@ -116,7 +118,7 @@ try {
   }
 } finally {
   await standIn?.close();
-  await esimGoStandIn?.close();
+  for (const { standIn } of more) await standIn?.close();
   await ecbStandIn?.close();
 }
 

@@ -1,12 +1,13 @@
 // The shop API as it runs locally and in the browser tests, with its stand-ins: the Stripe
 // stand-in (its hosted test-payment page and signed webhooks to this API), the eSIM Access
-// stand-in (allocation after a short delay, its webhook to this API), the SMTP stand-in (every
+// stand-in (allocation after a short delay, its webhook to this API), the other partners'
+// (stand-ins/partner-stand-ins.ts: eSIM Go's, its callbacks to this API), the SMTP stand-in (every
 // e-mail as an .eml file under reports/mail/), the push-service stand-in (the one push endpoint
 // besides the browsers' push services this API takes), the database (PGlite under .data/ by default,
 // DATABASE_URL, or --postgres: a throwaway real PostgreSQL server), and Firebase ID tokens from
 // the Auth emulator. Served under /api, the path Hosting's rewrite gives it.
 // Usage: node scripts/local-shop.ts [--port 8788] [--site-url http://127.0.0.1:4321] [--stripe-port 12111]
-//   [--partner-port 8790] [--esim-go-port 8791] [--smtp-port 2525] [--push-port 8090] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
+//   [--partner-port 8790] [--<partner>-port: --esim-go-port 8791] [--smtp-port 2525] [--push-port 8090] [--mail-dir reports/mail] [--allocation-delay-ms 1000] [--postgres]
 //   [--stripe-url URL: a Stripe stand-in already running apart (npm run stand-in:stripe), instead of one in this process]
 //   [--reconcile-every-ms 500: the reconcile job's tick; short here so stuck orders clear within a test]
 import { parseArgs } from 'node:util';
@@ -14,7 +15,7 @@ import { LOCAL_API_BASE_URL } from '../src/config/env.ts';
 import { shopConfigFromEnv } from '../src/server/config.ts';
 import { startShopApi } from '../src/server/start.ts';
 import { startEsimAccessStandIn } from '../stand-ins/esim-access/server.ts';
-import { startEsimGoStandIn } from '../stand-ins/esim-go/server.ts';
+import { PARTNER_STAND_INS } from '../stand-ins/partner-stand-ins.ts';
 import { startPushServiceStandIn } from '../stand-ins/push-service/server.ts';
 import { DEFAULT_MAIL_DIR, startSmtpStandIn } from '../stand-ins/smtp/server.ts';
 import { STAND_IN_WEBHOOK_SECRET, startStripeStandIn } from '../stand-ins/stripe/server.ts';
@@ -31,7 +32,9 @@ const { values } = parseArgs({
     'stripe-port': { type: 'string', default: '12111' },
     'stripe-url': { type: 'string' },
     'partner-port': { type: 'string', default: '8790' },
-    'esim-go-port': { type: 'string', default: '8791' },
+    ...Object.fromEntries(
+      PARTNER_STAND_INS.map((standIn) => [`${standIn.id}-port`, { type: 'string', default: String(standIn.defaultPort) } as const]),
+    ),
     'smtp-port': { type: 'string', default: '2525' },
     'push-port': { type: 'string', default: '8090' },
     'mail-dir': { type: 'string', default: DEFAULT_MAIL_DIR },
@@ -62,12 +65,12 @@ const partner = await startEsimAccessStandIn({
   allocationDelayMs: Number(values['allocation-delay-ms']),
   webhookUrl: `${apiUrl}/webhooks/partner/${partnerWebhookToken}`,
 });
-const esimGoApiKey = 'stand-in-esim-go-api-key';
-const esimGo = await startEsimGoStandIn({
-  port: Number(values['esim-go-port']),
-  apiKey: esimGoApiKey,
-  callbackUrl: `${apiUrl}/webhooks/esim-go`,
-});
+const more = await Promise.all(
+  PARTNER_STAND_INS.map(async (standIn) => ({
+    id: standIn.id,
+    ...(await standIn.start({ port: Number((values as Record<string, unknown>)[`${standIn.id}-port`]), apiUrl })),
+  })),
+);
 const smtp = await startSmtpStandIn({ port: Number(values['smtp-port']), dir: values['mail-dir'] });
 const pushService = await startPushServiceStandIn({ port: Number(values['push-port']) });
 // firebase-admin reads the emulator's address from the environment.
@@ -81,10 +84,10 @@ const config = shopConfigFromEnv({
     partnerUrl: partner.url,
     partner: partnerAccount,
     partnerWebhookToken,
-    esimGo: { url: esimGo.url, apiKey: esimGoApiKey },
     smtpUrl: smtp.url,
     authHost: process.env.FIREBASE_AUTH_EMULATOR_HOST,
   }),
+  ...Object.assign({}, ...more.map((standIn) => standIn.env)),
   SITE_URL: values['site-url'],
   PUBLIC_API_URL: apiUrl,
   MAIL_FROM: 'Travel eSIM <orders@localhost>',
@@ -106,7 +109,7 @@ console.log(
 );
 console.log(`Stripe stand-in at ${stripe.url} (test card 4242 4242 4242 4242; events at ${stripe.url}/_stand-in/events)`);
 console.log(
-  `eSIM Access stand-in at ${partner.url}; eSIM Go stand-in at ${esimGo.url}; SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`,
+  `eSIM Access stand-in at ${partner.url}; ${more.map((standIn) => `${standIn.id} stand-in at ${standIn.url}; `).join('')}SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`,
 );
 console.log(`Push-service stand-in at ${pushService.url} (messages at ${pushService.url}/_stand-in/messages)`);
 
@@ -115,7 +118,7 @@ async function stop() {
   await stopShop();
   await stripe.close();
   await partner.close();
-  await esimGo.close();
+  for (const standIn of more) await standIn.close();
   await smtp.close();
   await pushService.close();
   await postgres?.stop();

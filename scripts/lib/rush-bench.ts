@@ -20,6 +20,7 @@ import { startPostgres } from './postgres-server.ts';
 import { standInEnv } from './stand-in-env.ts';
 import { percentile } from './shop-bench.ts';
 import { throwawayAlertEnv } from './throwaway-alert-keys.ts';
+import { esimGoStandInEnv } from '../../stand-ins/esim-go/local.ts';
 
 /**
  * Issue 31's sale-day rush: `orders` paid orders arriving evenly over `seconds` through a front to
@@ -159,10 +160,10 @@ export async function benchRush(settings: {
           partnerUrl: partner.url,
           partner: PARTNER_ACCOUNT,
           partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
-          ...(esimGo && { esimGo: { url: esimGo.url, apiKey: ESIM_GO_API_KEY } }),
           smtpUrl: smtp.url,
           authHost: auth.host,
         }),
+        ...(esimGo && esimGoStandInEnv(esimGo.url, ESIM_GO_API_KEY)),
         MAIL_FROM: 'Travel eSIM <orders@localhost>',
         SITE_URL: 'http://127.0.0.1:4321',
         ...throwawayAlertEnv(),

@@ -6,8 +6,6 @@ export interface StandInsAt {
   partnerUrl: string;
   partner: { accessCode: string; secretKey: string };
   partnerWebhookToken: string;
-  /** The eSIM Go stand-in and its API key, when the shop runs with both partners. */
-  esimGo?: { url: string; apiKey: string };
   smtpUrl: string;
   authHost: string;
 }
@@ -22,7 +20,6 @@ export function standInEnv(at: StandInsAt): Record<string, string> {
     ESIM_ACCESS_SECRET: at.partner.secretKey,
     ESIM_ACCESS_BASE_URL: at.partnerUrl,
     PARTNER_WEBHOOK_TOKEN: at.partnerWebhookToken,
-    ...(at.esimGo && { ESIM_GO_BASE_URL: at.esimGo.url, ESIM_GO_API_KEY: at.esimGo.apiKey }),
     SMTP_URL: at.smtpUrl,
     FIREBASE_AUTH_EMULATOR_HOST: at.authHost,
   };

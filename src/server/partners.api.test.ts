@@ -12,6 +12,7 @@ import { EsimList, OrderView, TopUpPlans, type CreateOrderRequest } from '../con
 import { createEsimGoPartner } from './partner/esim-go/adapter.ts';
 import { partnerRegistry, ESIM_ACCESS } from './partner/registry.ts';
 import { ESIM_GO } from './partner/esim-go/config.ts';
+import { esimGoModule } from './partner/esim-go/module.ts';
 import { releasePartnerOrphans } from './reconcile/partner-orphans.ts';
 import { pauseSales } from './orders/sales-pause.ts';
 
@@ -69,7 +70,7 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('two partners on $name', 
         },
         { budgets: { [ESIM_GO]: { secondsFor: () => goBacklogSeconds } } },
       ),
-      esimGoCallbackKey: API_KEY,
+      partnerCallbacks: { [ESIM_GO]: esimGoModule.fromEnv({ ESIM_GO_API_KEY: API_KEY })!.callbacks! },
     }),
   });
   // eSIM Go's callbacks reach the API under test (signed with the key it was built with).

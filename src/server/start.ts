@@ -35,13 +35,12 @@ export async function startShopApi(
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom });
   // Each partner's request budget (eSIM Access's 8 a second, eSIM Go's 10) is one for every
   // instance on this database. A request under way keeps its slot at least as long as the adapter may wait for it.
-  const budgets: Record<string, ReturnType<typeof postgresPartnerBudget>> = {
-    [ESIM_ACCESS]: postgresPartnerBudget(db, {
-      account: config.partner.accessCode,
-      leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
-    }),
-    ...Object.fromEntries(config.morePartners.map(({ id, budget }) => [id, postgresPartnerBudget(db, budget)])),
-  };
+  const esimAccessBudget = postgresPartnerBudget(db, {
+    account: config.partner.accessCode,
+    leaseMs: Math.max(120_000, 2 * (config.partner.timeoutMs ?? 0)),
+  });
+  const more = config.morePartners.map((partner) => ({ partner, budget: postgresPartnerBudget(db, partner.budget) }));
+  const budgets = { [ESIM_ACCESS]: esimAccessBudget, ...Object.fromEntries(more.map(({ partner, budget }) => [partner.id, budget])) };
   const handler = createShopApi({
     catalogue: options.snapshotFile ? readSnapshot(options.snapshotFile) : embeddedSnapshot(),
     db,
@@ -52,8 +51,8 @@ export async function startShopApi(
     allowedOrigins: config.allowedOrigins,
     partners: partnerRegistry(
       {
-        [ESIM_ACCESS]: createEsimAccessPartner({ ...config.partner, budget: budgets[ESIM_ACCESS] }),
-        ...Object.fromEntries(config.morePartners.map((partner) => [partner.id, partner.create(budgets[partner.id])])),
+        [ESIM_ACCESS]: createEsimAccessPartner({ ...config.partner, budget: esimAccessBudget }),
+        ...Object.fromEntries(more.map(({ partner, budget }) => [partner.id, partner.create(budget)])),
       },
       { budgets },
     ),

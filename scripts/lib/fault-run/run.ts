@@ -33,6 +33,7 @@ import { between, seeded } from './random.ts';
 import { ESIM_GO } from '../../../src/server/partner/esim-go/config.ts';
 import { esimAccessAtRun, esimGoAtRun, recordedOrders } from './partners.ts';
 import { startStandIns } from './stand-ins.ts';
+import { esimGoStandInEnv } from '../../../stand-ins/esim-go/local.ts';
 
 /**
  * The fault-injection run (issue 20, DESIGN 7: "the fault-injection run proves them"): buyers
@@ -264,10 +265,10 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
           partnerUrl: partnerProxy.url,
           partner: PARTNER_ACCOUNT,
           partnerWebhookToken: PARTNER_WEBHOOK_TOKEN,
-          esimGo: { url: `${esimGoProxy.url}${esimGoUrl.pathname}`, apiKey: ESIM_GO_API_KEY },
           smtpUrl: smtp.url,
           authHost,
         }),
+        ...esimGoStandInEnv(`${esimGoProxy.url}${esimGoUrl.pathname}`, ESIM_GO_API_KEY),
         STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS),
         ESIM_ACCESS_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
         ESIM_GO_TIMEOUT_MS: String(PARTNER_TIMEOUT_MS),
