@@ -5,7 +5,7 @@ import type { EsimPartner } from './partner.types.ts';
  * The deliveries a partner has under way in this instance (issue 48's routing): an order being
  * sent, or sent with its eSIM not read back ready yet. What spreads a rush by the budget each
  * partner's deliveries will still spend, not by the one request each has queued now: a delivery at
- * eSIM Go takes three requests, one at eSIM Access two (EsimPartner.requestsPerDelivery). One whose
+ * eSIM Go takes two requests and eSIM Access two, one of them only once the eSIM is allocated (EsimPartner.requestsPerDelivery). One whose
  * eSIM is never read (refunded, its process restarted) stops counting after DELIVERY_IN_FLIGHT_MAX_MS.
  */
 export class DeliveriesInFlight {
@@ -54,7 +54,9 @@ export function countingDeliveries(partner: EsimPartner, inFlight: DeliveriesInF
           inFlight.start(order.transactionId);
           try {
             const placed = await target.orderEsim(order);
-            inFlight.ordered(order.transactionId);
+            // Answered with its eSIMs (eSIM Go): nothing more to read.
+            if (placed.profiles?.length) inFlight.end(order.transactionId);
+            else inFlight.ordered(order.transactionId);
             return placed;
           } catch (error) {
             inFlight.end(order.transactionId);

@@ -28,10 +28,17 @@ export interface EsimPartner extends PartnerCatalogue {
    * Access): ordering again with the same id answers the same partner order. Where it does not
    * (eSIM Go), ordering again buys again, so the caller settles an earlier send by reading first
    * (findOrder, then its quiet wait), and an eSIM bought by a send whose answer was lost is an
-   * orphan, released by findOrphans. The profile is allocated later: learn it from the partner's
-   * notification or `queryProfiles`.
+   * orphan, released by findOrphans. The profiles come with the answer when the partner gives them
+   * there (eSIM Go's transaction answers its eSIMs' install details); else learn them from the
+   * partner's notification or `queryProfiles`.
    */
-  orderEsim(order: EsimOrder): Promise<{ partnerOrderNo: string }>;
+  orderEsim(order: EsimOrder): Promise<{ partnerOrderNo: string; profiles?: EsimProfile[] }>;
+  /**
+   * Called once the shop stored the eSIM as its order's: a partner whose orders carry nothing of
+   * ours marks it so (eSIM Go's customerRef, which its key is checked against). Sent at the usage
+   * priority, after a rush's deliveries; a later read marks one whose mark was lost. None: nothing to mark.
+   */
+  labelEsim?(esimTranNo: string): Promise<void>;
   /**
    * The partner's order placed with this transactionId around `placedAround` (within minutes),
    * once its profiles are allocated; undefined if none is listed. How an ambiguous order answer

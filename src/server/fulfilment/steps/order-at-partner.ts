@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db.types.ts';
 import { pauseSales, salesPaused } from '../../orders/sales-pause.ts';
 import { setPartnerOrder, switchPartner } from '../../orders/sourcing.ts';
 import { PartnerError } from '../../partner/partner.ts';
-import type { PartnerErrorKind } from '../../partner/partner.types.ts';
+import type { EsimPartner, EsimProfile, PartnerErrorKind } from '../../partner/partner.types.ts';
 import type { PartnerOffer } from '../../../catalogue/schema.ts';
 import type { OrderRow, OrderSourcing } from '../../orders/store.types.ts';
 import type { Lease } from '../lease.types.ts';
@@ -61,8 +61,8 @@ async function nextOffer(
  * reconcile job releases). Answers the partner's order number, or undefined when it was
  * ordered just now (the partner allocates and says so: ORDER_STATUS GOT_RESOURCE runs the order again).
  */
-async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing): Promise<string | undefined> {
-  if (order.partner_order_no) return order.partner_order_no;
+async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourcing): Promise<Placed | undefined> {
+  if (order.partner_order_no) return { partnerOrderNo: order.partner_order_no };
   const { db } = ctx;
   const partner = ctx.partners.of(order.partner);
   // An earlier try whose answer never came: the partner may hold the order already, and it
@@ -81,6 +81,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
   const write =
     earlier?.id ?? (await lease.write((tx) => partnerWrites.record(tx, { orderId: order.id, call: 'esim/order', partner: order.partner })));
   let partnerOrderNo = (await lookUp()) ?? null;
+  let profiles: EsimProfile[] | undefined;
   // Read back: not there, though first sent a while ago, and every send since has failed (else it
   // would be settled). Once its last send has been quiet that long too, nothing of it is on its way:
   // settled so, and the order goes to the next partner that can deliver it (issue 48 item 5). Until
@@ -108,7 +109,7 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
     if (earlier) await lease.write((tx) => partnerWrites.sendingAgain(tx, write));
     else await lease.check();
     try {
-      ({ partnerOrderNo } = await partner.orderEsim({
+      ({ partnerOrderNo, profiles } = await partner.orderEsim({
         transactionId: order.id,
         partnerCode: order.partner_code,
         priceUsdE4: order.wholesale_usd_e4,
@@ -138,9 +139,13 @@ async function run(ctx: StepContext, lease: Lease, order: OrderRow & OrderSourci
     await setPartnerOrder(tx, order.id, partnerOrderNo!);
   });
   // Just ordered: asking now would only hear "allocating" and spend one of the shop's 8 requests
-  // a second: a delivery is two calls, order and query (issue 31).
-  return undefined;
+  // a second: a delivery is two calls, order and query (issue 31). A partner may have answered
+  // the profiles with the order (eSIM Go): the next step reads them from here.
+  return profiles ? { partnerOrderNo: partnerOrderNo!, profiles } : undefined;
 }
+
+/** The partner's order, and the profiles when the partner answered them with it. */
+type Placed = Awaited<ReturnType<EsimPartner['orderEsim']>>;
 
 /** The order as it is once switched to this partner's offer. */
 function switched(order: OrderRow & OrderSourcing, next: PartnerOffer): OrderRow & OrderSourcing {
@@ -185,4 +190,4 @@ async function compensate(ctx: StepContext, lease: Lease, order: OrderRow & Orde
 }
 
 /** The partner's order for the eSIM; compensated by cancelling what it allocated. */
-export const orderAtPartner: Step<string | undefined> = { name: 'order at the partner', run, compensate };
+export const orderAtPartner: Step<Placed | undefined> = { name: 'order at the partner', run, compensate };

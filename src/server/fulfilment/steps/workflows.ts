@@ -39,14 +39,15 @@ const screened = async (ctx: StepContext, lease: Lease, order: OrderInWork) =>
 
 /**
  * The partner's order, then its profile: on a later run when the partner allocates and says so,
- * at once from a partner that allocates without a word (EsimPartner.notifiesAllocation).
+ * at once from a partner that allocates without a word (EsimPartner.notifiesAllocation), from the
+ * order's answer when it names the profile (eSIM Go's).
  */
 async function orderAndRead(ctx: StepContext, lease: Lease, order: OrderInWork): Promise<boolean> {
   if (!order.partner_order_no) {
-    await orderAtPartner.run(ctx, lease, order);
+    const answered = await orderAtPartner.run(ctx, lease, order);
     const ordered = await fresh(ctx, order.id);
     if (!ordered.partner_order_no || ctx.partners.of(ordered.partner).notifiesAllocation) return false;
-    return readProfile.run(ctx, lease, ordered);
+    return readProfile.run(ctx, lease, ordered, answered?.profiles);
   }
   return readProfile.run(ctx, lease, order);
 }

@@ -1,6 +1,6 @@
 import { PartnerError } from '../partner.ts';
 import type { EsimProfile, EsimUsage, PartnerPackage, PartnerReadOptions, ProfileAnswer, ProfileQuery } from '../partner.types.ts';
-import { errorText, NotFound } from '../partner-http.ts';
+import { NotFound } from '../partner-http.ts';
 import type { CallOptions, EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
 import { parseEsimKey, type EsimGoKey } from './esim-key.ts';
@@ -95,10 +95,10 @@ export function createEsimReader(call: EsimGoCall) {
    * details are not there yet: eSIM Go answers 503 'Processing - Please come back later' meanwhile
    * (its orders of more than 5 bundles are processed asynchronously: release notes 2.2.0).
    *
-   * The delivery's read (`ordered` said) is the install details alone, one request: an eSIM just
-   * bought is what eSIM Go holds for it then (its one bundle queued, nothing installed, nothing
-   * used), and its label is written afterwards at the usage priority (label.ts). Any other read of
-   * an order's eSIMs reads each eSIM (details and bundles).
+   * The delivery's read (`ordered` said: the transaction's answer named no install details, or it
+   * was lost with its instance) is the install details alone, one request: an eSIM just bought is
+   * what eSIM Go holds for it then (justBought). Any other read of an order's eSIMs reads each eSIM
+   * (details and bundles).
    */
   async function queryProfiles(which: ProfileQuery, options: PartnerReadOptions = {}): Promise<ProfileAnswer> {
     if ('esimTranNo' in which) {
@@ -125,9 +125,6 @@ export function createEsimReader(call: EsimGoCall) {
       if (which.ordered) {
         const { transactionId, partnerCode } = which.ordered;
         profiles.push(justBought(esim, transactionId, await bundleNamed(partnerCode, read)));
-        label(call, esim.iccid, transactionId, { priority: 'usage' }).catch((error: unknown) => {
-          console.error('eSIM Go: an eSIM sold is not labelled yet; its next read labels it', esim.iccid, errorText(error));
-        });
       } else {
         const details = await call(
           { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(esim.iccid)}` },
@@ -160,14 +157,15 @@ export function createEsimReader(call: EsimGoCall) {
     return usages;
   }
 
-  return { queryProfiles, usage, profile, detailsOf, bundlesOf, daysOf };
+  return { queryProfiles, usage, profile, detailsOf, bundlesOf, daysOf, bundleNamed };
 }
 
 /**
- * An eSIM as eSIM Go holds it right after the order that bought it (Create orders, assign: true):
- * unlabelled until label.ts writes it, no profile downloaded, its one bundle queued and unused.
+ * An eSIM as eSIM Go holds it right after the order that bought it (Create orders, assign: true),
+ * keyed by our order (esim-key.ts; labelled once the shop stored it, label.ts): no profile
+ * downloaded, its one bundle queued and unused.
  */
-function justBought(esim: InstallDetails, transactionId: string, bundle: PartnerPackage): EsimProfile {
+export function justBought(esim: InstallDetails, transactionId: string, bundle: PartnerPackage): EsimProfile {
   const details = { ...esim, customerRef: transactionId, profileStatus: null, firstInstalledDateTime: null, state: null };
   const assignment: Assignment = {
     id: '',

@@ -8,9 +8,9 @@ import { EsimDetailsAnswer } from './schemas.ts';
  * identifier with an eSIM ... such as customer order IDs'. The label makes the eSIM's key checkable
  * (esim-key.ts) and tells the orphan sweep it is an order's (orphans.ts).
  *
- * Written once the shop holds the order: right after the delivery read, at the usage priority (it
- * waits behind every delivery in a rush), and again by any later read that finds it missing
- * (esim-reads.ts detailsOf), so one lost with a restarted instance is written all the same.
+ * Written once the shop stored the eSIM (EsimPartner.labelEsim), at the usage priority (it waits
+ * behind every delivery in a rush), and again by any later read that finds it missing (esim-reads.ts
+ * detailsOf), so one lost with a restarted instance is written all the same.
  * Repeating it is harmless; a failure that may have been applied is settled by reading it back.
  */
 export async function label(call: EsimGoCall, iccid: string, customerRef: string, options: CallOptions): Promise<void> {

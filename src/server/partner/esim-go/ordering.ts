@@ -1,13 +1,18 @@
 import { PartnerError } from '../partner.ts';
-import type { EsimOrder } from '../partner.types.ts';
+import type { EsimOrder, EsimProfile } from '../partner.types.ts';
 import type { CallOptions, EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
+import { justBought, type EsimReader } from './esim-reads.ts';
 import { OrderAnswer, OrderListAnswer, ValidateAnswer, type EsimGoOrder } from './schemas.ts';
 
 /**
  * Ordering an eSIM at eSIM Go: validate (refusals and the price, nothing charged), then the
- * transaction, sent once (never repeated by the client: a repeat buys again). Two requests; the
- * delivery's third reads the install details (esim-reads.ts), issue 48's three.
+ * transaction, sent once (never repeated by the client: a repeat buys again). The transaction's
+ * answer names each eSIM with its install details (OrderResponse.order[].esims[]: InstallDetails,
+ * iccid, matchingId, smdpAddress, in eSIM Go's OpenAPI, api-evangelist/esimgo
+ * openapi/esimgo-orders-api-openapi.yml), so a delivery is these two requests: the profiles are
+ * answered with the order. An answer without them leaves them to the install details
+ * (GET /esims/assignments, esim-reads.ts), issue 48's third request.
  *
  * eSIM Go's orders carry no reference of ours (Create orders: type, assign, order[] of
  * type/quantity/item/iccids/allowReassign only), so an order whose answer was lost cannot be
@@ -27,7 +32,11 @@ import { OrderAnswer, OrderListAnswer, ValidateAnswer, type EsimGoOrder } from '
 const ORDERS_PAGE = 100;
 const ORDERS_MAX_PAGES = 20;
 
-export async function orderEsim(call: EsimGoCall, { partnerCode, priceUsdE4 }: EsimOrder): Promise<{ partnerOrderNo: string }> {
+export async function orderEsim(
+  call: EsimGoCall,
+  reader: EsimReader,
+  { transactionId, partnerCode, priceUsdE4 }: EsimOrder,
+): Promise<{ partnerOrderNo: string; profiles?: EsimProfile[] }> {
   const item = { type: 'bundle', quantity: 1, item: partnerCode, allowReassign: false };
   const order = (type: 'validate' | 'transaction') =>
     ({ method: 'POST', call: 'POST /orders', path: '/orders', body: { type, assign: true, order: [item] } }) as const;
@@ -42,8 +51,15 @@ export async function orderEsim(call: EsimGoCall, { partnerCode, priceUsdE4 }: E
       'price_changed',
     );
   }
+  // The bundle's facts, for the profiles (read once per bundle, before anything is bought).
+  const bundle = await reader.bundleNamed(partnerCode, { priority: 'delivery' });
   const placed = await call(order('transaction'), (json) => OrderAnswer.parse(json), { repeatable: false });
-  return { partnerOrderNo: placed.orderReference };
+  const esims = placed.order.flatMap((line) => line.esims ?? []);
+  const complete = esims.length > 0 && esims.every((e) => e.matchingId && e.smdpAddress);
+  return {
+    partnerOrderNo: placed.orderReference,
+    ...(complete && { profiles: esims.map((esim) => justBought(esim, transactionId, bundle)) }),
+  };
 }
 
 /** A refusal decided on eSIM Go's answer to a validate: nothing was bought (PartnerError.refused). */

@@ -64,6 +64,8 @@ export type EsimGoNetworks = z.output<typeof NetworksAnswer>;
 /** Get Current Organisation Details (OrganisationResponse): balance in `currency` (typed integer in the docs, read as a number). */
 export const OrganisationAnswer = z.looseObject({ balance: numeric, currency: z.string().min(1) });
 
+/** An eSIM's install details (InstallDetails): in Get eSIM Install Details, and in a transaction's answer (OrderLine.esims). */
+const InstallDetails = z.looseObject({ iccid: z.string().min(1), matchingId: z.string().nullish(), smdpAddress: z.string().nullish() });
 const OrderLine = z.looseObject({
   type: z.string().nullish(),
   item: z.string().nullish(),
@@ -71,7 +73,7 @@ const OrderLine = z.looseObject({
   subTotal: numeric.nullish(),
   pricePerUnit: numeric.nullish(),
   iccids: z.array(z.string()).nullish(),
-  esims: z.array(z.looseObject({ iccid: z.string() })).nullish(),
+  esims: z.array(InstallDetails).nullish(),
 });
 /** Create orders, type validate (OrderResponseValidate). */
 export const ValidateAnswer = z.looseObject({
@@ -137,7 +139,6 @@ export const EsimDetailsAnswer = z.looseObject({
 });
 export type EsimGoDetails = z.output<typeof EsimDetailsAnswer>;
 
-const InstallDetails = z.looseObject({ iccid: z.string().min(1), matchingId: z.string().nullish(), smdpAddress: z.string().nullish() });
 /** Get eSIM Install Details with Accept: application/json: the docs' example is one object; several eSIMs are read as an array. */
 export const AssignmentsAnswer = z.union([z.array(InstallDetails), InstallDetails.transform((one) => [one])]);
 export type InstallDetails = z.output<typeof InstallDetails>;
