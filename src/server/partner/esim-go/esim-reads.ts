@@ -14,6 +14,7 @@ import {
   EsimDetailsAnswer,
   RawBundle,
   type Assignment,
+  type CatalogueBundle,
   type EsimGoDetails,
   type InstallDetails,
 } from './schemas.ts';
@@ -32,13 +33,13 @@ export function daysFromName(bundle: string): number | undefined {
 
 export function createEsimReader(call: EsimGoCall) {
   /** Bundles read from the catalogue (they do not change): a bundle's days when its name does not say, a new eSIM's totals. */
-  const bundles = new Map<string, PartnerPackage>();
+  const bundles = new Map<string, CatalogueBundle>();
 
-  async function bundleNamed(name: string, options: CallOptions): Promise<PartnerPackage> {
+  async function bundleNamed(name: string, options: CallOptions): Promise<CatalogueBundle> {
     const known = bundles.get(name);
     if (known) return known;
     const request = { method: 'GET', call: 'GET /catalogue/bundle/{name}', path: `/catalogue/bundle/${encodeURIComponent(name)}` } as const;
-    const bundle = await call(request, (json) => mapEsimGoBundle(RawBundle.parse(json)), options);
+    const bundle = await call(request, (json) => RawBundle.parse(json), options);
     bundles.set(name, bundle);
     return bundle;
   }
@@ -48,7 +49,7 @@ export function createEsimReader(call: EsimGoCall) {
     for (const bundle of new Set(assignments.map((a) => a.bundle))) {
       if (daysFromName(bundle) === undefined) await bundleNamed(bundle, options);
     }
-    return (bundle) => daysFromName(bundle) ?? bundles.get(bundle)?.validity ?? 0;
+    return (bundle) => daysFromName(bundle) ?? bundles.get(bundle)?.duration ?? 0;
   }
 
   async function bundlesOf(iccid: string, options: CallOptions): Promise<Assignment[]> {
@@ -124,7 +125,7 @@ export function createEsimReader(call: EsimGoCall) {
     for (const esim of esims) {
       if (which.ordered) {
         const { transactionId, partnerCode } = which.ordered;
-        profiles.push(justBought(esim, transactionId, await bundleNamed(partnerCode, read)));
+        profiles.push(justBought(esim, transactionId, mapEsimGoBundle(await bundleNamed(partnerCode, read))));
       } else {
         const details = await call(
           { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(esim.iccid)}` },

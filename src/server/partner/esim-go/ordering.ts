@@ -3,6 +3,7 @@ import type { EsimOrder, EsimProfile } from '../partner.types.ts';
 import type { CallOptions, EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
 import { justBought, type EsimReader } from './esim-reads.ts';
+import { mapEsimGoBundle } from './packages.ts';
 import { OrderAnswer, OrderListAnswer, ValidateAnswer, type EsimGoOrder } from './schemas.ts';
 
 /**
@@ -52,7 +53,7 @@ export async function orderEsim(
     );
   }
   // The bundle's facts, for the profiles (read once per bundle, before anything is bought).
-  const bundle = await reader.bundleNamed(partnerCode, { priority: 'delivery' });
+  const bundle = mapEsimGoBundle(await reader.bundleNamed(partnerCode, { priority: 'delivery' }));
   const placed = await call(order('transaction'), (json) => OrderAnswer.parse(json), { repeatable: false });
   const esims = placed.order.flatMap((line) => line.esims ?? []);
   const complete = esims.length > 0 && esims.every((e) => e.matchingId && e.smdpAddress);

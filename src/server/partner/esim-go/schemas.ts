@@ -36,6 +36,8 @@ export const RawBundle = z.looseObject({
   allowances: z.array(z.looseObject({ type: z.string().nullish(), amount: numeric.nullish() })).nullish(),
 });
 export type EsimGoBundle = z.input<typeof RawBundle>;
+/** A catalogue bundle as read (Get Bundle details from catalogue). */
+export type CatalogueBundle = z.output<typeof RawBundle>;
 /** The docs' schema is a bare array; integrations read `{ bundles, pageCount, rows }`: both are read. */
 export const CatalogueAnswer = z.union([
   z.array(RawBundle).transform((bundles) => ({ bundles, pageCount: 1 })),
