@@ -52,4 +52,26 @@ describe("a partner's deliveries under way", () => {
     now += DELIVERY_IN_FLIGHT_MAX_MS + 1;
     expect(partners.backlogSeconds('esim-go')).toBe(0);
   });
+
+  it('end once sent when the order answers the eSIM, or when the partner says later where it is read (any instance)', async () => {
+    let release = () => {};
+    const sent = new Promise<void>((resolve) => (release = resolve));
+    const partner = (answer: object, notifiesAllocation: boolean) =>
+      ({
+        name: 'p',
+        notifiesAllocation,
+        requestsPerDelivery: { order: 1, read: 1 },
+        orderEsim: async () => (await sent, { partnerOrderNo: 'ref', ...answer }),
+      }) as unknown as EsimPartner;
+    const partners = partnerRegistry(
+      { answers: partner({ profiles: [{ transactionId: 'a' }] }, false), notifies: partner({}, true) },
+      { budgets: { answers: { secondsFor: (n) => n }, notifies: { secondsFor: (n) => n } } },
+    );
+    const placing = ['answers', 'notifies'].map((id) => partners.of(id).orderEsim({ transactionId: 'a', partnerCode: 'b', count: 1 }));
+    // Being sent: both its requests to come.
+    expect([partners.backlogSeconds('answers'), partners.backlogSeconds('notifies')]).toEqual([2, 2]);
+    release();
+    await Promise.all(placing);
+    expect([partners.backlogSeconds('answers'), partners.backlogSeconds('notifies')]).toEqual([0, 0]);
+  });
 });

@@ -3,10 +3,14 @@ import type { EsimPartner } from './partner.types.ts';
 
 /**
  * The deliveries a partner has under way in this instance (issue 48's routing): an order being
- * sent, or sent with its eSIM not read back ready yet. What spreads a rush by the budget each
- * partner's deliveries will still spend, not by the one request each has queued now: a delivery at
- * eSIM Go takes two requests and eSIM Access two, one of them only once the eSIM is allocated (EsimPartner.requestsPerDelivery). One whose
- * eSIM is never read (refunded, its process restarted) stops counting after DELIVERY_IN_FLIGHT_MAX_MS.
+ * sent, or sent with its eSIM still to be read here. What spreads a rush by the budget each
+ * partner's deliveries will still spend, not by the one request each has queued now
+ * (EsimPartner.requestsPerDelivery: eSIM Access's order and read, eSIM Go's validate and
+ * transaction). An order whose eSIM is read when the partner says it is allocated stops counting
+ * once sent: that notification reaches any instance, which reads it there, so this one would never
+ * see its read (found by the rush benchmark: eSIM Access's deliveries then looked ever busier, and
+ * the rush went to eSIM Go). One whose eSIM is never read (refunded, its process restarted) stops
+ * counting after DELIVERY_IN_FLIGHT_MAX_MS.
  */
 export class DeliveriesInFlight {
   readonly #under = new Map<string, { at: number; ordered: boolean }>();
@@ -54,8 +58,8 @@ export function countingDeliveries(partner: EsimPartner, inFlight: DeliveriesInF
           inFlight.start(order.transactionId);
           try {
             const placed = await target.orderEsim(order);
-            // Answered with its eSIMs (eSIM Go): nothing more to read.
-            if (placed.profiles?.length) inFlight.end(order.transactionId);
+            // Answered with its eSIMs (eSIM Go), or read wherever the partner's notification lands (eSIM Access): none of this instance's.
+            if (placed.profiles?.length || target.notifiesAllocation) inFlight.end(order.transactionId);
             else inFlight.ordered(order.transactionId);
             return placed;
           } catch (error) {

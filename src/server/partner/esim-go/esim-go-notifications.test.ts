@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startEsimGoStandIn, type EsimGoStandIn } from '../../../../stand-ins/esim-go/server.ts';
 import type { PartnerNotification } from '../partner.types.ts';
 import { createEsimGoPartner } from './adapter.ts';
+import { esimGoModule } from './module.ts';
 import { parseEsimGoNotification, verifyEsimGoSignature } from './notifications.ts';
 
 // eSIM Go's signed callbacks: the signature in hex and in base64, and each callback in our terms,
@@ -12,7 +13,8 @@ const API_KEY = 'callback-test-key';
 const sign = (body: string, key = API_KEY, encoding: 'hex' | 'base64' = 'base64') =>
   createHmac('sha256', key).update(body).digest(encoding);
 
-// The shop's callback endpoint stand-in: verifies, parses, records.
+// The shop's callback endpoint stand-in: reads each as the shop's route does (the module's callbacks), records.
+const callbacks = esimGoModule.fromEnv({ ESIM_GO_API_KEY: API_KEY })!.callbacks!;
 let receiver: Server;
 let callbackUrl: string;
 let received: { verified: boolean; notification: PartnerNotification | undefined }[];
@@ -22,8 +24,9 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const verified = verifyEsimGoSignature(raw, req.headers['x-signature-sha256'] as string | undefined, API_KEY);
-      received.push({ verified, notification: verified ? parseEsimGoNotification(raw) : undefined });
+      const read = callbacks(raw, (name) => req.headers[name] as string | undefined);
+      const verified = read !== 'unsigned';
+      received.push({ verified, notification: verified ? read : undefined });
       res.writeHead(verified ? 200 : 401).end();
     });
   });
