@@ -68,6 +68,7 @@ const partner = await startEsimAccessStandIn({
 const more = await Promise.all(
   PARTNER_STAND_INS.map(async (standIn) => ({
     id: standIn.id,
+    name: standIn.name,
     ...(await standIn.start({ port: Number((values as Record<string, unknown>)[`${standIn.id}-port`]), apiUrl })),
   })),
 );
@@ -109,7 +110,7 @@ console.log(
 );
 console.log(`Stripe stand-in at ${stripe.url} (test card 4242 4242 4242 4242; events at ${stripe.url}/_stand-in/events)`);
 console.log(
-  `eSIM Access stand-in at ${partner.url}; ${more.map((standIn) => `${standIn.id} stand-in at ${standIn.url}; `).join('')}SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`,
+  `eSIM Access stand-in at ${partner.url}; ${more.map((standIn) => `${standIn.name} stand-in at ${standIn.url}; `).join('')}SMTP stand-in at ${smtp.url}, every e-mail in ${values['mail-dir']}`,
 );
 console.log(`Push-service stand-in at ${pushService.url} (messages at ${pushService.url}/_stand-in/messages)`);
 

@@ -24,7 +24,7 @@ const { values } = parseArgs({
 
 const shop = await startLocalShop(`http://127.0.0.1:${values.port}`);
 process.on('exit', () => shop.kill());
-console.log(`Shop API at ${LOCAL_API_BASE_URL} with the Stripe, eSIM Access and SMTP stand-ins (log: ${LOCAL_API_LOG})`);
+console.log(`Shop API at ${LOCAL_API_BASE_URL} with the Stripe, partners' and SMTP stand-ins (log: ${LOCAL_API_LOG})`);
 console.log(`E-mails the shop sends are written to ${DEFAULT_MAIL_DIR} (open an .eml file in any mail program).`);
 
 if (!values['no-build']) {

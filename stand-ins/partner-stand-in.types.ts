@@ -6,6 +6,8 @@
 export interface PartnerStandInModule {
   /** The partner module's id: its callbacks go to POST <api>/webhooks/<id>. */
   readonly id: string;
+  /** Its name in what local runs print ('eSIM Go'). */
+  readonly name: string;
   /** The port local-shop.ts starts it on unless told (`--<id>-port`). */
   readonly defaultPort: number;
   /** Starts it (port 0: any), its callbacks sent to `apiUrl` if given. */

@@ -12,6 +12,7 @@ export function esimGoStandInEnv(url: string, apiKey: string): Record<string, st
 
 export const esimGoStandIn: PartnerStandInModule = {
   id: ESIM_GO,
+  name: 'eSIM Go',
   defaultPort: 8791,
   async start({ port, apiUrl }) {
     const standIn = await startEsimGoStandIn({ port, apiKey: API_KEY, ...(apiUrl && { callbackUrl: `${apiUrl}/webhooks/${ESIM_GO}` }) });
