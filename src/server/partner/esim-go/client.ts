@@ -32,6 +32,11 @@ export interface EsimGoRequest {
   body?: unknown;
 }
 
+/** Get eSIM details (GET /esims/{iccid}): the eSIM's reads, and the label's read-back. */
+export function esimDetailsRequest(iccid: string): EsimGoRequest {
+  return { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(iccid)}` };
+}
+
 export interface CallOptions {
   /**
    * Whether sending it again after a failure that may have been applied is harmless (reads, the

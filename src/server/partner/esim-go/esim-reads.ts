@@ -1,7 +1,7 @@
 import { PartnerError } from '../partner.ts';
 import type { EsimProfile, EsimUsage, PartnerPackage, PartnerReadOptions, ProfileAnswer, ProfileQuery } from '../partner.types.ts';
 import { NotFound } from '../partner-http.ts';
-import type { CallOptions, EsimGoCall } from './client.ts';
+import { esimDetailsRequest, type CallOptions, type EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
 import { parseEsimKey, type EsimGoKey } from './esim-key.ts';
 import { profileOf, totalsOf } from './esim-state.ts';
@@ -67,9 +67,8 @@ export function createEsimReader(call: EsimGoCall) {
    * One sold but not labelled yet (label.ts: the label after its delivery was lost) is labelled now.
    */
   async function detailsOf(key: EsimGoKey, options: CallOptions): Promise<EsimGoDetails> {
-    const request = { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(key.iccid)}` } as const;
     const details = await call(
-      request,
+      esimDetailsRequest(key.iccid),
       (json) => {
         const answer = EsimDetailsAnswer.parse(json);
         const customerRef = answer.customerRef?.trim() ?? '';
@@ -84,11 +83,15 @@ export function createEsimReader(call: EsimGoCall) {
     return { ...details, customerRef: key.customerRef };
   }
 
-  /** The eSIM as the shop keeps it, read now. */
-  async function profile(key: EsimGoKey, options: CallOptions): Promise<EsimProfile> {
-    const details = await detailsOf(key, options);
-    const assignments = await bundlesOf(key.iccid, options);
+  /** The eSIM as the shop keeps it, from its details and its bundles read now. */
+  async function profileFrom(details: EsimGoDetails, options: CallOptions): Promise<EsimProfile> {
+    const assignments = await bundlesOf(details.iccid, options);
     return profileOf(details, assignments, await daysOf(assignments, options));
+  }
+
+  /** The eSIM its key names, read now. */
+  async function profile(key: EsimGoKey, options: CallOptions): Promise<EsimProfile> {
+    return profileFrom(await detailsOf(key, options), options);
   }
 
   /**
@@ -120,22 +123,15 @@ export function createEsimReader(call: EsimGoCall) {
       if (error instanceof PartnerError && error.code === 'HTTP 503') return { status: 'allocating' };
       throw error;
     }
-    if (esims.length === 0 || esims.some((e) => !e.matchingId || !e.smdpAddress)) return { status: 'allocating' };
-    const profiles: EsimProfile[] = [];
-    for (const esim of esims) {
-      if (which.ordered) {
-        const { transactionId, partnerCode } = which.ordered;
-        profiles.push(justBought(esim, transactionId, mapEsimGoBundle(await bundleNamed(partnerCode, read))));
-      } else {
-        const details = await call(
-          { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(esim.iccid)}` },
-          (json) => EsimDetailsAnswer.parse(json),
-          read,
-        );
-        const assignments = await bundlesOf(esim.iccid, read);
-        profiles.push(profileOf(details, assignments, await daysOf(assignments, read)));
-      }
+    if (!installable(esims)) return { status: 'allocating' };
+    if (which.ordered) {
+      const { transactionId, partnerCode } = which.ordered;
+      const bundle = mapEsimGoBundle(await bundleNamed(partnerCode, read));
+      return { status: 'ready', profiles: esims.map((esim) => justBought(esim, transactionId, bundle)) };
     }
+    const profiles: EsimProfile[] = [];
+    for (const { iccid } of esims)
+      profiles.push(await profileFrom(await call(esimDetailsRequest(iccid), (json) => EsimDetailsAnswer.parse(json), read), read));
     return { status: 'ready', profiles };
   }
 
@@ -159,6 +155,11 @@ export function createEsimReader(call: EsimGoCall) {
   }
 
   return { queryProfiles, usage, profile, detailsOf, bundlesOf, daysOf, bundleNamed };
+}
+
+/** Whether an order's eSIMs are all there to install (each its SM-DP+ address and matching id). */
+export function installable(esims: readonly InstallDetails[]): boolean {
+  return esims.length > 0 && esims.every((e) => e.matchingId && e.smdpAddress);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { PartnerError } from '../partner.ts';
-import type { CallOptions, EsimGoCall } from './client.ts';
+import { esimDetailsRequest, type CallOptions, type EsimGoCall } from './client.ts';
 import { EsimDetailsAnswer } from './schemas.ts';
 
 /**
@@ -25,8 +25,7 @@ export async function label(call: EsimGoCall, iccid: string, customerRef: string
     await call(request, () => undefined, { ...options, repeatable: true });
   } catch (error) {
     if (error instanceof PartnerError && error.refused) throw error;
-    const read = { method: 'GET', call: 'GET /esims/{iccid}', path: `/esims/${encodeURIComponent(iccid)}` } as const;
-    const now = await call(read, (json) => EsimDetailsAnswer.parse(json), options).catch(() => undefined);
+    const now = await call(esimDetailsRequest(iccid), (json) => EsimDetailsAnswer.parse(json), options).catch(() => undefined);
     if (now?.customerRef !== customerRef) throw error;
   }
 }

@@ -2,7 +2,7 @@ import { PartnerError } from '../partner.ts';
 import type { EsimOrder, EsimProfile } from '../partner.types.ts';
 import type { CallOptions, EsimGoCall } from './client.ts';
 import { PARTNER } from './config.ts';
-import { justBought, type EsimReader } from './esim-reads.ts';
+import { installable, justBought, type EsimReader } from './esim-reads.ts';
 import { mapEsimGoBundle } from './packages.ts';
 import { OrderAnswer, OrderListAnswer, ValidateAnswer, type EsimGoOrder } from './schemas.ts';
 
@@ -56,10 +56,9 @@ export async function orderEsim(
   const bundle = mapEsimGoBundle(await reader.bundleNamed(partnerCode, { priority: 'delivery' }));
   const placed = await call(order('transaction'), (json) => OrderAnswer.parse(json), { repeatable: false });
   const esims = placed.order.flatMap((line) => line.esims ?? []);
-  const complete = esims.length > 0 && esims.every((e) => e.matchingId && e.smdpAddress);
   return {
     partnerOrderNo: placed.orderReference,
-    ...(complete && { profiles: esims.map((esim) => justBought(esim, transactionId, bundle)) }),
+    ...(installable(esims) && { profiles: esims.map((esim) => justBought(esim, transactionId, bundle)) }),
   };
 }
 
