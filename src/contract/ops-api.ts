@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OrderState } from './shop-api.ts';
+import { OrderKind, OrderState } from './shop-api.ts';
 
 /**
  * The back office's API (issue 30, DESIGN 8), mounted at /ops beside the shop's routes, for the
@@ -65,7 +65,7 @@ export const OpsOrderSummary = z.object({
   id: z.string(),
   number: z.string(),
   state: OrderState,
-  kind: z.enum(['esim', 'top_up']),
+  kind: OrderKind,
   email: z.string().nullable(),
   planName: z.string(),
   destination: z.string(),

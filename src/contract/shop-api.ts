@@ -5,6 +5,7 @@ import { LEGAL_LAST_UPDATED } from '../config/constants.ts';
 import { CURRENCIES, isCurrency } from '../config/currencies.ts';
 import { DEFAULT_LOCALE, LOCALE_CODES } from '../i18n/locales.ts';
 import { ALERT_KINDS } from './alert-kinds.ts';
+import { ORDER_KINDS } from './order-kinds.ts';
 
 /**
  * The shop API's contract (DESIGN 6), one schema per request and answer, shared by the server
@@ -340,13 +341,16 @@ export type TopUpPlan = z.infer<typeof TopUpPlan>;
 export const TopUpPlans = z.object({ destination: Destination, plans: z.array(TopUpPlan) });
 export type TopUpPlans = z.infer<typeof TopUpPlans>;
 
+/** What an order buys (order-kinds.ts). */
+export const OrderKind = z.enum(ORDER_KINDS);
+export type OrderKind = z.infer<typeof OrderKind>;
+
 export const OrderView = z.object({
   id: z.string(),
   /** What the buyer quotes to support: ES-2026-000123. */
   number: z.string(),
   state: OrderState,
-  /** A new eSIM, or data and days added to one the buyer has. */
-  kind: z.enum(['esim', 'top_up']),
+  kind: OrderKind,
   /** The eSIM it bought or topped up. */
   esimId: z.string(),
   plan: SoldPlan,
@@ -401,6 +405,8 @@ export const CartPriceChangedError = z.object({
 });
 export type CartPriceChangedError = z.infer<typeof CartPriceChangedError>;
 
+/** What an order buys (order-kinds.ts, zod-free for the pages). */
+export { isTopUpOrder } from './order-kinds.ts';
 /** The alert kinds and their channels (alert-kinds.ts, zod-free for the pages). */
 export { ALERT_CHANNELS, ALERT_KIND_CHANNELS, ALERT_KINDS, type AlertChannel } from './alert-kinds.ts';
 export const AlertKind = z.enum(ALERT_KINDS);

@@ -2,6 +2,7 @@ import type { Price } from '../catalogue/schema.ts';
 import type { Currency } from '../config/currencies.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { ALERT_KINDS } from '../contract/alert-kinds.ts';
+import type { OrderKind } from '../contract/order-kinds.ts';
 import { TRAVELLER_TOKEN_HEADER } from '../config/constants.ts';
 import type {
   AlertPreferences,
@@ -144,6 +145,7 @@ const STATES: Record<OrderState, true> = {
   refund_requested: true,
   refunded: true,
 };
+const KINDS: Record<OrderKind, true> = { esim: true, top_up: true, auto: true };
 const INSTALL_STEPS: Record<InstallStep, true> = {
   released: true,
   downloaded: true,
@@ -243,7 +245,7 @@ function isOrderView(value: unknown): value is OrderView {
     isString(value.id) &&
     isString(value.number) &&
     isKeyOf(STATES, value.state) &&
-    (value.kind === 'esim' || value.kind === 'top_up') &&
+    isKeyOf(KINDS, value.kind) &&
     isString(value.esimId) &&
     isPlan(value.plan) &&
     isDestination(value.destination) &&

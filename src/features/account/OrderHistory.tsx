@@ -76,7 +76,7 @@ export default function OrderHistory({ locale, messages: m, children }: Props) {
             {order.destination.name}
           </p>
           <p className="mt-1" data-plan>
-            {order.kind === 'top_up' ? `${m.topUp}: ` : ''}
+            {order.kind === 'esim' ? '' : `${order.kind === 'auto' ? m.autoTopUp : m.topUp}: `}
             {planText(order, m.plan, locale)}
           </p>
           <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">

@@ -13,6 +13,7 @@ const SHOWN = [
   'orderNumber',
   'states',
   'topUp',
+  'autoTopUp',
   'total',
   'paymentMethod',
   'methods',

@@ -1,3 +1,4 @@
+import { isTopUpOrder } from '../../contract/order-kinds.ts';
 import { useEffect, useState } from 'react';
 import { ORDER_POLL_INTERVAL_MS, ORDER_POLL_LIMIT_MS, ORDER_WAIT_MS, PAYMENT_SUCCESS_REDIRECT_MS } from '../../config/constants.ts';
 import type { Locale } from '../../i18n/locales.ts';
@@ -146,7 +147,7 @@ export default function OrderConfirmation({ locale, paths, messages: m }: Props)
   const { order, gaveUp } = view;
   const unpaidEnd = (UNPAID_END_STATES as readonly OrderState[]).includes(order.state);
   const refunding = REFUND_STATES.includes(order.state);
-  const topUp = order.kind === 'top_up';
+  const topUp = isTopUpOrder(order);
   return (
     <div className="space-y-6" data-order={order.id} data-state={order.state}>
       <div role="status" className="rounded-xl bg-surface-muted p-4 font-semibold">

@@ -1,10 +1,11 @@
+import { isTopUpOrder } from '../../contract/order-kinds.ts';
 import type { OrderState, OrderView } from '../../contract/shop-api.ts';
 
 /**
  * Delivered, with what payment success shows of it: a new eSIM's codes; a top-up needs nothing more
  * (bought from a traveller's link, issue 33, the eSIM is not the payer's to see).
  */
-export const deliveredWithEsim = (order: OrderView) => order.state === 'delivered' && (order.kind === 'top_up' || !!order.esim);
+export const deliveredWithEsim = (order: OrderView) => order.state === 'delivered' && (isTopUpOrder(order) || !!order.esim);
 
 /** The order is not finished yet (its payment unconfirmed, or its eSIM being prepared): payment success keeps asking. */
 export const inProgress = (order: OrderView) =>

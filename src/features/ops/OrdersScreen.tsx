@@ -1,3 +1,4 @@
+import { isTopUpOrder } from '../../contract/order-kinds.ts';
 import { useId, type FormEvent } from 'react';
 import { ORDER_STATES } from './order-states.ts';
 import type { OpsOrderSummary } from '../../contract/ops-api.ts';
@@ -135,7 +136,7 @@ export function OrderTable({ orders }: { orders: OpsOrderSummary[] }) {
                 <td className="px-2 py-1 break-all">{order.email ?? m.order.none}</td>
                 <td className="px-2 py-1">
                   {order.destination} · {order.planName}
-                  {order.kind === 'top_up' && ` (${m.orders.topUp})`}
+                  {isTopUpOrder(order) && ` (${order.kind === 'auto' ? m.orders.autoTopUp : m.orders.topUp})`}
                 </td>
                 <td className="px-2 py-1 text-end whitespace-nowrap">{formatMoney(order.total, locale)}</td>
                 <td className="px-2 py-1">{m.states[order.state]}</td>

@@ -1,3 +1,4 @@
+import { isTopUpOrder } from '../../contract/order-kinds.ts';
 import { TRAVELLER_ROUTE } from '../../config/site.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
@@ -134,12 +135,12 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     // A detached order (the account was deleted) has nobody to write to.
     if (!order.email) return sent(lease, order.id, 'order', undefined);
     const email =
-      order.kind === 'top_up'
+      isTopUpOrder(order)
         ? topUpEmail({ lang, order: await mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
         : await newEsimEmail(order, lang);
     await lease.check();
     await mailer.send({ ...email, to: order.email });
-    await sent(lease, order.id, 'order', order.kind === 'top_up' ? 'top_up' : 'order');
+    await sent(lease, order.id, 'order', isTopUpOrder(order) ? 'top_up' : 'order');
   }
 
   /**
@@ -212,13 +213,13 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     const lang = order.lang as Locale;
     const vouched = { ...order, email_verified: order.email_verified || to !== order.email };
     const email =
-      order.kind === 'top_up'
+      isTopUpOrder(order)
         ? topUpEmail({ lang, order: await mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
         : await newEsimEmail(vouched, lang);
     await mailer.send({ ...email, to });
     await db.query('INSERT INTO order_emails (order_id, kind, operator_action_id, to_address) VALUES ($1, $2, $3, $4)', [
       orderId,
-      order.kind === 'top_up' ? 'top_up' : 'order',
+      isTopUpOrder(order) ? 'top_up' : 'order',
       operatorActionId,
       to,
     ]);

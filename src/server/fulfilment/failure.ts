@@ -20,7 +20,7 @@ const hopeless = (error: unknown, order: { kind: string }) =>
   (error.kind === 'not_found' ||
     error.kind === 'price_changed' ||
     error.kind === 'insufficient_balance' ||
-    (order.kind === 'top_up' && error.kind === 'not_allowed'));
+    (order.kind !== 'esim' && error.kind === 'not_allowed'));
 
 /** How long until the order's delivery promise runs out (negative once it has). */
 async function deliveryPromiseLeft(ctx: StepContext, policy: FailurePolicy, id: string): Promise<number> {

@@ -1,3 +1,4 @@
+import type { OrderKind } from '../../contract/order-kinds.ts';
 import { HELD_ORDER_AUDIT_AFTER_MS } from '../../config/constants.ts';
 import type { OrderState } from '../../contract/shop-api.ts';
 import type { Db, Queryable } from '../db/db.types.ts';
@@ -75,7 +76,7 @@ export const REFUND_FAILURES_LIMIT = 3;
 export const REFUND_PENDING_LIMIT_MS = 24 * 3600_000;
 
 export const INVARIANTS = {
-  paid_without_esim_or_refund: define<{ kind: 'esim' | 'top_up'; paid_at: Date }>({
+  paid_without_esim_or_refund: define<{ kind: OrderKind; paid_at: Date }>({
     description: `an order paid more than ${GRACE} ago has its eSIM (a top-up: is delivered) or a refund`,
     graced: true,
     sql: `
@@ -91,10 +92,10 @@ export const INVARIANTS = {
         -- Held for an admin's decision: held_too_long names it after a day.
         AND NOT (o.state = 'paid' AND EXISTS (SELECT 1 FROM order_holds h WHERE h.order_id = o.id AND h.hold = 'held'))
         AND CASE o.kind
-          WHEN 'top_up' THEN o.state <> 'delivered'
-          ELSE NOT EXISTS (SELECT 1 FROM esims e WHERE e.order_id = o.id)
+          WHEN 'esim' THEN NOT EXISTS (SELECT 1 FROM esims e WHERE e.order_id = o.id)
+          ELSE o.state <> 'delivered'
         END`,
-    detail: (row, now) => `paid ${ago(row.paid_at, now)}, ${row.kind === 'top_up' ? 'top-up not delivered' : 'no eSIM'} and no refund`,
+    detail: (row, now) => `paid ${ago(row.paid_at, now)}, ${row.kind === 'esim' ? 'no eSIM' : 'top-up not delivered'} and no refund`,
   }),
 
   delivered_without_esim: define<object>({

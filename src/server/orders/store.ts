@@ -94,7 +94,7 @@ function newOrderValues(order: NewOrder, id: string): unknown[] {
     order.price.amountMinor,
     order.price.currency,
     order.lang,
-    order.topUpOf ? 'top_up' : 'esim',
+    order.topUpOf ? (order.automatic ? 'auto' : 'top_up') : 'esim',
     order.topUpOf,
     order.emailVerified,
     order.termsVersion,
@@ -106,7 +106,13 @@ function newOrderValues(order: NewOrder, id: string): unknown[] {
 }
 
 /** Inserts an open order (of a cart, or of its own) with its first event, in the caller's transaction. */
-export async function insertOrder(tx: Queryable, order: NewOrder, id: string, cartId: string | null): Promise<OrderRow> {
+export async function insertOrder(
+  tx: Queryable,
+  order: NewOrder,
+  id: string,
+  cartId: string | null,
+  cause = 'order_created',
+): Promise<OrderRow> {
   const values = newOrderValues(order, id);
   const [row] = await tx.query<OrderRow>(
     `WITH created AS (
@@ -115,9 +121,7 @@ export async function insertOrder(tx: Queryable, order: NewOrder, id: string, ca
      SELECT * FROM created`,
     [...values, cartId],
   );
-  await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', 'order_created')`, [
-    id,
-  ]);
+  await tx.query(`INSERT INTO order_events (order_id, from_state, to_state, cause) VALUES ($1, NULL, 'pending_payment', $2)`, [id, cause]);
   return row!;
 }
 
@@ -205,7 +209,7 @@ function orderOpener(db: Db): OrderStore['openOrder'] {
         `created AS (
            INSERT INTO orders (${NEW_ORDER_COLUMNS}) SELECT ${NEW_ORDER_VALUES}
            WHERE NOT EXISTS (SELECT 1 FROM open) AND ${counted.allowed}
-           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' AND cart_id IS NULL DO NOTHING
+           ON CONFLICT (uid, plan_id) WHERE state = 'pending_payment' AND cart_id IS NULL AND kind <> 'auto' DO NOTHING
            RETURNING *
          )`,
         `event AS (

@@ -1,5 +1,5 @@
 import type { DataKind, Price } from '../../catalogue/schema.ts';
-import type { OrderState, PaymentMethod } from '../../contract/shop-api.ts';
+import type { OrderKind, OrderState, PaymentMethod } from '../../contract/shop-api.ts';
 import type { Queryable } from '../db/db.types.ts';
 import type { LimitInStatement } from '../limits.types.ts';
 
@@ -27,7 +27,8 @@ export interface OrderRow {
   lang: string;
   created_at: Date;
   updated_at: Date;
-  kind: 'esim' | 'top_up';
+  /** A new eSIM, a top-up the buyer bought, or an automatic top-up charged on their saved card (issue 49). */
+  kind: OrderKind;
   /** A top-up's eSIM: the order that bought it. */
   top_up_of: string | null;
   /** The cart whose one payment this order shares (migration 0029); null: an order paid on its own. */
@@ -80,6 +81,8 @@ export interface NewOrder {
   consentedAt: Date;
   /** A top-up of this eSIM (the order that bought it); null: a new eSIM. */
   topUpOf: string | null;
+  /** An automatic top-up (kind 'auto', issue 49), charged on the saved card. */
+  automatic?: boolean;
   /** The day the buyer's trip starts (YYYY-MM-DD), if they said. */
   tripStartsOn: string | null;
   /** The buyer's unused eSIM (its order) this new eSIM exchanges; null: no exchange. */

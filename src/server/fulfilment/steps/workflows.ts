@@ -1,3 +1,4 @@
+import { isTopUpOrder } from '../../../contract/order-kinds.ts';
 import type { Lease } from '../lease.types.ts';
 import { charge, refundOrder } from './charge.ts';
 import { deliverAndEmail } from './deliver-and-email.ts';
@@ -91,7 +92,7 @@ const workflows: Record<Workflow['name'], Workflow> = {
 
 /** The workflow an order is delivered by. */
 export function workflowOf(order: OrderInWork): Workflow {
-  if (order.kind === 'top_up') return workflows['top-up'];
+  if (isTopUpOrder(order)) return workflows['top-up'];
   if (order.replaces) return workflows.replacement;
   return order.exchange_of ? workflows.exchange : workflows.sale;
 }
