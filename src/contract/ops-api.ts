@@ -164,7 +164,8 @@ export const OpsOrder = z.object({
   payment: z
     .object({
       method: z.string().nullable(),
-      checkoutSessionId: z.string(),
+      /** Null: charged off-session on the saved card (an automatic top-up). */
+      checkoutSessionId: z.string().nullable(),
       paymentIntentId: z.string().nullable(),
       riskLevel: z.string().nullable(),
       country: z.string().nullable(),

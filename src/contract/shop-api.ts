@@ -341,6 +341,94 @@ export type TopUpPlan = z.infer<typeof TopUpPlan>;
 export const TopUpPlans = z.object({ destination: Destination, plans: z.array(TopUpPlan) });
 export type TopUpPlans = z.infer<typeof TopUpPlans>;
 
+/** The buyer's saved card (issue 49), as Stripe describes it: only its brand, last four digits and expiry are ours to show. */
+export const SavedCardView = z.object({
+  brand: z.string().nullable(),
+  last4: z.string().nullable(),
+  expMonth: z.number().int().nullable(),
+  expYear: z.number().int().nullable(),
+  savedAt: z.iso.datetime({ offset: true }),
+});
+export type SavedCardView = z.infer<typeof SavedCardView>;
+
+/** GET /me/card: the saved card, or none. */
+export const SavedCardAnswer = z.object({ card: SavedCardView.nullable() });
+export type SavedCardAnswer = z.infer<typeof SavedCardAnswer>;
+
+/** POST /me/card: Stripe's page that saves a card; it comes back to `returnTo` (a path of the site). */
+export const SaveCardRequest = z.object({
+  lang: z.enum(LOCALE_CODES),
+  /** The eSIM whose automatic top-ups the card is for: the page comes back to it in My eSIMs. */
+  esimId: z.uuid().optional(),
+});
+export const SaveCardAnswer = z.object({ url: z.url() });
+export type SaveCardAnswer = z.infer<typeof SaveCardAnswer>;
+
+/** POST /me/card/saved: Stripe's page came back; the card it saved is read from Stripe (the webhook may come later). */
+export const CardSavedRequest = z.object({ sessionId: z.string().regex(/^cs_[A-Za-z0-9_]+$/) });
+
+/** The limits a buyer sets on an eSIM's automatic top-ups (PUT /auto-top-ups/esims/{id}). */
+export const AutoTopUpRequest = z.object({
+  /** One of the eSIM's top-ups (TopUpPlan.id); null: the cheapest offered when it is due. */
+  packageId: z
+    .string()
+    .regex(/^topup-[a-z0-9-]+$/)
+    .max(60)
+    .nullable(),
+  maxCount: z.number().int().min(1).max(10),
+  /** At most this much a calendar month, in the eSIM's currency, minor units. */
+  monthlyCapMinor: z.number().int().positive().max(1_000_000),
+  /** The page's language: the consent is stored in the words the buyer read. */
+  lang: z.enum(LOCALE_CODES),
+});
+export type AutoTopUpRequest = z.infer<typeof AutoTopUpRequest>;
+
+/** An automatic top-up that was charged, or whose charge the bank refused. */
+export const AutoTopUpCharge = z.object({
+  orderId: z.string(),
+  number: z.string(),
+  state: OrderState,
+  total: Price,
+  createdAt: z.iso.datetime({ offset: true }),
+});
+
+/** GET /auto-top-ups/esims/{id}: an eSIM's automatic top-ups, the card they use and what may be chosen. */
+export const AutoTopUpView = z.object({
+  esimId: z.string(),
+  /** The eSIM's currency: the limits and prices are in it. */
+  currency: z.string(),
+  setting: z
+    .object({
+      enabled: z.boolean(),
+      packageId: z.string().nullable(),
+      maxCount: z.number().int(),
+      monthlyCap: Price,
+      /** The consent as the buyer gave it, and when. */
+      consentText: z.string(),
+      consentedAt: z.iso.datetime({ offset: true }),
+    })
+    .nullable(),
+  card: SavedCardView.nullable(),
+  /** The eSIM's top-ups now (empty when it gets none, or its partner did not answer). */
+  offers: z.array(TopUpPlan),
+  charges: z.array(AutoTopUpCharge),
+});
+export type AutoTopUpView = z.infer<typeof AutoTopUpView>;
+
+/** GET /auto-top-ups/link?token=: what an e-mail's link is for, as things stand. */
+export const AutoTopUpLinkView = z.discriminatedUnion('purpose', [
+  z.object({
+    purpose: z.literal('pay'),
+    /** payable: the refused top-up may be paid now; paid: it was; ended: the eSIM ended (or it was never refused). */
+    state: z.enum(['payable', 'paid', 'ended']),
+    destination: Destination,
+    plan: SoldPlan,
+    total: Price,
+  }),
+  z.object({ purpose: z.literal('off'), destination: Destination, enabled: z.boolean() }),
+]);
+export type AutoTopUpLinkView = z.infer<typeof AutoTopUpLinkView>;
+
 /** What an order buys (order-kinds.ts). */
 export const OrderKind = z.enum(ORDER_KINDS);
 export type OrderKind = z.infer<typeof OrderKind>;
@@ -457,7 +545,8 @@ export type AlertUnsubscribed = z.infer<typeof AlertUnsubscribed>;
  * subscription's language; the service worker shows it and opens `url` on a click.
  */
 export const PushMessage = z.object({
-  kind: AlertKind,
+  /** An alert's kind, or news of an automatic top-up (issue 49). */
+  kind: z.union([AlertKind, z.literal('auto_top_up')]),
   title: z.string(),
   body: z.string(),
   /** Same-origin path to open: My eSIMs, or the top-up checkout. */
@@ -498,4 +587,6 @@ export const ERROR_CODES = {
   invalidToken: 'invalid_token',
   /** 413: the request's body is larger than the route reads (a JSON body: MAX_JSON_BODY_BYTES; a webhook's: its own). */
   bodyTooLarge: 'body_too_large',
+  /** 409 on PUT /auto-top-ups/esims/{id}: the monthly limit is below the chosen top-up's price; nothing was changed. */
+  capTooLow: 'cap_too_low',
 } as const;

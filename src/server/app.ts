@@ -6,6 +6,7 @@ import { cspReportRoutes } from '../catalogue/csp-reports.ts';
 import { catalogueRoutes } from '../catalogue/routes.ts';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { accountRoutes } from './account/routes.ts';
+import { autoTopUpRoutes, savedCardRoutes } from './auto-top-ups/routes.ts';
 import type { Alerts } from './alerts/alerts.types.ts';
 import type { AlertPreferenceStore } from './alerts/preferences.types.ts';
 import { alertPreferenceRoutes, alertUnsubscribeRoutes } from './alerts/routes.ts';
@@ -96,10 +97,12 @@ export function createApp(parts: ShopParts) {
     // /me/… before /me, whose guard covers only /me itself.
     .route('/me/alerts', alertPreferenceRoutes({ ...parts, auth }))
     .route('/me/push-subscriptions', pushSubscriptionRoutes({ ...parts, auth }))
+    .route('/me/card', savedCardRoutes({ ...parts, auth }))
     .route('/me', accountRoutes({ ...parts, auth }))
     .route('/support', supportRoutes({ ...parts, auth }))
     .route('/push', pushPublicKeyRoutes(parts))
     .route('/alerts', alertUnsubscribeRoutes(parts))
+    .route('/auto-top-ups', autoTopUpRoutes({ ...parts, auth }))
     .route('/webhooks', webhookRoutes(parts))
     .route('/jobs', jobRoutes(parts))
     .route('/csp-reports', cspReportRoutes(parts))

@@ -5,6 +5,10 @@ import { PROVIDER } from '../config/provider.ts';
 import { SITE_NAME } from '../config/site.ts';
 import { SUPPORT_FORM_MIN_MS } from '../contract/support-api.ts';
 import { createAlerts, type AlertsOptions } from './alerts/alerts.ts';
+import { createAutoTopUps, type AutoTopUps } from './auto-top-ups/auto-top-ups.ts';
+import type { ChargeJobDeps } from './auto-top-ups/charge-job.ts';
+import { createAutoTopUpNotices } from './auto-top-ups/notices.ts';
+import type { PushSender } from './push/sender.types.ts';
 import type { Alerts } from './alerts/alerts.types.ts';
 import { createAlertPreferences } from './alerts/preferences.ts';
 import { createApp } from './app.ts';
@@ -100,9 +104,35 @@ export type ShopApi = ((request: Request, connection?: object) => Promise<Respon
   fulfilment: Fulfilment;
   reconcile: () => Promise<number>;
   alerts: Alerts;
+  autoTopUps: AutoTopUps;
   /** Shutting down (SIGTERM, main.ts): every open long-poll answers now, as when its time is up, and new ones at once. */
   endLongPolls: () => void;
 };
+
+/** The automatic top-ups (issue 49): charged on the saved card, delivered by the fulfilment, their news by e-mail and push. */
+function autoTopUpsOf(
+  options: ShopApiOptions,
+  parts: Pick<ChargeJobDeps, 'esims' | 'destination' | 'fulfilment'> & { push: PushSender; siteUrl: string },
+): AutoTopUps {
+  const { db, stripe, partners, catalogue } = options;
+  const { destination, siteUrl } = parts;
+  return createAutoTopUps({
+    ...parts,
+    db,
+    stripe,
+    partners,
+    rates: catalogue.exchangeRates.applied,
+    notices: createAutoTopUpNotices({
+      db,
+      mailer: options.mailer,
+      push: parts.push,
+      siteUrl,
+      siteName: SITE_NAME,
+      secret: options.alerts.secret,
+      destinationName: (code, lang) => destination(code, lang).name,
+    }),
+  });
+}
 
 /**
  * The shop API (DESIGN 6) from its parts: the stores on the database, the delivery through the
@@ -125,6 +155,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     mailer: options.mailer,
     siteUrl,
     siteName: SITE_NAME,
+    linkSecret: options.alerts.secret,
     destinationName: (code, lang) => destination(code, lang).name,
     ...options.delivery,
     // Called only after the API is built (a delivery's end), when `alerts` below exists.
@@ -132,12 +163,10 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
   });
   const alertPreferences = createAlertPreferences(db);
   const pushSubscriptions = createPushSubscriptions(db);
-  const push = createPushSender({
-    vapid: options.alerts.vapid,
-    subscriptions: pushSubscriptions,
-    standInOrigin: options.pushServiceStandInOrigin,
-  });
+  const { vapid } = options.alerts;
+  const push = createPushSender({ vapid, subscriptions: pushSubscriptions, standInOrigin: options.pushServiceStandInOrigin });
   const dataKinds = new Map(catalogue.packages.map((p) => [p.id, p.facts.data.kind]));
+  const autoTopUps = autoTopUpsOf(options, { esims, destination, fulfilment, push, siteUrl });
   const alerts = createAlerts({
     db,
     esims,
@@ -151,6 +180,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     secret: options.alerts.secret,
     destinationName: (code, lang) => destination(code, lang).name,
     dataKindOf: (planId) => dataKinds.get(planId),
+    autoTopUps,
     ...(options.alerts.readyAfterMs !== undefined && { readyAfterMs: options.alerts.readyAfterMs }),
     ...(options.alerts.usageBatchMs !== undefined && { usageBatchMs: options.alerts.usageBatchMs }),
   });
@@ -163,6 +193,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     fulfilment,
     checkouts,
     alerts,
+    autoTopUps,
     mailer: options.mailer,
     providerAlertEmail: options.providerAlertEmail,
     ...(options.reconcileTiming && { timing: options.reconcileTiming }),
@@ -174,6 +205,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     mailer: options.mailer,
     siteUrl,
     siteName: SITE_NAME,
+    linkSecret: options.alerts.secret,
     destinationName: (code, lang) => destination(code, lang).name,
   });
   const actionRecords = createActionRecords(db, options.opsActionStaleMs);
@@ -190,6 +222,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     actionRecords,
   });
   const accountActions = createAccountActions({
+    ...{ db, stripe },
     accounts: options.accounts,
     store,
     checkouts,
@@ -250,6 +283,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     fulfilment,
     reconcile,
     alerts,
+    autoTopUps,
     endLongPolls: () => closing.abort(),
   });
 }

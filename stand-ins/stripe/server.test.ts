@@ -540,3 +540,387 @@ describe('Stripe stand-in: later events and untidy delivery', () => {
     expect((await sdk.refunds.list({ payment_intent: hooked })).data.map((r) => r.status)).toEqual(['succeeded', 'failed']);
   });
 });
+
+/**
+ * Automatic top-ups on a saved card, through the real SDK: customers, cards saved in a setup-mode
+ * session or while paying (setup_future_usage), and off-session payment intents whose outcome
+ * follows Stripe's test cards (docs.stripe.com/testing, Authentication and setup; Declined payments).
+ */
+describe('Stripe stand-in: saved cards and off-session payments', () => {
+  let offSession: StripeStandIn;
+  let sdk: Stripe;
+  let endpoint: Server;
+  const got: { type: string; object: Record<string, unknown> }[] = [];
+
+  beforeAll(async () => {
+    endpoint = createServer((req, res) => {
+      let payload = '';
+      req.on('data', (chunk) => (payload += chunk));
+      req.on('end', () => {
+        const event = sdk.webhooks.constructEvent(payload, String(req.headers['stripe-signature']), SECRET);
+        got.push({ type: event.type, object: event.data.object as unknown as Record<string, unknown> });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
+    const webhookUrl = `http://127.0.0.1:${(endpoint.address() as { port: number }).port}/webhooks`;
+    offSession = await startStripeStandIn({ webhookUrl, webhookSecret: SECRET, retryDelaysMs: [50] });
+    sdk = createStripe({ secretKey: STAND_IN_SECRET_KEY, apiUrl: offSession.url });
+  });
+  afterAll(async () => {
+    await offSession.close();
+    endpoint.close();
+  });
+  afterEach(async () => {
+    await offSession.settled();
+    got.length = 0;
+  });
+
+  const customer = () => sdk.customers.create({ email: 'traveller@example.com', name: 'Ada Traveller', metadata: { account: 'acc-1' } });
+  const setupParams = (customerId: string): Stripe.Checkout.SessionCreateParams => ({
+    mode: 'setup',
+    customer: customerId,
+    currency: 'eur',
+    setup_intent_data: { metadata: { purpose: 'top-up' } },
+    success_url: 'http://127.0.0.1:4321/account/top-ups?saved={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://127.0.0.1:4321/account/top-ups',
+  });
+  /** A card saved through a setup-mode session's page, as its PaymentMethod. */
+  const saved = async (customerId: string, card: string) => {
+    const session = await sdk.checkout.sessions.create(setupParams(customerId));
+    expect((await pay(session, { action: 'save', card })).status).toBe(303);
+    const read = await sdk.checkout.sessions.retrieve(session.id, { expand: ['setup_intent.payment_method'] });
+    return (read.setup_intent as Stripe.SetupIntent).payment_method as Stripe.PaymentMethod;
+  };
+  const topUp = (customerId: string, paymentMethod: string, idempotencyKey?: string) =>
+    sdk.paymentIntents.create(
+      {
+        amount: 1500,
+        currency: 'eur',
+        customer: customerId,
+        payment_method: paymentMethod,
+        off_session: true,
+        confirm: true,
+        description: 'Automatic top-up',
+        metadata: { topUp: 'top-up-1' },
+      },
+      idempotencyKey ? { idempotencyKey } : {},
+    );
+  const cardError = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('expected a card error'),
+      (error: unknown) => error as Stripe.errors.StripeCardError,
+    );
+
+  it('creates, reads and deletes a customer; deleting it detaches its cards', async () => {
+    const created = await customer();
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^cus_test_/),
+      object: 'customer',
+      email: 'traveller@example.com',
+      name: 'Ada Traveller',
+      metadata: { account: 'acc-1' },
+      livemode: false,
+      invoice_settings: { default_payment_method: null },
+    });
+    expect((await sdk.customers.retrieve(created.id)).id).toBe(created.id);
+    const card = await saved(created.id, '4242 4242 4242 4242');
+    expect(card.customer).toBe(created.id);
+    expect(await sdk.customers.del(created.id)).toEqual({ id: created.id, object: 'customer', deleted: true });
+    expect(await sdk.customers.retrieve(created.id)).toMatchObject({ id: created.id, deleted: true });
+    expect((await sdk.paymentMethods.retrieve(card.id)).customer).toBeNull();
+    await expect(sdk.customers.retrieve('cus_test_unknown')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    // A deleted customer takes no new session.
+    await expect(sdk.checkout.sessions.create(setupParams(created.id))).rejects.toMatchObject({ statusCode: 400, param: 'customer' });
+  });
+
+  it('saves a card through a setup-mode session: complete, its SetupIntent expanded, the card attached and listed', async () => {
+    const { id: customerId } = await customer();
+    const session = await sdk.checkout.sessions.create(setupParams(customerId));
+    expect(session).toMatchObject({
+      mode: 'setup',
+      status: 'open',
+      payment_status: 'no_payment_required',
+      amount_total: null,
+      amount_subtotal: null,
+      payment_intent: null,
+      setup_intent: null,
+      customer: customerId,
+      currency: 'eur',
+    });
+    const page = await (await fetch(session.url!)).text();
+    expect(page).toContain('<h1>Save a card</h1>');
+    expect(page).toContain('<label for="card">Card number</label>');
+    expect(page).toContain('>Save card</button>');
+    expect(page).not.toContain('IBAN');
+    expect(page).not.toContain('€');
+    const answer = await pay(session, { action: 'save', card: '4242 4242 4242 4242', country: 'DE' });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe(`http://127.0.0.1:4321/account/top-ups?saved=${session.id}`);
+    const read = await sdk.checkout.sessions.retrieve(session.id, { expand: ['setup_intent.payment_method'] });
+    expect(read).toMatchObject({ status: 'complete', payment_status: 'no_payment_required', payment_intent: null });
+    const setupIntent = read.setup_intent as Stripe.SetupIntent;
+    expect(setupIntent).toMatchObject({
+      id: expect.stringMatching(/^seti_test_/),
+      object: 'setup_intent',
+      status: 'succeeded',
+      customer: customerId,
+      usage: 'off_session',
+      metadata: { purpose: 'top-up' },
+    });
+    const card = setupIntent.payment_method as Stripe.PaymentMethod;
+    expect(card).toMatchObject({
+      id: expect.stringMatching(/^pm_test_/),
+      object: 'payment_method',
+      type: 'card',
+      customer: customerId,
+      card: { brand: 'visa', last4: '4242', country: 'US', funding: 'credit', exp_month: 12 },
+      billing_details: { email: 'traveller@example.com', address: { country: 'DE' } },
+      livemode: false,
+    });
+    expect(card.card!.exp_year).toBeGreaterThan(new Date().getUTCFullYear());
+    expect(card.card!.fingerprint).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect((await sdk.setupIntents.retrieve(setupIntent.id)).payment_method).toBe(card.id);
+    expect((await sdk.setupIntents.retrieve(setupIntent.id, { expand: ['payment_method'] })).payment_method).toMatchObject({ id: card.id });
+    expect((await sdk.paymentMethods.list({ customer: customerId, type: 'card' })).data.map((m) => m.id)).toEqual([card.id]);
+    expect((await sdk.customers.listPaymentMethods(customerId)).data.map((m) => m.id)).toEqual([card.id]);
+    await offSession.settled();
+    expect(got.map((e) => [e.type, e.object.id, e.object.setup_intent])).toEqual([
+      ['checkout.session.completed', session.id, setupIntent.id],
+    ]);
+    expect(await (await fetch(session.url!)).text()).toContain('This card is saved.');
+  });
+
+  it('refuses setup sessions Stripe refuses: line items, no currency; the stand-in also wants a customer', async () => {
+    const { id: customerId } = await customer();
+    const without = (key: string) =>
+      Object.fromEntries(Object.entries(setupParams(customerId)).filter(([name]) => name !== key)) as Stripe.Checkout.SessionCreateParams;
+    for (const [asked, param] of [
+      [{ ...setupParams(customerId), line_items: params().line_items! }, 'line_items'],
+      [without('currency'), 'currency'],
+      [without('customer'), 'customer'],
+      [{ ...params(), customer: 'cus_test_unknown' }, 'customer'],
+      [{ ...params(), customer: customerId, customer_email: 'other@example.com' }, 'customer_email'],
+    ] as const) {
+      await expect(sdk.checkout.sessions.create(asked)).rejects.toMatchObject({ statusCode: 400, param });
+    }
+  });
+
+  it('pays with 3155, saving it for off-session use, then tops up off-session with it: charged and booked, listed, refundable', async () => {
+    const { id: customerId } = await customer();
+    const session = await sdk.checkout.sessions.create({
+      ...params(1000),
+      customer: customerId,
+      payment_intent_data: { setup_future_usage: 'off_session' },
+    });
+    expect(session.customer).toBe(customerId);
+    expect((await pay(session, { action: 'pay', card: '4000 0025 0000 3155' })).status).toBe(303);
+    const paid = (await sdk.checkout.sessions.retrieve(session.id, { expand: ['payment_intent'] })).payment_intent as Stripe.PaymentIntent;
+    expect(paid).toMatchObject({ status: 'succeeded', customer: customerId, setup_future_usage: 'off_session', amount_received: 1000 });
+    const card = await sdk.paymentMethods.retrieve(paid.payment_method as string);
+    expect(card).toMatchObject({ customer: customerId, card: { last4: '3155' } });
+
+    const intent = await topUp(customerId, card.id);
+    expect(intent).toMatchObject({
+      status: 'succeeded',
+      amount: 1500,
+      amount_received: 1500,
+      currency: 'eur',
+      customer: customerId,
+      payment_method: card.id,
+      description: 'Automatic top-up',
+      metadata: { topUp: 'top-up-1' },
+    });
+    const charge = (await sdk.paymentIntents.retrieve(intent.id, { expand: ['latest_charge.balance_transaction'] }))
+      .latest_charge as Stripe.Charge;
+    expect(charge).toMatchObject({
+      status: 'succeeded',
+      paid: true,
+      amount: 1500,
+      customer: customerId,
+      payment_method: card.id,
+      payment_intent: intent.id,
+      payment_method_details: { type: 'card', card: { last4: '3155', fingerprint: card.card!.fingerprint } },
+      outcome: { risk_level: 'normal', type: 'authorized' },
+    });
+    expect(charge.receipt_url).toMatch(/\/receipts\/ch_test_/);
+    expect(charge.balance_transaction).toMatchObject({
+      amount: 1500,
+      fee: Math.round(1500 * 0.015) + 25,
+      currency: 'eur',
+      source: charge.id,
+    });
+    await offSession.settled();
+    expect(got.map((e) => [e.type, e.object.id])).toEqual([
+      ['checkout.session.completed', session.id],
+      ['payment_intent.succeeded', intent.id],
+    ]);
+    expect(got[1]!.object).toMatchObject({ metadata: { topUp: 'top-up-1' }, latest_charge: charge.id });
+    // The customer's payment intents, newest first (the shop settles a lost answer by the metadata).
+    expect((await sdk.paymentIntents.list({ customer: customerId, limit: 10 })).data.map((i) => i.id)).toEqual([intent.id, paid.id]);
+    expect((await sdk.paymentIntents.list({ customer: customerId, limit: 1 })).has_more).toBe(true);
+    // Refunded as a page-paid intent is.
+    const refund = await sdk.refunds.create({ payment_intent: intent.id });
+    expect(refund).toMatchObject({ status: 'succeeded', amount: 1500, charge: charge.id });
+    expect(await sdk.charges.retrieve(charge.id)).toMatchObject({ amount_refunded: 1500, refunded: true });
+  });
+
+  it('3155 saved for on-session use only, or paid without a customer: not set up for an off-session payment', async () => {
+    const { id: customerId } = await customer();
+    const session = await sdk.checkout.sessions.create({
+      ...params(),
+      customer: customerId,
+      payment_intent_data: { setup_future_usage: 'on_session' },
+    });
+    await pay(session, { action: 'pay', card: '4000002500003155' });
+    const paid = await sdk.paymentIntents.retrieve((await sdk.checkout.sessions.retrieve(session.id)).payment_intent as string);
+    expect((await sdk.paymentMethods.retrieve(paid.payment_method as string)).customer).toBe(customerId);
+    expect(await cardError(topUp(customerId, paid.payment_method as string))).toMatchObject({
+      statusCode: 402,
+      code: 'authentication_required',
+    });
+    // Without setup_future_usage the card is not attached: it cannot be charged off-session at all.
+    const plain = await sdk.checkout.sessions.create({ ...params(), customer: customerId });
+    await pay(plain, { action: 'pay', card: '4242424242424242' });
+    const once = await sdk.paymentIntents.retrieve((await sdk.checkout.sessions.retrieve(plain.id)).payment_intent as string);
+    expect(once).toMatchObject({ customer: customerId, setup_future_usage: null, payment_method: expect.stringMatching(/^pm_test_/) });
+    expect((await sdk.paymentMethods.retrieve(once.payment_method as string)).customer).toBeNull();
+    await expect(topUp(customerId, once.payment_method as string)).rejects.toMatchObject({ statusCode: 400, param: 'payment_method' });
+  });
+
+  it('3184 asks for authentication off-session: 402 authentication_required, the intent requires_payment_method, no charge, payment_failed sent, replayed under its key', async () => {
+    const { id: customerId } = await customer();
+    const card = await saved(customerId, '4000 0027 6000 3184');
+    const error = await cardError(topUp(customerId, card.id, 'top-up-3184'));
+    expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect(error).toMatchObject({
+      statusCode: 402,
+      type: 'StripeCardError',
+      code: 'authentication_required',
+      decline_code: 'authentication_required',
+      message: 'Your card was declined. This transaction requires authentication.',
+    });
+    const intent = error.payment_intent!;
+    expect(intent).toMatchObject({
+      status: 'requires_payment_method',
+      customer: customerId,
+      payment_method: null,
+      latest_charge: null,
+      amount_received: 0,
+      metadata: { topUp: 'top-up-1' },
+      last_payment_error: {
+        type: 'card_error',
+        code: 'authentication_required',
+        decline_code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+        payment_method: { id: card.id },
+      },
+    });
+    expect(error.payment_method).toMatchObject({ id: card.id, customer: customerId });
+    expect(await sdk.paymentIntents.retrieve(intent.id)).toMatchObject({ status: 'requires_payment_method' });
+    await offSession.settled();
+    expect(got.filter((e) => e.type.startsWith('payment_intent.')).map((e) => [e.type, e.object.id, e.object.status])).toEqual([
+      ['payment_intent.payment_failed', intent.id, 'requires_payment_method'],
+    ]);
+    // The same key gets the saved 402 back: no second intent, no second event.
+    const again = await cardError(topUp(customerId, card.id, 'top-up-3184'));
+    expect(again).toMatchObject({ statusCode: 402, code: 'authentication_required' });
+    expect(again.payment_intent!.id).toBe(intent.id);
+    expect(again.headers?.['idempotent-replayed']).toBe('true');
+    expect((await sdk.paymentIntents.list({ customer: customerId })).data.map((i) => i.id)).toEqual([intent.id]);
+    await offSession.settled();
+    expect(got.filter((e) => e.type.startsWith('payment_intent.'))).toHaveLength(1);
+    // Nothing to refund.
+    await expect(sdk.refunds.create({ payment_intent: intent.id })).rejects.toMatchObject({ statusCode: 400, param: 'payment_intent' });
+    // On the page, the buyer authenticates: it pays.
+    const session = await sdk.checkout.sessions.create(params());
+    expect((await pay(session, { action: 'pay', card: '4000002760003184' })).status).toBe(303);
+  });
+
+  it('0341 is saved, but its off-session charge is declined: card_declined, generic_decline, a failed charge; on the page it is declined', async () => {
+    const { id: customerId } = await customer();
+    const card = await saved(customerId, '4000000000000341');
+    expect(card.customer).toBe(customerId);
+    const error = await cardError(topUp(customerId, card.id));
+    expect(error).toMatchObject({
+      statusCode: 402,
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      message: 'Your card was declined.',
+    });
+    const intent = error.payment_intent!;
+    expect(intent).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'card_declined', decline_code: 'generic_decline', charge: error.charge },
+    });
+    expect(await sdk.charges.retrieve(error.charge!)).toMatchObject({
+      status: 'failed',
+      paid: false,
+      balance_transaction: null,
+      failure_code: 'card_declined',
+      payment_intent: intent.id,
+      outcome: { network_status: 'declined_by_network', type: 'issuer_declined', reason: 'generic_decline' },
+    });
+    expect(intent.latest_charge).toBe(error.charge);
+    await offSession.settled();
+    expect(got.filter((e) => e.type.startsWith('payment_intent.')).map((e) => e.type)).toEqual(['payment_intent.payment_failed']);
+    const session = await sdk.checkout.sessions.create(params());
+    const answer = await pay(session, { action: 'pay', card: '4000 0000 0000 0341' });
+    expect(answer.status).toBe(402);
+    expect(await answer.text()).toContain('Your card was declined.');
+    expect((await sdk.checkout.sessions.retrieve(session.id)).status).toBe('open');
+  });
+
+  it('insufficient funds off-session: 3178 is saved and declined insufficient_funds; 9995 cannot be saved', async () => {
+    const { id: customerId } = await customer();
+    const refused = await sdk.checkout.sessions.create(setupParams(customerId));
+    const answer = await pay(refused, { action: 'save', card: '4000 0000 0000 9995' });
+    expect(answer.status).toBe(402);
+    expect(await answer.text()).toContain('Your card has insufficient funds.');
+    expect((await sdk.checkout.sessions.retrieve(refused.id)).status).toBe('open');
+    const card = await saved(customerId, '4000 0082 6000 3178');
+    const error = await cardError(topUp(customerId, card.id));
+    expect(error).toMatchObject({
+      statusCode: 402,
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+      payment_intent: { status: 'requires_payment_method', last_payment_error: { decline_code: 'insufficient_funds' } },
+    });
+    expect(await sdk.charges.retrieve(error.charge!)).toMatchObject({ status: 'failed', outcome: { reason: 'insufficient_funds' } });
+  });
+
+  it('refuses a payment method of another customer, an unknown one, a bad amount or currency; detaches a card once', async () => {
+    const { id: mine } = await customer();
+    const { id: theirs } = await customer();
+    const card = await saved(theirs, '4242424242424242');
+    await expect(topUp(mine, card.id)).rejects.toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      param: 'payment_method',
+    });
+    await expect(topUp(mine, 'pm_test_unknown')).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'payment_method',
+    });
+    await expect(topUp('cus_test_unknown', card.id)).rejects.toMatchObject({ statusCode: 400, param: 'customer' });
+    const base = { customer: theirs, payment_method: card.id, off_session: true, confirm: true };
+    await expect(sdk.paymentIntents.create({ ...base, amount: 0, currency: 'eur' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'amount',
+    });
+    await expect(sdk.paymentIntents.create({ ...base, amount: 1.5, currency: 'eur' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'amount',
+    });
+    await expect(sdk.paymentIntents.create({ ...base, amount: 100, currency: 'euro' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'currency',
+    });
+    expect(await sdk.paymentMethods.detach(card.id)).toMatchObject({ id: card.id, customer: null });
+    expect((await sdk.customers.listPaymentMethods(theirs)).data).toEqual([]);
+    await expect(sdk.paymentMethods.detach(card.id)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(topUp(theirs, card.id)).rejects.toMatchObject({ statusCode: 400, param: 'payment_method' });
+  });
+});

@@ -5,9 +5,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 /**
  * A local stand-in for Stripe (dev and tests only; nothing under src/ imports it). The real
  * `stripe` SDK talks to it through its host/port/protocol options. It implements just the calls
- * the shop makes (Checkout Sessions: create, retrieve with expand, expire; payment intents,
- * charges, refunds and balance transactions by id, with the expands the shop uses), charges that
- * carry Radar's outcome, the card's fingerprint and country, and Stripe's fee, Idempotency-Key replays, a hosted test-payment page that takes
+ * the shop makes (Checkout Sessions in payment and setup mode: create, retrieve with expand,
+ * expire; customers, their saved cards (PaymentMethods) and SetupIntents; off-session payment
+ * intents on a saved card; payment intents, charges, refunds and balance transactions by id, with
+ * the expands the shop uses), charges that carry Radar's outcome, the card's fingerprint and
+ * country, and Stripe's fee, Idempotency-Key replays, a hosted test-payment page that takes
  * Stripe's documented test cards and test IBANs, and webhooks signed as Stripe signs them,
  * retried until answered 2xx. What Stripe does later by itself happens on the stand-in's clock:
  * open sessions expire at their expires_at, bank debits succeed or fail, pending refunds settle.
@@ -33,11 +35,46 @@ export type RefundPath = 'succeeded' | 'pending_then_succeeded' | 'pending_then_
  */
 type RiskLevel = 'normal' | 'elevated' | 'highest';
 
-/** Stripe's test cards (docs.stripe.com/testing) and what they do on the hosted page. */
-const TEST_CARDS: Record<string, { brand: string; refunds?: RefundPath; risk?: RiskLevel } | { decline: string; code: string }> = {
+/**
+ * A test card that pays, or can at least be saved. `authentication`: when its issuer asks the
+ * cardholder to authenticate (docs.stripe.com/testing, Authentication and setup); on the hosted
+ * page the buyer authenticates on Stripe's page, which the stand-in counts as done, so only an
+ * off-session payment, where nobody can, fails for it. `charges`: the card can be saved, but
+ * every charge of it is declined so.
+ */
+type PayingCard = {
+  brand: string;
+  refunds?: RefundPath;
+  risk?: RiskLevel;
+  authentication?: 'unless_set_up' | 'always';
+  charges?: { declineCode: string; message: string };
+};
+/**
+ * A card the issuer declines: refused on the page, in payment and in setup mode alike
+ * (docs.stripe.com/testing, Declined payments: "You can’t attach cards that simulate issuer
+ * declines to a Customer object").
+ */
+type DecliningCard = { decline: string; code: string };
+
+/** Stripe's test cards (docs.stripe.com/testing) and what they do on the hosted page and off-session. */
+const TEST_CARDS: Record<string, PayingCard | DecliningCard> = {
   '4242424242424242': { brand: 'visa' },
   '4000000000000002': { decline: 'Your card was declined.', code: 'card_declined' },
   '4000000000009995': { decline: 'Your card has insufficient funds.', code: 'insufficient_funds' },
+  // docs.stripe.com/testing, Authentication and setup: 3155 "requires authentication for
+  // off-session payments unless you set it up for future payments. After you set it up,
+  // off-session payments no longer require authentication"; 3184 "requires authentication on all
+  // transactions, regardless of how the card is set up"; 3178 "requires authentication for one-time
+  // payments. All payments are declined with an insufficient_funds failure code even after being
+  // successfully authenticated or previously set up" (so it is saved, and its off-session
+  // payments are declined insufficient_funds).
+  '4000002500003155': { brand: 'visa', authentication: 'unless_set_up' },
+  '4000002760003184': { brand: 'visa', authentication: 'always' },
+  '4000008260003178': { brand: 'visa', charges: { declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' } },
+  // docs.stripe.com/testing, Declined payments, "Decline after attaching": 0341 "Attaching this card
+  // to a Customer object succeeds, but attempts to charge the customer fail" (card_declined,
+  // generic_decline, as the table's generic decline).
+  '4000000000000341': { brand: 'visa', charges: { declineCode: 'generic_decline', message: 'Your card was declined.' } },
   // docs.stripe.com/testing, Fraud prevention (and docs.stripe.com/radar/testing): 9235 "Results in
   // a charge with a risk_level of elevated"; 4954 "Results in a charge with a risk_level of highest"
   // (blocked or not "depending on the rules you have in place": here it is not, so the shop's own
@@ -95,6 +132,26 @@ function outcome(risk: RiskLevel | 'not_assessed'): Record<string, unknown> {
       return { ...base, risk_level: 'highest', risk_score: 85, seller_message: 'Payment complete.', type: 'authorized' };
   }
 }
+
+/**
+ * The `outcome` of a charge the card's issuer declined (API reference, Charges, the object,
+ * outcome: network_status declined_by_network, type issuer_declined, reason the decline code;
+ * seller_message as Stripe words it, "The bank returned the decline code `insufficient_funds`.",
+ * or, for a generic decline, "The bank did not return any further details with this decline.").
+ */
+const declinedOutcome = (declineCode: string): Record<string, unknown> => ({
+  network_status: 'declined_by_network',
+  reason: declineCode,
+  rule: null,
+  advice_code: null,
+  risk_level: 'normal',
+  risk_score: 20,
+  seller_message:
+    declineCode === 'generic_decline'
+      ? 'The bank did not return any further details with this decline.'
+      : `The bank returned the decline code \`${declineCode}\`.`,
+  type: 'issuer_declined',
+});
 
 /**
  * A card's or bank account's fingerprint: Stripe's "Uniquely identifies this particular card number
@@ -235,11 +292,17 @@ type Session = Record<string, unknown> & {
   payment_status: string;
   success_url: string;
   cancel_url?: string;
-  amount_total: number;
-  currency: string;
+  customer: string | null;
   payment_intent: string | null;
+  setup_intent: string | null;
   expires_at: number;
-};
+} & (
+    | { mode: 'payment'; amount_total: number; currency: string }
+    /** Setup mode saves a card: nothing is paid (API reference, Checkout Sessions, the object: amount_total and currency nullable). */
+    | { mode: 'setup'; amount_total: null; currency: string | null }
+  );
+type Intent = Record<string, unknown> & { id: string; object: 'payment_intent'; status: string };
+type PaymentMethod = Record<string, unknown> & { id: string; object: 'payment_method'; customer: string | null };
 type Refund = Record<string, unknown> & {
   id: string;
   object: 'refund';
@@ -256,8 +319,17 @@ export type CheckoutEventType =
   | 'checkout.session.async_payment_succeeded'
   | 'checkout.session.async_payment_failed';
 export type RefundEventType = 'refund.created' | 'refund.updated' | 'refund.failed' | 'charge.refund.updated';
+/**
+ * Sent for the payment intents made by `POST /v1/payment_intents` (off-session), not for those the
+ * hosted page makes (API reference, Events: payment_intent.succeeded "Occurs when a PaymentIntent
+ * has successfully completed payment", payment_intent.payment_failed "Occurs when a PaymentIntent
+ * has failed the attempt to create a payment method or a payment").
+ */
+export type PaymentIntentEventType = 'payment_intent.succeeded' | 'payment_intent.payment_failed';
 export type StandInEvent =
-  { id: string; type: CheckoutEventType; data: { object: Session } } | { id: string; type: RefundEventType; data: { object: Refund } };
+  | { id: string; type: CheckoutEventType; data: { object: Session } }
+  | { id: string; type: RefundEventType; data: { object: Refund } }
+  | { id: string; type: PaymentIntentEventType; data: { object: Intent } };
 
 export interface DeliveredEvent {
   event: StandInEvent;
@@ -326,7 +398,15 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
   const sessions = new Map<string, Session>();
-  const intents = new Map<string, Record<string, unknown>>();
+  /** What a session was asked that its object does not show: payment_intent_data[setup_future_usage], setup_intent_data[metadata]. */
+  const sessionAsked = new Map<string, { futureUsage: 'off_session' | 'on_session' | null; setupMetadata: unknown }>();
+  const intents = new Map<string, Intent>();
+  /** A deleted customer is kept as `{id, object, deleted: true}` (API reference, Customers, delete). */
+  const customers = new Map<string, Record<string, unknown>>();
+  const paymentMethods = new Map<string, PaymentMethod>();
+  /** What Stripe knows of a saved card and does not show: which test card it is, and whether it was set up for off-session use. */
+  const cardBehind = new Map<string, { card: PayingCard; offSession: boolean }>();
+  const setupIntents = new Map<string, Record<string, unknown>>();
   const charges = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Refund>();
   const balanceTransactions = new Map<string, Record<string, unknown>>();
@@ -364,7 +444,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   function send(type: CheckoutEventType, object: Session): void;
   function send(type: RefundEventType, object: Refund): void;
-  function send(type: CheckoutEventType | RefundEventType, object: Session | Refund) {
+  function send(type: PaymentIntentEventType, object: Intent): void;
+  function send(type: StandInEvent['type'], object: Session | Refund | Intent) {
     const record = {
       event: { id: id('evt'), type, data: { object: structuredClone(object) } } as StandInEvent,
       attempts: [],
@@ -486,38 +567,92 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const stripeError = (res: ServerResponse, status: number, message: string, extra: Record<string, string> = {}) =>
     json(res, status, { error: { type: 'invalid_request_error', message, ...extra } });
 
+  /** A customer that exists and is not deleted. */
+  const liveCustomer = (customerId: unknown) => {
+    const customer = typeof customerId === 'string' ? customers.get(customerId) : undefined;
+    return customer && !customer.deleted ? customer : undefined;
+  };
+  const noSuchCustomer = (customerId: unknown): Answer => [
+    400,
+    {
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: `No such customer: '${String(customerId)}'`,
+        param: 'customer',
+      },
+    },
+    'unsaved',
+  ];
+
   function createSession(params: Record<string, unknown>): Answer {
-    const items = params.line_items as
-      | {
-          quantity?: string;
-          price_data?: { currency?: string; unit_amount?: string; tax_behavior?: string; product_data?: { name?: string } };
-        }[]
-      | undefined;
-    if (params.mode !== 'payment') return invalid('mode', 'mode must be payment.');
+    const mode = params.mode;
+    if (mode !== 'payment' && mode !== 'setup') return invalid('mode', 'mode must be payment or setup.');
     if (typeof params.success_url !== 'string') return invalid('success_url', 'Missing required param: success_url.');
-    // API reference, Checkout Sessions, create, line_items: "up to 100 line items" in payment mode,
-    // each with price_data here, all in one currency (a session has one).
-    const lines = (items ?? []).map((item) => ({ price: item.price_data, quantity: Number(item.quantity ?? 1) }));
-    const currency = lines[0]?.price?.currency ?? '';
-    if (
-      lines.length === 0 ||
-      lines.length > 100 ||
-      !/^[a-z]{3}$/.test(currency) ||
-      lines.some(
-        ({ price, quantity }) =>
-          price?.currency !== currency ||
-          !/^\d+$/.test(price.unit_amount ?? '') ||
-          !price.product_data?.name ||
-          !Number.isInteger(quantity) ||
-          quantity < 1,
-      )
-    ) {
-      return invalid(
-        'line_items',
-        'One to 100 line items with price_data (one currency, unit_amount, product_data.name) and a quantity are required.',
-      );
+    // API reference, Checkout Sessions, create, customer: "ID of an existing Customer"; with
+    // customer_email, Stripe takes one or the other.
+    if (params.customer !== undefined && !liveCustomer(params.customer)) return noSuchCustomer(params.customer);
+    if (params.customer !== undefined && params.customer_email !== undefined) {
+      return invalid('customer_email', 'You may only specify one of these parameters: customer, customer_email.');
     }
-    const total = lines.reduce((sum, { price, quantity }) => sum + Number(price!.unit_amount) * quantity, 0);
+    let payment: { total: number; currency: string; description: string; taxBehavior: string | null } | null = null;
+    let futureUsage: 'off_session' | 'on_session' | null = null;
+    if (mode === 'payment') {
+      const items = params.line_items as
+        | {
+            quantity?: string;
+            price_data?: { currency?: string; unit_amount?: string; tax_behavior?: string; product_data?: { name?: string } };
+          }[]
+        | undefined;
+      // API reference, Checkout Sessions, create, line_items: "up to 100 line items" in payment mode,
+      // each with price_data here, all in one currency (a session has one).
+      const lines = (items ?? []).map((item) => ({ price: item.price_data, quantity: Number(item.quantity ?? 1) }));
+      const currency = lines[0]?.price?.currency ?? '';
+      if (
+        lines.length === 0 ||
+        lines.length > 100 ||
+        !/^[a-z]{3}$/.test(currency) ||
+        lines.some(
+          ({ price, quantity }) =>
+            price?.currency !== currency ||
+            !/^\d+$/.test(price.unit_amount ?? '') ||
+            !price.product_data?.name ||
+            !Number.isInteger(quantity) ||
+            quantity < 1,
+        )
+      ) {
+        return invalid(
+          'line_items',
+          'One to 100 line items with price_data (one currency, unit_amount, product_data.name) and a quantity are required.',
+        );
+      }
+      // API reference, Checkout Sessions, create, payment_intent_data.setup_future_usage: on_session
+      // or off_session; "If a Customer has been provided [...] Checkout will attach the payment
+      // method to the Customer" (docs.stripe.com/payments/checkout/save-during-payment).
+      const asked = (params.payment_intent_data as { setup_future_usage?: unknown } | undefined)?.setup_future_usage;
+      if (asked !== undefined && asked !== 'off_session' && asked !== 'on_session') {
+        return invalid('payment_intent_data[setup_future_usage]', 'setup_future_usage must be off_session or on_session.');
+      }
+      futureUsage = asked ?? null;
+      payment = {
+        total: lines.reduce((sum, { price, quantity }) => sum + Number(price!.unit_amount) * quantity, 0),
+        currency,
+        description: lines.map(({ price, quantity }) => `${quantity > 1 ? `${quantity} × ` : ''}${price!.product_data!.name}`).join(', '),
+        taxBehavior: lines[0]!.price!.tax_behavior ?? null,
+      };
+    } else {
+      // Setup mode (docs.stripe.com/payments/checkout/save-and-reuse): a card is saved, nothing is
+      // paid, so no line items (API reference, Checkout Sessions, create, line_items: "required for
+      // payment and subscription mode"). The stand-in saves the card to the session's customer, so
+      // it asks for one; currency is "Required in setup mode when allowed_payment_method_types is
+      // not set" (API reference, Checkout Sessions, create, currency).
+      if (params.line_items !== undefined) return invalid('line_items', 'line_items cannot be used in setup mode.');
+      if (params.customer === undefined)
+        return invalid('customer', 'The stand-in saves the card to a customer: customer is required in setup mode.');
+      if (params.allowed_payment_method_types === undefined && !/^[a-z]{3}$/.test(String(params.currency ?? ''))) {
+        return invalid('currency', 'Missing required param: currency (in setup mode, when allowed_payment_method_types is not set).');
+      }
+    }
     // API reference, Checkout Sessions, create, expires_at (docs.stripe.com/api/checkout/sessions/create#create_checkout_session-expires_at):
     // "It can be anywhere from 30 minutes to 24 hours after Checkout Session creation"; the guide
     // docs.stripe.com/payments/checkout/managing-limited-inventory says the same ("between 30 minutes
@@ -531,16 +666,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         'The expires_at timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.',
       );
     }
-    const session: Session = {
+    const common = {
       id: id('cs'),
       object: 'checkout.session',
-      mode: 'payment',
-      status: 'open',
-      payment_status: 'unpaid',
-      amount_subtotal: total,
-      amount_total: total,
-      currency,
+      status: 'open' as const,
       client_reference_id: (params.client_reference_id as string | undefined) ?? null,
+      customer: (params.customer as string | undefined) ?? null,
       customer_email: (params.customer_email as string | undefined) ?? null,
       metadata: params.metadata ?? {},
       locale: (params.locale as string | undefined) ?? null,
@@ -550,30 +681,68 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       created,
       livemode: false,
       payment_intent: null,
-      line_items_description: lines
-        .map(({ price, quantity }) => `${quantity > 1 ? `${quantity} × ` : ''}${price!.product_data!.name}`)
-        .join(', '),
-      tax_behavior: lines[0]!.price!.tax_behavior ?? null,
-      // API reference, Checkout Sessions, automatic_tax: echoed; the stand-in computes no tax (the prices are VAT-inclusive, the total is the same).
-      automatic_tax: {
-        enabled: (params.automatic_tax as { enabled?: string } | undefined)?.enabled === 'true',
-        liability: null,
-        status: null,
-      },
-      // Echoed: the stand-in presents every session in its own currency (no buyer location to convert for).
-      adaptive_pricing: { enabled: (params.adaptive_pricing as { enabled?: string } | undefined)?.enabled === 'true' },
+      setup_intent: null,
       url: '',
     };
+    // API reference, Checkout Sessions, the object, payment_status: "one of paid, unpaid, or
+    // no_payment_required"; a session in setup mode takes no payment, and has no amounts.
+    const session: Session = payment
+      ? {
+          ...common,
+          mode: 'payment',
+          payment_status: 'unpaid',
+          amount_subtotal: payment.total,
+          amount_total: payment.total,
+          currency: payment.currency,
+          line_items_description: payment.description,
+          tax_behavior: payment.taxBehavior,
+          // API reference, Checkout Sessions, automatic_tax: echoed; the stand-in computes no tax (the prices are VAT-inclusive, the total is the same).
+          automatic_tax: {
+            enabled: (params.automatic_tax as { enabled?: string } | undefined)?.enabled === 'true',
+            liability: null,
+            status: null,
+          },
+          // Echoed: the stand-in presents every session in its own currency (no buyer location to convert for).
+          adaptive_pricing: { enabled: (params.adaptive_pricing as { enabled?: string } | undefined)?.enabled === 'true' },
+        }
+      : {
+          ...common,
+          mode: 'setup',
+          payment_status: 'no_payment_required',
+          amount_subtotal: null,
+          amount_total: null,
+          currency: typeof params.currency === 'string' ? params.currency : null,
+        };
     session.url = `${url}/pay/${session.id}`;
     sessions.set(session.id, session);
+    sessionAsked.set(session.id, {
+      futureUsage,
+      setupMetadata: (params.setup_intent_data as { metadata?: unknown } | undefined)?.metadata ?? {},
+    });
     nextExpiryMs = Math.min(nextExpiryMs, session.expires_at * 1000);
     return [200, session];
   }
 
+  /** The paths under `field` of `expand[]` (`field.a.b` gives `a.b`), or null when `field` is not expanded. */
+  const expandsOf = (expand: string[], field: string) =>
+    expand.some((path) => path === field || path.startsWith(`${field}.`))
+      ? expand.filter((path) => path.startsWith(`${field}.`)).map((path) => path.slice(field.length + 1))
+      : null;
+
   function expanded(session: Session, expand: string[]): unknown {
-    if (!expand.some((path) => path.startsWith('payment_intent')) || !session.payment_intent) return session;
-    const inner = expand.filter((path) => path.startsWith('payment_intent.')).map((path) => path.slice('payment_intent.'.length));
-    return { ...session, payment_intent: expandedIntent(intents.get(session.payment_intent)!, inner) };
+    const intentPaths = expandsOf(expand, 'payment_intent');
+    const setupPaths = expandsOf(expand, 'setup_intent');
+    return {
+      ...session,
+      ...(intentPaths && session.payment_intent && { payment_intent: expandedIntent(intents.get(session.payment_intent)!, intentPaths) }),
+      ...(setupPaths && session.setup_intent && { setup_intent: expandedSetupIntent(setupIntents.get(session.setup_intent)!, setupPaths) }),
+    };
+  }
+
+  /** `expand[]=payment_method` on a SetupIntent (API reference, Setup Intents, the object: payment_method "Expandable"). */
+  function expandedSetupIntent(setupIntent: Record<string, unknown>, expand: string[]): Record<string, unknown> {
+    if (!expand.includes('payment_method')) return setupIntent;
+    return { ...setupIntent, payment_method: paymentMethods.get(setupIntent.payment_method as string) };
   }
 
   /**
@@ -634,12 +803,38 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       const data = [...refunds.values()].filter((r) => !params.payment_intent || r.payment_intent === params.payment_intent).reverse();
       return [200, { object: 'list', data, has_more: false, url: '/v1/refunds' }];
     }
+    if (method === 'POST' && path === '/v1/customers') return createCustomer(params);
+    match = /^\/v1\/customers\/(\w+)$/.exec(path);
+    if (method === 'DELETE' && match) return deleteCustomer(match[1]!);
+    match = /^\/v1\/customers\/(\w+)\/payment_methods$/.exec(path);
+    if (method === 'GET' && match) {
+      return customers.has(match[1]!)
+        ? listPaymentMethods(match[1]!, `/v1/customers/${match[1]}/payment_methods`)
+        : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${match[1]}'` } }];
+    }
+    if (method === 'GET' && path === '/v1/payment_methods') return listPaymentMethods(params.customer, '/v1/payment_methods');
+    match = /^\/v1\/payment_methods\/(\w+)\/detach$/.exec(path);
+    if (method === 'POST' && match) return detachPaymentMethod(match[1]!);
+    if (method === 'POST' && path === '/v1/payment_intents') return offSessionPayment(params);
+    if (method === 'GET' && path === '/v1/payment_intents') {
+      // API reference, Payment Intents, list: "sorted, with the most recently created appearing
+      // first"; customer "Only return PaymentIntents for the customer that this customer ID
+      // specifies"; limit "between 1 and 100, and the default is 10".
+      const limit = Math.min(100, Math.max(1, Number(params.limit ?? 10) || 10));
+      const matching = [...intents.values()].filter((intent) => !params.customer || intent.customer === params.customer).reverse();
+      return [200, { object: 'list', data: matching.slice(0, limit), has_more: matching.length > limit, url: '/v1/payment_intents' }];
+    }
     const expand = (params.expand as string[] | undefined) ?? [];
     for (const [prefix, store, expandAll] of [
       ['payment_intents', intents, expandedIntent],
       ['charges', charges, expandedCharge],
       ['refunds', refunds, (found: Record<string, unknown>) => found],
       ['balance_transactions', balanceTransactions, (found: Record<string, unknown>) => found],
+      // API reference, Customers, retrieve: "If it’s for a deleted Customer, a subset of the
+      // customer’s information is returned, including a deleted property that’s set to true."
+      ['customers', customers, (found: Record<string, unknown>) => found],
+      ['payment_methods', paymentMethods, (found: Record<string, unknown>) => found],
+      ['setup_intents', setupIntents, expandedSetupIntent],
     ] as const) {
       match = new RegExp(`^/v1/${prefix}/([\\w]+)$`).exec(path);
       if (method === 'GET' && match) {
@@ -659,6 +854,290 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       },
       'unsaved',
     ];
+  }
+
+  /** API reference, Customers, create: email, name, metadata; the object as the reference shapes it (the fields the shop reads). */
+  function createCustomer(params: Record<string, unknown>): Answer {
+    for (const field of ['email', 'name'] as const) {
+      if (params[field] !== undefined && typeof params[field] !== 'string') return invalid(field, `Invalid string: ${field}.`);
+    }
+    const customer = {
+      id: id('cus'),
+      object: 'customer',
+      email: (params.email as string | undefined) ?? null,
+      name: (params.name as string | undefined) ?? null,
+      metadata: params.metadata ?? {},
+      created: clock(),
+      livemode: false,
+      invoice_settings: { default_payment_method: null },
+    };
+    customers.set(customer.id, customer);
+    return [200, customer];
+  }
+
+  /**
+   * API reference, Customers, delete: "Returns an object with a deleted parameter on success";
+   * "Deleting customers removes all credit card details and prevents any further operations": its
+   * payment methods are detached.
+   */
+  function deleteCustomer(customerId: string): Answer {
+    const customer = customers.get(customerId);
+    if (!customer || customer.deleted) {
+      return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${customerId}'` } }];
+    }
+    const deleted = { id: customerId, object: 'customer', deleted: true };
+    customers.set(customerId, deleted);
+    for (const method of paymentMethods.values()) if (method.customer === customerId) method.customer = null;
+    return [200, deleted];
+  }
+
+  /** API reference, Payment Methods, list (and list a customer's): cards only here, newest first. */
+  function listPaymentMethods(customerId: unknown, listUrl: string): Answer {
+    const data = [...paymentMethods.values()].filter((method) => !customerId || method.customer === customerId).reverse();
+    return [200, { object: 'list', data, has_more: false, url: listUrl }];
+  }
+
+  /**
+   * API reference, Payment Methods, detach: "Detaches a PaymentMethod object from a Customer. After a
+   * PaymentMethod is detached, it can no longer be used for a payment or re-attached to a Customer."
+   */
+  function detachPaymentMethod(methodId: string): Answer {
+    const method = paymentMethods.get(methodId);
+    if (!method) {
+      return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such PaymentMethod: '${methodId}'` } }];
+    }
+    if (!method.customer) {
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            message: 'The payment method you provided is not attached to a customer so detachment is impossible.',
+          },
+        },
+      ];
+    }
+    method.customer = null;
+    return [200, method];
+  }
+
+  /**
+   * A PaymentMethod for a card typed on the page (API reference, Payment Methods, the object: type
+   * card, card.brand, last4, exp_month, exp_year, country, funding, fingerprint; customer;
+   * billing_details), attached to `customer` when given. The page takes no expiry: the card's is
+   * the end of the year three years on.
+   */
+  function createPaymentMethod(
+    number: string,
+    card: PayingCard,
+    billingDetails: Record<string, unknown>,
+    customer: string | null,
+    offSession: boolean,
+  ): PaymentMethod {
+    const method: PaymentMethod = {
+      id: id('pm'),
+      object: 'payment_method',
+      type: 'card',
+      card: {
+        brand: card.brand,
+        last4: number.slice(-4),
+        exp_month: 12,
+        exp_year: new Date(clockMs()).getUTCFullYear() + 3,
+        country: 'US',
+        funding: 'credit',
+        fingerprint: fingerprint('card', number),
+      },
+      customer,
+      billing_details: billingDetails,
+      metadata: {},
+      created: clock(),
+      livemode: false,
+    };
+    paymentMethods.set(method.id, method);
+    cardBehind.set(method.id, { card, offSession });
+    return method;
+  }
+
+  /** The billing details Checkout collects with a card: the page's optional billing country, the session's (or its customer's) email. */
+  function billingDetails(session: Session, country: string | null): Record<string, unknown> {
+    const email = session.customer_email ?? (session.customer ? customers.get(session.customer)?.email : null) ?? null;
+    return { address: { city: null, country, line1: null, line2: null, postal_code: null, state: null }, email, name: null, phone: null };
+  }
+
+  /** A charge's payment_method_details for a card (API reference, Charges, the object). */
+  const cardDetails = (method: PaymentMethod) => {
+    const { brand, last4, country, funding, fingerprint: print } = method.card as Record<string, unknown>;
+    return { type: 'card', card: { brand, last4, country, funding, fingerprint: print } };
+  };
+
+  /**
+   * A card charge that succeeded, booked as every one is (Radar's outcome, the card's fingerprint
+   * and country, Stripe's fee in a balance transaction, a receipt): the page's and the off-session
+   * ones alike.
+   */
+  function cardCharge(payment: {
+    amount: number;
+    currency: string;
+    customer: string | null;
+    method: PaymentMethod;
+    card: PayingCard;
+    intent: string;
+  }): Record<string, unknown> {
+    const charge: Record<string, unknown> = {
+      id: id('ch'),
+      object: 'charge',
+      paid: true,
+      status: 'succeeded',
+      amount: payment.amount,
+      currency: payment.currency,
+      customer: payment.customer,
+      payment_intent: payment.intent,
+      payment_method: payment.method.id,
+      billing_details: payment.method.billing_details,
+      payment_method_details: cardDetails(payment.method),
+      outcome: outcome(payment.card.risk ?? 'normal'),
+      receipt_url: '',
+      created: clock(),
+    };
+    charge.receipt_url = `${url}/receipts/${String(charge.id)}`;
+    bookCharge(charge, 'card');
+    charges.set(charge.id as string, charge);
+    return charge;
+  }
+
+  /**
+   * `POST /v1/payment_intents` with `confirm=true` and `off_session=true`: a payment on a card the
+   * customer saved, while the customer is away (docs.stripe.com/payments/save-and-reuse, "Charge
+   * the saved payment method later"; API reference, Payment Intents, create: off_session "Set to
+   * true to indicate that the customer isn’t in your checkout flow during this payment attempt
+   * and can’t authenticate"). The outcome follows the saved test card (TEST_CARDS). "If a payment
+   * attempt fails, the request also fails with a 402 HTTP status code, and the PaymentIntent status
+   * is requires_payment_method" (same page): the error is a card_error with the intent, its
+   * last_payment_error, and the payment method.
+   */
+  function offSessionPayment(params: Record<string, unknown>): Answer {
+    if (params.confirm !== 'true' || params.off_session !== 'true') {
+      return invalid(
+        params.confirm !== 'true' ? 'confirm' : 'off_session',
+        'The stand-in makes only off-session payment intents, confirmed when created: confirm=true and off_session=true.',
+      );
+    }
+    const amount = Number(params.amount);
+    if (!/^\d+$/.test(String(params.amount ?? '')) || amount < 1) return invalid('amount', 'Invalid positive integer: amount.');
+    if (!/^[a-zA-Z]{3}$/.test(String(params.currency ?? '')))
+      return invalid('currency', `Invalid currency: ${String(params.currency ?? '')}.`);
+    const currency = String(params.currency).toLowerCase();
+    if (!liveCustomer(params.customer)) return noSuchCustomer(params.customer);
+    const method = typeof params.payment_method === 'string' ? paymentMethods.get(params.payment_method) : undefined;
+    if (!method) {
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such PaymentMethod: '${String(params.payment_method ?? '')}'`,
+            param: 'payment_method',
+          },
+        },
+        'unsaved',
+      ];
+    }
+    if (method.customer !== params.customer) {
+      return invalid(
+        'payment_method',
+        method.customer
+          ? `The provided PaymentMethod belongs to another customer than ${String(params.customer)}.`
+          : `The provided PaymentMethod is not attached to customer ${String(params.customer)}: a PaymentMethod must be attached to the customer to be used off-session.`,
+      );
+    }
+    const { card, offSession } = cardBehind.get(method.id)!;
+    const intent: Intent = {
+      id: id('pi'),
+      object: 'payment_intent',
+      status: 'processing',
+      amount,
+      amount_received: 0,
+      currency,
+      customer: method.customer,
+      payment_method: method.id,
+      payment_method_types: ['card'],
+      latest_charge: null,
+      last_payment_error: null,
+      setup_future_usage: null,
+      description: (params.description as string | undefined) ?? null,
+      metadata: params.metadata ?? {},
+      created: clock(),
+      livemode: false,
+    };
+    intents.set(intent.id, intent);
+    // docs.stripe.com/declines/codes, authentication_required: "The card was declined because the
+    // transaction requires authentication"; off-session nobody can authenticate, so it fails.
+    if (card.authentication === 'always' || (card.authentication === 'unless_set_up' && !offSession)) {
+      return declined(intent, method, null, {
+        code: 'authentication_required',
+        decline_code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+      });
+    }
+    if (card.charges) {
+      // The issuer declines: a failed charge (API reference, Charges, the object: status failed,
+      // failure_code, failure_message, outcome), nothing booked.
+      const charge: Record<string, unknown> = {
+        id: id('ch'),
+        object: 'charge',
+        paid: false,
+        status: 'failed',
+        amount,
+        currency,
+        customer: method.customer,
+        payment_intent: intent.id,
+        payment_method: method.id,
+        balance_transaction: null,
+        billing_details: method.billing_details,
+        payment_method_details: cardDetails(method),
+        failure_code: 'card_declined',
+        failure_message: card.charges.message,
+        outcome: declinedOutcome(card.charges.declineCode),
+        receipt_url: null,
+        created: clock(),
+      };
+      charges.set(charge.id as string, charge);
+      return declined(intent, method, charge.id as string, {
+        code: 'card_declined',
+        decline_code: card.charges.declineCode,
+        message: card.charges.message,
+      });
+    }
+    const charge = cardCharge({ amount, currency, customer: method.customer, method, card, intent: intent.id });
+    Object.assign(intent, { status: 'succeeded', amount_received: amount, latest_charge: charge.id });
+    if (card.refunds && !refundPlans.has(intent.id)) refundPlans.set(intent.id, { paths: [card.refunds], used: 0 });
+    send('payment_intent.succeeded', intent);
+    return [200, intent];
+  }
+
+  /**
+   * A declined off-session payment: the intent goes back to requires_payment_method, without its
+   * payment method, which the error carries (API reference, Payment Intents, the object,
+   * last_payment_error: code, decline_code, message, type card_error, payment_method, charge);
+   * answered 402 with the intent (API reference, Errors: payment_intent, payment_method, charge).
+   */
+  function declined(
+    intent: Intent,
+    method: PaymentMethod,
+    charge: string | null,
+    reason: { code: string; decline_code: string; message: string },
+  ): Answer {
+    const error = {
+      type: 'card_error',
+      ...reason,
+      ...(charge && { charge }),
+      doc_url: `https://docs.stripe.com/error-codes/${reason.code.replace(/_/g, '-')}`,
+      payment_method: structuredClone(method),
+    };
+    Object.assign(intent, { status: 'requires_payment_method', payment_method: null, latest_charge: charge, last_payment_error: error });
+    send('payment_intent.payment_failed', intent);
+    return [402, { error: structuredClone({ ...error, payment_intent: intent }) }];
   }
 
   /**
@@ -681,7 +1160,20 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         },
       ];
     }
-    const charge = charges.get(intent.latest_charge as string)!;
+    const charge = typeof intent.latest_charge === 'string' ? charges.get(intent.latest_charge) : undefined;
+    // A declined payment has nothing to refund.
+    if (!charge || charge.status === 'failed') {
+      return [
+        400,
+        {
+          error: {
+            type: 'invalid_request_error',
+            message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+            param: 'payment_intent',
+          },
+        },
+      ];
+    }
     const left = Number(charge.amount) - Number(charge.amount_refunded ?? 0);
     if (left <= 0)
       return [
@@ -760,42 +1252,64 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (to === 'failed') send('refund.failed', refund);
   }
 
-  /** The hosted test-payment page: Pay with a test card or by SEPA Direct Debit with a test IBAN, or Cancel back to the shop. */
+  /**
+   * The hosted test-payment page: Pay with a test card or by SEPA Direct Debit with a test IBAN, or
+   * Cancel back to the shop; for a session in setup mode, Save a card (no amount, cards only, as
+   * the stand-in's setup sessions save cards).
+   */
   function payPage(
     res: ServerResponse,
     session: Session,
     status = 200,
     error?: { field: 'card' | 'iban'; message: string; value: string },
   ) {
-    const amount = money(session.amount_total, session.currency);
+    const setup = session.mode === 'setup';
+    const amount = session.mode === 'setup' ? '' : money(session.amount_total, session.currency);
     const field = (name: 'card' | 'iban', label: string, attributes: string) => {
       const wrong = error?.field === name;
       return `<label for="${name}">${label}</label>
     <input id="${name}" name="${name}" ${attributes} required value="${wrong ? escape(error.value) : ''}"${wrong ? ` aria-invalid="true" aria-describedby="${name}-error"` : ''}>
     ${wrong ? `<p id="${name}-error" role="alert">${escape(error.message)}</p>` : ''}`;
     };
-    const body =
-      session.status === 'open'
-        ? `<p>${escape(String(session.line_items_description))}</p><p class="amount">${escape(amount)}</p>
-  <form method="post">
+    const cardForm = (button: string) => `<form method="post">
     ${field('card', 'Card number', 'inputmode="numeric" autocomplete="cc-number"')}
     <label for="country">Billing country (two letters, optional)</label>
     <input id="country" name="country" autocomplete="country" maxlength="2" pattern="[A-Z]{2}">
-    <button name="action" value="pay">Pay ${escape(amount)}</button>
+    ${button}
     <button name="action" value="cancel" formnovalidate>Cancel</button>
-  </form>
+  </form>`;
+    const body =
+      session.status === 'open'
+        ? setup
+          ? `<p>Save your card for later payments. Nothing is charged now.</p>
+  ${cardForm('<button name="action" value="save">Save card</button>')}`
+          : `<p>${escape(String(session.line_items_description))}</p><p class="amount">${escape(amount)}</p>
+  ${cardForm(`<button name="action" value="pay">Pay ${escape(amount)}</button>`)}
   <h2>SEPA Direct Debit</h2>
   <form method="post">
     ${field('iban', 'IBAN', 'autocomplete="off"')}
     <button name="action" value="debit">Debit ${escape(amount)} from this account</button>
   </form>`
         : session.status === 'complete'
-          ? `<p role="status">This payment is complete.</p><p><a href="${escape(session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id))}">Back to the shop</a></p>`
-          : `<p role="status">This payment page has expired.</p>${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the shop</a></p>` : ''}`;
+          ? `<p role="status">${setup ? 'This card is saved.' : 'This payment is complete.'}</p><p><a href="${escape(session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id))}">Back to the shop</a></p>`
+          : `<p role="status">This ${setup ? 'page' : 'payment page'} has expired.</p>${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the shop</a></p>` : ''}`;
+    const heading = setup ? 'Save a card' : 'Test payment';
     res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Test payment (Stripe stand-in)</title>
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading} (Stripe stand-in)</title>
 <style>body{font:16px system-ui;max-width:28rem;margin:2rem auto;padding:0 1rem}input,button{font:inherit;padding:.5rem;margin:.25rem 0;display:block;width:100%}.amount{font-size:1.5rem;font-weight:bold}[role=alert]{color:#b00020}</style></head>
-<body><main><h1>Test payment</h1><p><small>A local stand-in for Stripe's hosted payment page. Nothing is charged. Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds; 4000 0000 0000 7726 pays and its refunds stay pending before they succeed, 4000 0000 0000 5126 pays and its refunds fail after succeeding; Radar rates 4000 0000 0000 9235 elevated and 4000 0000 0000 4954 highest risk (both pay), 4100 0000 0000 0019 is blocked. Test IBANs (the payment succeeds or fails a moment later, or three minutes later): DE89 3704 0044 0532 0130 00 succeeds, DE08 3704 0044 0532 0130 03 succeeds later, DE62 3704 0044 0532 0130 01 fails, DE78 3704 0044 0532 0130 04 fails later.</small></p>${body}</main></body></html>`);
+<body><main><h1>${heading}</h1><p><small>A local stand-in for Stripe's hosted payment page. Nothing is charged. Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds (neither can be saved); 4000 0025 0000 3155 and 4000 0027 6000 3184 ask for authentication (done here on the page; saved for off-session use, 3155 pays off-session, 3184 never does); 4000 0000 0000 0341 and 4000 0082 6000 3178 can be saved, but every payment with them is declined (3178: insufficient funds); 4000 0000 0000 7726 pays and its refunds stay pending before they succeed, 4000 0000 0000 5126 pays and its refunds fail after succeeding; Radar rates 4000 0000 0000 9235 elevated and 4000 0000 0000 4954 highest risk (both pay), 4100 0000 0000 0019 is blocked.${setup ? '' : ' Test IBANs (the payment succeeds or fails a moment later, or three minutes later): DE89 3704 0044 0532 0130 00 succeeds, DE08 3704 0044 0532 0130 03 succeeds later, DE62 3704 0044 0532 0130 01 fails, DE78 3704 0044 0532 0130 04 fails later.'}</small></p>${body}</main></body></html>`);
+  }
+
+  /** The card typed on the page, if it is a test card that can pay or be saved; otherwise the page again, with the reason. */
+  function typedCard(res: ServerResponse, session: Session, form: URLSearchParams) {
+    const typed = form.get('card') ?? '';
+    const card = TEST_CARDS[typed.replace(/[\s-]/g, '')];
+    if (!card) return void payPage(res, session, 402, { field: 'card', message: 'Your card number is incorrect.', value: typed });
+    if ('decline' in card) return void payPage(res, session, 402, { field: 'card', message: card.decline, value: typed });
+    // Checkout asks for the billing country with a card (the page's optional field; Stripe's test
+    // cards themselves are issued in the US, docs.stripe.com/testing#international-cards).
+    const billingCountry = /^[A-Z]{2}$/.test(form.get('country') ?? '') ? form.get('country') : null;
+    return { card, typed, number: typed.replace(/\D/g, ''), billing: billingDetails(session, billingCountry) };
   }
 
   function pay(res: ServerResponse, session: Session, form: URLSearchParams) {
@@ -804,52 +1318,76 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       res.writeHead(303, { Location: session.cancel_url ?? session.success_url }).end();
       return;
     }
+    if (session.mode === 'setup') return saveCard(res, session, form);
     if (form.get('action') === 'debit') return debit(res, session, form.get('iban') ?? '');
-    const typed = form.get('card') ?? '';
-    const card = TEST_CARDS[typed.replace(/[\s-]/g, '')];
-    if (!card) return payPage(res, session, 402, { field: 'card', message: 'Your card number is incorrect.', value: typed });
-    if ('decline' in card) return payPage(res, session, 402, { field: 'card', message: card.decline, value: typed });
-    const number = typed.replace(/\D/g, '');
-    // Checkout asks for the billing country with a card (the page's optional field; Stripe's test
-    // cards themselves are issued in the US, docs.stripe.com/testing#international-cards).
-    const billingCountry = /^[A-Z]{2}$/.test(form.get('country') ?? '') ? form.get('country') : null;
-    const charge: Record<string, unknown> = {
-      id: id('ch'),
-      object: 'charge',
-      paid: true,
-      status: 'succeeded',
+    const typed = typedCard(res, session, form);
+    if (!typed) return;
+    const { card, number, billing } = typed;
+    // A card saved but declined whenever it is charged (0341, 3178) is declined here too.
+    if (card.charges) return payPage(res, session, 402, { field: 'card', message: card.charges.message, value: typed.typed });
+    // Every card payment makes a PaymentMethod; with setup_future_usage and a customer, Checkout
+    // attaches it to the customer (API reference, Checkout Sessions, create,
+    // payment_intent_data.setup_future_usage), set up for off-session use when off_session.
+    const { futureUsage } = sessionAsked.get(session.id)!;
+    const customer = futureUsage && liveCustomer(session.customer) ? session.customer : null;
+    const method = createPaymentMethod(number, card, billing, customer, futureUsage === 'off_session');
+    const intentId = id('pi');
+    const charge = cardCharge({
       amount: session.amount_total,
       currency: session.currency,
-      billing_details: {
-        address: { city: null, country: billingCountry, line1: null, line2: null, postal_code: null, state: null },
-        email: session.customer_email ?? null,
-        name: null,
-        phone: null,
-      },
-      payment_method_details: {
-        type: 'card',
-        card: { brand: card.brand, last4: number.slice(-4), country: 'US', funding: 'credit', fingerprint: fingerprint('card', number) },
-      },
-      outcome: outcome(card.risk ?? 'normal'),
-      receipt_url: '',
-      created: clock(),
-    };
-    charge.receipt_url = `${url}/receipts/${String(charge.id)}`;
-    bookCharge(charge, 'card');
-    const intent = {
-      id: id('pi'),
+      customer: session.customer,
+      method,
+      card,
+      intent: intentId,
+    });
+    const intent: Intent = {
+      id: intentId,
       object: 'payment_intent',
       status: 'succeeded',
       amount: session.amount_total,
+      amount_received: session.amount_total,
       currency: session.currency,
+      customer: session.customer,
+      payment_method: method.id,
+      setup_future_usage: futureUsage,
       latest_charge: charge.id,
       metadata: session.metadata,
       created: clock(),
     };
-    charges.set(charge.id as string, { ...charge, payment_intent: intent.id });
     intents.set(intent.id, intent);
     if (card.refunds && !refundPlans.has(intent.id)) refundPlans.set(intent.id, { paths: [card.refunds], used: 0 });
     Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: intent.id });
+    send('checkout.session.completed', session);
+    res.writeHead(303, { Location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) }).end();
+  }
+
+  /**
+   * Setup mode (docs.stripe.com/payments/checkout/save-and-reuse): the card becomes a PaymentMethod
+   * attached to the session's customer ("the payment method automatically attaches to the customer
+   * you provided when creating the Checkout Session") through a SetupIntent that succeeded (API
+   * reference, Setup Intents, the object: usage off_session by default; "If present, the
+   * SetupIntent’s payment method will be attached to the Customer on successful setup"); the
+   * session completes with checkout.session.completed and the buyer goes to the success URL.
+   */
+  function saveCard(res: ServerResponse, session: Session, form: URLSearchParams) {
+    const typed = typedCard(res, session, form);
+    if (!typed) return;
+    const customer = liveCustomer(session.customer) ? session.customer : null;
+    const method = createPaymentMethod(typed.number, typed.card, typed.billing, customer, true);
+    const setupIntent = {
+      id: id('seti'),
+      object: 'setup_intent',
+      status: 'succeeded',
+      customer,
+      payment_method: method.id,
+      payment_method_types: ['card'],
+      usage: 'off_session',
+      metadata: sessionAsked.get(session.id)!.setupMetadata,
+      created: clock(),
+      livemode: false,
+    };
+    setupIntents.set(setupIntent.id, setupIntent);
+    Object.assign(session, { status: 'complete', payment_status: 'no_payment_required', setup_intent: setupIntent.id });
     send('checkout.session.completed', session);
     res.writeHead(303, { Location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) }).end();
   }
@@ -894,12 +1432,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       created: clock(),
     };
     charge.receipt_url = `${url}/receipts/${String(charge.id)}`;
-    const intent: Record<string, unknown> = {
+    const intent: Intent = {
       id: id('pi'),
       object: 'payment_intent',
       status: 'processing',
       amount: session.amount_total,
+      amount_received: 0,
       currency: session.currency,
+      customer: session.customer,
       latest_charge: charge.id,
       payment_method_types: ['sepa_debit'],
       metadata: session.metadata,
@@ -907,7 +1447,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     };
     charge.payment_intent = intent.id;
     charges.set(charge.id as string, charge);
-    intents.set(intent.id as string, intent);
+    intents.set(intent.id, intent);
     Object.assign(session, { status: 'complete', payment_status: 'unpaid', payment_intent: intent.id });
     send('checkout.session.completed', session);
     later.push({
@@ -917,7 +1457,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         if (test.outcome === 'succeeded') {
           Object.assign(charge, { status: 'succeeded', paid: true });
           bookCharge(charge, 'sepa_debit');
-          intent.status = 'succeeded';
+          Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
           session.payment_status = 'paid';
           send('checkout.session.async_payment_succeeded', session);
         } else {

@@ -99,6 +99,8 @@ export async function crossCheck(deps: {
   for (const { event } of stripeStandIn.events) {
     if (event.type !== 'checkout.session.completed') continue;
     const session = event.data.object;
+    // A page that saved a card took no money.
+    if (session.mode !== 'payment') continue;
     const cartId = (session.metadata as Record<string, string> | undefined)?.['cartId'];
     // A cart that is none of ours is named as such (no order matches it).
     const ofCart = cartId

@@ -226,7 +226,7 @@ function OrderDetails({
           {payment ? (
             <dl className="text-sm">
               <Fact term={m.order.method}>{payment.method ?? none}</Fact>
-              <Fact term={m.order.checkoutSession}>{payment.checkoutSessionId}</Fact>
+              <Fact term={m.order.checkoutSession}>{payment.checkoutSessionId ?? m.order.offSession}</Fact>
               <Fact term={m.order.paymentIntent}>{payment.paymentIntentId ?? none}</Fact>
               <Fact term={m.order.risk}>{payment.riskLevel ?? none}</Fact>
               <Fact term={m.order.country}>{payment.country ?? none}</Fact>

@@ -3,6 +3,7 @@ import { ALERT_RETRY_FIRST_WAIT_MS, ALERT_SEND_ATTEMPTS, ALERT_SENDS_AT_ONCE } f
 import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
+import type { AutoTopUps } from '../auto-top-ups/auto-top-ups.ts';
 import type { Db } from '../db/db.types.ts';
 import type { EsimKey, EsimRow, EsimStore } from '../esims/store.types.ts';
 import { topUpSupported } from '../esims/view.ts';
@@ -40,6 +41,8 @@ export interface AlertSenderOptions {
   dataKindOf?: (planId: string) => DataKind['kind'] | undefined;
   /** How long a failed send waits for the reconcile job, doubled after each further failure (tests make it short). */
   retryFirstWaitMs?: number;
+  /** The automatic top-ups (issue 49): each check tells them the eSIM's usage, which may make one due. */
+  autoTopUps?: Pick<AutoTopUps, 'crossed'>;
 }
 
 export const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
@@ -165,6 +168,7 @@ export function createAlertSender(options: AlertSenderOptions, records: AlertRec
     const dataKind = options.dataKindOf?.(order.plan.id) ?? 'total';
     const trip = { ...order, trip_starts_on: await records.tripStartOf(order.id) };
     for (const due of dueAlerts(trip, esim, dataKind, now)) await raise(order, esim, due);
+    await options.autoTopUps?.crossed(order, esim, dataKind);
   }
 
   /** 'eSIM ready' for an order whose eSIM the buyer has not seen since delivery. */

@@ -1,6 +1,9 @@
+import { autoTopUpPagePath, autoTopUpToken } from '../auto-top-ups/links.ts';
+import { settingOf } from '../auto-top-ups/store.ts';
 import { isTopUpOrder } from '../../contract/order-kinds.ts';
 import { TRAVELLER_ROUTE } from '../../config/site.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import type { Db } from '../db/db.types.ts';
 import type { EsimStore } from '../esims/store.types.ts';
@@ -44,6 +47,8 @@ export interface FulfilmentEmailOptions {
   siteUrl: string;
   siteName: string;
   destinationName: (code: string, lang: Locale) => string;
+  /** The e-mail links' signing key: an automatic top-up's e-mail turns them off in one click (issue 49). */
+  linkSecret: string;
 }
 
 /** The order as its e-mails tell it, with the consents it confirms (order_consents, migration 0044). */
@@ -84,13 +89,28 @@ async function newEsimEmailOf(options: FulfilmentEmailOptions, order: OrderRow, 
  * The e-mails the fulfilment sends, each once: built from the order's row (the wording and
  * rendering are src/server/mail's), sent while the claim on the order holds, then recorded sent.
  */
+/** A top-up's confirmation; an automatic one's says so, with when the buyer agreed and the link that turns them off. */
+async function topUpEmailOf(options: FulfilmentEmailOptions, order: OrderRow, lang: Locale) {
+  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const setting = order.kind === 'auto' ? await settingOf(options.db, order.top_up_of!) : undefined;
+  return topUpEmail({
+    lang,
+    order: await mailOrderOf(options, order, lang),
+    myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`,
+    siteName: options.siteName,
+    automatic: setting && {
+      agreedAt: formatDateTime(setting.consented_at, lang),
+      turnOffUrl: `${siteUrl}${autoTopUpPagePath(lang, autoTopUpToken(options.linkSecret, { purpose: 'off', esimId: setting.esim_order_id }))}`,
+    },
+  });
+}
+
 export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
   const { db, esims, mailer, siteName } = options;
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
   const sent = (lease: Lease, id: string, outbox: OutboxKind, kind: 'order' | 'top_up' | 'refund' | undefined) =>
     lease.write((tx) => markEmailSent(tx, id, outbox, kind));
 
-  const mailOrder = (order: OrderRow, lang: Locale) => mailOrderOf(options, order, lang);
   const newEsimEmail = (order: OrderRow, lang: Locale) => newEsimEmailOf(options, order, lang);
 
   /** A traveller's page (issue 33): the token in the fragment, which no server or proxy logs. */
@@ -134,10 +154,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     await sendTravellerEmailOnce(lease, order);
     // A detached order (the account was deleted) has nobody to write to.
     if (!order.email) return sent(lease, order.id, 'order', undefined);
-    const email =
-      isTopUpOrder(order)
-        ? topUpEmail({ lang, order: await mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
-        : await newEsimEmail(order, lang);
+    const email = isTopUpOrder(order) ? await topUpEmailOf(options, order, lang) : await newEsimEmail(order, lang);
     await lease.check();
     await mailer.send({ ...email, to: order.email });
     await sent(lease, order.id, 'order', isTopUpOrder(order) ? 'top_up' : 'order');
@@ -212,10 +229,7 @@ export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
     if (!order) throw new Error(`order ${orderId}: not found`);
     const lang = order.lang as Locale;
     const vouched = { ...order, email_verified: order.email_verified || to !== order.email };
-    const email =
-      isTopUpOrder(order)
-        ? topUpEmail({ lang, order: await mailOrder(order, lang), myEsimsUrl: `${siteUrl}${localizePath(lang, '/my-esim')}`, siteName })
-        : await newEsimEmail(vouched, lang);
+    const email = isTopUpOrder(order) ? await topUpEmailOf(options, order, lang) : await newEsimEmail(vouched, lang);
     await mailer.send({ ...email, to });
     await db.query('INSERT INTO order_emails (order_id, kind, operator_action_id, to_address) VALUES ($1, $2, $3, $4)', [
       orderId,

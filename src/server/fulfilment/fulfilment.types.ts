@@ -29,6 +29,8 @@ export interface FulfilmentOptions {
   /** The site's address (links in e-mails) and its name. */
   siteUrl: string;
   siteName: string;
+  /** The e-mail links' signing key (an automatic top-up's e-mail turns them off in one click, issue 49). */
+  linkSecret: string;
   destinationName: (code: string, lang: Locale) => string;
   /**
    * The waits between failed tries; their number is how many tries a delivery gets before the

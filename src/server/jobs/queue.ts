@@ -15,7 +15,7 @@ import type { Db, Queryable } from '../db/db.types.ts';
  * claim lapsed (a paused process) can no longer write.
  */
 
-export type JobKind = 'deliver' | 'refund' | 'email' | 'sweep';
+export type JobKind = 'deliver' | 'refund' | 'email' | 'sweep' | 'auto_top_up';
 
 export interface JobRow {
   id: number;

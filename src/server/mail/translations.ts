@@ -5,11 +5,11 @@ import { LOCALE_CODES, type Locale } from '../../i18n/locales.ts';
 
 /**
  * The e-mails' translations: the 'mail' namespace, 'common' for the plural 'n countries', and
- * 'alerts' for the alert e-mails and pushes (issue 23).
+ * 'alerts' for the alert e-mails and pushes (issue 23), 'esims' for the automatic top-ups' consent (issue 49).
  * The pages find the locale files with Vite's import.meta.glob, which the shop API (plain Node)
  * does not have, so these namespaces are read from disk once, into the pages' i18n set-up.
  */
-const NAMESPACES = ['mail', 'common', 'alerts'] as const;
+const NAMESPACES = ['mail', 'common', 'alerts', 'esims'] as const;
 
 const read = (lang: Locale, ns: string) =>
   JSON.parse(readFileSync(new URL(`../../../locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
@@ -22,5 +22,7 @@ export function mailTranslations(lang: Locale) {
     t: instance.getFixedT(lang, 'mail') as TFunction<'mail'>,
     common: instance.getFixedT(lang, 'common') as TFunction<'common'>,
     alerts: instance.getFixedT(lang, 'alerts') as TFunction<'alerts'>,
+    /** The automatic top-ups' consent, in the words the page showed (issue 49). */
+    esims: instance.getFixedT(lang, 'esims') as TFunction<'esims'>,
   };
 }

@@ -116,7 +116,7 @@ export interface RefundRow {
 interface PaymentRow {
   amount_minor: number;
   charge_total_minor: number | null;
-  checkout_session_id: string;
+  checkout_session_id: string | null;
   payment_intent_id: string | null;
   method_type: string | null;
   card_brand: string | null;

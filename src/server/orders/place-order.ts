@@ -20,7 +20,7 @@ import { soldPlan, type SellablePlan } from './plans.ts';
 import type { SalesPauseCache } from './sales-pause.types.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './store.ts';
 import type { OrderStore, OrderWithPayment, SoldPlan } from './store.types.ts';
-import { isTopUpId, topUpsOf, type NoTopUps } from './top-ups.ts';
+import { isTopUpId, soldTopUp, topUpsOf, type NoTopUps } from './top-ups.ts';
 
 /** What one order sells, priced now: a catalogue plan or one of the partner's top-ups of an eSIM. */
 interface Sale {
@@ -126,13 +126,7 @@ export async function placeOrder(
     if (!offer) return { outcome: 'unknown_top_up' };
     const { pkg } = offer;
     sale = {
-      plan: {
-        id: offer.id,
-        metadata: { dataAmount: pkg.dataAmount },
-        validity: pkg.validity,
-        validityUnit: pkg.validityUnit,
-        supportedCountries: pkg.countries,
-      },
+      plan: soldTopUp(offer),
       destination: owned.order.destination,
       destinationName: destination(owned.order.destination, request.lang).name,
       partner: owned.esim!.partner,

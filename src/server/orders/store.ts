@@ -151,13 +151,16 @@ async function cancelOpenOrders(tx: Queryable, uid: string, cause: string): Prom
   return [...new Set(open.flatMap((o) => (o.checkout_session_id ? [o.checkout_session_id] : [])))];
 }
 
-/** Records a payment of the order, once per session and status, in the caller's transaction. */
+/**
+ * Records a payment of the order, once per session and status (an off-session charge, which has no
+ * session: once per payment intent and status), in the caller's transaction.
+ */
 async function recordPayment(tx: Queryable, orderId: string, payment: PaymentRecord): Promise<void> {
   await tx.query(
     `INSERT INTO payments (order_id, provider, checkout_session_id, payment_intent_id, status, amount_minor, currency,
        method_type, card_brand, card_last4, receipt_url)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-     ON CONFLICT (provider, checkout_session_id, status, order_id) DO NOTHING`,
+     ON CONFLICT DO NOTHING`,
     [
       orderId,
       payment.provider,

@@ -93,7 +93,8 @@ export interface NewOrder {
 
 export interface PaymentRecord {
   provider: 'stripe';
-  checkoutSessionId: string;
+  /** Null: charged off-session on the saved card (an automatic top-up), with no Checkout Session. */
+  checkoutSessionId: string | null;
   paymentIntentId: string | null;
   status: 'paid' | 'failed';
   amountMinor: number;

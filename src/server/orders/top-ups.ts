@@ -3,6 +3,7 @@ import type { Currency } from '../../config/currencies.ts';
 import type { PerEuro } from '../../pricing/exchange-rates.ts';
 import { enforceMonotonicPrices, pricingFor, retailPrice } from '../../pricing/pricing.ts';
 import type { OwnedEsim } from '../esims/store.types.ts';
+import type { SoldPlan } from './store.types.ts';
 import { canTopUp, esimStatus, topUpSupported } from '../esims/view.ts';
 import { forAWaitingBuyer } from '../partner/partner.ts';
 import type { PartnerPackage } from '../partner/partner.types.ts';
@@ -63,6 +64,15 @@ export function topUpOffers(packages: readonly PartnerPackage[], currency: Curre
     .sort((a, b) => a.price.amountMinor - b.price.amountMinor || a.pkg.dataBytes - b.pkg.dataBytes || a.id.localeCompare(b.id, 'en'))
     .map(({ id, pkg, price }) => ({ id, pkg, price }));
 }
+
+/** A top-up as its order keeps it (SoldPlan): its id, data, days and countries. */
+export const soldTopUp = ({ id, pkg }: TopUpOffer): SoldPlan => ({
+  id,
+  metadata: { dataAmount: pkg.dataAmount },
+  validity: pkg.validity,
+  validityUnit: pkg.validityUnit,
+  supportedCountries: pkg.countries,
+});
 
 /** Why an eSIM gets no top-ups now. */
 export type NoTopUps = 'plan_cannot_top_up' | 'esim_cannot_top_up' | 'partner_unavailable';

@@ -29,7 +29,7 @@ export function createStripe({
 }
 
 /** Stripe Checkout speaks 11 of our 12 languages; Arabic buyers get the browser's language ('auto'). */
-const CHECKOUT_LOCALES: Record<Locale, Stripe.Checkout.SessionCreateParams.Locale> = {
+export const CHECKOUT_LOCALES: Record<Locale, Stripe.Checkout.SessionCreateParams.Locale> = {
   en: 'en',
   es: 'es',
   fr: 'fr',

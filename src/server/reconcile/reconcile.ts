@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { Alerts } from '../alerts/alerts.types.ts';
+import type { AutoTopUps } from '../auto-top-ups/auto-top-ups.ts';
 import type { Db } from '../db/db.types.ts';
 import type { Fulfilment } from '../fulfilment/fulfilment.types.ts';
 import type { Mailer } from '../mail/mailer.types.ts';
@@ -34,6 +35,8 @@ export function createReconcileJob(deps: {
   fulfilment: Fulfilment;
   checkouts: CheckoutExpiry;
   alerts: Pick<Alerts, 'sweep'>;
+  /** Automatic top-ups whose job is due (a restart's, a retry's). */
+  autoTopUps: Pick<AutoTopUps, 'runDue'>;
   /** The provider's low-balance e-mail: the mailer, and where it goes (none: only the log). */
   mailer: Mailer;
   providerAlertEmail: string | undefined;
@@ -57,6 +60,8 @@ export function createReconcileJob(deps: {
       for (const id of paid) await fulfilment.run(id);
       return paid.length;
     }),
+    // Automatic top-ups due whose run a restart or a failure left: charged, or their buyer told.
+    sweep('auto_top_ups', () => deps.autoTopUps.runDue()),
   ];
   const after: Sweep[] = [
     sweep('checkout_expiry', () => checkouts.closeDue()),
@@ -95,6 +100,7 @@ export interface ReconcileTiming {
 export type SweepName =
   | 'sales_pause'
   | 'checkout_sync'
+  | 'auto_top_ups'
   | 'checkout_expiry'
   | 'payment_mismatches'
   | 'charge_facts'

@@ -15,7 +15,7 @@ import { handleStripeEvent } from './stripe-event.ts';
 export async function syncCheckouts(db: Db, stripe: Stripe, store: OrderStore, limit = 20): Promise<string[]> {
   const due = await db.query<{ id: string; checkout_session_id: string }>(
     `SELECT o.id, c.checkout_session_id FROM order_checkouts c JOIN orders o ON o.id = c.order_id
-     WHERE c.settled_at IS NULL AND c.created_at > now() - interval '3 days' AND o.state IN ('pending_payment', 'expired', 'cancelled')
+     WHERE c.settled_at IS NULL AND c.created_at > now() - interval '3 days' AND o.state IN ('pending_payment', 'expired', 'cancelled', 'payment_failed')
        AND o.created_at < now() - interval '2 minutes' AND o.created_at > now() - interval '3 days'
        AND (c.checked_at IS NULL OR c.checked_at < now() - interval '5 minutes')
      ORDER BY c.checked_at NULLS FIRST LIMIT $1`,

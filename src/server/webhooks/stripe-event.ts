@@ -6,6 +6,7 @@ import { recordMismatch, type PaymentMismatch } from '../payments/mismatches.ts'
 import { paymentDetails, refundStatus } from '../payments/stripe.ts';
 import { recordStripeNews, rowOfStripeRefund } from '../refunds/store.ts';
 import { cartById, ordersOfCart } from '../carts/store.ts';
+import { cardOfSetupSession, detachCard, recordSavedCard } from '../auto-top-ups/saved-card.ts';
 
 /** What each Checkout event means for its order (DESIGN 6: fulfil on the webhook, never on the redirect). */
 function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): OrderState | undefined {
@@ -51,6 +52,7 @@ const REFUND_EVENTS: ReadonlySet<string> = new Set(['refund.created', 'refund.up
 export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event: Stripe.Event): Promise<WebhookResult> {
   if (REFUND_EVENTS.has(event.type)) return handleRefundEvent(stripe, store, event);
   const session = event.type.startsWith('checkout.session.') ? (event.data.object as Stripe.Checkout.Session) : undefined;
+  if (session?.mode === 'setup') return handleCardSetup(stripe, store, event, session);
   const target = session && targetState(event, session);
   // A cart's page pays for all of its orders (carts/place-cart.ts); any other page for one.
   const cartId = session?.metadata?.['cartId'];
@@ -145,4 +147,25 @@ async function handleRefundEvent(stripe: Stripe, store: OrderStore, event: Strip
     outcome = news.changed ? 'moved' : 'unchanged';
   });
   return { outcome: once === 'replay' ? 'replay' : outcome, orderIds };
+}
+
+/**
+ * A page that saved a card (Checkout in setup mode, auto-top-ups/saved-card.ts): the card is read
+ * from Stripe and recorded on the buyer whose Customer it is, once per event. When Stripe cannot be
+ * read the handler throws: Stripe sends the event again (and the buyer's page, coming back, reads it too).
+ */
+async function handleCardSetup(
+  stripe: Stripe,
+  store: OrderStore,
+  event: Stripe.Event,
+  session: Stripe.Checkout.Session,
+): Promise<WebhookResult> {
+  if (event.type !== 'checkout.session.completed') return { outcome: 'ignored', orderIds: [] };
+  const saved = await cardOfSetupSession(stripe, session.id);
+  let replaced: string | undefined;
+  const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
+    if (saved) replaced = await recordSavedCard(tx, saved);
+  });
+  await detachCard(stripe, replaced);
+  return { outcome: once === 'replay' ? 'replay' : 'unchanged', orderIds: [] };
 }

@@ -35,7 +35,8 @@ CREATE TABLE saved_cards (
 -- buyer's prior agreement to its terms).
 CREATE TABLE auto_top_up_settings (
   esim_order_id uuid PRIMARY KEY REFERENCES orders (id),
-  uid text NOT NULL,
+  -- Null once the account is deleted: the consent stays as the record of what was charged.
+  uid text,
   enabled boolean NOT NULL,
   -- The top-up bought (a top-up id, 'topup-1gb-7d'); null: the cheapest one offered then.
   package_id text,
@@ -74,6 +75,8 @@ CREATE TABLE auto_top_ups (
   why text,
   order_id uuid UNIQUE REFERENCES orders (id),
   payment_intent_id text,
+  -- When the buyer was told of a refused charge (or a skipped one): told once, after the state is stored.
+  notified_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (esim_order_id, crossing)
