@@ -236,10 +236,3 @@ export const ALERT_USAGE_BATCH_MS = 2_000;
  * is left unsettled for the operator to ask again (src/server/esims/service-actions.ts).
  */
 export const ESIM_SERVICE_ACTION_SENDS = 3;
-
-/**
- * Automatic top-ups (issue 49): due when this share of an eSIM's data is left (or it is used up
- * first), at most `defaultMaxCount` an eSIM unless the buyer sets another number up to `maxCount`,
- * and turned off after `refusalsToTurnOff` charges in a row the bank refused.
- */
-export const AUTO_TOP_UP = { leftShare: 0.1, defaultMaxCount: 2, maxCount: 10, refusalsToTurnOff: 3 } as const;

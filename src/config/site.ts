@@ -23,6 +23,9 @@ export const OFFLINE_ROUTE = '/offline';
 /** The alert e-mails' unsubscribe link (issue 23): one person's token, nothing for a search engine. */
 export const UNSUBSCRIBE_ROUTE = '/unsubscribe';
 
+/** An automatic top-up's e-mail links (issue 49): pay a refused one, or turn them off; one person's token. */
+export const AUTO_TOP_UP_ROUTE = '/auto-top-up';
+
 /** A traveller's eSIM page (issue 33): one person's private link, nothing for a search engine. */
 export const TRAVELLER_ROUTE = '/traveller';
 
@@ -43,6 +46,7 @@ export const NOINDEX_ROUTES: readonly string[] = [
   '/package/404',
   OFFLINE_ROUTE,
   UNSUBSCRIBE_ROUTE,
+  AUTO_TOP_UP_ROUTE,
   TRAVELLER_ROUTE,
   ...GUARDED_ROUTES,
   OPS_ROUTE,

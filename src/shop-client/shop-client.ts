@@ -2,7 +2,6 @@ import type { Price } from '../catalogue/schema.ts';
 import type { Currency } from '../config/currencies.ts';
 import type { Locale } from '../i18n/locales.ts';
 import { ALERT_KINDS } from '../contract/alert-kinds.ts';
-import type { OrderKind } from '../contract/order-kinds.ts';
 import { TRAVELLER_TOKEN_HEADER } from '../config/constants.ts';
 import type {
   AlertPreferences,
@@ -145,7 +144,6 @@ const STATES: Record<OrderState, true> = {
   refund_requested: true,
   refunded: true,
 };
-const KINDS: Record<OrderKind, true> = { esim: true, top_up: true, auto: true };
 const INSTALL_STEPS: Record<InstallStep, true> = {
   released: true,
   downloaded: true,
@@ -245,7 +243,7 @@ function isOrderView(value: unknown): value is OrderView {
     isString(value.id) &&
     isString(value.number) &&
     isKeyOf(STATES, value.state) &&
-    isKeyOf(KINDS, value.kind) &&
+    (value.kind === 'esim' || value.kind === 'top_up' || value.kind === 'auto') &&
     isString(value.esimId) &&
     isPlan(value.plan) &&
     isDestination(value.destination) &&
@@ -267,6 +265,18 @@ const isAlertPreferences = (value: unknown): value is AlertPreferences =>
 /** 204 has no body; anything with one is not what the contract answers. */
 const isNoContent = (body: unknown): body is void => body === undefined;
 
+/** A top-up as GET /esims/{id}/top-ups and the automatic top-ups' choices give it. */
+const isTopUpPlan = (plan: unknown) =>
+  isObject(plan) &&
+  isString(plan.id) &&
+  isPlan({
+    metadata: { dataAmount: plan.dataAmount },
+    validity: plan.validity,
+    validityUnit: plan.validityUnit,
+    supportedCountries: plan.supportedCountries,
+  }) &&
+  isPrice(plan.price);
+
 /** Retry-After in seconds (the shop API sends whole seconds; an HTTP date is not expected). */
 function retryAfter(response: Response): number | undefined {
   const seconds = Number(response.headers.get('Retry-After') ?? '');
@@ -280,8 +290,16 @@ function kindOf(status: number): ShopErrorKind {
   return 'server';
 }
 
-export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch, headers: extraHeaders }: ShopClientOptions): ShopClient {
-  async function call<R>(
+/** A call of the shop API as the signed-in visitor: its answer checked by `check`, every failure one ShopError. */
+export type ShopCall = <R>(
+  path: string,
+  check: (body: unknown) => body is R,
+  init?: { method?: string; body?: unknown; signal?: AbortSignal },
+) => Promise<R>;
+
+/** The shop API's calls with the visitor's token (the shop client's, and the automatic top-ups' own: auto-top-up-client.ts). */
+export function shopCall({ baseUrl, idToken, fetch: fetchImpl = fetch, headers: extraHeaders }: ShopClientOptions): ShopCall {
+  return async function call<R>(
     path: string,
     check: (body: unknown) => body is R,
     init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
@@ -327,8 +345,11 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch, h
     if (response.status === 403 && isObject(body) && isObject(body.error) && body.error.code === 'account_blocked')
       throw new ShopError('accountBlocked');
     throw new ShopError(kindOf(response.status));
-  }
+  };
+}
 
+export function createShopClient(options: ShopClientOptions): ShopClient {
+  const call = shopCall(options);
   return {
     createOrder: (request) =>
       call('/orders', (body): body is CreateOrderResponse => isObject(body) && isCheckoutUrl(body.checkoutUrl) && isOrderView(body.order), {
@@ -374,21 +395,7 @@ export function createShopClient({ baseUrl, idToken, fetch: fetchImpl = fetch, h
       call(
         `/esims/${encodeURIComponent(esimId)}/top-ups?lang=${lang}${currency ? `&currency=${currency}` : ''}`,
         (body): body is TopUpPlans =>
-          isObject(body) &&
-          isDestination(body.destination) &&
-          Array.isArray(body.plans) &&
-          body.plans.every(
-            (plan) =>
-              isObject(plan) &&
-              isString(plan.id) &&
-              isPlan({
-                metadata: { dataAmount: plan.dataAmount },
-                validity: plan.validity,
-                validityUnit: plan.validityUnit,
-                supportedCountries: plan.supportedCountries,
-              }) &&
-              isPrice(plan.price),
-          ),
+          isObject(body) && isDestination(body.destination) && Array.isArray(body.plans) && body.plans.every(isTopUpPlan),
       ),
     refundEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/refund?lang=${lang}`, isEsimView, { method: 'POST' }),
     replaceEsim: (esimId, lang) => call(`/esims/${encodeURIComponent(esimId)}/replace?lang=${lang}`, isEsimView, { method: 'POST' }),

@@ -1,7 +1,20 @@
 import { firebaseAuth } from '../features/auth/firebase.ts';
 import { travellerGrantHeaders } from '../features/travellers/traveller-grant.ts';
 import { API_BASE_URL } from './api-base.ts';
-import { createShopClient, ShopError } from './shop-client.ts';
+import { createShopClient, ShopError, type ShopClientOptions } from './shop-client.ts';
+
+/** The signed-in visitor: their Firebase ID token, and the traveller's link kept in this tab. */
+export const SIGNED_IN: ShopClientOptions = {
+  baseUrl: API_BASE_URL,
+  headers: travellerGrantHeaders,
+  async idToken() {
+    const auth = firebaseAuth();
+    await auth.authStateReady();
+    if (!auth.currentUser) throw new ShopError('unauthorized');
+    // A token Firebase refreshes when it is about to expire.
+    return auth.currentUser.getIdToken();
+  },
+};
 
 /** The shop API as the signed-in visitor: every call the islands make. */
 export const {
@@ -24,14 +37,4 @@ export const {
   getPushPublicKey,
   savePushSubscription,
   deletePushSubscription,
-} = createShopClient({
-  baseUrl: API_BASE_URL,
-  headers: travellerGrantHeaders,
-  async idToken() {
-    const auth = firebaseAuth();
-    await auth.authStateReady();
-    if (!auth.currentUser) throw new ShopError('unauthorized');
-    // A token Firebase refreshes when it is about to expire.
-    return auth.currentUser.getIdToken();
-  },
-});
+} = createShopClient(SIGNED_IN);

@@ -140,7 +140,7 @@ export async function deliveredEsimAt(
   page: Page,
   lang: Locale,
   at?: string | ((order: string) => string),
-): Promise<{ email: string; order: string; number: string }> {
+): Promise<{ email: string; order: string; number: string; idToken: string }> {
   const email = uniqueEmail('reader');
   const idToken = await createAccount(email, PASSWORD, { emailVerified: true });
   const api = (path: string, body?: CreateOrderRequest) =>
@@ -173,7 +173,7 @@ export async function deliveredEsimAt(
     .toBe(true);
   const url = typeof at === 'function' ? at(order.id) : at;
   if (url) await signedInAt(page, lang, url, email);
-  return { email, order: order.id, number: order.number };
+  return { email, order: order.id, number: order.number, idToken };
 }
 
 /** From checkout to the delivered eSIM on payment success with the test card; answers the order id. */

@@ -13,6 +13,7 @@ import { needsConnecting } from './needs-connecting.ts';
 import { isPaused } from './paused.ts';
 import RefundDialog from './RefundDialog.tsx';
 import TopUpOffer from './TopUpOffer.tsx';
+import AutoTopUps from '../auto-top-ups/AutoTopUps.tsx';
 import TravellerShare from '../travellers/TravellerShare.tsx';
 import UsageBar from './UsageBar.tsx';
 import PlanLine from './PlanLine.tsx';
@@ -215,6 +216,8 @@ export default function EsimCard({ esim, locale, paths, messages: m, offline, on
           {codesOpen && <InstallCodes install={esim.install} messages={m.installCodes} guidePath={paths.guide} />}
         </div>
       )}
+      {/* Automatic top-ups (issue 49): for an eSIM that can take top-ups now, never from the device's offline copy. */}
+      {!offline && !paused && esim.canTopUp && <AutoTopUps esimId={esim.id} locale={locale} messages={m.autoTopUp} />}
       {/* Given to a traveller (issue 33): only an eSIM in use, and never from the device's offline copy. */}
       {!offline && esim.install && (
         <div className="mt-4">

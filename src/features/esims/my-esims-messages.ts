@@ -3,6 +3,7 @@ import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { shopErrorMessages, type ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
 import { checkoutNamespace } from '../checkout/messages.ts';
 import { travellerShareMessages, type TravellerShareMessages } from '../travellers/messages.ts';
+import { autoTopUpMessages, type AutoTopUpMessages } from '../auto-top-ups/messages.ts';
 import {
   checklistMessages,
   esimsNamespace,
@@ -63,6 +64,8 @@ export type MyEsimsMessages = Pick<MyEsim, (typeof SHOWN)[number]> &
     checklist: ChecklistMessages;
     /** Giving an eSIM to a traveller (issue 33). */
     traveller: TravellerShareMessages;
+    /** Automatic top-ups (issue 49). */
+    autoTopUp: AutoTopUpMessages;
   };
 
 /** One eSIM's card (EsimCard.tsx), with its top-up offer and refund dialog. */
@@ -111,6 +114,7 @@ export function myEsimsMessages(locale: Locale): MyEsimsMessages {
     installCodes: installCodesMessages(locale),
     checklist: checklistMessages(locale),
     traveller: travellerShareMessages(locale),
+    autoTopUp: autoTopUpMessages(locale),
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
-import { AUTO_TOP_UP } from '../../config/constants.ts';
+import { AUTO_TOP_UP } from '../../config/auto-top-ups.ts';
 import { TERMS_VERSION } from '../../contract/shop-api.ts';
 import type { Currency } from '../../config/currencies.ts';
 import type { Locale } from '../../i18n/locales.ts';

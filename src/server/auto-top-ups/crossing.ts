@@ -1,5 +1,5 @@
 import type { DataKind } from '../../catalogue/schema.ts';
-import { AUTO_TOP_UP } from '../../config/constants.ts';
+import { AUTO_TOP_UP } from '../../config/auto-top-ups.ts';
 import { alertable } from '../alerts/thresholds.ts';
 import type { EsimRow } from '../esims/store.types.ts';
 import type { OrderRow } from '../orders/store.types.ts';

@@ -1,3 +1,4 @@
+import { AUTO_TOP_UP_ROUTE } from '../../config/site.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
 import { readSignedToken, signedToken } from '../signed-token.ts';
@@ -24,5 +25,5 @@ export function readAutoTopUpToken(secret: string, token: string): AutoTopUpLink
 
 /** The site's page for a link, as a same-origin path (a push's) or, with siteUrl, a whole URL (an e-mail's). */
 export function autoTopUpPagePath(lang: Locale, token: string): string {
-  return `${localizePath(lang, '/auto-top-up')}?token=${encodeURIComponent(token)}`;
+  return `${localizePath(lang, AUTO_TOP_UP_ROUTE)}?token=${encodeURIComponent(token)}`;
 }

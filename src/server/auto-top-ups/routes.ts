@@ -23,7 +23,7 @@ import { productName } from '../orders/place-order.ts';
 import { refuse } from '../refusals.ts';
 import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
-import { readAutoTopUpToken } from './links.ts';
+import { autoTopUpPagePath, readAutoTopUpToken } from './links.ts';
 import { cardOfSetupSession, cardSetupPage, cardView, detachCard, recordSavedCard, removeSavedCard } from './saved-card.ts';
 import { autoTopUpView, saveAutoTopUps } from './settings.ts';
 import * as store from './store.ts';
@@ -191,7 +191,7 @@ export function autoTopUpRoutes(deps: AutoTopUpRouteDeps) {
       const { order } = found;
       const lang = c.req.valid('query').lang;
       try {
-        const url = await payRefusedTopUp(deps, order, lang);
+        const url = await payRefusedTopUp(deps, order, lang, c.req.query('token')!);
         return c.json({ url });
       } catch (error) {
         console.error('auto top-ups: payment page not made', order.id, error instanceof Error ? error.message : error);
@@ -215,6 +215,8 @@ async function payRefusedTopUp(
   deps: AutoTopUpRouteDeps,
   order: NonNullable<Awaited<ReturnType<ReturnType<typeof createOrderStore>['byId']>>>,
   lang: Locale,
+  /** The link's token: Stripe's page comes back to the link's page, which needs no sign-in. */
+  token: string,
 ): Promise<string> {
   const { db, stripe } = deps;
   const [page] = await db.query<{ checkout_session_id: string; checkout_url: string }>(
@@ -234,8 +236,8 @@ async function payRefusedTopUp(
       },
     ],
     currency: order.currency,
-    successUrl: `${deps.siteUrl}${localizePath(lang, '/payment-success')}?order=${order.id}`,
-    cancelUrl: `${deps.siteUrl}${localizePath(lang, '/my-esim')}`,
+    successUrl: `${deps.siteUrl}${autoTopUpPagePath(lang, token)}&paid=1`,
+    cancelUrl: `${deps.siteUrl}${autoTopUpPagePath(lang, token)}`,
     // Stripe's shortest: the link itself stays valid, and makes a new page when this one has expired.
     expiresAt: new Date(Date.now() + 31 * 60_000),
   });

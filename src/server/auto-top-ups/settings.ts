@@ -1,11 +1,10 @@
 import type { Currency } from '../../config/currencies.ts';
 import type { AutoTopUpRequest, AutoTopUpView, TopUpPlans } from '../../contract/shop-api.ts';
-import type { Locale } from '../../i18n/locales.ts';
-import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
 import type { PerEuro } from '../../pricing/exchange-rates.ts';
 import type { Db } from '../db/db.types.ts';
 import type { OwnedEsim } from '../esims/store.types.ts';
-import { mailTranslations } from '../mail/translations.ts';
+import { consentText } from '../../features/auto-top-ups/consent.ts';
+import { esimsTemplates } from '../mail/translations.ts';
 import { orderNumber } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import { topUpPlans } from '../orders/top-up-answers.ts';
@@ -19,18 +18,6 @@ import * as store from './store.ts';
  * showed, in their language, with the package and limits they chose, stored with when; the card
  * they use; the top-ups so far.
  */
-
-/** The consent's words (locales/<lang>/esims.json autoTopUp.consent), as the page shows them for these choices. */
-export function consentText(lang: Locale, offer: TopUpOffer | undefined, maxCount: number, cap: { amountMinor: number; currency: string }) {
-  const { esims } = mailTranslations(lang);
-  const pkg = offer
-    ? esims('autoTopUp.consentPackage', {
-        plan: `${formatDataAmount(offer.pkg.dataAmount, lang)}, ${formatValidity(offer.pkg.validity, offer.pkg.validityUnit, lang)}`,
-        price: formatPrice(offer.price, lang),
-      })
-    : esims('autoTopUp.consentCheapest');
-  return esims('autoTopUp.consent', { package: pkg, count: maxCount, cap: formatPrice(cap, lang) });
-}
 
 interface SettingsDeps {
   db: Db;
@@ -112,7 +99,13 @@ export async function saveAutoTopUps(
         maxCount: request.maxCount,
         monthlyCapMinor: request.monthlyCapMinor,
         currency: owned.order.currency,
-        consentText: consentText(request.lang, offer, request.maxCount, cap),
+        consentText: consentText(
+          esimsTemplates(request.lang).autoTopUp,
+          request.lang,
+          offer && { ...offer.pkg, price: offer.price },
+          request.maxCount,
+          cap,
+        ),
         consentLang: request.lang,
       },
       'buyer',

@@ -1,0 +1,7 @@
+/**
+ * Automatic top-ups (issue 49): due when this share of an eSIM's data is left (or it is used up
+ * first), at most `defaultMaxCount` an eSIM unless the buyer sets another number up to `maxCount`,
+ * and turned off after `refusalsToTurnOff` charges in a row the bank refused. Apart from
+ * constants.ts, whose chunk every page loads: only My eSIMs' JavaScript carries these.
+ */
+export const AUTO_TOP_UP = { leftShare: 0.1, defaultMaxCount: 2, maxCount: 10, refusalsToTurnOff: 3 } as const;
