@@ -108,6 +108,32 @@ export const OpsRefundView = z.object({
   createdAt: Iso,
 });
 
+/** An eSIM's automatic top-ups (issue 49) as the back office reads them: the consent and limits, each crossing, each change. */
+export const OpsAutoTopUp = z.object({
+  enabled: z.boolean(),
+  packageId: z.string().nullable(),
+  maxCount: z.number(),
+  monthlyCap: Money,
+  consentText: z.string(),
+  consentLang: z.string(),
+  consentedAt: Iso,
+  refusalsInRow: z.number(),
+  /** Each time the eSIM crossed 10 % left: what came of it (charged, refused, skipped and why) and its order. */
+  crossings: z.array(
+    z.object({
+      crossing: z.string(),
+      state: z.string(),
+      why: z.string().nullable(),
+      orderId: z.string().nullable(),
+      orderNumber: z.string().nullable(),
+      at: Iso,
+    }),
+  ),
+  /** Who turned them on, changed or off, and when. */
+  changes: z.array(z.object({ at: Iso, by: z.string(), change: z.string() })),
+});
+export type OpsAutoTopUp = z.infer<typeof OpsAutoTopUp>;
+
 export const OpsOrder = z.object({
   order: OpsOrderSummary.extend({
     lang: z.string(),
@@ -184,6 +210,8 @@ export const OpsOrder = z.object({
     })
     .nullable(),
   signals: z.array(z.string()),
+  /** An eSIM order's automatic top-ups; null when they were never turned on (and for any other order). */
+  autoTopUp: OpsAutoTopUp.nullable(),
   refunds: z.array(OpsRefundView),
   timeline: z.array(OpsTimelineEntry),
 });

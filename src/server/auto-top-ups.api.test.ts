@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../../stand-ins/push-service/server.ts';
 import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
-import { signUp } from '../../tests/support/auth-accounts.ts';
+import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { pushSubscriber } from '../../tests/support/push-subscriber.ts';
 import { orderRequest, partnerSettled, payOnStandIn, testCatalogue, untilDelivered, waitFor } from '../../tests/support/shop-api.ts';
@@ -15,7 +16,11 @@ import {
   SavedCardAnswer,
   type AutoTopUpRequest,
 } from '../contract/shop-api.ts';
+import { parse } from 'csv-parse/sync';
+import { OpsActionResult, OpsOrder, type OpsRole } from '../contract/ops-api.ts';
+import { firebaseAccounts } from './auth.ts';
 import { markCrossing } from './auto-top-ups/store.ts';
+import { ordersCsv } from './ops/orders-csv.ts';
 import { mailTranslations } from './mail/translations.ts';
 import { createEsimStore } from './esims/store.ts';
 import { createOrderStore } from './orders/store.ts';
@@ -31,6 +36,13 @@ import { createOrderStore } from './orders/store.ts';
 const { catalogue, PLAN } = testCatalogue();
 const SITE = 'http://127.0.0.1:4334';
 const CARDS = { pays: '4242424242424242', alwaysAuthenticate: '4000002760003184', declined: '4000000000000341' };
+
+/** An account with a back-office role, signed in again so its ID token carries the claim. */
+async function staff(role: OpsRole) {
+  const account = await signUp();
+  await firebaseAccounts('demo-esim').setRole(account.uid, role);
+  return { ...account, ...(await signIn(account.email)) };
+}
 
 let pushService: PushServiceStandIn;
 beforeAll(async () => {
@@ -177,6 +189,10 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
       state: 'delivered',
       paymentMethod: { brand: 'visa', last4: '4242' },
     });
+    // In the accountant's export as what it is, with its price.
+    const { number } = history.orders.find((o) => o.id === auto!.id)!;
+    const csv = parse(await ordersCsv(bed.db, {}), { bom: true, columns: true }) as Record<string, string>[];
+    expect(csv.find((row) => row.order === number)).toMatchObject({ kind: 'auto', amount_minor: String(offer.price.amountMinor) });
     // Its e-mail says it was bought automatically and how to turn them off.
     const mail = await bed.stand.smtp.waitFor((m) => m.to.includes(buyer.email) && m.text.includes('/de/auto-top-up?token='));
     expect(mail.text).toContain(mailTranslations('de').t('autoTopUp.turnOff'));
@@ -186,6 +202,24 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     await settled();
     expect(await autoOrders(esimId)).toHaveLength(1);
     expect((await view(token, esimId)).charges.map((c) => c.orderId)).toEqual([auto!.id]);
+
+    // Support reads the eSIM's setting, its consent and each crossing in the back office, and turns it off.
+    const support = await staff('support');
+    const detail = await json(await call(`/ops/orders/${esimId}`, { token: support.idToken }), (b) => OpsOrder.parse(b));
+    expect(detail.autoTopUp).toMatchObject({ enabled: true, maxCount: 2, consentText: on.setting!.consentText, consentLang: 'de' });
+    expect(detail.autoTopUp!.crossings).toEqual([expect.objectContaining({ crossing: 'data:0', state: 'charged', orderId: auto!.id })]);
+    const off = await call(`/ops/orders/${esimId}/auto-top-up/off`, {
+      method: 'POST',
+      token: support.idToken,
+      body: JSON.stringify({ reason: 'buyer asked by phone', idempotencyKey: randomUUID() }),
+    });
+    expect(OpsActionResult.parse(await off.json())).toMatchObject({ outcome: 'done' });
+    expect((await view(token, esimId)).setting?.enabled).toBe(false);
+    const after = await json(await call(`/ops/orders/${esimId}`, { token: support.idToken }), (b) => OpsOrder.parse(b));
+    expect(after.autoTopUp!.changes.map((c) => [c.by, c.change])).toEqual([
+      ['buyer', expect.stringMatching(/^on: /)],
+      [`operator:${support.email}`, 'off: buyer asked by phone'],
+    ]);
   });
 
   it('one crossing seen by three instances at once and again after a restart makes one charge; the buyer’s limit of one stops the next and they are told', async () => {
@@ -233,6 +267,15 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     expect(told.text).toContain('1');
     await settled();
     expect(await autoOrders(esimId)).toHaveLength(1);
+
+    // Deleting the account deletes the saved card at Stripe too; the consent stays, as the record of the charge, without the account.
+    const customer = (await customerOf(buyer.uid))!;
+    expect((await call('/me', { method: 'DELETE', token })).status).toBe(204);
+    expect(await bed.stripe.customers.retrieve(customer)).toMatchObject({ deleted: true });
+    expect(await customerOf(buyer.uid)).toBeUndefined();
+    expect(await bed.db.query('SELECT uid, enabled FROM auto_top_up_settings WHERE esim_order_id = $1', [esimId])).toEqual([
+      { uid: null, enabled: false },
+    ]);
   });
 
   it('when the bank asks for authentication nothing is charged: an e-mail and a push bring a link that pays the same top-up on-session', async () => {

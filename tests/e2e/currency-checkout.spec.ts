@@ -74,7 +74,7 @@ test('pounds chosen on a German page: checkout, the payment page, payment succes
   const card = page.getByRole('list', { name: myEsim.listLabel }).getByRole('listitem').filter({ hasText: number });
   await expect(card).toContainText(myEsim.statuses.active);
   const listed = page.waitForRequest((r) => r.url().startsWith(`${LOCAL_API_BASE_URL}/esims/`) && r.url().includes('/top-ups?'));
-  await card.getByRole('button', { name: myEsim.topUp }).click();
+  await card.getByRole('button', { name: myEsim.topUp, exact: true }).click();
   expect(new URL((await listed).url()).searchParams.get('currency')).toBe('GBP');
   const offers = card.locator('[data-top-up-plan]');
   await expect(offers.first()).toBeVisible();

@@ -124,7 +124,7 @@ for (const lang of ['en', 'ar'] as const) {
       else expect(Math.abs(track!.x - used!.x)).toBeLessThan(1);
       // Installed eSIMs have no refund; unused ones no top-up (yet), and nothing says their plans cannot be topped up.
       await expect(active.getByRole('button', { name: m.refund })).toHaveCount(0);
-      await expect(unused.getByRole('button', { name: m.topUp })).toHaveCount(0);
+      await expect(unused.getByRole('button', { name: m.topUp, exact: true })).toHaveCount(0);
       await expect(page.locator('[data-top-up-unsupported]')).toHaveCount(0);
 
       // Install codes: a disclosure.
@@ -136,7 +136,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expect(active.getByText(ACTIVE.install!.activationCode)).toBeVisible();
 
       // Top-up: the partner's top-ups of it, each a way to checkout with the top-up and the eSIM.
-      await active.getByRole('button', { name: m.topUp }).click();
+      await active.getByRole('button', { name: m.topUp, exact: true }).click();
       const plan = active.locator('[data-top-up-plan="topup-2gb-15d"]');
       await expect(plan).toHaveAttribute('href', `${localizePath(lang, '/checkout')}?plan=topup-2gb-15d&topUp=${ACTIVE.id}`);
       await expect(plan).toContainText(new Intl.NumberFormat(lang, { style: 'currency', currency: 'EUR' }).format(8.99));
@@ -194,7 +194,7 @@ for (const lang of ['en', 'ar'] as const) {
       await card.getByRole('button', { name: m.showCodes }).click();
       await expect(card.getByText(ACTIVE.install!.activationCode)).toBeVisible();
       // Offline, nothing that needs the API is offered.
-      await expect(card.getByRole('button', { name: m.topUp })).toHaveCount(0);
+      await expect(card.getByRole('button', { name: m.topUp, exact: true })).toHaveCount(0);
       await expect(card.locator('[data-top-up-unsupported]')).toHaveCount(0);
       expect(await axe(page)).toEqual([]);
 
@@ -336,7 +336,7 @@ for (const lang of ['en', 'ar'] as const) {
       const card = page.locator(`[data-esim="${fixed.id}"]`);
       await expect(card.locator('[data-esim-status]')).toHaveText(m.statuses.active);
       await expect(card.locator('[data-top-up-unsupported]')).toHaveText(m.topUpUnsupported);
-      await expect(card.getByRole('button', { name: m.topUp })).toHaveCount(0);
+      await expect(card.getByRole('button', { name: m.topUp, exact: true })).toHaveCount(0);
       // Nothing to ask the partner about.
       expect(calls.every((c) => !new URL(c.url()).pathname.endsWith('/top-ups'))).toBe(true);
       expect(await axe(page)).toEqual([]);

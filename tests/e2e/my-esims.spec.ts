@@ -84,7 +84,7 @@ for (const lang of ['en', 'ar'] as const) {
         await page.reload();
         await expect(installed).toContainText(new Intl.NumberFormat(lang).format(300), { timeout: 2_000 });
       }).toPass({ timeout: 30_000 });
-      await installed.getByRole('button', { name: m.topUp }).click();
+      await installed.getByRole('button', { name: m.topUp, exact: true }).click();
       // Priced in the page language's currency (issue 34): the browser speaks only the page's language (ar: US dollars).
       const offer = installed
         .locator('[data-top-up-plan]')

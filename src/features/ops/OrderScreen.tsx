@@ -131,6 +131,8 @@ function OrderDetails({
               <ActionDialog name="revoke" danger send={act('esim/revoke')} onDone={done} />
             </>
           )}
+          {/* Automatic top-ups on (issue 49): support may turn them off. */}
+          {o.autoTopUp?.enabled && <ActionDialog name="autoTopUpOff" send={act('auto-top-up/off')} onDone={done} />}
           {admin && order.held && (
             <>
               <ActionDialog name="approve" send={act('approve')} onDone={done} />
@@ -284,6 +286,8 @@ function OrderDetails({
         </Section>
       </div>
 
+      {o.autoTopUp && <AutoTopUpSection autoTopUp={o.autoTopUp} />}
+
       <Section title={m.order.refunds}>
         {o.refunds.length ? (
           <Table
@@ -330,6 +334,50 @@ function OrderDetails({
 }
 
 /** A plain table that scrolls sideways on a phone. */
+/** An eSIM's automatic top-ups (issue 49): on or off, the limits, the consent as given, each crossing of 10 % left and each change. */
+function AutoTopUpSection({ autoTopUp: a }: { autoTopUp: NonNullable<OpsOrder['autoTopUp']> }) {
+  const { m, locale } = useOps();
+  return (
+    <Section title={m.order.autoTopUp}>
+      <dl className="text-sm" data-auto-top-up={a.enabled ? 'on' : 'off'}>
+        <Fact term={m.order.autoTopUp}>{a.enabled ? m.order.autoTopUpOn : m.order.autoTopUpOff}</Fact>
+        <Fact term={m.order.autoTopUpLimits}>
+          {fill(m.order.autoTopUpLimitsValue, {
+            count: String(a.maxCount),
+            cap: formatMoney(a.monthlyCap, locale),
+            package: a.packageId ?? m.order.autoTopUpCheapest,
+          })}
+        </Fact>
+        <Fact term={m.order.autoTopUpRefusals}>{String(a.refusalsInRow)}</Fact>
+        <Fact term={fill(m.order.autoTopUpConsent, { lang: a.consentLang, date: formatMoment(a.consentedAt, locale) })}>
+          <span lang={a.consentLang}>{a.consentText}</span>
+        </Fact>
+      </dl>
+      {a.crossings.length > 0 && (
+        <Table
+          name="auto-top-ups"
+          label={m.order.autoTopUpCrossings}
+          head={[m.order.autoTopUpCrossings, m.order.refundStatus, m.order.refundReason, m.order.refundWhen]}
+          rows={a.crossings.map((c) => [
+            c.orderNumber ? `${c.crossing}: ${c.orderNumber}` : c.crossing,
+            c.state,
+            c.why ?? '',
+            formatMoment(c.at, locale),
+          ])}
+        />
+      )}
+      <h3 className="mt-3 text-sm font-semibold">{m.order.autoTopUpChanges}</h3>
+      <ul className="list-disc ps-5 text-sm" data-auto-top-up-changes>
+        {a.changes.map((change) => (
+          <li key={`${change.at} ${change.change}`}>
+            {formatMoment(change.at, locale)}, {change.by}: {change.change}
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
 function Table({ label, head, rows, name }: { label: string; head: string[]; rows: string[][]; name: string }) {
   // A table wider than a phone scrolls sideways; axe (scrollable-region-focusable) wants it reachable by keyboard.
   return (

@@ -37,7 +37,16 @@ export class OpsError extends Error {
 
 /** The order actions that answer an OpsActionResult, as paths under /ops/orders/{id}/. */
 export type OrderAction =
-  'resend-email' | 'retry' | 'deliver-elsewhere' | 'refunds' | 'esim/suspend' | 'esim/unsuspend' | 'esim/revoke' | 'approve' | 'reject';
+  | 'resend-email'
+  | 'retry'
+  | 'deliver-elsewhere'
+  | 'refunds'
+  | 'esim/suspend'
+  | 'esim/unsuspend'
+  | 'esim/revoke'
+  | 'approve'
+  | 'reject'
+  | 'auto-top-up/off';
 /** GET /ops/orders's query (OpsOrderQuery), only what is set. */
 export interface OrdersApiQuery {
   q?: string;

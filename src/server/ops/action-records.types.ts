@@ -20,7 +20,9 @@ export type OpsAction =
   | 'sales_pause'
   | 'sales_resume'
   | 'support_reply'
-  | 'support_close';
+  | 'support_close'
+  /** An eSIM's automatic top-ups turned off (issue 49). */
+  | 'auto_top_up_off';
 
 export interface ActionRequest {
   operator: Pick<Operator, 'uid' | 'email'>;

@@ -17,6 +17,8 @@ export interface OrderActions {
   esimService(operator: Operator, orderId: string, action: EsimServiceAction, body: OpsReason): Promise<OpsActionResult>;
   /** A held order approved (delivered) or rejected (refunded). */
   decideHold(operator: Operator, orderId: string, decision: 'approve' | 'reject', body: OpsReason): Promise<OpsActionResult>;
+  /** The eSIM's automatic top-ups turned off (issue 49): nothing more is charged for it. */
+  turnOffAutoTopUps(operator: Operator, orderId: string, body: OpsReason): Promise<OpsActionResult>;
 }
 
 /** The back office's actions on an account (account-actions.ts). */

@@ -1,3 +1,4 @@
+import { turnOff } from '../auto-top-ups/store.ts';
 import { profileOf } from '../partner/partner.ts';
 import { OPS_ADMIN_SIGN_IN_MS } from '../../config/constants.ts';
 import {
@@ -77,6 +78,12 @@ const done = (detail: string | null = null, details?: Record<string, unknown>): 
   ...(details && { details }),
 });
 const refused = (detail: string): ActionOutcome => ({ outcome: 'refused', detail });
+
+/** The eSIM's automatic top-ups off, the operator named on their changes (a charge under way still ends as it would). */
+async function autoTopUpsOff(db: Db, operator: Operator, orderId: string, reason: string): Promise<ActionOutcome> {
+  const off = await db.transaction((tx) => turnOff(tx, orderId, `operator:${operator.email ?? operator.uid}`, reason));
+  return off ? done('automatic top-ups off') : refused('Automatic top-ups of this eSIM are not on.');
+}
 
 /** The order's delivery run now, and the state it came to. */
 async function deliverNow(deps: OrderActionDeps, orderId: string, what = '', details?: Record<string, unknown>): Promise<ActionOutcome> {
@@ -246,6 +253,9 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
     },
 
     /** A held order: approved (delivered now) or rejected (refunded in full). */
+    turnOffAutoTopUps: (operator: Operator, orderId: string, body: OpsReason) =>
+      record(operator, 'auto_top_up_off', orderId, body)(() => autoTopUpsOff(db, operator, orderId, body.reason)),
+
     decideHold(operator: Operator, orderId: string, decision: 'approve' | 'reject', body: OpsReason): Promise<OpsActionResult> {
       return record(
         operator,

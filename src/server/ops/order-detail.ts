@@ -1,3 +1,4 @@
+import { autoTopUpForOps } from '../auto-top-ups/ops-view.ts';
 import type { OpsOrder } from '../../contract/ops-api.ts';
 import type { Currency } from '../../config/currencies.ts';
 import type { PerEuro } from '../../pricing/exchange-rates.ts';
@@ -143,26 +144,28 @@ export async function orderDetail(
 ): Promise<OpsOrder | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
-  const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks, links, [traveller], job] = await Promise.all([
-    db.query<PaymentRow>(
-      `SELECT p.*, ${CHARGE_TOTAL_SQL} AS charge_total_minor FROM payments p WHERE p.order_id = $1 AND p.status = 'paid' ORDER BY p.id DESC LIMIT 1`,
-      [id],
-    ),
-    db.query<RefundRow>('SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id', [id]),
-    esimOfOrder(db, order),
-    orderTimeline(db, id),
-    accountState(accounts, order.uid),
-    orderSignals(db, id).then((found) => (found ?? []).map(signalText)),
-    db.query<{ id: string; number: number; created_at: Date; state: string; plan_id: string; traveller_name: string | null }>(
-      `SELECT o.id, o.number, o.created_at, o.state, o.plan_id, t.name AS traveller_name
+  const [[payment], refunds, esim, timeline, account, signals, cartOrders, liveLinks, links, [traveller], job, autoTopUp] =
+    await Promise.all([
+      db.query<PaymentRow>(
+        `SELECT p.*, ${CHARGE_TOTAL_SQL} AS charge_total_minor FROM payments p WHERE p.order_id = $1 AND p.status = 'paid' ORDER BY p.id DESC LIMIT 1`,
+        [id],
+      ),
+      db.query<RefundRow>('SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id', [id]),
+      esimOfOrder(db, order),
+      orderTimeline(db, id),
+      accountState(accounts, order.uid),
+      orderSignals(db, id).then((found) => (found ?? []).map(signalText)),
+      db.query<{ id: string; number: number; created_at: Date; state: string; plan_id: string; traveller_name: string | null }>(
+        `SELECT o.id, o.number, o.created_at, o.state, o.plan_id, t.name AS traveller_name
        FROM orders o LEFT JOIN order_travellers t ON t.order_id = o.id WHERE o.cart_id = $1 AND o.id <> $2 ORDER BY o.number`,
-      [order.cart_id, id],
-    ),
-    db.query<{ emailed_to: string | null }>('SELECT emailed_to FROM traveller_links WHERE order_id = $1 AND revoked_at IS NULL', [id]),
-    linksOf(db, id),
-    db.query<{ name: string | null; email: string | null }>('SELECT name, email FROM order_travellers WHERE order_id = $1', [id]),
-    jobByKey(db, orderJobKey(id)),
-  ]);
+        [order.cart_id, id],
+      ),
+      db.query<{ emailed_to: string | null }>('SELECT emailed_to FROM traveller_links WHERE order_id = $1 AND revoked_at IS NULL', [id]),
+      linksOf(db, id),
+      db.query<{ name: string | null; email: string | null }>('SELECT name, email FROM order_travellers WHERE order_id = $1', [id]),
+      jobByKey(db, orderJobKey(id)),
+      order.kind === 'esim' ? autoTopUpForOps(db, id) : null,
+    ]);
   const refunded = refunds.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amount_minor, 0);
   const money = (amountMinor: number) => ({ amountMinor, currency: order.currency });
   const stripe: StripeFigures = payment ? stripeFiguresOf(payment) : { fee: null, settled: null };
@@ -225,6 +228,7 @@ export async function orderDetail(
         }
       : null,
     signals,
+    autoTopUp,
     refunds: refunds.map((r) => ({
       id: String(r.id),
       requestedBy: r.requested_by,

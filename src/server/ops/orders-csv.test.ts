@@ -43,7 +43,7 @@ describe.each(databaseDrivers())('the orders CSV on $name', ({ open }) => {
     expect(csv.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
     // The accountant's columns, in their order: the header as the file starts.
     const header =
-      'order,created_at,paid_at,buyer_email,buyer_country,currency,amount_minor,vat_minor,wholesale_usd,refunded_minor,stripe_fee_minor,stripe_fee_currency,settled_minor,settled_currency';
+      'order,created_at,paid_at,buyer_email,buyer_country,currency,amount_minor,vat_minor,wholesale_usd,refunded_minor,stripe_fee_minor,stripe_fee_currency,settled_minor,settled_currency,kind';
     expect(csv.startsWith(`\uFEFF${header}\r\n`)).toBe(true);
     expect(parse(csv, { bom: true })).toEqual([
       header.split(','),
@@ -62,6 +62,7 @@ describe.each(databaseDrivers())('the orders CSV on $name', ({ open }) => {
         'EUR',
         '',
         '',
+        'esim',
       ],
       [
         await numberOf(bare),
@@ -78,6 +79,7 @@ describe.each(databaseDrivers())('the orders CSV on $name', ({ open }) => {
         '',
         '',
         '',
+        'esim',
       ],
     ]);
   });

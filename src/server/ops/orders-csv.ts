@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import type { OrderKind } from '../../contract/order-kinds.ts';
 import { includedVatMinor } from '../../pricing/pricing.ts';
 import type { Queryable } from '../db/db.types.ts';
 import { orderNumber } from '../orders/store.ts';
@@ -24,6 +25,7 @@ interface CsvRow {
   fee_currency: string | null;
   settled_minor: number | null;
   settled_currency: string | null;
+  kind: OrderKind;
 }
 
 const COLUMNS = [
@@ -41,6 +43,8 @@ const COLUMNS = [
   'stripe_fee_currency',
   'settled_minor',
   'settled_currency',
+  // What was bought: a new eSIM, a top-up the buyer bought, or an automatic top-up on the saved card (issue 49).
+  'kind',
 ];
 
 /** A cell a spreadsheet would read as a formula (OWASP CSV injection): quoted as well as prefixed with ' by escape_formulas. */
@@ -62,7 +66,7 @@ export async function ordersCsv(db: Queryable, range: { from?: string; to?: stri
     `SELECT o.number, o.created_at, p.paid_at, o.email, p.buyer_country, o.currency, o.amount_minor, os.wholesale_usd_e4,
        coalesce(r.refunded_minor, 0) AS refunded_minor, p.amount_minor AS payment_minor, p.charge_total_minor,
        p.stripe_fee_minor AS fee_minor, p.stripe_fee_currency AS fee_currency,
-       p.settled_amount_minor AS settled_minor, p.settled_currency
+       p.settled_amount_minor AS settled_minor, p.settled_currency, o.kind
      FROM orders o ${SOURCING_JOIN}
      JOIN (SELECT DISTINCT ON (p.order_id) p.*, p.created_at AS paid_at, ${CHARGE_TOTAL_SQL} AS charge_total_minor
            FROM payments p WHERE p.status = 'paid' ORDER BY p.order_id, p.created_at, p.id) p ON p.order_id = o.id
@@ -89,6 +93,7 @@ export async function ordersCsv(db: Queryable, range: { from?: string; to?: stri
       row.fee_currency,
       row.settled_minor === null ? null : shareOf(row.settled_minor, row.payment_minor, row.charge_total_minor ?? row.payment_minor),
       row.settled_currency,
+      row.kind,
     ]),
     {
       header: true,

@@ -115,6 +115,10 @@ export function opsRoutes(deps: OpsRouteDeps) {
       .post(`/orders/:id{${UUID}}/deliver-elsewhere`, ...jsonBody(OpsReason), async (c) =>
         c.json(await orders.deliverElsewhere(c.var.operator, c.req.param('id'), c.req.valid('json'))),
       )
+      // Nothing more charged (issue 49): support may stop it, as the buyer may.
+      .post(`/orders/:id{${UUID}}/auto-top-up/off`, ...jsonBody(OpsReason), async (c) =>
+        c.json(await orders.turnOffAutoTopUps(c.var.operator, c.req.param('id'), c.req.valid('json'))),
+      )
       .get('/accounts', async (c) => {
         const q = (c.req.query('q') ?? '').trim();
         if (!q) return fail(c, 400, ERROR_CODES.badRequest, 'Give an e-mail or a uid.');

@@ -1,3 +1,4 @@
+import type { OrderKind } from '../../contract/order-kinds.ts';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +32,7 @@ const FRESH = minutesAgo(AUDIT_GRACE_MS / 60_000 - 5);
 
 interface OrderFields {
   state: OrderState;
-  kind: 'esim' | 'top_up';
+  kind: OrderKind;
   topUpOf: string | null;
   refundId: string | null;
   refundAmountMinor: number | null;
@@ -628,6 +629,42 @@ describe.each(databaseDrivers())('the order audit on $name', ({ open }) => {
     it('passes one held for less than a day', async () => {
       const id = await paidOrder(data, { state: 'paid' });
       await hold(id, minutesAgo(23 * 60));
+      expect(await audit()).toEqual([]);
+    });
+  });
+
+  describe('auto_top_up_in_doubt', () => {
+    let round = 0;
+    const crossing = async (esimId: string, state: string, updatedAt: Date, orderId: string | null = null) => {
+      await db.query('INSERT INTO auto_top_ups (esim_order_id, crossing, state, order_id, updated_at) VALUES ($1, $2, $3, $4, $5)', [
+        esimId,
+        `data:${round++}`,
+        state,
+        orderId,
+        updatedAt,
+      ]);
+    };
+
+    it('flags an automatic top-up due, or whose charge was asked, for longer than the grace', async () => {
+      const esim = await healthyDelivered(data);
+      await crossing(esim, 'due', STALE);
+      const auto = await data.order({ state: 'pending_payment', kind: 'auto', topUpOf: esim });
+      await crossing(esim, 'charging', minutesAgo(60), auto);
+      expect((await audit()).map((f) => [f.invariant, f.orderId, f.detail.replace(/ since .*/, '')])).toEqual([
+        ['auto_top_up_in_doubt', null, `automatic top-up of eSIM ${esim} at data:0 never charged`],
+        ['auto_top_up_in_doubt', auto, `automatic top-up of eSIM ${esim} at data:1 charge in doubt`],
+      ]);
+    });
+
+    it('passes one charged, refused, skipped, and one due within the grace', async () => {
+      const esim = await healthyDelivered(data);
+      for (const [state, at] of [
+        ['charged', STALE],
+        ['refused', STALE],
+        ['skipped', STALE],
+        ['due', FRESH],
+      ] as const)
+        await crossing(esim, state, at);
       expect(await audit()).toEqual([]);
     });
   });

@@ -324,6 +324,18 @@ export const INVARIANTS = {
       `orders to ${row.partner} paused ${ago(row.since, now)}: its balance cannot pay USD ${(row.needed_usd_e4 / 10_000).toFixed(2)}; top it up (the reconcile job resumes it)${row.order_id ? ', this order refunded for it' : ''}`,
   }),
 
+  auto_top_up_in_doubt: define<{ esim_order_id: string; crossing: string; auto_state: string; since: Date }>({
+    description:
+      'every automatic top-up due is settled within minutes: charged (its order then delivered or refunded), refused by the bank, or not charged for a reason (auto_top_ups, issue 49)',
+    graced: true,
+    sql: `
+      SELECT ${ORDER_COLUMNS}, a.esim_order_id, a.crossing, a.state AS auto_state, a.updated_at AS since
+      FROM auto_top_ups a LEFT JOIN orders o ON o.id = a.order_id
+      WHERE a.state IN ('due', 'charging') AND a.updated_at < $1`,
+    detail: (row, now) =>
+      `automatic top-up of eSIM ${row.esim_order_id} at ${row.crossing} ${row.auto_state === 'due' ? 'never charged' : 'charge in doubt'} since ${ago(row.since, now)}`,
+  }),
+
   job_dead: define<{ kind: string; key: string; attempts: number; last_error: string | null; dead_at: Date }>({
     description: 'no job gave up: every job (an order to deliver, refund or e-mail, a sweep) ends done, never dead (src/server/jobs)',
     sql: `
