@@ -17,8 +17,22 @@ export async function deviceSubscription(): Promise<PushSubscription | null> {
 /** PushSubscription.toJSON() with the language of the notifications. */
 const request = (subscription: PushSubscription, lang: Locale) => ({ ...subscription.toJSON(), lang }) as PushSubscriptionRequest;
 
+/**
+ * This device's calls to the API, one after another in the order they were made: the profile's
+ * refresh on load still on its way when the switch is turned off is stored before the delete, never
+ * after it (which would leave the device subscribed, and sent the next alert).
+ */
+let pending: Promise<unknown> = Promise.resolve();
+function inOrder<T>(task: () => Promise<T>): Promise<T> {
+  const run = pending.then(task, task);
+  pending = run.catch(() => undefined);
+  return run;
+}
+
 /** Subscribes this device and stores it; if the API cannot store it, the device is not left subscribed. */
-export async function subscribeDevice(lang: Locale): Promise<void> {
+export const subscribeDevice = (lang: Locale): Promise<void> => inOrder(() => subscribe(lang));
+
+async function subscribe(lang: Locale): Promise<void> {
   const [{ publicKey }, registration] = await Promise.all([getPushPublicKey(), navigator.serviceWorker.ready]);
   const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(publicKey) });
   try {
@@ -34,26 +48,28 @@ export async function subscribeDevice(lang: Locale): Promise<void> {
  * account. One made with another VAPID key (the shop's pair was replaced) can no longer be sent
  * to: it is replaced by a new one, which needs no new permission.
  */
-export async function refreshDeviceSubscription(subscription: PushSubscription, lang: Locale): Promise<void> {
-  const { publicKey } = await getPushPublicKey();
-  const madeWith = subscription.options?.applicationServerKey;
-  if (madeWith && !sameBytes(new Uint8Array(madeWith), base64UrlBytes(publicKey))) {
-    await subscription.unsubscribe();
-    await subscribeDevice(lang);
-    return;
-  }
-  await savePushSubscription(request(subscription, lang));
-}
+export const refreshDeviceSubscription = (subscription: PushSubscription, lang: Locale): Promise<void> =>
+  inOrder(async () => {
+    const { publicKey } = await getPushPublicKey();
+    const madeWith = subscription.options?.applicationServerKey;
+    if (madeWith && !sameBytes(new Uint8Array(madeWith), base64UrlBytes(publicKey))) {
+      await subscription.unsubscribe();
+      await subscribe(lang);
+      return;
+    }
+    await savePushSubscription(request(subscription, lang));
+  });
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /** Removes this device's subscription from the API, then from the browser (a failed call leaves both). */
-export async function unsubscribeDevice(): Promise<void> {
-  const subscription = await deviceSubscription();
-  if (!subscription) return;
-  await deletePushSubscription(subscription.endpoint);
-  await subscription.unsubscribe();
-}
+export const unsubscribeDevice = (): Promise<void> =>
+  inOrder(async () => {
+    const subscription = await deviceSubscription();
+    if (!subscription) return;
+    await deletePushSubscription(subscription.endpoint);
+    await subscription.unsubscribe();
+  });
 
 /** The key as bytes: every browser takes those, not all take the base64url text. */
 function base64UrlBytes(text: string): Uint8Array<ArrayBuffer> {
