@@ -139,6 +139,15 @@ export const CreateOrderRequest = z.object({
    * A top-up: the eSIM (its id) the data and days are added to; `planId` is then one of its top-ups
    * (TopUpPlan.id, from GET /esims/{id}/top-ups). Absent: a new eSIM of a catalogue plan.
    */
+  /**
+   * A new eSIM of a plan that can be topped up: top it up automatically when 10 % is left (issue
+   * 49), the cheapest top-up offered then, at most `maxCount` times and `monthlyCapMinor` a calendar
+   * month in the order's currency. The card paid with is saved at Stripe for it; the consent is
+   * stored in the page's language.
+   */
+  autoTopUp: z
+    .object({ maxCount: z.number().int().min(1).max(10), monthlyCapMinor: z.number().int().positive().max(1_000_000) })
+    .optional(),
   topUpOf: z.uuid().optional(),
   /**
    * When the trip starts (the buyer's calendar day, optional; a new eSIM only): an eSIM with no

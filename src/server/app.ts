@@ -7,6 +7,7 @@ import { catalogueRoutes } from '../catalogue/routes.ts';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { accountRoutes } from './account/routes.ts';
 import { autoTopUpRoutes, savedCardRoutes } from './auto-top-ups/routes.ts';
+import type { CheckoutAutoTopUps } from './auto-top-ups/checkout.ts';
 import type { Alerts } from './alerts/alerts.types.ts';
 import type { AlertPreferenceStore } from './alerts/preferences.types.ts';
 import { alertPreferenceRoutes, alertUnsubscribeRoutes } from './alerts/routes.ts';
@@ -73,6 +74,8 @@ export interface ShopParts extends Pick<OpsRouteDeps, 'orderActions' | 'accountA
   alertsSecret: string;
   /** A traveller's e-mail and page address (issue 33). */
   travellerMail: ShareDeps['mail'];
+  /** Automatic top-ups ticked at checkout (issue 49): the consent stored, the card saved by the payment. */
+  checkoutAutoTopUps: CheckoutAutoTopUps;
   /** Aborted when the instance shuts down (SIGTERM): the open long-polls answer at once. */
   closing?: AbortSignal;
 }

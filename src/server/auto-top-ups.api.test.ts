@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../../stand-ins/push-service/server.ts';
 import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
@@ -33,7 +34,10 @@ import { createOrderStore } from './orders/store.ts';
  * partner or refunded; the bank's refusals with their e-mail, push and on-session link; the
  * limits; turning it off by the switch, the e-mail's link, removing the card and deleting the account.
  */
-const { catalogue, PLAN } = testCatalogue();
+const { catalogue, plans, PLAN } = testCatalogue();
+const messagesDe = JSON.parse(readFileSync(new URL('../../locales/de/esims.json', import.meta.url), 'utf8')).autoTopUp as {
+  consentCheapest: string;
+};
 const SITE = 'http://127.0.0.1:4334';
 const CARDS = { pays: '4242424242424242', alwaysAuthenticate: '4000002760003184', declined: '4000000000000341' };
 
@@ -220,6 +224,50 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
       ['buyer', expect.stringMatching(/^on: /)],
       [`operator:${support.email}`, 'off: buyer asked by phone'],
     ]);
+  });
+
+  it('turned on at checkout: the payment saves the card on the buyer’s Customer, the consent is stored, and at 10 % left the eSIM tops itself up', async () => {
+    const buyer = await signUp();
+    const token = buyer.idToken;
+    const cap = PLAN.price.amountMinor * 2;
+    const response = await call('/orders', {
+      method: 'POST',
+      token,
+      body: JSON.stringify(orderRequest(PLAN, { autoTopUp: { maxCount: 2, monthlyCapMinor: cap } })),
+    });
+    const { order, checkoutUrl } = CreateOrderResponse.parse(await response.json());
+    // Stripe's page for the buyer's Customer, saving the card for charges while they are away.
+    const session = await bed.stripe.checkout.sessions.retrieve(new URL(checkoutUrl).pathname.split('/').pop()!, {
+      expand: ['payment_intent'],
+    });
+    expect(session.customer).toBe(await customerOf(buyer.uid));
+    expect((await payOnStandIn(checkoutUrl, CARDS.pays)).status).toBe(303);
+    await untilDelivered(() => readOrder(token, order.id));
+    expect(await json(await call('/me/card', { token }), (b) => SavedCardAnswer.parse(b))).toMatchObject({ card: { last4: '4242' } });
+    bed.stand.partner.markInstalled(tranNo(order.id));
+    await waitFor(
+      () => readOrder(token, order.id),
+      (o) => o.esim?.status === 'active',
+    );
+    const on = await view(token, order.id);
+    expect(on.setting).toMatchObject({ enabled: true, packageId: null, maxCount: 2, monthlyCap: { amountMinor: cap } });
+    expect(on.setting!.consentText).toContain(messagesDe.consentCheapest);
+
+    await useData(order.id, 0.95);
+    const [auto] = await waitFor(
+      () => autoOrders(order.id),
+      (orders) => orders[0]?.state === 'delivered',
+    );
+    expect(auto).toMatchObject({ state: 'delivered', amount_minor: on.offers[0]!.price.amountMinor });
+
+    // A plan the partner does not top up cannot be ticked for: nothing opened.
+    const fixed = [...plans.values()].find((p) => !p.pkg.facts.topUp && p.pkg.destination.length === 2)!;
+    const refused = await call('/orders', {
+      method: 'POST',
+      token,
+      body: JSON.stringify(orderRequest(fixed, { autoTopUp: { maxCount: 1, monthlyCapMinor: 1000 } })),
+    });
+    expect(refused.status).toBe(409);
   });
 
   it('one crossing seen by three instances at once and again after a restart makes one charge; the buyer’s limit of one stops the next and they are told', async () => {

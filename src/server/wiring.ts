@@ -8,6 +8,7 @@ import { createAlerts, type AlertsOptions } from './alerts/alerts.ts';
 import { createAutoTopUps, type AutoTopUps } from './auto-top-ups/auto-top-ups.ts';
 import type { ChargeJobDeps } from './auto-top-ups/charge-job.ts';
 import { createAutoTopUpNotices } from './auto-top-ups/notices.ts';
+import { checkoutAutoTopUps } from './auto-top-ups/checkout.ts';
 import type { PushSender } from './push/sender.types.ts';
 import type { Alerts } from './alerts/alerts.types.ts';
 import { createAlertPreferences } from './alerts/preferences.ts';
@@ -277,6 +278,7 @@ export function createShopApi(options: ShopApiOptions): ShopApi {
     pushSubscriptions,
     push,
     alertsSecret: options.alerts.secret,
+    checkoutAutoTopUps: checkoutAutoTopUps(db, stripe),
   });
   // The server's bindings (the socket) pass through: the CSP report limit tells clients apart by them.
   return Object.assign((request: Request, connection?: object) => Promise.resolve(app.fetch(request, connection)), {

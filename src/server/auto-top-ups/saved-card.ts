@@ -18,7 +18,7 @@ export const cardView = (card: SavedCard | undefined): SavedCardView | null =>
     : null;
 
 /** The buyer's Customer at Stripe, made the first time (a race's second one is never used: the first recorded answers). */
-async function customerOf(db: Db, stripe: Stripe, caller: { uid: string; email: string | null }): Promise<SavedCard> {
+export async function customerOf(db: Db, stripe: Stripe, caller: { uid: string; email: string | null }): Promise<SavedCard> {
   const known = await store.savedCard(db, caller.uid);
   if (known) return known;
   const customer = await stripe.customers.create({ ...(caller.email && { email: caller.email }), metadata: { uid: caller.uid } });
@@ -56,25 +56,41 @@ export async function cardSetupPage(
 }
 
 /** The card a completed setup page saved, read from Stripe; undefined when it saved none (yet). */
-export async function cardOfSetupSession(
-  stripe: Stripe,
-  sessionId: string,
-): Promise<{ customerId: string; card: Parameters<typeof store.recordCard>[2] } | undefined> {
+export async function cardOfSetupSession(stripe: Stripe, sessionId: string): Promise<SavedByStripe | undefined> {
   const session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['setup_intent.payment_method'] });
   const intent = typeof session.setup_intent === 'object' ? session.setup_intent : null;
   const method = intent && typeof intent.payment_method === 'object' ? intent.payment_method : null;
   const customerId = typeof session.customer === 'string' ? session.customer : session.customer?.id;
   if (session.mode !== 'setup' || intent?.status !== 'succeeded' || !method?.card || !customerId) return undefined;
-  return {
-    customerId,
-    card: {
-      paymentMethodId: method.id,
-      brand: method.card.brand ?? null,
-      last4: method.card.last4 ?? null,
-      expMonth: method.card.exp_month ?? null,
-      expYear: method.card.exp_year ?? null,
-    },
-  };
+  return { customerId, card: cardFacts(method) };
+}
+
+/**
+ * The card a paid checkout saved for off-session use (automatic top-ups ticked at checkout:
+ * setup_future_usage=off_session on the buyer's Customer), read from Stripe; undefined when it saved none.
+ */
+export async function cardOfPayment(stripe: Stripe, paymentIntentId: string): Promise<SavedByStripe | undefined> {
+  const intent = await stripe.paymentIntents.retrieve(paymentIntentId);
+  const customerId = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
+  const methodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
+  if (intent.setup_future_usage !== 'off_session' || !customerId || !methodId) return undefined;
+  const method = await stripe.paymentMethods.retrieve(methodId);
+  return method.card ? { customerId, card: cardFacts(method) } : undefined;
+}
+
+/** What we keep of a card Stripe saved: its id there, and what the pages show. */
+const cardFacts = (method: Stripe.PaymentMethod) => ({
+  paymentMethodId: method.id,
+  brand: method.card?.brand ?? null,
+  last4: method.card?.last4 ?? null,
+  expMonth: method.card?.exp_month ?? null,
+  expYear: method.card?.exp_year ?? null,
+});
+
+/** A card saved at Stripe, on the Customer it belongs to. */
+export interface SavedByStripe {
+  customerId: string;
+  card: ReturnType<typeof cardFacts>;
 }
 
 /**
@@ -83,10 +99,7 @@ export async function cardOfSetupSession(
  * the card it replaced, for detachCard once the transaction is over (Stripe is never asked while a
  * lock is held).
  */
-export async function recordSavedCard(
-  tx: Queryable,
-  saved: NonNullable<Awaited<ReturnType<typeof cardOfSetupSession>>>,
-): Promise<string | undefined> {
+export async function recordSavedCard(tx: Queryable, saved: SavedByStripe): Promise<string | undefined> {
   const [before] = await tx.query<{ payment_method_id: string | null }>(
     'SELECT payment_method_id FROM saved_cards WHERE stripe_customer_id = $1 FOR UPDATE',
     [saved.customerId],

@@ -14,6 +14,7 @@ import { choosePartner } from './partner-choice.ts';
 import type { Partners } from '../partner/registry.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
+import type { CheckoutAutoTopUps } from '../auto-top-ups/checkout.ts';
 import { esimOfTravellerToken } from '../travellers/links.ts';
 import { priceIn } from '../../pricing/price-in.ts';
 import { soldPlan, type SellablePlan } from './plans.ts';
@@ -49,6 +50,8 @@ export interface PlaceOrderDeps {
   /** Whether sales are paused, kept in memory between orders (sales-pause.ts). */
   salesPause: SalesPauseCache;
   checkouts: Pick<CheckoutExpiry, 'close'>;
+  /** Automatic top-ups ticked at checkout (issue 49): the consent stored, the card saved by the payment. */
+  checkoutAutoTopUps: CheckoutAutoTopUps;
   /** Where the pages live: the payment page returns there (no trailing slash). */
   siteUrl: string;
 }
@@ -154,6 +157,8 @@ export async function placeOrder(
   if (sale.price.amountMinor !== request.expectedPrice.amountMinor || sale.price.currency !== request.expectedPrice.currency) {
     return { outcome: 'price_changed', price: sale.price };
   }
+  // Automatic top-ups of the new eSIM: only a plan the partner tops up.
+  if (request.autoTopUp && (request.topUpOf || !sale.plan.topUp)) return { outcome: 'no_top_ups', why: 'plan_cannot_top_up' };
   // An exchange of the caller's unused eSIM for the destination they meant: by the refund rules, checked again at delivery.
   const exchangeOf = request.exchangeOf && !request.topUpOf ? request.exchangeOf : null;
   if (exchangeOf) {
@@ -195,11 +200,14 @@ export async function placeOrder(
 
   let withCheckout = order;
   let paymentProviderMs = 0;
+  if (!request.topUpOf) await deps.checkoutAutoTopUps.record(order, request.lang, request.autoTopUp);
   if (!order.checkout_url) {
     const asked = performance.now();
     try {
       const lang = request.lang;
       const session = await createCheckoutSession(stripe, {
+        // Automatic top-ups ticked: the payment saves the card on the buyer's Customer.
+        saveCardFor: request.autoTopUp && (await deps.checkoutAutoTopUps.customerFor(caller)),
         paysFor: { orderId: order.id },
         email: caller.email,
         lang,

@@ -19,7 +19,7 @@ import { jsonBody, langQuery } from '../validation.ts';
 import type { SellablePlan } from './plans.ts';
 import { awaitsChange, createOrderWaits, untilChanged } from './order-changes.ts';
 import type { Snapshot } from '../../catalogue/schema.ts';
-import { placeOrder } from './place-order.ts';
+import { placeOrder, type PlaceOrderDeps } from './place-order.ts';
 import type { SalesPauseCache } from './sales-pause.types.ts';
 import type { OrderStore, OrderWithPayment } from './store.types.ts';
 import { orderView } from './view.ts';
@@ -43,6 +43,7 @@ export interface OrderRoutesDeps {
   partners: Partners;
   limits: UserLimiter;
   checkouts: CheckoutExpiry;
+  checkoutAutoTopUps: PlaceOrderDeps['checkoutAutoTopUps'];
   alerts: Pick<Alerts, 'seen'>;
   /** Whether sales are paused, kept between orders (sales-pause.ts): not a read on every order. One per app, shared with carts. */
   salesPause: SalesPauseCache;

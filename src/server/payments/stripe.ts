@@ -56,6 +56,12 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** 30 minutes to 24 hours after the call, or Stripe refuses it (API reference, Checkout Sessions, create, expires_at). */
   expiresAt: Date;
+  /**
+   * The buyer's Customer, whose card the page saves for charges while they are away (automatic
+   * top-ups, issue 49: `payment_intent_data.setup_future_usage=off_session`,
+   * docs.stripe.com/payments/checkout/save-during-payment). Stripe then takes no customer_email.
+   */
+  saveCardFor?: string | undefined;
 }
 
 /**
@@ -93,8 +99,8 @@ export async function createCheckoutSession(stripe: Stripe, request: CheckoutReq
     locale: CHECKOUT_LOCALES[request.lang],
     client_reference_id: reference,
     metadata: { ...request.paysFor },
-    payment_intent_data: { metadata: { ...request.paysFor } },
-    ...(request.email && { customer_email: request.email }),
+    payment_intent_data: { metadata: { ...request.paysFor }, ...(request.saveCardFor && { setup_future_usage: 'off_session' }) },
+    ...(request.saveCardFor ? { customer: request.saveCardFor } : request.email && { customer_email: request.email }),
     success_url: request.successUrl,
     cancel_url: request.cancelUrl,
     expires_at: Math.floor(request.expiresAt.getTime() / 1000),

@@ -6,7 +6,7 @@ import { recordMismatch, type PaymentMismatch } from '../payments/mismatches.ts'
 import { paymentDetails, refundStatus } from '../payments/stripe.ts';
 import { recordStripeNews, rowOfStripeRefund } from '../refunds/store.ts';
 import { cartById, ordersOfCart } from '../carts/store.ts';
-import { cardOfSetupSession, detachCard, recordSavedCard } from '../auto-top-ups/saved-card.ts';
+import { cardOfPayment, cardOfSetupSession, detachCard, recordSavedCard } from '../auto-top-ups/saved-card.ts';
 
 /** What each Checkout event means for its order (DESIGN 6: fulfil on the webhook, never on the redirect). */
 function targetState(event: Stripe.Event, session: Stripe.Checkout.Session): OrderState | undefined {
@@ -63,9 +63,20 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
       ? await paymentDetails(stripe, session!.id).catch(() => ({ paymentIntentId: null, method: null, receiptUrl: null }))
       : undefined;
 
+  // Automatic top-ups ticked at checkout (issue 49): the card the payment saved. A failed read only
+  // leaves it unsaved (My eSIMs then offers to save one): the payment itself is recorded all the same.
+  const savedCard =
+    target === 'paid' && session?.customer && details?.paymentIntentId
+      ? await cardOfPayment(stripe, details.paymentIntentId).catch((error: unknown) => {
+          console.error('stripe: the card a payment saved was not read', session.id, error instanceof Error ? error.message : error);
+          return undefined;
+        })
+      : undefined;
+  let replacedCard: string | undefined;
   let outcome: WebhookOutcome = 'ignored';
   let orderIds: string[] = [];
   const once = await store.onceForEvent('stripe', event.id, event.type, async (tx) => {
+    if (savedCard) replacedCard = await recordSavedCard(tx, savedCard);
     if (!session || !target) return;
     const cart = cartId !== undefined && isUuid(cartId) ? await cartById(tx, cartId) : undefined;
     const order = isUuid(orderId) ? await store.byId(tx, orderId) : undefined;
@@ -117,6 +128,7 @@ export async function handleStripeEvent(stripe: Stripe, store: OrderStore, event
     }
     outcome = moved ? 'moved' : 'unchanged';
   });
+  await detachCard(stripe, replacedCard);
   return { outcome: once === 'replay' ? 'replay' : outcome, orderIds };
 }
 
