@@ -1,9 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
-import { AutoTopUpView, type AutoTopUpRequest } from '../../src/contract/shop-api.ts';
+import { AutoTopUpView, type AutoTopUpRequest, type OrderList } from '../../src/contract/shop-api.ts';
 import type { Locale } from '../../src/i18n/locales.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
-import { deliveredEsimAt, mailTo, partnerControl, payWith, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
+import { createAccount, uniqueEmail } from './auth-support.ts';
+import { buy, deliveredEsimAt, mailTo, partnerControl, PASSWORD, payWith, PLAN, signedInAt, STRIPE_STAND_IN } from './shop-support.ts';
 import { axeViolations, hydrated, messages, speak } from './support.ts';
 
 /**
@@ -136,3 +137,46 @@ for (const lang of ['ar', 'de'] as const) {
     expect(after.setting?.enabled).toBe(false);
   });
 }
+
+test('ticked at checkout: the consent shown for the limits typed, the card the payment saves kept for the top-ups to come (de)', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const lang = 'de';
+  const m = messages(lang, 'esims').autoTopUp;
+  const email = uniqueEmail('auto-checkout');
+  const idToken = await createAccount(email, PASSWORD, { emailVerified: true });
+  await signedInAt(page, lang, `${localizePath(lang, '/checkout')}?plan=${PLAN.id}`, email);
+  const box = page.locator('[data-checkout-auto-top-up]');
+  await box.getByLabel(m.agree).check();
+  await box.getByLabel(m.maxCount).fill('3');
+  await box.getByLabel(m.monthlyCap.split('(')[0]!.trim(), { exact: false }).fill('12,50');
+  const consent = box.locator('[data-consent-text]');
+  await expect(consent).toContainText(m.consentCheapest);
+  await expect(consent).toContainText('12,50');
+  expect(await axeViolations(page)).toEqual([]);
+  const agreed = await consent.textContent();
+  await buy(page, lang);
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/payment-success\?order=/, { timeout: 20_000 });
+  const api = async (path: string) =>
+    (await fetch(`${LOCAL_API_BASE_URL}${path}`, { headers: { Authorization: `Bearer ${idToken}` } })).json() as Promise<unknown>;
+  const delivered = async () =>
+    (api(`/orders?lang=${lang}`) as Promise<OrderList>).then(({ orders }) => orders.find((o) => o.state === 'delivered'));
+  await expect.poll(async () => (await delivered())?.id, { timeout: 30_000 }).toBeTruthy();
+  const order = (await delivered())!.id;
+  await expect.poll(async () => JSON.stringify(await api('/me/card')), { timeout: 20_000 }).toContain('"last4":"4242"');
+  await partnerControl('install', { transactionId: order });
+  await expect
+    .poll(
+      async () =>
+        (await fetch(`${LOCAL_API_BASE_URL}/auto-top-ups/esims/${order}?lang=${lang}`, { headers: { Authorization: `Bearer ${idToken}` } }))
+          .status,
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBe(200);
+  const view = AutoTopUpView.parse(await api(`/auto-top-ups/esims/${order}?lang=${lang}`));
+  expect(view.setting).toMatchObject({ enabled: true, maxCount: 3, monthlyCap: { amountMinor: 1250 }, consentText: agreed });
+});

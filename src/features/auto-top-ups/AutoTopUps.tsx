@@ -8,7 +8,7 @@ import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { cardSaved, getAutoTopUps, removeCard, saveAutoTopUps, saveCard, turnOffAutoTopUps } from '../../shop-client/auto-top-ups.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import Notice from '../../ui/Notice.tsx';
-import { consentText, topUpText } from './consent.ts';
+import { consentText, topUpText, typedMinor } from './consent.ts';
 import type { AutoTopUpMessages } from './messages.ts';
 
 interface Props {
@@ -29,13 +29,6 @@ interface Choices {
 
 /** The query parameter Stripe's card page comes back with (auto-top-ups/saved-card.ts). */
 const CARD_SAVED = 'card_saved';
-
-/** An amount typed in major units ('12,50', '12.5') in minor units of the currency; NaN when it is none. */
-function typedMinor(typed: string, currency: string): number {
-  const value = Number(typed.trim().replace(',', '.'));
-  const minorPerMajor = 1 / majorUnits({ amountMinor: 1, currency });
-  return typed.trim() === '' || !Number.isFinite(value) ? NaN : Math.round(value * minorPerMajor);
-}
 
 /**
  * An eSIM's automatic top-ups in My eSIMs (issue 49): opened, it shows whether they are on and the

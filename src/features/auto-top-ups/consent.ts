@@ -2,7 +2,7 @@ import type { Price } from '../../catalogue/schema.ts';
 import type { TopUpPlan } from '../../contract/shop-api.ts';
 import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
-import { formatDataAmount, formatPrice, formatValidity } from '../../lib/format.ts';
+import { formatDataAmount, formatPrice, formatValidity, majorUnits } from '../../lib/format.ts';
 
 /** The consent's templates (locales/<lang>/esims.json autoTopUp). */
 export interface ConsentTemplates {
@@ -31,4 +31,11 @@ export function consentText(
     ? fill(templates.consentPackage, { plan: topUpText(choice, locale), price: formatPrice(choice.price, locale) })
     : templates.consentCheapest;
   return fill(templates.consent, { package: pkg, count: String(maxCount), cap: formatPrice(cap, locale) });
+}
+
+/** An amount typed in major units ('12,50', '12.5') in minor units of the currency; NaN when it is none. */
+export function typedMinor(typed: string, currency: string): number {
+  const value = Number(typed.trim().replace(',', '.'));
+  const minorPerMajor = 1 / majorUnits({ amountMinor: 1, currency });
+  return typed.trim() === '' || !Number.isFinite(value) ? NaN : Math.round(value * minorPerMajor);
 }

@@ -4,7 +4,9 @@ import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import { useHydrated } from '../../ui/use-hydrated.ts';
-import { formatPrice } from '../../lib/format.ts';
+import { formatPrice, majorUnits } from '../../lib/format.ts';
+import { AUTO_TOP_UP } from '../../config/auto-top-ups.ts';
+import { consentText, typedMinor } from '../auto-top-ups/consent.ts';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
 import { createCart, createOrder } from '../../shop-client/shop.ts';
@@ -43,6 +45,8 @@ interface Props {
       }
     | undefined;
   termsPath: string;
+  /** A new eSIM of a plan the partner tops up: automatic top-ups may be ticked (issue 49). */
+  autoTopUpOffered?: boolean;
   messages: CheckoutFormMessages;
   /** The API answered a different current price: show it everywhere. */
   onPriceChange: (price: Price) => void;
@@ -57,7 +61,17 @@ const CONSENTS: readonly Consent[] = ['terms', 'immediateStart'];
  * and goes to the payment provider's hosted page. One request at a time; a failure keeps the
  * ticks, and a changed price is shown before anything else is sent.
  */
-export default function CheckoutForm({ locale, planId, topUpOf, price, cart, termsPath, messages: m, onPriceChange }: Props) {
+export default function CheckoutForm({
+  locale,
+  planId,
+  topUpOf,
+  price,
+  cart,
+  termsPath,
+  autoTopUpOffered,
+  messages: m,
+  onPriceChange,
+}: Props) {
   const hydrated = useHydrated();
   const [ticked, setTicked] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
   const [missing, setMissing] = useState<Record<Consent, boolean>>({ terms: false, immediateStart: false });
@@ -66,6 +80,8 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
   const [changedTo, setChangedTo] = useState<Price>();
   // Optional, a new eSIM only: the day after it, an eSIM still offline gets the get-connected checklist.
   const [tripStartsOn, setTripStartsOn] = useState('');
+  // Automatic top-ups (issue 49): unticked; at most twice, and twice the plan's price a month, until changed.
+  const [auto, setAuto] = useState({ on: false, maxCount: String(AUTO_TOP_UP.defaultMaxCount), cap: String(majorUnits(price) * 2) });
   // An exchange started in My eSIMs (a new eSIM only): the unused eSIM this plan replaces.
   const [exchange, setExchange] = useState<ExchangeIntent>();
   useEffect(() => {
@@ -110,6 +126,17 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
     accountBlocked: m.errors.accountBlocked,
   };
 
+  /** The automatic top-ups' limits as typed; null when the monthly amount is none or below the plan's price. */
+  function autoChoice() {
+    const maxCount = Math.min(AUTO_TOP_UP.maxCount, Math.max(1, Math.round(Number(auto.maxCount)) || 1));
+    const monthlyCapMinor = typedMinor(auto.cap, price.currency);
+    return Number.isFinite(monthlyCapMinor) && monthlyCapMinor > 0 ? { maxCount, monthlyCapMinor } : null;
+  }
+  const autoConsent = consentText(m.autoTopUp, locale, undefined, autoChoice()?.maxCount ?? AUTO_TOP_UP.defaultMaxCount, {
+    amountMinor: autoChoice()?.monthlyCapMinor ?? 0,
+    currency: price.currency,
+  });
+
   function tick(consent: Consent, checked: boolean) {
     setTicked((t) => ({ ...t, [consent]: checked }));
     if (checked) setMissing((s) => ({ ...s, [consent]: false }));
@@ -131,6 +158,9 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
       return;
     }
     if (cart && !cart.ready()) return;
+    const offerAuto = autoTopUpOffered && !topUpOf && !cart;
+    const autoTopUp = offerAuto && auto.on ? autoChoice() : undefined;
+    if (autoTopUp === null) return setFailure(m.autoTopUp.capInvalid);
     inFlight.current = true;
     setBusy(true);
     setFailure(undefined);
@@ -147,6 +177,7 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
             ...(topUpOf ? { topUpOf } : {}),
             ...(!topUpOf && tripStartsOn ? { tripStartsOn } : {}),
             ...(!topUpOf && exchange ? { exchangeOf: exchange.id } : {}),
+            ...(autoTopUp ? { autoTopUp } : {}),
           });
       // Stays busy: the page is leaving for the payment provider.
       window.location.assign(checkoutUrl);
@@ -229,6 +260,60 @@ export default function CheckoutForm({ locale, planId, topUpOf, price, cart, ter
           <p id="trip-start-hint" className="text-sm text-ink-muted">
             {m.tripStartHint}
           </p>
+        </div>
+      )}
+      {autoTopUpOffered && !topUpOf && !cart && (
+        <div className="space-y-3 rounded-2xl border border-line p-4" data-checkout-auto-top-up>
+          <div className="flex items-start gap-2">
+            <input
+              id="auto-top-up"
+              type="checkbox"
+              checked={auto.on}
+              onChange={(event) => setAuto({ ...auto, on: event.target.checked })}
+              aria-describedby="auto-top-up-consent"
+              className="mt-1 h-5 w-5"
+            />
+            <div>
+              <label htmlFor="auto-top-up" className="font-semibold">
+                {m.autoTopUp.agree}
+              </label>
+              <p id="auto-top-up-consent" className="text-sm text-ink-muted" data-consent-text>
+                {autoConsent}
+              </p>
+            </div>
+          </div>
+          {auto.on && (
+            <div className="flex flex-wrap gap-4 text-sm">
+              <div>
+                <label htmlFor="auto-top-up-count" className="block font-medium">
+                  {m.autoTopUp.maxCount}
+                </label>
+                <input
+                  id="auto-top-up-count"
+                  type="number"
+                  min={1}
+                  max={AUTO_TOP_UP.maxCount}
+                  value={auto.maxCount}
+                  onChange={(event) => setAuto({ ...auto, maxCount: event.target.value })}
+                  className="mt-1 w-24 rounded-xl border border-line bg-surface px-3 py-2"
+                />
+              </div>
+              <div>
+                <label htmlFor="auto-top-up-cap" className="block font-medium">
+                  {fill(m.autoTopUp.monthlyCap, { currency: price.currency })}
+                </label>
+                <input
+                  id="auto-top-up-cap"
+                  type="text"
+                  inputMode="decimal"
+                  dir="ltr"
+                  value={auto.cap}
+                  onChange={(event) => setAuto({ ...auto, cap: event.target.value })}
+                  className="mt-1 w-32 rounded-xl border border-line bg-surface px-3 py-2"
+                />
+              </div>
+            </div>
+          )}
         </div>
       )}
       <fieldset className="space-y-4 rounded-2xl border border-line p-5">

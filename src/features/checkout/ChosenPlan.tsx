@@ -39,6 +39,8 @@ interface ShownPlan {
    * API was asked for. A moved price (409) replaces its currency's.
    */
   prices: Partial<Record<Currency, number>>;
+  /** A catalogue plan the partner tops up (its facts): automatic top-ups may be ticked (issue 49). */
+  topUps?: boolean;
   /** A top-up's destination (from the shop API) has no continent: the buyer already has its eSIM. */
   destination: { name: string; flag: string; continent?: string | undefined; code?: string | undefined };
 }
@@ -60,6 +62,7 @@ async function catalogueLoad(id: string, locale: Locale, signal: AbortSignal): P
       validity,
       validityUnit,
       countries: supportedCountries.length,
+      topUps: plan.facts.topUp,
       // A /plans/{id}.json from before issue 34 has the euro price alone.
       prices: prices ?? { [price.currency]: price.amountMinor },
       destination: {
@@ -239,6 +242,7 @@ export default function ChosenPlan({ locale, storePath, checkoutPath, myEsimsPat
         topUpOf={topUpOf}
         price={price}
         termsPath={termsPath}
+        autoTopUpOffered={!topUpOf && plan.topUps === true}
         messages={m}
         onPriceChange={(moved) =>
           setState({ status: 'ready', plan: { ...plan, prices: { ...plan.prices, [moved.currency]: moved.amountMinor } } })

@@ -3,6 +3,7 @@ import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { pluralForms, useTranslations } from '../../i18n/t.ts';
 import { authNamespace } from '../auth/messages.ts';
 import { topUpListMessages, type TopUpListMessages } from '../esims/my-esims-messages.ts';
+import { esimsNamespace, type EsimsNamespace } from '../esims/messages.ts';
 import { checkoutNamespace, type CheckoutNamespace } from './messages.ts';
 
 type Checkout = CheckoutNamespace['checkout'];
@@ -31,6 +32,11 @@ export type CheckoutFormMessages = Pick<
   errors: Pick<
     Checkout['errors'],
     'server' | 'unauthorized' | 'badInput' | 'cannotTopUp' | 'salesPaused' | 'accountBlocked' | 'tooManyRequests'
+  >;
+  /** Automatic top-ups of the new eSIM (issue 49): the tick, the limits and the consent they make. */
+  autoTopUp: Pick<
+    EsimsNamespace['autoTopUp'],
+    'agree' | 'consent' | 'consentPackage' | 'consentCheapest' | 'maxCount' | 'monthlyCap' | 'capInvalid'
   >;
   /** auth errors.network */
   network: string;
@@ -98,6 +104,15 @@ export function checkoutFormMessages(locale: Locale): CheckoutFormMessages {
       'salesPaused',
       'accountBlocked',
       'tooManyRequests',
+    ]),
+    autoTopUp: pickMessages(esimsNamespace(locale).autoTopUp, [
+      'agree',
+      'consent',
+      'consentPackage',
+      'consentCheapest',
+      'maxCount',
+      'monthlyCap',
+      'capInvalid',
     ]),
     network: errors.network,
     tooManyRequests: errors.tooManyRequests,
