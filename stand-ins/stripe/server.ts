@@ -374,6 +374,20 @@ const IDEMPOTENCY_KEY_LIFETIME_S = 24 * 3600;
 /** An API answer; `unsaved`: the parameters failed validation, so the endpoint never started and no idempotent result is kept. */
 type Answer = [status: number, body: unknown, unsaved?: 'unsaved'];
 const invalid = (param: string, message: string): Answer => [400, { error: { type: 'invalid_request_error', message, param } }, 'unsaved'];
+/** Stripe's answer for an id it does not know: 404 for the object asked for, 400 for one named in the parameters. */
+const noSuch = (what: string, id: unknown, param?: string, unsaved?: 'unsaved'): Answer =>
+  [
+    param ? 400 : 404,
+    {
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: `No such ${what}: '${String(id ?? '')}'`,
+        ...(param && { param }),
+      },
+    },
+    ...(unsaved ? [unsaved] : []),
+  ] as Answer;
 
 /** `a[b][0][c]=x` form fields (how the SDK encodes) as nested objects and arrays. */
 export function decodeForm(body: string): Record<string, unknown> {
@@ -572,18 +586,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const customer = typeof customerId === 'string' ? customers.get(customerId) : undefined;
     return customer && !customer.deleted ? customer : undefined;
   };
-  const noSuchCustomer = (customerId: unknown): Answer => [
-    400,
-    {
-      error: {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        message: `No such customer: '${String(customerId)}'`,
-        param: 'customer',
-      },
-    },
-    'unsaved',
-  ];
+  const noSuchCustomer = (customerId: unknown): Answer => noSuch('customer', customerId, 'customer', 'unsaved');
 
   function createSession(params: Record<string, unknown>): Answer {
     const mode = params.mode;
@@ -772,18 +775,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     let match = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
     if (method === 'GET' && match) {
       const session = sessions.get(match[1]!);
-      return session
-        ? [200, expanded(session, (params.expand as string[] | undefined) ?? [])]
-        : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } }];
+      return session ? [200, expanded(session, (params.expand as string[] | undefined) ?? [])] : noSuch('checkout.session', match[1]);
     }
     match = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(path);
     if (method === 'POST' && match) {
       const session = sessions.get(match[1]!);
-      if (!session)
-        return [
-          404,
-          { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${match[1]}'` } },
-        ];
+      if (!session) return noSuch('checkout.session', match[1]);
       if (session.status !== 'open')
         return [
           400,
@@ -810,7 +807,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (method === 'GET' && match) {
       return customers.has(match[1]!)
         ? listPaymentMethods(match[1]!, `/v1/customers/${match[1]}/payment_methods`)
-        : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${match[1]}'` } }];
+        : noSuch('customer', match[1]);
     }
     if (method === 'GET' && path === '/v1/payment_methods') return listPaymentMethods(params.customer, '/v1/payment_methods');
     match = /^\/v1\/payment_methods\/(\w+)\/detach$/.exec(path);
@@ -839,9 +836,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       match = new RegExp(`^/v1/${prefix}/([\\w]+)$`).exec(path);
       if (method === 'GET' && match) {
         const found = store.get(match[1]!);
-        return found
-          ? [200, expandAll(found, expand)]
-          : [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${prefix}: '${match[1]}'` } }];
+        return found ? [200, expandAll(found, expand)] : noSuch(prefix, match[1]);
       }
     }
     return [
@@ -883,7 +878,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   function deleteCustomer(customerId: string): Answer {
     const customer = customers.get(customerId);
     if (!customer || customer.deleted) {
-      return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such customer: '${customerId}'` } }];
+      return noSuch('customer', customerId);
     }
     const deleted = { id: customerId, object: 'customer', deleted: true };
     customers.set(customerId, deleted);
@@ -904,7 +899,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   function detachPaymentMethod(methodId: string): Answer {
     const method = paymentMethods.get(methodId);
     if (!method) {
-      return [404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such PaymentMethod: '${methodId}'` } }];
+      return noSuch('PaymentMethod', methodId);
     }
     if (!method.customer) {
       return [
@@ -1029,20 +1024,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const currency = String(params.currency).toLowerCase();
     if (!liveCustomer(params.customer)) return noSuchCustomer(params.customer);
     const method = typeof params.payment_method === 'string' ? paymentMethods.get(params.payment_method) : undefined;
-    if (!method) {
-      return [
-        400,
-        {
-          error: {
-            type: 'invalid_request_error',
-            code: 'resource_missing',
-            message: `No such PaymentMethod: '${String(params.payment_method ?? '')}'`,
-            param: 'payment_method',
-          },
-        },
-        'unsaved',
-      ];
-    }
+    if (!method) return noSuch('PaymentMethod', params.payment_method, 'payment_method', 'unsaved');
     if (method.customer !== params.customer) {
       return invalid(
         'payment_method',
@@ -1147,19 +1129,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
    */
   function createRefund(params: Record<string, unknown>): Answer {
     const intent = typeof params.payment_intent === 'string' ? intents.get(params.payment_intent) : undefined;
-    if (!intent) {
-      return [
-        400,
-        {
-          error: {
-            type: 'invalid_request_error',
-            code: 'resource_missing',
-            message: `No such payment_intent: '${String(params.payment_intent ?? '')}'`,
-            param: 'payment_intent',
-          },
-        },
-      ];
-    }
+    if (!intent) return noSuch('payment_intent', params.payment_intent, 'payment_intent');
     const charge = typeof intent.latest_charge === 'string' ? charges.get(intent.latest_charge) : undefined;
     // A declined payment has nothing to refund.
     if (!charge || charge.status === 'failed') {

@@ -9,6 +9,7 @@ import { cardSaved, getAutoTopUps, removeCard, saveAutoTopUps, saveCard, turnOff
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import Notice from '../../ui/Notice.tsx';
 import { consentText, topUpText, typedMinor } from './consent.ts';
+import LimitsAndConsent, { type TypedLimits } from './LimitsAndConsent.tsx';
 import type { AutoTopUpMessages } from './messages.ts';
 
 interface Props {
@@ -20,11 +21,8 @@ interface Props {
 type Loaded = { status: 'idle' | 'loading' } | { status: 'failed'; text: string } | { status: 'ready'; view: AutoTopUpView };
 
 /** What the buyer has typed: kept as typed whatever fails. */
-interface Choices {
+interface Choices extends TypedLimits {
   packageId: string;
-  maxCount: string;
-  cap: string;
-  agreed: boolean;
 }
 
 /** The query parameter Stripe's card page comes back with (auto-top-ups/saved-card.ts). */
@@ -243,53 +241,15 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
                     ))}
                   </select>
                 </div>
-                <div>
-                  <label htmlFor={`${panelId}-count`} className="block font-medium">
-                    {m.maxCount}
-                  </label>
-                  <input
-                    id={`${panelId}-count`}
-                    type="number"
-                    min={1}
-                    max={AUTO_TOP_UP.maxCount}
-                    step={1}
-                    value={choices.maxCount}
-                    onChange={(event) => setChoices({ ...choices, maxCount: event.target.value })}
-                    className="mt-1 w-28 rounded-xl border border-line bg-surface px-3 py-2"
-                  />
-                </div>
-                <div>
-                  <label htmlFor={`${panelId}-cap`} className="block font-medium">
-                    {fill(m.monthlyCap, { currency: view.currency })}
-                  </label>
-                  <input
-                    id={`${panelId}-cap`}
-                    type="text"
-                    inputMode="decimal"
-                    dir="ltr"
-                    value={choices.cap}
-                    onChange={(event) => setChoices({ ...choices, cap: event.target.value })}
-                    className="mt-1 w-36 rounded-xl border border-line bg-surface px-3 py-2"
-                  />
-                </div>
-                <div className="flex items-start gap-2">
-                  <input
-                    id={`${panelId}-agree`}
-                    type="checkbox"
-                    checked={choices.agreed}
-                    onChange={(event) => setChoices({ ...choices, agreed: event.target.checked })}
-                    aria-describedby={`${panelId}-consent`}
-                    className="mt-1 h-5 w-5"
-                  />
-                  <div>
-                    <label htmlFor={`${panelId}-agree`} className="font-medium">
-                      {m.agree}
-                    </label>
-                    <p id={`${panelId}-consent`} className="text-ink-muted" data-consent-text>
-                      {consent}
-                    </p>
-                  </div>
-                </div>
+                <LimitsAndConsent
+                  id={panelId}
+                  currency={view.currency}
+                  limits={choices}
+                  onChange={(limits) => setChoices({ ...choices, ...limits })}
+                  consent={consent ?? ''}
+                  limitsFirst
+                  messages={m}
+                />
                 <button
                   type="submit"
                   disabled={busy}

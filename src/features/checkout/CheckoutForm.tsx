@@ -7,6 +7,7 @@ import { useHydrated } from '../../ui/use-hydrated.ts';
 import { formatPrice, majorUnits } from '../../lib/format.ts';
 import { AUTO_TOP_UP } from '../../config/auto-top-ups.ts';
 import { consentText, typedMinor } from '../auto-top-ups/consent.ts';
+import LimitsAndConsent, { type TypedLimits } from '../auto-top-ups/LimitsAndConsent.tsx';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';
 import { createCart, createOrder } from '../../shop-client/shop.ts';
@@ -81,7 +82,11 @@ export default function CheckoutForm({
   // Optional, a new eSIM only: the day after it, an eSIM still offline gets the get-connected checklist.
   const [tripStartsOn, setTripStartsOn] = useState('');
   // Automatic top-ups (issue 49): unticked; at most twice, and twice the plan's price a month, until changed.
-  const [auto, setAuto] = useState({ on: false, maxCount: String(AUTO_TOP_UP.defaultMaxCount), cap: String(majorUnits(price) * 2) });
+  const [auto, setAuto] = useState<TypedLimits>({
+    agreed: false,
+    maxCount: String(AUTO_TOP_UP.defaultMaxCount),
+    cap: String(majorUnits(price) * 2),
+  });
   // An exchange started in My eSIMs (a new eSIM only): the unused eSIM this plan replaces.
   const [exchange, setExchange] = useState<ExchangeIntent>();
   useEffect(() => {
@@ -159,7 +164,7 @@ export default function CheckoutForm({
     }
     if (cart && !cart.ready()) return;
     const offerAuto = autoTopUpOffered && !topUpOf && !cart;
-    const autoTopUp = offerAuto && auto.on ? autoChoice() : undefined;
+    const autoTopUp = offerAuto && auto.agreed ? autoChoice() : undefined;
     if (autoTopUp === null) return setFailure(m.autoTopUp.capInvalid);
     inFlight.current = true;
     setBusy(true);
@@ -264,56 +269,15 @@ export default function CheckoutForm({
       )}
       {autoTopUpOffered && !topUpOf && !cart && (
         <div className="space-y-3 rounded-2xl border border-line p-4" data-checkout-auto-top-up>
-          <div className="flex items-start gap-2">
-            <input
-              id="auto-top-up"
-              type="checkbox"
-              checked={auto.on}
-              onChange={(event) => setAuto({ ...auto, on: event.target.checked })}
-              aria-describedby="auto-top-up-consent"
-              className="mt-1 h-5 w-5"
-            />
-            <div>
-              <label htmlFor="auto-top-up" className="font-semibold">
-                {m.autoTopUp.agree}
-              </label>
-              <p id="auto-top-up-consent" className="text-sm text-ink-muted" data-consent-text>
-                {autoConsent}
-              </p>
-            </div>
-          </div>
-          {auto.on && (
-            <div className="flex flex-wrap gap-4 text-sm">
-              <div>
-                <label htmlFor="auto-top-up-count" className="block font-medium">
-                  {m.autoTopUp.maxCount}
-                </label>
-                <input
-                  id="auto-top-up-count"
-                  type="number"
-                  min={1}
-                  max={AUTO_TOP_UP.maxCount}
-                  value={auto.maxCount}
-                  onChange={(event) => setAuto({ ...auto, maxCount: event.target.value })}
-                  className="mt-1 w-24 rounded-xl border border-line bg-surface px-3 py-2"
-                />
-              </div>
-              <div>
-                <label htmlFor="auto-top-up-cap" className="block font-medium">
-                  {fill(m.autoTopUp.monthlyCap, { currency: price.currency })}
-                </label>
-                <input
-                  id="auto-top-up-cap"
-                  type="text"
-                  inputMode="decimal"
-                  dir="ltr"
-                  value={auto.cap}
-                  onChange={(event) => setAuto({ ...auto, cap: event.target.value })}
-                  className="mt-1 w-32 rounded-xl border border-line bg-surface px-3 py-2"
-                />
-              </div>
-            </div>
-          )}
+          <LimitsAndConsent
+            id="auto-top-up"
+            currency={price.currency}
+            limits={auto}
+            onChange={setAuto}
+            consent={autoConsent}
+            limitsFirst={false}
+            messages={m.autoTopUp}
+          />
         </div>
       )}
       <fieldset className="space-y-4 rounded-2xl border border-line p-5">
