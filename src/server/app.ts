@@ -7,7 +7,7 @@ import { catalogueRoutes } from '../catalogue/routes.ts';
 import type { Snapshot } from '../catalogue/schema.ts';
 import { accountRoutes } from './account/routes.ts';
 import { autoTopUpRoutes, savedCardRoutes } from './auto-top-ups/routes.ts';
-import type { CheckoutAutoTopUps } from './auto-top-ups/checkout.ts';
+import type { CheckoutAutoTopUps } from './orders/place-order.ts';
 import type { Alerts } from './alerts/alerts.types.ts';
 import type { AlertPreferenceStore } from './alerts/preferences.types.ts';
 import { alertPreferenceRoutes, alertUnsubscribeRoutes } from './alerts/routes.ts';

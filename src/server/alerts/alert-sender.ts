@@ -3,7 +3,6 @@ import { ALERT_RETRY_FIRST_WAIT_MS, ALERT_SEND_ATTEMPTS, ALERT_SENDS_AT_ONCE } f
 import { ALERT_CHANNELS, ALERT_KIND_CHANNELS, type AlertChannel, type AlertKind } from '../../contract/shop-api.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { localizePath } from '../../i18n/paths.ts';
-import type { AutoTopUps } from '../auto-top-ups/auto-top-ups.ts';
 import type { Db } from '../db/db.types.ts';
 import type { EsimKey, EsimRow, EsimStore } from '../esims/store.types.ts';
 import { topUpSupported } from '../esims/view.ts';
@@ -41,8 +40,8 @@ export interface AlertSenderOptions {
   dataKindOf?: (planId: string) => DataKind['kind'] | undefined;
   /** How long a failed send waits for the reconcile job, doubled after each further failure (tests make it short). */
   retryFirstWaitMs?: number;
-  /** The automatic top-ups (issue 49): each check tells them the eSIM's usage, which may make one due. */
-  autoTopUps?: Pick<AutoTopUps, 'crossed'>;
+  /** The automatic top-ups (issue 49, auto-top-ups/): each check tells them the eSIM's usage, which may make one due. */
+  autoTopUps?: { crossed(order: OrderRow, esim: EsimRow, dataKind: DataKind['kind']): Promise<void> };
 }
 
 export const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -1,9 +1,8 @@
 import type { DataKind } from '../../catalogue/schema.ts';
 import type { EsimRow } from '../esims/store.types.ts';
-import { LeaseLost } from '../fulfilment/lease.ts';
 import * as jobs from '../jobs/queue.ts';
 import type { OrderRow } from '../orders/store.types.ts';
-import { createChargeJob, fencedWrites, type ChargeJobDeps } from './charge-job.ts';
+import { ClaimLost, createChargeJob, fencedWrites, type ChargeJobDeps } from './charge-job.ts';
 import { crossingOf } from './crossing.ts';
 import { autoTopUpJobKey, markCrossing, settingOf } from './store.ts';
 
@@ -32,7 +31,7 @@ export function createAutoTopUps(deps: ChargeJobDeps & { retryDelaysMs?: readonl
     try {
       next = await job.step(claimed.key, claimed.attempts, fencedWrites(db, claimed));
     } catch (error) {
-      if (error instanceof LeaseLost) return;
+      if (error instanceof ClaimLost) return;
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       console.error('auto top-ups: will try again', claimed.key, text);
       next = { kind: 'retry', error: text, delaysMs: deps.retryDelaysMs ?? RETRY_DELAYS_MS };

@@ -9,7 +9,6 @@ import type { Db, Queryable } from '../db/db.types.ts';
 import type { EsimStore } from '../esims/store.types.ts';
 import type { OrderRunner } from '../esims/services.types.ts';
 import type { DestinationOf } from '../esims/view.ts';
-import { LeaseLost } from '../fulfilment/lease.ts';
 import * as jobs from '../jobs/queue.ts';
 import { productName } from '../orders/place-order.ts';
 import { createOrderStore, insertOrder } from '../orders/store.ts';
@@ -199,6 +198,14 @@ export function createChargeJob(deps: ChargeJobDeps) {
   return { step };
 }
 
+/** Another worker holds the job now: this one stops without writing anything more. */
+export class ClaimLost extends Error {
+  constructor(key: string) {
+    super(`${key}: another worker holds it now`);
+    this.name = 'ClaimLost';
+  }
+}
+
 /** A write under the job's claim: it runs only while the claim is still this worker's. */
 export type Fenced = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
 
@@ -206,7 +213,7 @@ export type Fenced = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
 export function fencedWrites(db: Db, job: jobs.JobRow): Fenced {
   return (work) =>
     db.transaction(async (tx) => {
-      if ((await jobs.currentLease(tx, job.id, true)) !== job.lease) throw new LeaseLost(job.key);
+      if ((await jobs.currentLease(tx, job.id, true)) !== job.lease) throw new ClaimLost(job.key);
       return work(tx);
     });
 }

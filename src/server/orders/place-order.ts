@@ -14,14 +14,28 @@ import { choosePartner } from './partner-choice.ts';
 import type { Partners } from '../partner/registry.types.ts';
 import type { CheckoutExpiry } from '../payments/checkout-expiry.types.ts';
 import { createCheckoutSession } from '../payments/stripe.ts';
-import type { CheckoutAutoTopUps } from '../auto-top-ups/checkout.ts';
 import { esimOfTravellerToken } from '../travellers/links.ts';
 import { priceIn } from '../../pricing/price-in.ts';
 import { soldPlan, type SellablePlan } from './plans.ts';
 import type { SalesPauseCache } from './sales-pause.types.ts';
 import { OPEN_ORDER_LIFETIME_MS } from './store.ts';
-import type { OrderStore, OrderWithPayment, SoldPlan } from './store.types.ts';
+import type { OrderRow, OrderStore, OrderWithPayment, SoldPlan } from './store.types.ts';
 import { isTopUpId, soldTopUp, topUpsOf, type NoTopUps } from './top-ups.ts';
+
+/** Automatic top-ups as checkout turns them on (issue 49, auto-top-ups/checkout.ts): the card saved by the payment itself. */
+export interface CheckoutAutoTopUps {
+  /** The buyer's Customer at Stripe (made the first time): the payment page saves the card on it. */
+  customerFor(caller: { uid: string; email: string | null }): Promise<string>;
+  /**
+   * The consent ticked for the order's eSIM (its id is the order's), in the page's words: the
+   * cheapest top-up offered then, within the limits. Unticked on the same open order, taken back.
+   */
+  record(
+    order: Pick<OrderRow, 'id' | 'uid' | 'currency'>,
+    lang: Locale,
+    choice: NonNullable<CreateOrderRequest['autoTopUp']> | undefined,
+  ): Promise<void>;
+}
 
 /** What one order sells, priced now: a catalogue plan or one of the partner's top-ups of an eSIM. */
 interface Sale {
