@@ -12,7 +12,7 @@ import {
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import Notice from '../../ui/Notice.tsx';
 import SubmitButton from '../../ui/SubmitButton.tsx';
-import { topUpText } from './consent.ts';
+import { topUpText } from '../../lib/auto-top-up-consent.ts';
 import type { AutoTopUpLinkMessages } from './messages.ts';
 
 interface Props {

@@ -8,7 +8,7 @@ import { shopErrorText } from '../../shop-client/shop-error-text.ts';
 import { cardSaved, getAutoTopUps, removeCard, saveAutoTopUps, saveCard, turnOffAutoTopUps } from '../../shop-client/auto-top-ups.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import Notice from '../../ui/Notice.tsx';
-import { consentText, topUpText, typedMinor } from './consent.ts';
+import { consentText, topUpText, typedMinor } from '../../lib/auto-top-up-consent.ts';
 import LimitsAndConsent, { type TypedLimits } from './LimitsAndConsent.tsx';
 import type { AutoTopUpMessages } from './messages.ts';
 

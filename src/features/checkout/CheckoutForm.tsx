@@ -6,7 +6,7 @@ import ErrorBox from '../../ui/ErrorBox.tsx';
 import { useHydrated } from '../../ui/use-hydrated.ts';
 import { formatPrice, majorUnits } from '../../lib/format.ts';
 import { AUTO_TOP_UP } from '../../config/auto-top-ups.ts';
-import { consentText, typedMinor } from '../auto-top-ups/consent.ts';
+import { consentText, typedMinor } from '../../lib/auto-top-up-consent.ts';
 import LimitsAndConsent, { type TypedLimits } from '../auto-top-ups/LimitsAndConsent.tsx';
 import { ShopError, type ShopErrorKind } from '../../shop-client/shop-client.ts';
 import { tooManyRequestsText } from '../../shop-client/shop-error-text.ts';

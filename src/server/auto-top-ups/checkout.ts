@@ -1,17 +1,16 @@
 import type Stripe from 'stripe';
-import { consentText } from '../../features/auto-top-ups/consent.ts';
+import { consentText } from '../../lib/auto-top-up-consent.ts';
 import type { Db } from '../db/db.types.ts';
 import { esimsTemplates } from '../mail/translations.ts';
 import type { CheckoutAutoTopUps } from '../orders/place-order.ts';
 import { customerOf } from './saved-card.ts';
-import { saveSetting, turnOff } from './store.ts';
+import { saveSetting } from './store.ts';
 
 export function checkoutAutoTopUps(db: Db, stripe: Stripe): CheckoutAutoTopUps {
   return {
     customerFor: async (caller) => (await customerOf(db, stripe, caller)).stripe_customer_id,
     record: (order, lang, choice) =>
       db.transaction(async (tx) => {
-        if (!choice) return void (await turnOff(tx, order.id, 'buyer at checkout', 'not ticked at checkout'));
         const cap = { amountMinor: choice.monthlyCapMinor, currency: order.currency };
         await saveSetting(
           tx,

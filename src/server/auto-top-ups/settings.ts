@@ -3,7 +3,7 @@ import type { AutoTopUpRequest, AutoTopUpView, TopUpPlans } from '../../contract
 import type { PerEuro } from '../../pricing/exchange-rates.ts';
 import type { Db } from '../db/db.types.ts';
 import type { OwnedEsim } from '../esims/store.types.ts';
-import { consentText } from '../../features/auto-top-ups/consent.ts';
+import { consentText } from '../../lib/auto-top-up-consent.ts';
 import { esimsTemplates } from '../mail/translations.ts';
 import { orderNumber } from '../orders/store.ts';
 import type { OrderRow } from '../orders/store.types.ts';

@@ -26,14 +26,11 @@ import { isTopUpId, soldTopUp, topUpsOf, type NoTopUps } from './top-ups.ts';
 export interface CheckoutAutoTopUps {
   /** The buyer's Customer at Stripe (made the first time): the payment page saves the card on it. */
   customerFor(caller: { uid: string; email: string | null }): Promise<string>;
-  /**
-   * The consent ticked for the order's eSIM (its id is the order's), in the page's words: the
-   * cheapest top-up offered then, within the limits. Unticked on the same open order, taken back.
-   */
+  /** The consent ticked for the order's eSIM (its id is the order's), in the page's words: the cheapest top-up offered then, within the limits. */
   record(
     order: Pick<OrderRow, 'id' | 'uid' | 'currency'>,
     lang: Locale,
-    choice: NonNullable<CreateOrderRequest['autoTopUp']> | undefined,
+    choice: NonNullable<CreateOrderRequest['autoTopUp']>,
   ): Promise<void>;
 }
 
@@ -214,7 +211,8 @@ export async function placeOrder(
 
   let withCheckout = order;
   let paymentProviderMs = 0;
-  if (!request.topUpOf) await deps.checkoutAutoTopUps.record(order, request.lang, request.autoTopUp);
+  // The automatic top-ups ticked: the consent on the order's eSIM (an order without the tick makes no write).
+  if (request.autoTopUp && !request.topUpOf) await deps.checkoutAutoTopUps.record(order, request.lang, request.autoTopUp);
   if (!order.checkout_url) {
     const asked = performance.now();
     try {

@@ -1,8 +1,8 @@
-import type { Price } from '../../catalogue/schema.ts';
-import type { TopUpPlan } from '../../contract/shop-api.ts';
-import { fill } from '../../i18n/fill.ts';
-import type { Locale } from '../../i18n/locales.ts';
-import { formatDataAmount, formatPrice, formatValidity, majorUnits } from '../../lib/format.ts';
+import type { Price } from '../catalogue/schema.ts';
+import type { TopUpPlan } from '../contract/shop-api.ts';
+import { fill } from '../i18n/fill.ts';
+import type { Locale } from '../i18n/locales.ts';
+import { formatDataAmount, formatPrice, formatValidity, majorUnits } from './format.ts';
 
 /** The consent's templates (locales/<lang>/esims.json autoTopUp). */
 export interface ConsentTemplates {
