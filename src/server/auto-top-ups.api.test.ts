@@ -270,6 +270,38 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     expect(refused.status).toBe(409);
   });
 
+  it('changing the tick on the checkout page opens a new order: unticked, the payment saves no card and no consent is kept', async () => {
+    const buyer = await signUp();
+    const token = buyer.idToken;
+    const place = async (autoTopUp?: { maxCount: number; monthlyCapMinor: number }) => {
+      const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN, autoTopUp && { autoTopUp })) });
+      const placed = CreateOrderResponse.parse(await response.json());
+      const session = await bed.stripe.checkout.sessions.retrieve(new URL(placed.checkoutUrl).pathname.split('/').pop()!);
+      return { ...placed, session };
+    };
+    const limits = { maxCount: 1, monthlyCapMinor: PLAN.price.amountMinor };
+    const plain = await place();
+    const ticked = await place(limits);
+    expect(ticked.order.id).not.toBe(plain.order.id);
+    expect(ticked.session.customer).toBe(await customerOf(buyer.uid));
+    // Pressed again, ticked as before: the same order and payment page.
+    expect((await place(limits)).order.id).toBe(ticked.order.id);
+    const unticked = await place();
+    expect(unticked.order.id).not.toBe(ticked.order.id);
+    expect(unticked.session.customer).toBeNull();
+    // The ticked order's payment page is closed: it cannot be paid any more.
+    await waitFor(
+      () => bed.stripe.checkout.sessions.retrieve(ticked.session.id),
+      (session) => session.status === 'expired',
+    );
+    expect((await readOrder(token, ticked.order.id)).state).toBe('cancelled');
+
+    expect((await payOnStandIn(unticked.checkoutUrl, CARDS.pays)).status).toBe(303);
+    await untilDelivered(() => readOrder(token, unticked.order.id));
+    expect(await json(await call('/me/card', { token }), (b) => SavedCardAnswer.parse(b))).toEqual({ card: null });
+    expect((await view(token, unticked.order.id)).setting).toBeNull();
+  });
+
   it('one crossing seen by three instances at once and again after a restart makes one charge; the buyer’s limit of one stops the next and they are told', async () => {
     const { buyer, esimId } = await buyerWithEsim();
     const token = buyer.idToken;

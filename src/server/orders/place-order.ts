@@ -199,6 +199,7 @@ export async function placeOrder(
     // A top-up's eSIM is already where it is going.
     tripStartsOn: request.topUpOf ? null : (request.tripStartsOn ?? null),
     exchangeOf,
+    savesCard: Boolean(request.autoTopUp),
   };
   const opened = request.topUpOf
     ? await store.openOrder(newOrder)

@@ -73,9 +73,16 @@ const NEW_ORDER_BESIDE = [
   `trip AS (INSERT INTO order_travellers (order_id, trip_starts_on) SELECT id, $17::text FROM created WHERE $17::text IS NOT NULL)`,
   `exchange AS (INSERT INTO order_links (order_id, link, of_order_id) SELECT id, 'exchange', $18::uuid FROM created WHERE $18::uuid IS NOT NULL)`,
 ];
-/** An open order as openOrder compares it: the sale, its payment page, its trip's start and the eSIM it exchanges. */
-type OpenOrderRow = OrderWithCheckout & { trip_starts_on: string | null; exchange_of: string | null };
-const OPEN_ORDER = `SELECT o.*, ${CHECKOUT_COLUMNS}, t.trip_starts_on, x.of_order_id AS exchange_of
+/**
+ * Whether an open order's payment saves the card: automatic top-ups were ticked at checkout (issue
+ * 49; their consent is on the order's eSIM-to-be). Its payment page differs (a Customer, the card
+ * kept for later), so a changed tick opens a new order as a changed price does.
+ */
+const SAVES_CARD = `EXISTS (SELECT 1 FROM auto_top_up_settings a WHERE a.esim_order_id = o.id AND a.enabled) AS saves_card`;
+/** An open order as openOrder compares it: the sale, its payment page, its trip's start, the eSIM it exchanges, the card it saves. */
+type OpenOrderRow = OrderWithCheckout & { trip_starts_on: string | null; exchange_of: string | null; saves_card: boolean };
+type OpenOrderCompared = OrderWithCheckout & { saves_card: boolean };
+const OPEN_ORDER = `SELECT o.*, ${CHECKOUT_COLUMNS}, t.trip_starts_on, x.of_order_id AS exchange_of, ${SAVES_CARD}
   FROM orders o ${CHECKOUT_JOIN}
   LEFT JOIN order_travellers t ON t.order_id = o.id
   LEFT JOIN order_links x ON x.order_id = o.id AND x.link = 'exchange'`;
@@ -224,7 +231,7 @@ function orderOpener(db: Db): OrderStore['openOrder'] {
        SELECT found.*, counted.limit_wait_ms FROM (SELECT ${counted.waitMs} AS limit_wait_ms) counted
        LEFT JOIN (
          SELECT *, NULL::text AS checkout_session_id, NULL::text AS checkout_url, $17::text AS trip_starts_on,
-           $18::uuid AS exchange_of, true AS created FROM created
+           $18::uuid AS exchange_of, false AS saves_card, true AS created FROM created
          UNION ALL SELECT *, false AS created FROM open
        ) found
          ON counted.limit_wait_ms IS NULL`,
@@ -236,9 +243,12 @@ function orderOpener(db: Db): OrderStore['openOrder'] {
     const found = row.id ? (row as OpenOrderRow & { created: boolean }) : undefined;
     if (found?.created) return { order: found, created: true, closedCheckouts: [] };
     const stale = (open: OrderWithCheckout) => now.getTime() - open.created_at.getTime() > OPEN_ORDER_LIFETIME_MS;
-    // Another price, or the same plan bought for another purpose (a new eSIM, a top-up of another one).
-    const repriced = (open: OrderWithCheckout) =>
-      open.amount_minor !== order.price.amountMinor || open.currency !== order.price.currency || open.top_up_of !== order.topUpOf;
+    // Another price, the same plan bought for another purpose (a new eSIM, a top-up of another one), or the tick changed.
+    const repriced = (open: OpenOrderCompared) =>
+      open.amount_minor !== order.price.amountMinor ||
+      open.currency !== order.price.currency ||
+      open.top_up_of !== order.topUpOf ||
+      open.saves_card !== Boolean(order.savesCard);
     if (found && !stale(found) && !repriced(found)) {
       // The same order asked again with another trip start or exchange (changed on the checkout page): the latest is kept.
       if (found.trip_starts_on !== order.tripStartsOn || found.exchange_of !== order.exchangeOf) {
@@ -262,14 +272,15 @@ function orderOpener(db: Db): OrderStore['openOrder'] {
 
     return db.transaction(async (tx) => {
       // Another request of the same buyer opened it meanwhile, or the open one must close first.
-      const [open] = await tx.query<OrderWithCheckout>(
-        `SELECT o.*, ${CHECKOUT_COLUMNS} FROM orders o ${CHECKOUT_JOIN}
+      const [open] = await tx.query<OpenOrderCompared>(
+        `SELECT o.*, ${CHECKOUT_COLUMNS}, ${SAVES_CARD} FROM orders o ${CHECKOUT_JOIN}
          WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL FOR UPDATE OF o`,
         [order.uid, order.plan.id],
       );
       if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
       if (open) {
-        const cause = stale(open) ? 'checkout_timed_out' : open.top_up_of === order.topUpOf ? 'price_changed' : 'replaced';
+        const samePrice = open.amount_minor === order.price.amountMinor && open.currency === order.price.currency;
+        const cause = stale(open) ? 'checkout_timed_out' : samePrice ? 'replaced' : 'price_changed';
         await moveOrder(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
         await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
       }

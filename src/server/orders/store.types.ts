@@ -83,6 +83,8 @@ export interface NewOrder {
   topUpOf: string | null;
   /** An automatic top-up (kind 'auto', issue 49), charged on the saved card. */
   automatic?: boolean;
+  /** Automatic top-ups ticked at checkout: the payment saves the card (a changed tick opens a new order). */
+  savesCard?: boolean;
   /** The day the buyer's trip starts (YYYY-MM-DD), if they said. */
   tripStartsOn: string | null;
   /** The buyer's unused eSIM (its order) this new eSIM exchanges; null: no exchange. */
