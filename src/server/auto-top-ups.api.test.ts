@@ -274,7 +274,11 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     const buyer = await signUp();
     const token = buyer.idToken;
     const place = async (autoTopUp?: { maxCount: number; monthlyCapMinor: number }) => {
-      const response = await call('/orders', { method: 'POST', token, body: JSON.stringify(orderRequest(PLAN, autoTopUp && { autoTopUp })) });
+      const response = await call('/orders', {
+        method: 'POST',
+        token,
+        body: JSON.stringify(orderRequest(PLAN, autoTopUp && { autoTopUp })),
+      });
       const placed = CreateOrderResponse.parse(await response.json());
       const session = await bed.stripe.checkout.sessions.retrieve(new URL(placed.checkoutUrl).pathname.split('/').pop()!);
       return { ...placed, session };
