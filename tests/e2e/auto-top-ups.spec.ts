@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { LOCAL_API_BASE_URL } from '../../src/config/env.ts';
-import { AutoTopUpView, type AutoTopUpRequest, type OrderList } from '../../src/contract/shop-api.ts';
+import { AutoTopUpView, SavedCardAnswer, type AutoTopUpRequest, type OrderList } from '../../src/contract/shop-api.ts';
 import type { Locale } from '../../src/i18n/locales.ts';
 import { localizePath } from '../../src/i18n/paths.ts';
 import { createAccount, uniqueEmail } from './auth-support.ts';
@@ -24,6 +24,31 @@ async function installedEsimOnMyEsims(page: Page, lang: Locale) {
   const card = page.locator(`[data-esim="${bought.order}"]`);
   await expect(card).toHaveAttribute('data-status', 'active', { timeout: 20_000 });
   return { ...bought, card };
+}
+
+/** The shop API as the buyer, with their ID token, as the pages call it. */
+function buyerApi(idToken: string) {
+  return (path: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${LOCAL_API_BASE_URL}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { Authorization: `Bearer ${idToken}`, 'Content-Type': 'application/json' },
+      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+    });
+}
+
+/**
+ * `card` saved as the page saves one: Stripe's page (the stand-in's, posted over HTTP as the
+ * browser posts it) and back; then the eSIM's automatic top-ups on, twice at most.
+ */
+async function savedCardAndAutoTopUpsOn(api: ReturnType<typeof buyerApi>, lang: Locale, order: string, card: string) {
+  const { url } = (await (await api('/me/card', { method: 'POST', body: { lang, esimId: order } })).json()) as { url: string };
+  const saved = await fetch(url, { method: 'POST', body: new URLSearchParams({ action: 'save', card }), redirect: 'manual' });
+  const sessionId = new URL(saved.headers.get('location')!).searchParams.get('card_saved');
+  expect((await api('/me/card/saved', { method: 'POST', body: { sessionId } })).status).toBe(200);
+  await expect.poll(async () => (await api(`/auto-top-ups/esims/${order}?lang=${lang}`)).status, { timeout: 20_000 }).toBe(200);
+  const view = AutoTopUpView.parse(await (await api(`/auto-top-ups/esims/${order}?lang=${lang}`)).json());
+  const request: AutoTopUpRequest = { packageId: null, maxCount: 2, monthlyCapMinor: view.offers[0]!.price.amountMinor * 2, lang };
+  expect((await api(`/auto-top-ups/esims/${order}`, { method: 'PUT', body: request })).status).toBe(200);
 }
 
 for (const lang of ['en', 'de', 'ar'] as const) {
@@ -77,25 +102,9 @@ for (const lang of ['ar', 'de'] as const) {
     test.setTimeout(150_000);
     const { order, email, idToken } = await deliveredEsimAt(page, lang);
     await partnerControl('install', { transactionId: order });
-    const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
-      fetch(`${LOCAL_API_BASE_URL}${path}`, {
-        method: init.method ?? 'GET',
-        headers: { Authorization: `Bearer ${idToken}`, 'Content-Type': 'application/json' },
-        ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-      });
+    const api = buyerApi(idToken);
     // A card that always asks for authentication, saved as the page saves one, and automatic top-ups on.
-    const { url } = (await (await api('/me/card', { method: 'POST', body: { lang, esimId: order } })).json()) as { url: string };
-    const saved = await fetch(url, {
-      method: 'POST',
-      body: new URLSearchParams({ action: 'save', card: '4000002760003184' }),
-      redirect: 'manual',
-    });
-    const sessionId = new URL(saved.headers.get('location')!).searchParams.get('card_saved');
-    expect((await api('/me/card/saved', { method: 'POST', body: { sessionId } })).status).toBe(200);
-    await expect.poll(async () => (await api(`/auto-top-ups/esims/${order}?lang=${lang}`)).status, { timeout: 20_000 }).toBe(200);
-    const view = AutoTopUpView.parse(await (await api(`/auto-top-ups/esims/${order}?lang=${lang}`)).json());
-    const request: AutoTopUpRequest = { packageId: null, maxCount: 2, monthlyCapMinor: view.offers[0]!.price.amountMinor * 2, lang };
-    expect((await api(`/auto-top-ups/esims/${order}`, { method: 'PUT', body: request })).status).toBe(200);
+    await savedCardAndAutoTopUpsOn(api, lang, order, '4000002760003184');
 
     // 95 % used: the bank asks for authentication, so nothing is charged, and the e-mail brings the link.
     await partnerControl('usage', { transactionId: order, usedBytes: Math.ceil(0.95 * GIB) });
@@ -135,6 +144,71 @@ for (const lang of ['ar', 'de'] as const) {
     await expect(page.getByRole('status')).toContainText(m.off.done.split('{{')[0]!);
     const after = AutoTopUpView.parse(await (await api(`/auto-top-ups/esims/${order}?lang=${lang}`)).json());
     expect(after.setting?.enabled).toBe(false);
+  });
+}
+
+for (const lang of ['en', 'ar'] as const) {
+  const m = messages(lang, 'esims').autoTopUp;
+  const profilePath = localizePath(lang, '/profile');
+  const myEsimsPath = localizePath(lang, '/my-esim');
+
+  test(`shows the saved card on the profile and removes it there, with the keyboard; automatic top-ups are then off (${lang})`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const { order, email, idToken } = await deliveredEsimAt(page, lang);
+    await partnerControl('install', { transactionId: order });
+    const api = buyerApi(idToken);
+    await savedCardAndAutoTopUpsOn(api, lang, order, '4242424242424242');
+    const { card: saved } = SavedCardAnswer.parse(await (await api('/me/card')).json());
+
+    await signedInAt(page, lang, profilePath, email);
+    await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
+    const section = page.locator('[data-profile-card="saved-card"]');
+    await expect(section.getByRole('heading', { level: 2 })).toHaveText(m.profileHeading);
+    const card = section.locator('[data-saved-card]');
+    await expect(card).toContainText(m.card.replace('{{brand}}', 'Visa').replace('{{last4}}', '4242'), { timeout: 15_000 });
+    const expiry = section.locator('[data-card-expiry]');
+    await expect(expiry).toContainText(m.cardExpires.split('{{')[0]!.trim());
+    await expect(expiry).toContainText(String(saved!.expYear));
+    await expect(expiry).toContainText(String(saved!.expMonth).padStart(2, '0'));
+    await expect(card).toContainText(m.profileUse);
+    await hydrated(page);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // With the keyboard: the notice takes the focus of the button that went with the card.
+    await section.locator('[data-remove-card]').focus();
+    await page.keyboard.press('Enter');
+    await expect(section.getByRole('status')).toHaveText(m.cardRemoved);
+    await expect(page.locator(':focus')).toContainText(m.cardRemoved);
+    await expect(card).toHaveCount(0);
+    expect(SavedCardAnswer.parse(await (await api('/me/card')).json()).card).toBeNull();
+
+    await page.reload();
+    await expect(section.locator('[data-no-card]')).toContainText(m.profileNoCard, { timeout: 15_000 });
+    await expect(card).toHaveCount(0);
+
+    // Every eSIM's automatic top-ups went off with the card.
+    await page.goto(myEsimsPath);
+    const esim = page.locator(`[data-esim="${order}"]`);
+    await expect(esim).toBeVisible({ timeout: 20_000 });
+    await hydrated(page);
+    const topUps = esim.locator('[data-auto-top-up]');
+    await topUps.locator('[data-auto-top-up-toggle]').click();
+    await expect(topUps.locator('[data-auto-top-up-toggle]')).toHaveText(m.state_off, { timeout: 15_000 });
+    await expect(topUps.locator('[data-auto-top-up-consent]')).toHaveCount(0);
+    await expect(topUps.locator('[data-no-card]')).toBeVisible();
+  });
+
+  test(`says on the profile that no card is saved, with the way to My eSIMs (${lang})`, async ({ page }) => {
+    await signedInAt(page, lang, profilePath);
+    await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
+    const section = page.locator('[data-profile-card="saved-card"]');
+    await expect(section.locator('[data-no-card]')).toContainText(m.profileNoCard, { timeout: 15_000 });
+    await expect(section.locator('[data-saved-card]')).toHaveCount(0);
+    await hydrated(page);
+    await section.getByRole('link', { name: m.myEsims }).click();
+    await expect(page).toHaveURL(myEsimsPath);
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { shopErrorMessages, type ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
+import { savedCardMessages, type SavedCardMessages } from '../auto-top-ups/messages.ts';
 import { AUTH_ERROR_KEYS } from '../auth/errors.ts';
 import { authNamespace, type AuthErrorMessages, type AuthNamespace } from '../auth/messages.ts';
 import type { NewPasswordValidationKey } from '../auth/validation.ts';
@@ -50,6 +51,8 @@ export interface ProfilePanelMessages extends AuthErrorMessages<'generic'> {
   checkout: ShopErrorMessages['checkout'];
   /** The alerts card, whole (issue 23). */
   alerts: AccountNamespace['alerts'];
+  /** The saved card's (issue 49; SavedCardCard.tsx), which shows its errors with `errors` and `checkout`. */
+  savedCard: SavedCardMessages;
 }
 type Panel = ProfilePanelMessages;
 
@@ -107,5 +110,6 @@ export function profilePanelMessages(locale: Locale): ProfilePanelMessages {
     validation: pickMessages(auth.validation, ['passwordRequired', 'passwordTooShort', 'passwordsMismatch']),
     errors: pickMessages(auth.errors, [...AUTH_ERROR_KEYS, 'generic']),
     checkout: shopErrorMessages(locale).checkout,
+    savedCard: savedCardMessages(locale),
   };
 }

@@ -5,12 +5,14 @@ import { fill } from '../../i18n/fill.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { formatDateTime, formatPrice, majorUnits } from '../../lib/format.ts';
 import { shopErrorText } from '../../shop-client/shop-error-text.ts';
-import { cardSaved, getAutoTopUps, removeCard, saveAutoTopUps, saveCard, turnOffAutoTopUps } from '../../shop-client/auto-top-ups.ts';
+import { getAutoTopUps, saveAutoTopUps, turnOffAutoTopUps } from '../../shop-client/auto-top-ups.ts';
+import { cardSaved, removeCard, saveCard } from '../../shop-client/saved-card.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import Notice from '../../ui/Notice.tsx';
 import { consentText, topUpText, typedMinor } from '../../lib/auto-top-up-consent.ts';
 import LimitsAndConsent, { type TypedLimits } from './LimitsAndConsent.tsx';
 import type { AutoTopUpMessages } from './messages.ts';
+import { savedCardText } from './saved-card-text.ts';
 
 interface Props {
   esimId: string;
@@ -192,7 +194,7 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
             )}
             {view.card ? (
               <p data-saved-card>
-                {fill(m.card, { brand: view.card.brand ?? '', last4: view.card.last4 ?? '' })}{' '}
+                {savedCardText(m.card, view.card)}{' '}
                 <button
                   type="button"
                   onClick={() => void dropCard()}
