@@ -59,7 +59,12 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     catalogue,
     siteUrl: SITE,
     allocationDelayMs: 200,
-    api: () => ({ alerts: { ...TEST_ALERTS, usageBatchMs: 100 }, pushServiceStandInOrigin: pushService.url }),
+    api: () => ({
+      alerts: { ...TEST_ALERTS, usageBatchMs: 100 },
+      pushServiceStandInOrigin: pushService.url,
+      // Usage unread for a minute is read again, at every run of the reconcile job.
+      reconcileTiming: { autoTopUpUsage: { everyMs: 0, maxAgeMs: 60_000 } },
+    }),
   });
   const { call } = bed;
   const json = async <T>(response: Response, parse: (body: unknown) => T, status = 200) => {
@@ -304,6 +309,39 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     await untilDelivered(() => readOrder(token, unticked.order.id));
     expect(await json(await call('/me/card', { token }), (b) => SavedCardAnswer.parse(b))).toEqual({ card: null });
     expect((await view(token, unticked.order.id)).setting).toBeNull();
+  });
+
+  it('a lost notification of 10 % left does not leave the eSIM to run out: the reconcile job reads its usage, and it is topped up once', async () => {
+    const { buyer, esimId } = await buyerWithEsim();
+    const token = buyer.idToken;
+    const offer = (await view(token, esimId)).offers[0]!;
+    await saveCard(token, esimId, CARDS.pays);
+    await turnOn(token, esimId, { packageId: offer.id, maxCount: 2, monthlyCapMinor: offer.price.amountMinor * 2 });
+
+    // The partner's DATA_USAGE notification reaches nobody (every instance was down).
+    bed.stand.partner.setWebhookUrl(undefined);
+    await useData(esimId, 0.95);
+    bed.stand.connect(`${bed.api.url}/api`);
+    await settled();
+    expect(await autoOrders(esimId)).toEqual([]);
+    // Read a minute ago: not yet due again.
+    await bed.handler.reconcile();
+    await settled();
+    expect(await autoOrders(esimId)).toEqual([]);
+
+    // Two minutes on, the job reads the eSIM's usage at the partner, and finds the crossing.
+    await bed.db.query(`UPDATE esims SET usage_checked_at = now() - interval '2 minutes' WHERE order_id = $1`, [esimId]);
+    await bed.handler.reconcile();
+    const [auto] = await waitFor(
+      () => autoOrders(esimId),
+      (orders) => orders[0]?.state === 'delivered',
+    );
+    expect(bed.stand.partner.topUpsApplied(auto!.id)).toBe(1);
+    // Topped up, it is below 90 % again: later runs charge nothing more.
+    await bed.db.query(`UPDATE esims SET usage_checked_at = now() - interval '2 minutes' WHERE order_id = $1`, [esimId]);
+    await bed.handler.reconcile();
+    await settled();
+    expect(await autoOrders(esimId)).toHaveLength(1);
   });
 
   it('one crossing seen by three instances at once and again after a restart makes one charge; the buyer’s limit of one stops the next and they are told', async () => {

@@ -65,6 +65,11 @@ export function createAlerts(options: AlertsOptions): Alerts {
   async function readHinted(): Promise<void> {
     const batches = [...hinted].map(([partner, tranNos]) => ({ partner, batch: [...tranNos] }));
     hinted.clear();
+    await readBatches(batches);
+  }
+
+  /** Each partner's eSIMs read (the adapter batches them), stored, then checked; what a partner did not answer is hinted again. */
+  async function readBatches(batches: { partner: string; batch: string[] }[]): Promise<void> {
     let failed: unknown;
     for (const { partner, batch } of batches) {
       let usages;
@@ -110,6 +115,11 @@ export function createAlerts(options: AlertsOptions): Alerts {
 
   return {
     usageHint,
+
+    readUsage(keys) {
+      const byPartner = Map.groupBy(keys, (key) => key.partner);
+      return readBatches([...byPartner].map(([partner, ofPartner]) => ({ partner, batch: ofPartner.map((key) => key.esim_tran_no) })));
+    },
 
     check,
 

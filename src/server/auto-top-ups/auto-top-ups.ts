@@ -1,10 +1,10 @@
 import type { DataKind } from '../../catalogue/schema.ts';
-import type { EsimRow } from '../esims/store.types.ts';
+import type { EsimKey, EsimRow } from '../esims/store.types.ts';
 import * as jobs from '../jobs/queue.ts';
 import type { OrderRow } from '../orders/store.types.ts';
 import { ClaimLost, createChargeJob, fencedWrites, type ChargeJobDeps } from './charge-job.ts';
 import { crossingOf } from './crossing.ts';
-import { autoTopUpJobKey, markCrossing, settingOf } from './store.ts';
+import { autoTopUpJobKey, markCrossing, settingOf, unreadWatched } from './store.ts';
 
 /** The automatic top-ups (issue 49): what the alerts, the reconcile job and the routes call. */
 export interface AutoTopUps {
@@ -12,6 +12,8 @@ export interface AutoTopUps {
   crossed(order: OrderRow, esim: EsimRow, dataKind: DataKind['kind']): Promise<void>;
   /** The reconcile job's part: the automatic top-ups that are due (a restart's, a retry's); answers how many ran. */
   runDue(limit?: number): Promise<number>;
+  /** The reconcile job's part: eSIMs they are on for whose usage nobody read for `maxAgeMs` (store.unreadWatched), at most 20. */
+  unreadWatched(maxAgeMs: number): Promise<EsimKey[]>;
   /** Waits for the runs under way (a server stopping, a test). */
   settled(): Promise<void>;
 }
@@ -76,6 +78,8 @@ export function createAutoTopUps(deps: ChargeJobDeps & { retryDelaysMs?: readonl
       }
       return count;
     },
+
+    unreadWatched: (maxAgeMs) => unreadWatched(db, maxAgeMs, 20),
 
     async settled() {
       while (running.size > 0) await Promise.all(running);

@@ -87,6 +87,30 @@ describe.each(databaseDrivers())('automatic top-ups stored on $name', (driver) =
     ]);
   });
 
+  it('finds the eSIMs they are on for whose usage nobody read for a while and whose round has no crossing yet, the oldest first', async () => {
+    const esim = async (status: string, readMinutesAgo: number | null, on = true) => {
+      const id = await order();
+      await db.query(
+        `INSERT INTO esims (partner, esim_tran_no, order_id, iccid, activation_code, smdp_address, matching_id, status, total_bytes, validity_days,
+           usage_checked_at)
+         VALUES ('esim-access', $1, $2, '89', 'LPA:1$s$m', 's', 'm', $3, 1000, 7, now() - make_interval(mins => $4::integer))`,
+        [`T${id}`, id, status, readMinutesAgo],
+      );
+      await db.transaction((tx) => store.saveSetting(tx, setting(id), 'buyer'));
+      if (!on) await db.transaction((tx) => store.turnOff(tx, id, 'buyer', 'test'));
+      return id;
+    };
+    const stale = await esim('active', 30);
+    const staler = await esim('used_up', 60);
+    const fresh = await esim('active', 1);
+    const off = await esim('active', 60, false);
+    const ready = await esim('ready', 60);
+    const crossed = await esim('active', 90);
+    await db.transaction((tx) => store.markCrossing(tx, crossed, 'data:0'));
+    const found = (await store.unreadWatched(db, 10 * 60_000, 100)).map((e) => e.esim_tran_no.slice(1));
+    expect(found.filter((id) => [stale, staler, fresh, off, ready, crossed].includes(id))).toEqual([staler, stale]);
+  });
+
   it('records an off-session charge once per payment intent, with no Checkout Session', async () => {
     const auto = await order({ kind: 'auto', topUpOf: await order(), state: 'pending_payment' });
     const insert = () =>

@@ -114,6 +114,25 @@ export async function markCrossing(tx: Queryable, esimOrderId: string, crossing:
   return true;
 }
 
+/**
+ * eSIMs whose automatic top-ups are on and whose usage nobody read for `maxAgeMs`, with no crossing
+ * in their data round yet (the oldest read first): the partner's notification of 10 % left may have
+ * been lost (no instance up, or the one that got it stopped before reading), so they are read again.
+ */
+export async function unreadWatched(db: Queryable, maxAgeMs: number, limit: number): Promise<{ partner: string; esim_tran_no: string }[]> {
+  return db.query(
+    `SELECT e.partner, e.esim_tran_no FROM auto_top_up_settings s
+     JOIN orders o ON o.id = s.esim_order_id AND o.state = 'delivered'
+     JOIN esims e ON e.order_id = s.esim_order_id
+     WHERE s.enabled AND e.status IN ('active', 'used_up')
+       AND (e.usage_checked_at IS NULL OR e.usage_checked_at < now() - make_interval(secs => $1::double precision / 1000))
+       AND NOT EXISTS (SELECT 1 FROM auto_top_ups a WHERE a.esim_order_id = s.esim_order_id AND a.crossing = 'data:' || e.data_round)
+     ORDER BY e.usage_checked_at NULLS FIRST
+     LIMIT $2`,
+    [maxAgeMs, limit],
+  );
+}
+
 export async function autoTopUpOf(db: Queryable, esimOrderId: string, crossing: string): Promise<AutoTopUpRow | undefined> {
   const [row] = await db.query<AutoTopUpRow>('SELECT * FROM auto_top_ups WHERE esim_order_id = $1 AND crossing = $2', [
     esimOrderId,

@@ -14,6 +14,7 @@ import { syncCheckouts } from '../webhooks/checkout-sync.ts';
 import { sendDueSupportEmails } from '../support/outbox.ts';
 import { refundMismatches } from '../payments/mismatches.ts';
 import { runDueSweeps, type Sweep } from '../jobs/periodic.ts';
+import { AUTO_TOP_UP } from '../../config/auto-top-ups.ts';
 import { PARTNER_ORPHANS } from '../../config/constants.ts';
 import { releasePartnerOrphans } from './partner-orphans.ts';
 import { settleRefundedOrderWrites } from './refunded-order-writes.ts';
@@ -34,9 +35,9 @@ export function createReconcileJob(deps: {
   store: OrderStore;
   fulfilment: Fulfilment;
   checkouts: CheckoutExpiry;
-  alerts: Pick<Alerts, 'sweep'>;
+  alerts: Pick<Alerts, 'sweep' | 'readUsage'>;
   /** Automatic top-ups whose job is due (a restart's, a retry's). */
-  autoTopUps: Pick<AutoTopUps, 'runDue'>;
+  autoTopUps: Pick<AutoTopUps, 'runDue' | 'unreadWatched'>;
   /** The provider's low-balance e-mail: the mailer, and where it goes (none: only the log). */
   mailer: Mailer;
   providerAlertEmail: string | undefined;
@@ -87,6 +88,16 @@ export function createReconcileJob(deps: {
     // Support's e-mails the relay turned away (support/outbox.ts).
     sweep('support_emails', () => sendDueSupportEmails(db, deps.mailer)),
     sweep('alerts', () => alerts.sweep()),
+    // eSIMs with automatic top-ups on whose usage nobody read for a while: read now, so a lost notification never leaves one to run out.
+    {
+      name: 'auto_top_up_usage',
+      everyMs: deps.sweepEveryMs?.auto_top_up_usage ?? deps.timing?.autoTopUpUsage?.everyMs ?? AUTO_TOP_UP.usageSweepEveryMs,
+      run: async () => {
+        const unread = await deps.autoTopUps.unreadWatched(deps.timing?.autoTopUpUsage?.maxAgeMs ?? AUTO_TOP_UP.usageMaxAgeMs);
+        if (unread.length > 0) await alerts.readUsage(unread);
+        return unread.length;
+      },
+    },
   ];
   const leaseMs = deps.timing?.sweepLeaseMs;
   return async () => (await runDueSweeps(db, before, leaseMs)) + (await fulfilment.runDue()) + (await runDueSweeps(db, after, leaseMs));
@@ -94,6 +105,8 @@ export function createReconcileJob(deps: {
 
 export interface ReconcileTiming {
   partnerOrphans?: { everyMs: number; settleMs: number };
+  /** eSIMs with automatic top-ups on: looked for this often, read when unread this long (default AUTO_TOP_UP's). */
+  autoTopUpUsage?: { everyMs: number; maxAgeMs: number };
   sweepLeaseMs?: number;
 }
 
@@ -108,7 +121,8 @@ export type SweepName =
   | 'partner_orphans'
   | 'balance_alert'
   | 'support_emails'
-  | 'alerts';
+  | 'alerts'
+  | 'auto_top_up_usage';
 
 /**
  * The reconcile job on a timer (locally; production calls POST /jobs/reconcile on a schedule): one
