@@ -344,6 +344,20 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     expect(await autoOrders(esimId)).toHaveLength(1);
   });
 
+  it('a partner that does not list the top-ups is no "cannot be topped up": the panel and the switch answer 503 to try again, nothing is stored', async () => {
+    const { buyer, esimId } = await buyerWithEsim();
+    const token = buyer.idToken;
+    bed.stand.partner.failNext({ status: 500 }, { call: 'package/list', count: 50 });
+    const unavailable = async (response: Response) => json(response, (b) => (b as { error: { code: string } }).error.code, 503);
+    expect(await unavailable(await call(`/auto-top-ups/esims/${esimId}?lang=de`, { token }))).toBe('partner_unavailable');
+    const request = { packageId: null, maxCount: 1, monthlyCapMinor: PLAN.price.amountMinor * 4, lang: 'de' };
+    const put = () => call(`/auto-top-ups/esims/${esimId}`, { method: 'PUT', token, body: JSON.stringify(request) });
+    expect(await unavailable(await put())).toBe('partner_unavailable');
+    expect(await bed.db.query('SELECT 1 FROM auto_top_up_settings WHERE esim_order_id = $1', [esimId])).toEqual([]);
+    bed.stand.partner.recover('package/list');
+    expect((await json(await put(), (b) => AutoTopUpView.parse(b))).setting).toMatchObject({ enabled: true, maxCount: 1 });
+  });
+
   it('one crossing seen by three instances at once and again after a restart makes one charge; the buyer’s limit of one stops the next and they are told', async () => {
     const { buyer, esimId } = await buyerWithEsim();
     const token = buyer.idToken;

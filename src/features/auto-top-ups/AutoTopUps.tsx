@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type FormEvent } from 'react';
 import { AUTO_TOP_UP } from '../../config/auto-top-ups.ts';
 import type { AutoTopUpView } from '../../contract/shop-api.ts';
 import { fill } from '../../i18n/fill.ts';
@@ -9,6 +9,7 @@ import { getAutoTopUps, saveAutoTopUps, turnOffAutoTopUps } from '../../shop-cli
 import { cardSaved, removeCard, saveCard } from '../../shop-client/saved-card.ts';
 import ErrorBox from '../../ui/ErrorBox.tsx';
 import Notice from '../../ui/Notice.tsx';
+import RetryButton from '../../ui/RetryButton.tsx';
 import { consentText, topUpText, typedMinor } from '../../lib/auto-top-up-consent.ts';
 import LimitsAndConsent, { type TypedLimits } from './LimitsAndConsent.tsx';
 import type { AutoTopUpMessages } from './messages.ts';
@@ -25,6 +26,11 @@ type Loaded = { status: 'idle' | 'loading' } | { status: 'failed'; text: string 
 /** What the buyer has typed: kept as typed whatever fails. */
 interface Choices extends TypedLimits {
   packageId: string;
+}
+
+/** A button that reads as a link within a sentence (turning off, the card's actions). */
+function TextButton(props: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'className'> & { [data: `data-${string}`]: boolean }) {
+  return <button type="button" className="font-semibold text-brand underline" {...props} />;
 }
 
 /** The query parameter Stripe's card page comes back with (auto-top-ups/saved-card.ts). */
@@ -173,6 +179,7 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
           {notice && <Notice>{notice}</Notice>}
         </div>
         <ErrorBox message={loaded.status === 'failed' ? loaded.text : error} />
+        {loaded.status === 'failed' && <RetryButton label={m.retry} onRetry={() => void load()} />}
         {loaded.status === 'loading' && <p role="status">{m.loading}</p>}
         {view && choices && (
           <>
@@ -181,43 +188,27 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
               <div data-auto-top-up-consent>
                 <p>{fill(m.agreedOn, { date: formatDateTime(new Date(view.setting.consentedAt), locale) })}</p>
                 <blockquote className="mt-1 border-s-4 border-line ps-3 italic">{view.setting.consentText}</blockquote>
-                <button
-                  type="button"
-                  onClick={() => void off()}
-                  disabled={busy}
-                  className="mt-2 font-semibold text-brand underline"
-                  data-auto-top-up-off
-                >
-                  {m.turnOff}
-                </button>
+                <p className="mt-2">
+                  <TextButton onClick={() => void off()} disabled={busy} data-auto-top-up-off>
+                    {m.turnOff}
+                  </TextButton>
+                </p>
               </div>
             )}
             {view.card ? (
               <p data-saved-card>
                 {savedCardText(m.card, view.card)}{' '}
-                <button
-                  type="button"
-                  onClick={() => void dropCard()}
-                  disabled={busy}
-                  className="font-semibold text-brand underline"
-                  data-remove-card
-                >
+                <TextButton onClick={() => void dropCard()} disabled={busy} data-remove-card>
                   {m.removeCard}
-                </button>
+                </TextButton>
               </p>
             ) : (
               <p data-no-card>
                 {view.setting?.enabled ? m.needsCard : m.noCard}{' '}
                 {view.setting?.enabled && (
-                  <button
-                    type="button"
-                    onClick={() => void addCard()}
-                    disabled={busy}
-                    className="font-semibold text-brand underline"
-                    data-save-card
-                  >
+                  <TextButton onClick={() => void addCard()} disabled={busy} data-save-card>
                     {m.saveCard}
-                  </button>
+                  </TextButton>
                 )}
               </p>
             )}

@@ -23,6 +23,8 @@ export type AutoTopUpMessages = Omit<AutoTopUp, NotOnMyEsims> &
   ShopErrorMessages & {
     /** My eSIMs' own 'Loading…'. */
     loading: string;
+    /** My eSIMs' 'Retry', after the panel failed to load (the partner did not list the top-ups). */
+    retry: string;
   };
 
 /** What the e-mails' link page (AutoTopUpLink.tsx) says. */
@@ -43,7 +45,7 @@ export function autoTopUpMessages(locale: Locale): AutoTopUpMessages {
   const { autoTopUp, myEsim } = esimsNamespace(locale);
   const notShown = new Set<string>(NOT_ON_MY_ESIMS);
   const shown = Object.fromEntries(Object.entries(autoTopUp).filter(([key]) => !notShown.has(key))) as Omit<AutoTopUp, NotOnMyEsims>;
-  return { ...shown, ...shopErrorMessages(locale), loading: myEsim.loading };
+  return { ...shown, ...shopErrorMessages(locale), loading: myEsim.loading, retry: myEsim.retry };
 }
 
 export function autoTopUpLinkMessages(locale: Locale): AutoTopUpLinkMessages {

@@ -22,8 +22,15 @@ const LEASE_MS = 2 * 60_000;
 /** A charge that could not be asked (Stripe or the partner unreachable) is asked again after these waits. */
 const RETRY_DELAYS_MS = [5_000, 30_000, 2 * 60_000, 10 * 60_000];
 
-export function createAutoTopUps(deps: ChargeJobDeps & { retryDelaysMs?: readonly number[] }): AutoTopUps {
+/** How long a run's claim lasts (its instance may die), and the waits before a charge that could not be asked is asked again. */
+export interface AutoTopUpTiming {
+  leaseMs?: number;
+  retryDelaysMs?: readonly number[];
+}
+
+export function createAutoTopUps(deps: ChargeJobDeps & AutoTopUpTiming): AutoTopUps {
   const { db } = deps;
+  const leaseMs = deps.leaseMs ?? LEASE_MS;
   const job = createChargeJob(deps);
   const running = new Set<Promise<void>>();
 
@@ -60,7 +67,7 @@ export function createAutoTopUps(deps: ChargeJobDeps & { retryDelaysMs?: readonl
         // Charged now; the job stays queued for the reconcile job if this instance stops first.
         track(
           (async () => {
-            const claimed = await jobs.claimByKey(db, key, LEASE_MS);
+            const claimed = await jobs.claimByKey(db, key, leaseMs);
             if (claimed) await runClaimed(claimed);
           })(),
         );
@@ -71,10 +78,10 @@ export function createAutoTopUps(deps: ChargeJobDeps & { retryDelaysMs?: readonl
 
     async runDue(limit = 20) {
       let count = 0;
-      for (let claimed = await jobs.claimDue(db, ['auto_top_up'], LEASE_MS); claimed;) {
+      for (let claimed = await jobs.claimDue(db, ['auto_top_up'], leaseMs); claimed;) {
         count++;
         await runClaimed(claimed);
-        claimed = count < limit ? await jobs.claimDue(db, ['auto_top_up'], LEASE_MS) : undefined;
+        claimed = count < limit ? await jobs.claimDue(db, ['auto_top_up'], leaseMs) : undefined;
       }
       return count;
     },

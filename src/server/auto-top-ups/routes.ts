@@ -25,7 +25,7 @@ import { isUuid } from '../uuid.ts';
 import { jsonBody, langQuery } from '../validation.ts';
 import { autoTopUpPagePath, readAutoTopUpToken } from './links.ts';
 import { cardOfSetupSession, cardSetupPage, cardView, detachCard, recordSavedCard, removeSavedCard } from './saved-card.ts';
-import { autoTopUpView, saveAutoTopUps } from './settings.ts';
+import { autoTopUpView, offersOf, saveAutoTopUps } from './settings.ts';
 import * as store from './store.ts';
 import type { Locale } from '../../i18n/locales.ts';
 
@@ -133,7 +133,9 @@ export function autoTopUpRoutes(deps: AutoTopUpRouteDeps) {
       // Each look asks the partner for the eSIM's top-ups: counted as the top-ups' own page is.
       const wait = await limits.take('topUps', c.var.caller.uid);
       if (wait !== undefined) return refuse(c, { outcome: 'too_many_attempts', retryAfterSeconds: wait });
-      return c.json(await autoTopUpView(settings, owned, destination(owned.order.destination, c.req.valid('query').lang)));
+      const offers = await offersOf(settings, owned);
+      if (!offers) return refuse(c, { outcome: 'partner_unavailable' });
+      return c.json(await autoTopUpView(settings, owned, destination(owned.order.destination, c.req.valid('query').lang), offers));
     })
     .put('/:id', ...jsonBody(AutoTopUpRequest), async (c) => {
       const owned = await ownedEsim(c);
@@ -143,7 +145,8 @@ export function autoTopUpRoutes(deps: AutoTopUpRouteDeps) {
       if ('refused' in saved) {
         if (saved.refused === 'cap_too_low')
           return fail(c, 409, ERROR_CODES.capTooLow, "The monthly limit is below the top-up's price: nothing was changed.");
-        return saved.refused === 'unknown_top_up' ? refuse(c, { outcome: 'unknown_top_up' }) : refuse(c, { outcome: 'esim_cannot_top_up' });
+        if (saved.refused === 'no_top_ups') return refuse(c, { outcome: 'esim_cannot_top_up' });
+        return refuse(c, { outcome: saved.refused });
       }
       return c.json(await autoTopUpView(settings, owned, destination(owned.order.destination, request.lang), saved.offers));
     })
@@ -151,7 +154,9 @@ export function autoTopUpRoutes(deps: AutoTopUpRouteDeps) {
       const owned = await ownedEsim(c);
       if (!owned) return refuse(c, { outcome: 'no_such_esim' });
       await db.transaction((tx) => store.turnOff(tx, owned.order.id, 'buyer', 'turned off in My eSIMs'));
-      return c.json(await autoTopUpView(settings, owned, destination(owned.order.destination, c.req.valid('query').lang)));
+      // Turned off whatever the partner answers: the top-ups to choose from are shown when it does.
+      const offers = (await offersOf(settings, owned)) ?? [];
+      return c.json(await autoTopUpView(settings, owned, destination(owned.order.destination, c.req.valid('query').lang), offers));
     });
 
   return new Hono()

@@ -25,17 +25,22 @@ interface SettingsDeps {
   rates: PerEuro;
 }
 
-/** The eSIM's top-ups as the partner lists them now, in its own currency; none when it gets none or the partner did not answer. */
-async function offersOf(deps: SettingsDeps, owned: OwnedEsim): Promise<TopUpOffer[]> {
+/**
+ * The eSIM's top-ups as the partner lists them now, in its own currency (none when it gets none);
+ * undefined when the partner did not answer, which is no "cannot be topped up": the caller says try again.
+ */
+export async function offersOf(deps: SettingsDeps, owned: OwnedEsim): Promise<TopUpOffer[] | undefined> {
   const topUps = await topUpsOf(owned, deps.partners, { currency: owned.order.currency as Currency, rates: deps.rates });
-  return 'offers' in topUps ? topUps.offers : [];
+  if ('offers' in topUps) return topUps.offers;
+  return 'none' in topUps && topUps.none === 'partner_unavailable' ? undefined : [];
 }
 
+/** The view with the eSIM's top-ups listed now (offersOf): none listed when the partner did not answer. */
 export async function autoTopUpView(
   deps: SettingsDeps,
   owned: OwnedEsim,
   destination: TopUpPlans['destination'],
-  offers?: TopUpOffer[],
+  offers: TopUpOffer[],
 ): Promise<AutoTopUpView> {
   const { db } = deps;
   const { order } = owned;
@@ -59,7 +64,7 @@ export async function autoTopUpView(
         }
       : null,
     card: cardView(card),
-    offers: topUpPlans(destination, offers ?? (await offersOf(deps, owned))).plans,
+    offers: topUpPlans(destination, offers).plans,
     charges: charges.map((charge) => ({
       orderId: charge.id,
       number: orderNumber(charge),
@@ -70,8 +75,8 @@ export async function autoTopUpView(
   };
 }
 
-/** Why the buyer's choices cannot be kept: no top-ups for this eSIM, a package it does not have, a cap below the package's price. */
-export type SettingRefusal = 'no_top_ups' | 'unknown_top_up' | 'cap_too_low';
+/** Why the buyer's choices cannot be kept: no top-ups for this eSIM, a package it does not have, a cap below the package's price, the partner not answering. */
+export type SettingRefusal = 'no_top_ups' | 'unknown_top_up' | 'cap_too_low' | 'partner_unavailable';
 
 /**
  * Turns the eSIM's automatic top-ups on (or changes them) with the consent in the words the page
@@ -84,6 +89,7 @@ export async function saveAutoTopUps(
   request: AutoTopUpRequest,
 ): Promise<{ offers: TopUpOffer[] } | { refused: SettingRefusal }> {
   const offers = await offersOf(deps, owned);
+  if (!offers) return { refused: 'partner_unavailable' };
   if (offers.length === 0) return { refused: 'no_top_ups' };
   const offer = request.packageId === null ? undefined : offers.find((o) => o.id === request.packageId);
   if (request.packageId !== null && !offer) return { refused: 'unknown_top_up' };
