@@ -26,6 +26,7 @@ export async function startShopApi(
     opsActionStaleMs?: ShopApiOptions['opsActionStaleMs'];
     checkoutExpiryRetry?: ShopApiOptions['checkoutExpiryRetry'];
     reconcileTiming?: ShopApiOptions['reconcileTiming'];
+    autoTopUpTiming?: ShopApiOptions['autoTopUpTiming'];
     reconcileEveryMs?: number;
     /** Production: never migrate here, refuse a database behind the code (db/open.ts). */
     schema?: 'migrate' | 'require-current';
@@ -70,6 +71,7 @@ export async function startShopApi(
     ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
     ...(options.checkoutExpiryRetry && { checkoutExpiryRetry: options.checkoutExpiryRetry }),
     ...(options.reconcileTiming && { reconcileTiming: options.reconcileTiming }),
+    ...(options.autoTopUpTiming && { autoTopUpTiming: options.autoTopUpTiming }),
   });
   // Orders left stuck by a stopped process are picked up from the first tick (and closed orders'
   // payment pages that Stripe could not be asked to expire at the time).

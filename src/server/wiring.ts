@@ -5,7 +5,7 @@ import { PROVIDER } from '../config/provider.ts';
 import { SITE_NAME } from '../config/site.ts';
 import { SUPPORT_FORM_MIN_MS } from '../contract/support-api.ts';
 import { createAlerts, type AlertsOptions } from './alerts/alerts.ts';
-import { createAutoTopUps, type AutoTopUps } from './auto-top-ups/auto-top-ups.ts';
+import { createAutoTopUps, type AutoTopUps, type AutoTopUpTiming } from './auto-top-ups/auto-top-ups.ts';
 import type { ChargeJobDeps } from './auto-top-ups/charge-job.ts';
 import { createAutoTopUpNotices } from './auto-top-ups/notices.ts';
 import { checkoutAutoTopUps } from './auto-top-ups/checkout.ts';
@@ -93,6 +93,8 @@ export interface ShopApiOptions {
   opsActionStaleMs?: number;
   /** The reconcile job's sweeps: how often partners' unclaimed purchases are looked for, how old, and a dead instance's claim (the fault run makes them short). */
   reconcileTiming?: ReconcileTiming;
+  /** Automatic top-ups' claims and retries (the fault run makes them short). */
+  autoTopUpTiming?: AutoTopUpTiming;
   /** The support form's shortest fill time (SUPPORT_FORM_MIN_MS; tests make it short). */
   supportFormMinMs?: number;
 }
@@ -118,6 +120,7 @@ function autoTopUpsOf(
   const { db, stripe, partners, catalogue } = options;
   const { destination, siteUrl } = parts;
   return createAutoTopUps({
+    ...options.autoTopUpTiming,
     ...parts,
     db,
     stripe,
