@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../../stand-ins/push-service/server.ts';
 import { TEST_ALERTS } from '../../tests/support/alert-keys.ts';
 import { signIn, signUp } from '../../tests/support/auth-accounts.ts';
 import { databaseDrivers } from '../../tests/support/databases.ts';
 import { pushSubscriber } from '../../tests/support/push-subscriber.ts';
-import { orderRequest, partnerSettled, payOnStandIn, testCatalogue, untilDelivered, waitFor } from '../../tests/support/shop-api.ts';
+import {
+  orderRequest,
+  partnerSettled,
+  payOnStandIn,
+  testCatalogue,
+  topUpRequest,
+  untilDelivered,
+  waitFor,
+} from '../../tests/support/shop-api.ts';
 import { shopTestBed } from '../../tests/support/shop-test-bed.ts';
 import {
   AutoTopUpLinkView,
@@ -356,6 +364,62 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
     expect(await bed.db.query('SELECT 1 FROM auto_top_up_settings WHERE esim_order_id = $1', [esimId])).toEqual([]);
     bed.stand.partner.recover('package/list');
     expect((await json(await put(), (b) => AutoTopUpView.parse(b))).setting).toMatchObject({ enabled: true, maxCount: 1 });
+  });
+
+  it('a charge under way is the job’s alone: a top-up bought by hand meanwhile is an order of its own, and one charged before they were turned off is applied', async () => {
+    const { buyer, esimId } = await buyerWithEsim();
+    const token = buyer.idToken;
+    const offer = (await view(token, esimId)).offers[0]!;
+    await saveCard(token, esimId, CARDS.pays);
+    await turnOn(token, esimId, { packageId: offer.id, maxCount: 2, monthlyCapMinor: offer.price.amountMinor * 2 });
+
+    // Stripe cannot be reached: the crossing's order waits, being charged.
+    bed.stripeStandIn!.outage({ drop: true });
+    onTestFinished(() => bed.stripeStandIn!.outage(null));
+    await useData(esimId, 0.95);
+    const [auto] = await waitFor(
+      () => autoOrders(esimId),
+      (orders) => orders.length === 1,
+    );
+    expect(auto).toMatchObject({ state: 'pending_payment' });
+    // The same top-up bought by hand now opens an order of its own (its payment page cannot be made yet).
+    const byHand = await call('/orders', { method: 'POST', token, body: JSON.stringify(topUpRequest(offer, esimId)) });
+    expect(byHand.status).toBe(502);
+    const topUps = await bed.db.query<{ kind: string; state: string }>(
+      `SELECT kind, state FROM orders WHERE top_up_of = $1 ORDER BY kind`,
+      [esimId],
+    );
+    expect(topUps).toEqual([
+      { kind: 'auto', state: 'pending_payment' },
+      { kind: 'top_up', state: 'pending_payment' },
+    ]);
+
+    // Turned off; Stripe back. The try before had charged the card, its answer lost (made here as Stripe had made it).
+    expect((await call(`/auto-top-ups/esims/${esimId}?lang=de`, { method: 'DELETE', token })).status).toBe(200);
+    bed.stripeStandIn!.outage(null);
+    const [card] = await bed.db.query<{ stripe_customer_id: string; payment_method_id: string }>(
+      'SELECT stripe_customer_id, payment_method_id FROM saved_cards WHERE uid = $1',
+      [buyer.uid],
+    );
+    await bed.stripe.paymentIntents.create({
+      amount: auto!.amount_minor,
+      currency: 'eur',
+      customer: card!.stripe_customer_id,
+      payment_method: card!.payment_method_id,
+      off_session: true,
+      confirm: true,
+      metadata: { orderId: auto!.id },
+    });
+    await bed.db.query(`UPDATE jobs SET run_at = now() WHERE kind = 'auto_top_up'`);
+    await bed.handler.autoTopUps.runDue();
+    const [applied] = await waitFor(
+      () => autoOrders(esimId),
+      (orders) => orders[0]?.state === 'delivered',
+    );
+    expect(bed.stand.partner.topUpsApplied(applied!.id)).toBe(1);
+    expect(
+      (await bed.stripe.paymentIntents.list({ customer: card!.stripe_customer_id })).data.filter((i) => i.metadata['orderId'] === auto!.id),
+    ).toHaveLength(1);
   });
 
   it('one crossing seen by three instances at once and again after a restart makes one charge; the buyer’s limit of one stops the next and they are told', async () => {

@@ -52,6 +52,8 @@ export interface AutoTopUpRow {
   why: string | null;
   order_id: string | null;
   payment_intent_id: string | null;
+  /** The Customer its charge is made for, from when the charge starts (migration 0052). */
+  stripe_customer_id: string | null;
   notified_at: Date | null;
   created_at: Date;
   updated_at: Date;

@@ -15,7 +15,7 @@ import { createOrderStore, insertOrder } from '../orders/store.ts';
 import type { NewOrder } from '../orders/store.types.ts';
 import { soldTopUp, topUpsOf } from '../orders/top-ups.ts';
 import type { Partners } from '../partner/registry.types.ts';
-import { chargeOffSession } from '../payments/off-session.ts';
+import { chargeOffSession, earlierCharge, type OffSessionCharge } from '../payments/off-session.ts';
 import type { AutoTopUpRow } from './auto-top-ups.types.ts';
 import type { AutoTopUpNotices } from './notices.ts';
 import * as store from './store.ts';
@@ -62,7 +62,7 @@ export function createChargeJob(deps: ChargeJobDeps) {
   const orders = createOrderStore(db);
 
   /** The top-up the buyer agreed to, as an order now, or why there is none. */
-  async function prepare(row: AutoTopUpRow, now: Date): Promise<{ order: NewOrder } | { skipped: Skipped }> {
+  async function prepare(row: AutoTopUpRow, now: Date): Promise<{ order: NewOrder; customerId: string } | { skipped: Skipped }> {
     const setting = await store.settingOf(db, row.esim_order_id);
     if (!setting?.enabled || !setting.uid) return { skipped: 'turned_off' };
     const card = await store.savedCard(db, setting.uid);
@@ -85,6 +85,7 @@ export function createChargeJob(deps: ChargeJobDeps) {
       return { skipped: 'monthly_limit' };
     const { order } = owned;
     return {
+      customerId: card.stripe_customer_id,
       order: {
         uid: setting.uid,
         email: order.email,
@@ -111,26 +112,36 @@ export function createChargeJob(deps: ChargeJobDeps) {
   async function charge(row: AutoTopUpRow, attempt: number, fenced: Fenced): Promise<jobs.NextRun> {
     const order = await orders.byId(db, row.order_id!);
     if (!order) throw new Error(`auto top-up ${row.order_id}: its order is gone`);
-    // Paid on-session meanwhile, cancelled: nothing more to charge.
+    // Only this job ends the order (open-order reuse and cancelling a person's open orders leave kind 'auto' alone).
     if (order.state !== 'pending_payment') return { kind: 'done' };
+    const setting = await store.settingOf(db, row.esim_order_id);
     const card = order.uid ? await store.savedCard(db, order.uid) : undefined;
-    if (!card?.payment_method_id) {
-      await fenced(async (tx) => {
-        await orders.move(tx, order.id, 'cancelled', 'auto_top_up: no saved card');
-        await store.setState(tx, row, 'skipped', 'no_card');
+    // Turned off, or the card removed, since the order was made (the buyer, an e-mail's link, support, the account deleted).
+    const stopped: Skipped | undefined = !setting?.enabled ? 'turned_off' : !card?.payment_method_id ? 'no_card' : undefined;
+    let charged: OffSessionCharge | undefined;
+    if (stopped) {
+      // A try before may have charged (its answer lost): Stripe says, on the Customer kept from then.
+      const customerId = row.stripe_customer_id ?? card?.stripe_customer_id;
+      charged = customerId ? await earlierCharge(stripe, customerId, order.id) : undefined;
+      if (!charged || charged.status === 'refused') {
+        await fenced(async (tx) => {
+          await orders.move(tx, order.id, 'cancelled', `auto_top_up: ${stopped}`);
+          await store.setState(tx, row, 'skipped', stopped);
+        });
+        return { kind: 'done' };
+      }
+    } else {
+      const lang = order.lang as Locale;
+      charged = await chargeOffSession(stripe, {
+        orderId: order.id,
+        customerId: card!.stripe_customer_id,
+        paymentMethodId: card!.payment_method_id!,
+        amountMinor: order.amount_minor,
+        currency: order.currency,
+        description: productName(deps.destination(order.destination, lang).name, order.plan, lang),
+        attempt,
       });
-      return { kind: 'done' };
     }
-    const lang = order.lang as Locale;
-    const charged = await chargeOffSession(stripe, {
-      orderId: order.id,
-      customerId: card.stripe_customer_id,
-      paymentMethodId: card.payment_method_id,
-      amountMinor: order.amount_minor,
-      currency: order.currency,
-      description: productName(deps.destination(order.destination, lang).name, order.plan, lang),
-      attempt,
-    });
     if (charged.status === 'pending') return { kind: 'look_again', inMs: LOOK_AGAIN_MS };
     if (charged.status === 'succeeded') {
       await fenced(async (tx) => {
@@ -186,7 +197,7 @@ export function createChargeJob(deps: ChargeJobDeps) {
       const id = randomUUID();
       await fenced(async (tx) => {
         await insertOrder(tx, prepared.order, id, null, `auto_top_up ${made.crossing}`);
-        await store.setState(tx, made, 'charging', null, { orderId: id });
+        await store.setState(tx, made, 'charging', null, { orderId: id, customerId: prepared.customerId });
       });
       row = (await store.autoTopUpOf(db, made.esim_order_id, made.crossing))!;
     }

@@ -62,7 +62,7 @@ export async function cardOfSetupSession(stripe: Stripe, sessionId: string): Pro
   const method = intent && typeof intent.payment_method === 'object' ? intent.payment_method : null;
   const customerId = typeof session.customer === 'string' ? session.customer : session.customer?.id;
   if (session.mode !== 'setup' || intent?.status !== 'succeeded' || !method?.card || !customerId) return undefined;
-  return { customerId, card: cardFacts(method) };
+  return stillAttached(method, customerId);
 }
 
 /**
@@ -74,8 +74,16 @@ export async function cardOfPayment(stripe: Stripe, paymentIntentId: string): Pr
   const customerId = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
   const methodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
   if (intent.setup_future_usage !== 'off_session' || !customerId || !methodId) return undefined;
-  const method = await stripe.paymentMethods.retrieve(methodId);
-  return method.card ? { customerId, card: cardFacts(method) } : undefined;
+  return stillAttached(await stripe.paymentMethods.retrieve(methodId), customerId);
+}
+
+/**
+ * The card, while it is still on the Customer: a late event (Stripe retries them for days) about a
+ * card the buyer has replaced since, detached at Stripe, brings nothing back.
+ */
+function stillAttached(method: Stripe.PaymentMethod, customerId: string): SavedByStripe | undefined {
+  const on = typeof method.customer === 'string' ? method.customer : method.customer?.id;
+  return method.card && on === customerId ? { customerId, card: cardFacts(method) } : undefined;
 }
 
 /** What we keep of a card Stripe saved: its id there, and what the pages show. */

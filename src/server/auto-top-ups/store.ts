@@ -44,10 +44,6 @@ export async function settingOf(db: Queryable, esimOrderId: string): Promise<Aut
   return row;
 }
 
-export async function settingsOf(db: Queryable, uid: string): Promise<AutoTopUpSetting[]> {
-  return db.query<AutoTopUpSetting>('SELECT * FROM auto_top_up_settings WHERE uid = $1 ORDER BY consented_at DESC', [uid]);
-}
-
 export async function recordChange(tx: Queryable, esimOrderId: string, by: string, change: string): Promise<void> {
   await tx.query('INSERT INTO auto_top_up_changes (esim_order_id, by, change) VALUES ($1, $2, $3)', [esimOrderId, by, change]);
 }
@@ -141,24 +137,19 @@ export async function autoTopUpOf(db: Queryable, esimOrderId: string, crossing: 
   return row;
 }
 
-export async function autoTopUpOfOrder(db: Queryable, orderId: string): Promise<AutoTopUpRow | undefined> {
-  const [row] = await db.query<AutoTopUpRow>('SELECT * FROM auto_top_ups WHERE order_id = $1', [orderId]);
-  return row;
-}
-
 /** Moves the crossing's top-up on, with why (and its order and payment once known). */
 export async function setState(
   tx: Queryable,
   row: Pick<AutoTopUpRow, 'esim_order_id' | 'crossing'>,
   state: AutoTopUpRow['state'],
   why: string | null,
-  more: { orderId?: string; paymentIntentId?: string } = {},
+  more: { orderId?: string; paymentIntentId?: string; customerId?: string } = {},
 ): Promise<void> {
   await tx.query(
     `UPDATE auto_top_ups SET state = $3, why = $4, order_id = coalesce($5, order_id), payment_intent_id = coalesce($6, payment_intent_id),
-       updated_at = now()
+       stripe_customer_id = coalesce($7, stripe_customer_id), updated_at = now()
      WHERE esim_order_id = $1 AND crossing = $2`,
-    [row.esim_order_id, row.crossing, state, why, more.orderId ?? null, more.paymentIntentId ?? null],
+    [row.esim_order_id, row.crossing, state, why, more.orderId ?? null, more.paymentIntentId ?? null, more.customerId ?? null],
   );
 }
 

@@ -144,10 +144,14 @@ export async function moveOrder(tx: Queryable, id: string, to: OrderState, cause
   return true;
 }
 
-/** Cancels the person's open orders and queues their payment pages for closing at Stripe; answers those pages. */
+/**
+ * Cancels the person's open orders and queues their payment pages for closing at Stripe; answers
+ * those pages. An automatic top-up being charged is its job's to end (it asks Stripe first: a charge
+ * whose answer was lost is applied or refunded, never dropped).
+ */
 async function cancelOpenOrders(tx: Queryable, uid: string, cause: string): Promise<string[]> {
   const open = await tx.query<{ id: string; checkout_session_id: string | null }>(
-    `SELECT o.id, c.checkout_session_id FROM orders o ${CHECKOUT_JOIN} WHERE o.uid = $1 AND o.state = 'pending_payment'`,
+    `SELECT o.id, c.checkout_session_id FROM orders o ${CHECKOUT_JOIN} WHERE o.uid = $1 AND o.state = 'pending_payment' AND o.kind <> 'auto'`,
     [uid],
   );
   for (const { id, checkout_session_id } of open) {
@@ -214,7 +218,7 @@ function orderOpener(db: Db): OrderStore['openOrder'] {
       `WITH ${[
         ...counted.ctes,
         `open AS (
-           ${OPEN_ORDER} WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL
+           ${OPEN_ORDER} WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL AND o.kind <> 'auto'
          )`,
         `created AS (
            INSERT INTO orders (${NEW_ORDER_COLUMNS}) SELECT ${NEW_ORDER_VALUES}
@@ -274,7 +278,7 @@ function orderOpener(db: Db): OrderStore['openOrder'] {
       // Another request of the same buyer opened it meanwhile, or the open one must close first.
       const [open] = await tx.query<OpenOrderCompared>(
         `SELECT o.*, ${CHECKOUT_COLUMNS}, ${SAVES_CARD} FROM orders o ${CHECKOUT_JOIN}
-         WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL FOR UPDATE OF o`,
+         WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL AND o.kind <> 'auto' FOR UPDATE OF o`,
         [order.uid, order.plan.id],
       );
       if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };

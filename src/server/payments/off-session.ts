@@ -57,15 +57,21 @@ async function outcomeOf(stripe: Stripe, intent: Stripe.PaymentIntent): Promise<
   }
 }
 
+/** What became of the intent made for this order on this Customer (an answer lost), or undefined when none was made. */
+export async function earlierCharge(stripe: Stripe, customerId: string, orderId: string): Promise<OffSessionCharge | undefined> {
+  const made = await stripe.paymentIntents.list({ customer: customerId, limit: 100 });
+  const earlier = made.data.find((intent) => intent.metadata?.['orderId'] === orderId);
+  return earlier && outcomeOf(stripe, earlier);
+}
+
 /**
  * Charges the saved card once for the order. Stripe is read first: an intent made for this order
  * whose answer was lost is the answer (DESIGN 7), whatever became of it; only when there is none is
  * one made. Throws what is not an answer (Stripe unreachable, a 500): the caller tries again.
  */
 export async function chargeOffSession(stripe: Stripe, request: OffSessionRequest): Promise<OffSessionCharge> {
-  const made = await stripe.paymentIntents.list({ customer: request.customerId, limit: 100 });
-  const earlier = made.data.find((intent) => intent.metadata?.['orderId'] === request.orderId);
-  if (earlier) return outcomeOf(stripe, earlier);
+  const earlier = await earlierCharge(stripe, request.customerId, request.orderId);
+  if (earlier) return earlier;
   let intent: Stripe.PaymentIntent;
   try {
     intent = await stripe.paymentIntents.create(
