@@ -136,10 +136,6 @@ export const CreateOrderRequest = z.object({
   /** Both must be given (true): the terms, and immediate start with loss of the right of withdrawal (BGB § 356(5)). */
   consents: z.object({ terms: z.literal(true), immediateStart: z.literal(true) }),
   /**
-   * A top-up: the eSIM (its id) the data and days are added to; `planId` is then one of its top-ups
-   * (TopUpPlan.id, from GET /esims/{id}/top-ups). Absent: a new eSIM of a catalogue plan.
-   */
-  /**
    * A new eSIM of a plan that can be topped up: top it up automatically when 10 % is left (issue
    * 49), the cheapest top-up offered then, at most `maxCount` times and `monthlyCapMinor` a calendar
    * month in the order's currency. The card paid with is saved at Stripe for it; the consent is
@@ -148,6 +144,10 @@ export const CreateOrderRequest = z.object({
   autoTopUp: z
     .object({ maxCount: z.number().int().min(1).max(10), monthlyCapMinor: z.number().int().positive().max(1_000_000) })
     .optional(),
+  /**
+   * A top-up: the eSIM (its id) the data and days are added to; `planId` is then one of its top-ups
+   * (TopUpPlan.id, from GET /esims/{id}/top-ups). Absent: a new eSIM of a catalogue plan.
+   */
   topUpOf: z.uuid().optional(),
   /**
    * When the trip starts (the buyer's calendar day, optional; a new eSIM only): an eSIM with no
@@ -364,7 +364,7 @@ export type SavedCardView = z.infer<typeof SavedCardView>;
 export const SavedCardAnswer = z.object({ card: SavedCardView.nullable() });
 export type SavedCardAnswer = z.infer<typeof SavedCardAnswer>;
 
-/** POST /me/card: Stripe's page that saves a card; it comes back to `returnTo` (a path of the site). */
+/** POST /me/card: Stripe's page that saves a card; it comes back to My eSIMs (at the eSIM named). */
 export const SaveCardRequest = z.object({
   lang: z.enum(LOCALE_CODES),
   /** The eSIM whose automatic top-ups the card is for: the page comes back to it in My eSIMs. */

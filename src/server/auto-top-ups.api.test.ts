@@ -292,13 +292,17 @@ describe.each(databaseDrivers({ only: 'PostgreSQL' }))('automatic top-ups on $na
         token,
         body: JSON.stringify(orderRequest(PLAN, autoTopUp && { autoTopUp })),
       });
-      const placed = CreateOrderResponse.parse(await response.json());
+      const body: unknown = await response.json();
+      expect([200, 201], JSON.stringify(body)).toContain(response.status);
+      const placed = CreateOrderResponse.parse(body);
       const session = await bed.stripe.checkout.sessions.retrieve(new URL(placed.checkoutUrl).pathname.split('/').pop()!);
       return { ...placed, session };
     };
     const limits = { maxCount: 1, monthlyCapMinor: PLAN.price.amountMinor };
     const plain = await place();
-    const ticked = await place(limits);
+    // Ticked, and pressed twice at once: one order.
+    const [ticked, twice] = await Promise.all([place(limits), place(limits)]);
+    expect(twice.order.id).toBe(ticked.order.id);
     expect(ticked.order.id).not.toBe(plain.order.id);
     expect(ticked.session.customer).toBe(await customerOf(buyer.uid));
     // Pressed again, ticked as before: the same order and payment page.

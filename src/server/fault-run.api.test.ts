@@ -15,7 +15,10 @@ import { onServer, serverDatabaseUrl } from '../../tests/support/databases.ts';
  * also for an operator's refunds through the back office: a part, then the rest, some clicked twice at
  * once, each made once at Stripe, and every refund at Stripe one the shop asked for; and for
  * replacements and exchanges (issue 46), some with a refund pressed at the same moment or before the
- * exchange is paid: no purchase both replaced and refunded, or given back more than was paid.
+ * exchange is paid: no purchase both replaced and refunded, or given back more than was paid; and
+ * for automatic top-ups (issue 49), their crossings measured again and raced, the off-session charge
+ * and the top-up meeting the faults: each charged once and applied once, or refunded, within the
+ * buyer's limits, and a refused one charged nothing.
  */
 const SEED = 20_2026;
 
@@ -86,6 +89,13 @@ it('20 orders under faults and SIGKILLs: every paid order delivered or refunded 
     report.checks.find((c) => c.name === 'one_outcome_per_purchase'),
     summary,
   ).toBeDefined();
+  // Automatic top-ups (issue 49): crossings of 10 % left measured again and raced, one charged off-session
+  // and applied, one refused by the bank (card 3184) and paid from the e-mail's link; the checks above hold for them.
+  expect(report.buyers.autoTopUps.repeated, summary).toBeGreaterThan(0);
+  expect(report.buyers.autoTopUps.raced, summary).toBeGreaterThan(0);
+  expect(report.crossings['charged'] ?? 0, summary).toBeGreaterThan(0);
+  expect(Object.keys(report.crossings).filter((ended) => ended.startsWith('refused')), summary).not.toEqual([]);
+  expect(report.checks.find((c) => c.name === 'auto_top_ups'), summary).toBeDefined();
   expect(report.audit.findings, summary).toEqual([]);
   expect(report.drain.settled, summary).toBe(true);
   // The run bounds itself (buying 95 s, drain 90 s); the rest is starting and stopping API processes, slow on a busy machine.

@@ -28,9 +28,28 @@ interface Choices extends TypedLimits {
   packageId: string;
 }
 
-/** A button that reads as a link within a sentence (turning off, the card's actions). */
-function TextButton(props: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'className'> & { [data: `data-${string}`]: boolean }) {
-  return <button type="button" className="font-semibold text-brand underline" {...props} />;
+/**
+ * A button that reads as a link within a sentence (turning off, the card's actions). Busy, it is
+ * aria-disabled rather than disabled: a disabled button drops the keyboard's focus.
+ */
+function TextButton({
+  busy,
+  onPress,
+  ...props
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type' | 'className' | 'onClick'> & {
+  busy: boolean;
+  onPress: () => void;
+  [data: `data-${string}`]: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      aria-disabled={busy}
+      onClick={() => !busy && onPress()}
+      className="font-semibold text-brand underline aria-disabled:opacity-70"
+      {...props}
+    />
+  );
 }
 
 /** The query parameter Stripe's card page comes back with (auto-top-ups/saved-card.ts). */
@@ -52,6 +71,7 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const noticeRef = useRef<HTMLDivElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
 
   const load = useCallback(async () => {
     setLoaded({ status: 'loading' });
@@ -147,7 +167,12 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
     });
   }
 
-  const off = () => act(async () => setLoaded({ status: 'ready', view: await turnOffAutoTopUps(esimId, locale) }));
+  // The button pressed goes with the consent: the focus goes to the switch, which now says Off.
+  const off = () =>
+    act(async () => {
+      setLoaded({ status: 'ready', view: await turnOffAutoTopUps(esimId, locale) });
+      toggleRef.current?.focus();
+    });
   const addCard = () => act(async () => window.location.assign((await saveCard(locale, esimId)).url));
   const dropCard = () =>
     act(async () => {
@@ -170,6 +195,7 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
           onClick={toggle}
           className="rounded-full border border-line px-4 py-2 text-sm font-semibold"
           data-auto-top-up-toggle
+          ref={toggleRef}
         >
           {view ? (enabled ? m.state_on : m.state_off) : m.heading}
         </button>
@@ -189,7 +215,7 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
                 <p>{fill(m.agreedOn, { date: formatDateTime(new Date(view.setting.consentedAt), locale) })}</p>
                 <blockquote className="mt-1 border-s-4 border-line ps-3 italic">{view.setting.consentText}</blockquote>
                 <p className="mt-2">
-                  <TextButton onClick={() => void off()} disabled={busy} data-auto-top-up-off>
+                  <TextButton onPress={() => void off()} busy={busy} data-auto-top-up-off>
                     {m.turnOff}
                   </TextButton>
                 </p>
@@ -198,7 +224,7 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
             {view.card ? (
               <p data-saved-card>
                 {savedCardText(m.card, view.card)}{' '}
-                <TextButton onClick={() => void dropCard()} disabled={busy} data-remove-card>
+                <TextButton onPress={() => void dropCard()} busy={busy} data-remove-card>
                   {m.removeCard}
                 </TextButton>
               </p>
@@ -206,7 +232,7 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
               <p data-no-card>
                 {view.setting?.enabled ? m.needsCard : m.noCard}{' '}
                 {view.setting?.enabled && (
-                  <TextButton onClick={() => void addCard()} disabled={busy} data-save-card>
+                  <TextButton onPress={() => void addCard()} busy={busy} data-save-card>
                     {m.saveCard}
                   </TextButton>
                 )}
@@ -259,8 +285,8 @@ export default function AutoTopUps({ esimId, locale, messages: m }: Props) {
                 <h4 className="font-medium">{m.charges}</h4>
                 <ul className="mt-1 list-disc ps-5" data-auto-top-up-charges>
                   {view.charges.map((charge) => (
-                    <li key={charge.orderId}>
-                      <span dir="ltr">{charge.number}</span>: {formatPrice(charge.total, locale)},{' '}
+                    <li key={charge.orderId} data-auto-top-up-charge={charge.state}>
+                      <span dir="ltr">{charge.number}</span> · {m.states[charge.state]} · {formatPrice(charge.total, locale)} ·{' '}
                       {formatDateTime(new Date(charge.createdAt), locale)}
                     </li>
                   ))}

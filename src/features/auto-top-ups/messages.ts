@@ -1,6 +1,7 @@
 import type { Locale } from '../../i18n/locales.ts';
 import { pickMessages } from '../../i18n/namespace-messages.ts';
 import { shopErrorMessages, type ShopErrorMessages } from '../../shop-client/shop-error-messages.ts';
+import { accountNamespace, type AccountNamespace } from '../account/messages.ts';
 import { esimsNamespace, type EsimsNamespace } from '../esims/messages.ts';
 
 type AutoTopUp = EsimsNamespace['autoTopUp'];
@@ -25,6 +26,8 @@ export type AutoTopUpMessages = Omit<AutoTopUp, NotOnMyEsims> &
     loading: string;
     /** My eSIMs' 'Retry', after the panel failed to load (the partner did not list the top-ups). */
     retry: string;
+    /** The order history's words for each state: an automatic top-up charged, refused or cancelled says which. */
+    states: AccountNamespace['history']['states'];
   };
 
 /** What the e-mails' link page (AutoTopUpLink.tsx) says. */
@@ -45,7 +48,13 @@ export function autoTopUpMessages(locale: Locale): AutoTopUpMessages {
   const { autoTopUp, myEsim } = esimsNamespace(locale);
   const notShown = new Set<string>(NOT_ON_MY_ESIMS);
   const shown = Object.fromEntries(Object.entries(autoTopUp).filter(([key]) => !notShown.has(key))) as Omit<AutoTopUp, NotOnMyEsims>;
-  return { ...shown, ...shopErrorMessages(locale), loading: myEsim.loading, retry: myEsim.retry };
+  return {
+    ...shown,
+    ...shopErrorMessages(locale),
+    loading: myEsim.loading,
+    retry: myEsim.retry,
+    states: accountNamespace(locale).history.states,
+  };
 }
 
 export function autoTopUpLinkMessages(locale: Locale): AutoTopUpLinkMessages {

@@ -24,7 +24,7 @@ export interface AccountDeletionDeps {
  * deletion on request: the account goes in the same transaction as the shop's data (its orders
  * detached, the books kept; its devices, alert choices and support requests gone; its saved card
  * deleted at Stripe first, its automatic top-ups' consents kept, as the charges' record, without it), so a refusal by Firebase changes
- * nothing and can be tried again (it throws). Then the cancelled orders' payment pages are closed.
+ * nothing but the saved card, already gone, and can be tried again (it throws). Then the cancelled orders' payment pages are closed.
  */
 export async function deleteBuyerAccount(deps: AccountDeletionDeps, uid: string): Promise<void> {
   // The saved card first, at Stripe too (its Customer deleted), and automatic top-ups off: nothing

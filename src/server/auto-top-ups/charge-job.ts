@@ -36,7 +36,7 @@ export interface ChargeJobDeps {
 /** Why a crossing's automatic top-up was not charged (auto_top_ups.why). */
 export type Skipped = 'turned_off' | 'no_card' | 'not_owned' | 'count_limit' | 'monthly_limit' | 'no_top_ups' | 'package_gone';
 
-/** After a refused charge the buyer's card is not asked again for this crossing: they may pay on-session. */
+/** A charge Stripe answers still on its way (processing) is read again after this long. */
 const LOOK_AGAIN_MS = 30_000;
 
 const KEY = /^auto-top-up:([0-9a-f-]{36}):(.+)$/;

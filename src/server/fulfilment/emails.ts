@@ -85,10 +85,6 @@ async function newEsimEmailOf(options: FulfilmentEmailOptions, order: OrderRow, 
   });
 }
 
-/**
- * The e-mails the fulfilment sends, each once: built from the order's row (the wording and
- * rendering are src/server/mail's), sent while the claim on the order holds, then recorded sent.
- */
 /** A top-up's confirmation; an automatic one's says so, with when the buyer agreed and the link that turns them off. */
 async function topUpEmailOf(options: FulfilmentEmailOptions, order: OrderRow, lang: Locale) {
   const siteUrl = options.siteUrl.replace(/\/+$/, '');
@@ -105,6 +101,10 @@ async function topUpEmailOf(options: FulfilmentEmailOptions, order: OrderRow, la
   });
 }
 
+/**
+ * The e-mails the fulfilment sends, each once: built from the order's row (the wording and
+ * rendering are src/server/mail's), sent while the claim on the order holds, then recorded sent.
+ */
 export function createFulfilmentEmails(options: FulfilmentEmailOptions) {
   const { db, esims, mailer, siteName } = options;
   const siteUrl = options.siteUrl.replace(/\/+$/, '');

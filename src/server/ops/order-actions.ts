@@ -252,10 +252,11 @@ export function createOrderActions(deps: OrderActionDeps): OrderActions {
       });
     },
 
-    /** A held order: approved (delivered now) or rejected (refunded in full). */
+    /** An eSIM's automatic top-ups turned off (issue 49): nothing more is charged. */
     turnOffAutoTopUps: (operator: Operator, orderId: string, body: OpsReason) =>
       record(operator, 'auto_top_up_off', orderId, body)(() => autoTopUpsOff(db, operator, orderId, body.reason)),
 
+    /** A held order: approved (delivered now) or rejected (refunded in full). */
     decideHold(operator: Operator, orderId: string, decision: 'approve' | 'reject', body: OpsReason): Promise<OpsActionResult> {
       return record(
         operator,

@@ -59,26 +59,26 @@ const NEW_ORDER_VALUES = `$3, $1, $4, 'pending_payment', $2, $5, $6::jsonb, $9, 
 /**
  * What a new order brings that is not the sale, in rows of their own beside the order `created`
  * (its id): its partner ($19) with the partner's code and price ($7, $8; order_sourcing), the
- * consents ($15, $16; order_consents), the trip's start ($17; order_travellers) and the eSIM it
- * exchanges ($18; order_links).
+ * consents ($15, $16, and $20: automatic top-ups ticked, the payment saves the card; order_consents),
+ * the trip's start ($17; order_travellers) and the eSIM it exchanges ($18; order_links).
  */
 const NEW_ORDER_BESIDE = [
   `sourcing AS (
      INSERT INTO order_sourcing (order_id, partner, partner_code, wholesale_usd_e4) SELECT id, $19, $7, $8 FROM created
    )`,
   `consent AS (
-     INSERT INTO order_consents (order_id, terms_version, terms_accepted_at, immediate_start_requested_at)
-     SELECT id, $15, $16, $16 FROM created
+     INSERT INTO order_consents (order_id, terms_version, terms_accepted_at, immediate_start_requested_at, saves_card)
+     SELECT id, $15, $16, $16, $20 FROM created
    )`,
   `trip AS (INSERT INTO order_travellers (order_id, trip_starts_on) SELECT id, $17::text FROM created WHERE $17::text IS NOT NULL)`,
   `exchange AS (INSERT INTO order_links (order_id, link, of_order_id) SELECT id, 'exchange', $18::uuid FROM created WHERE $18::uuid IS NOT NULL)`,
 ];
 /**
  * Whether an open order's payment saves the card: automatic top-ups were ticked at checkout (issue
- * 49; their consent is on the order's eSIM-to-be). Its payment page differs (a Customer, the card
- * kept for later), so a changed tick opens a new order as a changed price does.
+ * 49), stored with the order in the same statement (a double click sees the same). Its payment page
+ * differs (a Customer, the card kept for later), so a changed tick opens a new order as a changed price does.
  */
-const SAVES_CARD = `EXISTS (SELECT 1 FROM auto_top_up_settings a WHERE a.esim_order_id = o.id AND a.enabled) AS saves_card`;
+const SAVES_CARD = `coalesce((SELECT k.saves_card FROM order_consents k WHERE k.order_id = o.id), false) AS saves_card`;
 /** An open order as openOrder compares it: the sale, its payment page, its trip's start, the eSIM it exchanges, the card it saves. */
 type OpenOrderRow = OrderWithCheckout & { trip_starts_on: string | null; exchange_of: string | null; saves_card: boolean };
 type OpenOrderCompared = OrderWithCheckout & { saves_card: boolean };
@@ -109,6 +109,7 @@ function newOrderValues(order: NewOrder, id: string): unknown[] {
     order.tripStartsOn,
     order.exchangeOf,
     order.partner,
+    order.savesCard ?? false,
   ];
 }
 
@@ -274,27 +275,36 @@ function orderOpener(db: Db): OrderStore['openOrder'] {
       return { order: found, created: false, closedCheckouts: [] };
     }
 
-    return db.transaction(async (tx) => {
-      // Another request of the same buyer opened it meanwhile, or the open one must close first.
-      const [open] = await tx.query<OpenOrderCompared>(
-        `SELECT o.*, ${CHECKOUT_COLUMNS}, ${SAVES_CARD} FROM orders o ${CHECKOUT_JOIN}
+    const replace = () =>
+      db.transaction(async (tx) => {
+        // Another request of the same buyer opened it meanwhile, or the open one must close first.
+        const [open] = await tx.query<OpenOrderCompared>(
+          `SELECT o.*, ${CHECKOUT_COLUMNS}, ${SAVES_CARD} FROM orders o ${CHECKOUT_JOIN}
          WHERE o.uid = $1 AND o.plan_id = $2 AND o.state = 'pending_payment' AND o.cart_id IS NULL AND o.kind <> 'auto' FOR UPDATE OF o`,
-        [order.uid, order.plan.id],
-      );
-      if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
-      if (open) {
-        const samePrice = open.amount_minor === order.price.amountMinor && open.currency === order.price.currency;
-        const cause = stale(open) ? 'checkout_timed_out' : samePrice ? 'replaced' : 'price_changed';
-        await moveOrder(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
-        await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
-      }
-      const row = await insertOrder(tx, order, id, null);
-      return {
-        order: { ...row, checkout_session_id: null, checkout_url: null },
-        created: true,
-        closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [],
-      };
-    });
+          [order.uid, order.plan.id],
+        );
+        if (open && !stale(open) && !repriced(open)) return { order: open, created: false, closedCheckouts: [] };
+        if (open) {
+          const samePrice = open.amount_minor === order.price.amountMinor && open.currency === order.price.currency;
+          const cause = stale(open) ? 'checkout_timed_out' : samePrice ? 'replaced' : 'price_changed';
+          await moveOrder(tx, open.id, stale(open) ? 'expired' : 'cancelled', cause);
+          await queueCheckoutExpiry(tx, open.id, open.checkout_session_id);
+        }
+        const row = await insertOrder(tx, order, id, null);
+        return {
+          order: { ...row, checkout_session_id: null, checkout_url: null },
+          created: true,
+          closedCheckouts: open?.checkout_session_id ? [open.checkout_session_id] : [],
+        };
+      });
+    try {
+      return await replace();
+    } catch (error) {
+      // Two presses at once both closed the old order in turn, and the other one opened the new one
+      // first (one open order per buyer and plan): asked again, that one is the answer.
+      if ((error as { code?: unknown }).code !== '23505') throw error;
+      return replace();
+    }
   }
 
   return openOrder;
