@@ -13,7 +13,12 @@ interface ApiProcessOptions {
   reconcileEveryMs?: number;
   opsActionStaleMs?: number;
   checkoutExpiryRetry?: { delaysMs: number[]; claimMs: number };
-  reconcileTiming?: { partnerOrphans?: { everyMs: number; settleMs: number }; sweepLeaseMs?: number };
+  reconcileTiming?: {
+    partnerOrphans?: { everyMs: number; settleMs: number };
+    sweepLeaseMs?: number;
+    autoTopUpUsage?: { everyMs: number; maxAgeMs: number };
+  };
+  autoTopUpTiming?: { leaseMs?: number; retryDelaysMs?: number[] };
 }
 
 const options = JSON.parse(process.env.FAULT_RUN_API_OPTIONS ?? '{}') as ApiProcessOptions;
@@ -25,6 +30,7 @@ const { handler, stop } = await startShopApi(config, {
   ...(options.opsActionStaleMs && { opsActionStaleMs: options.opsActionStaleMs }),
   ...(options.checkoutExpiryRetry && { checkoutExpiryRetry: options.checkoutExpiryRetry }),
   ...(options.reconcileTiming && { reconcileTiming: options.reconcileTiming }),
+  ...(options.autoTopUpTiming && { autoTopUpTiming: options.autoTopUpTiming }),
 });
 const api = await serveApi(handler, Number(process.env.PORT ?? 0));
 process.stdout.write(`${JSON.stringify({ listening: api.url, pid: process.pid })}\n`);

@@ -1,11 +1,13 @@
 import { priceIn } from '../../../src/pricing/price-in.ts';
 import type { SellablePlan } from '../../../src/server/orders/plans.ts';
 import type {
+  AutoTopUpView,
   CreateCartRequest,
   CreateCartResponse,
   CreateOrderRequest,
   EsimView,
   OrderView,
+  SavedCardAnswer,
   TopUpPlans,
   Traveller,
 } from '../../../src/contract/shop-api.ts';
@@ -37,6 +39,12 @@ import { CURRENCIES, type Currency } from '../../../src/config/currencies.ts';
  * review's case), then pay. Whatever they press, a purchase must end kept, refunded, replaced or
  * exchanged, never two: a buyer who saw both a refund and a replacement accepted records it, and
  * the cross-checks read what Stripe gave back and which replacements the partner holds.
+ *
+ * Automatic top-ups (issue 49): some buyers turn them on, ticked at checkout or in My eSIMs with a
+ * card saved on Stripe's page, install the eSIM and use it until 10 % is left, the measure reported
+ * again and read by two pages at once, and watch the top-up charged off-session and applied; a card
+ * that always asks for authentication (3184) is refused instead, and some of those buyers pay it
+ * on-session from the e-mail's link.
  */
 export interface BuyerSettings {
   /** The API through the front: http://…/api */
@@ -77,6 +85,11 @@ export interface BuyerSettings {
    */
   outcomeShare: number;
   outcomeRandom: Random;
+  /** The share of purchases to top up whose buyer turns automatic top-ups on instead (issue 49), and their choices, a stream of their own. */
+  autoShare: number;
+  autoRandom: Random;
+  /** The e-mails the SMTP stand-in received for this address, oldest first (a refused automatic top-up's brings a link). */
+  mailsTo: (email: string) => readonly { text: string }[];
 }
 
 /** One click of the operator's refund: what was asked, and what each request of it answered in the end. */
@@ -171,6 +184,30 @@ export interface BuyerStats {
     answersLost: number;
     underWay: number;
   };
+  /**
+   * Automatic top-ups (issue 49): eSIMs they were turned on for (ticked at checkout, or in My eSIMs
+   * with a card saved on Stripe's page), crossings of 10 % left measured, measured again and read by
+   * two pages at once; what the buyers saw in the end: charged and applied, refunded (not applied),
+   * refused by the bank and paid on-session from the e-mail's link; the card or the outcome not seen
+   * in time, an eSIM its partner offers no top-up for, and requests given up after their retries.
+   */
+  autoTopUps: {
+    esims: number;
+    atCheckout: number;
+    fromMyEsims: number;
+    cardsSaved: number;
+    crossings: number;
+    repeated: number;
+    raced: number;
+    charged: number;
+    refunded: number;
+    refused: number;
+    paidOnLink: number;
+    cardNotSeen: number;
+    noTopUps: number;
+    notSeen: number;
+    gaveUp: number;
+  };
   /** Things a buyer (or the operator) saw that break a promise: each one fails the run. */
   violations: string[];
 }
@@ -182,6 +219,8 @@ interface Answer {
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** Stripe's test cards the buyers pay with: one that pays (off-session too), one whose bank always asks for authentication. */
+const CARDS = { pays: '4242424242424242', authenticates: '4000002760003184' } as const;
 
 /** A buyer at work; blocked from the operator's block click until the unblock's answer. */
 /** A buyer at work, and the currency they see and pay in (issue 34). */
@@ -206,6 +245,23 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     replacements: { asked: 0, replaced: 0, refused: 0, unavailable: 0, deleteNotSeen: 0, deliveredSeen: 0 },
     exchanges: { opened: 0, paid: 0, deliveredSeen: 0, replaceFirst: 0, refundFirst: 0, bothFirst: 0, replaceAfterPaying: 0, refused: 0 },
     races: { pressed: 0, refundWon: 0, replaceWon: 0, neither: 0 },
+    autoTopUps: {
+      esims: 0,
+      atCheckout: 0,
+      fromMyEsims: 0,
+      cardsSaved: 0,
+      crossings: 0,
+      repeated: 0,
+      raced: 0,
+      charged: 0,
+      refunded: 0,
+      refused: 0,
+      paidOnLink: 0,
+      cardNotSeen: 0,
+      noTopUps: 0,
+      notSeen: 0,
+      gaveUp: 0,
+    },
     operator: { orders: 0, clicks: 0, partial: 0, rest: 0, doubleClicks: 0, answersLost: 0, underWay: 0, refused: 0 },
     operatorClicks: [],
     blocks: {
@@ -223,7 +279,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   };
 
   // The plan of each buyer decided up front from the seed: one or two eSIMs, and what to do with each.
-  type Intent = 'keep' | 'refund' | 'top_up' | 'replace' | 'exchange';
+  type Intent = 'keep' | 'refund' | 'top_up' | 'replace' | 'exchange' | 'auto';
   const buyers: {
     /** The operator blocks this buyer at its first purchase: on the open order before paying, or once paid; then maybe unblocks. */
     block: BlockPlan | undefined;
@@ -242,6 +298,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       cart: CartPlanItem[] | undefined;
       /** A replacement or an exchange (intent 'replace' or 'exchange'): what the buyer presses, and when. */
       outcome: OutcomePlan | undefined;
+      /** Automatic top-ups (intent 'auto'): where they are turned on, the card and the limit, how the crossing is seen. */
+      auto: AutoPlan | undefined;
     }[];
   }[] = [];
   type OperatorPlan = { share: number; rest: boolean; pauseMs: number; doubleClick: boolean };
@@ -264,6 +322,19 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         otherPick: number;
         delayMs: number;
       };
+  /**
+   * Automatic top-ups turned on at checkout or in My eSIMs, on a card that pays or one whose bank
+   * always asks (then paid from the e-mail's link, or not), at most one or two; the crossing's
+   * measure reported again `repeats` times, and read by two pages at once (race).
+   */
+  type AutoPlan = {
+    atCheckout: boolean;
+    card: keyof typeof CARDS;
+    maxCount: number;
+    repeats: number;
+    race: boolean;
+    payOnLink: boolean;
+  };
   const blockRandom = settings.blockRandom;
   /** Five draws for every buyer: each buyer's choice stays put. */
   const blockPlan = (): BlockPlan | undefined => {
@@ -335,6 +406,25 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     const replaces = pressed === 'replace' || pressed === 'both' || pressed === 'replace_after_paying';
     return { kind: 'exchange', before: pressed, deleteFirst: replaces || deleteFirst, otherPick, delayMs };
   };
+  // Plans the partner tops up, with one volume for their whole validity (a daily plan's data has no crossing of 10 % left).
+  const autoPlans = settings.plans.filter((p) => p.pkg.facts.topUp && p.pkg.facts.data.kind === 'total');
+  const autoRandom = settings.autoRandom;
+  /** Eight draws for every purchase: each purchase's choice stays put. Only a purchase to top up by hand becomes one, of a plan that tops up. */
+  const autoPlan = (intent: Intent): (AutoPlan & { plan: SellablePlan }) | undefined => {
+    const [chosen, atCheckout, authenticates, twice, repeats, race, payOnLink, planPick] = [
+      autoRandom(),
+      autoRandom() < 0.5,
+      autoRandom() < 0.35,
+      autoRandom() < 0.5,
+      Math.floor(autoRandom() * 3),
+      autoRandom() < 0.5,
+      autoRandom() < 0.7,
+      autoRandom(),
+    ];
+    if (intent !== 'top_up' || chosen >= settings.autoShare || autoPlans.length === 0) return undefined;
+    const plan = autoPlans[Math.floor(planPick * autoPlans.length)]!;
+    return { plan, atCheckout, card: authenticates ? 'authenticates' : 'pays', maxCount: twice ? 2 : 1, repeats, race, payOnLink };
+  };
   for (let left = settings.orders; left > 0;) {
     const count = Math.min(left, random() < 0.5 ? 1 : 2);
     left -= count;
@@ -344,9 +434,12 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       purchases: Array.from({ length: count }, () => {
         const r = random();
         let intent: Intent = r < settings.refundShare ? 'refund' : r < settings.refundShare + settings.topUpShare ? 'top_up' : 'keep';
-        const plan = pick(random, settings.plans);
+        const picked = pick(random, settings.plans);
         const outcome = outcomePlan(intent);
         if (outcome) intent = outcome.kind;
+        const { plan: autoPlanned, ...auto } = autoPlan(intent) ?? {};
+        if (autoPlanned) intent = 'auto';
+        const plan = autoPlanned ?? picked;
         return {
           plan,
           intent,
@@ -357,6 +450,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
           operator: operatorPlan(intent),
           cart: cartPlan(intent, plan),
           outcome,
+          auto: autoPlanned ? (auto as AutoPlan) : undefined,
         };
       }),
     });
@@ -394,7 +488,9 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
   // paid (the review's case) and one with nothing pressed (refunded as exchanged at its delivery),
   // among the first half, on purchases the operator's block does not touch.
   const firstHalf = buyers.slice(0, Math.ceil(buyers.length / 2));
-  const untouched = firstHalf.flatMap((b) => b.purchases.filter((p, i) => !(i === 0 && b.block) && !p.cart && p.intent !== 'top_up'));
+  const untouched = firstHalf.flatMap((b) =>
+    b.purchases.filter((p, i) => !(i === 0 && b.block) && !p.cart && p.intent !== 'top_up' && p.intent !== 'auto'),
+  );
   const insist = (wanted: OutcomePlan, has: (o: OutcomePlan | undefined) => boolean) => {
     if (settings.outcomeShare <= 0 || untouched.some((p) => has(p.outcome))) return;
     const purchase = untouched.find((p) => !p.outcome) ?? untouched.find((p) => !insisted.has(p) && p.outcome?.kind !== wanted.kind);
@@ -422,6 +518,33 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     const kept = untouched.find((p) => p.operator) ?? untouched.find((p) => p.intent === 'keep' && !p.outcome);
     if (kept) kept.operator = { share: 0.5, pauseMs: 1_000, doubleClick: false, ...kept.operator, rest: true };
   }
+
+  // At least two buyers with automatic top-ups on a card that pays, ticked at checkout, and one turned
+  // on in My eSIMs with a card whose bank always asks (paid from the e-mail's link): another buyer's
+  // choice of them changed, or a buyer who would top up by hand made one.
+  const insistedAuto = new Set<(typeof buyers)[number]['purchases'][number]>();
+  const insistAuto = (atCheckout: boolean, card: AutoPlan['card'], atLeast = 1) => {
+    if (settings.autoShare <= 0 || autoPlans.length === 0) return;
+    // The first half's first (they start in a bounded run), then the others'.
+    const candidates = [...firstHalf, ...buyers.slice(firstHalf.length)].flatMap((b) =>
+      b.purchases.filter((_, i) => !(i === 0 && b.block)),
+    );
+    const fits = candidates.filter((p) => p.intent === 'auto' && p.auto?.atCheckout === atCheckout && p.auto.card === card);
+    for (const p of fits.slice(0, atLeast)) insistedAuto.add(p);
+    if (fits.length >= atLeast) return;
+    const purchase = candidates.find((p) => p.intent === 'auto' && !insistedAuto.has(p)) ?? candidates.find((p) => p.intent === 'top_up');
+    if (!purchase) return;
+    insistedAuto.add(purchase);
+    if (purchase.intent !== 'auto') {
+      purchase.intent = 'auto';
+      purchase.plan = autoPlans[0]!;
+    }
+    purchase.auto = { atCheckout, card, maxCount: 1, repeats: 1, race: true, payOnLink: true };
+    insistAuto(atCheckout, card, atLeast);
+  };
+  // Two that pay: a traveller's install not seen in time (faults, kills) ends that buyer's try early.
+  insistAuto(true, 'pays', 2);
+  insistAuto(false, 'authenticates');
 
   /** One request through the front; network failures answer status 0. */
   async function request(path: string, init: { method?: string; token: string; body?: unknown }): Promise<Answer> {
@@ -462,36 +585,36 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
 
   const errorCode = (body: unknown) => (body as { error?: { code?: string } } | undefined)?.error?.code;
 
-  async function readOrder(token: string, id: string): Promise<OrderView | undefined> {
-    const answer = await request(`/orders/${id}?lang=en`, { token });
-    return answer.status === 200 ? (answer.body as OrderView) : undefined;
+  /** What a GET answers when it answers 200, else undefined. */
+  async function read<T>(path: string, token: string): Promise<T | undefined> {
+    const answer = await request(path, { token });
+    return answer.status === 200 ? (answer.body as T) : undefined;
   }
 
-  /** Reads the order until `done` holds or the wait is over, at the success page's pace. */
-  async function waitOrder(
-    token: string,
-    id: string,
-    done: (order: OrderView) => boolean,
-    ms = settings.deliveryWaitMs,
-  ): Promise<OrderView | undefined> {
+  /** Reads until `done` holds or the wait is over, at the success page's pace: the last answer read. */
+  async function poll<T>(next: () => Promise<T | undefined>, done: (value: T) => boolean, ms: number): Promise<T | undefined> {
     const deadline = Date.now() + ms;
-    let last: OrderView | undefined;
+    let last: T | undefined;
     while (Date.now() < deadline) {
-      last = (await readOrder(token, id)) ?? last;
-      if (last && done(last)) return last;
+      last = (await next()) ?? last;
+      if (last !== undefined && done(last)) return last;
       await sleep(700);
     }
     return last;
   }
 
+  /** Reads the order until `done` holds or the wait is over. */
+  const waitOrder = (token: string, id: string, done: (order: OrderView) => boolean, ms = settings.deliveryWaitMs) =>
+    poll(() => read<OrderView>(`/orders/${id}?lang=en`, token), done, ms);
+
   const FINAL = new Set(['refunded', 'expired', 'cancelled', 'payment_failed']);
   const delivered = (order: OrderView) => order.state === 'delivered' && (order.kind === 'top_up' || !!order.esim?.install);
 
-  /** One press of Pay with card 4242 on the Stripe stand-in's hosted page: its status (303: it took the card), undefined without an answer. */
-  async function pressPay(checkoutUrl: string): Promise<number | undefined> {
+  /** One press of Pay (card 4242 unless named) on the Stripe stand-in's hosted page: its status (303: it took the card), undefined without an answer. */
+  async function pressPay(checkoutUrl: string, card: string = CARDS.pays): Promise<number | undefined> {
     const paid = await fetch(checkoutUrl, {
       method: 'POST',
-      body: new URLSearchParams({ action: 'pay', card: '4242424242424242' }),
+      body: new URLSearchParams({ action: 'pay', card }),
       redirect: 'manual',
       signal: AbortSignal.timeout(15_000),
     }).catch(() => undefined);
@@ -503,9 +626,9 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
    * Stripe's, not behind our fault proxy: the buyer's browser talks to it directly. False (and a
    * violation recorded for `what`) when the page never took the card.
    */
-  async function payWithTestCard(checkoutUrl: string, what: string): Promise<boolean> {
+  async function payWithTestCard(checkoutUrl: string, what: string, card: string = CARDS.pays): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      const status = await pressPay(checkoutUrl);
+      const status = await pressPay(checkoutUrl, card);
       if (status === 303) return true;
       if (attempt >= 3) {
         stats.violations.push(`${what}: the Stripe stand-in's page did not take card 4242 (${status ?? 'no answer'})`);
@@ -526,6 +649,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     doubleClick: boolean,
     beforePay?: (orderId: string, checkoutUrl: string) => Promise<boolean>,
     onRefused?: (answer: Answer) => boolean,
+    card: string = CARDS.pays,
   ): Promise<string | undefined> {
     let answer: Answer;
     if (doubleClick) {
@@ -559,7 +683,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     stats.orders.set(order.id, { kind, paid: false, uid: buyer.uid, email: buyer.email });
     if (buyer.blocked) stats.violations.push(`buyer ${buyer.uid}: blocked, yet POST /orders opened order ${order.id}`);
     if (beforePay && !(await beforePay(order.id, checkoutUrl))) return undefined;
-    if (!(await payWithTestCard(checkoutUrl, `order ${order.id}`))) return undefined;
+    if (!(await payWithTestCard(checkoutUrl, `order ${order.id}`, card))) return undefined;
     stats.orders.get(order.id)!.paid = true;
     return order.id;
   }
@@ -619,7 +743,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     return found.length === 1 ? found[0] : undefined;
   }
 
-  async function installAndTopUp(buyer: Buyer, id: string, refundInstalled: boolean, topUpPick: number, twoTopUps: boolean) {
+  /** The traveller installs the eSIM, and the buyer waits for My eSIMs to show it in use: its eSIM at the partner, or undefined (not seen in time: counted). */
+  async function installSeen(buyer: Buyer, id: string) {
     const esim = await esimOf(id);
     if (!esim) return;
     try {
@@ -635,10 +760,13 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       await persist('/esims?lang=en', { token: buyer.token }, 3);
       seen = await waitOrder(buyer.token, id, (o) => o.esim?.status === 'active', 4_000);
     }
-    if (seen?.esim?.status !== 'active') {
-      stats.topUps.installNotSeen++;
-      return;
-    }
+    if (seen?.esim?.status === 'active') return esim;
+    stats.topUps.installNotSeen++;
+    return undefined;
+  }
+
+  async function installAndTopUp(buyer: Buyer, id: string, refundInstalled: boolean, topUpPick: number, twoTopUps: boolean) {
+    if (!(await installSeen(buyer, id))) return;
     // The plans My eSIMs offers for this eSIM, as the page asks for them.
     const offer = await persist(`/esims/${id}/top-ups?lang=en`, { token: buyer.token }, 4);
     const offered = offer.status === 200 ? (offer.body as TopUpPlans).plans : [];
@@ -998,6 +1126,151 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
     return true;
   }
 
+  /** The limits a buyer sets: at most `maxCount` automatic top-ups, and a month's cap that the eSIM's price four times over leaves room for. */
+  const autoLimits = (plan: AutoPlan, priceMinor: number) => ({
+    maxCount: plan.maxCount,
+    monthlyCapMinor: Math.min(1_000_000, priceMinor * plan.maxCount * 4),
+  });
+
+  /**
+   * Saves a card on Stripe's page from My eSIMs, as the buyer's browser does: the page asked of the
+   * shop, the card typed there, and the return reported (the shop reads the card from Stripe; the
+   * webhook may come first, or later). False when the buyer could not get through.
+   */
+  async function saveCard(buyer: Buyer, esimId: string, card: string): Promise<boolean> {
+    const page = await persist('/me/card', { method: 'POST', token: buyer.token, body: { lang: 'en', esimId } }, 6);
+    if (page.status !== 200) return (void stats.autoTopUps.gaveUp++, false);
+    const saved = await fetch((page.body as { url: string }).url, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'save', card }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(15_000),
+    }).catch(() => undefined);
+    const sessionId = saved?.status === 303 ? new URL(saved.headers.get('location')!).searchParams.get('card_saved') : null;
+    if (!sessionId) return (void stats.violations.push(`buyer ${buyer.uid}: Stripe's page did not save card ${card}`), false);
+    stats.autoTopUps.cardsSaved++;
+    await persist('/me/card/saved', { method: 'POST', token: buyer.token, body: { sessionId } }, 6);
+    return true;
+  }
+
+  /** The pay link of the latest e-mail about a refused automatic top-up to this address (its token's purpose is 'pay'). */
+  const payLinkIn = (email: string) =>
+    settings
+      .mailsTo(email)
+      .flatMap((m) => [...m.text.matchAll(/\/auto-top-up\?token=([^\s>)"]+)/g)].map((match) => match[1]!))
+      .filter((token) => Buffer.from(token.split('.')[0]!, 'base64url').toString() === 'pay')
+      .at(-1);
+
+  const ENDED_CHARGE = new Set(['delivered', 'refunded', 'payment_failed']);
+
+  /**
+   * Automatic top-ups of a delivered eSIM (issue 49): turned on at checkout (its payment saved the
+   * card) or, once it is installed, in My eSIMs; the card seen saved; the eSIM used until 10 % is
+   * left, the measure reported again and My eSIMs read by two pages at once; then the buyer watches the
+   * eSIM's automatic top-ups: card 4242 charged off-session and the top-up applied (or refunded),
+   * card 3184 refused, and, for some, paid on-session from the e-mail's link.
+   */
+  async function autoTopUps(buyer: Buyer, id: string, plan: AutoPlan, priceMinor: number) {
+    const a = stats.autoTopUps;
+    a.esims++;
+    const path = `/auto-top-ups/esims/${id}?lang=en`;
+    if (plan.atCheckout) a.atCheckout++;
+    // My eSIMs offers them for an eSIM in use: installed first.
+    const esim = await installSeen(buyer, id);
+    if (!esim) return;
+    if (!plan.atCheckout) {
+      const body = { packageId: null, lang: 'en', ...autoLimits(plan, priceMinor) };
+      const on = await persist(path, { method: 'PUT', token: buyer.token, body }, 6);
+      if (on.status === 0 || on.status >= 500) return void a.gaveUp++;
+      // The eSIM's partner offers no top-up for it (eSIM Go's bundle): My eSIMs says so.
+      if (on.status === 409 && errorCode(on.body) === 'esim_cannot_top_up') return void a.noTopUps++;
+      if (on.status !== 200)
+        return void stats.violations.push(`order ${id}: turning automatic top-ups on answered ${on.status} ${errorCode(on.body) ?? ''}`);
+      a.fromMyEsims++;
+      if (!(await saveCard(buyer, id, CARDS[plan.card]))) return;
+    }
+    const card = await poll(
+      () => read<SavedCardAnswer>('/me/card', buyer.token),
+      (answer) => answer.card !== null,
+      20_000,
+    );
+    if (!card?.card) return void a.cardNotSeen++;
+    let again: () => void;
+    try {
+      again = await esim.partner.phone(esim.key).useNearlyAll();
+    } catch (error) {
+      return void stats.violations.push(`order ${id}: ${esim.partner.id} could not use its eSIM ${esim.key} (${(error as Error).message})`);
+    }
+    a.crossings++;
+    // The same measure reported again (a partner's repeated notification), and two pages reading at once (two instances).
+    for (let n = 0; n < plan.repeats; n++) {
+      await sleep(300);
+      again();
+      a.repeated++;
+    }
+    if (plan.race) {
+      a.raced++;
+      await Promise.all([request('/esims?lang=en', { token: buyer.token }), request('/esims?lang=en', { token: buyer.token }), again()]);
+    }
+
+    // Until the buyer sees how it ended, the partner reports the same measure again every few seconds,
+    // as its later notifications would: one that reached no instance, or one killed before it read the
+    // usage, is then not the last word (the shop reads the usage itself; after the top-up it is below 90 %).
+    const ended = (view: AutoTopUpView) => view.charges.some((c) => ENDED_CHARGE.has(c.state));
+    let reported = Date.now();
+    const seen = await poll(
+      async () => {
+        if (Date.now() - reported > 3_000) {
+          again();
+          a.repeated++;
+          reported = Date.now();
+        }
+        return read<AutoTopUpView>(path, buyer.token);
+      },
+      ended,
+      settings.deliveryWaitMs,
+    );
+    if (!seen || !ended(seen)) return void a.notSeen++;
+    if (seen.charges.length > plan.maxCount)
+      stats.violations.push(`order ${id}: ${seen.charges.length} automatic top-ups, the buyer allowed ${plan.maxCount}`);
+    const charge = seen.charges.find((c) => ENDED_CHARGE.has(c.state))!;
+    if (charge.state === 'refunded') return void a.refunded++;
+    if (charge.state === 'delivered') {
+      a.charged++;
+      if (plan.card === 'authenticates')
+        stats.violations.push(`order ${id}: automatic top-up ${charge.orderId} charged off-session on a card whose bank always asks`);
+      return;
+    }
+    a.refused++;
+    if (plan.card === 'pays')
+      return void stats.violations.push(`order ${id}: automatic top-up ${charge.orderId} refused on card 4242, which pays off-session`);
+    if (plan.payOnLink) await payOnLink(buyer, id, charge.orderId, path);
+  }
+
+  /** The refused top-up paid on-session from the e-mail's link (the bank's authentication done on Stripe's page), then watched. */
+  async function payOnLink(buyer: Buyer, esimId: string, orderId: string, path: string) {
+    const a = stats.autoTopUps;
+    const link = await poll(async () => payLinkIn(buyer.email), Boolean, 20_000);
+    if (!link) return void stats.violations.push(`order ${esimId}: no e-mail brought the link to pay refused top-up ${orderId}`);
+    const opened = await persist(
+      `/auto-top-ups/link/pay?lang=en&token=${encodeURIComponent(link)}`,
+      { method: 'POST', token: buyer.token },
+      6,
+    );
+    if (opened.status === 0 || opened.status >= 500) return void a.gaveUp++;
+    if (opened.status !== 200)
+      return void stats.violations.push(
+        `order ${esimId}: the link to pay refused top-up ${orderId} answered ${opened.status} ${errorCode(opened.body) ?? ''}`,
+      );
+    if (!(await payWithTestCard((opened.body as { url: string }).url, `top-up ${orderId}`, CARDS.authenticates))) return;
+    stats.paid++;
+    const paidOff = (view: AutoTopUpView) =>
+      view.charges.some((c) => c.orderId === orderId && (c.state === 'delivered' || c.state === 'refunded'));
+    const seen = await poll(() => read<AutoTopUpView>(path, buyer.token), paidOff, settings.deliveryWaitMs);
+    if (seen && paidOff(seen)) a.paidOnLink++;
+    else a.notSeen++;
+  }
+
   async function runBuyer(plan: (typeof buyers)[number]) {
     let account: Awaited<ReturnType<typeof signUpOn>> | undefined;
     for (let attempt = 1; !account; attempt++) {
@@ -1024,11 +1297,15 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         await buyCart(buyer, purchase.cart, purchase.doubleClick);
         continue;
       }
+      const auto = purchase.intent === 'auto' ? purchase.auto : undefined;
+      const expectedPrice = priceIn(purchase.plan.prices, buyer.currency);
       const body: CreateOrderRequest = {
         planId: purchase.plan.pkg.id,
         lang: 'en',
-        expectedPrice: priceIn(purchase.plan.prices, buyer.currency),
+        expectedPrice,
         consents: { terms: true, immediateStart: true },
+        // Automatic top-ups ticked at checkout: the payment saves the card.
+        ...(auto?.atCheckout && { autoTopUp: autoLimits(auto, expectedPrice.amountMinor) }),
       };
       // The operator's block comes at the buyer's first purchase: on its payment page, or while the paid order is delivered.
       const block = index === 0 ? plan.block : undefined;
@@ -1039,6 +1316,8 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
         'esim',
         purchase.doubleClick,
         block?.onOpenOrder ? (_orderId, checkoutUrl) => ((blockedOnPage.now = true), blockOnPage(buyer, checkoutUrl, block)) : undefined,
+        undefined,
+        auto && CARDS[auto.card],
       );
       if (blockedOnPage.now) {
         if (await afterBlock(buyer, body, block!)) continue;
@@ -1064,6 +1343,7 @@ export async function runBuyers(settings: BuyerSettings): Promise<BuyerStats> {
       if (purchase.intent === 'refund') await requestRefund(buyer, id);
       else if (purchase.outcome?.kind === 'replace') await replaceEsim(buyer, id, purchase.outcome.race);
       else if (purchase.outcome?.kind === 'exchange') await exchangeEsim(buyer, id, purchase.plan, purchase.outcome);
+      else if (auto) await autoTopUps(buyer, id, auto, order.total.amountMinor);
       else if (purchase.intent === 'top_up')
         await installAndTopUp(buyer, id, purchase.refundInstalled, purchase.topUpPick, purchase.twoTopUps);
     }

@@ -24,7 +24,7 @@ interface OrderRow {
   id: string;
   number: number;
   created_at: Date;
-  kind: 'esim' | 'top_up';
+  kind: 'esim' | 'top_up' | 'auto';
   state: string;
   top_up_of: string | null;
   partner: string | null;
@@ -86,7 +86,8 @@ export async function crossCheck(deps: {
   const name = (o: OrderRow) => `${orderNumber(o)} (${o.kind}, ${o.state}, ${o.id})`;
 
   // What Stripe took: each completed Checkout Session, by the order it names, or by each order of the
-  // cart it names (issue 33), with that order's price as its share of the one payment.
+  // cart it names (issue 33), with that order's price as its share of the one payment; and each
+  // automatic top-up's off-session charge (named "session" below as well: one payment of the order).
   const cartOrders = Map.groupBy(
     await db.query<{ id: string; cart_id: string; amount_minor: number }>(
       'SELECT id, cart_id, amount_minor FROM orders WHERE cart_id IS NOT NULL',
@@ -114,6 +115,15 @@ export async function crossCheck(deps: {
         list.push({ sessionId: session.id, intent: String(session.payment_intent), amount, shared: cartId !== undefined });
       sessions.set(orderId, list);
     }
+  }
+  // Automatic top-ups (issue 49): each off-session payment intent that succeeded, by the order its metadata names.
+  for (const intent of offSessionCharges(stripeStandIn)) {
+    const orderId = String(intent.metadata['orderId']);
+    payments.set(intent.id, intent.amount);
+    const list = sessions.get(orderId) ?? [];
+    if (!list.some((s) => s.intent === intent.id))
+      list.push({ sessionId: intent.id, intent: intent.id, amount: intent.amount, shared: false });
+    sessions.set(orderId, list);
   }
   // And what it gave back, per payment intent, as the SDK lists it.
   const refunds = new Map<string, Stripe.Refund[]>();
@@ -316,11 +326,11 @@ export async function crossCheck(deps: {
     if (total > paid) oneOutcome.push(`${name(order)}: ${total} given back at Stripe (${listed(given)}) of ${paid} paid`);
   }
 
-  // Top-ups: applied once when delivered, never when not; the eSIM's data is its plan plus the top-ups delivered.
+  // Top-ups (bought, or automatic): applied once when delivered, never when not; the eSIM's data is its plan plus the top-ups delivered.
   const topUps: string[] = [];
   const topped = new Map<string, OrderRow[]>();
   for (const order of orders) {
-    if (order.kind !== 'top_up') continue;
+    if (order.kind === 'esim') continue;
     topped.set(order.top_up_of!, [...(topped.get(order.top_up_of!) ?? []), order]);
   }
   for (const [esimOrderId, list] of topped) {
@@ -423,6 +433,12 @@ export async function crossCheck(deps: {
       breaches: topUps,
     },
     {
+      name: 'auto_top_ups',
+      description:
+        "each automatic top-up was agreed to before it was made, charged only for a crossing the shop holds and within the buyer's limits (count and month); a refused one charged nothing off-session and its buyer was e-mailed the link; no crossing left undecided; every off-session charge at Stripe is an automatic top-up's",
+      breaches: await autoTopUpChecks(db, stripeStandIn, smtp, byId, name),
+    },
+    {
       name: 'email_sent',
       description: "every delivered or refunded order's e-mail reached the buyer (the SMTP stand-in)",
       breaches: mails,
@@ -434,6 +450,84 @@ export async function crossCheck(deps: {
       breaches: travellers,
     },
   ];
+}
+
+/** The off-session charges Stripe made (payment_intent.succeeded: the hosted page's payments send checkout.session.completed instead). */
+const offSessionCharges = (standIn: StripeStandIn) =>
+  standIn.events.flatMap(({ event }) =>
+    event.type === 'payment_intent.succeeded' ? [event.data.object as unknown as Stripe.PaymentIntent] : [],
+  );
+
+/**
+ * Automatic top-ups (issue 49) by the rows and the stand-ins: each auto order made for a crossing
+ * (auto_top_ups.order_id) of an eSIM whose buyer turned them on before it (auto_top_up_changes);
+ * the paid ones within the limits as the setting says (at most max_count, at most the cap in each
+ * calendar month, UTC); a refused crossing's order never charged off-session (only on-session, by
+ * the e-mail's link), and its buyer told with that link; no crossing left due or charging; every
+ * off-session payment intent that succeeded names an automatic top-up of ours.
+ */
+async function autoTopUpChecks(
+  db: Db,
+  stripeStandIn: StripeStandIn,
+  smtp: SmtpStandIn,
+  byId: ReadonlyMap<string, OrderRow>,
+  name: (o: OrderRow) => string,
+): Promise<string[]> {
+  const breaches: string[] = [];
+  const crossings = await db.query<{
+    esim_order_id: string;
+    crossing: string;
+    state: string;
+    why: string | null;
+    order_id: string | null;
+    notified_at: Date | null;
+    turned_on_at: Date | null;
+    created_at: Date;
+  }>(
+    `SELECT a.esim_order_id, a.crossing, a.state, a.why, a.order_id, a.notified_at, a.created_at,
+       (SELECT min(c.at) FROM auto_top_up_changes c WHERE c.esim_order_id = a.esim_order_id AND c.change LIKE 'on:%') AS turned_on_at
+     FROM auto_top_ups a ORDER BY a.created_at`,
+  );
+  const crossingOf = new Map(crossings.filter((c) => c.order_id).map((c) => [c.order_id!, c]));
+  const offSession = new Map<string, string[]>();
+  for (const intent of offSessionCharges(stripeStandIn)) {
+    const orderId = String(intent.metadata['orderId']);
+    offSession.set(orderId, [...(offSession.get(orderId) ?? []), intent.id]);
+  }
+  for (const [orderId, intents] of offSession) {
+    const order = byId.get(orderId);
+    if (!order || order.kind !== 'auto')
+      breaches.push(`off-session charge ${intents.join(', ')} names ${orderId}, no automatic top-up of ours`);
+  }
+  for (const c of crossings) {
+    const what = `eSIM ${c.esim_order_id} crossing ${c.crossing} (${c.state}${c.why ? `: ${c.why}` : ''})`;
+    if (c.state === 'due' || c.state === 'charging') breaches.push(`${what}: never decided`);
+    if (!c.turned_on_at || c.turned_on_at > c.created_at) breaches.push(`${what}: automatic top-ups were not turned on before it`);
+    if (c.state === 'refused') {
+      if (c.order_id && offSession.has(c.order_id))
+        breaches.push(`${what}: refused, yet charged off-session (${offSession.get(c.order_id)!.join(', ')})`);
+      const owner = c.order_id ? byId.get(c.esim_order_id)?.email : null;
+      const told = owner && smtp.messages.some((m) => m.to.includes(owner) && /\/auto-top-up\?token=/.test(m.text));
+      if (owner && (!c.notified_at || !told)) breaches.push(`${what}: its buyer ${owner} was not e-mailed the link to pay it`);
+    }
+  }
+  for (const order of byId.values()) {
+    if (order.kind === 'auto' && !crossingOf.has(order.id)) breaches.push(`${name(order)}: an automatic top-up no crossing made`);
+  }
+  // The limits the setting holds now (a buyer may lower them after a charge: then more than them is no breach of the consent given before).
+  const overLimits = await db.query<{ esim_order_id: string; month: string; count: number; spent: number; max_count: number; cap: number }>(
+    `SELECT o.top_up_of AS esim_order_id, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS count,
+       sum(o.amount_minor)::int AS spent, s.max_count, s.monthly_cap_minor AS cap
+     FROM orders o JOIN auto_top_up_settings s ON s.esim_order_id = o.top_up_of
+     WHERE o.kind = 'auto' AND EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status = 'paid')
+     GROUP BY o.top_up_of, month, s.max_count, s.monthly_cap_minor`,
+  );
+  for (const row of overLimits) {
+    if (row.count > row.max_count)
+      breaches.push(`eSIM ${row.esim_order_id}: ${row.count} automatic top-ups paid, at most ${row.max_count} allowed`);
+    if (row.spent > row.cap) breaches.push(`eSIM ${row.esim_order_id}: ${row.spent} charged in ${row.month}, at most ${row.cap} allowed`);
+  }
+  return breaches;
 }
 
 /** E-mails the SMTP stand-in received more than once for one order and kind (a crash between sending and recording: at-least-once). */

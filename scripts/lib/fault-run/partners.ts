@@ -4,6 +4,7 @@ import type { EsimGoStandIn } from '../../../stand-ins/esim-go/server.ts';
 import type { Db } from '../../../src/server/db/db.types.ts';
 import type { EsimPartner } from '../../../src/server/partner/partner.types.ts';
 import { esimKey, parseEsimKey } from '../../../src/server/partner/esim-go/esim-key.ts';
+import { listedProfile } from '../../../src/server/partner/partner.ts';
 import { ESIM_ACCESS } from '../../../src/server/partner/registry.ts';
 import { ESIM_GO } from '../../../src/server/partner/esim-go/config.ts';
 
@@ -20,8 +21,12 @@ export interface RunPartner {
   esims(): Promise<{ orderId: string | undefined; key: string }[]>;
   /** How many eSIMs it issued in all, by its own count. */
   readonly issued: number;
-  /** The traveller's phone: installs the eSIM and uses it (in use), or installs it and deletes it before it carried data. */
-  phone(key: string): { install(): void; deleteUnused(): void };
+  /**
+   * The traveller's phone: installs the eSIM and uses it (in use), or installs it and deletes it
+   * before it carried data; or uses it until 10 % or less is left as the partner reports it (an
+   * automatic top-up's crossing, issue 49), answering how to report that same measure again.
+   */
+  phone(key: string): { install(): void; deleteUnused(): void; useNearlyAll(): Promise<() => void> };
   /** How many times this top-up order was applied, when the partner's requests name it (eSIM Go's do not). */
   topUpsApplied?(topUpOrderId: string): number;
   /** The bytes one of its packages (or top-ups) puts on an eSIM. */
@@ -51,6 +56,12 @@ export function esimAccessAtRun(standIn: EsimAccessStandIn, adapter: EsimPartner
       deleteUnused: () => {
         standIn.installTo(key, 'DOWNLOAD');
         standIn.installTo(key, 'DELETED');
+      },
+      // 95 % of its data, by a DATA_USAGE notification; the same measure may be notified again.
+      useNearlyAll: async () => {
+        const used = Math.ceil((await listedProfile(adapter, key)).totalBytes * 0.95);
+        standIn.setUsage(key, used);
+        return () => standIn.setUsage(key, used);
       },
     }),
     topUpsApplied: (id) => standIn.topUpsApplied(id),
@@ -96,6 +107,14 @@ export function esimGoAtRun(
       deleteUnused: () => {
         standIn.installEsim(iccidOf(key), 'Installed');
         standIn.installEsim(iccidOf(key), 'Released');
+      },
+      // eSIM Go reports use at 80 and 100 % of a bundle only (Utilisation callbacks): all of it, used up.
+      // Its callbacks are sent once each: the shop sees the measure again by reading it.
+      useNearlyAll: async () => {
+        const profile = await listedProfile(adapter, key);
+        const left = profile.totalBytes - profile.usedBytes;
+        if (left > 0) standIn.useData(iccidOf(key), left);
+        return () => {};
       },
     }),
     bytesOf: (code) => {

@@ -43,7 +43,9 @@ import { esimGoStandInEnv } from '../../../stand-ins/esim-go/local.ts';
  * and both partners' (eSIM Access, eSIM Go) lose answers, hold them past the client's timeout and
  * answer 5xx before or after forwarding; eSIM Access is down altogether for a while in the middle
  * (issue 48), when orders go to eSIM Go. Some buyers replace or exchange their eSIM, with refunds racing them
- * (issue 46): a purchase ends in one outcome. Then faults off, every instance up, the reconcile job until nothing
+ * (issue 46): a purchase ends in one outcome. Some turn automatic top-ups on (issue 49): the crossing
+ * of 10 % left measured again and raced, the off-session charge and the top-up meeting the same
+ * faults and kills. Then faults off, every instance up, the reconcile job until nothing
  * is due, and the checks: the order audit and the cross-checks against the stand-ins.
  */
 export interface FaultRunOptions {
@@ -56,6 +58,8 @@ export interface FaultRunOptions {
   concurrency?: number;
   /** The share of eSIMs installed and topped up (half of them twice at once); default 0.25. */
   topUpShare?: number;
+  /** The share of eSIMs to top up that turn automatic top-ups on instead (issue 49); default AUTO_SHARE. */
+  autoShare?: number;
   /** Milliseconds from the fleet being whole again (every wanted instance up) to the next kill, at random in this range. */
   killEveryMs?: [number, number];
   /** How long eSIM Access is down, from when 30 % of the orders have started (default 60 s; 0: no outage). */
@@ -111,6 +115,8 @@ export interface FaultRunReport {
   partnerBudget: { strandedMax: number; strandedMean: number };
   /** Orders by kind and end state. */
   endStates: Record<string, Record<string, number>>;
+  /** Automatic top-ups' crossings of 10 % left by how they ended (charged, refused, skipped: why), from the rows (issue 49). */
+  crossings: Record<string, number>;
   /** Paid orders by the currency they were paid in. */
   paidIn: Record<string, number>;
   /** Paid eSIMs by their outcome (issue 46), from what happened (a replacement delivered, the refunds), as the audit's one_outcome reads it. */
@@ -140,6 +146,8 @@ const ESIM_GO_API_KEY = 'fault-run-esim-go-api-key';
 /** eSIM Go's orphans (a transaction's answer lost before its label) are looked for every 2 s once 20 s old, not hourly once an hour old. */
 const ORPHANS = { everyMs: 2_000, settleMs: 20_000 };
 const RECONCILE_TOKEN = 'fault-run-reconcile-token';
+/** eSIMs with automatic top-ups on whose usage went unread for 5 s are read again (15 min in production), looked for every 2 s. */
+const AUTO_TOP_UP_USAGE = { everyMs: 2_000, maxAgeMs: 5_000 };
 /** The shop's timeouts for the run: short, so that a held answer costs seconds. */
 const STRIPE_TIMEOUT_MS = 2_000;
 const PARTNER_TIMEOUT_MS = 2_000;
@@ -159,6 +167,8 @@ const CART_SHARE = 0.35;
  * (issue 46), with refunds pressed at the same moment or before the exchange is paid: one outcome each.
  */
 const OUTCOME_SHARE = 0.3;
+/** The share of purchases to top up by hand whose buyer turns automatic top-ups on instead (issue 49). */
+const AUTO_SHARE = 0.3;
 
 export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunReport> {
   const started = Date.now();
@@ -291,7 +301,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
           // instance) is tried again within seconds, not minutes, so the drain sees it closed.
           checkoutExpiryRetry: { delaysMs: [1_000, 2_000, 3_000], claimMs: 6_000 },
           // eSIM Go's orphans looked for soon; a sweep's claim, its instance killed, lapses in 20 s (5 min in production).
-          reconcileTiming: { partnerOrphans: ORPHANS, sweepLeaseMs: 20_000 },
+          reconcileTiming: { partnerOrphans: ORPHANS, sweepLeaseMs: 20_000, autoTopUpUsage: AUTO_TOP_UP_USAGE },
+          // An automatic top-up's run, its instance killed, is taken up after 6 s (2 min in production); a charge not asked, after 1 to 5 s.
+          autoTopUpTiming: { leaseMs: 6_000, retryDelaysMs: [1_000, 2_000, 5_000] },
         }),
       },
     });
@@ -404,6 +416,9 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         currencyRandom: seeded(seed, 'currencies'),
         outcomeShare: OUTCOME_SHARE,
         outcomeRandom: seeded(seed, 'outcomes'),
+        autoShare: options.autoShare ?? AUTO_SHARE,
+        autoRandom: seeded(seed, 'auto-top-ups'),
+        mailsTo: (email) => smtp.messages.filter((m) => m.to.includes(email)),
         ...(options.buyingMs && { stopStartingAt: Date.now() + options.buyingMs }),
         onOrderStarted: (n) => {
           progress = n;
@@ -449,10 +464,11 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
       left = await outstanding(db);
       // eSIM Go's orphans are looked for once ORPHANS.settleMs old: the sweep must have run without a failure since its last order was.
       const lastOrderAt = esimGoStandIn.ordersPlaced().at(-1)?.placedAt.getTime() ?? 0;
-      const [orphans] = await db.query<{ at: Date; attempts: number }>(
-        `SELECT updated_at AS at, attempts FROM jobs WHERE key = 'sweep:partner_orphans'`,
+      // A run under way counts once it ended: its claim touches updated_at too (the end of the run stops every instance).
+      const [orphans] = await db.query<{ at: Date; attempts: number; running: boolean }>(
+        `SELECT updated_at AS at, attempts, locked_until > now() AS running FROM jobs WHERE key = 'sweep:partner_orphans'`,
       );
-      if (lastOrderAt && (!orphans || orphans.attempts > 0 || orphans.at.getTime() < lastOrderAt + ORPHANS.settleMs))
+      if (lastOrderAt && (!orphans || orphans.running || orphans.attempts > 0 || orphans.at.getTime() < lastOrderAt + ORPHANS.settleMs))
         left.push(`eSIM Go's orphans not yet looked for since its last order was ${ORPHANS.settleMs / 1000} s old`);
       quiet = handled === 0 && left.length === 0 ? quiet + 1 : 0;
       if (quiet >= 2) {
@@ -481,6 +497,11 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
     )) {
       (endStates[row.kind] ??= {})[row.state] = row.n;
     }
+    const crossings: Record<string, number> = {};
+    for (const row of await db.query<{ ended: string; n: number }>(
+      `SELECT state || coalesce(' ' || why, '') AS ended, count(*)::int AS n FROM auto_top_ups GROUP BY 1 ORDER BY 1`,
+    ))
+      crossings[row.ended] = row.n;
     // Paid orders by the currency they were paid in (issue 34): each buyer buys in a currency of their own.
     const paidIn: Record<string, number> = {};
     for (const row of await db.query<{ currency: string; n: number }>(
@@ -576,6 +597,7 @@ export async function runFaultRun(options: FaultRunOptions): Promise<FaultRunRep
         strandedMean: stranded.samples ? Math.round((stranded.total / stranded.samples) * 10) / 10 : 0,
       },
       endStates,
+      crossings,
       paidIn,
       outcomes: outcomes!,
       drain: { ms: drainMs, settled, left },
@@ -641,7 +663,9 @@ async function outstanding(db: Db): Promise<string[]> {
     UNION ALL
     SELECT 'job ' || kind || ' ' || state, count(*)::int FROM jobs WHERE kind <> 'sweep' GROUP BY kind, state
     UNION ALL
-    SELECT 'partner write ' || call || ' unsettled', count(*)::int FROM partner_writes WHERE outcome = 'sent' GROUP BY call`);
+    SELECT 'partner write ' || call || ' unsettled', count(*)::int FROM partner_writes WHERE outcome = 'sent' GROUP BY call
+    UNION ALL
+    SELECT 'automatic top-up ' || state, count(*)::int FROM auto_top_ups WHERE state IN ('due', 'charging') GROUP BY state`);
   const expiries = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM checkout_expiries`).catch(() => [{ n: 0 }]);
   if (expiries[0]!.n > 0) rows.push({ what: 'payment page not yet closed at Stripe', n: expiries[0]!.n });
   return rows.map((r) => `${r.n} ${r.what}`);
@@ -683,6 +707,7 @@ export function reportLines(r: FaultRunReport): string[] {
     `outcomes by the rows: ${Object.entries(r.outcomes)
       .map(([outcome, n]) => `${outcome} ${n}`)
       .join(', ')}`,
+    `automatic top-ups: turned on for ${b.autoTopUps.esims} eSIMs (${b.autoTopUps.atCheckout} at checkout, ${b.autoTopUps.fromMyEsims} in My eSIMs with ${b.autoTopUps.cardsSaved} cards saved on Stripe's page; card not seen saved in time ${b.autoTopUps.cardNotSeen}; no top-up offered ${b.autoTopUps.noTopUps}); crossings of 10 % left ${b.autoTopUps.crossings}, measured again ${b.autoTopUps.repeated}, read by two pages at once ${b.autoTopUps.raced}; seen by the buyer: charged and applied ${b.autoTopUps.charged}, refunded ${b.autoTopUps.refunded}, refused by the bank ${b.autoTopUps.refused} (paid from the e-mail's link ${b.autoTopUps.paidOnLink}), not seen in time ${b.autoTopUps.notSeen}, given up ${b.autoTopUps.gaveUp}`,
     `races (Refund and Replace pressed at the same moment): ${b.races.pressed}, refund accepted ${b.races.refundWon}, replacement accepted ${b.races.replaceWon}, neither ${b.races.neither}`,
     `operator refunds (back office, admin): ${b.operator.orders} orders, ${b.operator.clicks} clicks (${b.operator.partial} partial, ${b.operator.rest} the rest), double clicks ${b.operator.doubleClicks}, answers lost to the operator and asked again with the same key ${b.operator.answersLost}, 'under way' answers waited out ${b.operator.underWay}, refused ${b.operator.refused}`,
     `faults met by Stripe refunds asked for an operator: ${counts(r.faults.stripeOperatorRefunds)} (answers lost to the shop: ${r.faults.stripeOperatorRefunds.lost_answer + r.faults.stripeOperatorRefunds.slow_answer + r.faults.stripeOperatorRefunds.error_after})`,
@@ -690,6 +715,11 @@ export function reportLines(r: FaultRunReport): string[] {
     `blocks by the rows: ${r.blocks.blocks} blocks and ${r.blocks.unblocks} unblocks of ${r.blocks.accounts} accounts; orders open at a block ${r.blocks.openAtBlock}: ${r.blocks.openCancelled} cancelled, ${r.blocks.openPaidMeanwhile} paid meanwhile (delivered or refunded)`,
     `end states, eSIM orders: ${states('esim')}`,
     `end states, top-ups: ${states('top_up')}`,
+    `end states, automatic top-ups: ${states('auto')}; their crossings of 10 % left: ${
+      Object.entries(r.crossings)
+        .map(([ended, n]) => `${ended} ${n}`)
+        .join(', ') || 'none'
+    }`,
     `paid in: ${Object.entries(r.paidIn)
       .map(([currency, n]) => `${currency} ${n}`)
       .join(', ')}`,
