@@ -15,7 +15,7 @@ import { createOrderStore, insertOrder } from '../orders/store.ts';
 import type { NewOrder } from '../orders/store.types.ts';
 import { soldTopUp, topUpsOf } from '../orders/top-ups.ts';
 import type { Partners } from '../partner/registry.types.ts';
-import { chargeOffSession, earlierCharge, type OffSessionCharge } from '../payments/off-session.ts';
+import { chargeOffSession, earlierCharge } from '../payments/off-session.ts';
 import type { AutoTopUpRow } from './auto-top-ups.types.ts';
 import type { AutoTopUpNotices } from './notices.ts';
 import * as store from './store.ts';
@@ -118,21 +118,20 @@ export function createChargeJob(deps: ChargeJobDeps) {
     const card = order.uid ? await store.savedCard(db, order.uid) : undefined;
     // Turned off, or the card removed, since the order was made (the buyer, an e-mail's link, support, the account deleted).
     const stopped: Skipped | undefined = !setting?.enabled ? 'turned_off' : !card?.payment_method_id ? 'no_card' : undefined;
-    let charged: OffSessionCharge | undefined;
-    if (stopped) {
-      // A try before may have charged (its answer lost): Stripe says, on the Customer kept from then.
-      const customerId = row.stripe_customer_id ?? card?.stripe_customer_id;
-      charged = customerId ? await earlierCharge(stripe, customerId, order.id) : undefined;
-      if (!charged || charged.status === 'refused') {
-        await fenced(async (tx) => {
-          await orders.move(tx, order.id, 'cancelled', `auto_top_up: ${stopped}`);
-          await store.setState(tx, row, 'skipped', stopped);
-        });
-        return { kind: 'done' };
-      }
-    } else {
-      const lang = order.lang as Locale;
-      charged = await chargeOffSession(stripe, {
+    // A try before may have charged (its answer lost): stopped, Stripe says, on the Customer kept from then.
+    const customerId = row.stripe_customer_id ?? card?.stripe_customer_id;
+    const earlier = stopped && customerId ? await earlierCharge(stripe, customerId, order.id) : undefined;
+    if (stopped && (!earlier || earlier.status === 'refused')) {
+      await fenced(async (tx) => {
+        await orders.move(tx, order.id, 'cancelled', `auto_top_up: ${stopped}`);
+        await store.setState(tx, row, 'skipped', stopped);
+      });
+      return { kind: 'done' };
+    }
+    const lang = order.lang as Locale;
+    const charged =
+      earlier ??
+      (await chargeOffSession(stripe, {
         orderId: order.id,
         customerId: card!.stripe_customer_id,
         paymentMethodId: card!.payment_method_id!,
@@ -140,8 +139,7 @@ export function createChargeJob(deps: ChargeJobDeps) {
         currency: order.currency,
         description: productName(deps.destination(order.destination, lang).name, order.plan, lang),
         attempt,
-      });
-    }
+      }));
     if (charged.status === 'pending') return { kind: 'look_again', inMs: LOOK_AGAIN_MS };
     if (charged.status === 'succeeded') {
       await fenced(async (tx) => {

@@ -212,8 +212,7 @@ export async function placeOrder(
 
   let withCheckout = order;
   let paymentProviderMs = 0;
-  // The automatic top-ups ticked: the consent on the order's eSIM (an order without the tick makes no write).
-  if (request.autoTopUp && !request.topUpOf) await deps.checkoutAutoTopUps.record(order, request.lang, request.autoTopUp);
+  if (request.autoTopUp) await deps.checkoutAutoTopUps.record(order, request.lang, request.autoTopUp); // the tick's consent, on the eSIM
   if (!order.checkout_url) {
     const asked = performance.now();
     try {
